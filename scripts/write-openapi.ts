@@ -1,0 +1,41 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createPool } from '../src/db/pool.ts';
+import { createDeps } from '../src/deps.ts';
+
+/**
+ * Writes the OpenAPI documents generated from the route schemas to the repository root.
+ * `--check` fails (exit 1) when a committed copy is stale instead of writing it; CI runs that.
+ */
+const check = process.argv.includes('--check');
+// A pool that is never connected: building the app needs no database.
+const config = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', OPS_TOKEN: 'unused' });
+const pool = createPool(config.databaseUrl!);
+const app = await buildApp(createDeps(config, pool));
+await app.ready();
+
+const documents: Record<string, string> = {
+  'openapi.json': (await app.inject('/public/v1/openapi.json')).body,
+};
+const ops = await app.inject('/ops/v1/openapi.json');
+if (ops.statusCode === 200) documents['ops-openapi.json'] = ops.body;
+
+let stale = false;
+for (const [file, body] of Object.entries(documents)) {
+  const target = fileURLToPath(new URL(`../${file}`, import.meta.url));
+  const text = `${JSON.stringify(JSON.parse(body), null, 2)}\n`;
+  const current = await readFile(target, 'utf8').catch(() => '');
+  if (current === text) continue;
+  if (check) {
+    console.error(`${file} is stale: run \`npm run openapi\` and commit it`);
+    stale = true;
+  } else {
+    await writeFile(target, text);
+    console.log(`wrote ${file}`);
+  }
+}
+await app.close();
+await pool.end();
+process.exit(stale ? 1 : 0);

@@ -1,0 +1,81 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Deps } from './deps.ts';
+import type { PublicApp } from './http/app-types.ts';
+import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { registerAuth } from './http/plugins/auth.ts';
+import { registerDocsPage, registerOpenApi } from './http/plugins/openapi.ts';
+import { generateRequestId } from './http/plugins/request-id.ts';
+import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
+import { getMeRoute } from './http/routes/me/get-me.ts';
+import { pingRoute } from './http/routes/system/ping.ts';
+import { validatorCompiler } from './http/validation.ts';
+
+export const PUBLIC_PREFIX = '/public/v1';
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export function publicServerUrl(deps: Deps): string {
+  const base = deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`;
+  return `${base}${PUBLIC_PREFIX}`;
+}
+
+/** Builds the whole HTTP application without listening: tests drive it with `app.inject`. */
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: generateRequestId,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  registerJsonOnly(app);
+  registerSecurityHeaders(app);
+  registerAuth(app, deps.authenticator);
+
+  await app.register(
+    async (api) => {
+      await registerOpenApi(api, {
+        title: 'Delivery Orders API',
+        description:
+          'Create and track last-mile delivery orders in Île-de-France, read invoices and quote rates at checkout. ' +
+          'Authenticate with `Authorization: Bearer dlv_…`. Errors share one envelope: `{ ok: false, error, message, request_id }`.',
+        serverUrl: publicServerUrl(deps),
+        tags: [
+          { name: 'System', description: 'Health and description of the API.' },
+          { name: 'Account', description: 'The calling brand and key.' },
+        ],
+        securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
+      });
+      const typed = api.withTypeProvider() as unknown as PublicApp;
+      pingRoute(typed);
+      getMeRoute(typed);
+      await registerDocsPage(api, PUBLIC_PREFIX);
+    },
+    { prefix: PUBLIC_PREFIX },
+  );
+  return app;
+}
+
+/**
+ * Bodies are JSON only: Fastify's built-in text/plain parser is removed so other types get 415.
+ * An empty body is accepted (as no body) so that `POST …/cancel` works with or without `{}`.
+ */
+function registerJsonOnly(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+}

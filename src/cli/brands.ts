@@ -1,0 +1,36 @@
+import type { Brand } from '../domain/brands/brand.ts';
+import { type CommandSpec, requireFlag, table } from './context.ts';
+
+const brandJson = (b: Brand) => ({
+  id: b.id,
+  name: b.name,
+  default_pickup_address: b.defaultPickupAddress,
+  created_at: b.createdAt.toISOString(),
+});
+
+export const brandCommands: Record<string, CommandSpec> = {
+  'brands create': {
+    usage: 'dlv brands create --name NAME [--pickup-address ADDR] [--json]',
+    options: ['name', 'pickup-address'],
+    async run(ctx) {
+      const pickup = ctx.flags['pickup-address'];
+      const brand = await ctx.deps.brands.create({
+        name: requireFlag(ctx, 'name'),
+        pickupAddress: typeof pickup === 'string' ? pickup : null,
+      });
+      ctx.out(`Created brand ${brand.id} (${brand.name})`, brandJson(brand));
+    },
+  },
+  'brands list': {
+    usage: 'dlv brands list [--json]',
+    async run(ctx) {
+      const brands = await ctx.deps.brands.list();
+      const rows = [['ID', 'NAME', 'CREATED', 'DEFAULT PICKUP ADDRESS']].concat(
+        brands.map((b) => [b.id, b.name, b.createdAt.toISOString(), b.defaultPickupAddress ?? '-']),
+      );
+      ctx.out(brands.length ? table(rows) : 'No brands yet: dlv brands create --name NAME', {
+        brands: brands.map(brandJson),
+      });
+    },
+  },
+};

@@ -1,0 +1,121 @@
+import { ConfigError } from '../config.ts';
+import { migrate } from '../db/migrate.ts';
+import { isAppError } from '../errors.ts';
+import { brandCommands } from './brands.ts';
+import { type CommandContext, type CommandSpec, openCliDeps, UsageError } from './context.ts';
+import { keyCommands } from './keys.ts';
+
+const migrateCommand: CommandSpec = {
+  usage: 'dlv migrate [--json]',
+  async run(ctx) {
+    const { applied } = await migrate(ctx.database.pool);
+    ctx.out(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date.', { applied });
+  },
+};
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  migrate: migrateCommand,
+  ...brandCommands,
+  ...keyCommands,
+};
+
+function helpText(): string {
+  return [
+    'dlv — operator command line of the Delivery Orders API',
+    '',
+    'Uses DATABASE_URL, or the embedded database in DATA_DIR (default ./data), running or not.',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
+
+interface Parsed {
+  name: string;
+  spec: CommandSpec;
+  args: string[];
+  flags: Record<string, string | boolean>;
+}
+
+export function parseCommandLine(argv: string[]): Parsed | null {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const name = [`${words[0]} ${words[1]}`, words[0]].find((n) => n && COMMANDS[n]);
+  if (!name) return null;
+  const spec = COMMANDS[name]!;
+  const valued = new Set(spec.options ?? []);
+  const flags: Record<string, string | boolean> = {};
+  const args: string[] = [];
+  const consumed = name.split(' ').length;
+  let skipped = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (!token.startsWith('--')) {
+      if (skipped < consumed) skipped++;
+      else args.push(token);
+      continue;
+    }
+    const [flag, inline] = token.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (valued.has(flag)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || (inline === undefined && value.startsWith('--'))) {
+        throw new UsageError(`--${flag} needs a value`);
+      }
+      flags[flag] = value;
+    } else if (flag === 'json' || (spec.booleans ?? []).includes(flag)) {
+      flags[flag] = true;
+    } else {
+      throw new UsageError(`unknown option --${flag}`);
+    }
+  }
+  return { name, spec, args, flags };
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    console.log(helpText());
+    return 0;
+  }
+  let parsed: Parsed | null;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (err) {
+    console.error(`dlv: ${(err as Error).message}`);
+    return 2;
+  }
+  if (!parsed) {
+    console.error(
+      `dlv: unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"\n\n${helpText()}`,
+    );
+    return 2;
+  }
+  const { spec } = parsed;
+  const json = parsed.flags.json === true;
+  let opened: Awaited<ReturnType<typeof openCliDeps>> | null = null;
+  try {
+    opened = await openCliDeps(undefined, { migrate: parsed.name === 'migrate' });
+    const ctx: CommandContext = {
+      deps: opened.deps,
+      database: opened.database,
+      args: parsed.args,
+      flags: parsed.flags,
+      json,
+      out(human, data) {
+        console.log(json ? JSON.stringify(data) : human);
+      },
+    };
+    await spec.run(ctx);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`dlv: ${err.message}\nusage: ${spec.usage}`);
+      return 2;
+    }
+    if (isAppError(err) || err instanceof ConfigError) {
+      console.error(`dlv: ${err.message}`);
+      return 1;
+    }
+    console.error(`dlv: ${(err as Error).message ?? String(err)}`);
+    return 1;
+  } finally {
+    await opened?.database.close();
+  }
+}

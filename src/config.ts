@@ -1,0 +1,77 @@
+import path from 'node:path';
+
+/**
+ * Every setting of the service, read from the environment once at start-up and passed down.
+ * Nothing else in the code base reads process.env, so tests build a Config by hand.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  /** When null, an embedded PostgreSQL is started in `dataDir`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  opsToken: string | null;
+  logLevel: string;
+  publicBaseUrl: string | null;
+  /** How long a verified API key is trusted from memory; bounded so revocations apply within 5 s. */
+  authCacheTtlMs: number;
+  webhooksAllowInsecure: boolean;
+  /** Runs the job worker inside the API process (the default for `npm start`). */
+  runWorker: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
+  return value;
+}
+
+function str(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name);
+  if (raw === null) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be a boolean (1/0, true/false), got "${raw}"`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const publicBaseUrl = str(env, 'PUBLIC_BASE_URL');
+  if (publicBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicBaseUrl)) {
+    throw new ConfigError('PUBLIC_BASE_URL must be an http(s) URL');
+  }
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    databaseUrl: str(env, 'DATABASE_URL'),
+    dataDir: path.resolve(cwd, str(env, 'DATA_DIR') ?? 'data'),
+    redisUrl: str(env, 'REDIS_URL'),
+    rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000),
+    rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
+    opsToken: str(env, 'OPS_TOKEN'),
+    logLevel,
+    publicBaseUrl: publicBaseUrl?.replace(/\/+$/, '') ?? null,
+    authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 4000, 0, 4900),
+    webhooksAllowInsecure: bool(env, 'WEBHOOKS_ALLOW_INSECURE', false),
+    runWorker: bool(env, 'RUN_WORKER', true),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Config } from '../config.ts';
+import { type EmbeddedDatabase, openEmbeddedDatabase } from './embedded.ts';
+import { createPool, type Pool } from './pool.ts';
+
+export interface Database {
+  pool: Pool;
+  /** Present when DATABASE_URL is unset and the embedded PostgreSQL of DATA_DIR is used. */
+  embedded: EmbeddedDatabase | null;
+  close(): Promise<void>;
+}
+
+/** DATABASE_URL when set; otherwise the embedded cluster of DATA_DIR (started, or joined if running). */
+export async function openDatabase(config: Config, poolSize = 20): Promise<Database> {
+  const embedded = config.databaseUrl ? null : await openEmbeddedDatabase(config.dataDir);
+  const pool = createPool(config.databaseUrl ?? embedded!.url, poolSize);
+  return {
+    pool,
+    embedded,
+    async close() {
+      await pool.end().catch(() => {});
+      await embedded?.stop();
+    },
+  };
+}

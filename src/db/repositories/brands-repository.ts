@@ -1,0 +1,42 @@
+import type { Brand } from '../../domain/brands/brand.ts';
+import type { Queryable } from '../pool.ts';
+
+interface BrandRow {
+  id: string;
+  name: string;
+  default_pickup_address: string | null;
+  created_at: Date;
+}
+
+const toBrand = (r: BrandRow): Brand => ({
+  id: r.id,
+  name: r.name,
+  defaultPickupAddress: r.default_pickup_address,
+  createdAt: r.created_at,
+});
+
+export function brandsRepository(db: Queryable) {
+  return {
+    async insert(brand: Omit<Brand, 'createdAt'>): Promise<Brand> {
+      const { rows } = await db.query<BrandRow>(
+        'INSERT INTO brands (id, name, default_pickup_address) VALUES ($1, $2, $3) RETURNING *',
+        [brand.id, brand.name, brand.defaultPickupAddress],
+      );
+      return toBrand(rows[0]!);
+    },
+    async findById(id: string): Promise<Brand | null> {
+      const { rows } = await db.query<BrandRow>('SELECT * FROM brands WHERE id = $1', [id]);
+      return rows[0] ? toBrand(rows[0]) : null;
+    },
+    async list(): Promise<Brand[]> {
+      const { rows } = await db.query<BrandRow>('SELECT * FROM brands ORDER BY created_at, id');
+      return rows.map(toBrand);
+    },
+    async count(): Promise<number> {
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM brands');
+      return rows[0]!.n;
+    },
+  };
+}
+
+export type BrandsRepository = ReturnType<typeof brandsRepository>;

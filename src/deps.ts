@@ -1,0 +1,20 @@
+import type { Config } from './config.ts';
+import type { Pool } from './db/pool.ts';
+import { apiKeysRepository } from './db/repositories/api-keys-repository.ts';
+import { brandsRepository } from './db/repositories/brands-repository.ts';
+import { apiKeyService } from './domain/api-keys/api-key-service.ts';
+import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
+import { brandService } from './domain/brands/brand-service.ts';
+
+export type Clock = () => Date;
+
+/** The composition root: every service wired once, from the config and one pool. */
+export function createDeps(config: Config, pool: Pool, clock: Clock = () => new Date()) {
+  const brands = brandService(brandsRepository(pool));
+  const keysRepository = apiKeysRepository(pool);
+  const authenticator = apiKeyAuthenticator(keysRepository, { ttlMs: config.authCacheTtlMs });
+  const apiKeys = apiKeyService(keysRepository, brands, (keyId) => authenticator.forget(keyId));
+  return { config, pool, clock, brands, apiKeys, authenticator };
+}
+
+export type Deps = ReturnType<typeof createDeps>;

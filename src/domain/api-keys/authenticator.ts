@@ -1,0 +1,95 @@
+import type { ApiKeysRepository, KeyWithBrand } from '../../db/repositories/api-keys-repository.ts';
+import { AppError } from '../../errors.ts';
+import { hashApiKey, KEY_PATTERN, type Scope } from './keys.ts';
+
+export interface Principal {
+  brand: { id: string; name: string; createdAt: Date };
+  key: { id: string; prefix: string; scopes: Scope[]; createdAt: Date; lastUsedAt: Date | null };
+}
+
+export interface AuthenticatorOptions {
+  /** How long a verified key is trusted without asking the database (< 5 s: revocation bound). */
+  ttlMs: number;
+  /** `last_used_at` is written at most this often per key, off the request path. */
+  touchEveryMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface CacheEntry {
+  principal: Principal;
+  expiresAt: number;
+}
+
+/**
+ * Turns a bearer token into the brand and scopes it stands for. Verified keys are kept in memory
+ * for `ttlMs` so that hot routes (rates) need no query per request; the bound keeps a revocation
+ * made by any instance effective within 5 s. Unknown keys are never cached.
+ */
+export function apiKeyAuthenticator(keys: ApiKeysRepository, options: AuthenticatorOptions) {
+  const now = options.now ?? Date.now;
+  const touchEveryMs = options.touchEveryMs ?? 60_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const cache = new Map<string, CacheEntry>();
+  const lastTouched = new Map<string, number>();
+
+  function toPrincipal(k: KeyWithBrand): Principal {
+    return {
+      brand: { id: k.brandId, name: k.brandName, createdAt: k.brandCreatedAt },
+      key: { id: k.id, prefix: k.prefix, scopes: k.scopes, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt },
+    };
+  }
+
+  function touch(principal: Principal): void {
+    const at = now();
+    if (at - (lastTouched.get(principal.key.id) ?? 0) < touchEveryMs) return;
+    lastTouched.set(principal.key.id, at);
+    if (lastTouched.size > maxEntries) lastTouched.clear();
+    principal.key.lastUsedAt = new Date(at);
+    keys.touch(principal.key.id, new Date(at)).catch(() => {
+      lastTouched.delete(principal.key.id); // try again on the next request
+    });
+  }
+
+  return {
+    /** Throws 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
+    async authenticate(authorization: string | undefined): Promise<Principal> {
+      const token = parseBearer(authorization);
+      const hit = cache.get(token);
+      if (hit && hit.expiresAt > now()) {
+        touch(hit.principal);
+        return hit.principal;
+      }
+      cache.delete(token);
+      const record = await keys.findActiveByHash(hashApiKey(token));
+      if (!record) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.');
+      const principal = toPrincipal(record);
+      if (options.ttlMs > 0) {
+        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+        cache.set(token, { principal, expiresAt: now() + options.ttlMs });
+      }
+      touch(principal);
+      return principal;
+    },
+    /** Drops a key from this instance's cache at once (other instances follow within ttlMs). */
+    forget(keyId: string): void {
+      for (const [token, entry] of cache) if (entry.principal.key.id === keyId) cache.delete(token);
+    },
+  };
+}
+
+export type ApiKeyAuthenticator = ReturnType<typeof apiKeyAuthenticator>;
+
+function parseBearer(authorization: string | undefined): string {
+  if (!authorization) {
+    throw new AppError('unauthorized', 'Missing API key: send it as "Authorization: Bearer dlv_…".');
+  }
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  if (!match || !KEY_PATTERN.test(match[1]!)) {
+    throw new AppError(
+      'unauthorized',
+      'Malformed API key: expected "Authorization: Bearer dlv_" followed by 64 hex characters.',
+    );
+  }
+  return match[1]!;
+}

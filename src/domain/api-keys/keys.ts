@@ -1,0 +1,43 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { invalidField } from '../../errors.ts';
+
+export const SCOPES = ['orders:read', 'orders:write', 'invoices:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const KEY_PATTERN = /^dlv_[0-9a-f]{64}$/;
+/** Shown to people to recognise a key without revealing it: `dlv_` + 8 hex. */
+export const PREFIX_LENGTH = 12;
+
+export interface GeneratedKey {
+  key: string;
+  hash: Buffer;
+  prefix: string;
+}
+
+export function generateApiKey(): GeneratedKey {
+  const key = `dlv_${randomBytes(32).toString('hex')}`;
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, PREFIX_LENGTH) };
+}
+
+/** A fast hash is right here: keys carry 256 random bits, so there is nothing to brute-force. */
+export function hashApiKey(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** Parses `a,b,c` (or a list); every scope must be known and at least one given. */
+export function parseScopes(input: string | readonly string[]): Scope[] {
+  const parts = (typeof input === 'string' ? input.split(',') : input).map((s) => s.trim()).filter(Boolean);
+  if (parts.length === 0) throw invalidField('scopes', `give at least one of ${SCOPES.join(', ')}`);
+  const unknown = parts.filter((p) => !isScope(p));
+  if (unknown.length > 0) {
+    throw invalidField(
+      'scopes',
+      `unknown scope ${unknown.map((u) => `"${u}"`).join(', ')}; use ${SCOPES.join(', ')}`,
+    );
+  }
+  return [...new Set(parts as Scope[])].sort();
+}

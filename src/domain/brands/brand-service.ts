@@ -1,0 +1,24 @@
+import type { BrandsRepository } from '../../db/repositories/brands-repository.ts';
+import { AppError } from '../../errors.ts';
+import { prefixedId } from '../ids.ts';
+import { BRAND_ID_PATTERN, type Brand, validateBrandName, validatePickupAddress } from './brand.ts';
+
+export function brandService(brands: BrandsRepository) {
+  return {
+    create(input: { name: string; pickupAddress?: string | null }): Promise<Brand> {
+      return brands.insert({
+        id: prefixedId('brd'),
+        name: validateBrandName(input.name),
+        defaultPickupAddress: validatePickupAddress(input.pickupAddress),
+      });
+    },
+    list: () => brands.list(),
+    async get(id: string): Promise<Brand> {
+      const brand = BRAND_ID_PATTERN.test(id) ? await brands.findById(id) : null;
+      if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
+      return brand;
+    },
+  };
+}
+
+export type BrandService = ReturnType<typeof brandService>;

@@ -1,0 +1,24 @@
+import { invalidField } from '../../errors.ts';
+
+export interface Brand {
+  id: string;
+  name: string;
+  defaultPickupAddress: string | null;
+  createdAt: Date;
+}
+
+export const BRAND_ID_PATTERN = /^brd_[0-9a-f]{16}$/;
+
+export function validateBrandName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 200) throw invalidField('name', 'must be 1 to 200 characters');
+  return trimmed;
+}
+
+export function validatePickupAddress(address: string | null | undefined): string | null {
+  if (address === null || address === undefined) return null;
+  const trimmed = address.trim();
+  if (trimmed.length === 0 || trimmed.length > 500)
+    throw invalidField('pickup_address', 'must be 1 to 500 characters');
+  return trimmed;
+}

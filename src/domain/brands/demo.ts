@@ -1,0 +1,18 @@
+import type { ApiKeyService, CreatedKey } from '../api-keys/api-key-service.ts';
+import { SCOPES } from '../api-keys/keys.ts';
+import type { Brand } from './brand.ts';
+import type { BrandService } from './brand-service.ts';
+
+/**
+ * A first brand and a full-scope key, so that `npm start` on a new embedded database can be tried
+ * at once. Created only when the database holds no brand at all.
+ */
+export async function seedDemoBrand(
+  brands: BrandService,
+  keys: ApiKeyService,
+): Promise<{ brand: Brand; key: CreatedKey } | null> {
+  if ((await brands.list()).length > 0) return null;
+  const brand = await brands.create({ name: 'Demo Brand', pickupAddress: '12 rue de la Paix 75002 Paris' });
+  const key = await keys.create({ brandId: brand.id, scopes: [...SCOPES] });
+  return { brand, key };
+}

@@ -1,0 +1,19 @@
+import { SERVICES, type ServiceCode } from '../pricing/services.ts';
+import { addBusinessDays, isBusinessDay, nextBusinessDay } from './business-days.ts';
+import { parisLocalTime } from './paris-time.ts';
+
+/**
+ * The day an order made at `now` starts counting: today in Paris if it is a business day and the
+ * service's cut-off hour has not struck, else the next business day. At exactly the cut-off
+ * (12:00 express, 16:00 others) the order is already late.
+ */
+export function startDate(service: ServiceCode, now: Date): string {
+  const { date, hour } = parisLocalTime(now);
+  const beforeCutoff = hour < SERVICES[service].cutoffHour;
+  return beforeCutoff && isBusinessDay(date) ? date : nextBusinessDay(date);
+}
+
+/** Promised delivery date (YYYY-MM-DD, Paris) for a service ordered at `now` (SPEC §7). */
+export function promisedDate(service: ServiceCode, now: Date): string {
+  return addBusinessDays(startDate(service, now), SERVICES[service].delayBusinessDays);
+}

@@ -1,0 +1,2 @@
+export type { QuoteRatesInput, Rate, RatesQuote } from './quote-rates.ts';
+export { quoteRates } from './quote-rates.ts';

@@ -1,0 +1,51 @@
+/**
+ * The one error model of the service. Domain code throws AppError; the HTTP layer maps it to the
+ * `{ ok:false, error, message, request_id, details? }` envelope and the CLI prints `message`.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  out_of_zone: 422,
+  invalid_address: 422,
+  unpriceable: 422,
+  invalid_transition: 422,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** A 400 naming one field: the common case of a bad input value. */
+export function invalidField(field: string, message: string): AppError {
+  return new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+}
+
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;

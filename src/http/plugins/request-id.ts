@@ -1,0 +1,11 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+// A caller's id is echoed only when it is short and plain, so it can't inject into logs or headers.
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function generateRequestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  if (typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming)) return incoming;
+  return `req_${randomBytes(12).toString('hex')}`;
+}

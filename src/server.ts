@@ -1,0 +1,68 @@
+import { buildApp, PUBLIC_PREFIX } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { createDeps } from './deps.ts';
+import { seedDemoBrand } from './domain/brands/demo.ts';
+
+const SHUTDOWN_DEADLINE_MS = 9_000;
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.error(`\n${signal} received, shutting down…`);
+    // A stuck connection must not keep the process (or its postgres) alive past the deadline.
+    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    await app?.close().catch(() => {});
+    await database.close().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await migrate(database.pool);
+  const deps = createDeps(config, database.pool);
+  const demo = database.embedded ? await seedDemoBrand(deps.brands, deps.apiKeys) : null;
+
+  app = await buildApp(deps, {
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
+        censor: '[redacted]',
+      },
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host}:${port}${PUBLIC_PREFIX}`;
+
+  const lines = [
+    '',
+    `Delivery Orders API listening on ${base}  (ready in ${Date.now() - startedAt} ms)`,
+    `  database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
+    `  docs:     ${base}/docs`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      `  Demo brand ${demo.brand.id} created with an API key (shown once, keep it):`,
+      `    ${demo.key.key}`,
+      '',
+      `  Try: curl ${base}/me -H "Authorization: Bearer ${demo.key.key}"`,
+    );
+  }
+  console.log(lines.join('\n'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});

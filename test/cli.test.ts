@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, buildTestApp, call, type TestApp, testDatabaseUrl } from './support/app.ts';
+import { runDlv } from './support/run-cli.ts';
+
+let t: TestApp;
+let env: Record<string, string>;
+beforeAll(async () => {
+  t = await buildTestApp();
+  env = { DATABASE_URL: testDatabaseUrl() };
+});
+afterAll(() => t.close());
+
+const json = (stdout: string) => JSON.parse(stdout) as Record<string, any>;
+
+describe('dlv', () => {
+  it('migrate is idempotent', async () => {
+    const res = await runDlv(['migrate', '--json'], env);
+    expect(res.code).toBe(0);
+    expect(json(res.stdout)).toEqual({ applied: [] });
+  });
+
+  it('creates a brand and a key that authenticates, lists them, and revokes the key', async () => {
+    const brand = await runDlv(
+      ['brands', 'create', '--name', 'CLI Brand', '--pickup-address', '3 rue X 75003 Paris', '--json'],
+      env,
+    );
+    expect(brand.code).toBe(0);
+    expect(brand.stdout.trim().split('\n')).toHaveLength(1);
+    const { id, name } = json(brand.stdout);
+    expect(id).toMatch(/^brd_[0-9a-f]{16}$/);
+    expect(name).toBe('CLI Brand');
+
+    const key = await runDlv(
+      ['keys', 'create', '--brand', id, '--scopes', 'orders:read,invoices:read', '--json'],
+      env,
+    );
+    expect(key.code).toBe(0);
+    const created = json(key.stdout);
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^key_[0-9a-f]{16}$/),
+      scopes: ['invoices:read', 'orders:read'],
+    });
+    expect(created.key).toMatch(/^dlv_[0-9a-f]{64}$/);
+    expect(created.prefix).toBe(created.key.slice(0, 12));
+
+    const me = await call(t.app, {
+      method: 'GET',
+      url: `${API}/me`,
+      headers: { authorization: `Bearer ${created.key}` },
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.data.brand.id).toBe(id);
+
+    const brands = json((await runDlv(['brands', 'list', '--json'], env)).stdout);
+    expect(brands.brands.map((b: { id: string }) => b.id)).toContain(id);
+    const keys = json((await runDlv(['keys', 'list', '--brand', id, '--json'], env)).stdout);
+    expect(keys.keys).toEqual([expect.objectContaining({ id: created.id, revoked_at: null })]);
+    expect(JSON.stringify(keys)).not.toContain(created.key);
+
+    const human = await runDlv(['keys', 'list', '--brand', id], env);
+    expect(human.stdout).toContain(created.prefix);
+
+    const revoke = await runDlv(['keys', 'revoke', created.id, '--json'], env);
+    expect(revoke.code).toBe(0);
+    expect(json(revoke.stdout).revoked_at).toEqual(expect.any(String));
+  });
+
+  it('reports errors on stderr with a non-zero exit and nothing on stdout', async () => {
+    const cases: [string[], number, RegExp][] = [
+      [
+        ['keys', 'create', '--brand', 'brd_0000000000000000', '--scopes', 'orders:read', '--json'],
+        1,
+        /no brand/,
+      ],
+      [
+        ['keys', 'create', '--brand', 'brd_0000000000000000', '--scopes', 'orders:fly'],
+        1,
+        /unknown scope "orders:fly"/,
+      ],
+      [['keys', 'create', '--scopes', 'orders:read'], 2, /--brand is required/],
+      [['keys', 'revoke', 'key_nope'], 1, /no API key/],
+      [['brands', 'create', '--name', '   '], 2, /--name is required/],
+      [['brands', 'frobnicate'], 2, /unknown command/],
+      [['brands', 'list', '--bogus'], 2, /unknown option --bogus/],
+    ];
+    for (const [args, code, message] of cases) {
+      const res = await runDlv(args, env);
+      expect(res.code, args.join(' ')).toBe(code);
+      expect(res.stderr).toMatch(message);
+      expect(res.stdout).toBe('');
+    }
+  });
+
+  it('prints help', async () => {
+    const res = await runDlv(['--help'], env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('dlv keys create');
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { authenticatedRoutes, exampleUrl } from './support/security-fixtures.ts';
+
+/**
+ * The shared security suite: every route that needs a key is found in the app's route catalog
+ * (a new route joins automatically) and sent without a key, with a malformed, unknown and
+ * revoked key, and with a key lacking its scope.
+ */
+let t: TestApp;
+let revoked: TestBrand;
+let noScopeFor: Map<string, TestBrand>;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  revoked = await createBrandWithKey(t.deps);
+  await t.deps.apiKeys.revoke(revoked.keyId);
+  noScopeFor = new Map();
+  for (const scope of SCOPES) {
+    noScopeFor.set(scope, await createBrandWithKey(t.deps, { scopes: SCOPES.filter((s) => s !== scope) }));
+  }
+});
+afterAll(() => t.close());
+
+const UNKNOWN_KEY = `dlv_${'ab'.repeat(32)}`;
+
+describe('every authenticated route', () => {
+  it('is found in the route catalog', () => {
+    const routes = authenticatedRoutes(t.app).map((r) => `${r.method} ${r.url}`);
+    expect(routes).toContain('GET /public/v1/me');
+  });
+
+  const cases: [string, (headers: Record<string, string>) => Record<string, string>][] = [
+    ['no key', (h) => h],
+    ['an empty bearer', (h) => ({ ...h, authorization: 'Bearer ' })],
+    ['a malformed key', (h) => ({ ...h, authorization: 'Bearer dlv_xyz' })],
+    ['a non-bearer scheme', (h) => ({ ...h, authorization: `Basic ${UNKNOWN_KEY}` })],
+    ['an unknown key', (h) => ({ ...h, authorization: `Bearer ${UNKNOWN_KEY}` })],
+    ['a revoked key', (h) => ({ ...h, authorization: revoked.headers.authorization })],
+  ];
+
+  for (const [label, headersFor] of cases) {
+    it(`answers 401 unauthorized with WWW-Authenticate for ${label}`, async () => {
+      for (const route of authenticatedRoutes(t.app)) {
+        const res = await call(t.app, {
+          method: route.method as 'GET',
+          url: exampleUrl(route.url),
+          headers: headersFor({ 'content-type': 'application/json' }),
+          payload: route.method === 'GET' ? undefined : '{}',
+        });
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+        expect(res.data.error).toBe('unauthorized');
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+      }
+    });
+  }
+
+  it('answers 403 insufficient_scope naming the scope to a key without it', async () => {
+    for (const route of authenticatedRoutes(t.app)) {
+      if (route.auth === 'any') continue;
+      const brand = noScopeFor.get(route.auth)!;
+      const res = await call(t.app, {
+        method: route.method as 'GET',
+        url: exampleUrl(route.url),
+        headers: { ...brand.headers, 'content-type': 'application/json' },
+        payload: route.method === 'GET' ? undefined : '{}',
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.data.error).toBe('insufficient_scope');
+      expect(res.data.message).toContain(route.auth);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import { createPool, type Pool } from '../../src/db/pool.ts';
+import { type Clock, createDeps, type Deps } from '../../src/deps.ts';
+import { SCOPES, type Scope } from '../../src/domain/api-keys/keys.ts';
+
+export const API = '/public/v1';
+
+export function testDatabaseUrl(): string {
+  return inject('databaseUrl');
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' }), ...overrides };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  pool: Pool;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(
+  options: { config?: Partial<Config>; clock?: Clock; extend?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const config = testConfig(options.config);
+  const pool = createPool(config.databaseUrl!, 10);
+  const deps = createDeps(config, pool, options.clock);
+  const app = await buildApp(deps);
+  options.extend?.(app);
+  await app.ready();
+  return {
+    app,
+    deps,
+    pool,
+    async close() {
+      await app.close();
+      await pool.end();
+    },
+  };
+}
+
+export interface TestBrand {
+  brandId: string;
+  key: string;
+  keyId: string;
+  headers: { authorization: string };
+}
+
+let counter = 0;
+
+/** A new brand with one key (all scopes unless told otherwise): each test owns its data. */
+export async function createBrandWithKey(
+  deps: Deps,
+  options: { scopes?: readonly Scope[]; name?: string; pickupAddress?: string | null } = {},
+): Promise<TestBrand> {
+  const brand = await deps.brands.create({
+    name: options.name ?? `Test brand ${++counter}`,
+    pickupAddress:
+      options.pickupAddress === undefined ? '1 rue de Rivoli 75001 Paris' : options.pickupAddress,
+  });
+  const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });
+  return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };
+}
+
+/** `app.inject` returning the parsed JSON body alongside the raw response. */
+export async function call(
+  app: FastifyInstance,
+  options: InjectOptions,
+): Promise<LightMyRequestResponse & { body: string; data: Record<string, any> }> {
+  const response = await app.inject(options);
+  let data: Record<string, any> = {};
+  try {
+    data = response.json();
+  } catch {
+    // not JSON (docs page, PDF): leave data empty
+  }
+  return Object.assign(response, { data });
+}

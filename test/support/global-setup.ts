@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { createPool } from '../../src/db/pool.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+/**
+ * One fresh database per test run, on TEST_DATABASE_URL's server when given (CI covers the
+ * machine's PostgreSQL 15 this way) or else on a throw-away embedded cluster. Tests never
+ * truncate: each creates its own brand and key in this database.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | null = null;
+  let adminUrl: string;
+  let tempDir: string | null = null;
+  if (serverUrl) {
+    adminUrl = serverUrl;
+  } else {
+    tempDir = await mkdtemp(path.join(os.tmpdir(), 'dlv-test-'));
+    const embedded = await openEmbeddedDatabase(tempDir, {
+      settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
+    });
+    stopEmbedded = embedded.stop;
+    adminUrl = embedded.url;
+  }
+  const name = `dlv_test_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = createPool(url.toString(), 2);
+  await migrate(pool);
+  await pool.end();
+  project.provide('databaseUrl', url.toString());
+
+  return async () => {
+    const cleanup = new pg.Client({ connectionString: adminUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await cleanup.end();
+    await stopEmbedded?.();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  };
+}
