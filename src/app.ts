@@ -7,7 +7,9 @@ import { registerDocsPage, registerOpenApi } from './http/plugins/openapi.ts';
 import { generateRequestId } from './http/plugins/request-id.ts';
 import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
 import { getMeRoute } from './http/routes/me/get-me.ts';
+import { postRatesRoute } from './http/routes/rates/post-rates.ts';
 import { pingRoute } from './http/routes/system/ping.ts';
+import { ErrorSchema } from './http/schemas/shared.ts';
 import { validatorCompiler } from './http/validation.ts';
 
 export const PUBLIC_PREFIX = '/public/v1';
@@ -33,11 +35,16 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Shared schemas are added here, at the root: adding one inside a child context would give that
+  // context its own schema controller, with Fastify's default (coercing) validator instead of ours.
+  app.addSchema(ErrorSchema);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
   registerAuth(app, deps.authenticator);
+  app.addHook('onReady', () => deps.grids.startWatching());
+  app.addHook('onClose', async () => deps.grids.stopWatching());
 
   await app.register(
     async (api) => {
@@ -50,12 +57,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         tags: [
           { name: 'System', description: 'Health and description of the API.' },
           { name: 'Account', description: 'The calling brand and key.' },
+          { name: 'Rates', description: 'Quotes at checkout.' },
         ],
         securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
       });
       const typed = api.withTypeProvider() as unknown as PublicApp;
       pingRoute(typed);
       getMeRoute(typed);
+      postRatesRoute(typed, deps);
       await registerDocsPage(api, PUBLIC_PREFIX);
     },
     { prefix: PUBLIC_PREFIX },

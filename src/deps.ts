@@ -2,9 +2,12 @@ import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
 import { apiKeysRepository } from './db/repositories/api-keys-repository.ts';
 import { brandsRepository } from './db/repositories/brands-repository.ts';
+import { priceGridsRepository } from './db/repositories/price-grids-repository.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
+import { gridService } from './domain/pricing/grid-service.ts';
+import { rateService } from './domain/rates/rate-service.ts';
 
 export type Clock = () => Date;
 
@@ -14,7 +17,9 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
   const keysRepository = apiKeysRepository(pool);
   const authenticator = apiKeyAuthenticator(keysRepository, { ttlMs: config.authCacheTtlMs });
   const apiKeys = apiKeyService(keysRepository, brands, (keyId) => authenticator.forget(keyId));
-  return { config, pool, clock, brands, apiKeys, authenticator };
+  const grids = gridService(priceGridsRepository(pool), brands);
+  const rates = rateService(grids, clock);
+  return { config, pool, clock, brands, apiKeys, authenticator, grids, rates };
 }
 
 export type Deps = ReturnType<typeof createDeps>;

@@ -49,3 +49,30 @@ export function invalidField(field: string, message: string): AppError {
 }
 
 export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
+
+/**
+ * Runs every field check and reports all failures at once (one 400 with a `details` entry per
+ * field), so a developer fixes a request in one round trip rather than one field at a time.
+ */
+export function validateAll<T extends Record<string, unknown>>(checks: { [K in keyof T]: () => T[K] }): T {
+  const result = {} as T;
+  const details: ErrorDetail[] = [];
+  for (const key of Object.keys(checks) as (keyof T)[]) {
+    try {
+      result[key] = checks[key]();
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err;
+      details.push(...(err.details ?? [{ field: String(key), message: err.message }]));
+    }
+  }
+  if (details.length === 1)
+    throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+  if (details.length > 1) {
+    throw new AppError(
+      'invalid_request',
+      `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`,
+      details,
+    );
+  }
+  return result;
+}

@@ -3,6 +3,7 @@ import { migrate } from '../db/migrate.ts';
 import { isAppError } from '../errors.ts';
 import { brandCommands } from './brands.ts';
 import { type CommandContext, type CommandSpec, openCliDeps, UsageError } from './context.ts';
+import { gridCommands } from './grids.ts';
 import { keyCommands } from './keys.ts';
 
 const migrateCommand: CommandSpec = {
@@ -17,6 +18,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   migrate: migrateCommand,
   ...brandCommands,
   ...keyCommands,
+  ...gridCommands,
 };
 
 function helpText(): string {

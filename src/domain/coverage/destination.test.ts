@@ -54,15 +54,22 @@ describe('resolveDestination', () => {
   });
 
   it('trims the zip', () => {
-    expect(resolveDestination({ deliveryZip: ' 75011 ' })).toMatchObject({ kind: 'in_zone', postcode: '75011' });
+    expect(resolveDestination({ deliveryZip: ' 75011 ' })).toMatchObject({
+      kind: 'in_zone',
+      postcode: '75011',
+    });
   });
 
   it('lets the zip win over the address', () => {
-    expect(resolveDestination({ deliveryZip: '69001', deliveryAddress: '1 rue X 75011 Paris' })).toMatchObject({
+    expect(
+      resolveDestination({ deliveryZip: '69001', deliveryAddress: '1 rue X 75011 Paris' }),
+    ).toMatchObject({
       kind: 'out_of_zone',
       postcode: '69001',
     });
-    expect(resolveDestination({ deliveryZip: '75011', deliveryAddress: '1 place Bellecour 69002 Lyon' })).toEqual({
+    expect(
+      resolveDestination({ deliveryZip: '75011', deliveryAddress: '1 place Bellecour 69002 Lyon' }),
+    ).toEqual({
       kind: 'in_zone',
       postcode: '75011',
       city: 'Paris',

@@ -5,7 +5,12 @@ import { IDF_DEPARTEMENTS, zoneForDepartement } from './zones.ts';
 describe('lookupPostcode', () => {
   it('knows Paris arrondissements, including 75116, as Paris', () => {
     for (const code of ['75001', '75008', '75015', '75016', '75116', '75020']) {
-      expect(lookupPostcode(code)).toEqual({ postcode: code, departement: '75', city: 'Paris', zone: 'paris' });
+      expect(lookupPostcode(code)).toEqual({
+        postcode: code,
+        departement: '75',
+        city: 'Paris',
+        zone: 'paris',
+      });
     }
   });
 

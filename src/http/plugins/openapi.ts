@@ -1,7 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { ErrorSchema } from '../schemas/shared.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -18,7 +17,6 @@ export interface OpenApiOptions {
  * operation's security from the route's `config.auth`.
  */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
-  app.addSchema(ErrorSchema);
   app.addHook('onRoute', (route: RouteOptions) => describeSecurity(route, options.securityScheme.name));
   await app.register(swagger, {
     openapi: {

@@ -1,0 +1,235 @@
+import PDFDocument from 'pdfkit';
+import { formatPeriodFr } from './billing-period.ts';
+import { formatDateFr, formatEurosFr, formatParisDateFr } from './format-fr.ts';
+import {
+  bottomLimit,
+  contentWidth,
+  type Doc,
+  drawLinesTable,
+  FONT,
+  FONT_BOLD,
+  GREY,
+  MARGIN,
+  textAt,
+} from './invoice-pdf-layout.ts';
+import type { InvoiceLine, InvoiceTotals } from './invoice-totals.ts';
+import type { SellerIdentity } from './seller.ts';
+
+export type { SellerIdentity } from './seller.ts';
+export { DEFAULT_SELLER } from './seller.ts';
+
+export interface InvoicePdfData {
+  /** Ignored for a draft, which has no number yet (numbers are allocated at issue, gap-free). */
+  number: string;
+  period: string;
+  issuedAt: Date;
+  /** YYYY-MM-DD (Paris). */
+  dueDate: string;
+  status: 'draft' | 'issued' | 'paid';
+  seller: SellerIdentity;
+  buyer: { name: string; id: string; address: string | null };
+  lines: InvoiceLine[];
+  totals: InvoiceTotals;
+  currency: 'EUR';
+}
+
+const DRAFT_TITLE = 'PROFORMA / BROUILLON';
+const DRAFT_NOTICE = 'ne vaut pas facture (not a valid invoice)';
+/** How a draft announces itself: the month is still accruing and the document has no number yet. */
+export const DRAFT_MENTION = `${DRAFT_TITLE} — ${DRAFT_NOTICE}`;
+
+const STATUS_FR = { draft: 'brouillon', issued: 'émise', paid: 'payée' } as const;
+
+/**
+ * The invoice as a PDF (A4, built-in Helvetica only, so it renders offline with no font file). The
+ * same data always gives the same bytes: the creation date is the issue date, and pdfkit derives the
+ * file id from the document info.
+ */
+export function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const isDraft = invoice.status === 'draft';
+    const number = isDraft ? '—' : invoice.number;
+    const doc: Doc = new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      bufferPages: true, // "Page i/n" needs n, known only once every page exists
+      info: {
+        Title: isDraft ? `Facture proforma ${invoice.period}` : `Facture ${invoice.number}`,
+        Author: invoice.seller.name,
+        Subject: `Période ${invoice.period} — ${invoice.buyer.name}`,
+        CreationDate: invoice.issuedAt,
+      },
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    try {
+      let y = drawFirstPageHeader(doc, invoice, number);
+      y = drawLinesTable(doc, invoice.lines, y, () => drawContinuationHeader(doc, invoice, number));
+      drawClosing(doc, invoice, y + 12);
+      drawPageDecorations(doc, invoice, isDraft);
+      doc.end();
+    } catch (err) {
+      reject(err);
+    }
+  });
+}
+
+function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string): number {
+  const { seller, buyer } = invoice;
+  const right = MARGIN + contentWidth(doc) / 2;
+  const half = contentWidth(doc) / 2;
+
+  // Issuer identity, top left: name, address, SIREN and VAT number are mandatory mentions.
+  let y = MARGIN;
+  textAt(doc, seller.name, MARGIN, y, { font: FONT_BOLD, size: 12 });
+  y += 17;
+  const sellerLines = [
+    ...seller.address,
+    `SIREN : ${seller.siren}`,
+    `TVA intracommunautaire : ${seller.vatNumber}`,
+    ...(seller.email ? [seller.email] : []),
+  ];
+  for (const line of sellerLines) {
+    textAt(doc, line, MARGIN, y, { width: half - 10 });
+    y += 12;
+  }
+
+  // Title block, top right.
+  let ry = MARGIN;
+  if (invoice.status === 'draft') {
+    textAt(doc, DRAFT_TITLE, right, ry, {
+      width: half,
+      align: 'right',
+      font: FONT_BOLD,
+      size: 18,
+    });
+    ry += 22;
+    textAt(doc, DRAFT_NOTICE, right, ry, { width: half, align: 'right', size: 8 });
+    ry += 12;
+  } else {
+    textAt(doc, 'FACTURE', right, ry, { width: half, align: 'right', font: FONT_BOLD, size: 20 });
+    ry += 26;
+  }
+  const dateLabel = invoice.status === 'draft' ? "Date d'édition" : 'Date de facture';
+  const meta = [
+    `N° ${number}`,
+    `${dateLabel} : ${formatParisDateFr(invoice.issuedAt)}`,
+    `Période : ${formatPeriodFr(invoice.period)}`,
+    `Échéance : ${formatDateFr(invoice.dueDate)}`,
+    `Statut : ${STATUS_FR[invoice.status]}`,
+  ];
+  for (const [index, line] of meta.entries()) {
+    textAt(doc, line, right, ry, { width: half, align: 'right', font: index === 0 ? FONT_BOLD : FONT });
+    ry += 13;
+  }
+
+  // Buyer block.
+  y = Math.max(y, ry) + 18;
+  textAt(doc, 'Facturé à', MARGIN, y, { size: 8, font: FONT_BOLD });
+  y += 12;
+  textAt(doc, buyer.name, MARGIN, y, { font: FONT_BOLD, size: 10, width: contentWidth(doc) });
+  y += 14;
+  textAt(doc, `Client : ${buyer.id}`, MARGIN, y, { width: contentWidth(doc) });
+  y += 12;
+  if (buyer.address) {
+    doc.font(FONT).fontSize(9);
+    doc.text(buyer.address, MARGIN, y, { width: half });
+    y = doc.y;
+  }
+  y += 14;
+  textAt(doc, `Livraisons facturées : ${invoice.totals.orderCount}`, MARGIN, y, { size: 9, font: FONT_BOLD });
+  return y + 16;
+}
+
+/** Pages after the first repeat who and what the page belongs to, above the repeated table header. */
+function drawContinuationHeader(doc: Doc, invoice: InvoicePdfData, number: string): number {
+  const title = invoice.status === 'draft' ? DRAFT_TITLE : `Facture ${number}`;
+  textAt(doc, `${title} — ${invoice.seller.name} — ${invoice.buyer.name} (suite)`, MARGIN, MARGIN, {
+    width: contentWidth(doc),
+    size: 8,
+  });
+  return MARGIN + 16;
+}
+
+function drawClosing(doc: Doc, invoice: InvoicePdfData, top: number): void {
+  const width = contentWidth(doc);
+  const terms = legalMentions(invoice);
+  doc.font(FONT).fontSize(8);
+  const termsHeight = terms.reduce((sum, text) => sum + doc.heightOfString(text, { width }) + 4, 0);
+  const needed = 3 * 15 + 16 + termsHeight;
+  let y = top;
+  // Totals and terms stay together: a lone "Total TTC" on a page of its own reads as a mistake.
+  if (y + needed > bottomLimit(doc)) {
+    doc.addPage();
+    y = MARGIN;
+  }
+
+  const labelX = MARGIN + width - 230;
+  const totals: [string, number, boolean][] = [
+    ['Total HT', invoice.totals.totalExclTaxCents, false],
+    ['TVA 20 %', invoice.totals.vatCents, false],
+    ['Total TTC', invoice.totals.totalCents, true],
+  ];
+  for (const [label, cents, strong] of totals) {
+    const font = strong ? FONT_BOLD : FONT;
+    textAt(doc, label, labelX, y, { width: 110, font, size: 10 });
+    textAt(doc, formatEurosFr(cents), labelX + 110, y, { width: 120, align: 'right', font, size: 10 });
+    y += 15;
+  }
+  y += 16;
+
+  doc.font(FONT).fontSize(8).fillColor(GREY);
+  for (const text of terms) {
+    doc.text(text, MARGIN, y, { width });
+    y = doc.y + 4;
+  }
+  doc.fillColor('black');
+}
+
+/**
+ * Mentions a French B2B invoice must carry (Code de commerce art. L441-9 and L441-10, D441-5):
+ * payment date, early-payment discount terms, late-payment penalty rate and the 40 € indemnity.
+ */
+function legalMentions(invoice: InvoicePdfData): string[] {
+  return [
+    `Conditions de paiement : à 30 jours date de facture, soit au plus tard le ${formatDateFr(invoice.dueDate)}, par virement bancaire. Montants en euros (${invoice.currency}).`,
+    "Pas d'escompte pour paiement anticipé.",
+    'En cas de retard de paiement, des pénalités de retard sont exigibles de plein droit au taux égal à trois fois le taux ' +
+      "d'intérêt légal, ainsi qu'une indemnité forfaitaire pour frais de recouvrement de 40 € " +
+      '(art. L441-10 et D441-5 du Code de commerce).',
+  ];
+}
+
+/** Footer with "Page i/n" and, on a draft, a watermark: both need the final page count or every page. */
+function drawPageDecorations(doc: Doc, invoice: InvoicePdfData, isDraft: boolean): void {
+  const range = doc.bufferedPageRange();
+  const footer = `${invoice.seller.name} — SIREN ${invoice.seller.siren} — TVA ${invoice.seller.vatNumber}`;
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    // The footer sits in the bottom margin; without this pdfkit would see it as overflow.
+    doc.page.margins.bottom = 0;
+    const y = doc.page.height - MARGIN + 18;
+    const width = contentWidth(doc);
+    textAt(doc, footer, MARGIN, y, { width: width - 70, size: 7.5, font: FONT });
+    textAt(doc, `Page ${i - range.start + 1}/${range.count}`, MARGIN + width - 70, y, {
+      width: 70,
+      align: 'right',
+      size: 7.5,
+    });
+    if (isDraft) drawWatermark(doc);
+  }
+}
+
+function drawWatermark(doc: Doc): void {
+  const cx = doc.page.width / 2;
+  const cy = doc.page.height / 2;
+  doc.save();
+  doc.rotate(-40, { origin: [cx, cy] });
+  doc.fillColor('#cc0000').fillOpacity(0.12);
+  doc.font(FONT_BOLD).fontSize(72);
+  const text = 'BROUILLON';
+  textAt(doc, text, cx - doc.widthOfString(text) / 2, cy - 36, { font: FONT_BOLD, size: 72 });
+  doc.restore();
+}

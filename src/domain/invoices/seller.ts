@@ -1,0 +1,24 @@
+/** The legal identity printed as the issuer of every invoice (mandatory on a French B2B invoice). */
+export interface SellerIdentity {
+  name: string;
+  /** Printed one entry per line: street, then postcode and city. */
+  address: string[];
+  /** 9 digits, grouped by 3 as the INSEE register prints it. */
+  siren: string;
+  /** Intra-community VAT number (numéro de TVA intracommunautaire). */
+  vatNumber: string;
+  email?: string;
+}
+
+/**
+ * Placeholder identity until the operator configures the real one (it will come from config). The
+ * SIREN deliberately fails the Luhn check so it can never be a real company's; the VAT number's key
+ * (74) is computed from it the official way, so the pair still looks consistent.
+ */
+export const DEFAULT_SELLER: Readonly<SellerIdentity> = Object.freeze({
+  name: 'DLV Logistique SAS',
+  address: ['12 rue des Petites-Écuries', '75010 Paris', 'France'],
+  siren: '912 345 678',
+  vatNumber: 'FR74912345678',
+  email: 'facturation@dlv-logistique.fr',
+});

@@ -1,0 +1,110 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API, buildTestApp, call, createBrandWithKey, type TestApp, testDatabaseUrl } from './support/app.ts';
+import { runDlv } from './support/run-cli.ts';
+import { createScratchDatabase } from './support/scratch-database.ts';
+
+const DATA = fileURLToPath(new URL('../data/', import.meta.url));
+let t: TestApp;
+let env: Record<string, string>;
+let dir: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  env = { DATABASE_URL: testDatabaseUrl() };
+  dir = await mkdtemp(path.join(os.tmpdir(), 'dlv-grids-'));
+});
+afterAll(() => t.close());
+
+describe('dlv grids', () => {
+  it('imports a brand grid from CSV and from JSON, and shows it', async () => {
+    const b = await createBrandWithKey(t.deps);
+    const csv = await runDlv(
+      ['grids', 'import', '--brand', b.brandId, path.join(DATA, 'example-grid.csv'), '--json'],
+      env,
+    );
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(JSON.parse(csv.stdout)).toMatchObject({ scope: b.brandId, row_count: 18 });
+    const json = await runDlv(
+      ['grids', 'import', '--brand', b.brandId, path.join(DATA, 'example-grid.json'), '--json'],
+      env,
+    );
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).version).toBeGreaterThan(JSON.parse(csv.stdout).version);
+
+    const shown = await runDlv(['grids', 'show', '--brand', b.brandId, '--json'], env);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ source: 'negotiated', row_count: 18 });
+    const human = await runDlv(['grids', 'show', '--brand', b.brandId], env);
+    expect(human.stdout).toContain('service,zone,unit_type');
+    const other = await createBrandWithKey(t.deps);
+    const fallback = await runDlv(['grids', 'show', '--brand', other.brandId, '--json'], env);
+    expect(JSON.parse(fallback.stdout).source).toMatch(/default/);
+  });
+
+  it('refuses a file with a bad row, naming it, and leaves the current grid untouched', async () => {
+    const b = await createBrandWithKey(t.deps);
+    await runDlv(['grids', 'import', '--brand', b.brandId, path.join(DATA, 'example-grid.csv')], env);
+    const before = await runDlv(['grids', 'show', '--brand', b.brandId, '--json'], env);
+    const bad = path.join(dir, 'bad.csv');
+    await writeFile(
+      bad,
+      'service,zone,unit_type,max_weight_kg,first_unit_eur,extra_unit_eur\nstandard,paris,parcel,2,7.20,3.00\nstandard,lyon,parcel,2,7.20,3.00\n',
+    );
+    const res = await runDlv(['grids', 'import', '--brand', b.brandId, bad], env);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/row 2.*lyon/);
+    expect(res.stdout).toBe('');
+    const after = await runDlv(['grids', 'show', '--brand', b.brandId, '--json'], env);
+    expect(after.stdout).toBe(before.stdout);
+  });
+
+  it('reports usage errors and unknown brands', async () => {
+    const file = path.join(DATA, 'example-grid.csv');
+    expect((await runDlv(['grids', 'import', file], env)).code).toBe(2);
+    expect(
+      (await runDlv(['grids', 'import', '--brand', 'brd_0000000000000000', '--default', file], env)).code,
+    ).toBe(2);
+    const unknown = await runDlv(['grids', 'import', '--brand', 'brd_0000000000000000', file], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no brand/);
+    const missing = await runDlv(
+      ['grids', 'import', '--brand', 'brd_0000000000000000', path.join(dir, 'nope.csv')],
+      env,
+    );
+    expect(missing.code).toBe(1);
+    const txt = await runDlv(['grids', 'import', '--default', path.join(dir, 'grid.txt')], env);
+    expect(txt.code).toBe(2);
+  });
+
+  it('imports a default grid that brands without a negotiated grid use', async () => {
+    // The default grid is global: this runs on a database of its own, not to disturb other files.
+    const scratch = await createScratchDatabase();
+    const other = await buildTestApp({ config: { databaseUrl: scratch.url } });
+    try {
+      const b = await createBrandWithKey(other.deps);
+      const count = async () =>
+        (
+          await call(other.app, {
+            method: 'POST',
+            url: `${API}/rates`,
+            headers: b.headers,
+            payload: { delivery_zip: '75011' },
+          })
+        ).data.rates.length;
+      expect(await count()).toBe(3);
+      const res = await runDlv(['grids', 'import', '--default', path.join(DATA, 'example-grid.csv')], {
+        DATABASE_URL: scratch.url,
+      });
+      expect(res.code, res.stderr).toBe(0);
+      await other.deps.grids.refresh();
+      expect(await count()).toBe(2);
+      const shown = await runDlv(['grids', 'show', '--default', '--json'], { DATABASE_URL: scratch.url });
+      expect(JSON.parse(shown.stdout)).toMatchObject({ source: 'default', row_count: 18 });
+    } finally {
+      await other.close();
+      await scratch.drop();
+    }
+  });
+});
