@@ -7,13 +7,24 @@ import { registerDocsPage, registerOpenApi } from './http/plugins/openapi.ts';
 import { generateRequestId } from './http/plugins/request-id.ts';
 import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
 import { getMeRoute } from './http/routes/me/get-me.ts';
+import { opsOrderRoutes } from './http/routes/ops/ops-orders.ts';
+import { cancelOrderRoute } from './http/routes/orders/cancel-order.ts';
+import { createOrderRoute } from './http/routes/orders/create-order.ts';
+import { getOrderRoute } from './http/routes/orders/get-order.ts';
+import { listOrdersRoute } from './http/routes/orders/list-orders.ts';
+import { updateOrderRoute } from './http/routes/orders/update-order.ts';
 import { postRatesRoute } from './http/routes/rates/post-rates.ts';
 import { pingRoute } from './http/routes/system/ping.ts';
+import { OrderSchema, OrderSummarySchema } from './http/schemas/orders.ts';
 import { ErrorSchema } from './http/schemas/shared.ts';
 import { validatorCompiler } from './http/validation.ts';
 
 export const PUBLIC_PREFIX = '/public/v1';
+export const OPS_PREFIX = '/ops/v1';
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
+const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema];
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -37,12 +48,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setValidatorCompiler(validatorCompiler);
   // Shared schemas are added here, at the root: adding one inside a child context would give that
   // context its own schema controller, with Fastify's default (coercing) validator instead of ours.
-  app.addSchema(ErrorSchema);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
-  registerAuth(app, deps.authenticator);
+  registerAuth(app, deps.authenticator, deps.config.opsToken);
   app.addHook('onReady', () => deps.grids.startWatching());
   app.addHook('onClose', async () => deps.grids.stopWatching());
 
@@ -57,6 +68,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         tags: [
           { name: 'System', description: 'Health and description of the API.' },
           { name: 'Account', description: 'The calling brand and key.' },
+          { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
           { name: 'Rates', description: 'Quotes at checkout.' },
         ],
         securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
@@ -65,10 +77,34 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       pingRoute(typed);
       getMeRoute(typed);
       postRatesRoute(typed, deps);
+      createOrderRoute(typed, deps);
+      listOrdersRoute(typed, deps);
+      getOrderRoute(typed, deps);
+      updateOrderRoute(typed, deps);
+      cancelOrderRoute(typed, deps);
       await registerDocsPage(api, PUBLIC_PREFIX);
     },
     { prefix: PUBLIC_PREFIX },
   );
+
+  // The operations API exists only when the operator has set a token for it.
+  if (deps.config.opsToken) {
+    await app.register(
+      async (ops) => {
+        await registerOpenApi(ops, {
+          title: 'Delivery Orders — operations API',
+          description:
+            "For the operator's tools (couriers' scanners): read any order and move it through its states. Authenticate with `Authorization: Bearer <OPS_TOKEN>`.",
+          serverUrl: `${deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`}${OPS_PREFIX}`,
+          tags: [{ name: 'Operations', description: 'Order status changes.' }],
+          securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
+        });
+        opsOrderRoutes(ops.withTypeProvider() as unknown as PublicApp, deps);
+        await registerDocsPage(ops, OPS_PREFIX);
+      },
+      { prefix: OPS_PREFIX },
+    );
+  }
   return app;
 }
 

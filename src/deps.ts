@@ -6,6 +6,7 @@ import { priceGridsRepository } from './db/repositories/price-grids-repository.t
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
+import { orderService } from './domain/orders/order-service.ts';
 import { gridService } from './domain/pricing/grid-service.ts';
 import { rateService } from './domain/rates/rate-service.ts';
 
@@ -19,7 +20,8 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
   const apiKeys = apiKeyService(keysRepository, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(priceGridsRepository(pool), brands);
   const rates = rateService(grids, clock);
-  return { config, pool, clock, brands, apiKeys, authenticator, grids, rates };
+  const orders = orderService({ pool, grids, clock });
+  return { config, pool, clock, brands, apiKeys, authenticator, grids, rates, orders };
 }
 
 export type Deps = ReturnType<typeof createDeps>;

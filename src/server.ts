@@ -4,6 +4,8 @@ import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { seedDemoBrand } from './domain/brands/demo.ts';
+import { lookupPostcode } from './domain/coverage/postcodes.ts';
+import { startWorker } from './worker.ts';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
 
@@ -12,6 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
     // A stuck connection must not keep the process (or its postgres) alive past the deadline.
     setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
     await app?.close().catch(() => {});
+    await worker?.stop().catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
   };
@@ -28,6 +32,7 @@ async function main(): Promise<void> {
 
   await migrate(database.pool);
   const deps = createDeps(config, database.pool);
+  lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
   const demo = database.embedded ? await seedDemoBrand(deps.brands, deps.apiKeys) : null;
 
   app = await buildApp(deps, {
@@ -40,6 +45,13 @@ async function main(): Promise<void> {
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  if (config.runWorker) {
+    worker = await startWorker(deps, {
+      log: (level, message) => {
+        if (level === 'error' || level === 'warning') app?.log.warn({ worker: true }, message);
+      },
+    });
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}${PUBLIC_PREFIX}`;
@@ -49,6 +61,7 @@ async function main(): Promise<void> {
     `Delivery Orders API listening on ${base}  (ready in ${Date.now() - startedAt} ms)`,
     `  database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
     `  docs:     ${base}/docs`,
+    `  worker:   ${config.runWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `dlv worker`'}`,
   ];
   if (demo) {
     lines.push(

@@ -13,7 +13,7 @@ let revoked: TestBrand;
 let noScopeFor: Map<string, TestBrand>;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ config: { opsToken: 'test-ops-token' } });
   revoked = await createBrandWithKey(t.deps);
   await t.deps.apiKeys.revoke(revoked.keyId);
   noScopeFor = new Map();
@@ -25,10 +25,52 @@ afterAll(() => t.close());
 
 const UNKNOWN_KEY = `dlv_${'ab'.repeat(32)}`;
 
+describe('the operations API', () => {
+  it('refuses a valid brand key: only OPS_TOKEN opens it', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    for (const route of authenticatedRoutes(t.app).filter((r) => r.auth === 'ops')) {
+      const res = await call(t.app, {
+        method: route.method as 'GET',
+        url: exampleUrl(route.url),
+        headers: { ...brand.headers, 'content-type': 'application/json' },
+        payload: route.method === 'GET' ? undefined : '{}',
+      });
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it('is absent when OPS_TOKEN is unset', async () => {
+    const plain = await buildTestApp();
+    try {
+      expect(plain.app.routeCatalog.some((r) => r.auth === 'ops')).toBe(false);
+      const res = await call(plain.app, {
+        method: 'GET',
+        url: '/ops/v1/orders/DLV-0000000000',
+        headers: { authorization: 'Bearer x' },
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
 describe('every authenticated route', () => {
   it('is found in the route catalog', () => {
     const routes = authenticatedRoutes(t.app).map((r) => `${r.method} ${r.url}`);
-    expect(routes).toContain('GET /public/v1/me');
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'GET /public/v1/me',
+        'POST /public/v1/rates',
+        'POST /public/v1/orders',
+        'GET /public/v1/orders',
+        'GET /public/v1/orders/:trackingRef',
+        'PATCH /public/v1/orders/:trackingRef',
+        'POST /public/v1/orders/:trackingRef/cancel',
+        'GET /ops/v1/orders/:trackingRef',
+        'POST /ops/v1/orders/:trackingRef/status',
+      ]),
+    );
   });
 
   const cases: [string, (headers: Record<string, string>) => Record<string, string>][] = [
@@ -58,7 +100,7 @@ describe('every authenticated route', () => {
 
   it('answers 403 insufficient_scope naming the scope to a key without it', async () => {
     for (const route of authenticatedRoutes(t.app)) {
-      if (route.auth === 'any') continue;
+      if (route.auth === 'any' || route.auth === 'ops') continue;
       const brand = noScopeFor.get(route.auth)!;
       const res = await call(t.app, {
         method: route.method as 'GET',

@@ -5,6 +5,8 @@ import { brandCommands } from './brands.ts';
 import { type CommandContext, type CommandSpec, openCliDeps, UsageError } from './context.ts';
 import { gridCommands } from './grids.ts';
 import { keyCommands } from './keys.ts';
+import { orderCommands } from './orders.ts';
+import { workerCommands } from './worker.ts';
 
 const migrateCommand: CommandSpec = {
   usage: 'dlv migrate [--json]',
@@ -19,6 +21,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...brandCommands,
   ...keyCommands,
   ...gridCommands,
+  ...orderCommands,
+  ...workerCommands,
 };
 
 function helpText(): string {

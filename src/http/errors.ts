@@ -29,9 +29,15 @@ interface AjvError {
 }
 
 /** Turns Ajv's errors into `details` a developer can act on: the field path and a sentence. */
-function validationDetails(errors: AjvError[], part: string | undefined): ErrorDetail[] {
+function validationDetails(all: AjvError[], part: string | undefined): ErrorDetail[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
+  // A nullable field (`T | null`) fails both branches; the `null` branch and the `anyOf` summary
+  // only repeat that it was not a valid T, so they are dropped when a more precise error exists.
+  const precise = all.filter(
+    (e) => e.keyword !== 'anyOf' && !(e.keyword === 'type' && e.params.type === 'null'),
+  );
+  const errors = precise.length > 0 ? precise : all;
   for (const e of errors) {
     const base = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
     let field = base;

@@ -15,6 +15,7 @@ export interface ApiKeyRecord {
 export interface KeyWithBrand extends ApiKeyRecord {
   brandName: string;
   brandCreatedAt: Date;
+  brandDefaultPickupAddress: string | null;
 }
 
 interface KeyRow {
@@ -48,15 +49,25 @@ export function apiKeysRepository(db: Queryable) {
       return toKey(rows[0]!);
     },
     async findActiveByHash(hash: Buffer): Promise<KeyWithBrand | null> {
-      const { rows } = await db.query<KeyRow & { brand_name: string; brand_created_at: Date }>(
+      const { rows } = await db.query<
+        KeyRow & { brand_name: string; brand_created_at: Date; brand_default_pickup_address: string | null }
+      >(
         `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at,
-                b.name AS brand_name, b.created_at AS brand_created_at
+                b.name AS brand_name, b.created_at AS brand_created_at,
+                b.default_pickup_address AS brand_default_pickup_address
            FROM api_keys k JOIN brands b ON b.id = k.brand_id
           WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
         [hash],
       );
       const row = rows[0];
-      return row ? { ...toKey(row), brandName: row.brand_name, brandCreatedAt: row.brand_created_at } : null;
+      return row
+        ? {
+            ...toKey(row),
+            brandName: row.brand_name,
+            brandCreatedAt: row.brand_created_at,
+            brandDefaultPickupAddress: row.brand_default_pickup_address,
+          }
+        : null;
     },
     async listForBrand(brandId: string): Promise<ApiKeyRecord[]> {
       const { rows } = await db.query<KeyRow>(

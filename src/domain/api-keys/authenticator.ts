@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import { hashApiKey, KEY_PATTERN, type Scope } from './keys.ts';
 
 export interface Principal {
-  brand: { id: string; name: string; createdAt: Date };
+  brand: { id: string; name: string; createdAt: Date; defaultPickupAddress: string | null };
   key: { id: string; prefix: string; scopes: Scope[]; createdAt: Date; lastUsedAt: Date | null };
 }
 
@@ -35,7 +35,12 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
 
   function toPrincipal(k: KeyWithBrand): Principal {
     return {
-      brand: { id: k.brandId, name: k.brandName, createdAt: k.brandCreatedAt },
+      brand: {
+        id: k.brandId,
+        name: k.brandName,
+        createdAt: k.brandCreatedAt,
+        defaultPickupAddress: k.brandDefaultPickupAddress,
+      },
       key: { id: k.id, prefix: k.prefix, scopes: k.scopes, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt },
     };
   }

@@ -1,13 +1,15 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiKeyAuthenticator, Principal } from '../../domain/api-keys/authenticator.ts';
 import type { Scope } from '../../domain/api-keys/keys.ts';
 import { AppError } from '../../errors.ts';
 
 /**
- * What a route needs: `'none'` (public), `'any'` (any valid key) or one scope. Every route states it
+ * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, or `'ops'` (the
+ * operator's OPS_TOKEN, for the operations API). Every route states it
  * in `config.auth`; a route that forgets is refused at start-up rather than left open.
  */
-export type AuthRequirement = 'none' | 'any' | Scope;
+export type AuthRequirement = 'none' | 'any' | 'ops' | Scope;
 
 export interface RouteAuthInfo {
   method: string;
@@ -34,7 +36,20 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-export function registerAuth(app: FastifyInstance, authenticator: ApiKeyAuthenticator): void {
+/** Constant-time comparison, so the token cannot be guessed byte by byte from response times. */
+function isOpsToken(authorization: string | undefined, opsToken: string | null): boolean {
+  const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+  if (!opsToken || !presented) return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(opsToken).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function registerAuth(
+  app: FastifyInstance,
+  authenticator: ApiKeyAuthenticator,
+  opsToken: string | null,
+): void {
   app.decorateRequest('principal', null);
   const catalog: RouteAuthInfo[] = [];
   app.decorate('routeCatalog', catalog);
@@ -56,8 +71,14 @@ export function registerAuth(app: FastifyInstance, authenticator: ApiKeyAuthenti
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'none') return;
+    if (auth === 'ops') {
+      if (!isOpsToken(request.headers.authorization, opsToken)) {
+        throw new AppError('unauthorized', 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".');
+      }
+      return;
+    }
     const principal = await authenticator.authenticate(request.headers.authorization);
-    if (auth !== 'any' && !principal.key.scopes.includes(auth)) {
+    if (auth !== 'any' && !principal.key.scopes.includes(auth as Scope)) {
       throw new AppError('insufficient_scope', `This API key lacks the "${auth}" scope needed here.`);
     }
     request.principal = principal;

@@ -1,0 +1,45 @@
+import type { OrderWithEvents } from '../domain/orders/order.ts';
+import { orderDetailJson } from '../domain/orders/order-json.ts';
+import { type CommandSpec, requireArg, table } from './context.ts';
+
+function describe(order: OrderWithEvents): string {
+  const price = order.priceCents === null ? '—' : `${(order.priceCents / 100).toFixed(2)} € incl. VAT`;
+  const lines = [
+    `${order.trackingRef}  ${order.status}  (brand ${order.brandId})`,
+    `  ${order.service} · ${order.quantity} × ${order.unitType} · ${order.unitWeightGrams} g · ${price} · promised ${order.promisedDate ?? '—'}`,
+    `  to:   ${order.deliveryAddress ?? '(awaiting address)'}${order.deliveryRecipient ? ` — ${order.deliveryRecipient}` : ''}`,
+    `  from: ${order.pickupAddress ?? '—'}`,
+    '',
+    table([
+      ['AT', 'STATUS', 'NOTE'],
+      ...order.events.map((e) => [e.at.toISOString(), e.status, e.note ?? '']),
+    ]),
+  ];
+  return lines.join('\n');
+}
+
+export const orderCommands: Record<string, CommandSpec> = {
+  'orders show': {
+    usage: 'dlv orders show TRACKING_REF [--json]',
+    async run(ctx) {
+      const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'));
+      ctx.out(describe(order), { brand_id: order.brandId, order: orderDetailJson(order) });
+    },
+  },
+  'orders set-status': {
+    usage: 'dlv orders set-status TRACKING_REF STATUS [--note TEXT] [--json]',
+    options: ['note'],
+    async run(ctx) {
+      const note = typeof ctx.flags.note === 'string' ? ctx.flags.note : null;
+      const order = await ctx.deps.orders.setStatus(
+        requireArg(ctx, 0, 'TRACKING_REF'),
+        requireArg(ctx, 1, 'STATUS'),
+        note,
+      );
+      ctx.out(`${order.trackingRef} is now ${order.status}`, {
+        brand_id: order.brandId,
+        order: orderDetailJson(order),
+      });
+    },
+  },
+};

@@ -1,0 +1,143 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { extractPostcode } from '../coverage/extract-postcode.ts';
+import { communeInAddress, lookupPostcode } from '../coverage/postcodes.ts';
+import type { PricingZone } from '../coverage/zones.ts';
+import { eurosToCents, hasAtMostTwoDecimals } from '../pricing/money.ts';
+import { DEFAULT_SERVICE, parseService, type ServiceCode } from '../pricing/services.ts';
+import {
+  DEFAULT_UNIT_TYPE,
+  parseQuantity,
+  parseUnitType,
+  parseWeightGrams,
+  type UnitType,
+} from '../pricing/units.ts';
+
+/** The body of `POST /orders` as the schema admits it (types checked, values not yet). */
+export interface OrderInput {
+  customer_email: string;
+  amount_eur?: number | null;
+  pickup_address?: string | null;
+  delivery_address?: string | null;
+  delivery_recipient?: string | null;
+  delivery_phone?: string | null;
+  delivery_email?: string | null;
+  service?: string | null;
+  unit_type?: string | null;
+  quantity?: number | null;
+  unit_weight?: string | number | null;
+  reference?: string | null;
+}
+
+/** Fields a brand may change with `PATCH /orders/{trackingRef}` while the order is editable. */
+export type OrderPatch = Pick<
+  OrderInput,
+  | 'delivery_address'
+  | 'delivery_recipient'
+  | 'delivery_phone'
+  | 'delivery_email'
+  | 'pickup_address'
+  | 'reference'
+>;
+
+export interface ValidatedOrderInput {
+  customerEmail: string;
+  amountCents: number | null;
+  pickupAddress: string | null;
+  deliveryAddress: string | null;
+  deliveryRecipient: string | null;
+  deliveryPhone: string | null;
+  deliveryEmail: string | null;
+  service: ServiceCode;
+  unitType: UnitType;
+  quantity: number;
+  unitWeightGrams: number;
+  reference: string | null;
+}
+
+export const MAX_AMOUNT_CENTS = 100_000_000_00; // 100 million euros: beyond that it is a typo
+
+const text = (value: string | null | undefined): string | null => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+};
+
+export function parseAmount(value: number | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  if (value < 0 || !hasAtMostTwoDecimals(value))
+    throw invalidField('amount_eur', 'must be ≥ 0 with at most 2 decimals');
+  const cents = eurosToCents(value);
+  if (cents > MAX_AMOUNT_CENTS) throw invalidField('amount_eur', 'must be at most 100000000');
+  return cents;
+}
+
+/** A French or international number, stored in E.164 (`+33612345678`). */
+export function parsePhone(value: string | null | undefined): string | null {
+  const raw = text(value);
+  if (raw === null) return null;
+  const phone = parsePhoneNumberFromString(raw, 'FR');
+  if (!phone?.isValid())
+    throw invalidField(
+      'delivery_phone',
+      'must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"',
+    );
+  return phone.number;
+}
+
+/** The schema checked the format; the domain part is lower-cased (it is case-insensitive, the local part is not). */
+export function normaliseEmail(value: string | null | undefined): string | null {
+  const raw = text(value);
+  if (raw === null) return null;
+  const at = raw.lastIndexOf('@');
+  return `${raw.slice(0, at)}@${raw.slice(at + 1).toLowerCase()}`;
+}
+
+/** Every field of a new order checked at once: one 400 lists every problem. */
+export function validateOrderInput(input: OrderInput): ValidatedOrderInput {
+  return validateAll({
+    customerEmail: () => normaliseEmail(input.customer_email)!,
+    amountCents: () => parseAmount(input.amount_eur),
+    pickupAddress: () => text(input.pickup_address),
+    deliveryAddress: () => text(input.delivery_address),
+    deliveryRecipient: () => text(input.delivery_recipient),
+    deliveryPhone: () => parsePhone(input.delivery_phone),
+    deliveryEmail: () => normaliseEmail(input.delivery_email),
+    service: () => (input.service == null ? DEFAULT_SERVICE : parseService(input.service)),
+    unitType: () => parseUnitType(input.unit_type ?? DEFAULT_UNIT_TYPE),
+    quantity: () => parseQuantity(input.quantity ?? 1),
+    unitWeightGrams: () => parseWeightGrams(input.unit_weight ?? '1kg'),
+    reference: () => text(input.reference),
+  });
+}
+
+export interface DeliveryPlace {
+  postcode: string;
+  city: string;
+  zone: PricingZone;
+}
+
+/**
+ * Where a delivery address is: 422 `invalid_address` when no real French postcode is in it,
+ * 422 `out_of_zone` when it is outside Île-de-France (SPEC §5).
+ */
+export function locateDeliveryAddress(address: string): DeliveryPlace {
+  const postcode = extractPostcode(address);
+  const info = postcode ? lookupPostcode(postcode) : null;
+  if (!postcode || !info) {
+    throw new AppError(
+      'invalid_address',
+      postcode
+        ? `delivery_address: "${postcode}" is not a French postcode.`
+        : 'delivery_address: no French postcode (5 digits) found in the address.',
+      [{ field: 'delivery_address', message: 'must contain a valid French postcode' }],
+    );
+  }
+  if (info.zone === null) {
+    throw new AppError(
+      'out_of_zone',
+      `delivery_address: ${postcode} (${info.city}) is outside the delivery zone; only Île-de-France (75, 77, 78, 91, 92, 93, 94, 95) is served.`,
+      [{ field: 'delivery_address', message: 'must be in Île-de-France' }],
+    );
+  }
+  return { postcode, city: communeInAddress(postcode, address) ?? info.city, zone: info.zone };
+}

@@ -1,0 +1,287 @@
+import type { Pool, Queryable } from '../../db/pool.ts';
+import type { NewOrderRow } from '../../db/repositories/orders-repository.ts';
+import { ordersRepository } from '../../db/repositories/orders-repository.ts';
+import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { promisedDate } from '../calendar/promised-date.ts';
+import { prefixedId } from '../ids.ts';
+import { requirePrice } from '../pricing/grid.ts';
+import type { GridService } from '../pricing/grid-service.ts';
+import { requestFingerprint } from './idempotency.ts';
+import { runIdempotently } from './idempotent.ts';
+import type { Order, OrderWithEvents } from './order.ts';
+import { decodeCursor, encodeCursor } from './order-cursor.ts';
+import {
+  locateDeliveryAddress,
+  normaliseEmail,
+  type OrderInput,
+  type OrderPatch,
+  parsePhone,
+  validateOrderInput,
+} from './order-input.ts';
+import { orderDetailJson, orderJson } from './order-json.ts';
+import {
+  type Actor,
+  assertTransition,
+  EDITABLE_STATUSES,
+  isOrderStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+} from './state-machine.ts';
+import { generateTrackingRef, normaliseTrackingRef } from './tracking-ref.ts';
+
+export interface BrandContext {
+  id: string;
+  defaultPickupAddress: string | null;
+}
+
+export interface ListOptions {
+  status?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+const REF_ATTEMPTS = 5;
+
+/** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
+export function orderService(deps: { pool: Pool; grids: GridService; clock: () => Date }) {
+  const { pool, grids, clock } = deps;
+  const orders = ordersRepository(pool);
+
+  /** Zone, price and promised date of a delivery address: 422 when unserved or unpriced. */
+  async function priceDelivery(
+    brandId: string,
+    address: string,
+    o: Pick<Order, 'service' | 'unitType' | 'unitWeightGrams' | 'quantity'>,
+    now: Date,
+  ) {
+    const place = locateDeliveryAddress(address);
+    const grid = await grids.gridFor(brandId);
+    const price = requirePrice(grid.index, {
+      service: o.service,
+      zone: place.zone,
+      unitType: o.unitType,
+      weightGrams: o.unitWeightGrams,
+      quantity: o.quantity,
+    });
+    return {
+      deliveryAddress: address,
+      deliveryPostcode: place.postcode,
+      deliveryCity: place.city,
+      deliveryZone: place.zone,
+      priceExclTaxCents: price.exclTaxCents,
+      vatCents: price.vatCents,
+      priceCents: price.inclTaxCents,
+      promisedDate: promisedDate(o.service, now),
+    };
+  }
+
+  async function insertWithFreshRef(db: Queryable, row: NewOrderRow): Promise<OrderWithEvents> {
+    const note =
+      row.status === 'pending' ? 'Order created' : 'Order created; waiting for the delivery address';
+    for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
+      const candidate = { ...row, trackingRef: generateTrackingRef() };
+      const created = await ordersRepository(db).insert(
+        candidate,
+        { note },
+        { id: prefixedId('msg', 12), type: 'order.created', data: { order: orderJson(asOrder(candidate)) } },
+      );
+      if (created) return { ...created, events: [{ status: created.status, at: created.createdAt, note }] };
+    }
+    // 5 collisions in a row on 50 random bits means something else is wrong.
+    throw new Error('could not allocate a unique tracking reference');
+  }
+
+  async function find(trackingRef: string, brandId: string | null): Promise<OrderWithEvents> {
+    const ref = normaliseTrackingRef(trackingRef);
+    const order = ref ? await orders.findByRef(ref, brandId) : null;
+    if (!order) throw new AppError('not_found', `No order with trackingRef "${trackingRef}".`);
+    return order;
+  }
+
+  /** Applies a status change, retrying once if another change won the race in between. */
+  async function transition(
+    order: OrderWithEvents,
+    to: OrderStatus,
+    actor: Actor,
+    note: string | null,
+    set?: Partial<NewOrderRow>,
+  ) {
+    let current: Order = order;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      assertTransition(current.status, to, actor);
+      const at = clock();
+      const next = asOrder({ ...current, ...set, status: to, updatedAt: at });
+      const updated = await orders.transition(
+        current.id,
+        { from: current.status, to, note, at, set },
+        {
+          id: prefixedId('msg', 12),
+          type: 'order.status_changed',
+          data: { order: orderJson(next), previous_status: current.status },
+        },
+      );
+      if (updated) return find(updated.trackingRef, null);
+      current = await find(order.trackingRef, null);
+    }
+    throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
+  }
+
+  return {
+    async create(brand: BrandContext, input: OrderInput, idempotencyKey: string | null) {
+      const v = validateOrderInput(input);
+      const now = clock();
+      const delivery = v.deliveryAddress ? await priceDelivery(brand.id, v.deliveryAddress, v, now) : null;
+      const row: NewOrderRow = {
+        trackingRef: '',
+        brandId: brand.id,
+        status: delivery ? 'pending' : 'awaiting_address',
+        reference: v.reference,
+        customerEmail: v.customerEmail,
+        amountCents: v.amountCents,
+        pickupAddress: v.pickupAddress ?? brand.defaultPickupAddress,
+        deliveryAddress: null,
+        deliveryPostcode: null,
+        deliveryCity: null,
+        deliveryZone: null,
+        deliveryRecipient: v.deliveryRecipient,
+        deliveryPhone: v.deliveryPhone,
+        deliveryEmail: v.deliveryEmail,
+        service: v.service,
+        unitType: v.unitType,
+        quantity: v.quantity,
+        unitWeightGrams: v.unitWeightGrams,
+        priceExclTaxCents: null,
+        vatCents: null,
+        priceCents: null,
+        promisedDate: null,
+        createdAt: now,
+        ...delivery,
+      };
+      const scope = {
+        brandId: brand.id,
+        key: idempotencyKey,
+        fingerprint: requestFingerprint('POST /orders', input),
+      };
+      return runIdempotently(pool, scope, async (db) => {
+        const order = await insertWithFreshRef(db, row);
+        return {
+          statusCode: 200,
+          body: { ok: true, trackingRef: order.trackingRef, order: orderDetailJson(order) },
+        };
+      });
+    },
+
+    get: (brandId: string, trackingRef: string) => find(trackingRef, brandId),
+    getAnyBrand: (trackingRef: string) => find(trackingRef, null),
+
+    async list(brandId: string, options: ListOptions) {
+      const { status, limit, after } = validateAll({
+        status: () => {
+          if (options.status === undefined) return null;
+          if (!isOrderStatus(options.status))
+            throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
+          return options.status;
+        },
+        limit: () => {
+          const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+          if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+            throw invalidField('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+          }
+          return limit;
+        },
+        after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+      });
+      const page = await orders.list(brandId, { status, limit: limit + 1, after });
+      const more = page.length > limit;
+      const items = more ? page.slice(0, limit) : page;
+      return { orders: items, nextCursor: more ? encodeCursor(items[items.length - 1]!.id) : null };
+    },
+
+    async cancel(brandId: string, trackingRef: string) {
+      const order = await find(trackingRef, brandId);
+      return transition(order, 'cancelled', 'brand', 'Cancelled by the brand');
+    },
+
+    /** Operator (couriers' scans): any allowed move but completing an address. */
+    async setStatus(trackingRef: string, status: string, note: string | null) {
+      if (!isOrderStatus(status)) throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
+      if (note !== null && note.length > 500) throw invalidField('note', 'must be at most 500 characters');
+      const order = await find(trackingRef, null);
+      return transition(order, status, 'operator', note);
+    },
+
+    /**
+     * Completes or corrects delivery details while the order is `awaiting_address` or `pending`.
+     * A new delivery address is located, priced and dated afresh; completing the address of an
+     * order awaiting it makes it `pending`.
+     */
+    async update(brandId: string, trackingRef: string, patch: OrderPatch) {
+      const order = await find(trackingRef, brandId);
+      if (!EDITABLE_STATUSES.includes(order.status)) {
+        throw new AppError(
+          'invalid_transition',
+          `An order can only be edited while awaiting_address or pending; this one is "${order.status}".`,
+        );
+      }
+      const text = (v: string | null | undefined) =>
+        v === undefined ? undefined : v === null ? null : v.trim() || null;
+      const fields = validateAll({
+        deliveryRecipient: () => text(patch.delivery_recipient),
+        deliveryPhone: () =>
+          patch.delivery_phone === undefined ? undefined : parsePhone(patch.delivery_phone),
+        deliveryEmail: () =>
+          patch.delivery_email === undefined ? undefined : normaliseEmail(patch.delivery_email),
+        pickupAddress: () => text(patch.pickup_address),
+        reference: () => text(patch.reference),
+        deliveryAddress: () => {
+          const address = text(patch.delivery_address);
+          if (patch.delivery_address !== undefined && address === null) {
+            throw invalidField('delivery_address', 'cannot be removed; give the corrected address');
+          }
+          return address ?? undefined;
+        },
+      });
+      const set: Partial<NewOrderRow> = Object.fromEntries(
+        Object.entries(fields).filter(([, v]) => v !== undefined),
+      );
+      if (Object.keys(set).length === 0) throw invalidField('body', 'give at least one field to change');
+      const now = clock();
+      if (fields.deliveryAddress)
+        Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, order, now));
+      if (order.status === 'awaiting_address' && set.deliveryAddress) {
+        return transition(order, 'pending', 'address', 'Delivery address completed', set);
+      }
+      const changed = Object.keys(set)
+        .filter(
+          (k) =>
+            ![
+              'deliveryPostcode',
+              'deliveryCity',
+              'deliveryZone',
+              'priceExclTaxCents',
+              'vatCents',
+              'priceCents',
+              'promisedDate',
+            ].includes(k),
+        )
+        .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+      const updated = await orders.updateDetails(order.id, {
+        status: order.status,
+        note: `Updated ${changed.join(', ')}`,
+        at: now,
+        set,
+      });
+      if (!updated) throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
+      return find(updated.trackingRef, brandId);
+    },
+  };
+}
+
+export type OrderService = ReturnType<typeof orderService>;
+
+/** A row about to be written, seen as the order it will be (for the webhook payload). */
+function asOrder(row: NewOrderRow & Partial<Pick<Order, 'id' | 'pickedUpAt' | 'updatedAt'>>): Order {
+  return { id: 0, pickedUpAt: null, updatedAt: row.createdAt, ...row };
+}

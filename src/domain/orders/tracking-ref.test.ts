@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from './order-cursor.ts';
+import { generateTrackingRef, normaliseTrackingRef, TRACKING_REF_PATTERN } from './tracking-ref.ts';
+
+describe('tracking refs', () => {
+  it('are DLV- and 10 Crockford characters, and practically never repeat', () => {
+    const refs = new Set(Array.from({ length: 10_000 }, generateTrackingRef));
+    expect(refs.size).toBe(10_000);
+    for (const ref of refs) expect(ref).toMatch(TRACKING_REF_PATTERN);
+  });
+
+  it('normalises what people type', () => {
+    expect(normaliseTrackingRef('dlv-7k3m9q2xhp')).toBe('DLV-7K3M9Q2XHP');
+    expect(normaliseTrackingRef(' DLV7K3M9Q2XHP ')).toBe('DLV-7K3M9Q2XHP');
+    expect(normaliseTrackingRef('DLV-OOOOOOOOOO')).toBe('DLV-0000000000');
+    expect(normaliseTrackingRef('DLV-IIIIILLLLL')).toBe('DLV-1111111111');
+    expect(normaliseTrackingRef('DLV-UUUUUUUUUU')).toBeNull();
+    expect(normaliseTrackingRef('DLV-123')).toBeNull();
+    expect(normaliseTrackingRef('ABC-7K3M9Q2XHP')).toBeNull();
+  });
+
+  it('round-trip through normalisation', () => {
+    fc.assert(
+      fc.property(
+        fc.constant(null).map(() => generateTrackingRef()),
+        (ref) => normaliseTrackingRef(ref) === ref,
+      ),
+    );
+  });
+});
+
+describe('order cursors', () => {
+  it('round-trip and reject anything else', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        (id) => decodeCursor(encodeCursor(id)) === id,
+      ),
+    );
+    for (const bad of [
+      '',
+      'abc',
+      encodeCursor(1).slice(0, -1) + '!',
+      Buffer.from('o1.-5').toString('base64url'),
+      Buffer.from('x1.5').toString('base64url'),
+    ]) {
+      expect(() => decodeCursor(bad), bad).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    }
+  });
+});

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32: digits and capitals without I, L, O, U (no confusable characters).
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const TRACKING_REF_PATTERN = /^DLV-[0-9A-HJKMNP-TV-Z]{10}$/;
+
+/** `DLV-` + 10 random Crockford characters: 50 bits from the CSPRNG (256 is a multiple of 32: no bias). */
+export function generateTrackingRef(): string {
+  const bytes = randomBytes(10);
+  let ref = 'DLV-';
+  for (const byte of bytes) ref += ALPHABET[byte & 31];
+  return ref;
+}
+
+/** Accepts the forms people type (lowercase, O for 0, I/L for 1); null when it cannot be a ref. */
+export function normaliseTrackingRef(input: string): string | null {
+  const upper = input.trim().toUpperCase();
+  const match = /^DLV-?([0-9A-Z]{10})$/.exec(upper);
+  if (!match) return null;
+  const body = match[1]!.replace(/O/g, '0').replace(/[IL]/g, '1');
+  const ref = `DLV-${body}`;
+  return TRACKING_REF_PATTERN.test(ref) ? ref : null;
+}
