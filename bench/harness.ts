@@ -95,7 +95,17 @@ export interface Row {
 }
 
 export function formatTable(rows: Row[]): string {
-  const header = ['scenario', 'req/s', 'p99 ms', 'reference', 'ref req/s', 'ratio', 'target', 'ok'];
+  const header = [
+    'scenario',
+    'req/s',
+    'p99 ms',
+    'reference',
+    'ref req/s',
+    'ref p99 ms',
+    'ratio',
+    'target',
+    'ok',
+  ];
   const lines = rows.map((r) => {
     const ratio = r.reference ? r.result.requestsPerSecond / r.reference.result.requestsPerSecond : null;
     const targets = [
@@ -113,6 +123,7 @@ export function formatTable(rows: Row[]): string {
       String(r.result.p99Ms),
       r.reference?.name ?? '-',
       r.reference ? r.reference.result.requestsPerSecond.toFixed(0) : '-',
+      r.reference ? String(r.reference.result.p99Ms) : '-',
       ratio === null ? '-' : ratio.toFixed(2),
       targets.join(', ') || '-',
       ok

@@ -45,6 +45,51 @@ async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void
   };
 }
 
+/** Many orders for one brand, straight in SQL: unique refs from a counter (hex digits are Crockford). */
+async function seedOrders(pool: pg.Pool, brandId: string, count: number): Promise<void> {
+  const batch = 200_000;
+  for (let from = 1; from <= count; from += batch) {
+    await pool.query(
+      `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, service, unit_type, quantity, unit_weight_grams,
+          delivery_address, delivery_postcode, delivery_city, delivery_zone, price_excl_tax_cents, vat_cents, price_cents,
+          promised_date, created_at, updated_at)
+       SELECT 'DLV-' || lpad(upper(to_hex(g)), 10, '0'), $1, (ARRAY['pending','picked_up','in_transit','delivered'])[1 + g % 4],
+              'seed@example.com', 'standard', 'parcel', 1, 1000, '1 rue X 75011 Paris', '75011', 'Paris', 'paris',
+              700, 140, 840, '2026-01-02', now() - make_interval(secs => $3 - g), now() - make_interval(secs => $3 - g)
+         FROM generate_series($2::int, $4::int) g`,
+      [brandId, from, count + 1, Math.min(from + batch - 1, count)],
+    );
+  }
+  await pool.query('ANALYZE orders');
+}
+
+/** Server-side time of the list query at its first page and deep in the list, by EXPLAIN ANALYZE. */
+async function explainListQueries(pool: pg.Pool, brandId: string): Promise<string[]> {
+  const deep = await pool.query<{ id: number }>(
+    'SELECT id FROM orders WHERE brand_id = $1 ORDER BY created_at DESC, id DESC OFFSET 500000 LIMIT 1',
+    [brandId],
+  );
+  const after = deep.rows[0]?.id ?? null;
+  const lines: string[] = [];
+  for (const [label, status, cursor] of [
+    ['first page', null, null],
+    ['page after 500,000 orders', null, after],
+    ['first page, status=delivered', 'delivered', null],
+  ] as const) {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, FORMAT TEXT) SELECT * FROM orders WHERE brand_id = $1 AND ($2::text IS NULL OR status = $2)
+         AND ($4::bigint IS NULL OR (created_at, id) < (SELECT created_at, id FROM orders WHERE id = $4 AND brand_id = $1))
+         ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [brandId, status, 51, cursor],
+    );
+    const plan = rows.map((r) => r['QUERY PLAN']);
+    const time = plan.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
+    const index = /using (\S+)/.exec(plan.find((l) => l.includes('Index')) ?? '')?.[1] ?? 'no index';
+    lines.push(`GET /orders query, ${label}: ${time} (index ${index})`);
+  }
+  return lines;
+}
+
 const only = process.env.BENCH_ONLY?.split(',');
 const wants = (group: string) => !only || only.includes(group);
 
@@ -59,9 +104,21 @@ const key = await deps.apiKeys.create({
 });
 const auth = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
 
+const notes: string[] = [];
+if (wants('orders')) {
+  const count = Number(process.env.BENCH_ORDERS ?? 1_000_000);
+  const started = Date.now();
+  await seedOrders(pool, brand.id, count);
+  notes.push(
+    `seeded ${count.toLocaleString('en')} orders for the bench brand in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+  notes.push(...(await explainListQueries(pool, brand.id)));
+}
+
 const env = { DATABASE_URL: db.url, RATE_LIMIT_PER_SECOND: '0' };
 const api = await startServer('bench/servers/api-server.ts', env);
 const bare = await startServer('bench/servers/bare-server.ts', {});
+const reference = wants('orders') ? await startServer('bench/servers/reference-server.ts', env) : null;
 const rows: Row[] = [];
 try {
   if (wants('rates')) {
@@ -90,7 +147,43 @@ try {
       targetRatio: 0.5,
     });
   }
+  if (reference) {
+    const orderBody = JSON.stringify({
+      customer_email: 'bench@example.com',
+      delivery_address: '12 rue Oberkampf 75011 Paris',
+    });
+    const apiBase = `http://127.0.0.1:${api.port}/public/v1`;
+    const refBase = `http://127.0.0.1:${reference.port}`;
+    const pair = async (
+      scenario: string,
+      path: string,
+      method: 'GET' | 'POST',
+      targetRatio: number,
+      targetP99Ms?: number,
+    ) => {
+      const body = method === 'POST' ? orderBody : undefined;
+      const ref = await load({ url: `${refBase}${path}`, method, headers: auth, body });
+      const result = await load({ url: `${apiBase}${path}`, method, headers: auth, body });
+      rows.push({
+        scenario,
+        result,
+        reference: { name: 'node:http + same SQL', result: ref },
+        targetRatio,
+        targetP99Ms,
+      });
+    };
+    await pair('POST /orders', '/orders', 'POST', 0.6);
+    await pair('GET /orders (50 of 1M)', '/orders?limit=50', 'GET', 0.7, 50);
+    const created = await deps.orders.create(
+      { id: brand.id, defaultPickupAddress: null },
+      { customer_email: 'x@y.fr', delivery_address: '1 rue X 75011 Paris' },
+      null,
+    );
+    const ref = (created.body as { trackingRef: string }).trackingRef;
+    await pair('GET /orders/{ref}', `/orders/${ref}`, 'GET', 0.8, 50);
+  }
 } finally {
+  await reference?.stop();
   await api.stop();
   await bare.stop();
   await pool.end();
@@ -103,5 +196,7 @@ console.log(
 console.log(
   `Database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; 50 connections, ${process.env.BENCH_SECONDS ?? 8} s per load\n`,
 );
+for (const note of notes) console.log(`- ${note}`);
+console.log('');
 console.log(formatTable(rows));
 process.exit(0);

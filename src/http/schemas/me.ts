@@ -1,11 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../domain/api-keys/keys.ts';
-import { NullableTimestamp, Timestamp } from './shared.ts';
+import { NullableTimestamp, StringEnum, Timestamp } from './shared.ts';
 
-export const ScopeSchema = Type.Union(
-  SCOPES.map((s) => Type.Literal(s)),
-  { description: 'A permission carried by an API key.' },
-);
+export const ScopeSchema = StringEnum(SCOPES, { description: 'A permission carried by an API key.' });
 
 export const MeResponse = Type.Object({
   ok: Type.Literal(true),

@@ -1,19 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES } from '../../domain/orders/state-machine.ts';
+import { UNIT_TYPES } from '../../domain/pricing/units.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
+import { NullableNumber, NullableString, StringEnum } from './shared.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const optionalText = (maxLength: number, description: string, examples?: string[]) =>
   Type.Optional(Nullable(Type.String({ maxLength, description, examples })));
 
-export const OrderStatusSchema = Type.Union(
-  ORDER_STATUSES.map((s) => Type.Literal(s)),
-  {
-    description:
-      'awaiting_address → pending → picked_up → in_transit → out_for_delivery → delivered; out_for_delivery → failed_attempt → ' +
-      'out_for_delivery or returned; awaiting_address | pending → cancelled.',
-  },
-);
+export const OrderStatusSchema = StringEnum(ORDER_STATUSES, {
+  description:
+    'awaiting_address → pending → picked_up → in_transit → out_for_delivery → delivered; out_for_delivery → failed_attempt → ' +
+    'out_for_delivery or returned; awaiting_address | pending → cancelled.',
+});
 
 const EmailInput = (description: string) =>
   Type.String({ format: 'email', maxLength: 254, description, examples: ['jane@example.com'] });
@@ -64,28 +63,28 @@ export const OrderPatchRequest = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-const NullableString = (description?: string) => Type.Union([Type.String(), Type.Null()], { description });
-const NullableNumber = (description?: string) => Type.Union([Type.Number(), Type.Null()], { description });
+const nullableString = (description?: string) => NullableString(description ? { description } : {});
+const nullableNumber = (description?: string) => NullableNumber(description ? { description } : {});
 
 export const OrderEventSchema = Type.Object({
   status: OrderStatusSchema,
   at: Type.String({ format: 'date-time' }),
-  note: NullableString(),
+  note: nullableString(),
 });
 
 const orderFields = {
   tracking_ref: Type.String({ pattern: '^DLV-[0-9A-HJKMNP-TV-Z]{10}$', examples: ['DLV-7K3M9Q2XHP'] }),
   status: OrderStatusSchema,
-  reference: NullableString("The brand's own order number."),
+  reference: nullableString("The brand's own order number."),
   customer_email: Type.String(),
-  amount_eur: NullableNumber('Value of the goods.'),
-  pickup_address: NullableString(),
-  delivery_address: NullableString(),
-  delivery_postcode: NullableString(),
-  delivery_city: NullableString(),
-  delivery_recipient: NullableString(),
-  delivery_phone: NullableString('E.164.'),
-  delivery_email: NullableString(),
+  amount_eur: nullableNumber('Value of the goods.'),
+  pickup_address: nullableString(),
+  delivery_address: nullableString(),
+  delivery_postcode: nullableString(),
+  delivery_city: nullableString(),
+  delivery_recipient: nullableString(),
+  delivery_phone: nullableString('E.164.'),
+  delivery_email: nullableString(),
   service: ServiceSchema,
   unit_type: Type.Union([
     Type.Literal('parcel'),
@@ -95,11 +94,11 @@ const orderFields = {
   ]),
   quantity: Type.Integer(),
   unit_weight_grams: Type.Integer(),
-  price_eur: NullableNumber(
+  price_eur: nullableNumber(
     'Delivery price incl. VAT, fixed when the address is known; null while awaiting it.',
   ),
-  price_excl_tax_eur: NullableNumber(),
-  vat_rate: NullableNumber(),
+  price_excl_tax_eur: nullableNumber(),
+  vat_rate: nullableNumber(),
   promised_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
     description: 'Promised delivery day (Europe/Paris).',
   }),

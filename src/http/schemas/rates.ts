@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SERVICE_CODES } from '../../domain/pricing/services.ts';
+import { StringEnum } from './shared.ts';
 
 export const ServiceSchema = Type.Union(
   SERVICE_CODES.map((s) => Type.Literal(s)),

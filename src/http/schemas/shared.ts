@@ -4,10 +4,11 @@ import { ERROR_STATUS, type ErrorCode } from '../../errors.ts';
 export const ErrorSchema = Type.Object(
   {
     ok: Type.Literal(false),
-    error: Type.Union(
-      (Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => Type.Literal(code)),
-      { description: 'Machine-readable error code.' },
-    ),
+    error: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: Object.keys(ERROR_STATUS),
+      description: 'Machine-readable error code.',
+    }),
     message: Type.String({ description: 'A sentence for the developer reading the logs.' }),
     request_id: Type.String({ description: 'Also sent as the `x-request-id` header; quote it to support.' }),
     details: Type.Optional(
@@ -49,7 +50,25 @@ export function errorResponses(
 /** A timestamp as sent: RFC 3339 in UTC. */
 export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description });
 export const NullableTimestamp = (description?: string) =>
-  Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
+  Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    format: 'date-time',
+    ...(description ? { description } : {}),
+  });
 
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/*
+ * Nullable values and enums as `type: [T, "null"]` and `enum` rather than `anyOf` unions: the same
+ * JSON Schema meaning (OpenAPI 3.1), but the response serializer handles them directly instead of
+ * validating every value against each branch — a large cost on a page of 200 orders.
+ */
+export const NullableString = (options: Record<string, unknown> = {}) =>
+  Type.Unsafe<string | null>({ ...options, type: ['string', 'null'] });
+export const NullableNumber = (options: Record<string, unknown> = {}) =>
+  Type.Unsafe<number | null>({ ...options, type: ['number', 'null'] });
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) => Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });

@@ -1,0 +1,120 @@
+/**
+ * The yardstick for the order routes: plain node:http running the same SQL through the same
+ * repository (and the same JSON shape), without the framework — no schema validation, auth
+ * plugin, error envelope, hooks or serializer. Keys are verified once and kept, as the API does.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { loadConfig } from '../../src/config.ts';
+import { createPool } from '../../src/db/pool.ts';
+import { apiKeysRepository } from '../../src/db/repositories/api-keys-repository.ts';
+import { ordersRepository } from '../../src/db/repositories/orders-repository.ts';
+import { hashApiKey } from '../../src/domain/api-keys/keys.ts';
+import { prefixedId } from '../../src/domain/ids.ts';
+import { orderDetailJson, orderJson } from '../../src/domain/orders/order-json.ts';
+import { generateTrackingRef } from '../../src/domain/orders/tracking-ref.ts';
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+const pool = createPool(config.databaseUrl!, 20);
+const orders = ordersRepository(pool);
+const keys = apiKeysRepository(pool);
+const brandByKey = new Map<string, string>();
+
+async function brandOf(req: IncomingMessage): Promise<string | null> {
+  const token = req.headers.authorization?.slice(7) ?? '';
+  let brand = brandByKey.get(token);
+  if (!brand) {
+    brand = (await keys.findActiveByHash(hashApiKey(token)))?.brandId;
+    if (brand) brandByKey.set(token, brand);
+  }
+  return brand ?? null;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return JSON.parse(text);
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    const brandId = await brandOf(req);
+    if (!brandId) return send(res, 401, { ok: false });
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.method === 'POST' && url.pathname === '/orders') {
+      const body = await readBody(req);
+      const now = new Date();
+      const row = {
+        trackingRef: generateTrackingRef(),
+        brandId,
+        status: 'pending' as const,
+        reference: null,
+        customerEmail: String(body.customer_email),
+        amountCents: null,
+        pickupAddress: null,
+        deliveryAddress: String(body.delivery_address),
+        deliveryPostcode: '75011',
+        deliveryCity: 'Paris',
+        deliveryZone: 'paris' as const,
+        deliveryRecipient: null,
+        deliveryPhone: null,
+        deliveryEmail: null,
+        service: 'standard' as const,
+        unitType: 'parcel' as const,
+        quantity: 1,
+        unitWeightGrams: 1000,
+        priceExclTaxCents: 700,
+        vatCents: 140,
+        priceCents: 840,
+        promisedDate: '2026-11-25',
+        createdAt: now,
+      };
+      const order = await orders.insert(
+        row,
+        { note: 'Order created' },
+        {
+          id: prefixedId('msg', 12),
+          type: 'order.created',
+          data: { order: orderJson({ ...row, id: 0, pickedUpAt: null, updatedAt: now }) },
+        },
+      );
+      return send(res, 200, {
+        ok: true,
+        trackingRef: order!.trackingRef,
+        order: orderDetailJson({
+          ...order!,
+          events: [{ status: 'pending', at: now, note: 'Order created' }],
+        }),
+      });
+    }
+    if (req.method === 'GET' && url.pathname === '/orders') {
+      const list = await orders.list(brandId, {
+        status: null,
+        limit: Number(url.searchParams.get('limit') ?? 50) + 1,
+        after: null,
+      });
+      return send(res, 200, { ok: true, orders: list.slice(0, 50).map(orderJson), next_cursor: 'x' });
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/orders/')) {
+      const order = await orders.findByRef(url.pathname.slice(8), brandId);
+      return order
+        ? send(res, 200, { ok: true, order: orderDetailJson(order) })
+        : send(res, 404, { ok: false });
+    }
+    send(res, 404, { ok: false });
+  } catch (err) {
+    send(res, 500, { ok: false, error: String(err) });
+  }
+});
+server.keepAliveTimeout = 72_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`READY ${typeof address === 'object' && address ? address.port : 0}`);
+});
+process.on('SIGTERM', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));
