@@ -56,23 +56,18 @@ export interface LoadOptions {
 }
 
 export async function load(options: LoadOptions): Promise<LoadResult> {
+  const base = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    requests: options.requests,
+    connections: options.connections ?? 50,
+  };
   // Unmeasured warm-up: JIT, connection pools and caches reach their steady state first.
-  await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    requests: options.requests,
-    connections: options.connections ?? 50,
-    duration: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
-  });
+  await autocannon({ ...base, duration: Number(process.env.BENCH_WARMUP_SECONDS ?? 2) });
   const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    requests: options.requests,
-    connections: options.connections ?? 50,
+    ...base,
     duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
   });
   return {

@@ -3,15 +3,15 @@
  * temp dir), runs every scenario next to its reference in the same run, and prints a table.
  * BENCH_SECONDS (default 8) sets each load's duration; BENCH_ONLY=rates,orders filters groups.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openEmbeddedDatabase } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
+import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
 import { formatTable, load, type Row, startServer } from './harness.ts';
 
@@ -25,20 +25,11 @@ async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void
     adminUrl = embedded.url;
     stop = embedded.stop;
   }
-  const name = `dlv_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const database = await createThrowawayDatabase(adminUrl, 'dlv_bench');
   return {
-    url: url.toString(),
+    url: database.url,
     async cleanup() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await database.drop();
       await stop();
       if (dir) await rm(dir, { recursive: true, force: true });
     },

@@ -1,11 +1,15 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.ts';
+import { redisRateLimiter } from './domain/rate-limit/redis-rate-limiter.ts';
+import { memoryRateLimiter } from './domain/rate-limit/token-bucket.ts';
 import type { PublicApp } from './http/app-types.ts';
 import { errorHandler, notFoundHandler } from './http/errors.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerDocsPage, registerOpenApi } from './http/plugins/openapi.ts';
+import { registerRateLimit } from './http/plugins/rate-limit.ts';
 import { generateRequestId } from './http/plugins/request-id.ts';
 import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
+import { invoiceRoutes } from './http/routes/invoices/invoice-routes.ts';
 import { getMeRoute } from './http/routes/me/get-me.ts';
 import { opsOrderRoutes } from './http/routes/ops/ops-orders.ts';
 import { cancelOrderRoute } from './http/routes/orders/cancel-order.ts';
@@ -15,8 +19,10 @@ import { listOrdersRoute } from './http/routes/orders/list-orders.ts';
 import { updateOrderRoute } from './http/routes/orders/update-order.ts';
 import { postRatesRoute } from './http/routes/rates/post-rates.ts';
 import { pingRoute } from './http/routes/system/ping.ts';
+import { InvoiceSchema } from './http/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/schemas/orders.ts';
 import { ErrorSchema } from './http/schemas/shared.ts';
+import { PUBLIC_WEBHOOKS } from './http/schemas/webhooks.ts';
 import { validatorCompiler } from './http/validation.ts';
 
 export const PUBLIC_PREFIX = '/public/v1';
@@ -24,7 +30,7 @@ export const OPS_PREFIX = '/ops/v1';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
-const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema];
+const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema];
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -54,6 +60,16 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerJsonOnly(app);
   registerSecurityHeaders(app);
   registerAuth(app, deps.authenticator, deps.config.opsToken);
+  // Registered after authentication: its onRequest hook runs once the key is known.
+  if (deps.config.rateLimitPerSecond > 0) {
+    const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
+    const limiter = deps.config.redisUrl
+      ? redisRateLimiter(deps.config.redisUrl, policy, (err) =>
+          app.log.warn({ err }, 'rate limiter: Redis unavailable, failing open'),
+        )
+      : memoryRateLimiter(policy);
+    registerRateLimit(app, limiter, policy);
+  }
   app.addHook('onReady', () => deps.grids.startWatching());
   app.addHook('onClose', async () => deps.grids.stopWatching());
 
@@ -70,8 +86,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
           { name: 'Account', description: 'The calling brand and key.' },
           { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
           { name: 'Rates', description: 'Quotes at checkout.' },
+          {
+            name: 'Invoices',
+            description: 'Monthly invoices: running draft, issued, paid; with lines and PDF.',
+          },
         ],
         securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
+        webhooks: PUBLIC_WEBHOOKS,
       });
       const typed = api.withTypeProvider() as unknown as PublicApp;
       pingRoute(typed);
@@ -82,6 +103,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       getOrderRoute(typed, deps);
       updateOrderRoute(typed, deps);
       cancelOrderRoute(typed, deps);
+      invoiceRoutes(typed, deps);
       await registerDocsPage(api, PUBLIC_PREFIX);
     },
     { prefix: PUBLIC_PREFIX },

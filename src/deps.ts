@@ -3,12 +3,15 @@ import type { Pool } from './db/pool.ts';
 import { apiKeysRepository } from './db/repositories/api-keys-repository.ts';
 import { brandsRepository } from './db/repositories/brands-repository.ts';
 import { priceGridsRepository } from './db/repositories/price-grids-repository.ts';
+import { webhooksRepository } from './db/repositories/webhooks-repository.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
+import { invoiceService } from './domain/invoices/invoice-service.ts';
 import { orderService } from './domain/orders/order-service.ts';
 import { gridService } from './domain/pricing/grid-service.ts';
 import { rateService } from './domain/rates/rate-service.ts';
+import { webhookService } from './domain/webhooks/webhook-service.ts';
 
 export type Clock = () => Date;
 
@@ -21,7 +24,14 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
   const grids = gridService(priceGridsRepository(pool), brands);
   const rates = rateService(grids, clock);
   const orders = orderService({ pool, grids, clock });
-  return { config, pool, clock, brands, apiKeys, authenticator, grids, rates, orders };
+  const webhooks = webhookService({
+    repository: webhooksRepository(pool),
+    brands,
+    clock,
+    allowInsecure: config.webhooksAllowInsecure,
+  });
+  const invoices = invoiceService({ pool, brands, clock });
+  return { config, pool, clock, brands, apiKeys, authenticator, grids, rates, orders, invoices, webhooks };
 }
 
 export type Deps = ReturnType<typeof createDeps>;

@@ -4,8 +4,10 @@ import { isAppError } from '../errors.ts';
 import { brandCommands } from './brands.ts';
 import { type CommandContext, type CommandSpec, openCliDeps, UsageError } from './context.ts';
 import { gridCommands } from './grids.ts';
+import { invoiceCommands } from './invoices.ts';
 import { keyCommands } from './keys.ts';
 import { orderCommands } from './orders.ts';
+import { webhookCommands } from './webhooks.ts';
 import { workerCommands } from './worker.ts';
 
 const migrateCommand: CommandSpec = {
@@ -22,6 +24,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...keyCommands,
   ...gridCommands,
   ...orderCommands,
+  ...invoiceCommands,
+  ...webhookCommands,
   ...workerCommands,
 };
 

@@ -118,9 +118,10 @@ async function findRunningCluster(clusterDir: string): Promise<number | null> {
   return (await canConnect(port)) ? port : null;
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections at host:port within a second. */
+export function canConnect(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
+    const socket = net.connect({ host, port });
     socket.setTimeout(1000);
     socket.once('connect', () => {
       socket.destroy();

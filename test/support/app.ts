@@ -13,7 +13,11 @@ export function testDatabaseUrl(): string {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' }), ...overrides };
+  // Rate limiting is off unless a test turns it on: many tests fire hundreds of requests with one key.
+  return {
+    ...loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0' }),
+    ...overrides,
+  };
 }
 
 export interface TestApp {

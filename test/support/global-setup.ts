@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
+import { createThrowawayDatabase } from '../../src/db/throwaway-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,23 +33,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stopEmbedded = embedded.stop;
     adminUrl = embedded.url;
   }
-  const name = `dlv_test_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = createPool(url.toString(), 2);
+  const database = await createThrowawayDatabase(adminUrl, 'dlv_test');
+  const pool = createPool(database.url, 2);
   await migrate(pool);
   await pool.end();
-  project.provide('databaseUrl', url.toString());
+  project.provide('databaseUrl', database.url);
 
   return async () => {
-    const cleanup = new pg.Client({ connectionString: adminUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await cleanup.end();
+    await database.drop();
     await stopEmbedded?.();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   };

@@ -9,6 +9,8 @@ export interface OpenApiOptions {
   tags: { name: string; description: string }[];
   /** How the routes of this document authenticate, described in `components.securitySchemes`. */
   securityScheme: { name: string; description: string };
+  /** OpenAPI 3.1 `webhooks`: the requests this API sends, described like operations. */
+  webhooks?: Record<string, unknown>;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       },
       servers: [{ url: options.serverUrl, description: 'Production' }],
       tags: options.tags,
+      ...(options.webhooks ? { webhooks: options.webhooks } : {}),
       components: {
         securitySchemes: {
           [options.securityScheme.name]: {

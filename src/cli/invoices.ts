@@ -1,0 +1,55 @@
+import { invoiceJson } from '../domain/invoices/invoice-json.ts';
+import { type CommandSpec, requireArg, requireFlag, table } from './context.ts';
+
+const euros = (value: number) => `${value.toFixed(2)} €`;
+
+export const invoiceCommands: Record<string, CommandSpec> = {
+  'invoices issue': {
+    usage: 'dlv invoices issue --month YYYY-MM [--json]   (idempotent: an issued month is skipped)',
+    options: ['month'],
+    async run(ctx) {
+      const { period, issued } = await ctx.deps.invoices.issueMonth(requireFlag(ctx, 'month'));
+      const rows = issued.map((i) => [
+        i.number ?? '',
+        i.brandId,
+        String(i.orderCount),
+        euros(i.totalCents / 100),
+      ]);
+      ctx.out(
+        issued.length === 0
+          ? `Nothing to issue for ${period}: every brand with billable orders is already invoiced.`
+          : `Issued ${issued.length} invoice(s) for ${period}:\n${table([['NUMBER', 'BRAND', 'ORDERS', 'TOTAL'], ...rows])}`,
+        { period, issued: issued.map((i) => ({ brand_id: i.brandId, ...invoiceJson(i) })) },
+      );
+    },
+  },
+  'invoices mark-paid': {
+    usage: 'dlv invoices mark-paid INVOICE_ID [--json]',
+    async run(ctx) {
+      const invoice = await ctx.deps.invoices.markPaid(requireArg(ctx, 0, 'INVOICE_ID'));
+      ctx.out(`${invoice.number} (${invoice.id}) is paid (${invoice.paidAt?.toISOString()})`, {
+        brand_id: invoice.brandId,
+        ...invoiceJson(invoice),
+      });
+    },
+  },
+  'invoices list': {
+    usage: 'dlv invoices list --brand ID [--json]',
+    options: ['brand'],
+    async run(ctx) {
+      const brand = await ctx.deps.brands.get(requireFlag(ctx, 'brand'));
+      const { invoices } = await ctx.deps.invoices.list(brand.id, { limit: 200 });
+      const rows = invoices.map((i) => [
+        i.id,
+        i.number ?? '—',
+        i.period,
+        i.status,
+        String(i.orderCount),
+        euros(i.totalCents / 100),
+      ]);
+      ctx.out(table([['ID', 'NUMBER', 'PERIOD', 'STATUS', 'ORDERS', 'TOTAL'], ...rows]), {
+        invoices: invoices.map(invoiceJson),
+      });
+    },
+  },
+};

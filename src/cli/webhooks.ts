@@ -1,0 +1,155 @@
+import { deliveryJson, type WebhookDelivery } from '../domain/webhooks/delivery.ts';
+import { endpointJson, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
+import { invalidField } from '../errors.ts';
+import {
+  type CommandContext,
+  type CommandSpec,
+  requireArg,
+  requireFlag,
+  table,
+  UsageError,
+} from './context.ts';
+
+const iso = (d: Date | null) => d?.toISOString() ?? '—';
+
+function endpointLine(e: WebhookEndpoint): string[] {
+  const state = e.status === 'active' ? 'active' : `disabled (${e.disabledReason ?? 'no reason'})`;
+  return [e.id, e.brandId, state, e.eventTypes.join(','), e.url];
+}
+
+function describeDeliveries(deliveries: WebhookDelivery[]): string {
+  if (deliveries.length === 0) return 'No deliveries yet.';
+  const rows = [['DELIVERY', 'EVENT', 'TYPE', 'STATUS', 'ATTEMPT', 'AT', 'HTTP', 'MS', 'DETAIL']];
+  for (const d of deliveries) {
+    const head = [d.id, d.eventId, d.eventType, d.status];
+    if (d.attempts.length === 0) rows.push([...head, '—', `next ${iso(d.nextAttemptAt)}`, '', '', '']);
+    for (const a of d.attempts) {
+      const detail = [a.error, a.responseExcerpt]
+        .filter(Boolean)
+        .join(' — ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 80);
+      rows.push([
+        ...head,
+        String(a.attempt),
+        a.startedAt.toISOString(),
+        a.responseStatus === null ? '—' : String(a.responseStatus),
+        String(a.durationMs),
+        detail,
+      ]);
+    }
+  }
+  return table(rows);
+}
+
+/** `--since` as an ISO 8601 date or date-time; a bare date is midnight UTC. */
+function parseSince(value: string): Date {
+  const since = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? new Date(value) : null;
+  if (!since || Number.isNaN(since.getTime())) {
+    throw invalidField('since', `"${value}" is not an ISO 8601 time such as 2026-03-01T09:00:00Z`);
+  }
+  return since;
+}
+
+function optionalFlag(ctx: CommandContext, name: string): string | null {
+  const value = ctx.flags[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+export const webhookCommands: Record<string, CommandSpec> = {
+  'webhooks add': {
+    usage: 'dlv webhooks add --brand ID --url URL [--events a,b] [--json]   → {id, secret, …}',
+    options: ['brand', 'url', 'events'],
+    async run(ctx) {
+      const { endpoint, secret } = await ctx.deps.webhooks.add({
+        brandId: requireFlag(ctx, 'brand'),
+        url: requireFlag(ctx, 'url'),
+        events: optionalFlag(ctx, 'events') ?? undefined,
+      });
+      ctx.out(
+        [
+          `Added webhook endpoint ${endpoint.id} for ${endpoint.brandId}: ${endpoint.url}`,
+          `  events: ${endpoint.eventTypes.join(', ')}`,
+          `  signing secret (shown once, give it to the receiver): ${secret}`,
+        ].join('\n'),
+        { ...endpointJson(endpoint), secret },
+      );
+    },
+  },
+  'webhooks list': {
+    usage: 'dlv webhooks list [--brand ID] [--json]',
+    options: ['brand'],
+    async run(ctx) {
+      const brandId = optionalFlag(ctx, 'brand');
+      if (brandId !== null) await ctx.deps.brands.get(brandId);
+      const endpoints = await ctx.deps.webhooks.list(brandId);
+      ctx.out(
+        endpoints.length
+          ? table([['ID', 'BRAND', 'STATUS', 'EVENTS', 'URL'], ...endpoints.map(endpointLine)])
+          : 'No webhook endpoints.',
+        { endpoints: endpoints.map(endpointJson) },
+      );
+    },
+  },
+  'webhooks disable': {
+    usage: 'dlv webhooks disable ENDPOINT_ID [--json]',
+    async run(ctx) {
+      const endpoint = await ctx.deps.webhooks.disable(requireArg(ctx, 0, 'ENDPOINT_ID'));
+      ctx.out(`Disabled ${endpoint.id}; pending deliveries to it will not be sent.`, endpointJson(endpoint));
+    },
+  },
+  'webhooks enable': {
+    usage: 'dlv webhooks enable ENDPOINT_ID [--json]',
+    async run(ctx) {
+      const endpoint = await ctx.deps.webhooks.enable(requireArg(ctx, 0, 'ENDPOINT_ID'));
+      ctx.out(
+        `Enabled ${endpoint.id}. Events it missed are resent with: dlv webhooks replay --since TIME --endpoint ${endpoint.id}`,
+        endpointJson(endpoint),
+      );
+    },
+  },
+  'webhooks rotate-secret': {
+    usage: 'dlv webhooks rotate-secret ENDPOINT_ID [--json]   → {id, secret, previous_secret_expires_at}',
+    async run(ctx) {
+      const { endpoint, secret } = await ctx.deps.webhooks.rotateSecret(requireArg(ctx, 0, 'ENDPOINT_ID'));
+      ctx.out(
+        [
+          `New signing secret for ${endpoint.id} (shown once): ${secret}`,
+          `  the previous secret also signs until ${iso(endpoint.previousSecretExpiresAt)}`,
+        ].join('\n'),
+        { ...endpointJson(endpoint), secret },
+      );
+    },
+  },
+  'webhooks replay': {
+    usage: 'dlv webhooks replay --delivery ID | --since TIME [--endpoint ID] [--json]',
+    options: ['delivery', 'since', 'endpoint'],
+    async run(ctx) {
+      const deliveryId = optionalFlag(ctx, 'delivery');
+      const since = optionalFlag(ctx, 'since');
+      if ((deliveryId === null) === (since === null)) {
+        throw new UsageError('give exactly one of --delivery ID or --since TIME');
+      }
+      if (deliveryId !== null) {
+        if (ctx.flags.endpoint !== undefined) throw new UsageError('--endpoint goes with --since only');
+        const replay = await ctx.deps.webhooks.replayDelivery(deliveryId);
+        ctx.out(`Replaying ${replay.eventId} to ${replay.endpointId} as delivery ${replay.id}.`, {
+          deliveries: [deliveryJson(replay)],
+        });
+        return;
+      }
+      const ids = await ctx.deps.webhooks.replaySince(parseSince(since!), optionalFlag(ctx, 'endpoint'));
+      ctx.out(`Replaying ${ids.length} deliveries.`, { count: ids.length, delivery_ids: ids });
+    },
+  },
+  'webhooks deliveries': {
+    usage: 'dlv webhooks deliveries --endpoint ID [--limit N] [--json]',
+    options: ['endpoint', 'limit'],
+    async run(ctx) {
+      const limitFlag = optionalFlag(ctx, 'limit');
+      const limit = limitFlag === null ? undefined : /^\d+$/.test(limitFlag) ? Number(limitFlag) : Number.NaN;
+      const deliveries = await ctx.deps.webhooks.deliveries(requireFlag(ctx, 'endpoint'), limit);
+      ctx.out(describeDeliveries(deliveries), { deliveries: deliveries.map(deliveryJson) });
+    },
+  },
+};

@@ -1,0 +1,219 @@
+import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
+import type { Queryable } from '../pool.ts';
+
+/** A billed order as it appears on an invoice (the domain's InvoiceLine). */
+export type InvoiceLineRow = InvoiceLine;
+
+type LineDbRow = {
+  tracking_ref: string;
+  service: string;
+  created_at: Date;
+  price_excl_tax_cents: number;
+  vat_cents: number;
+  price_cents: number;
+};
+
+const LINE_COLUMNS = 'tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents';
+
+const toLine = (r: LineDbRow): InvoiceLine => ({
+  trackingRef: r.tracking_ref,
+  service: r.service,
+  createdAt: r.created_at,
+  priceExclTaxCents: r.price_excl_tax_cents,
+  vatCents: r.vat_cents,
+  priceCents: r.price_cents,
+});
+
+export interface Totals {
+  orderCount: number;
+  totalExclTaxCents: number;
+  vatCents: number;
+  totalCents: number;
+}
+
+export interface StoredInvoice extends Totals {
+  id: string;
+  brandId: string;
+  period: string;
+  number: string;
+  status: 'issued' | 'paid';
+  issuedAt: Date;
+  dueDate: string;
+  paidAt: Date | null;
+}
+
+/**
+ * Orders billed in a period: created in it (the caller gives the Paris month's UTC bounds), priced,
+ * and not cancelled — an order can only be cancelled before pickup, so a cancelled order is one
+ * cancelled before pickup.
+ */
+const BILLABLE = `brand_id = $1 AND created_at >= $2 AND created_at < $3 AND price_cents IS NOT NULL AND status <> 'cancelled'`;
+
+type TotalsRow = { order_count: number; total_excl: number; vat: number; total: number };
+const totals = (r: TotalsRow): Totals => ({
+  orderCount: r.order_count,
+  totalExclTaxCents: r.total_excl,
+  vatCents: r.vat,
+  totalCents: r.total,
+});
+
+type InvoiceRow = TotalsRow & {
+  id: string;
+  brand_id: string;
+  period: string;
+  number: string;
+  status: 'issued' | 'paid';
+  issued_at: Date;
+  due_date: string;
+  paid_at: Date | null;
+};
+
+const toInvoice = (r: InvoiceRow): StoredInvoice => ({
+  id: r.id,
+  brandId: r.brand_id,
+  period: r.period,
+  number: r.number,
+  status: r.status,
+  issuedAt: r.issued_at,
+  dueDate: r.due_date,
+  paidAt: r.paid_at,
+  ...totals(r),
+});
+
+const INVOICE_WITH_TOTALS = `
+  SELECT i.*, t.order_count, t.total_excl, t.vat, t.total
+    FROM invoices i
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
+             coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total
+        FROM invoice_lines l WHERE l.invoice_id = i.id) t`;
+
+export function invoicesRepository(db: Queryable) {
+  return {
+    async billableTotals(brandId: string, start: Date, end: Date): Promise<Totals> {
+      const { rows } = await db.query<TotalsRow>(
+        `SELECT count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
+                coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total
+           FROM orders WHERE ${BILLABLE}`,
+        [brandId, start, end],
+      );
+      return totals(rows[0]!);
+    },
+
+    async billableLines(brandId: string, start: Date, end: Date): Promise<InvoiceLine[]> {
+      const { rows } = await db.query<LineDbRow>(
+        `SELECT ${LINE_COLUMNS} FROM orders WHERE ${BILLABLE} ORDER BY created_at, id`,
+        [brandId, start, end],
+      );
+      return rows.map(toLine);
+    },
+
+    async issuedLines(invoiceId: string): Promise<InvoiceLine[]> {
+      const { rows } = await db.query<LineDbRow>(
+        `SELECT ${LINE_COLUMNS} FROM invoice_lines WHERE invoice_id = $1 ORDER BY created_at, order_id`,
+        [invoiceId],
+      );
+      return rows.map(toLine);
+    },
+
+    /** Brands with at least one billable order in the period and no invoice for it yet. */
+    async brandsToInvoice(period: string, start: Date, end: Date): Promise<string[]> {
+      const { rows } = await db.query<{ brand_id: string }>(
+        // Per brand, so each probe uses the (brand_id, created_at) index rather than scanning all orders.
+        `SELECT b.id AS brand_id FROM brands b
+          WHERE EXISTS (SELECT 1 FROM orders o WHERE o.brand_id = b.id AND o.created_at >= $2 AND o.created_at < $3
+                          AND o.price_cents IS NOT NULL AND o.status <> 'cancelled')
+            AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.brand_id = b.id AND i.period = $1)
+          ORDER BY b.id`,
+        [period, start, end],
+      );
+      return rows.map((r) => r.brand_id);
+    },
+
+    async find(id: string, brandId: string | null): Promise<StoredInvoice | null> {
+      const { rows } = await db.query<InvoiceRow>(
+        `${INVOICE_WITH_TOTALS} WHERE i.id = $1 AND ($2::text IS NULL OR i.brand_id = $2)`,
+        [id, brandId],
+      );
+      return rows[0] ? toInvoice(rows[0]) : null;
+    },
+
+    async findByPeriod(brandId: string, period: string): Promise<StoredInvoice | null> {
+      const { rows } = await db.query<InvoiceRow>(
+        `${INVOICE_WITH_TOTALS} WHERE i.brand_id = $1 AND i.period = $2`,
+        [brandId, period],
+      );
+      return rows[0] ? toInvoice(rows[0]) : null;
+    },
+
+    /** Newest period first, strictly before `beforePeriod` when given. */
+    async list(
+      brandId: string,
+      options: { status: 'issued' | 'paid' | null; beforePeriod: string | null; limit: number },
+    ) {
+      const { rows } = await db.query<InvoiceRow>(
+        `${INVOICE_WITH_TOTALS}
+          WHERE i.brand_id = $1 AND ($2::text IS NULL OR i.status = $2) AND ($3::text IS NULL OR i.period < $3)
+          ORDER BY i.period DESC LIMIT $4`,
+        [brandId, options.status, options.beforePeriod, options.limit],
+      );
+      return rows.map(toInvoice);
+    },
+
+    /** Next number of `year`, under the counter's row lock (held until the transaction ends). */
+    async nextSequence(year: number): Promise<number> {
+      const { rows } = await db.query<{ last_sequence: number }>(
+        `INSERT INTO invoice_counters (year, last_sequence) VALUES ($1, 1)
+         ON CONFLICT (year) DO UPDATE SET last_sequence = invoice_counters.last_sequence + 1
+         RETURNING last_sequence`,
+        [year],
+      );
+      return rows[0]!.last_sequence;
+    },
+
+    /** Inserts the invoice and freezes its lines from the billable orders; returns the line count. */
+    async insertIssued(invoice: {
+      id: string;
+      brandId: string;
+      period: string;
+      number: string;
+      issuedAt: Date;
+      dueDate: string;
+      start: Date;
+      end: Date;
+    }): Promise<number> {
+      await db.query(
+        `INSERT INTO invoices (id, brand_id, period, number, status, issued_at, due_date)
+         VALUES ($1, $2, $3, $4, 'issued', $5, $6)`,
+        [invoice.id, invoice.brandId, invoice.period, invoice.number, invoice.issuedAt, invoice.dueDate],
+      );
+      const { rowCount } = await db.query(
+        `INSERT INTO invoice_lines (invoice_id, order_id, tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents)
+         SELECT $4, id, tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents
+           FROM orders WHERE ${BILLABLE}`,
+        [invoice.brandId, invoice.start, invoice.end, invoice.id],
+      );
+      return rowCount ?? 0;
+    },
+
+    async markPaid(id: string, at: Date): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `UPDATE invoices SET status = 'paid', paid_at = $2 WHERE id = $1 AND status = 'issued'`,
+        [id, at],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    async enqueueIssuedEvent(event: { id: string; brandId: string; data: unknown; at: Date }): Promise<void> {
+      await db.query(
+        `WITH w AS (
+           INSERT INTO webhook_events (id, brand_id, type, data, created_at) VALUES ($1, $2, 'invoice.issued', $3, $4) RETURNING id
+         )
+         SELECT graphile_worker.add_job('webhooks_fan_out', json_build_object('v', 1, 'event_id', w.id), max_attempts := 25) FROM w`,
+        [event.id, event.brandId, JSON.stringify(event.data), event.at],
+      );
+    },
+  };
+}
+
+export type InvoicesRepository = ReturnType<typeof invoicesRepository>;

@@ -1,0 +1,43 @@
+import type { InvoiceLineRow, Totals } from '../../db/repositories/invoices-repository.ts';
+import { centsToEuros } from '../pricing/money.ts';
+
+interface InvoiceLike extends Totals {
+  id: string;
+  number: string | null;
+  period: string;
+  status: 'draft' | 'issued' | 'paid';
+  issuedAt: Date | null;
+  dueDate: string | null;
+  paidAt: Date | null;
+}
+
+/** The public shape of an invoice (SPEC §6), shared by the API and the `invoice.issued` webhook. */
+export function invoiceJson(invoice: InvoiceLike) {
+  return {
+    id: invoice.id,
+    number: invoice.number,
+    period: invoice.period,
+    status: invoice.status,
+    currency: 'EUR' as const,
+    order_count: invoice.orderCount,
+    total_excl_tax_eur: centsToEuros(invoice.totalExclTaxCents),
+    vat_eur: centsToEuros(invoice.vatCents),
+    total_eur: centsToEuros(invoice.totalCents),
+    issued_at: invoice.issuedAt?.toISOString() ?? null,
+    due_date: invoice.dueDate,
+    paid_at: invoice.paidAt?.toISOString() ?? null,
+  };
+}
+
+export type InvoiceJson = ReturnType<typeof invoiceJson>;
+
+export function invoiceLineJson(line: InvoiceLineRow) {
+  return {
+    tracking_ref: line.trackingRef,
+    service: line.service,
+    created_at: line.createdAt.toISOString(),
+    price_excl_tax_eur: centsToEuros(line.priceExclTaxCents),
+    vat_eur: centsToEuros(line.vatCents),
+    price_eur: centsToEuros(line.priceCents),
+  };
+}

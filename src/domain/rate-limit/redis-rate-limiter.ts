@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+import { type BucketPolicy, type Decision, decide, type RateLimiter } from './token-bucket.ts';
+
+// The bucket update as one atomic script, using Redis's clock so instances with skewed clocks agree.
+// Returns the tokens available before this request (as a string, to keep the fraction).
+const TAKE = `
+local now = redis.call('TIME')
+local t = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(state[1]), tonumber(state[2])
+if tokens == nil then tokens = burst; at = t end
+tokens = math.min(burst, tokens + (t - at) / 1000 * rate)
+local after = tokens
+if tokens >= 1 then after = tokens - 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(after), 'at', t)
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return tostring(tokens)
+`;
+
+/**
+ * Shares the limits between every API instance through Redis. If Redis cannot be reached the
+ * request is let through (fail open): rate limiting protects the service, it must not take it down.
+ */
+export function redisRateLimiter(
+  url: string,
+  policy: BucketPolicy,
+  onError: (err: Error) => void = () => {},
+): RateLimiter {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  redis.on('error', onError);
+  redis.defineCommand('dlvTakeToken', { numberOfKeys: 1, lua: TAKE });
+  const take = redis as unknown as {
+    dlvTakeToken(key: string, rate: number, burst: number): Promise<string>;
+  };
+  return {
+    async take(key): Promise<Decision> {
+      try {
+        const tokens = Number(
+          await take.dlvTakeToken(`dlv:ratelimit:${key}`, policy.perSecond, policy.burst),
+        );
+        return decide(policy, tokens);
+      } catch (err) {
+        onError(err as Error);
+        return { allowed: true, remaining: policy.burst, retryAfterMs: 0, resetMs: 0 };
+      }
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { WebhookEventType } from './events.ts';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';
+
+export interface WebhookAttempt {
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  responseExcerpt: string;
+  error: string | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  eventType: WebhookEventType;
+  endpointId: string;
+  origin: 'fan_out' | 'replay';
+  replayOf: string | null;
+  status: DeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  attempts: WebhookAttempt[];
+}
+
+export function deliveryJson(d: WebhookDelivery) {
+  return {
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    endpoint_id: d.endpointId,
+    origin: d.origin,
+    replay_of: d.replayOf,
+    status: d.status,
+    attempt_count: d.attemptCount,
+    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+    last_status: d.lastStatus,
+    last_error: d.lastError,
+    created_at: d.createdAt.toISOString(),
+    attempts: d.attempts.map((a) => ({
+      attempt: a.attempt,
+      started_at: a.startedAt.toISOString(),
+      duration_ms: a.durationMs,
+      response_status: a.responseStatus,
+      response_excerpt: a.responseExcerpt,
+      error: a.error,
+    })),
+  };
+}

@@ -1,0 +1,54 @@
+import type { WebhookEventType } from './events.ts';
+
+export const ENDPOINT_ID_PATTERN = /^whk_[0-9a-f]{16}$/;
+export const DELIVERY_ID_PATTERN = /^whd_[0-9a-f]{16}$/;
+
+/** How long a rotated-out secret keeps signing, so receivers can switch without losing a delivery. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type EndpointStatus = 'active' | 'disabled';
+
+/** An endpoint as the operator sees it: never its secrets, which are shown once. */
+export interface WebhookEndpoint {
+  id: string;
+  brandId: string;
+  url: string;
+  eventTypes: WebhookEventType[];
+  status: EndpointStatus;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  firstFailureAt: Date | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EndpointSecrets {
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** The secrets that sign at `now`: the current one, plus the previous one during its 24 h. */
+export function signingSecrets(s: EndpointSecrets, now: Date): string[] {
+  const previousValid =
+    s.previousSecret !== null &&
+    s.previousSecretExpiresAt !== null &&
+    s.previousSecretExpiresAt.getTime() > now.getTime();
+  return previousValid ? [s.secret, s.previousSecret!] : [s.secret];
+}
+
+export function endpointJson(e: WebhookEndpoint) {
+  return {
+    id: e.id,
+    brand_id: e.brandId,
+    url: e.url,
+    events: e.eventTypes,
+    status: e.status,
+    disabled_reason: e.disabledReason,
+    disabled_at: e.disabledAt?.toISOString() ?? null,
+    failing_since: e.firstFailureAt?.toISOString() ?? null,
+    previous_secret_expires_at: e.previousSecretExpiresAt?.toISOString() ?? null,
+    created_at: e.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,133 @@
+import type { WebhooksRepository } from '../../db/repositories/webhooks-repository.ts';
+import { AppError, invalidField } from '../../errors.ts';
+import type { BrandService } from '../brands/brand-service.ts';
+import { prefixedId } from '../ids.ts';
+import type { WebhookDelivery } from './delivery.ts';
+import {
+  DELIVERY_ID_PATTERN,
+  ENDPOINT_ID_PATTERN,
+  PREVIOUS_SECRET_TTL_MS,
+  type WebhookEndpoint,
+} from './endpoint.ts';
+import { parseEventTypes } from './events.ts';
+import { generateWebhookSecret } from './secrets.ts';
+import { assertPublicDestination, type ResolveHost, validateEndpointUrl } from './url-guard.ts';
+
+export interface WebhookServiceDeps {
+  repository: WebhooksRepository;
+  brands: BrandService;
+  clock: () => Date;
+  /** WEBHOOKS_ALLOW_INSECURE: http and loopback receivers, for local development and tests. */
+  allowInsecure: boolean;
+  lookup?: ResolveHost;
+}
+
+export const DEFAULT_DELIVERY_LIMIT = 50;
+export const MAX_DELIVERY_LIMIT = 1000;
+
+/** The operator's webhook administration (SPEC §8): endpoints, the delivery log, replays. */
+export function webhookService(deps: WebhookServiceDeps) {
+  const { repository, clock } = deps;
+
+  async function endpoint(id: string): Promise<WebhookEndpoint> {
+    const found = ENDPOINT_ID_PATTERN.test(id) ? await repository.findEndpoint(id) : null;
+    if (!found) throw new AppError('not_found', `no webhook endpoint with id "${id}"`);
+    return found;
+  }
+
+  return {
+    /** Returns the new endpoint with its secret, the only time the secret is shown. */
+    async add(input: { brandId: string; url: string; events?: string | string[] }) {
+      const brand = await deps.brands.get(input.brandId);
+      const eventTypes = parseEventTypes(input.events);
+      const url = validateEndpointUrl(input.url.trim(), { allowInsecure: deps.allowInsecure });
+      // Checked again on every attempt (DNS changes); refusing here tells the operator at once.
+      await assertPublicDestination(url, { allowInsecure: deps.allowInsecure, lookup: deps.lookup });
+      const secret = generateWebhookSecret();
+      const created = await repository.insertEndpoint({
+        id: prefixedId('whk'),
+        brandId: brand.id,
+        url: url.href,
+        eventTypes,
+        secret,
+        at: clock(),
+      });
+      return { endpoint: created, secret };
+    },
+
+    list(brandId: string | null): Promise<WebhookEndpoint[]> {
+      return repository.listEndpoints(brandId);
+    },
+
+    get: endpoint,
+
+    async disable(id: string, reason = 'disabled by the operator'): Promise<WebhookEndpoint> {
+      await endpoint(id);
+      return (await repository.setEndpointStatus(id, { status: 'disabled', reason, at: clock() }))!;
+    },
+
+    /** Deliveries exhausted while it was disabled are not resent: `replay --since` does that. */
+    async enable(id: string): Promise<WebhookEndpoint> {
+      await endpoint(id);
+      return (await repository.setEndpointStatus(id, { status: 'active', reason: null, at: clock() }))!;
+    },
+
+    /** A new secret; the old one keeps signing beside it for 24 h. */
+    async rotateSecret(id: string) {
+      await endpoint(id);
+      const now = clock();
+      const secret = generateWebhookSecret();
+      const updated = await repository.rotateSecret(id, {
+        secret,
+        previousExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS),
+        at: now,
+      });
+      return { endpoint: updated!, secret };
+    },
+
+    async deliveries(endpointId: string, limit = DEFAULT_DELIVERY_LIMIT): Promise<WebhookDelivery[]> {
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIMIT) {
+        throw invalidField('limit', `must be an integer from 1 to ${MAX_DELIVERY_LIMIT}`);
+      }
+      await endpoint(endpointId);
+      return repository.listDeliveries(endpointId, limit);
+    },
+
+    /** Sends one delivery's event again, with the same webhook-id, as a new delivery. */
+    async replayDelivery(deliveryId: string): Promise<WebhookDelivery> {
+      const original = DELIVERY_ID_PATTERN.test(deliveryId)
+        ? await repository.findDelivery(deliveryId)
+        : null;
+      if (!original) throw new AppError('not_found', `no webhook delivery with id "${deliveryId}"`);
+      const target = await endpoint(original.endpointId);
+      if (target.status !== 'active') {
+        throw new AppError(
+          'invalid_request',
+          `endpoint ${target.id} is disabled; enable it first (dlv webhooks enable ${target.id})`,
+        );
+      }
+      const id = await repository.replayDelivery(original.id, clock());
+      return (await repository.findDelivery(id!))!;
+    },
+
+    /**
+     * Sends every event since `since` again to every active endpoint subscribed to it (or only
+     * `endpointId`), including events missed while an endpoint was disabled. Receivers already
+     * holding one deduplicate it by its webhook-id.
+     */
+    async replaySince(since: Date, endpointId: string | null): Promise<string[]> {
+      const now = clock();
+      if (Number.isNaN(since.getTime())) throw invalidField('since', 'is not a valid time');
+      if (since.getTime() > now.getTime()) throw invalidField('since', 'is in the future');
+      if (endpointId !== null) {
+        const target = await endpoint(endpointId);
+        if (target.status !== 'active') {
+          throw new AppError('invalid_request', `endpoint ${target.id} is disabled; enable it first`);
+        }
+      }
+      return repository.replaySince(since, endpointId, now);
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof webhookService>;

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { RateLimiter } from '../../domain/rate-limit/token-bucket.ts';
+import { AppError } from '../../errors.ts';
+
+const POLICY_NAME = 'per-key';
+
+/**
+ * Limits each API key (after authentication, so the bucket is the key's, not an address's) and
+ * describes the policy with the IETF RateLimit-Policy / RateLimit header fields. Refused requests
+ * get 429 `rate_limited` with Retry-After.
+ */
+export function registerRateLimit(
+  app: FastifyInstance,
+  limiter: RateLimiter,
+  policy: { perSecond: number; burst: number },
+): void {
+  const window = Math.max(1, Math.ceil(policy.burst / policy.perSecond));
+  const policyHeader = `"${POLICY_NAME}";q=${policy.burst};w=${window}`;
+  app.addHook('onRequest', async (request, reply) => {
+    const key = request.principal?.key.id;
+    if (!key) return; // public routes and requests refused by authentication
+    const decision = await limiter.take(key);
+    reply.header('ratelimit-policy', policyHeader);
+    reply.header(
+      'ratelimit',
+      `"${POLICY_NAME}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`,
+    );
+    if (!decision.allowed) {
+      reply.header('retry-after', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
+      throw new AppError(
+        'rate_limited',
+        `Too many requests for this API key: ${policy.perSecond} per second, bursts of ${policy.burst}.`,
+      );
+    }
+  });
+  app.addHook('onClose', () => limiter.close());
+}

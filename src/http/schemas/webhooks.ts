@@ -1,0 +1,135 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhooks/events.ts';
+import { MAX_ATTEMPTS } from '../../domain/webhooks/retry-schedule.ts';
+
+// The top-level `webhooks` of the public OpenAPI 3.1 document: what our servers POST to a brand's
+// endpoint (SPEC §8). Plain JSON Schema, as no route validates these; the order is the public
+// OrderSummary (the order without its event history), exactly what the API returns in lists.
+
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description:
+      'The event id: the same on every attempt and replay of this event, so receivers can drop duplicates.',
+    schema: { type: 'string', examples: ['msg_6f1c0a9e2b7d4c3a8e5f1b20'] },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds of this attempt. Reject messages more than 5 minutes away from your clock.',
+    schema: { type: 'string', pattern: '^[0-9]+$', examples: ['1764320400'] },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two for 24 h after a rotation). Verify with any Standard Webhooks library.',
+    schema: { type: 'string', examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='] },
+  },
+];
+
+const InvoicePayload = {
+  type: 'object',
+  title: 'Invoice',
+  required: [
+    'id',
+    'number',
+    'period',
+    'status',
+    'currency',
+    'order_count',
+    'total_excl_tax_eur',
+    'vat_eur',
+    'total_eur',
+    'issued_at',
+    'due_date',
+    'paid_at',
+  ],
+  properties: {
+    id: { type: 'string', examples: ['inv_3f9a0c1d2e3f4a5b'] },
+    number: { type: 'string', examples: ['F2026-000042'] },
+    period: { type: 'string', description: 'Billed month (Europe/Paris), YYYY-MM.', examples: ['2026-11'] },
+    status: { type: 'string', enum: ['issued', 'paid'] },
+    currency: { type: 'string', const: 'EUR' },
+    order_count: { type: 'integer' },
+    total_excl_tax_eur: { type: 'number' },
+    vat_eur: { type: 'number' },
+    total_eur: { type: 'number' },
+    issued_at: { type: 'string', format: 'date-time' },
+    due_date: { type: 'string', format: 'date' },
+    paid_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+const DATA: Record<WebhookEventType, object> = {
+  'order.created': {
+    type: 'object',
+    required: ['order'],
+    properties: { order: { $ref: '#/components/schemas/OrderSummary' } },
+  },
+  'order.status_changed': {
+    type: 'object',
+    required: ['order', 'previous_status'],
+    properties: {
+      order: { $ref: '#/components/schemas/OrderSummary' },
+      previous_status: {
+        type: 'string',
+        description: 'The status the order left.',
+        examples: ['in_transit'],
+      },
+    },
+  },
+  'invoice.issued': {
+    type: 'object',
+    required: ['invoice'],
+    properties: { invoice: InvoicePayload },
+  },
+};
+
+const SUMMARY: Record<WebhookEventType, string> = {
+  'order.created': 'An order was created',
+  'order.status_changed': 'An order changed status',
+  'invoice.issued': 'A monthly invoice was issued',
+};
+
+function eventOperation(type: WebhookEventType) {
+  return {
+    post: {
+      operationId: `webhook-${type.replace('.', '-')}`,
+      summary: SUMMARY[type],
+      description:
+        `Sent to every active endpoint of the brand subscribed to \`${type}\`. A 2xx answer within 15 s is success; ` +
+        `otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (${MAX_ATTEMPTS} attempts in all). ` +
+        'Delivery is at least once: deduplicate on `webhook-id`. A 410 answer disables the endpoint.',
+      tags: ['Webhooks'],
+      security: [],
+      parameters: SIGNATURE_HEADERS,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'id', 'created_at', 'data'],
+              properties: {
+                type: { type: 'string', const: type },
+                id: { type: 'string', description: 'The event id, equal to the `webhook-id` header.' },
+                created_at: { type: 'string', format: 'date-time', description: 'When the event happened.' },
+                data: DATA[type],
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'Received (any 2xx). The body is ignored.' },
+        '410': { description: 'Gone: the endpoint is disabled and receives nothing more.' },
+      },
+    },
+  };
+}
+
+export const PUBLIC_WEBHOOKS = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((t) => [t, eventOperation(t)]));

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
+import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
+import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { createOrder } from './support/orders.ts';
+import { runDlv } from './support/run-cli.ts';
+import { createScratchDatabase } from './support/scratch-database.ts';
+import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
+
+// Own database: replays enqueue jobs that no other file's worker should pick up.
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+let t: TestApp;
+let env: Record<string, string>;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase();
+  t = await buildTestApp({ config: { databaseUrl: scratch.url, webhooksAllowInsecure: true } });
+  env = { DATABASE_URL: scratch.url, WEBHOOKS_ALLOW_INSECURE: '1' };
+  receiver = await startReceiver(() => ({ status: 502, body: 'upstream down' }));
+});
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+  await scratch?.drop();
+});
+
+const json = (stdout: string) => {
+  expect(stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(stdout) as Record<string, any>;
+};
+
+describe('dlv webhooks', () => {
+  it('add, list, disable, enable and rotate-secret', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const add = await runDlv(
+      [
+        'webhooks',
+        'add',
+        '--brand',
+        brand.brandId,
+        '--url',
+        receiver.url(),
+        '--events',
+        'order.created',
+        '--json',
+      ],
+      env,
+    );
+    expect(add.stderr).toBe('');
+    expect(add.code).toBe(0);
+    const created = json(add.stdout);
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^whk_[0-9a-f]{16}$/),
+      brand_id: brand.brandId,
+      url: receiver.url(),
+      events: ['order.created'],
+      status: 'active',
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+    });
+
+    const [list, disable, rotate] = await Promise.all([
+      runDlv(['webhooks', 'list', '--brand', brand.brandId, '--json'], env),
+      runDlv(['webhooks', 'disable', created.id, '--json'], env),
+      runDlv(['webhooks', 'rotate-secret', created.id, '--json'], env),
+    ]);
+    expect(json(list.stdout).endpoints).toEqual([expect.objectContaining({ id: created.id })]);
+    expect(list.stdout).not.toContain('whsec_');
+    expect(json(disable.stdout)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: 'disabled by the operator',
+    });
+    const enable = await runDlv(['webhooks', 'enable', created.id], env);
+    expect(enable.stdout).toContain(`Enabled ${created.id}`);
+    expect((await t.deps.webhooks.get(created.id)).status).toBe('active');
+    const rotated = json(rotate.stdout);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(created.secret);
+    const expires = new Date(rotated.previous_secret_expires_at).getTime();
+    expect(Math.abs(expires - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
+  }, 60_000);
+
+  it('deliveries shows each attempt; replay by delivery and since a time', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const { endpoint } = await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url() });
+    await createOrder(t.app, brand);
+    const { rows } = await t.pool.query('SELECT id FROM webhook_events WHERE brand_id = $1', [brand.brandId]);
+    const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);
+    expect(await deliverWebhook(t.deps, deliveryId!)).toBe('failed');
+
+    const [listed, human] = await Promise.all([
+      runDlv(['webhooks', 'deliveries', '--endpoint', endpoint.id, '--json'], env),
+      runDlv(['webhooks', 'deliveries', '--endpoint', endpoint.id], env),
+    ]);
+    const [byId, since] = await Promise.all([
+      runDlv(['webhooks', 'replay', '--delivery', deliveryId!, '--json'], env),
+      runDlv(['webhooks', 'replay', '--since', '2000-01-01', '--endpoint', endpoint.id, '--json'], env),
+    ]);
+    const [delivery] = json(listed.stdout).deliveries;
+    expect(delivery).toMatchObject({
+      id: deliveryId,
+      event_id: rows[0].id,
+      event_type: 'order.created',
+      status: 'failed',
+      attempt_count: 1,
+      last_status: 502,
+      attempts: [
+        {
+          attempt: 1,
+          response_status: 502,
+          response_excerpt: 'upstream down',
+          error: 'HTTP 502',
+          duration_ms: expect.any(Number),
+          started_at: expect.any(String),
+        },
+      ],
+    });
+    expect(human.stdout).toMatch(/DELIVERY\s+EVENT/);
+    expect(human.stdout).toContain('upstream down');
+    expect(json(byId.stdout).deliveries[0]).toMatchObject({
+      origin: 'replay',
+      replay_of: deliveryId,
+      event_id: rows[0].id,
+      status: 'pending',
+    });
+    expect(json(since.stdout)).toMatchObject({ count: 1 });
+    expect((await t.deps.webhooks.deliveries(endpoint.id)).map((d) => d.eventId)).toEqual([
+      rows[0].id,
+      rows[0].id,
+      rows[0].id,
+    ]);
+  }, 60_000);
+
+  it('refuses bad input: exit 2 for usage, 1 for a refused operation', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const [usage, ssrf, unknown] = await Promise.all([
+      runDlv(['webhooks', 'replay', '--json'], env),
+      runDlv(['webhooks', 'add', '--brand', brand.brandId, '--url', 'http://169.254.169.254/latest/'], env),
+      runDlv(['webhooks', 'replay', '--since', 'yesterday'], env),
+    ]);
+    expect([usage.code, usage.stdout]).toEqual([2, '']);
+    expect(usage.stderr).toContain('give exactly one of --delivery ID or --since TIME');
+    expect(ssrf.code).toBe(1);
+    expect(ssrf.stderr).toContain(
+      '169.254.169.254 is a link-local address; webhooks are only delivered to public addresses',
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('since: "yesterday" is not an ISO 8601 time');
+    expect(await t.deps.webhooks.list(brand.brandId)).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookDeliveriesRepository } from '../src/db/repositories/webhook-deliveries-repository.ts';
+import { webhooksRepository } from '../src/db/repositories/webhooks-repository.ts';
+import { webhookService } from '../src/domain/webhooks/webhook-service.ts';
+import { type DeliverOptions, deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
+import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
+import { ORPHAN_GRACE_MS } from '../src/jobs/webhooks-recover.ts';
+import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { createOrder } from './support/orders.ts';
+import { createScratchDatabase } from './support/scratch-database.ts';
+import { type Receiver, type Responder, startReceiver } from './support/webhook-receiver.ts';
+
+// No worker runs here: each test calls the job handlers itself with a pinned clock, so the retry
+// schedule is checked over days without waiting. Own database, so no other file's worker interferes.
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+let t: TestApp;
+let now = new Date('2026-03-02T10:00:00Z');
+let respond: Responder = () => ({ status: 500, body: 'boom' });
+let receiver: Receiver;
+const pinned: DeliverOptions = { random: () => 0.5, timeoutMs: 2000 };
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase();
+  t = await buildTestApp({
+    config: { databaseUrl: scratch.url, webhooksAllowInsecure: true },
+    clock: () => now,
+  });
+  receiver = await startReceiver((req) => respond(req));
+});
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+  await scratch?.drop();
+});
+
+const serviceDeps = () => ({
+  repository: webhooksRepository(t.pool),
+  brands: t.deps.brands,
+  clock: () => now,
+});
+
+/** A brand, an endpoint, one order and the delivery of its order.created event. */
+async function oneDelivery() {
+  const brand = await createBrandWithKey(t.deps);
+  const { endpoint } = await t.deps.webhooks.add({
+    brandId: brand.brandId,
+    url: receiver.url(`/${brand.brandId}`),
+  });
+  expect((await createOrder(t.app, brand)).statusCode).toBe(200);
+  const { rows } = await t.pool.query('SELECT id FROM webhook_events WHERE brand_id = $1', [brand.brandId]);
+  const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);
+  return { brand, endpoint, deliveryId: deliveryId!, eventId: rows[0].id as string };
+}
+
+async function state(deliveryId: string) {
+  const { rows } = await t.pool.query(
+    `SELECT d.status, d.attempt_count, d.next_attempt_at,
+       (SELECT run_at FROM graphile_worker.jobs j WHERE j.key = 'delivery:' || d.id) AS job_run_at,
+       (SELECT count(*)::int FROM graphile_worker.jobs j WHERE j.key = 'delivery:' || d.id) AS jobs
+     FROM webhook_deliveries d WHERE d.id = $1`,
+    [deliveryId],
+  );
+  return rows[0];
+}
+
+describe('webhook retries', () => {
+  it('fan-out is idempotent: a second run creates no delivery and no job', async () => {
+    const { eventId, deliveryId } = await oneDelivery();
+    expect(await fanOutWebhookEvent(t.deps, eventId)).toEqual([]);
+    expect(await state(deliveryId)).toMatchObject({ status: 'pending', attempt_count: 0, jobs: 1 });
+  });
+
+  it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up, logging every attempt', async () => {
+    respond = () => ({ status: 500, body: 'boom' });
+    const { deliveryId, endpoint } = await oneDelivery();
+    const expected = [5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 10 * H];
+    for (const delay of expected) {
+      expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('failed');
+      const s = await state(deliveryId);
+      expect(s.status).toBe('failed');
+      expect(s.next_attempt_at.getTime() - now.getTime()).toBe(delay);
+      // The next attempt is a job of its own at that time, not graphile-worker's backoff.
+      expect(s.jobs).toBe(1);
+      expect(s.job_run_at.getTime()).toBe(s.next_attempt_at.getTime());
+      // Running early does nothing but wait its turn.
+      expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('not_due');
+      now = new Date(s.next_attempt_at.getTime());
+    }
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('exhausted');
+    expect(await state(deliveryId)).toMatchObject({
+      status: 'exhausted',
+      attempt_count: 8,
+      next_attempt_at: null,
+    });
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('already_settled');
+
+    const [delivery] = await t.deps.webhooks.deliveries(endpoint.id);
+    expect(delivery!.attempts.map((a) => [a.attempt, a.responseStatus, a.responseExcerpt, a.error])).toEqual(
+      Array.from({ length: 8 }, (_, i) => [i + 1, 500, 'boom', 'HTTP 500']),
+    );
+    // Less than 5 days of failures: the endpoint stays active, its failure run remembered.
+    const after = await t.deps.webhooks.get(endpoint.id);
+    expect(after.status).toBe('active');
+    expect(after.firstFailureAt).not.toBeNull();
+  });
+
+  it('a success ends the failure run', async () => {
+    respond = () => ({ status: 503, body: 'down', headers: { 'retry-after': '120' } });
+    const { deliveryId, endpoint } = await oneDelivery();
+    await deliverWebhook(t.deps, deliveryId, pinned);
+    // Retry-After on a 503 lengthens the first wait from 5 s to 120 s.
+    expect((await state(deliveryId)).next_attempt_at.getTime() - now.getTime()).toBe(120 * S);
+    expect((await t.deps.webhooks.get(endpoint.id)).firstFailureAt).toEqual(now);
+    now = new Date(now.getTime() + 120 * S);
+    respond = () => ({ status: 200 });
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('succeeded');
+    expect((await t.deps.webhooks.get(endpoint.id)).firstFailureAt).toBeNull();
+  });
+
+  it('410 Gone disables the endpoint at once; its other deliveries are then not sent', async () => {
+    respond = () => ({ status: 410, body: 'gone' });
+    const { deliveryId, endpoint, brand } = await oneDelivery();
+    expect((await createOrder(t.app, brand)).statusCode).toBe(200);
+    const { rows } = await t.pool.query(
+      'SELECT id FROM webhook_events WHERE brand_id = $1 ORDER BY seq DESC LIMIT 1',
+      [brand.brandId],
+    );
+    const [second] = await fanOutWebhookEvent(t.deps, rows[0].id);
+
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('exhausted');
+    const disabled = await t.deps.webhooks.get(endpoint.id);
+    expect(disabled).toMatchObject({ status: 'disabled', disabledReason: 'the receiver answered 410 Gone' });
+    const sent = receiver.received.length;
+    expect(await deliverWebhook(t.deps, second!, pinned)).toBe('endpoint_disabled');
+    expect(receiver.received.length).toBe(sent);
+    expect(await state(second!)).toMatchObject({ status: 'exhausted', attempt_count: 0 });
+    // A disabled endpoint gets no new deliveries either.
+    expect(await fanOutWebhookEvent(t.deps, rows[0].id)).toEqual([]);
+  });
+
+  it('an endpoint failing for 5 days is disabled', async () => {
+    respond = () => ({ status: 500 });
+    const { deliveryId, endpoint } = await oneDelivery();
+    await t.pool.query('UPDATE webhook_endpoints SET first_failure_at = $2 WHERE id = $1', [
+      endpoint.id,
+      new Date(now.getTime() - 5 * 24 * H + S),
+    ]);
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('failed');
+    expect((await t.deps.webhooks.get(endpoint.id)).status).toBe('active');
+    now = new Date(now.getTime() + 5 * S);
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('exhausted');
+    expect(await t.deps.webhooks.get(endpoint.id)).toMatchObject({
+      status: 'disabled',
+      disabledReason: expect.stringMatching(/^failing since .* \(5 days\)$/),
+    });
+  });
+
+  it('a delivery locked by another worker is skipped, never sent twice at once', async () => {
+    respond = () => ({ status: 200 });
+    const { deliveryId } = await oneDelivery();
+    const other = await t.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT 1 FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [deliveryId]);
+      const sent = receiver.received.length;
+      expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('busy');
+      expect(receiver.received.length).toBe(sent);
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+    }
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('succeeded');
+  });
+
+  it('re-enqueues a due delivery whose job is held by a dead worker', async () => {
+    const { deliveryId } = await oneDelivery();
+    const repo = webhookDeliveriesRepository(t.pool);
+    // Its job is queued and alive: nothing to recover.
+    now = new Date(now.getTime() + ORPHAN_GRACE_MS + M);
+    expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([]);
+    // A worker took the job, then died long ago (its row lock went with its connection).
+    await t.pool.query(
+      `UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '1 hour', locked_by = 'dead'
+        WHERE key = $1`,
+      [`delivery:${deliveryId}`],
+    );
+    expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([deliveryId]);
+    const { rows } = await t.pool.query(`SELECT locked_by FROM graphile_worker.jobs WHERE key = $1`, [
+      `delivery:${deliveryId}`,
+    ]);
+    expect(rows).toEqual([{ locked_by: null }]);
+    expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([]);
+  });
+
+  it('refuses internal destinations when the endpoint is added (SSRF)', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    for (const url of [
+      'http://10.0.0.1/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00::1]/',
+    ]) {
+      await expect(t.deps.webhooks.add({ brandId: brand.brandId, url })).rejects.toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining('only delivered to public addresses'),
+      });
+    }
+    await expect(t.deps.webhooks.add({ brandId: brand.brandId, url: 'ftp://x.example/' })).rejects.toThrow(
+      /http or https/,
+    );
+    await expect(
+      t.deps.webhooks.add({ brandId: brand.brandId, url: 'http://127.0.0.1/', events: 'order.deleted' }),
+    ).rejects.toThrow(/unknown event type "order.deleted"/);
+    await expect(
+      t.deps.webhooks.add({ brandId: 'brd_0000000000000000', url: receiver.url() }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    // Without WEBHOOKS_ALLOW_INSECURE: https only, and loopback is internal too.
+    const secure = webhookService({ ...serviceDeps(), allowInsecure: false });
+    await expect(secure.add({ brandId: brand.brandId, url: receiver.url() })).rejects.toThrow(
+      /must use https/,
+    );
+    await expect(secure.add({ brandId: brand.brandId, url: 'https://127.0.0.1/' })).rejects.toThrow(
+      /127\.0\.0\.1 is a loopback address/,
+    );
+    await expect(t.deps.webhooks.disable('whk_0000000000000000')).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    const { rows } = await t.pool.query(
+      'SELECT count(*)::int AS n FROM webhook_endpoints WHERE brand_id = $1',
+      [brand.brandId],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});
