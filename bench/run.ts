@@ -51,7 +51,8 @@ async function seedOrders(pool: pg.Pool, brandId: string, count: number): Promis
       [brandId, from, count + 1, Math.min(from + batch - 1, count)],
     );
   }
-  await pool.query('ANALYZE orders');
+  // Vacuum now, so that autovacuum on a million new rows does not run during the measurements.
+  await pool.query('VACUUM (ANALYZE) orders');
 }
 
 /** Server-side time of the list query at its first page and deep in the list, by EXPLAIN ANALYZE. */
@@ -79,6 +80,75 @@ async function explainListQueries(pool: pg.Pool, brandId: string): Promise<strin
     lines.push(`GET /orders query, ${label}: ${time} (index ${index})`);
   }
   return lines;
+}
+
+/**
+ * Webhooks: deliveries per second from one worker (concurrency 8) to a loopback receiver, and what
+ * a status change costs with an endpoint subscribed versus none (the event and its job are written
+ * either way; delivery happens afterwards, off the request path).
+ */
+async function benchWebhooks(): Promise<string[]> {
+  const { createServer } = await import('node:http');
+  const { startWorker } = await import('../src/worker.ts');
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const port = (receiver.address() as { port: number }).port;
+  const hooks = createDeps(loadConfig({ DATABASE_URL: db.url, WEBHOOKS_ALLOW_INSECURE: '1' }), pool);
+  const subscribed = await hooks.brands.create({ name: 'Webhook bench' });
+  const quiet = await hooks.brands.create({ name: 'No webhooks' });
+  await hooks.webhooks.add({ brandId: subscribed.id, url: `http://127.0.0.1:${port}/hook` });
+  const body = { customer_email: 'w@example.com', delivery_address: '1 rue X 75011 Paris' };
+  const count = Number(process.env.BENCH_WEBHOOKS ?? 1000);
+
+  // Added latency: the same status change for a brand with and without a subscribed endpoint.
+  const changeLatency = async (brandId: string) => {
+    const refs: string[] = [];
+    for (let i = 0; i < 200; i++)
+      refs.push(
+        (
+          (await hooks.orders.create({ id: brandId, defaultPickupAddress: null }, body, null)).body as {
+            trackingRef: string;
+          }
+        ).trackingRef,
+      );
+    const times: number[] = [];
+    for (const ref of refs) {
+      const started = performance.now();
+      await hooks.orders.setStatus(ref, 'picked_up', null);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: times[100]!, p99: times[197]! };
+  };
+  const withHooks = await changeLatency(subscribed.id);
+  const without = await changeLatency(quiet.id);
+
+  // Throughput: `count` order.created events queued, then one worker drains them.
+  for (let i = 0; i < count; i++)
+    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: null }, body, null);
+  const started = Date.now();
+  const runner = await startWorker(hooks, { concurrency: 8, pollIntervalMs: 50 });
+  const expected = count + 400; // + the 200 created and 200 status changes above
+  let delivered = 0;
+  while (Date.now() - started < 120_000) {
+    const { rows } = await pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.brand_id = $1 AND d.status = 'succeeded'",
+      [subscribed.id],
+    );
+    delivered = rows[0]!.n;
+    if (delivered >= expected) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = (Date.now() - started) / 1000;
+  await runner.stop();
+  receiver.close();
+  return [
+    `webhooks: ${delivered} deliveries to a loopback receiver in ${seconds.toFixed(1)} s = ${(delivered / seconds).toFixed(0)} deliveries/s (1 worker, concurrency 8)`,
+    `status change latency p50/p99: ${withHooks.p50.toFixed(2)}/${withHooks.p99.toFixed(2)} ms with an endpoint subscribed, ${without.p50.toFixed(2)}/${without.p99.toFixed(2)} ms without`,
+  ];
 }
 
 const only = process.env.BENCH_ONLY?.split(',');
@@ -173,6 +243,7 @@ try {
     const ref = (created.body as { trackingRef: string }).trackingRef;
     await pair('GET /orders/{ref}', `/orders/${ref}`, 'GET', 0.8, 50);
   }
+  if (wants('webhooks')) notes.push(...(await benchWebhooks()));
 } finally {
   await reference?.stop();
   await api.stop();
