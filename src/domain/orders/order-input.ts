@@ -4,14 +4,9 @@ import { extractPostcode } from '../coverage/extract-postcode.ts';
 import { communeInAddress, lookupPostcode } from '../coverage/postcodes.ts';
 import type { PricingZone } from '../coverage/zones.ts';
 import { eurosToCents, hasAtMostTwoDecimals } from '../pricing/money.ts';
-import { DEFAULT_SERVICE, parseService, type ServiceCode } from '../pricing/services.ts';
-import {
-  DEFAULT_UNIT_TYPE,
-  parseQuantity,
-  parseUnitType,
-  parseWeightGrams,
-  type UnitType,
-} from '../pricing/units.ts';
+import { DEFAULT_SERVICE, parseService } from '../pricing/services.ts';
+import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
+import type { Order } from './order.ts';
 
 /** The body of `POST /orders` as the schema admits it (types checked, values not yet). */
 export interface OrderInput {
@@ -40,20 +35,22 @@ export type OrderPatch = Pick<
   | 'reference'
 >;
 
-export interface ValidatedOrderInput {
-  customerEmail: string;
-  amountCents: number | null;
-  pickupAddress: string | null;
-  deliveryAddress: string | null;
-  deliveryRecipient: string | null;
-  deliveryPhone: string | null;
-  deliveryEmail: string | null;
-  service: ServiceCode;
-  unitType: UnitType;
-  quantity: number;
-  unitWeightGrams: number;
-  reference: string | null;
-}
+/** The order's own fields once checked: the same names and types as on the Order itself. */
+export type ValidatedOrderInput = Pick<
+  Order,
+  | 'customerEmail'
+  | 'amountCents'
+  | 'pickupAddress'
+  | 'deliveryAddress'
+  | 'deliveryRecipient'
+  | 'deliveryPhone'
+  | 'deliveryEmail'
+  | 'service'
+  | 'unitType'
+  | 'quantity'
+  | 'unitWeightGrams'
+  | 'reference'
+>;
 
 export const MAX_AMOUNT_CENTS = 100_000_000_00; // 100 million euros: beyond that it is a typo
 

@@ -1,4 +1,4 @@
-import type { PriceGridsRepository } from '../../db/repositories/price-grids-repository.ts';
+import type { PriceGridsRepository, StoredGrid } from '../../db/repositories/price-grids-repository.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
@@ -35,28 +35,23 @@ export function gridService(
   let seenVersion: number | null = null;
   let timer: NodeJS.Timeout | null = null;
 
+  const activeFrom = (source: GridSource, stored: StoredGrid): ActiveGrid => ({
+    source,
+    rows: stored.rows,
+    index: indexGrid(stored.rows),
+    importedAt: stored.importedAt,
+  });
+
   async function loadDefault(): Promise<ActiveGrid> {
     const stored = await repo.find(DEFAULT_SCOPE);
-    if (stored)
-      return {
-        source: 'default',
-        rows: stored.rows,
-        index: indexGrid(stored.rows),
-        importedAt: stored.importedAt,
-      };
+    if (stored) return activeFrom('default', stored);
     const rows = loadDefaultGrid();
     return { source: 'shipped_default', rows, index: indexGrid(rows), importedAt: null };
   }
 
   async function loadFor(brandId: string): Promise<ActiveGrid> {
     const stored = await repo.find(brandId);
-    if (stored)
-      return {
-        source: 'negotiated',
-        rows: stored.rows,
-        index: indexGrid(stored.rows),
-        importedAt: stored.importedAt,
-      };
+    if (stored) return activeFrom('negotiated', stored);
     return cached(DEFAULT_SCOPE, loadDefault);
   }
 
