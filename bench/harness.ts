@@ -52,11 +52,10 @@ export interface LoadOptions {
   /** A different request for each call (e.g. a fresh Idempotency-Key). */
   requests?: autocannon.Request[];
   connections?: number;
-  durationSeconds?: number;
 }
 
-export async function load(options: LoadOptions): Promise<LoadResult> {
-  const base = {
+function autocannonOptions(options: LoadOptions) {
+  return {
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
@@ -64,12 +63,9 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requests: options.requests,
     connections: options.connections ?? 50,
   };
-  // Unmeasured warm-up: JIT, connection pools and caches reach their steady state first.
-  await autocannon({ ...base, duration: Number(process.env.BENCH_WARMUP_SECONDS ?? 2) });
-  const result = await autocannon({
-    ...base,
-    duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 8),
-  });
+}
+
+function toLoadResult(result: autocannon.Result): LoadResult {
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -77,6 +73,49 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** The middle value (the lower one of an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** Rounds of one load folded into one figure: mean throughput, median p50 and p99, summed failures. */
+function combine(rounds: LoadResult[]): LoadResult {
+  return {
+    requestsPerSecond: rounds.reduce((sum, r) => sum + r.requestsPerSecond, 0) / rounds.length,
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
+/**
+ * Measures a subject and its reference in alternating rounds (subject, reference, subject, …), so a
+ * burst of outside load on this shared machine hits both sides alike instead of whichever ran in
+ * that moment. Each side gets an unmeasured warm-up first (JIT, pools and caches reach their
+ * steady state). BENCH_SECONDS is the measured time per side, BENCH_ROUNDS how it is split.
+ */
+export async function compare(
+  subject: LoadOptions,
+  reference: LoadOptions,
+): Promise<{ result: LoadResult; reference: LoadResult }> {
+  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+  const seconds = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8) / rounds);
+  await autocannon({ ...autocannonOptions(reference), duration: warmup });
+  await autocannon({ ...autocannonOptions(subject), duration: warmup });
+  const subjectRounds: LoadResult[] = [];
+  const referenceRounds: LoadResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    subjectRounds.push(toLoadResult(await autocannon({ ...autocannonOptions(subject), duration: seconds })));
+    referenceRounds.push(
+      toLoadResult(await autocannon({ ...autocannonOptions(reference), duration: seconds })),
+    );
+  }
+  return { result: combine(subjectRounds), reference: combine(referenceRounds) };
 }
 
 export interface Row {
@@ -87,7 +126,11 @@ export interface Row {
   targetRatio?: number;
   /** Maximal acceptable p99 in ms. */
   targetP99Ms?: number;
+  /** Maximal acceptable p99 as a multiple of the reference's p99 (the ratio column then compares p99s). */
+  targetP99Factor?: number;
 }
+
+const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
 export function formatTable(rows: Row[]): string {
   const header = [
@@ -103,23 +146,30 @@ export function formatTable(rows: Row[]): string {
   ];
   const lines = rows.map((r) => {
     const ratio = r.reference ? r.result.requestsPerSecond / r.reference.result.requestsPerSecond : null;
+    const p99Ratio = r.reference ? r.result.p99Ms / r.reference.result.p99Ms : null;
     const targets = [
       r.targetRatio !== undefined ? `≥ ${r.targetRatio}` : null,
       r.targetP99Ms !== undefined ? `p99 < ${r.targetP99Ms} ms` : null,
+      r.targetP99Factor !== undefined ? `p99 ≤ ${r.targetP99Factor} × ref` : null,
     ].filter(Boolean);
     const ok =
       (r.targetRatio === undefined || (ratio !== null && ratio >= r.targetRatio)) &&
       (r.targetP99Ms === undefined || r.result.p99Ms < r.targetP99Ms) &&
+      (r.targetP99Factor === undefined || (p99Ratio !== null && p99Ratio <= r.targetP99Factor)) &&
       r.result.errors === 0 &&
       r.result.non2xx === 0;
     return [
       r.scenario,
       r.result.requestsPerSecond.toFixed(0),
-      String(r.result.p99Ms),
+      ms(r.result.p99Ms),
       r.reference?.name ?? '-',
       r.reference ? r.reference.result.requestsPerSecond.toFixed(0) : '-',
-      r.reference ? String(r.reference.result.p99Ms) : '-',
-      ratio === null ? '-' : ratio.toFixed(2),
+      r.reference ? ms(r.reference.result.p99Ms) : '-',
+      r.targetP99Factor !== undefined
+        ? `p99 × ${p99Ratio?.toFixed(2) ?? '-'}`
+        : ratio === null
+          ? '-'
+          : ratio.toFixed(2),
       targets.join(', ') || '-',
       ok
         ? 'yes'

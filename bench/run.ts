@@ -13,7 +13,8 @@ import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
-import { formatTable, load, type Row, startServer } from './harness.ts';
+import { compare, formatTable, type Row, startServer } from './harness.ts';
+import { type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 
 async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
   let adminUrl = process.env.DATABASE_URL;
@@ -151,6 +152,69 @@ async function benchWebhooks(): Promise<string[]> {
   ];
 }
 
+/**
+ * Rate limits isolate brands: with the default limits on (50/s, burst 100), one brand sends 40 times
+ * its limit (reading its own order) while another reads its order at 40/s; the quiet brand's p99 is compared with a run
+ * where nobody hammers.
+ */
+async function benchNoisyNeighbour(): Promise<Row> {
+  const limited = await startServer('bench/servers/api-server.ts', {
+    DATABASE_URL: db.url,
+    RATE_LIMIT_PER_SECOND: '50',
+    RATE_LIMIT_BURST: '100',
+  });
+  try {
+    const keyFor = async (name: string) => {
+      const b = await deps.brands.create({ name });
+      const k = await deps.apiKeys.create({ brandId: b.id, scopes: ['orders:read', 'orders:write'] });
+      return { brandId: b.id, headers: { authorization: `Bearer ${k.key}` } };
+    };
+    const quiet = await keyFor('Quiet neighbour');
+    const noisy = await keyFor('Noisy neighbour');
+    const orderUrl = async (brandId: string) => {
+      const created = await deps.orders.create(
+        { id: brandId, defaultPickupAddress: null },
+        { customer_email: 'q@example.com', delivery_address: '1 rue X 75011 Paris' },
+        null,
+      );
+      return `http://127.0.0.1:${limited.port}/public/v1/orders/${(created.body as { trackingRef: string }).trackingRef}`;
+    };
+    const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+    const rate = 40;
+    const outcome = await noisyNeighbour({
+      url: await orderUrl(quiet.brandId),
+      headers: quiet.headers,
+      rate,
+      hammerUrl: await orderUrl(noisy.brandId),
+      hammerHeaders: noisy.headers,
+      hammerRate: 2000,
+      seconds,
+      rounds: 3,
+    });
+    const asLoad = (r: LatencyResult) => ({
+      requestsPerSecond: r.requests / (seconds * 3),
+      p50Ms: r.p50Ms,
+      p99Ms: r.p99Ms,
+      errors: r.failures,
+      non2xx: 0,
+    });
+    const statuses = Object.entries(outcome.hammerStatuses)
+      .map(([status, count]) => `${count} × ${status}`)
+      .join(', ');
+    notes.push(
+      `noisy neighbour: the hammering brand got ${statuses || 'no answers'} (2,000 req/s tried, limit 50/s)`,
+    );
+    return {
+      scenario: `GET /orders/{ref} at ${rate}/s, another brand at 2,000/s`,
+      result: asLoad(outcome.loaded),
+      reference: { name: 'same, nobody hammering', result: asLoad(outcome.quiet) },
+      targetP99Factor: 1.2,
+    };
+  } finally {
+    await limited.stop();
+  }
+}
+
 const only = process.env.BENCH_ONLY?.split(',');
 const wants = (group: string) => !only || only.includes(group);
 
@@ -189,22 +253,14 @@ try {
       unit_weight: '2kg',
       quantity: 2,
     });
-    const bareResult = await load({
-      url: `http://127.0.0.1:${bare.port}/bare`,
-      method: 'POST',
-      headers: auth,
-      body,
-    });
-    const ratesResult = await load({
-      url: `http://127.0.0.1:${api.port}/public/v1/rates`,
-      method: 'POST',
-      headers: auth,
-      body,
-    });
+    const measured = await compare(
+      { url: `http://127.0.0.1:${api.port}/public/v1/rates`, method: 'POST', headers: auth, body },
+      { url: `http://127.0.0.1:${bare.port}/bare`, method: 'POST', headers: auth, body },
+    );
     rows.push({
       scenario: 'POST /rates',
-      result: ratesResult,
-      reference: { name: 'bare Fastify', result: bareResult },
+      result: measured.result,
+      reference: { name: 'bare Fastify', result: measured.reference },
       targetRatio: 0.5,
     });
   }
@@ -223,12 +279,14 @@ try {
       targetP99Ms?: number,
     ) => {
       const body = method === 'POST' ? orderBody : undefined;
-      const ref = await load({ url: `${refBase}${path}`, method, headers: auth, body });
-      const result = await load({ url: `${apiBase}${path}`, method, headers: auth, body });
+      const measured = await compare(
+        { url: `${apiBase}${path}`, method, headers: auth, body },
+        { url: `${refBase}${path}`, method, headers: auth, body },
+      );
       rows.push({
         scenario,
-        result,
-        reference: { name: 'node:http + same SQL', result: ref },
+        result: measured.result,
+        reference: { name: 'node:http + same SQL', result: measured.reference },
         targetRatio,
         targetP99Ms,
       });
@@ -243,6 +301,7 @@ try {
     const ref = (created.body as { trackingRef: string }).trackingRef;
     await pair('GET /orders/{ref}', `/orders/${ref}`, 'GET', 0.8, 50);
   }
+  if (wants('noisy')) rows.push(await benchNoisyNeighbour());
   if (wants('webhooks')) notes.push(...(await benchWebhooks()));
 } finally {
   await reference?.stop();

@@ -93,12 +93,14 @@ const server = createServer(async (req, res) => {
       });
     }
     if (req.method === 'GET' && url.pathname === '/orders') {
-      const list = await orders.list(brandId, {
-        status: null,
-        limit: Number(url.searchParams.get('limit') ?? 50) + 1,
-        after: null,
-      });
-      return send(res, 200, { ok: true, orders: list.slice(0, 50).map(orderJson), next_cursor: 'x' });
+      const limit = Number(url.searchParams.get('limit') ?? 50);
+      const list = await orders.listJson(brandId, { status: null, limit: limit + 1, after: null });
+      const json = `{"ok":true,"orders":[${list
+        .slice(0, limit)
+        .map((o) => o.json)
+        .join(',')}],"next_cursor":"x"}`;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+      return res.end(json);
     }
     if (req.method === 'GET' && url.pathname.startsWith('/orders/')) {
       const order = await orders.findByRef(url.pathname.slice(8), brandId);

@@ -1,5 +1,5 @@
 import type { Pool, Queryable } from '../../db/pool.ts';
-import type { NewOrderRow } from '../../db/repositories/orders-repository.ts';
+import type { NewOrderRow, PageQuery } from '../../db/repositories/orders-repository.ts';
 import { ordersRepository } from '../../db/repositories/orders-repository.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
@@ -43,6 +43,32 @@ export interface ListOptions {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 const REF_ATTEMPTS = 5;
+
+/** Validated page options; `limit` is one more than asked, to learn whether a next page exists. */
+function pageQuery(options: ListOptions): PageQuery {
+  const { status, limit, after } = validateAll({
+    status: () => {
+      if (options.status === undefined) return null;
+      if (!isOrderStatus(options.status))
+        throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
+      return options.status;
+    },
+    limit: () => {
+      const limit = options.limit ?? DEFAULT_PAGE_SIZE;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+        throw invalidField('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+      }
+      return limit;
+    },
+    after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+  });
+  return { status, limit: limit + 1, after };
+}
+
+/** The cursor to the page after `page` (fetched with one extra row), or null on the last page. */
+function nextCursor(page: ReadonlyArray<{ id: number }>, query: PageQuery): string | null {
+  return page.length < query.limit ? null : encodeCursor(page[query.limit - 2]!.id);
+}
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
 export function orderService(deps: { pool: Pool; grids: GridService; clock: () => Date }) {
@@ -177,26 +203,20 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
     getAnyBrand: (trackingRef: string) => find(trackingRef, null),
 
     async list(brandId: string, options: ListOptions) {
-      const { status, limit, after } = validateAll({
-        status: () => {
-          if (options.status === undefined) return null;
-          if (!isOrderStatus(options.status))
-            throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
-          return options.status;
-        },
-        limit: () => {
-          const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-          if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-            throw invalidField('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-          }
-          return limit;
-        },
-        after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
-      });
-      const page = await orders.list(brandId, { status, limit: limit + 1, after });
-      const more = page.length > limit;
-      const items = more ? page.slice(0, limit) : page;
-      return { orders: items, nextCursor: more ? encodeCursor(items[items.length - 1]!.id) : null };
+      const query = pageQuery(options);
+      const page = await orders.list(brandId, query);
+      const items = page.slice(0, query.limit - 1);
+      return { orders: items, nextCursor: nextCursor(page, query) };
+    },
+
+    /** `list` with each order already rendered as `orderJson` text: what the list route sends. */
+    async listJson(brandId: string, options: ListOptions) {
+      const query = pageQuery(options);
+      const page = await orders.listJson(brandId, query);
+      return {
+        orders: page.slice(0, query.limit - 1).map((o) => o.json),
+        nextCursor: nextCursor(page, query),
+      };
     },
 
     async cancel(brandId: string, trackingRef: string) {

@@ -1,0 +1,137 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
+import { orderJson } from '../src/domain/orders/order-json.ts';
+import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+
+/**
+ * The list route sends orders rendered to JSON by PostgreSQL (`listJson`); the detail route and
+ * the webhooks render them in JavaScript (`orderJson`). Both must say exactly the same thing.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
+// Text as a brand may send it: accents, quotes, backslashes, emoji, the JSON-sensitive line
+// separators and control characters (PostgreSQL text cannot hold NUL).
+const text = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('é', '"', '\\', '/', '\n', '\t', '\u0001', '\u001f', '\u2028', '\u2029', '😀', '<', '&', "'"),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 40,
+});
+const cents = fc.oneof(fc.constantFrom(0, 1, 5, 10, 99, 100, 101, 840, 1999, 123456789), fc.nat(2_000_000_000));
+// Microseconds on purpose: the driver and to_char must drop the same digits.
+const instant = fc
+  .integer({ min: Date.UTC(2000, 0, 1) * 1000, max: Date.UTC(2099, 11, 31) * 1000 })
+  .map((us) => new Date(Math.floor(us / 1000)).toISOString().replace('Z', `${String(us % 1000).padStart(3, '0')}Z`));
+
+const orderRow = fc.record({
+  status: fc.constantFrom('awaiting_address', 'pending', 'picked_up', 'in_transit', 'delivered', 'cancelled'),
+  reference: nullable(text),
+  customer_email: text,
+  amount_cents: nullable(cents),
+  pickup_address: nullable(text),
+  delivery_address: nullable(text),
+  delivery_postcode: nullable(fc.constantFrom('75011', '93100', '77000')),
+  delivery_city: nullable(text),
+  delivery_recipient: nullable(text),
+  delivery_phone: nullable(fc.constantFrom('+33612345678', '+33102030405')),
+  delivery_email: nullable(text),
+  service: fc.constantFrom('express', 'standard', 'economy'),
+  unit_type: fc.constantFrom('parcel', 'envelope', 'bulky', 'pallet'),
+  quantity: fc.integer({ min: 1, max: 1000 }),
+  unit_weight_grams: fc.integer({ min: 1, max: 2_000_000_000 }),
+  price_excl_tax_cents: cents,
+  vat_cents: cents,
+  price_cents: cents,
+  promised_date: fc.date({ min: new Date('2020-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }),
+  created_at: instant,
+  updated_at: instant,
+});
+
+let counter = 0;
+
+describe('orders rendered by PostgreSQL (GET /orders)', () => {
+  it('equal orderJson of the same rows, byte for byte, for every kind of order', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const repo = ordersRepository(t.pool);
+    await fc.assert(
+      fc.asyncProperty(fc.array(orderRow, { minLength: 1, maxLength: 5 }), async (rows) => {
+        await t.pool.query('DELETE FROM orders WHERE brand_id = $1', [brand.brandId]);
+        for (const r of rows) {
+          await t.pool.query(
+            `INSERT INTO orders (tracking_ref, brand_id, status, reference, customer_email, amount_cents, pickup_address,
+                delivery_address, delivery_postcode, delivery_city, delivery_zone, delivery_recipient, delivery_phone,
+                delivery_email, service, unit_type, quantity, unit_weight_grams, price_excl_tax_cents, vat_cents,
+                price_cents, promised_date, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'paris', $11, $12, $13, $14, $15, $16, $17, $18, $19,
+                $20, $21, $22, $23)`,
+            [
+              `DLV-${(++counter).toString(16).toUpperCase().padStart(10, '0')}`,
+              brand.brandId,
+              r.status,
+              r.reference,
+              r.customer_email,
+              r.amount_cents,
+              r.pickup_address,
+              r.delivery_address,
+              r.delivery_postcode,
+              r.delivery_city,
+              r.delivery_recipient,
+              r.delivery_phone,
+              r.delivery_email,
+              r.service,
+              r.unit_type,
+              r.quantity,
+              r.unit_weight_grams,
+              r.price_excl_tax_cents,
+              r.vat_cents,
+              r.price_cents,
+              r.promised_date.toISOString().slice(0, 10),
+              r.created_at,
+              r.updated_at,
+            ],
+          );
+        }
+        const query = { status: null, limit: 10, after: null };
+        const parsed = await repo.list(brand.brandId, query);
+        const rendered = await repo.listJson(brand.brandId, query);
+        expect(rendered.map((o) => o.id)).toEqual(parsed.map((o) => o.id));
+        rendered.forEach((o, i) => {
+          expect(JSON.parse(o.json)).toStrictEqual(orderJson(parsed[i]!));
+          expect(o.json).toBe(JSON.stringify(orderJson(parsed[i]!)));
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('renders the orders created through the API the same way too', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const context = { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' };
+    await t.deps.orders.create(
+      context,
+      {
+        customer_email: 'Ana@Example.com',
+        delivery_address: '12, rue Oberkampf 75011 PARIS CEDEX',
+        amount_eur: 49.99,
+        reference: 'Cde « 42 »',
+        delivery_phone: '06 12 34 56 78',
+        unit_weight: '2.5kg',
+      },
+      null,
+    );
+    await t.deps.orders.create(context, { customer_email: 'no-address@example.com' }, null);
+    const query = { status: null, limit: 10, after: null };
+    const repo = ordersRepository(t.pool);
+    const parsed = await repo.list(brand.brandId, query);
+    const rendered = await repo.listJson(brand.brandId, query);
+    expect(rendered).toHaveLength(2);
+    rendered.forEach((o, i) => expect(o.json).toBe(JSON.stringify(orderJson(parsed[i]!))));
+  });
+});
