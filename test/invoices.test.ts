@@ -122,6 +122,19 @@ describe('monthly invoices', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('bills an order completed after its creation month was issued on the month of its completion', async () => {
+    // Created without an address on 7 October (no price then), completed on 3 November.
+    now = new Date('2026-11-03T09:00:00Z');
+    await t.deps.orders.update(brand.brandId, refs.awaiting, { delivery_address: '3 rue de la Paix 75002 Paris' });
+    const refsOf = (res: Awaited<ReturnType<typeof get>>) =>
+      res.data.invoice.lines.map((l: { tracking_ref: string }) => l.tracking_ref).sort();
+    const november = await get(brand, `/invoices/${invoiceIdFor(brand.brandId, '2026-11')}`);
+    expect(refsOf(november)).toEqual([refs.earlyNovember, refs.awaiting].sort());
+    const october = await get(brand, `/invoices/${invoiceIdFor(brand.brandId, '2026-10')}`);
+    expect(october.data.invoice.order_count).toBe(3);
+    expect(refsOf(october)).not.toContain(refs.awaiting);
+  });
+
   it('issues nothing for a month without billable orders', async () => {
     now = new Date('2026-11-01T00:10:00Z');
     expect((await t.deps.invoices.issueMonth('2026-09')).issued).toHaveLength(0);

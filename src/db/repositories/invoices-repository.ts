@@ -43,11 +43,12 @@ export interface StoredInvoice extends Totals {
 }
 
 /**
- * Orders billed in a period: created in it (the caller gives the Paris month's UTC bounds), priced,
- * and not cancelled — an order can only be cancelled before pickup, so a cancelled order is one
- * cancelled before pickup.
+ * Orders billed in a period: priced in it (the caller gives the Paris month's UTC bounds) and not
+ * cancelled — an order can only be cancelled before pickup, so a cancelled order is one cancelled
+ * before pickup. An order is priced when it is created, unless it was created without an address:
+ * then it is priced, and billed, when the address is completed (migration 0006).
  */
-const BILLABLE = `brand_id = $1 AND created_at >= $2 AND created_at < $3 AND price_cents IS NOT NULL AND status <> 'cancelled'`;
+const BILLABLE = `brand_id = $1 AND priced_at >= $2 AND priced_at < $3 AND status <> 'cancelled'`;
 
 type TotalsRow = { order_count: number; total_excl: number; vat: number; total: number };
 const totals = (r: TotalsRow): Totals => ({
@@ -119,10 +120,10 @@ export function invoicesRepository(db: Queryable) {
     /** Brands with at least one billable order in the period and no invoice for it yet. */
     async brandsToInvoice(period: string, start: Date, end: Date): Promise<string[]> {
       const { rows } = await db.query<{ brand_id: string }>(
-        // Per brand, so each probe uses the (brand_id, created_at) index rather than scanning all orders.
+        // Per brand, so each probe uses the (brand_id, priced_at) index rather than scanning all orders.
         `SELECT b.id AS brand_id FROM brands b
-          WHERE EXISTS (SELECT 1 FROM orders o WHERE o.brand_id = b.id AND o.created_at >= $2 AND o.created_at < $3
-                          AND o.price_cents IS NOT NULL AND o.status <> 'cancelled')
+          WHERE EXISTS (SELECT 1 FROM orders o WHERE o.brand_id = b.id AND o.priced_at >= $2 AND o.priced_at < $3
+                          AND o.status <> 'cancelled')
             AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.brand_id = b.id AND i.period = $1)
           ORDER BY b.id`,
         [period, start, end],
