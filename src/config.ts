@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
 
 /**
  * Every setting of the service, read from the environment once at start-up and passed down.
@@ -21,6 +22,9 @@ export interface Config {
   webhooksAllowInsecure: boolean;
   /** Runs the job worker inside the API process (the default for `npm start`). */
   runWorker: boolean;
+  /** The issuer printed on invoices; the placeholder until SELLER_* are set. */
+  seller: Readonly<SellerIdentity>;
+  sellerIsPlaceholder: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -49,6 +53,44 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be a boolean (1/0, true/false), got "${raw}"`);
 }
 
+const SELLER_REQUIRED = ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_SIREN', 'SELLER_VAT_NUMBER'] as const;
+
+/**
+ * The company issuing the invoices. All of SELLER_NAME, SELLER_ADDRESS (lines separated by "|"),
+ * SELLER_SIREN and SELLER_VAT_NUMBER, or none (the placeholder): a French invoice without its
+ * issuer's registration is not valid, so a half-configured seller refuses to start.
+ */
+function seller(env: Env): { seller: Readonly<SellerIdentity>; sellerIsPlaceholder: boolean } {
+  const given = SELLER_REQUIRED.filter((name) => str(env, name) !== null);
+  if (given.length === 0) return { seller: DEFAULT_SELLER, sellerIsPlaceholder: true };
+  const missing = SELLER_REQUIRED.filter((name) => !given.includes(name));
+  if (missing.length > 0)
+    throw new ConfigError(`set all of ${SELLER_REQUIRED.join(', ')}; missing ${missing.join(', ')}`);
+  const siren = str(env, 'SELLER_SIREN')!.replace(/\s/g, '');
+  if (!/^\d{9}$/.test(siren)) throw new ConfigError('SELLER_SIREN must be 9 digits');
+  const vatNumber = str(env, 'SELLER_VAT_NUMBER')!.replace(/\s/g, '').toUpperCase();
+  if (vatNumber !== `FR${frenchVatKey(siren)}${siren}`) {
+    throw new ConfigError(
+      `SELLER_VAT_NUMBER must be the SIREN's French VAT number, FR${frenchVatKey(siren)}${siren}`,
+    );
+  }
+  const address = str(env, 'SELLER_ADDRESS')!
+    .split('|')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const email = str(env, 'SELLER_EMAIL');
+  return {
+    seller: Object.freeze({
+      name: str(env, 'SELLER_NAME')!,
+      address,
+      siren: formatSiren(siren),
+      vatNumber,
+      ...(email ? { email } : {}),
+    }),
+    sellerIsPlaceholder: false,
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -73,5 +115,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 4000, 0, 4900),
     webhooksAllowInsecure: bool(env, 'WEBHOOKS_ALLOW_INSECURE', false),
     runWorker: bool(env, 'RUN_WORKER', true),
+    ...seller(env),
   };
 }

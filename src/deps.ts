@@ -30,7 +30,7 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
     clock,
     allowInsecure: config.webhooksAllowInsecure,
   });
-  const invoices = invoiceService({ pool, brands, clock });
+  const invoices = invoiceService({ pool, brands, clock, seller: config.seller });
   return { config, pool, clock, brands, apiKeys, authenticator, grids, rates, orders, invoices, webhooks };
 }
 

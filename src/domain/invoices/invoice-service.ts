@@ -13,7 +13,7 @@ import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod 
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
-import { DEFAULT_SELLER } from './seller.ts';
+import type { SellerIdentity } from './seller.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -48,8 +48,13 @@ function decodeCursor(cursor: string): string {
 }
 
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
-export function invoiceService(deps: { pool: Pool; brands: BrandService; clock: () => Date }) {
-  const { pool, brands, clock } = deps;
+export function invoiceService(deps: {
+  pool: Pool;
+  brands: BrandService;
+  clock: () => Date;
+  seller: Readonly<SellerIdentity>;
+}) {
+  const { pool, brands, clock, seller } = deps;
   const invoices = invoicesRepository(pool);
 
   /** The months still accruing or awaiting issue: the current one and the previous one. */
@@ -193,7 +198,7 @@ export function invoiceService(deps: { pool: Pool; brands: BrandService; clock: 
         issuedAt: invoice.issuedAt ?? clock(),
         dueDate: invoice.dueDate ?? dueDateFor(clock()),
         status: invoice.status,
-        seller: DEFAULT_SELLER,
+        seller,
         buyer: { name: brand.name, id: brand.id, address: brand.defaultPickupAddress },
         lines: lines.map((l) => ({ ...l })),
         totals: {

@@ -11,9 +11,9 @@ export interface SellerIdentity {
 }
 
 /**
- * Placeholder identity until the operator configures the real one (it will come from config). The
- * SIREN deliberately fails the Luhn check so it can never be a real company's; the VAT number's key
- * (74) is computed from it the official way, so the pair still looks consistent.
+ * Placeholder identity for development and demos, used until the operator sets SELLER_* (see
+ * config.ts). The SIREN deliberately fails the Luhn check so it can never be a real company's; the
+ * VAT number's key (74) is computed from it the official way, so the pair still looks consistent.
  */
 export const DEFAULT_SELLER: Readonly<SellerIdentity> = Object.freeze({
   name: 'DLV Logistique SAS',
@@ -22,3 +22,14 @@ export const DEFAULT_SELLER: Readonly<SellerIdentity> = Object.freeze({
   vatNumber: 'FR74912345678',
   email: 'facturation@dlv-logistique.fr',
 });
+
+/** The key of a French VAT number: (12 + 3 × (SIREN mod 97)) mod 97, two digits. */
+export function frenchVatKey(siren: string): string {
+  const digits = siren.replace(/\s/g, '');
+  return String((12 + 3 * (Number(digits) % 97)) % 97).padStart(2, '0');
+}
+
+/** SIREN as printed: three groups of three digits. */
+export function formatSiren(siren: string): string {
+  return siren.replace(/\s/g, '').replace(/^(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3');
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+import { DEFAULT_SELLER, frenchVatKey } from './domain/invoices/seller.ts';
+
+const SELLER = {
+  SELLER_NAME: 'Coursiers Réunis SAS',
+  SELLER_ADDRESS: '5 rue du Faubourg Saint-Denis | 75010 Paris | France',
+  SELLER_SIREN: '552 100 554',
+  SELLER_VAT_NUMBER: 'fr 96 552100554',
+};
+
+describe('loadConfig', () => {
+  it('uses defaults for an empty environment, with the placeholder seller', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: null,
+      dataDir: '/srv/app/data',
+    });
+    expect(config.seller).toBe(DEFAULT_SELLER);
+    expect(config.sellerIsPlaceholder).toBe(true);
+  });
+
+  it('reads the seller printed on invoices, normalising SIREN and VAT number', () => {
+    const config = loadConfig({ ...SELLER, SELLER_EMAIL: 'compta@example.fr' });
+    expect(config.sellerIsPlaceholder).toBe(false);
+    expect(config.seller).toEqual({
+      name: 'Coursiers Réunis SAS',
+      address: ['5 rue du Faubourg Saint-Denis', '75010 Paris', 'France'],
+      siren: '552 100 554',
+      vatNumber: 'FR96552100554',
+      email: 'compta@example.fr',
+    });
+  });
+
+  it('refuses a half-configured seller, a malformed SIREN and a VAT number of another SIREN', () => {
+    const { SELLER_SIREN: _, ...withoutSiren } = SELLER;
+    expect(() => loadConfig(withoutSiren)).toThrow(/missing SELLER_SIREN/);
+    expect(() => loadConfig({ ...SELLER, SELLER_SIREN: '55210055' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...SELLER, SELLER_VAT_NUMBER: 'FR45552100554' })).toThrow(/FR96552100554/);
+  });
+
+  it('computes French VAT keys the official way (the placeholder is consistent)', () => {
+    expect(frenchVatKey('552100554')).toBe('96');
+    expect(frenchVatKey('303265045')).toBe('40');
+    expect(frenchVatKey('404833048')).toBe('83');
+    expect(DEFAULT_SELLER.vatNumber).toBe(
+      `FR${frenchVatKey(DEFAULT_SELLER.siren)}${DEFAULT_SELLER.siren.replace(/ /g, '')}`,
+    );
+  });
+
+  it('rejects bad numbers and log levels with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT must be an integer/);
+    expect(() => loadConfig({ RATE_LIMIT_BURST: '0' })).toThrow(/RATE_LIMIT_BURST/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  });
+});
