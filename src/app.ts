@@ -2,13 +2,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { redisRateLimiter } from './domain/rate-limit/redis-rate-limiter.ts';
 import { memoryRateLimiter } from './domain/rate-limit/token-bucket.ts';
+import { AppError, invalidField } from './errors.ts';
 import type { PublicApp } from './http/app-types.ts';
-import { errorHandler, notFoundHandler } from './http/errors.ts';
+import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerDocsPage, registerOpenApi } from './http/plugins/openapi.ts';
 import { registerRateLimit } from './http/plugins/rate-limit.ts';
 import { generateRequestId } from './http/plugins/request-id.ts';
-import { registerSecurityHeaders } from './http/plugins/security-headers.ts';
+import { applySecurityHeaders, registerSecurityHeaders } from './http/plugins/security-headers.ts';
 import { invoiceRoutes } from './http/routes/invoices/invoice-routes.ts';
 import { getMeRoute } from './http/routes/me/get-me.ts';
 import { opsOrderRoutes } from './http/routes/ops/ops-orders.ts';
@@ -50,6 +51,16 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     requestIdHeader: false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // What Fastify refuses before routing (a URL with broken percent-encoding, a path parameter
+    // over 100 characters) gets the same 400 envelope and headers as any other invalid request.
+    frameworkErrors: (err, request, reply) => {
+      applySecurityHeaders(request, reply);
+      const message =
+        err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path parameter is longer than 100 characters.'
+          : 'The URL is not valid (check its percent-encoding).';
+      sendError(reply, new AppError('invalid_request', message));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   // Shared schemas are added here, at the root: adding one inside a child context would give that
@@ -93,6 +104,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         ],
         securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
         webhooks: PUBLIC_WEBHOOKS,
+        internal: false,
+        rateLimited: deps.config.rateLimitPerSecond > 0,
       });
       const typed = api.withTypeProvider() as unknown as PublicApp;
       pingRoute(typed);
@@ -120,6 +133,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
           serverUrl: `${deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`}${OPS_PREFIX}`,
           tags: [{ name: 'Operations', description: 'Order status changes.' }],
           securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
+          // The operator's own tools: not rate limited, and not for brands.
+          internal: true,
+          rateLimited: false,
         });
         opsOrderRoutes(ops.withTypeProvider() as unknown as PublicApp, deps);
         await registerDocsPage(ops, OPS_PREFIX);
@@ -143,6 +159,33 @@ function registerJsonOnly(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    // JSON escapes can carry U+0000 and unpaired surrogates (`\u0000`, `\ud800`), which PostgreSQL
+    // cannot store (text, jsonb): such a body is refused with 400 naming the field, not a 500 when saved.
+    if (!/\\u(0000|d[89a-f])/i.test(text)) {
+      parseJson(request, text, done);
+      return;
+    }
+    parseJson(request, text, (err, value) => {
+      const field = err ? null : unstorableField(value, '');
+      if (field === null) done(err, value);
+      else done(invalidField(field || 'body', UNSTORABLE_MESSAGE), undefined);
+    });
   });
+}
+
+const UNPAIRED_SURROGATE = /[\ud800-\udfff]/u;
+const UNSTORABLE_MESSAGE =
+  'must not contain NUL (\\u0000) or unpaired surrogate (\\ud800-\\udfff) characters';
+
+/** The path of the first string with a character PostgreSQL cannot store (`''`: the body itself), or null. */
+function unstorableField(value: unknown, path: string): string | null {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') || UNPAIRED_SURROGATE.test(value) ? path : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = unstorableField(item, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
 }

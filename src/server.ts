@@ -5,7 +5,8 @@ import { migrate } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { seedDemoBrand } from './domain/brands/demo.ts';
 import { lookupPostcode } from './domain/coverage/postcodes.ts';
-import { startWorker } from './worker.ts';
+import { loggerOptions } from './http/logging.ts';
+import { startWorker, surviveDatabaseLoss } from './worker.ts';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
 
@@ -35,16 +36,10 @@ async function main(): Promise<void> {
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
   const demo = database.embedded ? await seedDemoBrand(deps.brands, deps.apiKeys) : null;
 
-  app = await buildApp(deps, {
-    logger: {
-      level: config.logLevel,
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers["idempotency-key"]'],
-        censor: '[redacted]',
-      },
-    },
-  });
+  app = await buildApp(deps, { logger: loggerOptions(config.logLevel) });
   await app.listen({ port: config.port, host: config.host });
+  // PostgreSQL going away must cost 503s, never the process (graphile-worker leaks such rejections).
+  surviveDatabaseLoss((message) => app?.log.warn(message));
   if (config.runWorker) {
     worker = await startWorker(deps, {
       log: (level, message) => {
@@ -63,6 +58,9 @@ async function main(): Promise<void> {
     `  docs:     ${base}/docs`,
     `  worker:   ${config.runWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `dlv worker`'}`,
   ];
+  if (config.sellerIsPlaceholder) {
+    lines.push('  invoices: issued with a placeholder seller identity; set SELLER_* (README, Configuration)');
+  }
   if (demo) {
     lines.push(
       '',

@@ -1,4 +1,6 @@
-import { Logger, type Runner, run, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger, makeWorkerUtils, type Runner, run, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { isConnectionError } from './db/pool.ts';
 import type { Deps } from './deps.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS, cleanupIdempotencyKeysTask } from './jobs/cleanup-idempotency-keys.ts';
 import { ISSUE_DUE_INVOICES, issueDueInvoicesTask } from './jobs/issue-invoices.ts';
@@ -33,16 +35,165 @@ export interface WorkerOptions {
 /**
  * Starts the job runner on the service's database: jobs are claimed with row locks, so any number
  * of workers (inside API processes or alone with `dlv worker`) share the queue safely.
+ *
+ * The runner is supervised, since graphile-worker 0.16 does not outlive a lost database: a worker
+ * that cannot record a job's outcome exits for good ("committing seppuku", never respawned), a cron
+ * tick that fails stops the whole runner, and a job whose claim committed just as the connection
+ * died stays locked by a worker that never got it. Each would leave the process serving requests
+ * but running fewer jobs or none, some of them held for graphile-worker's 4-hour lock expiry. So
+ * when the runner loses its database it is replaced by a fresh one as soon as PostgreSQL answers,
+ * and the jobs its (now stopped) workers held are unlocked at once — every task is safe to run twice.
  */
-export function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Runner> {
+export async function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Runner> {
   const log = options.log ?? (() => {});
-  return run({
-    pgPool: deps.pool,
-    taskList: taskList(deps),
-    crontab: CRONTAB,
-    concurrency: options.concurrency ?? 4,
-    pollInterval: options.pollIntervalMs ?? 1000,
-    noHandleSignals: true,
-    logger: new Logger(() => (level, message) => log(level, message)),
+  const tasks = taskList(deps);
+  const logger = new Logger(() => (level, message) => log(level, message));
+  let stopping = false;
+  let settle: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+
+  interface Launched {
+    runner: Runner;
+    workerIds: string[];
+  }
+  let current: Launched | null = null;
+  /** The runner being replaced, while a restart is under way. */
+  let replacing: Launched | null = null;
+  /** Set when the runner a restart just launched is lost before that restart has finished. */
+  let lostAgain: string | null = null;
+  let restarting: Promise<void> | null = null;
+  let cancelWait: (() => void) | null = null;
+
+  const launch = async (): Promise<Launched> => {
+    const events = new EventEmitter() as unknown as WorkerEvents;
+    const workerIds: string[] = [];
+    let launched: Launched | null = null;
+    const lose = (reason: string) => {
+      if (launched) replace(launched, reason);
+    };
+    events.on('worker:create', ({ worker }) => {
+      workerIds.push(worker.workerId);
+    });
+    events.on('worker:stop', ({ error }) => {
+      if (error !== undefined) lose(`a worker exited: ${(error as Error).message ?? error}`);
+    });
+    events.on('worker:getJob:error', ({ error }) => {
+      if (isConnectionError(error)) lose(`the database connection failed: ${(error as Error).message}`);
+    });
+    const runner = await run({
+      pgPool: deps.pool,
+      taskList: tasks,
+      crontab: CRONTAB,
+      concurrency: options.concurrency ?? 4,
+      pollInterval: options.pollIntervalMs ?? 1000,
+      noHandleSignals: true,
+      logger,
+      events,
+    });
+    launched = { runner, workerIds };
+    current = launched;
+    runner.promise.then(
+      () => lose('the runner stopped'),
+      (error: Error) => lose(`the runner stopped: ${error.message}`),
+    );
+    return launched;
+  };
+
+  function replace(lost: Launched, reason: string): void {
+    if (stopping || lost !== current) return;
+    if (restarting) {
+      if (lost !== replacing) lostAgain = reason;
+      return;
+    }
+    replacing = lost;
+    log('warning', `job runner lost (${reason}); restarting it`);
+    restarting = (async () => {
+      await lost.runner.stop().catch(() => {}); // "already stopped" when it stopped itself
+      // Once its promise settles, none of its workers runs any more.
+      await Promise.race([lost.runner.promise.catch(() => {}), sleep(15_000)]);
+      for (let delay = 250; !stopping; delay = Math.min(delay * 2, 5_000)) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          cancelWait = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        cancelWait = null;
+        if (stopping) break;
+        try {
+          const next = await launch();
+          if (stopping) {
+            await next.runner.stop().catch(() => {});
+            break;
+          }
+          log('warning', 'job runner restarted');
+          await unlockJobsOf(lost.workerIds);
+          break;
+        } catch (err) {
+          log('warning', `job runner restart failed (${(err as Error).message}); retrying`);
+        }
+      }
+    })().finally(() => {
+      restarting = null;
+      replacing = null;
+      const again = lostAgain;
+      lostAgain = null;
+      if (again !== null && current !== null) replace(current, again);
+    });
+  }
+
+  async function unlockJobsOf(workerIds: string[]): Promise<void> {
+    if (workerIds.length === 0) return;
+    try {
+      const utils = await makeWorkerUtils({ pgPool: deps.pool, logger });
+      try {
+        await utils.forceUnlockWorkers(workerIds);
+      } finally {
+        await utils.release();
+      }
+    } catch (err) {
+      // They are freed by graphile-worker's own 4-hour lock expiry instead.
+      log('warning', `could not unlock the jobs of the stopped workers: ${(err as Error).message}`);
+    }
+  }
+
+  await launch();
+  return {
+    get events() {
+      return current!.runner.events;
+    },
+    addJob: (...args) => current!.runner.addJob(...args),
+    promise,
+    async stop() {
+      if (stopping) throw new Error('Runner is already stopped');
+      stopping = true;
+      cancelWait?.();
+      await restarting;
+      await current!.runner.stop().catch(() => {});
+      settle();
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+let guarded = false;
+
+/**
+ * For the processes that run a worker (the server, `dlv worker`): an unhandled rejection caused by
+ * a lost database connection is logged instead of ending the process. graphile-worker leaves a few
+ * such promises unhandled inside its runner (a cron tick while PostgreSQL is down), which Node
+ * would otherwise turn into a crash; the supervisor above restarts the runner. Any other unhandled
+ * rejection still crashes the process, as by default.
+ */
+export function surviveDatabaseLoss(log: (message: string) => void): void {
+  if (guarded) return;
+  guarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (!isConnectionError(reason)) throw reason;
+    log(`ignored an unhandled database connection error: ${(reason as Error).message}`);
   });
 }

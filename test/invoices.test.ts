@@ -125,7 +125,9 @@ describe('monthly invoices', () => {
   it('bills an order completed after its creation month was issued on the month of its completion', async () => {
     // Created without an address on 7 October (no price then), completed on 3 November.
     now = new Date('2026-11-03T09:00:00Z');
-    await t.deps.orders.update(brand.brandId, refs.awaiting!, { delivery_address: '3 rue de la Paix 75002 Paris' });
+    await t.deps.orders.update(brand.brandId, refs.awaiting!, {
+      delivery_address: '3 rue de la Paix 75002 Paris',
+    });
     const refsOf = (res: Awaited<ReturnType<typeof get>>) =>
       res.data.invoice.lines.map((l: { tracking_ref: string }) => l.tracking_ref).sort();
     const november = await get(brand, `/invoices/${invoiceIdFor(brand.brandId, '2026-11')}`);

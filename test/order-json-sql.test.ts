@@ -19,16 +19,36 @@ const nullable = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 // separators and control characters (PostgreSQL text cannot hold NUL).
 const text = fc.string({
   unit: fc.oneof(
-    fc.constantFrom('é', '"', '\\', '/', '\n', '\t', '\u0001', '\u001f', '\u2028', '\u2029', '😀', '<', '&', "'"),
+    fc.constantFrom(
+      'é',
+      '"',
+      '\\',
+      '/',
+      '\n',
+      '\t',
+      '\u0001',
+      '\u001f',
+      '\u2028',
+      '\u2029',
+      '😀',
+      '<',
+      '&',
+      "'",
+    ),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }),
   ),
   maxLength: 40,
 });
-const cents = fc.oneof(fc.constantFrom(0, 1, 5, 10, 99, 100, 101, 840, 1999, 123456789), fc.nat(2_000_000_000));
+const cents = fc.oneof(
+  fc.constantFrom(0, 1, 5, 10, 99, 100, 101, 840, 1999, 123456789),
+  fc.nat(2_000_000_000),
+);
 // Microseconds on purpose: the driver and to_char must drop the same digits.
 const instant = fc
   .integer({ min: Date.UTC(2000, 0, 1) * 1000, max: Date.UTC(2099, 11, 31) * 1000 })
-  .map((us) => new Date(Math.floor(us / 1000)).toISOString().replace('Z', `${String(us % 1000).padStart(3, '0')}Z`));
+  .map((us) =>
+    new Date(Math.floor(us / 1000)).toISOString().replace('Z', `${String(us % 1000).padStart(3, '0')}Z`),
+  );
 
 const orderRow = fc.record({
   status: fc.constantFrom('awaiting_address', 'pending', 'picked_up', 'in_transit', 'delivered', 'cancelled'),
@@ -132,6 +152,6 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     const parsed = await repo.list(brand.brandId, query);
     const rendered = await repo.listJson(brand.brandId, query);
     expect(rendered).toHaveLength(2);
-    rendered.forEach((o, i) => expect(o.json).toBe(JSON.stringify(orderJson(parsed[i]!))));
+    for (const [i, o] of rendered.entries()) expect(o.json).toBe(JSON.stringify(orderJson(parsed[i]!)));
   });
 });

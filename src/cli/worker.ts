@@ -1,4 +1,4 @@
-import { startWorker } from '../worker.ts';
+import { startWorker, surviveDatabaseLoss } from '../worker.ts';
 import type { CommandSpec } from './context.ts';
 
 export const workerCommands: Record<string, CommandSpec> = {
@@ -7,6 +7,7 @@ export const workerCommands: Record<string, CommandSpec> = {
     options: ['concurrency'],
     async run(ctx) {
       const concurrency = Number(ctx.flags.concurrency ?? 4);
+      surviveDatabaseLoss((message) => console.error(`[warning] ${message}`));
       const runner = await startWorker(ctx.deps, {
         concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 4,
         log: (level, message) => console.error(`[${level}] ${message}`),

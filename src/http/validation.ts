@@ -16,6 +16,10 @@ function makeAjv(coerceTypes: boolean) {
     strict: false,
   });
   addFormats(ajv, ['email', 'date', 'date-time', 'uri']);
+  // int32/int64 document integer sizes in the OpenAPI documents; every such integer also has a
+  // minimum and a maximum, which are what is checked (so one bad value gets one error, not two).
+  ajv.addFormat('int32', true);
+  ajv.addFormat('int64', true);
   return ajv;
 }
 

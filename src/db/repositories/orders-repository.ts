@@ -200,12 +200,10 @@ export function ordersRepository(db: Queryable) {
 
     /** Newest first; `after` is the internal id of the last order of the previous page. */
     async list(brandId: string, options: PageQuery): Promise<Order[]> {
-      const { rows } = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM orders o ${PAGE_CONDITIONS} LIMIT $3`, [
-        brandId,
-        options.status,
-        options.limit,
-        options.after,
-      ]);
+      const { rows } = await db.query<OrderRow>(
+        `SELECT ${COLUMNS} FROM orders o ${PAGE_CONDITIONS} LIMIT $3`,
+        [brandId, options.status, options.limit, options.after],
+      );
       return rows.map(toOrder);
     },
 

@@ -41,7 +41,7 @@ describe('order cursors', () => {
     for (const bad of [
       '',
       'abc',
-      encodeCursor(1).slice(0, -1) + '!',
+      `${encodeCursor(1).slice(0, -1)}!`,
       Buffer.from('o1.-5').toString('base64url'),
       Buffer.from('x1.5').toString('base64url'),
     ]) {

@@ -77,10 +77,19 @@ export function registerAuth(
       }
       return;
     }
-    const principal = await authenticator.authenticate(request.headers.authorization);
-    if (auth !== 'any' && !principal.key.scopes.includes(auth as Scope)) {
+    request.principal = await authenticator.authenticate(request.headers.authorization);
+  });
+
+  // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
+  // still counts against its rate limit (and gets the RateLimit headers), yet before the body is read.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return payload;
+    // Unreachable after the onRequest hook above, which throws without a valid key; fail closed anyway.
+    if (!request.principal) throw new AppError('unauthorized', 'A valid API key is required.');
+    if (!request.principal.key.scopes.includes(auth)) {
       throw new AppError('insufficient_scope', `This API key lacks the "${auth}" scope needed here.`);
     }
-    request.principal = principal;
+    return payload;
   });
 }

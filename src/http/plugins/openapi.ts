@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { REQUEST_ID_PATTERN } from '../schemas/shared.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -11,7 +12,52 @@ export interface OpenApiOptions {
   securityScheme: { name: string; description: string };
   /** OpenAPI 3.1 `webhooks`: the requests this API sends, described like operations. */
   webhooks?: Record<string, unknown>;
+  /** The server's audience (`x-internal`): false for the public API, true for the operator's. */
+  internal: boolean;
+  /** Whether key-authenticated operations are rate limited per key (and send RateLimit headers). */
+  rateLimited: boolean;
 }
+
+/** Response headers, in `components.headers`, referenced from the responses that carry them. */
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'The request id, also in error bodies (`request_id`): quote it to support.',
+    schema: {
+      type: 'string' as const,
+      pattern: REQUEST_ID_PATTERN,
+      maxLength: 128,
+      examples: ['req_3f9a0c1d2e3f000000000001'],
+    },
+  },
+  RateLimit: {
+    description:
+      'Where the API key stands (IETF RateLimit header fields): `r` requests left now, `t` seconds until the bucket is full. ' +
+      'Sent on every response to a request with a valid key, unless the deployment turns limiting off.',
+    schema: {
+      type: 'string' as const,
+      pattern: '^"per-key";r=[0-9]+;t=[0-9]+$',
+      maxLength: 100,
+      examples: ['"per-key";r=57;t=1'],
+    },
+  },
+  'RateLimit-Policy': {
+    description: 'The per-key policy: a burst of `q` requests, refilled over `w` seconds.',
+    schema: {
+      type: 'string' as const,
+      pattern: '^"per-key";q=[0-9]+;w=[0-9]+$',
+      maxLength: 100,
+      examples: ['"per-key";q=100;w=2'],
+    },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer' as const, format: 'int32', minimum: 1, maximum: 3600, examples: [1] },
+  },
+  'WWW-Authenticate': {
+    description: 'The authentication scheme to use.',
+    schema: { type: 'string' as const, enum: ['Bearer realm="dlv"'] },
+  },
+};
 
 /**
  * Generates the OpenAPI 3.1 document from the route schemas of the context it is registered in
@@ -20,6 +66,14 @@ export interface OpenApiOptions {
  */
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   app.addHook('onRoute', (route: RouteOptions) => describeSecurity(route, options.securityScheme.name));
+  const server = {
+    url: options.serverUrl,
+    description: options.serverUrl.startsWith('https:')
+      ? 'Production'
+      : 'Local development (plain HTTP); production sets PUBLIC_BASE_URL to its https address',
+    // OWASP API9: who the server is for (the operations API is the operator's own).
+    'x-internal': options.internal,
+  };
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -30,7 +84,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         contact: { name: 'API support', email: 'api@dlv.example' },
       },
-      servers: [{ url: options.serverUrl, description: 'Production' }],
+      servers: [server],
       tags: options.tags,
       ...(options.webhooks ? { webhooks: options.webhooks } : {}),
       components: {
@@ -44,13 +98,56 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (document) =>
+      'openapiObject' in document
+        ? describeResponseHeaders(document.openapiObject, options)
+        : document.swaggerObject,
   });
+}
+
+interface Operation {
+  security?: Record<string, string[]>[];
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+/**
+ * Adds the headers each response carries: `X-Request-Id` on all; on operations authenticated with
+ * this document's scheme, `RateLimit` and `RateLimit-Policy` on every 2xx and 4xx but 401 (a request
+ * refused before its key is known is not counted), `Retry-After` on 429, `WWW-Authenticate` on 401.
+ */
+function describeResponseHeaders<T extends { paths?: object; components?: object }>(
+  document: T,
+  options: OpenApiOptions,
+): T {
+  const used = new Set<keyof typeof HEADERS>();
+  const ref = (name: keyof typeof HEADERS) => {
+    used.add(name);
+    return { $ref: `#/components/headers/${name}` };
+  };
+  for (const pathItem of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    for (const operation of Object.values(pathItem)) {
+      const keyed = operation.security?.some((r) => options.securityScheme.name in r) ?? false;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const headers: Record<string, unknown> = { ...response.headers, 'X-Request-Id': ref('X-Request-Id') };
+        if (status === '401') headers['WWW-Authenticate'] = ref('WWW-Authenticate');
+        else if (keyed && options.rateLimited && /^[24]/.test(status)) {
+          headers.RateLimit = ref('RateLimit');
+          headers['RateLimit-Policy'] = ref('RateLimit-Policy');
+          if (status === '429') headers['Retry-After'] = ref('Retry-After');
+        }
+        response.headers = headers;
+      }
+    }
+  }
+  const headers = Object.fromEntries([...used].sort().map((name) => [name, HEADERS[name]]));
+  return { ...document, components: { ...document.components, headers } };
 }
 
 function describeSecurity(route: RouteOptions, schemeName: string): void {
   const schema = route.schema as Record<string, unknown> | undefined;
   const auth = route.config?.auth;
-  if (!schema || schema.hide) return;
+  // A GET route's schema object is shared with the HEAD route Fastify adds: describe it once.
+  if (!schema || schema.hide || schema.security) return;
   if (auth === 'none') {
     schema.security = [];
     return;

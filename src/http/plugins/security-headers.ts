@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const COMMON = {
   'x-content-type-options': 'nosniff',
@@ -19,11 +19,16 @@ const DOCS_HEADERS = {
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
 };
 
+/** Sets the headers every response carries, and its request id. */
+export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(request.url.includes('/docs') ? DOCS_HEADERS : API_HEADERS);
+  reply.header('x-request-id', request.id);
+}
+
 /** Headers every response carries (set first, so error responses and 404s have them too). */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.includes('/docs') ? DOCS_HEADERS : API_HEADERS);
-    reply.header('x-request-id', request.id);
+    applySecurityHeaders(request, reply);
     done();
   });
 }

@@ -1,8 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { ORDER_STATUSES } from '../../domain/orders/state-machine.ts';
-import { UNIT_TYPES } from '../../domain/pricing/units.ts';
+import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../domain/pricing/units.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
-import { NullableNumber, NullableString, StringEnum } from './shared.ts';
+import {
+  DATE_MAX_LENGTH,
+  NullableNumber,
+  NullableString,
+  StringEnum,
+  Timestamp,
+  TrackingRef,
+} from './shared.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const optionalText = (maxLength: number, description: string, examples?: string[]) =>
@@ -63,47 +70,43 @@ export const OrderPatchRequest = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-const nullableString = (description?: string) => NullableString(description ? { description } : {});
 const nullableNumber = (description?: string) => NullableNumber(description ? { description } : {});
 
 export const OrderEventSchema = Type.Object({
   status: OrderStatusSchema,
-  at: Type.String({ format: 'date-time' }),
-  note: nullableString(),
+  at: Timestamp(),
+  note: NullableString({ maxLength: 500 }),
 });
 
 const orderFields = {
-  tracking_ref: Type.String({ pattern: '^DLV-[0-9A-HJKMNP-TV-Z]{10}$', examples: ['DLV-7K3M9Q2XHP'] }),
+  tracking_ref: TrackingRef(),
   status: OrderStatusSchema,
-  reference: nullableString("The brand's own order number."),
-  customer_email: Type.String(),
+  reference: NullableString({ maxLength: 100, description: "The brand's own order number." }),
+  customer_email: Type.String({ format: 'email', maxLength: 254 }),
   amount_eur: nullableNumber('Value of the goods.'),
-  pickup_address: nullableString(),
-  delivery_address: nullableString(),
-  delivery_postcode: nullableString(),
-  delivery_city: nullableString(),
-  delivery_recipient: nullableString(),
-  delivery_phone: nullableString('E.164.'),
-  delivery_email: nullableString(),
+  pickup_address: NullableString({ maxLength: 500 }),
+  delivery_address: NullableString({ maxLength: 500 }),
+  delivery_postcode: NullableString({ pattern: '^[0-9]{5}$', maxLength: 5 }),
+  delivery_city: NullableString({ maxLength: 100 }),
+  delivery_recipient: NullableString({ maxLength: 200 }),
+  delivery_phone: NullableString({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16, description: 'E.164.' }),
+  delivery_email: NullableString({ format: 'email', maxLength: 254 }),
   service: ServiceSchema,
-  unit_type: Type.Union([
-    Type.Literal('parcel'),
-    Type.Literal('envelope'),
-    Type.Literal('bulky'),
-    Type.Literal('pallet'),
-  ]),
-  quantity: Type.Integer(),
-  unit_weight_grams: Type.Integer(),
+  unit_type: StringEnum(UNIT_TYPES),
+  quantity: Type.Integer({ format: 'int32', minimum: 1, maximum: MAX_QUANTITY }),
+  unit_weight_grams: Type.Integer({ format: 'int32', minimum: 1, maximum: MAX_UNIT_WEIGHT_GRAMS }),
   price_eur: nullableNumber(
     'Delivery price incl. VAT, fixed when the address is known; null while awaiting it.',
   ),
   price_excl_tax_eur: nullableNumber(),
   vat_rate: nullableNumber(),
-  promised_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+  promised_date: NullableString({
+    format: 'date',
+    maxLength: DATE_MAX_LENGTH,
     description: 'Promised delivery day (Europe/Paris).',
   }),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
 };
 
 export const OrderSummarySchema = Type.Object(orderFields, { $id: 'OrderSummary', title: 'OrderSummary' });
@@ -119,7 +122,7 @@ export const OrderResponse = Type.Object(
 export const OrderCreatedResponse = Type.Object(
   {
     ok: Type.Literal(true),
-    trackingRef: Type.String({ examples: ['DLV-7K3M9Q2XHP'] }),
+    trackingRef: TrackingRef(),
     order: Type.Ref(OrderSchema),
   },
   { description: 'The created order (or, with a replayed Idempotency-Key, the first response).' },
@@ -127,8 +130,10 @@ export const OrderCreatedResponse = Type.Object(
 export const OrderListResponse = Type.Object(
   {
     ok: Type.Literal(true),
-    orders: Type.Array(Type.Ref(OrderSummarySchema)),
-    next_cursor: Type.Union([Type.String(), Type.Null()], {
+    orders: Type.Array(Type.Ref(OrderSummarySchema), { maxItems: 200, description: 'At most `limit`.' }),
+    next_cursor: NullableString({
+      pattern: '^[A-Za-z0-9_-]{1,64}$',
+      maxLength: 64,
       description: 'Pass as `cursor` for the next page; null on the last.',
     }),
   },
@@ -145,7 +150,13 @@ export const OrderListQuery = Type.Object(
       }),
     ),
     limit: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200.' }),
+      Type.Integer({
+        format: 'int32',
+        minimum: 1,
+        maximum: 200,
+        default: 50,
+        description: 'Page size, 1–200.',
+      }),
     ),
     cursor: Type.Optional(
       Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),

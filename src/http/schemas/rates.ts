@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { SERVICE_CODES } from '../../domain/pricing/services.ts';
-import { StringEnum } from './shared.ts';
+import { SERVICE_CODES, SERVICES } from '../../domain/pricing/services.ts';
+import { CalendarDate } from './shared.ts';
 
 export const ServiceSchema = Type.Union(
   SERVICE_CODES.map((s) => Type.Literal(s)),
@@ -22,6 +22,7 @@ export const UnitWeightInput = Type.Union([Type.String({ maxLength: 30 }), Type.
   examples: ['2.5kg'],
 });
 export const QuantityInput = Type.Integer({
+  format: 'int32',
   minimum: 1,
   maximum: 1000,
   description: 'Number of units (default 1).',
@@ -54,13 +55,17 @@ export const RatesRequest = Type.Object(
 
 export const RateSchema = Type.Object({
   service: ServiceSchema,
-  name: Type.String({ examples: ['Standard — next business day'] }),
+  name: Type.Unsafe<string>({
+    type: 'string',
+    enum: SERVICE_CODES.map((code) => SERVICES[code].name),
+    examples: ['Standard — next business day'],
+  }),
   price_eur: Type.Number({ description: 'Price including VAT, in euros.', examples: [10.08] }),
   price_excl_tax_eur: Type.Number({ description: 'Price excluding VAT, in euros.', examples: [8.4] }),
   vat_rate: Type.Number({ examples: [0.2] }),
   currency: Type.Literal('EUR'),
-  delay_business_days: Type.Integer({ minimum: 0 }),
-  promised_date: Type.String({ format: 'date', description: 'Promised delivery day (Europe/Paris).' }),
+  delay_business_days: Type.Integer({ format: 'int32', minimum: 0, maximum: 30 }),
+  promised_date: CalendarDate('Promised delivery day (Europe/Paris).'),
 });
 
 export const RatesResponse = Type.Object(
@@ -69,7 +74,10 @@ export const RatesResponse = Type.Object(
     available: Type.Boolean({
       description: 'False when the destination is out of zone, unknown, or nothing is priced.',
     }),
-    rates: Type.Array(RateSchema, { description: 'Cheapest first.' }),
+    rates: Type.Array(RateSchema, {
+      maxItems: SERVICE_CODES.length,
+      description: 'Cheapest first; at most one per service.',
+    }),
   },
   { description: 'The services available for this destination and load.' },
 );

@@ -1,5 +1,20 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import { TRACKING_REF_PATTERN } from '../../domain/orders/tracking-ref.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../errors.ts';
+
+/**
+ * Bounds of the error envelope. Error bodies can echo what a caller sent (a field name, an URL), so
+ * `sendError` enforces these: the envelope stays small whatever the request (see src/http/errors.ts).
+ */
+export const ERROR_LIMITS = {
+  message: 1000,
+  details: 50,
+  field: 200,
+  detailMessage: 500,
+} as const;
+
+/** Generated (`req_` + 24 hex) or a sane caller-supplied `x-request-id` echoed back. */
+export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
 
 export const ErrorSchema = Type.Object(
   {
@@ -9,12 +24,26 @@ export const ErrorSchema = Type.Object(
       enum: Object.keys(ERROR_STATUS),
       description: 'Machine-readable error code.',
     }),
-    message: Type.String({ description: 'A sentence for the developer reading the logs.' }),
-    request_id: Type.String({ description: 'Also sent as the `x-request-id` header; quote it to support.' }),
+    message: Type.String({
+      maxLength: ERROR_LIMITS.message,
+      description: 'A sentence for the developer reading the logs.',
+    }),
+    request_id: Type.String({
+      maxLength: 128,
+      pattern: REQUEST_ID_PATTERN,
+      description: 'Also sent as the `x-request-id` header; quote it to support.',
+    }),
     details: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-        description: 'Per-field problems, for validation errors.',
-      }),
+      Type.Array(
+        Type.Object({
+          field: Type.String({ maxLength: ERROR_LIMITS.field }),
+          message: Type.String({ maxLength: ERROR_LIMITS.detailMessage }),
+        }),
+        {
+          maxItems: ERROR_LIMITS.details,
+          description: `Per-field problems, for validation errors (at most ${ERROR_LIMITS.details}).`,
+        },
+      ),
     ),
   },
   { $id: 'Error', title: 'Error' },
@@ -34,27 +63,39 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable (`unavailable`); retry with the same Idempotency-Key.',
 };
 
-/** Error responses for an operation, by status, each with the shared Error schema. */
+/**
+ * Error responses for an operation, by status, each with the shared Error schema. Every operation
+ * can also fail with 500 `internal_error`, so that one is always listed.
+ */
 export function errorResponses(
   statuses: number[],
   overrides: Record<number, string> = {},
 ): Record<number, TSchema> {
   return Object.fromEntries(
-    statuses.map((status) => [
+    [...new Set([...statuses, 500])].map((status) => [
       status,
       { ...Type.Ref(ErrorSchema), description: overrides[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error.' },
     ]),
   );
 }
 
+/** `Date.toISOString()` is 24 characters (27 for years beyond 9999): every timestamp fits in 30. */
+export const TIMESTAMP_MAX_LENGTH = 30;
+/** A calendar date, `YYYY-MM-DD`. */
+export const DATE_MAX_LENGTH = 10;
+
 /** A timestamp as sent: RFC 3339 in UTC. */
-export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description });
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', maxLength: TIMESTAMP_MAX_LENGTH, description });
 export const NullableTimestamp = (description?: string) =>
   Type.Unsafe<string | null>({
     type: ['string', 'null'],
     format: 'date-time',
+    maxLength: TIMESTAMP_MAX_LENGTH,
     ...(description ? { description } : {}),
   });
+export const CalendarDate = (description?: string) =>
+  Type.String({ format: 'date', maxLength: DATE_MAX_LENGTH, ...(description ? { description } : {}) });
 
 export const iso = (d: Date): string => d.toISOString();
 export const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -72,3 +113,23 @@ export const StringEnum = <const T extends readonly string[]>(
   values: T,
   options: Record<string, unknown> = {},
 ) => Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+
+/** An identifier in its exact shape: `prefix_` + lowercase hex (`brd_…`, `key_…`, `inv_…`). */
+export const PrefixedId = (prefix: string, hexLength: number, options: Record<string, unknown> = {}) =>
+  Type.String({
+    pattern: `^${prefix}_[0-9a-f]{${hexLength}}$`,
+    maxLength: prefix.length + 1 + hexLength,
+    ...options,
+  });
+
+/** An order's public reference: `DLV-` + 10 Crockford base32 characters. */
+export const TrackingRef = (options: Record<string, unknown> = {}) =>
+  Type.String({
+    pattern: TRACKING_REF_PATTERN.source,
+    maxLength: 14,
+    examples: ['DLV-7K3M9Q2XHP'],
+    ...options,
+  });
+
+/** The largest value of a PostgreSQL `integer` (and of an OpenAPI `int32`). */
+export const INT32_MAX = 2_147_483_647;

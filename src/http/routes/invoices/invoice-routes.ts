@@ -40,7 +40,7 @@ export function invoiceRoutes(app: PublicApp, deps: Deps): void {
         summary: 'One invoice with its lines',
         tags: ['Invoices'],
         params: InvoiceIdParams,
-        response: { 200: InvoiceDetailResponse, ...errorResponses([401, 403, 404, 429]) },
+        response: { 200: InvoiceDetailResponse, ...errorResponses([400, 401, 403, 404, 429]) },
       },
     },
     async (request) => {
@@ -63,9 +63,10 @@ export function invoiceRoutes(app: PublicApp, deps: Deps): void {
         response: {
           200: {
             description: 'The PDF document.',
-            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+            // OpenAPI 3.1 describes a binary body by its media type alone, not as a JSON string.
+            content: { 'application/pdf': { schema: { contentMediaType: 'application/pdf' } } },
           },
-          ...errorResponses([401, 403, 404, 429]),
+          ...errorResponses([400, 401, 403, 404, 429]),
         },
       },
     },

@@ -3,10 +3,10 @@ import type { Deps } from '../../../deps.ts';
 import { orderDetailJson } from '../../../domain/orders/order-json.ts';
 import type { PublicApp } from '../../app-types.ts';
 import { OrderSchema, OrderStatusSchema, TrackingRefParams } from '../../schemas/orders.ts';
-import { errorResponses } from '../../schemas/shared.ts';
+import { errorResponses, PrefixedId } from '../../schemas/shared.ts';
 
 const OpsOrderResponse = Type.Object(
-  { ok: Type.Literal(true), brand_id: Type.String(), order: Type.Ref(OrderSchema) },
+  { ok: Type.Literal(true), brand_id: PrefixedId('brd', 16), order: Type.Ref(OrderSchema) },
   { description: 'The order, whichever brand it belongs to.' },
 );
 
@@ -31,7 +31,7 @@ export function opsOrderRoutes(app: PublicApp, deps: Deps): void {
         summary: "Any brand's order, with its history",
         tags: ['Operations'],
         params: TrackingRefParams,
-        response: { 200: OpsOrderResponse, ...errorResponses([401, 404]) },
+        response: { 200: OpsOrderResponse, ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => {
@@ -53,7 +53,7 @@ export function opsOrderRoutes(app: PublicApp, deps: Deps): void {
         tags: ['Operations'],
         params: TrackingRefParams,
         body: StatusChangeRequest,
-        response: { 200: OpsOrderResponse, ...errorResponses([400, 401, 404, 415, 422]) },
+        response: { 200: OpsOrderResponse, ...errorResponses([400, 401, 404, 413, 415, 422]) },
       },
     },
     async (request) => {

@@ -17,7 +17,7 @@ export function cancelOrderRoute(app: PublicApp, deps: Deps): void {
           'Allowed while the order is `awaiting_address` or `pending`; 422 `invalid_transition` afterwards. No body.',
         tags: ['Orders'],
         params: TrackingRefParams,
-        response: { 200: OrderResponse, ...errorResponses([401, 403, 404, 415, 422, 429]) },
+        response: { 200: OrderResponse, ...errorResponses([400, 401, 403, 404, 413, 415, 422, 429]) },
       },
     },
     async (request) => {

@@ -15,7 +15,7 @@ export function getOrderRoute(app: PublicApp, deps: Deps): void {
         summary: 'Detail and tracking of one order',
         tags: ['Orders'],
         params: TrackingRefParams,
-        response: { 200: OrderResponse, ...errorResponses([401, 403, 404, 429]) },
+        response: { 200: OrderResponse, ...errorResponses([400, 401, 403, 404, 429]) },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { PublicApp } from '../../app-types.ts';
-import { errorResponses } from '../../schemas/shared.ts';
+import { errorResponses, Timestamp } from '../../schemas/shared.ts';
 
 export function pingRoute(app: PublicApp): void {
   app.get(
@@ -12,11 +12,9 @@ export function pingRoute(app: PublicApp): void {
         summary: 'Check that the API answers',
         tags: ['System'],
         response: {
-          200: Type.Object(
-            { ok: Type.Literal(true), time: Type.String({ format: 'date-time' }) },
-            { description: 'The API is up.' },
-          ),
-          ...errorResponses([429]),
+          200: Type.Object({ ok: Type.Literal(true), time: Timestamp() }, { description: 'The API is up.' }),
+          // Public and not rate limited (limits are per API key): only an internal error is possible.
+          ...errorResponses([]),
         },
       },
     },

@@ -1,0 +1,51 @@
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/** What the logger writes to: stdout by default, a test's in-memory stream otherwise. */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+// Query parameters whose names say they carry a credential, whatever their value looks like.
+const SECRET_PARAM = /([?&][^=&#]*(?:key|token|secret|auth|password|signature)[^=&#]*=)[^&#]*/gi;
+// Credentials in their own shapes, wherever they stand (a path segment, a mistyped parameter):
+// an API key keeps its public prefix (`dlv_` + 8 hex, shown by GET /me) and loses the rest.
+const API_KEY = /(dlv_[0-9a-f]{8})[0-9a-z]*/gi;
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=%_-]*/g;
+
+/**
+ * The request URL as logged: an API key or secret a client wrongly puts in the URL (the API only
+ * reads the `Authorization` header) must not end up in the logs.
+ */
+export function redactUrl(url: string): string {
+  return url
+    .replace(SECRET_PARAM, '$1[redacted]')
+    .replace(API_KEY, '$1[redacted]')
+    .replace(WEBHOOK_SECRET, 'whsec_[redacted]');
+}
+
+/**
+ * The server's logger settings (pino): request headers are never logged (the Authorization and
+ * Idempotency-Key headers are redacted should a serializer ever include them), and URLs are
+ * logged through `redactUrl`. `test/secrets-at-rest.test.ts` runs the app with these at `trace`.
+ */
+export function loggerOptions(level: string, stream?: LogDestination): FastifyServerOptions['logger'] {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', 'req.headers.cookie'],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(request: FastifyRequest) {
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,349 @@
+/**
+ * Fuzzing from the OpenAPI document. Every operation the served `openapi.json` declares gets
+ * FUZZ_RUNS cases (default 1,000), half valid (generated from its schemas, with realistic
+ * Île-de-France seeds so they reach pricing, storage and state changes) and half invalid (exactly
+ * one thing broken). Every response must be declared by the document and match its schema, never
+ * be a 5xx, and every invalid request must get its 400/401/403/404/413/415/422 in the error
+ * envelope. FUZZ_SEED replays a run; on failure fast-check prints the seed and the shrunk case.
+ */
+import { writeFile } from 'node:fs/promises';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
+import { ERROR_STATUS } from '../src/errors.ts';
+import { API, buildTestApp, createBrandWithKey, type TestBrand } from './support/app.ts';
+import {
+  type CaseContext,
+  type Credentials,
+  caseArbitrary,
+  describeCase,
+  type FuzzCase,
+  type Hints,
+  injectOptions,
+} from './support/fuzz/cases.ts';
+import { SchemaToolkit } from './support/fuzz/json-schema.ts';
+import { type Operation, operationsOf, responseProblems } from './support/fuzz/openapi.ts';
+import * as seeds from './support/fuzz/seeds.ts';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_124);
+/** FUZZ_ONLY=createOrder,getOrder: fuzz only these operations (while investigating a failure). */
+const ONLY = process.env.FUZZ_ONLY ? new Set(process.env.FUZZ_ONLY.split(',')) : null;
+
+// A clock the seeding can move into the previous month (its orders make a second draft invoice).
+let frozen: Date | null = null;
+const t = await buildTestApp({ clock: () => frozen ?? new Date() });
+const served = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
+const doc = served.json();
+const tk = new SchemaToolkit(doc);
+const operations = operationsOf(doc, tk);
+
+interface OperationStats {
+  cases: number;
+  valid: number;
+  invalid: number;
+  valid2xx: number;
+  statuses: { valid: Record<number, number>; invalid: Record<number, number> };
+  labels: Set<string>;
+  ms: number;
+}
+const stats = new Map<string, OperationStats>();
+
+let brand: TestBrand;
+let keys: Credentials;
+const pools = {
+  refs: [] as string[],
+  otherBrandRefs: [] as string[],
+  invoiceIds: [] as string[],
+  otherBrandInvoiceIds: [] as string[],
+  orderCursors: [] as string[],
+  invoiceCursors: [] as string[],
+};
+
+beforeAll(async () => {
+  brand = await createBrandWithKey(t.deps, {
+    name: 'Fuzz brand',
+    pickupAddress: '5 rue du Dépôt 93200 Saint-Denis',
+  });
+  const withoutScope: Record<string, string> = {};
+  for (const scope of SCOPES) {
+    const key = await t.deps.apiKeys.create({
+      brandId: brand.brandId,
+      scopes: SCOPES.filter((s) => s !== scope),
+    });
+    withoutScope[scope] = key.key;
+  }
+  const revoked = await t.deps.apiKeys.create({ brandId: brand.brandId, scopes: [...SCOPES] });
+  await t.deps.apiKeys.revoke(revoked.id);
+  keys = { valid: brand.key, revoked: revoked.key, withoutScope };
+
+  const context = { id: brand.brandId, defaultPickupAddress: '5 rue du Dépôt 93200 Saint-Denis' };
+  const create = async (body: object) =>
+    (
+      (await t.deps.orders.create(context, { customer_email: 'seed@example.com', ...body }, null)).body as {
+        trackingRef: string;
+      }
+    ).trackingRef;
+  // Last month's orders: a second draft invoice, with lines. Kept out of the pool of refs, so
+  // that cancelling them all cannot empty that month (whose draft would then rightly be gone).
+  const now = new Date();
+  frozen = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 9));
+  for (const address of seeds.IDF_ADDRESSES.slice(0, 3)) await create({ delivery_address: address });
+  frozen = null;
+  // Orders in every state a brand can meet: editable, cancellable, and beyond.
+  for (const address of seeds.IDF_ADDRESSES)
+    pools.refs.push(await create({ delivery_address: address, reference: 'SEED' }));
+  for (let i = 0; i < 8; i++) pools.refs.push(await create({ delivery_recipient: `Awaiting ${i}` }));
+  const [cancelled, pickedUp, delivered, returned] = pools.refs.slice(0, 4);
+  await t.deps.orders.cancel(brand.brandId, cancelled!);
+  await t.deps.orders.setStatus(pickedUp!, 'picked_up', null);
+  for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered'])
+    await t.deps.orders.setStatus(delivered!, status, null);
+  for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'failed_attempt', 'returned'])
+    await t.deps.orders.setStatus(returned!, status, 'seed');
+
+  // Another brand's order and invoice: always 404 for this brand, never 403.
+  const other = await createBrandWithKey(t.deps, { name: 'Fuzz neighbour' });
+  pools.otherBrandRefs.push(
+    (
+      (
+        await t.deps.orders.create(
+          { id: other.brandId, defaultPickupAddress: null },
+          { customer_email: 'n@example.com', delivery_address: seeds.IDF_ADDRESSES[0]! },
+          null,
+        )
+      ).body as { trackingRef: string }
+    ).trackingRef,
+  );
+  const period = (d: Date) => d.toISOString().slice(0, 7);
+  pools.otherBrandInvoiceIds.push(invoiceIdFor(other.brandId, period(now)));
+  const invoices = await t.deps.invoices.list(brand.brandId, { limit: 1 });
+  pools.invoiceIds.push(...(await t.deps.invoices.list(brand.brandId, {})).invoices.map((i) => i.id));
+  if (invoices.nextCursor) pools.invoiceCursors.push(invoices.nextCursor);
+  for (const limit of [1, 2, 5, 10]) {
+    for (const status of [undefined, 'pending', 'awaiting_address']) {
+      const page = await t.deps.orders.list(brand.brandId, { limit, status });
+      if (page.nextCursor) pools.orderCursors.push(page.nextCursor);
+    }
+  }
+  expect(pools.invoiceIds.length).toBeGreaterThanOrEqual(1);
+  expect(pools.orderCursors.length).toBeGreaterThan(0);
+});
+
+afterAll(async () => {
+  await t.close();
+  const rows = [...stats].map(([id, s]) => ({
+    operation: id,
+    cases: s.cases,
+    valid: s.valid,
+    invalid: s.invalid,
+    'case kinds': s.labels.size,
+    'valid → status': histogram(s.statuses.valid),
+    'invalid → status': histogram(s.statuses.invalid),
+    seconds: (s.ms / 1000).toFixed(1),
+  }));
+  const total = rows.reduce((sum, r) => sum + r.cases, 0);
+  console.log(
+    `OpenAPI fuzzing: ${total} cases over ${rows.length} operations (FUZZ_RUNS=${RUNS}, FUZZ_SEED=${SEED})`,
+  );
+  console.table(rows);
+  // FUZZ_REPORT=path.json keeps the figures (for a CI summary).
+  if (process.env.FUZZ_REPORT) {
+    await writeFile(
+      process.env.FUZZ_REPORT,
+      `${JSON.stringify({ runs: RUNS, seed: SEED, total, operations: rows }, null, 2)}\n`,
+    );
+  }
+});
+
+const histogram = (counts: Record<number, number>) =>
+  Object.entries(counts)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
+
+/** Orders created by the fuzzing join the pool of refs the later operations use. */
+function harvest(res: LightMyRequestResponse): void {
+  if (res.statusCode !== 200 || pools.refs.length >= 400) return;
+  const ref = /^\{"ok":true,"trackingRef":"(DLV-[0-9A-Z]{10})"/.exec(res.body)?.[1];
+  if (ref && !pools.refs.includes(ref)) pools.refs.push(ref);
+}
+
+/** Realistic values for the names this API uses; anything else is generated from its schema. */
+function hintsFor(op: Operation): Hints {
+  const refs = () =>
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...pools.refs) },
+      { weight: 1, arbitrary: fc.constantFrom(...pools.otherBrandRefs) },
+      { weight: 1, arbitrary: seeds.trackingRefLike },
+    );
+  return (location, name) => {
+    if (location === 'path' && name === 'trackingRef') return refs();
+    if (location === 'path' && name === 'id') {
+      return fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...pools.invoiceIds) },
+        { weight: 1, arbitrary: fc.constantFrom(...pools.otherBrandInvoiceIds) },
+        { weight: 1, arbitrary: seeds.invoiceIdLike },
+      );
+    }
+    if (location === 'query' && name === 'cursor') {
+      const real = op.path.startsWith('/invoices') ? pools.invoiceCursors : pools.orderCursors;
+      return real.length > 0 ? fc.constantFrom(...real) : undefined;
+    }
+    if (location === 'header' && name === 'idempotency-key') return seeds.idempotencyKey;
+    if (location === 'body') return seeds.bodyHints[name];
+    return undefined;
+  };
+}
+
+function envelopeProblems(res: LightMyRequestResponse): string[] {
+  const problems: string[] = [];
+  const requestId = res.headers['x-request-id'];
+  if (!requestId) problems.push('no x-request-id header');
+  const json = String(res.headers['content-type'] ?? '').startsWith('application/json');
+  if (json && /\n\s+at /.test(res.body)) problems.push('the body contains a stack trace');
+  if (res.statusCode < 400) return problems;
+  let body: any;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    return [...problems, 'error body is not JSON'];
+  }
+  if (body?.ok !== false) problems.push('error envelope: ok is not false');
+  const code = body?.error as keyof typeof ERROR_STATUS;
+  if (ERROR_STATUS[code] !== res.statusCode)
+    problems.push(`error code "${code}" does not go with status ${res.statusCode}`);
+  if (typeof body?.message !== 'string' || body.message.length === 0)
+    problems.push('error envelope: no message');
+  if (body?.request_id !== requestId)
+    problems.push(`request_id ${body?.request_id} ≠ x-request-id ${requestId}`);
+  return problems;
+}
+
+/** Statuses a valid request must never get: the schema-valid request was authorised and well-formed. */
+const NEVER_FOR_VALID = [401, 403, 413, 415, 429];
+
+function expectationProblems(c: FuzzCase, status: number): string[] {
+  if (c.kind === 'valid')
+    return NEVER_FOR_VALID.includes(status) ? [`valid request refused with ${status}`] : [];
+  return c.expect.includes(status)
+    ? []
+    : [`invalid request got ${status}, expected ${c.expect.join(' or ')}`];
+}
+
+describe('OpenAPI fuzzing', () => {
+  it('finds operations in the served document', () => {
+    expect(operations.length).toBeGreaterThan(0);
+  });
+
+  operations.forEach((op, index) => {
+    it.skipIf(ONLY !== null && !ONLY.has(op.id))(
+      `${op.method} ${op.path} (${op.id})`,
+      { timeout: 600_000 },
+      async () => {
+        const s: OperationStats = {
+          cases: 0,
+          valid: 0,
+          invalid: 0,
+          valid2xx: 0,
+          statuses: { valid: {}, invalid: {} },
+          labels: new Set(),
+          ms: 0,
+        };
+        stats.set(op.id, s);
+        const ctx: CaseContext = { tk, hints: hintsFor(op), validKey: () => keys.valid, scopes: SCOPES };
+        const { arbitrary, mutations } = caseArbitrary(op, ctx);
+        const started = performance.now();
+        await fc.assert(
+          fc.asyncProperty(arbitrary, async (c) => {
+            const options = injectOptions(API, op, c.spec, keys);
+            const res = await t.app.inject(options);
+            s.cases++;
+            s[c.kind]++;
+            s.statuses[c.kind][res.statusCode] = (s.statuses[c.kind][res.statusCode] ?? 0) + 1;
+            harvest(res);
+            s.labels.add(c.label);
+            if (c.kind === 'valid' && res.statusCode < 300) s.valid2xx++;
+            const problems = [
+              ...responseProblems(tk, op, res),
+              ...envelopeProblems(res),
+              ...expectationProblems(c, res.statusCode),
+            ];
+            if (problems.length > 0) {
+              throw new Error(
+                `${problems.join('\n')}\n${describeCase(c, options)}\n  → ${res.statusCode} ${res.body.slice(0, 500)}`,
+              );
+            }
+          }),
+          { numRuns: RUNS, seed: SEED + index },
+        );
+        s.ms = performance.now() - started;
+        expect(s.cases).toBeGreaterThanOrEqual(RUNS);
+        if (mutations > 0) expect(s.invalid).toBeGreaterThan(0);
+        // Valid requests must reach the handler's success path, not only its 404s and 422s.
+        expect(s.valid2xx).toBeGreaterThan(0);
+      },
+    );
+  });
+
+  // The counterexamples fuzzing found, replayed as they were first seen: each once answered a
+  // 500 or a body outside the error envelope.
+  it('answers the requests that once broke it with a 400 in the envelope', async () => {
+    const json = { ...brand.headers, 'content-type': 'application/json' };
+    const ref = pools.refs[0]!;
+    const cases = [
+      {
+        method: 'POST',
+        url: `${API}/orders`,
+        headers: json,
+        payload: '{"customer_email":"a@a.aa","reference":"a\\u0000b"}',
+      },
+      {
+        method: 'POST',
+        url: `${API}/orders`,
+        headers: json,
+        payload: '{"customer_email":"a@a.aa","reference":"x\\udfffy"}',
+      },
+      {
+        method: 'PATCH',
+        url: `${API}/orders/${ref}`,
+        headers: json,
+        payload: '{"delivery_recipient":"\\u0000"}',
+      },
+      {
+        method: 'POST',
+        url: `${API}/rates`,
+        headers: json,
+        payload: '{"delivery_address":"1 rue \\ud800 75004 Paris"}',
+      },
+      { method: 'GET', url: `${API}/orders/%`, headers: brand.headers },
+      { method: 'GET', url: `${API}/invoices/%E0%A4%A/pdf`, headers: brand.headers },
+      { method: 'POST', url: `${API}/orders/${'x'.repeat(101)}/cancel`, headers: brand.headers },
+    ] as const;
+    for (const request of cases) {
+      const res = await t.app.inject(request);
+      expect(res.statusCode, `${request.method} ${request.url}`).toBe(400);
+      expect(res.json()).toMatchObject({
+        ok: false,
+        error: 'invalid_request',
+        request_id: res.headers['x-request-id'],
+      });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it.skipIf(ONLY !== null)(
+    'covered every operation of the document, and the document has every public route',
+    () => {
+      for (const op of operations) expect(stats.get(op.id)?.cases ?? 0, op.id).toBeGreaterThanOrEqual(RUNS);
+      const documented = new Set(
+        operations.map((op) => `${op.method} ${API}${op.path.replace(/\{([^}]+)\}/g, ':$1')}`),
+      );
+      const routes = t.app.routeCatalog
+        .filter((r) => r.url.startsWith(API) && !r.url.includes('/docs') && !r.url.endsWith('/openapi.json'))
+        .map((r) => `${r.method} ${r.url}`);
+      expect(routes.filter((r) => !documented.has(r))).toEqual([]);
+    },
+  );
+});
