@@ -14,7 +14,7 @@ import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
 import { compare, formatTable, type Row, startServer } from './harness.ts';
-import { type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
+import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 
 async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
   let adminUrl = process.env.DATABASE_URL;
@@ -201,8 +201,10 @@ async function benchNoisyNeighbour(): Promise<Row> {
     const statuses = Object.entries(outcome.hammerStatuses)
       .map(([status, count]) => `${count} × ${status}`)
       .join(', ');
+    const cpu = hammerCpu();
+    const pinning = cpu === null ? 'sharing all CPUs' : `its client pinned to CPU ${cpu}`;
     notes.push(
-      `noisy neighbour: the hammering brand got ${statuses || 'no answers'} (2,000 req/s tried, limit 50/s)`,
+      `noisy neighbour: the hammering brand got ${statuses || 'no answers'} (2,000 req/s tried, limit 50/s; ${pinning})`,
     );
     return {
       scenario: `GET /orders/{ref} at ${rate}/s, another brand at 2,000/s`,

@@ -16,6 +16,12 @@ export function registerRateLimit(
 ): void {
   const window = Math.max(1, Math.ceil(policy.burst / policy.perSecond));
   const policyHeader = `"${POLICY_NAME}";q=${policy.burst};w=${window}`;
+  // Built once: a flooding key is refused thousands of times a second, and capturing a stack trace
+  // for each refusal would be the costliest part of saying no (the error carries nothing per request).
+  const refusal = new AppError(
+    'rate_limited',
+    `Too many requests for this API key: ${policy.perSecond} per second, bursts of ${policy.burst}.`,
+  );
   app.addHook('onRequest', async (request, reply) => {
     const key = request.principal?.key.id;
     if (!key) return; // public routes and requests refused by authentication
@@ -27,10 +33,7 @@ export function registerRateLimit(
     );
     if (!decision.allowed) {
       reply.header('retry-after', String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000))));
-      throw new AppError(
-        'rate_limited',
-        `Too many requests for this API key: ${policy.perSecond} per second, bursts of ${policy.burst}.`,
-      );
+      throw refusal;
     }
   });
   app.addHook('onClose', () => limiter.close());
