@@ -1,5 +1,6 @@
 import { invalidField, validateFields } from '../../errors.ts';
 import { hasDestination, resolveDestination } from '../coverage/destination.ts';
+import type { GridIndex } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
 import { quoteRates, type RatesQuote } from './quote-rates.ts';
@@ -28,15 +29,45 @@ const RATE_CHECKS = {
   quantity: (request: RateRequest) => parseQuantity(request.quantity ?? 1),
 };
 
+const UNAVAILABLE: RatesQuote = deepFreeze({ available: false, rates: [] });
+
+/**
+ * A quote is a pure function of the grid, the zone, the load and the minute (cut-offs fall on whole
+ * hours), and checkout asks the same few questions again and again: the current minute's answers
+ * are kept per grid. An imported grid is a new object, so its quotes start afresh; the old ones go
+ * with it. Quotes are frozen, since callers share them.
+ */
+const cachedQuotes = new WeakMap<GridIndex, { minute: number; quotes: Map<string, RatesQuote> }>();
+const MAX_CACHED_QUOTES = 10_000;
+
+function deepFreeze(quote: RatesQuote): RatesQuote {
+  for (const rate of quote.rates) Object.freeze(rate);
+  Object.freeze(quote.rates);
+  return Object.freeze(quote);
+}
+
 /** `POST /rates`: which services, prices and dates the brand's grid offers for a destination. */
 export function rateService(grids: GridService, clock: () => Date) {
   return {
     async quote(brandId: string, request: RateRequest): Promise<RatesQuote> {
       const input = validateFields(request, RATE_CHECKS);
       // Out of zone or unknown postcode is an answer, not an error: no grid needed for it.
-      if (input.destination.kind !== 'in_zone') return { available: false, rates: [] };
-      const grid = await grids.gridFor(brandId);
-      return quoteRates({ grid: grid.index, ...input, now: clock() });
+      if (input.destination.kind !== 'in_zone') return UNAVAILABLE;
+      const { index } = await grids.gridFor(brandId);
+      const now = clock();
+      const minute = Math.floor(now.getTime() / 60_000);
+      let cache = cachedQuotes.get(index);
+      if (cache?.minute !== minute) {
+        cache = { minute, quotes: new Map() };
+        cachedQuotes.set(index, cache);
+      }
+      const key = `${input.destination.zone}|${input.unitType}|${input.weightGrams}|${input.quantity}`;
+      let quote = cache.quotes.get(key);
+      if (quote === undefined) {
+        quote = deepFreeze(quoteRates({ grid: index, ...input, now }));
+        if (cache.quotes.size < MAX_CACHED_QUOTES) cache.quotes.set(key, quote);
+      }
+      return quote;
     },
   };
 }
