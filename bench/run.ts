@@ -69,11 +69,16 @@ async function explainListQueries(pool: pg.Pool, brandId: string): Promise<strin
     ['page after 500,000 orders', null, after],
     ['first page, status=delivered', 'delivered', null],
   ] as const) {
+    // The statement the repository prepares for these filters (see pageQuery there).
+    const values: unknown[] = [brandId];
+    let where = 'o.brand_id = $1';
+    if (status) where += ` AND o.status = $${values.push(status)}`;
+    if (cursor)
+      where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(cursor)} AND c.brand_id = $1)`;
     const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, FORMAT TEXT) SELECT * FROM orders WHERE brand_id = $1 AND ($2::text IS NULL OR status = $2)
-         AND ($4::bigint IS NULL OR (created_at, id) < (SELECT created_at, id FROM orders WHERE id = $4 AND brand_id = $1))
-         ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [brandId, status, 51, cursor],
+      `EXPLAIN (ANALYZE, FORMAT TEXT) SELECT o.* FROM orders o WHERE ${where}
+         ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(51)}`,
+      values,
     );
     const plan = rows.map((r) => r['QUERY PLAN']);
     const time = plan.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';

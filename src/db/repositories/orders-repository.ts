@@ -51,15 +51,36 @@ export interface PageQuery {
   after: number | null;
 }
 
-// On `orders o`. Qualified: the JSON rendering beside it has columns of the same names.
-const PAGE_CONDITIONS = `WHERE o.brand_id = $1
-    AND ($2::text IS NULL OR o.status = $2)
-    AND ($4::bigint IS NULL OR (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $4 AND c.brand_id = $1))
-  ORDER BY o.created_at DESC, o.id DESC`;
+/**
+ * The WHERE … LIMIT of a page on `orders o`, with its parameters after `$1` = brand. One statement
+ * text per combination of filters, each prepared once per connection under its own name: a page
+ * is the hottest read, its planning would cost more than its execution, and with no `$n IS NULL OR`
+ * branches the prepared plan is the right one whatever the values (index on status or not).
+ * Columns are qualified: the JSON rendering beside it has columns of the same names.
+ */
+function pageQuery(kind: string, select: string, brandId: string, q: PageQuery, extra: unknown[] = []) {
+  const values: unknown[] = [brandId, ...extra];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  let where = 'o.brand_id = $1';
+  if (q.status !== null) where += ` AND o.status = ${param(q.status)}`;
+  if (q.after !== null) {
+    const after = param(q.after);
+    where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = ${after} AND c.brand_id = $1)`;
+  }
+  const limit = param(q.limit);
+  return {
+    name: `orders.${kind}.${q.status !== null ? 's' : ''}${q.after !== null ? 'a' : ''}`,
+    text: `${select} WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT ${limit}`,
+    values,
+  };
+}
 
 // `orderJson` in SQL, field for field and in the same order. Euros are cents / 100 in float8, the
 // same IEEE division as in JavaScript; times are toISOString's format (UTC, milliseconds
-// truncated, as the driver does when it parses a timestamp). $5 is VAT_RATE.
+// truncated, as the driver does when it parses a timestamp). $2 is VAT_RATE.
 const isoTime = (column: string) =>
   `to_char(o.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const ORDER_JSON_FIELDS = `o.tracking_ref, o.status, o.reference, o.customer_email,
@@ -67,7 +88,7 @@ const ORDER_JSON_FIELDS = `o.tracking_ref, o.status, o.reference, o.customer_ema
   o.delivery_city, o.delivery_recipient, o.delivery_phone, o.delivery_email, o.service, o.unit_type,
   o.quantity, o.unit_weight_grams, o.price_cents::float8 / 100 AS price_eur,
   o.price_excl_tax_cents::float8 / 100 AS price_excl_tax_eur,
-  CASE WHEN o.price_cents IS NULL THEN NULL ELSE $5::float8 END AS vat_rate, o.promised_date,
+  CASE WHEN o.price_cents IS NULL THEN NULL ELSE $2::float8 END AS vat_rate, o.promised_date,
   ${isoTime('created_at')} AS created_at, ${isoTime('updated_at')} AS updated_at`;
 
 type EventRow = { status: OrderStatus; at: string; note: string | null };
@@ -186,14 +207,17 @@ export function ordersRepository(db: Queryable) {
 
     /** The order with its events, oldest first; `brandId` null only for the operator. */
     async findByRef(trackingRef: string, brandId: string | null): Promise<OrderWithEvents | null> {
-      const { rows } = await db.query<OrderRow & { events: EventRow[] | null }>(
-        `SELECT ${COLUMNS},
+      // Prepared once per connection (by name): the detail is a hot read, and the unique index on
+      // tracking_ref makes the prepared plan right whatever the values.
+      const { rows } = await db.query<OrderRow & { events: EventRow[] | null }>({
+        name: 'orders.findByRef',
+        text: `SELECT ${COLUMNS},
            (SELECT json_agg(json_build_object('status', e.status, 'at', e.at, 'note', e.note) ORDER BY e.id)
               FROM order_events e WHERE e.order_id = o.id) AS events
            FROM orders o
           WHERE tracking_ref = $1 AND ($2::text IS NULL OR brand_id = $2)`,
-        [trackingRef, brandId],
-      );
+        values: [trackingRef, brandId],
+      });
       const row = rows[0];
       return row ? { ...toOrder(row), events: toEvents(row.events) } : null;
     },
@@ -201,8 +225,7 @@ export function ordersRepository(db: Queryable) {
     /** Newest first; `after` is the internal id of the last order of the previous page. */
     async list(brandId: string, options: PageQuery): Promise<Order[]> {
       const { rows } = await db.query<OrderRow>(
-        `SELECT ${COLUMNS} FROM orders o ${PAGE_CONDITIONS} LIMIT $3`,
-        [brandId, options.status, options.limit, options.after],
+        pageQuery('list', `SELECT ${COLUMNS} FROM orders o`, brandId, options),
       );
       return rows.map(toOrder);
     },
@@ -211,22 +234,16 @@ export function ordersRepository(db: Queryable) {
      * The same page as `list`, each order already in its public JSON (`orderJson`) as rendered
      * by PostgreSQL: the list route is the heaviest read, and this spares it parsing some twenty
      * columns and two timestamps per order and serializing them again. A test holds the two
-     * renderings equal, field by field, for every kind of order.
+     * renderings equal, byte for byte, for every kind of order.
      */
     async listJson(brandId: string, options: PageQuery): Promise<Array<{ id: number; json: string }>> {
+      const select = `SELECT o.id, row_to_json(j)::text AS json FROM orders o CROSS JOIN LATERAL (SELECT ${ORDER_JSON_FIELDS}) j`;
       const { rows } = await db.query<{ id: number; json: string }>(
-        `SELECT o.id, row_to_json(j)::text AS json FROM orders o CROSS JOIN LATERAL (SELECT ${ORDER_JSON_FIELDS}) j
-          ${PAGE_CONDITIONS} LIMIT $3`,
-        [brandId, options.status, options.limit, options.after, VAT_RATE],
+        pageQuery('listJson', select, brandId, options, [VAT_RATE]),
       );
       return rows;
     },
 
-    /**
-     * Moves the order from `from` to `to` only if it is still in `from` (optimistic concurrency:
-     * of two simultaneous moves, one applies and the other finds no row). Appends the event and
-     * enqueues the `order.status_changed` webhook in the same statement. Null when it did not apply.
-     */
     async transition(
       orderId: number,
       change: {
