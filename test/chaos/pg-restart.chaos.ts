@@ -1,23 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.ts';
 import {
   type Attempt,
   checkDatabase,
-  cleanupStack,
-  createOwnedCluster,
   freePort,
   getJson,
   killApi,
-  type OwnedCluster,
   postOrder,
-  prepareDatabase,
   type RunningApi,
   retryUntilAnswered,
   sleep,
   startApi,
-  type TestBrand,
+  useOwnedCluster,
 } from './harness.ts';
 
 /** Clients sending creations and reads without pause while PostgreSQL goes away and comes back. */
@@ -34,17 +30,7 @@ const LATENCY_BOUND_MS = 10_000;
 const OUTAGE_MS = 3_000;
 const OUTAGE_LEAD_MS = 1_500;
 
-const cleanup = cleanupStack();
-let cluster: OwnedCluster;
-let brand: TestBrand;
-
-beforeAll(async () => {
-  cluster = await createOwnedCluster();
-  cleanup.push(() => cluster.destroy());
-  brand = await prepareDatabase(cluster.url);
-});
-
-afterAll(() => cleanup.run());
+const { state, cleanup } = useOwnedCluster();
 
 interface Sample {
   kind: 'create' | 'read';
@@ -88,7 +74,7 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
   it('keeps a checked-out pool client whose connection dies from crashing the process', async () => {
     // pg emits 'error' on a client whose socket dies between two queries; the pool listens only
     // while the client is idle, and an 'error' event nobody listens to ends the process.
-    const pool = createPool(cluster.url, 2);
+    const pool = createPool(state.cluster.url, 2);
     const client = await pool.connect();
     let released = false;
     try {
@@ -107,7 +93,7 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
   });
 
   it('answers 503 unavailable during the outage, recovers in the same process and loses nothing', async () => {
-    const api: RunningApi = await startApi(cluster.url, await freePort());
+    const api: RunningApi = await startApi(state.cluster.url, await freePort());
     cleanup.push(() => killApi(api));
     const pid = api.child.pid;
     const run = randomBytes(4).toString('hex');
@@ -120,7 +106,7 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
       const key = `chaos-pg-${run}-${String(sequence++).padStart(5, '0')}`;
       keys.push(key);
       const startedAt = Date.now();
-      const result = await postOrder(api.base, brand, key, LATENCY_BOUND_MS + 5_000);
+      const result = await postOrder(api.base, state.brand, key, LATENCY_BOUND_MS + 5_000);
       if (result.kind === 'response' && result.status === 200) acknowledged.set(key, result.body.trackingRef);
       const sample: Sample = { kind: 'create', startedAt, result };
       samples.push(sample);
@@ -134,7 +120,7 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
           ? `/orders/${refs[Math.floor(Math.random() * refs.length)]}`
           : '/orders?limit=5';
       const startedAt = Date.now();
-      const result = await getJson(api.base, brand, pathname, LATENCY_BOUND_MS + 5_000);
+      const result = await getJson(api.base, state.brand, pathname, LATENCY_BOUND_MS + 5_000);
       const sample: Sample = { kind: 'read', startedAt, result };
       samples.push(sample);
       return sample;
@@ -165,7 +151,7 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
 
       // 1. A crash and immediate restart: every backend is killed, crash recovery runs.
       const restartAt = Date.now();
-      await cluster.restartImmediate();
+      await state.cluster.restartImmediate();
       const restartRecoveryMs = await timeToRecover(Date.now());
       const restartRecoveredAt = Date.now();
 
@@ -174,11 +160,11 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
       const untilNextMinute = 60_000 - (Date.now() % 60_000);
       await sleep((untilNextMinute - OUTAGE_LEAD_MS + 60_000) % 60_000);
       const stopAt = Date.now();
-      await cluster.stopImmediate();
+      await state.cluster.stopImmediate();
       const outageStart = Date.now();
       await sleep(OUTAGE_MS);
       const outageEnd = Date.now();
-      await cluster.start();
+      await state.cluster.start();
       const outageRecoveryMs = await timeToRecover(Date.now());
       const outageRecoveredAt = Date.now();
 
@@ -238,20 +224,20 @@ describe('crash safety: PostgreSQL crashed and restarted under load', () => {
       const retried = await Promise.all(
         unanswered.map(async (key) => ({
           key,
-          ...(await retryUntilAnswered(api.base, brand, key, deadline)),
+          ...(await retryUntilAnswered(api.base, state.brand, key, deadline)),
         })),
       );
       const replayedOnRetry = retried.filter((r) => r.replayed).length;
 
       // The in-process job runner came back too: the fan-out job of every order gets done.
       const drainStarted = Date.now();
-      let backlog = await pendingFanOuts(cluster.url);
+      let backlog = await pendingFanOuts(state.cluster.url);
       while (backlog.length > 0 && Date.now() - drainStarted < 20_000) {
         await sleep(250);
-        backlog = await pendingFanOuts(cluster.url);
+        backlog = await pendingFanOuts(state.cluster.url);
       }
 
-      const db = await checkDatabase(cluster.url, brand.brandId);
+      const db = await checkDatabase(state.cluster.url, state.brand.brandId);
       const lost = [...acknowledged].filter(([key, ref]) => db.refByReference.get(key) !== ref).length;
       console.log(
         `[chaos] PostgreSQL restart: ${keys.length} creations + ${samples.length - keys.length} reads by ` +

@@ -1,41 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Attempt,
   checkDatabase,
-  cleanupStack,
-  createOwnedCluster,
   freePort,
   killApi,
-  type OwnedCluster,
   postOrder,
-  prepareDatabase,
   type RunningApi,
   retryUntilAnswered,
   startApi,
-  type TestBrand,
+  useOwnedCluster,
 } from './harness.ts';
 
 const TOTAL = 200;
 /** The API is killed as soon as this many creations have been acknowledged. */
 const KILL_AFTER_ACKS = 50;
 
-const cleanup = cleanupStack();
-let cluster: OwnedCluster;
-let brand: TestBrand;
-
-beforeAll(async () => {
-  cluster = await createOwnedCluster();
-  cleanup.push(() => cluster.destroy());
-  brand = await prepareDatabase(cluster.url);
-});
-
-afterAll(() => cleanup.run());
+const { state, cleanup } = useOwnedCluster();
 
 describe('crash safety: the API killed with SIGKILL during 200 concurrent creations', () => {
   it('loses no acknowledged order and creates no duplicate once every unanswered request is retried', async () => {
     const port = await freePort();
-    let api: RunningApi = await startApi(cluster.url, port);
+    let api: RunningApi = await startApi(state.cluster.url, port);
     cleanup.push(() => killApi(api));
     const run = randomBytes(4).toString('hex');
     const keys = Array.from({ length: TOTAL }, (_, i) => `chaos-kill-${run}-${String(i).padStart(3, '0')}`);
@@ -47,7 +33,7 @@ describe('crash safety: the API killed with SIGKILL during 200 concurrent creati
     let acksBeforeKill = 0;
     const outcomes = await Promise.all(
       keys.map(async (key): Promise<Attempt> => {
-        const result = await postOrder(first.base, brand, key);
+        const result = await postOrder(first.base, state.brand, key);
         if (result.kind === 'response' && result.status === 200 && killedAt === null) {
           acks++;
           if (acks >= KILL_AFTER_ACKS) {
@@ -80,10 +66,13 @@ describe('crash safety: the API killed with SIGKILL during 200 concurrent creati
     expect(unanswered.length, 'the kill left requests unanswered').toBeGreaterThan(0);
 
     // Restart and retry every unanswered request, same key and body, until it is answered.
-    api = await startApi(cluster.url, port);
+    api = await startApi(state.cluster.url, port);
     const deadline = Date.now() + 30_000;
     const retried = await Promise.all(
-      unanswered.map(async (key) => ({ key, ...(await retryUntilAnswered(api.base, brand, key, deadline)) })),
+      unanswered.map(async (key) => ({
+        key,
+        ...(await retryUntilAnswered(api.base, state.brand, key, deadline)),
+      })),
     );
     const final = new Map(acknowledged);
     for (const r of retried) final.set(r.key, r.trackingRef);
@@ -95,7 +84,7 @@ describe('crash safety: the API killed with SIGKILL during 200 concurrent creati
       [...acknowledged].map(async ([key, ref]) => ({
         key,
         ref,
-        result: await postOrder(api.base, brand, key),
+        result: await postOrder(api.base, state.brand, key),
       })),
     );
     for (const { ref, result } of replays) {
@@ -105,7 +94,7 @@ describe('crash safety: the API killed with SIGKILL during 200 concurrent creati
       expect(result.body.trackingRef).toBe(ref);
     }
 
-    const db = await checkDatabase(cluster.url, brand.brandId);
+    const db = await checkDatabase(state.cluster.url, state.brand.brandId);
     const lost = [...acknowledged].filter(([key, ref]) => db.refByReference.get(key) !== ref).length;
     console.log(
       `[chaos] SIGKILL: ${TOTAL} concurrent creations, killed after ${acksBeforeKill} acks; ` +

@@ -6,6 +6,7 @@ import {
   INT32_MAX,
   NullableString,
   NullableTimestamp,
+  PageLimit,
   PrefixedId,
   StringEnum,
   TIMESTAMP_MAX_LENGTH,
@@ -67,15 +68,7 @@ export const InvoiceLineSchema = Type.Object({
 export const InvoiceListQuery = Type.Object(
   {
     status: Type.Optional(StringEnum(INVOICE_STATUSES, { description: 'Only invoices in this status.' })),
-    limit: Type.Optional(
-      Type.Integer({
-        format: 'int32',
-        minimum: 1,
-        maximum: 200,
-        default: 50,
-        description: 'Page size, 1–200.',
-      }),
-    ),
+    limit: PageLimit,
     cursor: Type.Optional(
       Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
     ),

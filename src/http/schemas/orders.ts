@@ -6,6 +6,7 @@ import {
   DATE_MAX_LENGTH,
   NullableNumber,
   NullableString,
+  PageLimit,
   StringEnum,
   Timestamp,
   TrackingRef,
@@ -149,15 +150,7 @@ export const OrderListQuery = Type.Object(
         description: 'Only orders in this status.',
       }),
     ),
-    limit: Type.Optional(
-      Type.Integer({
-        format: 'int32',
-        minimum: 1,
-        maximum: 200,
-        default: 50,
-        description: 'Page size, 1–200.',
-      }),
-    ),
+    limit: PageLimit,
     cursor: Type.Optional(
       Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
     ),

@@ -133,3 +133,8 @@ export const TrackingRef = (options: Record<string, unknown> = {}) =>
 
 /** The largest value of a PostgreSQL `integer` (and of an OpenAPI `int32`). */
 export const INT32_MAX = 2_147_483_647;
+
+/** `limit` of every paginated list (the services check the same bounds). */
+export const PageLimit = Type.Optional(
+  Type.Integer({ format: 'int32', minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200.' }),
+);
