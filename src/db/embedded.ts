@@ -135,7 +135,8 @@ export function canConnect(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -2,13 +2,15 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { hydrateBinarySymlinks } from '../../src/db/embedded.ts';
+import { freePort, hydrateBinarySymlinks } from '../../src/db/embedded.ts';
+
+export { freePort };
+
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
@@ -27,19 +29,6 @@ const PACKAGE_DIR = path.resolve(
   '..',
 );
 const BIN = path.join(PACKAGE_DIR, 'native', 'bin');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

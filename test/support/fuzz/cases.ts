@@ -209,34 +209,24 @@ function validRequestArbIn(op: Operation, ctx: CaseContext, realistic: boolean):
     )
     .filter((values) => pathValid({ ...values }));
 
-  const queryParams = byIn('query');
-  const queryValid = tk.validator(paramsSchema(queryParams), 'coercing');
-  const queryArb = fc
-    .record(
-      Object.fromEntries(
-        queryParams.map((p) => [
-          p.name,
-          valueArb(ctx, 'query', p.name, p.schema, realistic).map(asText).filter(urlSafe),
-        ]),
-      ),
-      { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) },
-    )
-    .filter((values) => queryValid({ ...values }))
-    .map((values) => Object.entries(values) as [string, string][]);
-
-  const headerParams = byIn('header');
-  const headerValid = tk.validator(paramsSchema(headerParams), 'coercing');
-  const headerArb = fc
-    .record(
-      Object.fromEntries(
-        headerParams.map((p) => [
-          p.name,
-          valueArb(ctx, 'header', p.name, p.schema, realistic).map(asText).filter(headerSafe),
-        ]),
-      ),
-      { requiredKeys: headerParams.filter((p) => p.required).map((p) => p.name) },
-    )
-    .filter((values) => headerValid({ ...values })) as fc.Arbitrary<Record<string, string>>;
+  /** Values for the parameters in `where`, as text the transport can carry, valid as a whole. */
+  const paramsArb = (where: 'query' | 'header', safe: (s: string) => boolean) => {
+    const params = byIn(where);
+    const valid = tk.validator(paramsSchema(params), 'coercing');
+    return fc
+      .record(
+        Object.fromEntries(
+          params.map((p) => [
+            p.name,
+            valueArb(ctx, where, p.name, p.schema, realistic).map(asText).filter(safe),
+          ]),
+        ),
+        { requiredKeys: params.filter((p) => p.required).map((p) => p.name) },
+      )
+      .filter((values) => valid({ ...values })) as fc.Arbitrary<Record<string, string>>;
+  };
+  const queryArb = paramsArb('query', urlSafe).map((values) => Object.entries(values) as [string, string][]);
+  const headerArb = paramsArb('header', headerSafe);
 
   let bodyArb: fc.Arbitrary<BodyChoice> = fc.constant({ kind: 'none' });
   if (op.body?.schema) {
