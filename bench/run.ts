@@ -69,7 +69,7 @@ async function explainListQueries(pool: pg.Pool, brandId: string): Promise<strin
     ['page after 500,000 orders', null, after],
     ['first page, status=delivered', 'delivered', null],
   ] as const) {
-    // The statement the repository prepares for these filters (see pageQuery there).
+    // The statement the repository prepares for these filters (see listJson there).
     const values: unknown[] = [brandId];
     let where = 'o.brand_id = $1';
     if (status) where += ` AND o.status = $${values.push(status)}`;

@@ -124,7 +124,7 @@ beforeAll(async () => {
   if (invoices.nextCursor) pools.invoiceCursors.push(invoices.nextCursor);
   for (const limit of [1, 2, 5, 10]) {
     for (const status of [undefined, 'pending', 'awaiting_address']) {
-      const page = await t.deps.orders.list(brand.brandId, { limit, status });
+      const page = await t.deps.orders.listJson(brand.brandId, { limit, status });
       if (page.nextCursor) pools.orderCursors.push(page.nextCursor);
     }
   }

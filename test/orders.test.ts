@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
-import { brandFootprint, createOrder, VALID_ORDER } from './support/orders.ts';
+import { brandFootprint, createOrder, NOTHING_STORED, VALID_ORDER } from './support/orders.ts';
 
 // Tuesday 24 November 2026, 10:00 in Paris.
 const NOW = new Date('2026-11-24T09:00:00Z');
@@ -226,12 +226,7 @@ describe('POST /orders', () => {
       });
       expect(res.statusCode, payload).toBe(400);
     }
-    expect(await brandFootprint(t.pool, brand.brandId)).toEqual({
-      orders: 0,
-      events: 0,
-      webhooks: 0,
-      keys: 0,
-    });
+    expect(await brandFootprint(t.pool, brand.brandId)).toEqual(NOTHING_STORED);
   });
 
   it('refuses destinations out of zone (422 out_of_zone) or without a real postcode (422 invalid_address), storing nothing', async () => {
@@ -253,12 +248,7 @@ describe('POST /orders', () => {
       expect(res.statusCode, address).toBe(422);
       expect(res.data.error, address).toBe(code);
     }
-    expect(await brandFootprint(t.pool, brand.brandId)).toEqual({
-      orders: 0,
-      events: 0,
-      webhooks: 0,
-      keys: 0,
-    });
+    expect(await brandFootprint(t.pool, brand.brandId)).toEqual(NOTHING_STORED);
   });
 
   it('refuses with 422 unpriceable what the brand grid does not price, naming what is missing', async () => {

@@ -24,6 +24,9 @@ export function createOrder(
   });
 }
 
+/** The footprint of a brand whose requests were all refused. */
+export const NOTHING_STORED = { orders: 0, events: 0, webhooks: 0, keys: 0 };
+
 /** What a brand has in the database: proof that a rejected request left nothing behind. */
 export async function brandFootprint(pool: Pool, brandId: string) {
   const { rows } = await pool.query<{ orders: number; events: number; webhooks: number; keys: number }>(

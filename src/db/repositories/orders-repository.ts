@@ -51,33 +51,6 @@ export interface PageQuery {
   after: number | null;
 }
 
-/**
- * The WHERE … LIMIT of a page on `orders o`, with its parameters after `$1` = brand. One statement
- * text per combination of filters, each prepared once per connection under its own name: a page
- * is the hottest read, its planning would cost more than its execution, and with no `$n IS NULL OR`
- * branches the prepared plan is the right one whatever the values (index on status or not).
- * Columns are qualified: the JSON rendering beside it has columns of the same names.
- */
-function pageQuery(kind: string, select: string, brandId: string, q: PageQuery, extra: unknown[] = []) {
-  const values: unknown[] = [brandId, ...extra];
-  const param = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  let where = 'o.brand_id = $1';
-  if (q.status !== null) where += ` AND o.status = ${param(q.status)}`;
-  if (q.after !== null) {
-    const after = param(q.after);
-    where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = ${after} AND c.brand_id = $1)`;
-  }
-  const limit = param(q.limit);
-  return {
-    name: `orders.${kind}.${q.status !== null ? 's' : ''}${q.after !== null ? 'a' : ''}`,
-    text: `${select} WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT ${limit}`,
-    values,
-  };
-}
-
 // `orderJson` in SQL, field for field and in the same order. Euros are cents / 100 in float8, the
 // same IEEE division as in JavaScript; times are toISOString's format (UTC, milliseconds
 // truncated, as the driver does when it parses a timestamp). $2 is VAT_RATE.
@@ -222,25 +195,30 @@ export function ordersRepository(db: Queryable) {
       return row ? { ...toOrder(row), events: toEvents(row.events) } : null;
     },
 
-    /** Newest first; `after` is the internal id of the last order of the previous page. */
-    async list(brandId: string, options: PageQuery): Promise<Order[]> {
-      const { rows } = await db.query<OrderRow>(
-        pageQuery('list', `SELECT ${COLUMNS} FROM orders o`, brandId, options),
-      );
-      return rows.map(toOrder);
-    },
-
     /**
-     * The same page as `list`, each order already in its public JSON (`orderJson`) as rendered
-     * by PostgreSQL: the list route is the heaviest read, and this spares it parsing some twenty
-     * columns and two timestamps per order and serializing them again. A test holds the two
-     * renderings equal, byte for byte, for every kind of order.
+     * A page of orders, newest first (`after`: the internal id of the previous page's last order),
+     * each already in its public JSON (`orderJson`) as rendered by PostgreSQL: the list route is the
+     * heaviest read, and this spares it parsing some twenty columns and two timestamps per order and
+     * serializing them again. A test holds this rendering byte-equal to `orderJson` of `findByRef`.
+     *
+     * One statement text per combination of filters, each prepared once per connection under its
+     * own name: planning a page would cost more than running it, and with no `$n IS NULL OR`
+     * branches the prepared plan is right whatever the values (index on status or not). Columns
+     * are qualified: the rendering beside them has columns of the same names.
      */
-    async listJson(brandId: string, options: PageQuery): Promise<Array<{ id: number; json: string }>> {
-      const select = `SELECT o.id, row_to_json(j)::text AS json FROM orders o CROSS JOIN LATERAL (SELECT ${ORDER_JSON_FIELDS}) j`;
-      const { rows } = await db.query<{ id: number; json: string }>(
-        pageQuery('listJson', select, brandId, options, [VAT_RATE]),
-      );
+    async listJson(brandId: string, q: PageQuery): Promise<Array<{ id: number; json: string }>> {
+      const values: unknown[] = [brandId, VAT_RATE];
+      let where = 'o.brand_id = $1';
+      if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
+      if (q.after !== null) {
+        where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(q.after)} AND c.brand_id = $1)`;
+      }
+      const { rows } = await db.query<{ id: number; json: string }>({
+        name: `orders.listJson.${q.status !== null ? 's' : ''}${q.after !== null ? 'a' : ''}`,
+        text: `SELECT o.id, row_to_json(j)::text AS json FROM orders o CROSS JOIN LATERAL (SELECT ${ORDER_JSON_FIELDS}) j
+          WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(q.limit)}`,
+        values,
+      });
       return rows;
     },
 

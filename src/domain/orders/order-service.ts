@@ -202,14 +202,7 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
     get: (brandId: string, trackingRef: string) => find(trackingRef, brandId),
     getAnyBrand: (trackingRef: string) => find(trackingRef, null),
 
-    async list(brandId: string, options: ListOptions) {
-      const query = pageQuery(options);
-      const page = await orders.list(brandId, query);
-      const items = page.slice(0, query.limit - 1);
-      return { orders: items, nextCursor: nextCursor(page, query) };
-    },
-
-    /** `list` with each order already rendered as `orderJson` text: what the list route sends. */
+    /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
     async listJson(brandId: string, options: ListOptions) {
       const query = pageQuery(options);
       const page = await orders.listJson(brandId, query);

@@ -1,0 +1,11 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * Sends JSON text produced elsewhere (by PostgreSQL, or kept from an earlier request) as it is: a
+ * string payload with a JSON content type skips the response serializer. Routes pass their typed
+ * reply, which expects the object its schema describes, hence the loose parameter; the fuzz suite
+ * checks every such body against the declared schema.
+ */
+export function sendJsonText(reply: { type(contentType: string): FastifyReply }, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
