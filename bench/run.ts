@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
 import { loadConfig } from '../src/config.ts';
-import { openEmbeddedDatabase } from '../src/db/embedded.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
+import { openEmbeddedDatabase } from '../src/infra/embedded-postgres.ts';
 import { compare, formatTable, type Row, startServer } from './harness.ts';
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 
@@ -113,13 +113,7 @@ async function benchWebhooks(): Promise<string[]> {
   const changeLatency = async (brandId: string) => {
     const refs: string[] = [];
     for (let i = 0; i < 200; i++)
-      refs.push(
-        (
-          (await hooks.orders.create({ id: brandId, defaultPickupAddress: null }, body, null)).body as {
-            trackingRef: string;
-          }
-        ).trackingRef,
-      );
+      refs.push((await hooks.orders.create({ id: brandId, defaultPickupAddress: null }, body)).trackingRef);
     const times: number[] = [];
     for (const ref of refs) {
       const started = performance.now();
@@ -134,14 +128,14 @@ async function benchWebhooks(): Promise<string[]> {
 
   // Throughput: `count` order.created events queued, then one worker drains them.
   for (let i = 0; i < count; i++)
-    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: null }, body, null);
+    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: null }, body);
   const started = Date.now();
   const runner = await startWorker(hooks, { concurrency: 8, pollIntervalMs: 50 });
   const expected = count + 400; // + the 200 created and 200 status changes above
   let delivered = 0;
   while (Date.now() - started < 120_000) {
     const { rows } = await pool.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.brand_id = $1 AND d.status = 'succeeded'",
+      "SELECT count(*)::int AS n FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id WHERE e.brand_id = $1 AND d.status = 'succeeded'",
       [subscribed.id],
     );
     delivered = rows[0]!.n;
@@ -180,9 +174,8 @@ async function benchNoisyNeighbour(): Promise<Row> {
       const created = await deps.orders.create(
         { id: brandId, defaultPickupAddress: null },
         { customer_email: 'q@example.com', delivery_address: '1 rue X 75011 Paris' },
-        null,
       );
-      return `http://127.0.0.1:${limited.port}/public/v1/orders/${(created.body as { trackingRef: string }).trackingRef}`;
+      return `http://127.0.0.1:${limited.port}/public/v1/orders/${created.trackingRef}`;
     };
     const seconds = Number(process.env.BENCH_SECONDS ?? 8);
     const rate = 40;
@@ -303,9 +296,8 @@ try {
     const created = await deps.orders.create(
       { id: brand.id, defaultPickupAddress: null },
       { customer_email: 'x@y.fr', delivery_address: '1 rue X 75011 Paris' },
-      null,
     );
-    const ref = (created.body as { trackingRef: string }).trackingRef;
+    const ref = created.trackingRef;
     await pair('GET /orders/{ref}', `/orders/${ref}`, 'GET', 0.8, 50);
   }
   if (wants('noisy')) rows.push(await benchNoisyNeighbour());

@@ -1,30 +1,30 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.ts';
-import { redisRateLimiter } from './domain/rate-limit/redis-rate-limiter.ts';
-import { memoryRateLimiter } from './domain/rate-limit/token-bucket.ts';
 import { AppError, invalidField } from './errors.ts';
-import type { PublicApp } from './http/app-types.ts';
-import { errorHandler, notFoundHandler, sendError } from './http/errors.ts';
-import { registerAuth } from './http/plugins/auth.ts';
-import { registerDocsPage, registerOpenApi } from './http/plugins/openapi.ts';
-import { registerRateLimit } from './http/plugins/rate-limit.ts';
-import { generateRequestId } from './http/plugins/request-id.ts';
-import { applySecurityHeaders, registerSecurityHeaders } from './http/plugins/security-headers.ts';
-import { invoiceRoutes } from './http/routes/invoices/invoice-routes.ts';
-import { getMeRoute } from './http/routes/me/get-me.ts';
-import { opsOrderRoutes } from './http/routes/ops/ops-orders.ts';
-import { cancelOrderRoute } from './http/routes/orders/cancel-order.ts';
-import { createOrderRoute } from './http/routes/orders/create-order.ts';
-import { getOrderRoute } from './http/routes/orders/get-order.ts';
-import { listOrdersRoute } from './http/routes/orders/list-orders.ts';
-import { updateOrderRoute } from './http/routes/orders/update-order.ts';
-import { postRatesRoute } from './http/routes/rates/post-rates.ts';
-import { pingRoute } from './http/routes/system/ping.ts';
-import { InvoiceSchema } from './http/schemas/invoices.ts';
-import { OrderSchema, OrderSummarySchema } from './http/schemas/orders.ts';
-import { ErrorSchema } from './http/schemas/shared.ts';
-import { PUBLIC_WEBHOOKS } from './http/schemas/webhooks.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { opsOrderRoutes } from './http/ops/routes/orders/index.ts';
+import { invoiceRoutes } from './http/public/routes/invoices/index.ts';
+import { getMeRoute } from './http/public/routes/me/index.ts';
+import { cancelOrderRoute } from './http/public/routes/orders/cancel-order.ts';
+import { createOrderRoute } from './http/public/routes/orders/create-order.ts';
+import { getOrderRoute } from './http/public/routes/orders/get-order.ts';
+import { listOrdersRoute } from './http/public/routes/orders/list-orders.ts';
+import { updateOrderRoute } from './http/public/routes/orders/update-order.ts';
+import { postRatesRoute } from './http/public/routes/rates/index.ts';
+import { pingRoute } from './http/public/routes/system/index.ts';
+import type { PublicApp } from './http/shared/app-types.ts';
+import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
+import { registerAuth } from './http/shared/plugins/auth.ts';
+import { registerDocsPage, registerOpenApi } from './http/shared/plugins/openapi.ts';
+import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
+import { generateRequestId } from './http/shared/plugins/request-id.ts';
+import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
+import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
+import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
+import { ErrorSchema } from './http/shared/schemas/shared.ts';
+import { PUBLIC_WEBHOOKS } from './http/shared/schemas/webhooks.ts';
+import { validatorCompiler } from './http/shared/validation.ts';
+import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
+import { memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 
 export const PUBLIC_PREFIX = '/public/v1';
 export const OPS_PREFIX = '/ops/v1';
@@ -81,8 +81,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       : memoryRateLimiter(policy);
     registerRateLimit(app, limiter, policy);
   }
-  app.addHook('onReady', () => deps.grids.startWatching());
-  app.addHook('onClose', async () => deps.grids.stopWatching());
+  app.addHook('onReady', async () => {
+    await Promise.all(deps.watchers.map((w) => w.startWatching()));
+  });
+  app.addHook('onClose', async () => {
+    for (const w of deps.watchers) w.stopWatching();
+  });
 
   await app.register(
     async (api) => {

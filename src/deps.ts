@@ -1,9 +1,6 @@
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
-import { apiKeysRepository } from './db/repositories/api-keys-repository.ts';
-import { brandsRepository } from './db/repositories/brands-repository.ts';
-import { priceGridsRepository } from './db/repositories/price-grids-repository.ts';
-import { webhooksRepository } from './db/repositories/webhooks-repository.ts';
+import { storesOn, transactOn } from './db/stores.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
@@ -11,27 +8,67 @@ import { invoiceService } from './domain/invoices/invoice-service.ts';
 import { orderService } from './domain/orders/order-service.ts';
 import { gridService } from './domain/pricing/grid-service.ts';
 import { rateService } from './domain/rates/rate-service.ts';
+import { webhookDeliveryService } from './domain/webhooks/webhook-delivery-service.ts';
+import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
 import { webhookService } from './domain/webhooks/webhook-service.ts';
+import { outbox } from './events/outbox.ts';
+import { subscribers } from './events/subscribers.ts';
+import { idempotentRequests } from './http/public/idempotent-requests.ts';
+import { sendWebhook } from './infra/http/outbound-http.ts';
+import { destinationGuard } from './infra/http/url-guard.ts';
 
 export type Clock = () => Date;
 
-/** The composition root: every service wired once, from the config and one pool. */
+/**
+ * The composition root: stores (db/), outside systems (infra/) and services (domain/) wired once,
+ * from the config and one pool. Services get stores and a transaction runner, never the pool.
+ */
 export function createDeps(config: Config, pool: Pool, clock: Clock = () => new Date()) {
-  const brands = brandService(brandsRepository(pool));
-  const keysRepository = apiKeysRepository(pool);
-  const authenticator = apiKeyAuthenticator(keysRepository, { ttlMs: config.authCacheTtlMs });
-  const apiKeys = apiKeyService(keysRepository, brands, (keyId) => authenticator.forget(keyId));
-  const grids = gridService(priceGridsRepository(pool), brands);
+  const stores = storesOn(pool);
+  const transact = transactOn(pool);
+  const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
+
+  const brands = brandService(stores.brands);
+  const authenticator = apiKeyAuthenticator(stores.apiKeys, { ttlMs: config.authCacheTtlMs });
+  const apiKeys = apiKeyService(stores.apiKeys, brands, (keyId) => authenticator.forget(keyId));
+  const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
-  const orders = orderService({ pool, grids, clock });
+
+  const listeners = webhookListeners(stores.webhooks);
+  const events = outbox(subscribers({ webhooks: listeners }));
+  const orders = orderService({ stores, grids, outbox: events, clock });
+  const invoices = invoiceService({ stores, transact, outbox: events, brands, clock, seller: config.seller });
   const webhooks = webhookService({
-    repository: webhooksRepository(pool),
+    repository: stores.webhooks,
     brands,
     clock,
+    destinations,
+    onSubscriptionsChanged: listeners.forget,
+  });
+  const webhookDeliveries = webhookDeliveryService({
+    stores,
+    transact,
+    clock,
+    send: sendWebhook,
     allowInsecure: config.webhooksAllowInsecure,
   });
-  const invoices = invoiceService({ pool, brands, clock, seller: config.seller });
-  return { config, pool, clock, brands, apiKeys, authenticator, grids, rates, orders, invoices, webhooks };
+  return {
+    config,
+    pool,
+    clock,
+    brands,
+    apiKeys,
+    authenticator,
+    grids,
+    rates,
+    orders,
+    invoices,
+    webhooks,
+    webhookDeliveries,
+    idempotentRequests: idempotentRequests({ stores, transact }),
+    /** Caches that poll the database for changes made by other instances (started with the app). */
+    watchers: [grids, listeners],
+  };
 }
 
 export type Deps = ReturnType<typeof createDeps>;

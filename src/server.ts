@@ -5,7 +5,7 @@ import { migrate } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
 import { seedDemoBrand } from './domain/brands/demo.ts';
 import { lookupPostcode } from './domain/coverage/postcodes.ts';
-import { loggerOptions } from './http/logging.ts';
+import { loggerOptions } from './http/shared/logging.ts';
 import { startWorker, surviveDatabaseLoss } from './worker.ts';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;

@@ -1,30 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { Logger, makeWorkerUtils, type Runner, run, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { Logger, makeWorkerUtils, type Runner, run, type WorkerEvents } from 'graphile-worker';
 import { isConnectionError } from './db/pool.ts';
 import type { Deps } from './deps.ts';
-import { CLEANUP_IDEMPOTENCY_KEYS, cleanupIdempotencyKeysTask } from './jobs/cleanup-idempotency-keys.ts';
-import { ISSUE_DUE_INVOICES, issueDueInvoicesTask } from './jobs/issue-invoices.ts';
-import { WEBHOOKS_DELIVER, webhooksDeliverTask } from './jobs/webhooks-deliver.ts';
-import { WEBHOOKS_FAN_OUT, webhooksFanOutTask } from './jobs/webhooks-fan-out.ts';
-import { WEBHOOKS_RECOVER, webhooksRecoverTask } from './jobs/webhooks-recover.ts';
+import { CRONTAB, taskList } from './jobs/index.ts';
 
-/** Every job the service runs, by identifier. A job whose task is unknown waits in the queue. */
-export function taskList(deps: Deps): TaskList {
-  return {
-    [CLEANUP_IDEMPOTENCY_KEYS]: cleanupIdempotencyKeysTask(deps),
-    [ISSUE_DUE_INVOICES]: issueDueInvoicesTask(deps),
-    [WEBHOOKS_FAN_OUT]: webhooksFanOutTask(deps),
-    [WEBHOOKS_DELIVER]: webhooksDeliverTask(deps),
-    [WEBHOOKS_RECOVER]: webhooksRecoverTask(deps),
-  };
-}
-
-// Recurring jobs; graphile-worker's cron keeps them at-most-once per slot across all workers.
-const CRONTAB = [
-  `0 * * * * ${CLEANUP_IDEMPOTENCY_KEYS} ?max=3`,
-  `* * * * * ${WEBHOOKS_RECOVER} ?max=1`,
-  `5 * * * * ${ISSUE_DUE_INVOICES} ?max=5`,
-].join('\n');
+export { taskList };
 
 export interface WorkerOptions {
   concurrency?: number;
@@ -160,6 +140,8 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
     }
   }
 
+  // Caches the jobs' services read (who listens to which event) must follow other instances' changes.
+  await Promise.all(deps.watchers.map((w) => w.startWatching()));
   await launch();
   return {
     get events() {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { generateTrackingRef } from '../src/domain/orders/tracking-ref.ts';
-import type { RouteAuthInfo } from '../src/http/plugins/auth.ts';
+import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';

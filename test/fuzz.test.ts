@@ -81,11 +81,7 @@ beforeAll(async () => {
 
   const context = { id: brand.brandId, defaultPickupAddress: '5 rue du Dépôt 93200 Saint-Denis' };
   const create = async (body: object) =>
-    (
-      (await t.deps.orders.create(context, { customer_email: 'seed@example.com', ...body }, null)).body as {
-        trackingRef: string;
-      }
-    ).trackingRef;
+    (await t.deps.orders.create(context, { customer_email: 'seed@example.com', ...body })).trackingRef;
   // Last month's orders: a second draft invoice, with lines. Kept out of the pool of refs, so
   // that cancelling them all cannot empty that month (whose draft would then rightly be gone).
   const now = new Date();
@@ -108,13 +104,10 @@ beforeAll(async () => {
   const other = await createBrandWithKey(t.deps, { name: 'Fuzz neighbour' });
   pools.otherBrandRefs.push(
     (
-      (
-        await t.deps.orders.create(
-          { id: other.brandId, defaultPickupAddress: null },
-          { customer_email: 'n@example.com', delivery_address: seeds.IDF_ADDRESSES[0]! },
-          null,
-        )
-      ).body as { trackingRef: string }
+      await t.deps.orders.create(
+        { id: other.brandId, defaultPickupAddress: null },
+        { customer_email: 'n@example.com', delivery_address: seeds.IDF_ADDRESSES[0]! },
+      )
     ).trackingRef,
   );
   const period = (d: Date) => d.toISOString().slice(0, 7);

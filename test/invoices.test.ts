@@ -1,7 +1,9 @@
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
+import { orderJson } from '../src/domain/orders/order-json.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { subscribeToWebhooks } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -20,12 +22,11 @@ afterAll(async () => {
 
 async function orderAt(brand: TestBrand, at: string, body: object = {}) {
   now = new Date(at);
-  const result = await t.deps.orders.create(
+  const order = await t.deps.orders.create(
     { id: brand.brandId, defaultPickupAddress: null },
     { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris', ...body },
-    null,
   );
-  return result.body as { trackingRef: string; order: { price_eur: number; price_excl_tax_eur: number } };
+  return { trackingRef: order.trackingRef, order: orderJson(order) };
 }
 
 const get = (brand: TestBrand, url: string) =>
@@ -37,6 +38,7 @@ describe('monthly invoices', () => {
 
   beforeAll(async () => {
     brand = await createBrandWithKey(t.deps, { name: 'Maison Facture' });
+    await subscribeToWebhooks(t.pool, brand.brandId);
     // 23:30 in Paris on 31 October (UTC+1 after the DST change) is 22:30 UTC: October.
     refs.lateOctober = (await orderAt(brand, '2026-10-31T22:30:00Z')).trackingRef;
     // 00:30 in Paris on 1 November is 23:30 UTC on 31 October: November.
@@ -116,7 +118,7 @@ describe('monthly invoices', () => {
       t.pool.query("UPDATE invoices SET number = 'F2026-999999' WHERE id = $1", [invoice.id]),
     ).rejects.toThrow(/only be marked paid/);
     const { rows } = await t.pool.query(
-      "SELECT count(*)::int AS n FROM webhook_events WHERE brand_id = $1 AND type = 'invoice.issued'",
+      "SELECT count(*)::int AS n FROM outbox_events WHERE brand_id = $1 AND type = 'invoice.issued'",
       [brand.brandId],
     );
     expect(rows[0].n).toBe(1);

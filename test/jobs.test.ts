@@ -20,7 +20,7 @@ describe('job runner', () => {
     );
     const runner = await startWorker(t.deps, { pollIntervalMs: 100 });
     try {
-      await t.pool.query(`SELECT graphile_worker.add_job($1, '{}'::json)`, [CLEANUP_IDEMPOTENCY_KEYS]);
+      await t.pool.query(`SELECT graphile_worker.add_job($1, '{}'::json)`, [CLEANUP_IDEMPOTENCY_KEYS.name]);
       const started = Date.now();
       let keys: string[] = [];
       do {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
-import { orderJson } from '../src/domain/orders/order-json.ts';
+import { orderDetailJson, orderJson } from '../src/domain/orders/order-json.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 
 /**
@@ -87,7 +87,8 @@ async function renderings(repo: ReturnType<typeof ordersRepository>, brandId: st
         brandId,
       );
       if (!order) throw new Error(`order ${id} rendered but not found`);
-      return { id, sql: json, order };
+      const detail = await repo.findDetailJson(order.trackingRef, brandId);
+      return { id, sql: json, order, detail };
     }),
   );
 }
@@ -98,6 +99,10 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     const repo = ordersRepository(t.pool);
     await fc.assert(
       fc.asyncProperty(fc.array(orderRow, { minLength: 1, maxLength: 5 }), async (rows) => {
+        await t.pool.query(
+          'DELETE FROM order_events WHERE order_id IN (SELECT id FROM orders WHERE brand_id = $1)',
+          [brand.brandId],
+        );
         await t.pool.query('DELETE FROM orders WHERE brand_id = $1', [brand.brandId]);
         for (const r of rows) {
           await t.pool.query(
@@ -133,13 +138,20 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
               r.updated_at,
             ],
           );
+          // A history entry whose note is any text (the detail renders the events too).
+          await t.pool.query(
+            `INSERT INTO order_events (order_id, status, note, at)
+             SELECT id, status, $2, updated_at FROM orders WHERE tracking_ref = $1`,
+            [`DLV-${counter.toString(16).toUpperCase().padStart(10, '0')}`, r.delivery_recipient],
+          );
         }
         const pairs = await renderings(repo, brand.brandId);
         expect(pairs).toHaveLength(rows.length);
-        for (const { id, sql, order } of pairs) {
+        for (const { id, sql, order, detail } of pairs) {
           expect(id).toBe(order.id);
           expect(JSON.parse(sql)).toStrictEqual(orderJson(order));
           expect(sql).toBe(JSON.stringify(orderJson(order)));
+          expect(detail).toBe(JSON.stringify(orderDetailJson(order)));
         }
       }),
       { numRuns: 150 },
@@ -149,21 +161,21 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
   it('renders the orders created through the API the same way too', async () => {
     const brand = await createBrandWithKey(t.deps);
     const context = { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' };
-    await t.deps.orders.create(
-      context,
-      {
-        customer_email: 'Ana@Example.com',
-        delivery_address: '12, rue Oberkampf 75011 PARIS CEDEX',
-        amount_eur: 49.99,
-        reference: 'Cde « 42 »',
-        delivery_phone: '06 12 34 56 78',
-        unit_weight: '2.5kg',
-      },
-      null,
-    );
-    await t.deps.orders.create(context, { customer_email: 'no-address@example.com' }, null);
+    await t.deps.orders.create(context, {
+      customer_email: 'Ana@Example.com',
+      delivery_address: '12, rue Oberkampf 75011 PARIS CEDEX',
+      amount_eur: 49.99,
+      reference: 'Cde « 42 »',
+      delivery_phone: '06 12 34 56 78',
+      unit_weight: '2.5kg',
+    });
+    await t.deps.orders.create(context, { customer_email: 'no-address@example.com' });
     const pairs = await renderings(ordersRepository(t.pool), brand.brandId);
     expect(pairs).toHaveLength(2);
-    for (const { sql, order } of pairs) expect(sql).toBe(JSON.stringify(orderJson(order)));
+    for (const { sql, order, detail } of pairs) {
+      expect(sql).toBe(JSON.stringify(orderJson(order)));
+      // GET /orders/{ref}: the detail with its events, rendered by PostgreSQL too.
+      expect(detail).toBe(JSON.stringify(orderDetailJson(order)));
+    }
   });
 });

@@ -1,13 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool } from '../src/db/pool.ts';
+import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
-import { brandFootprint, createOrder, NOTHING_STORED, VALID_ORDER } from './support/orders.ts';
+import {
+  brandFootprint,
+  createOrder,
+  NOTHING_STORED,
+  subscribeToWebhooks,
+  VALID_ORDER,
+} from './support/orders.ts';
 
 // Tuesday 24 November 2026, 10:00 in Paris.
 const NOW = new Date('2026-11-24T09:00:00Z');
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ clock: () => NOW });
+  t = await buildTestApp({ clock: () => NOW, config: { webhooksAllowInsecure: true } });
 });
 afterAll(() => t.close());
 
@@ -84,13 +92,32 @@ describe('POST /orders', () => {
         'events',
       ].sort(),
     );
-    // The order, its event and its order.created notification + job were written together.
+    // Nobody listens to this brand's events: only the order and its first event were written.
+    expect(await brandFootprint(t.pool, brand.brandId)).toMatchObject({ orders: 1, events: 1, webhooks: 0 });
+    expect(await fanOutJobs(t.pool, brand.brandId)).toBe(0);
+  });
+
+  it('writes the order.created event and one fan-out job with the order when the brand has a webhook endpoint', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    await subscribeToWebhooks(t.pool, brand.brandId);
+    const res = await createOrder(t.app, brand);
+    expect(res.statusCode).toBe(200);
     expect(await brandFootprint(t.pool, brand.brandId)).toMatchObject({ orders: 1, events: 1, webhooks: 1 });
-    const { rows } = await t.pool.query(
-      "SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'webhooks_fan_out' AND j.payload->>'event_id' IN (SELECT id FROM webhook_events WHERE brand_id = $1)",
-      [brand.brandId],
-    );
-    expect(rows[0].n).toBe(1);
+    expect(await fanOutJobs(t.pool, brand.brandId)).toBe(1);
+    const { rows } = await t.pool.query('SELECT type, data FROM outbox_events WHERE brand_id = $1', [
+      brand.brandId,
+    ]);
+    expect(rows[0].type).toBe('order.created');
+    expect(rows[0].data.order).toEqual(omitEvents(res.data.order));
+  });
+
+  it('starts writing events as soon as an endpoint is added by this instance', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    await createOrder(t.app, brand);
+    expect((await brandFootprint(t.pool, brand.brandId)).webhooks).toBe(0);
+    await t.deps.webhooks.add({ brandId: brand.brandId, url: 'http://127.0.0.1:9/hook' });
+    await createOrder(t.app, brand);
+    expect((await brandFootprint(t.pool, brand.brandId)).webhooks).toBe(1);
   });
 
   it('uses the defaults: standard service, one 1 kg parcel, the brand pickup address', async () => {
@@ -434,6 +461,7 @@ describe('cancel and status changes', () => {
 
   it('walks an order to delivery through a failed attempt, with one event and one notification per change', async () => {
     const brand = await createBrandWithKey(t.deps);
+    await subscribeToWebhooks(t.pool, brand.brandId);
     const ref = (await createOrder(t.app, brand)).data.trackingRef;
     for (const status of [
       'picked_up',
@@ -457,7 +485,7 @@ describe('cancel and status changes', () => {
       'delivered',
     ]);
     const { rows } = await t.pool.query(
-      "SELECT type, data->>'previous_status' AS prev FROM webhook_events WHERE brand_id = $1 ORDER BY seq",
+      "SELECT type, data->>'previous_status' AS prev FROM outbox_events WHERE brand_id = $1 ORDER BY seq",
       [brand.brandId],
     );
     expect(rows.map((r) => r.type)).toEqual(['order.created', ...Array(6).fill('order.status_changed')]);
@@ -486,3 +514,16 @@ describe('cancel and status changes', () => {
     }
   });
 });
+
+/** Fan-out jobs queued for the brand's outbox events. */
+async function fanOutJobs(pool: Pool, brandId: string): Promise<number> {
+  const { rows } = await pool.query(
+    "SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = $2 AND j.payload->>'event_id' IN (SELECT id FROM outbox_events WHERE brand_id = $1)",
+    [brandId, WEBHOOKS_FAN_OUT.name],
+  );
+  return rows[0].n;
+}
+
+function omitEvents({ events: _, ...order }: Record<string, unknown>) {
+  return order;
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canConnect } from '../src/db/embedded.ts';
+import { canConnect } from '../src/infra/embedded-postgres.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

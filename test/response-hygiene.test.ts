@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteAuthInfo } from '../src/http/plugins/auth.ts';
+import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { exampleUrl } from './support/security-fixtures.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
-import { loggerOptions, redactUrl } from '../src/http/logging.ts';
+import { loggerOptions, redactUrl } from '../src/http/shared/logging.ts';
 import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { API, call, createBrandWithKey, type TestBrand, testConfig } from './support/app.ts';
@@ -221,7 +221,7 @@ describe('credentials in the logs', () => {
 
     // A webhook delivery, signed with both secrets (a rotation is under way).
     const { rows } = await pool.query<{ id: string }>(
-      'SELECT id FROM webhook_events WHERE brand_id = $1 ORDER BY created_at LIMIT 1',
+      'SELECT id FROM outbox_events WHERE brand_id = $1 ORDER BY created_at LIMIT 1',
       [brand.brandId],
     );
     const [deliveryId] = await fanOutWebhookEvent(deps, rows[0]!.id);

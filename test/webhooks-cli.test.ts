@@ -84,7 +84,7 @@ describe('dlv webhooks', () => {
     const brand = await createBrandWithKey(t.deps);
     const { endpoint } = await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url() });
     await createOrder(t.app, brand);
-    const { rows } = await t.pool.query('SELECT id FROM webhook_events WHERE brand_id = $1', [brand.brandId]);
+    const { rows } = await t.pool.query('SELECT id FROM outbox_events WHERE brand_id = $1', [brand.brandId]);
     const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);
     expect(await deliverWebhook(t.deps, deliveryId!)).toBe('failed');
 

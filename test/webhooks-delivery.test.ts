@@ -51,7 +51,7 @@ describe('webhook delivery', () => {
 
     const [hook] = await waitForHooks(1);
     const payload = verifyWith(secret, hook!) as Record<string, any>;
-    const { rows } = await t.pool.query('SELECT id, created_at FROM webhook_events WHERE brand_id = $1', [
+    const { rows } = await t.pool.query('SELECT id, created_at FROM outbox_events WHERE brand_id = $1', [
       brand.brandId,
     ]);
     expect(rows).toHaveLength(1);
@@ -100,7 +100,7 @@ describe('webhook delivery', () => {
       delivery_address: '1 place Bellecour 69002 Lyon',
     });
     expect(rejected.statusCode).toBe(422);
-    const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM webhook_events WHERE brand_id = $1', [
+    const { rows } = await t.pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE brand_id = $1', [
       brand.brandId,
     ]);
     expect(rows[0].n).toBe(0);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveriesRepository } from '../src/db/repositories/webhook-deliveries-repository.ts';
 import { webhooksRepository } from '../src/db/repositories/webhooks-repository.ts';
 import { webhookService } from '../src/domain/webhooks/webhook-service.ts';
+import { destinationGuard } from '../src/infra/http/url-guard.ts';
 import { type DeliverOptions, deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { ORPHAN_GRACE_MS } from '../src/jobs/webhooks-recover.ts';
@@ -51,7 +52,7 @@ async function oneDelivery() {
     url: receiver.url(`/${brand.brandId}`),
   });
   expect((await createOrder(t.app, brand)).statusCode).toBe(200);
-  const { rows } = await t.pool.query('SELECT id FROM webhook_events WHERE brand_id = $1', [brand.brandId]);
+  const { rows } = await t.pool.query('SELECT id FROM outbox_events WHERE brand_id = $1', [brand.brandId]);
   const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);
   return { brand, endpoint, deliveryId: deliveryId!, eventId: rows[0].id as string };
 }
@@ -126,7 +127,7 @@ describe('webhook retries', () => {
     const { deliveryId, endpoint, brand } = await oneDelivery();
     expect((await createOrder(t.app, brand)).statusCode).toBe(200);
     const { rows } = await t.pool.query(
-      'SELECT id FROM webhook_events WHERE brand_id = $1 ORDER BY seq DESC LIMIT 1',
+      'SELECT id FROM outbox_events WHERE brand_id = $1 ORDER BY seq DESC LIMIT 1',
       [brand.brandId],
     );
     const [second] = await fanOutWebhookEvent(t.deps, rows[0].id);
@@ -218,7 +219,10 @@ describe('webhook retries', () => {
       t.deps.webhooks.add({ brandId: 'brd_0000000000000000', url: receiver.url() }),
     ).rejects.toMatchObject({ code: 'not_found' });
     // Without WEBHOOKS_ALLOW_INSECURE: https only, and loopback is internal too.
-    const secure = webhookService({ ...serviceDeps(), allowInsecure: false });
+    const secure = webhookService({
+      ...serviceDeps(),
+      destinations: destinationGuard({ allowInsecure: false }),
+    });
     await expect(secure.add({ brandId: brand.brandId, url: receiver.url() })).rejects.toThrow(
       /must use https/,
     );

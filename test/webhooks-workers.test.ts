@@ -5,6 +5,8 @@ import { createPool } from '../src/db/pool.ts';
 import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { prefixedId } from '../src/domain/ids.ts';
+import type { OrderJson } from '../src/domain/orders/order-json.ts';
+import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from '../src/jobs/webhooks-recover.ts';
 import { startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, testConfig } from './support/app.ts';
@@ -104,7 +106,7 @@ describe('webhook workers', () => {
       [delivery!.id],
     );
     const restarted = await worker(2);
-    await t.pool.query(`SELECT graphile_worker.add_job($1, '{}'::json)`, [WEBHOOKS_RECOVER]);
+    await t.pool.query(`SELECT graphile_worker.add_job($1, '{}'::json)`, [WEBHOOKS_RECOVER.name]);
     const hooks = await eventually(async () => {
       const got = receiver.received.filter((r) => r.path === path);
       return got.length >= 2 && got;
@@ -140,7 +142,7 @@ describe('webhook workers', () => {
     for (let batch = 0; batch < 5; batch++) {
       await Promise.all(
         Array.from({ length: 50 }, () =>
-          t.deps.orders.create({ id: brand.brandId, defaultPickupAddress: null }, VALID_ORDER, null),
+          t.deps.orders.create({ id: brand.brandId, defaultPickupAddress: null }, VALID_ORDER),
         ),
       );
     }
@@ -160,7 +162,10 @@ describe('webhook workers', () => {
             {
               id: prefixedId('msg', 12),
               type: 'order.status_changed',
-              data: { order: { status: to }, previous_status: from },
+              brandId: brand.brandId,
+              at: new Date(),
+              data: { order: { status: to } as OrderJson, previous_status: from },
+              jobs: [WEBHOOKS_FAN_OUT.name],
             },
           );
           expect(moved?.status).toBe(to);

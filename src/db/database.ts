@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { type EmbeddedDatabase, openEmbeddedDatabase } from './embedded.ts';
+import { type EmbeddedDatabase, openEmbeddedDatabase } from '../infra/embedded-postgres.ts';
 import { createPool, type Pool } from './pool.ts';
 
 export interface Database {

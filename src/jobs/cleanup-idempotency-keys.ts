@@ -1,13 +1,13 @@
-import type { Task } from 'graphile-worker';
-import { idempotencyRepository } from '../db/repositories/idempotency-repository.ts';
-import type { Deps } from '../deps.ts';
-
-export const CLEANUP_IDEMPOTENCY_KEYS = 'idempotency_cleanup';
+import { defineJob } from './job.ts';
 
 /** Hourly: Idempotency-Keys are honoured 24 h; older rows are only dead weight. */
-export function cleanupIdempotencyKeysTask(deps: Deps): Task {
-  return async (_payload, helpers) => {
-    const deleted = await idempotencyRepository(deps.pool).deleteExpired();
+export const CLEANUP_IDEMPOTENCY_KEYS = defineJob({
+  name: 'idempotency_cleanup',
+  payloadVersion: 1,
+  fields: [],
+  schedule: '0 * * * * ?max=3',
+  async run(deps, _payload, helpers) {
+    const deleted = await deps.idempotentRequests.deleteExpired();
     if (deleted > 0) helpers.logger.info(`deleted ${deleted} expired idempotency keys`);
-  };
-}
+  },
+});

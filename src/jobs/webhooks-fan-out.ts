@@ -1,20 +1,22 @@
-import type { Task } from 'graphile-worker';
-import { webhookDeliveriesRepository } from '../db/repositories/webhook-deliveries-repository.ts';
 import type { Deps } from '../deps.ts';
-import { readPayload } from './webhook-payloads.ts';
+import { OUTBOX_JOB_PAYLOAD_VERSION } from '../events/outbox.ts';
+import { defineJob } from './job.ts';
 
-/** Enqueued with each webhook event, in the transaction that caused it; payload `{ v: 1, event_id }`. */
-export const WEBHOOKS_FAN_OUT = 'webhooks_fan_out';
+/** The webhooks subscriber's job for one outbox event: one delivery per subscribed active endpoint. */
+export const WEBHOOKS_FAN_OUT = defineJob({
+  name: 'webhooks_fan_out',
+  payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
+  fields: ['event_id'],
+  async run(deps, { event_id }, helpers) {
+    const created = await fanOutWebhookEvent(deps, event_id);
+    if (created.length > 0) helpers.logger.debug(`event ${event_id}: ${created.length} deliveries`);
+  },
+});
 
-/** One delivery (and its job) per subscribed active endpoint; safe to run twice for one event. */
-export function fanOutWebhookEvent(deps: Pick<Deps, 'pool' | 'clock'>, eventId: string): Promise<string[]> {
-  return webhookDeliveriesRepository(deps.pool).fanOut(eventId, deps.clock());
-}
-
-export function webhooksFanOutTask(deps: Deps): Task {
-  return async (payload, helpers) => {
-    const eventId = readPayload(payload, 'event_id');
-    const created = await fanOutWebhookEvent(deps, eventId);
-    if (created.length > 0) helpers.logger.debug(`event ${eventId}: ${created.length} deliveries`);
-  };
+/** Safe to run twice for one event. */
+export function fanOutWebhookEvent(
+  deps: Pick<Deps, 'webhookDeliveries'>,
+  eventId: string,
+): Promise<string[]> {
+  return deps.webhookDeliveries.fanOut(eventId);
 }

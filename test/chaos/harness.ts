@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { freePort, hydrateBinarySymlinks } from '../../src/db/embedded.ts';
+import { freePort, hydrateBinarySymlinks } from '../../src/infra/embedded-postgres.ts';
 
 export { freePort };
 

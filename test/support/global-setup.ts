@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createThrowawayDatabase } from '../../src/db/throwaway-database.ts';
+import { openEmbeddedDatabase } from '../../src/infra/embedded-postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

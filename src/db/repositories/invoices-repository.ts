@@ -205,14 +205,11 @@ export function invoicesRepository(db: Queryable) {
       return (rowCount ?? 0) > 0;
     },
 
-    async enqueueIssuedEvent(event: { id: string; brandId: string; data: unknown; at: Date }): Promise<void> {
-      await db.query(
-        `WITH w AS (
-           INSERT INTO webhook_events (id, brand_id, type, data, created_at) VALUES ($1, $2, 'invoice.issued', $3, $4) RETURNING id
-         )
-         SELECT graphile_worker.add_job('webhooks_fan_out', json_build_object('v', 1, 'event_id', w.id), max_attempts := 25) FROM w`,
-        [event.id, event.brandId, JSON.stringify(event.data), event.at],
-      );
+    /** One issuer per (brand, month) until the transaction ends: a second one waits, then finds the invoice. */
+    async lockPeriod(brandId: string, period: string): Promise<void> {
+      await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `invoice:${brandId}:${period}`,
+      ]);
     },
   };
 }

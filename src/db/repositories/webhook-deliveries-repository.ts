@@ -2,8 +2,8 @@ import type { DeliveryStatus } from '../../domain/webhooks/delivery.ts';
 import type { DeliveryOutcome } from '../../domain/webhooks/delivery-outcome.ts';
 import type { EndpointStatus } from '../../domain/webhooks/endpoint.ts';
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
-import type { DeliveryAttemptResult } from '../../domain/webhooks/send-webhook.ts';
-import type { PoolClient, Queryable } from '../pool.ts';
+import type { DeliveryAttemptResult } from '../../infra/http/outbound-http.ts';
+import type { Queryable } from '../pool.ts';
 import { ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
 
 /** Everything one attempt needs, read under the delivery's row lock. */
@@ -54,7 +54,7 @@ export function webhookDeliveriesRepository(db: Queryable) {
         `WITH d AS (
            INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at, created_at, updated_at)
            SELECT e.id, w.id, $2, $2, $2
-             FROM webhook_events e
+             FROM outbox_events e
              JOIN webhook_endpoints w
                ON w.brand_id = e.brand_id AND w.status = 'active' AND e.type = ANY (w.event_types)
             WHERE e.id = $1
@@ -72,14 +72,19 @@ export function webhookDeliveriesRepository(db: Queryable) {
      * unknown or another worker is sending it right now (that worker records the outcome and
      * schedules what follows), so one delivery is never sent twice at once.
      */
-    async lock(client: PoolClient, deliveryId: string): Promise<LockedDelivery | null> {
-      const { rows } = await client.query<LockedRow>(
+    async exists(deliveryId: string): Promise<boolean> {
+      const { rowCount } = await db.query('SELECT 1 FROM webhook_deliveries WHERE id = $1', [deliveryId]);
+      return (rowCount ?? 0) > 0;
+    },
+
+    async lock(deliveryId: string): Promise<LockedDelivery | null> {
+      const { rows } = await db.query<LockedRow>(
         `SELECT d.id, d.status, d.attempt_count, d.next_attempt_at,
                 e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at,
                 w.id AS endpoint_id, w.url, w.status AS endpoint_status, w.secret, w.previous_secret,
                 w.previous_secret_expires_at, w.first_failure_at
            FROM webhook_deliveries d
-           JOIN webhook_events e ON e.id = d.event_id
+           JOIN outbox_events e ON e.id = d.event_id
            JOIN webhook_endpoints w ON w.id = d.endpoint_id
           WHERE d.id = $1
           FOR UPDATE OF d SKIP LOCKED`,
@@ -105,12 +110,14 @@ export function webhookDeliveriesRepository(db: Queryable) {
       };
     },
 
-    async recordAttempt(
-      client: PoolClient,
-      attempt: { deliveryId: string; number: number; startedAt: Date; result: DeliveryAttemptResult },
-    ): Promise<void> {
+    async recordAttempt(attempt: {
+      deliveryId: string;
+      number: number;
+      startedAt: Date;
+      result: DeliveryAttemptResult;
+    }): Promise<void> {
       const { result } = attempt;
-      await client.query(
+      await db.query(
         `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_excerpt, error)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [
@@ -127,7 +134,6 @@ export function webhookDeliveriesRepository(db: Queryable) {
 
     /** Stores the outcome and, for a retry, enqueues the next attempt at its time. */
     async settle(
-      client: PoolClient,
       deliveryId: string,
       change: {
         outcome: Pick<DeliveryOutcome, 'status' | 'nextAttemptAt'>;
@@ -137,7 +143,7 @@ export function webhookDeliveriesRepository(db: Queryable) {
         at: Date;
       },
     ): Promise<void> {
-      await client.query(
+      await db.query(
         `WITH d AS (
            UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, attempt_count = $4,
              last_status = $5, last_error = $6, updated_at = $7
@@ -158,8 +164,8 @@ export function webhookDeliveriesRepository(db: Queryable) {
     },
 
     /** Re-enqueues a delivery whose job ran before its time (clocks differ between hosts). */
-    async requeue(client: PoolClient, deliveryId: string): Promise<void> {
-      await client.query(
+    async requeue(deliveryId: string): Promise<void> {
+      await db.query(
         `WITH d AS (SELECT id, next_attempt_at FROM webhook_deliveries WHERE id = $1) ${ENQUEUE_DELIVERIES}`,
         [deliveryId],
       );
@@ -169,8 +175,8 @@ export function webhookDeliveriesRepository(db: Queryable) {
      * The endpoint's failure run: a success ends it, a failure starts it if none is running.
      * Writes only on a change, so a healthy endpoint's row is not rewritten by every delivery.
      */
-    async trackEndpointHealth(client: PoolClient, endpointId: string, ok: boolean, at: Date): Promise<void> {
-      await client.query(
+    async trackEndpointHealth(endpointId: string, ok: boolean, at: Date): Promise<void> {
+      await db.query(
         ok
           ? 'UPDATE webhook_endpoints SET first_failure_at = NULL WHERE id = $1 AND first_failure_at IS NOT NULL'
           : 'UPDATE webhook_endpoints SET first_failure_at = $2 WHERE id = $1 AND first_failure_at IS NULL',
@@ -178,8 +184,8 @@ export function webhookDeliveriesRepository(db: Queryable) {
       );
     },
 
-    async disableEndpoint(client: PoolClient, endpointId: string, reason: string, at: Date): Promise<void> {
-      await client.query(
+    async disableEndpoint(endpointId: string, reason: string, at: Date): Promise<void> {
+      await db.query(
         `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = $3, updated_at = $3
           WHERE id = $1 AND status = 'active'`,
         [endpointId, reason, at],

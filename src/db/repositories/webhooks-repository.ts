@@ -90,7 +90,7 @@ const DELIVERY_SELECT = `SELECT d.id, d.event_id, e.type AS event_type, d.endpoi
         'duration_ms', a.duration_ms, 'response_status', a.response_status,
         'response_excerpt', a.response_excerpt, 'error', a.error) ORDER BY a.attempt)
       FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
-  FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`;
+  FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id`;
 
 export interface NewEndpointRow {
   id: string;
@@ -111,6 +111,23 @@ export function webhooksRepository(db: Queryable) {
         [row.id, row.brandId, row.url, row.eventTypes, row.secret, row.at],
       );
       return toEndpoint(rows[0]!);
+    },
+
+    async subscribedTypes(brandId: string): Promise<string[]> {
+      const { rows } = await db.query<{ type: string }>({
+        name: 'webhooks.subscribedTypes',
+        text: 'SELECT DISTINCT unnest(event_types) AS type FROM webhook_endpoints WHERE brand_id = $1',
+        values: [brandId],
+      });
+      return rows.map((r) => r.type);
+    },
+
+    /** Bumped by a trigger whenever a subscription changes (migration 0007). */
+    async subscriptionsVersion(): Promise<number> {
+      const { rows } = await db.query<{ version: number }>(
+        "SELECT version FROM cache_versions WHERE name = 'webhook_subscriptions'",
+      );
+      return rows[0]?.version ?? 0;
     },
 
     async findEndpoint(id: string): Promise<WebhookEndpoint | null> {
@@ -200,7 +217,7 @@ export function webhooksRepository(db: Queryable) {
                     WHERE o.event_id = e.id AND o.endpoint_id = w.id AND o.origin = 'fan_out'),
                   $3, $3, $3
              FROM webhook_endpoints w
-             JOIN webhook_events e ON e.brand_id = w.brand_id AND e.type = ANY (w.event_types)
+             JOIN outbox_events e ON e.brand_id = w.brand_id AND e.type = ANY (w.event_types)
             WHERE w.status = 'active' AND e.created_at >= $1 AND ($2::text IS NULL OR w.id = $2)
             ORDER BY e.seq
            RETURNING id, next_attempt_at

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
-import { type Pool, withTransaction } from '../../db/pool.ts';
-import {
-  type InvoiceLineRow,
-  invoicesRepository,
-  type Totals,
-} from '../../db/repositories/invoices-repository.ts';
+import type { InvoiceLineRow, Totals } from '../../db/repositories/invoices-repository.ts';
+import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
+import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
-import { prefixedId } from '../ids.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
@@ -49,13 +45,15 @@ function decodeCursor(cursor: string): string {
 
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
 export function invoiceService(deps: {
-  pool: Pool;
+  stores: Pick<Stores, 'invoices'>;
+  transact: Transact;
+  outbox: Outbox;
   brands: BrandService;
   clock: () => Date;
   seller: Readonly<SellerIdentity>;
 }) {
-  const { pool, brands, clock, seller } = deps;
-  const invoices = invoicesRepository(pool);
+  const { transact, outbox, brands, clock, seller } = deps;
+  const { invoices } = deps.stores;
 
   /** The months still accruing or awaiting issue: the current one and the previous one. */
   async function drafts(brandId: string): Promise<Invoice[]> {
@@ -103,12 +101,9 @@ export function invoiceService(deps: {
   /** Issues one brand's month in one transaction; null when already issued or nothing to bill. */
   async function issueFor(brandId: string, period: string, issuedAt: Date): Promise<Invoice | null> {
     const { start, end } = periodBounds(period);
-    return withTransaction(pool, async (client) => {
-      const repo = invoicesRepository(client);
-      // One issuer per (brand, month): a second one waits, then finds the invoice and stops.
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `invoice:${brandId}:${period}`,
-      ]);
+    return transact(async (tx) => {
+      const repo = tx.invoices;
+      await repo.lockPeriod(brandId, period);
       if (await repo.findByPeriod(brandId, period)) return null;
       const totals = await repo.billableTotals(brandId, start, end);
       if (totals.orderCount === 0) return null;
@@ -126,12 +121,10 @@ export function invoiceService(deps: {
         end,
       });
       const invoice = (await repo.find(id, brandId))!;
-      await repo.enqueueIssuedEvent({
-        id: prefixedId('msg', 12),
-        brandId,
-        data: { invoice: invoiceJson(invoice) },
-        at: issuedAt,
-      });
+      const event = await outbox.event(brandId, 'invoice.issued', issuedAt, () => ({
+        invoice: invoiceJson(invoice),
+      }));
+      if (event) await tx.outbox.append(event);
       return invoice;
     });
   }

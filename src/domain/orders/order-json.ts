@@ -1,37 +1,40 @@
 import { centsToEuros, VAT_RATE } from '../pricing/money.ts';
-import type { Order, OrderEvent } from './order.ts';
+import type { OrderEvent } from './order.ts';
+import { type JsonForm, type ORDER_FIELDS, ORDER_JSON_MEMBERS, type Order } from './order-fields.ts';
 
-const euros = (cents: number | null) => (cents === null ? null : centsToEuros(cents));
+type WithJson = Extract<(typeof ORDER_FIELDS)[number], { json: { name: string } }>;
+type FieldType<F> = F extends { readonly __type?: infer T } ? T : never;
+type JsonValue<F extends WithJson, Form extends JsonForm = F['json']['form']> = Form extends 'euros'
+  ? null extends FieldType<F>
+    ? number | null
+    : number
+  : Form extends 'instant'
+    ? string
+    : Form extends 'vat_rate'
+      ? number | null
+      : FieldType<F>;
+
+/** The public shape of an order (SPEC §5), derived from the column map. */
+export type OrderJson = { [F in WithJson as F['json']['name']]: JsonValue<F> };
+
+const RENDER: Record<JsonForm, (value: unknown, order: Order) => unknown> = {
+  plain: (value) => value,
+  euros: (value) => (value === null ? null : centsToEuros(value as number)),
+  instant: (value) => (value as Date).toISOString(),
+  vat_rate: (_, order) => (order.priceCents === null ? null : VAT_RATE),
+};
 
 /**
- * The public shape of an order (SPEC §5), shared by the API and the webhooks so both always say
- * the same thing. Every field is present; a missing value is `null`.
+ * The public shape of an order, shared by the API and the webhooks so both always say the same
+ * thing. Every field is present; a missing value is `null`. PostgreSQL renders the same JSON for the
+ * list and detail routes (orders-sql.ts); a property test holds the two byte-equal.
  */
-export function orderJson(order: Order) {
-  return {
-    tracking_ref: order.trackingRef,
-    status: order.status,
-    reference: order.reference,
-    customer_email: order.customerEmail,
-    amount_eur: euros(order.amountCents),
-    pickup_address: order.pickupAddress,
-    delivery_address: order.deliveryAddress,
-    delivery_postcode: order.deliveryPostcode,
-    delivery_city: order.deliveryCity,
-    delivery_recipient: order.deliveryRecipient,
-    delivery_phone: order.deliveryPhone,
-    delivery_email: order.deliveryEmail,
-    service: order.service,
-    unit_type: order.unitType,
-    quantity: order.quantity,
-    unit_weight_grams: order.unitWeightGrams,
-    price_eur: euros(order.priceCents),
-    price_excl_tax_eur: euros(order.priceExclTaxCents),
-    vat_rate: order.priceCents === null ? null : VAT_RATE,
-    promised_date: order.promisedDate,
-    created_at: order.createdAt.toISOString(),
-    updated_at: order.updatedAt.toISOString(),
-  };
+export function orderJson(order: Order): OrderJson {
+  const json: Record<string, unknown> = {};
+  for (const member of ORDER_JSON_MEMBERS) {
+    json[member.name] = RENDER[member.form](member.field === null ? null : order[member.field], order);
+  }
+  return json as OrderJson;
 }
 
 /** The order with its status history, oldest first: the detail view. */

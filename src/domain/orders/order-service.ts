@@ -1,13 +1,10 @@
-import type { Pool, Queryable } from '../../db/pool.ts';
-import type { NewOrderRow, PageQuery } from '../../db/repositories/orders-repository.ts';
-import { ordersRepository } from '../../db/repositories/orders-repository.ts';
+import type { NewOrder, PageQuery } from '../../db/repositories/orders-repository.ts';
+import type { Stores } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
+import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
-import { prefixedId } from '../ids.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
-import { requestFingerprint } from './idempotency.ts';
-import { runIdempotently } from './idempotent.ts';
 import type { Order, OrderWithEvents } from './order.ts';
 import { decodeCursor, encodeCursor } from './order-cursor.ts';
 import {
@@ -18,7 +15,7 @@ import {
   parsePhone,
   validateOrderInput,
 } from './order-input.ts';
-import { orderDetailJson, orderJson } from './order-json.ts';
+import { orderJson } from './order-json.ts';
 import {
   type Actor,
   assertTransition,
@@ -71,9 +68,14 @@ function nextCursor(page: ReadonlyArray<{ id: number }>, query: PageQuery): stri
 }
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
-export function orderService(deps: { pool: Pool; grids: GridService; clock: () => Date }) {
-  const { pool, grids, clock } = deps;
-  const orders = ordersRepository(pool);
+export function orderService(deps: {
+  stores: Pick<Stores, 'orders'>;
+  grids: GridService;
+  outbox: Outbox;
+  clock: () => Date;
+}) {
+  const { grids, outbox, clock } = deps;
+  const { orders } = deps.stores;
 
   /** Zone, price and promised date of a delivery address: 422 when unserved or unpriced. */
   async function priceDelivery(
@@ -103,16 +105,19 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
     };
   }
 
-  async function insertWithFreshRef(db: Queryable, row: NewOrderRow): Promise<OrderWithEvents> {
+  async function insertWithFreshRef(
+    store: Stores['orders'],
+    row: NewOrder,
+    listeners: string[],
+  ): Promise<OrderWithEvents> {
     const note =
       row.status === 'pending' ? 'Order created' : 'Order created; waiting for the delivery address';
     for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
       const candidate = { ...row, trackingRef: generateTrackingRef() };
-      const created = await ordersRepository(db).insert(
-        candidate,
-        { note },
-        { id: prefixedId('msg', 12), type: 'order.created', data: { order: orderJson(asOrder(candidate)) } },
-      );
+      const event = outbox.eventWith(listeners, candidate.brandId, 'order.created', row.createdAt, () => ({
+        order: orderJson(asOrder(candidate)),
+      }));
+      const created = await store.insert(candidate, note, event);
       if (created) return { ...created, events: [{ status: created.status, at: created.createdAt, note }] };
     }
     // 5 collisions in a row on 50 random bits means something else is wrong.
@@ -132,22 +137,18 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
     to: OrderStatus,
     actor: Actor,
     note: string | null,
-    set?: Partial<NewOrderRow>,
+    set?: Partial<NewOrder>,
   ) {
     let current: Order = order;
     for (let attempt = 0; attempt < 3; attempt++) {
       assertTransition(current.status, to, actor);
       const at = clock();
-      const next = asOrder({ ...current, ...set, status: to, updatedAt: at });
-      const updated = await orders.transition(
-        current.id,
-        { from: current.status, to, note, at, set },
-        {
-          id: prefixedId('msg', 12),
-          type: 'order.status_changed',
-          data: { order: orderJson(next), previous_status: current.status },
-        },
-      );
+      const from = current;
+      const event = await outbox.event(from.brandId, 'order.status_changed', at, () => ({
+        order: orderJson({ ...from, ...set, status: to, updatedAt: at }),
+        previous_status: from.status,
+      }));
+      const updated = await orders.transition(current.id, { from: current.status, to, note, at, set }, event);
       if (updated) return find(updated.trackingRef, null);
       current = await find(order.trackingRef, null);
     }
@@ -155,11 +156,20 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
   }
 
   return {
-    async create(brand: BrandContext, input: OrderInput, idempotencyKey: string | null) {
+    /**
+     * Validates, prices and stores a new order; `store` is given when the caller runs it inside its
+     * own transaction (the HTTP layer's Idempotency-Key handling). Nothing is stored on a refusal.
+     */
+    async create(
+      brand: BrandContext,
+      input: OrderInput,
+      store: Stores['orders'] = orders,
+    ): Promise<OrderWithEvents> {
       const v = validateOrderInput(input);
       const now = clock();
       const delivery = v.deliveryAddress ? await priceDelivery(brand.id, v.deliveryAddress, v, now) : null;
-      const row: NewOrderRow = {
+      const listeners = await outbox.jobsFor(brand.id, 'order.created');
+      const row: NewOrder = {
         trackingRef: '',
         brandId: brand.id,
         status: delivery ? 'pending' : 'awaiting_address',
@@ -185,21 +195,18 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
         createdAt: now,
         ...delivery,
       };
-      const scope = {
-        brandId: brand.id,
-        key: idempotencyKey,
-        fingerprint: requestFingerprint('POST /orders', input),
-      };
-      return runIdempotently(pool, scope, async (db) => {
-        const order = await insertWithFreshRef(db, row);
-        return {
-          statusCode: 200,
-          body: { ok: true, trackingRef: order.trackingRef, order: orderDetailJson(order) },
-        };
-      });
+      return insertWithFreshRef(store, row, listeners);
     },
 
     get: (brandId: string, trackingRef: string) => find(trackingRef, brandId),
+
+    /** The brand's order as its public detail JSON text, rendered by the database (the hot read). */
+    async getDetailJson(brandId: string, trackingRef: string): Promise<string> {
+      const ref = normaliseTrackingRef(trackingRef);
+      const json = ref ? await orders.findDetailJson(ref, brandId) : null;
+      if (json === null) throw new AppError('not_found', `No order with trackingRef "${trackingRef}".`);
+      return json;
+    },
     getAnyBrand: (trackingRef: string) => find(trackingRef, null),
 
     /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
@@ -256,7 +263,7 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
           return address ?? undefined;
         },
       });
-      const set: Partial<NewOrderRow> = Object.fromEntries(
+      const set: Partial<NewOrder> = Object.fromEntries(
         Object.entries(fields).filter(([, v]) => v !== undefined),
       );
       if (Object.keys(set).length === 0) throw invalidField('body', 'give at least one field to change');
@@ -294,7 +301,7 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
 
 export type OrderService = ReturnType<typeof orderService>;
 
-/** A row about to be written, seen as the order it will be (for the webhook payload). */
-function asOrder(row: NewOrderRow & Partial<Pick<Order, 'id' | 'pickedUpAt' | 'updatedAt'>>): Order {
+/** A row about to be written, seen as the order it will be (for the event payload). */
+function asOrder(row: NewOrder & Partial<Pick<Order, 'id' | 'pickedUpAt' | 'updatedAt'>>): Order {
   return { id: 0, pickedUpAt: null, updatedAt: row.createdAt, ...row };
 }

@@ -1,5 +1,5 @@
+import type { DeliveryAttemptResult } from '../../infra/http/outbound-http.ts';
 import { nextAttemptDelay, shouldDisableEndpoint } from './retry-schedule.ts';
-import type { DeliveryAttemptResult } from './send-webhook.ts';
 
 export type DeliveryOutcome =
   | { status: 'succeeded'; nextAttemptAt: null; disableReason: null }

@@ -11,9 +11,5 @@ export {
   shouldDisableEndpoint,
 } from './retry-schedule.ts';
 export { generateWebhookSecret, isWebhookSecret } from './secrets.ts';
-export type { DeliveryAttemptResult, SendWebhookInput } from './send-webhook.ts';
-export { DEFAULT_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES, sendWebhook } from './send-webhook.ts';
 export type { SignPayloadInput } from './signing.ts';
 export { signPayload, WEBHOOK_USER_AGENT } from './signing.ts';
-export type { DestinationOptions, ResolveHost, UrlGuardOptions } from './url-guard.ts';
-export { addressRange, assertPublicDestination, MAX_URL_LENGTH, validateEndpointUrl } from './url-guard.ts';

@@ -1,5 +1,6 @@
 import type { WebhooksRepository } from '../../db/repositories/webhooks-repository.ts';
 import { AppError, invalidField } from '../../errors.ts';
+import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { WebhookDelivery } from './delivery.ts';
@@ -11,15 +12,15 @@ import {
 } from './endpoint.ts';
 import { parseEventTypes } from './events.ts';
 import { generateWebhookSecret } from './secrets.ts';
-import { assertPublicDestination, type ResolveHost, validateEndpointUrl } from './url-guard.ts';
 
 export interface WebhookServiceDeps {
   repository: WebhooksRepository;
   brands: BrandService;
   clock: () => Date;
-  /** WEBHOOKS_ALLOW_INSECURE: http and loopback receivers, for local development and tests. */
-  allowInsecure: boolean;
-  lookup?: ResolveHost;
+  /** The SSRF guard (WEBHOOKS_ALLOW_INSECURE allows http and loopback receivers, for development). */
+  destinations: DestinationGuard;
+  /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
+  onSubscriptionsChanged?: () => void;
 }
 
 export const DEFAULT_DELIVERY_LIMIT = 50;
@@ -40,9 +41,9 @@ export function webhookService(deps: WebhookServiceDeps) {
     async add(input: { brandId: string; url: string; events?: string | string[] }) {
       const brand = await deps.brands.get(input.brandId);
       const eventTypes = parseEventTypes(input.events);
-      const url = validateEndpointUrl(input.url.trim(), { allowInsecure: deps.allowInsecure });
+      const url = deps.destinations.validate(input.url.trim());
       // Checked again on every attempt (DNS changes); refusing here tells the operator at once.
-      await assertPublicDestination(url, { allowInsecure: deps.allowInsecure, lookup: deps.lookup });
+      await deps.destinations.assertPublic(url);
       const secret = generateWebhookSecret();
       const created = await repository.insertEndpoint({
         id: prefixedId('whk'),
@@ -52,6 +53,7 @@ export function webhookService(deps: WebhookServiceDeps) {
         secret,
         at: clock(),
       });
+      deps.onSubscriptionsChanged?.();
       return { endpoint: created, secret };
     },
 

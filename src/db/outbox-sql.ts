@@ -1,0 +1,37 @@
+import { OUTBOX_JOB_PAYLOAD_VERSION, type OutboxEvent } from '../events/outbox.ts';
+import type { Queryable } from './pool.ts';
+
+/**
+ * The one place that writes an outbox event and enqueues its subscribers' jobs: CTEs to put in
+ * the statement that makes the change, so the event exists exactly when the change does (no
+ * transaction round trip). `source` names a CTE that returns a row only if the change happened.
+ * Parameters are appended to `values`. The caller's main SELECT must include `select` (PostgreSQL
+ * skips a CTE nobody reads, and the job CTE has no other reader).
+ */
+export function outboxCtes(
+  event: OutboxEvent,
+  values: unknown[],
+  source: string,
+): { ctes: string; select: string } {
+  const p = (value: unknown) => `$${values.push(value)}`;
+  const ctes = `outbox_event AS (
+      INSERT INTO outbox_events (id, brand_id, type, data, created_at)
+      SELECT ${p(event.id)}, ${p(event.brandId)}, ${p(event.type)}, ${p(JSON.stringify(event.data))}::jsonb, ${p(event.at)}::timestamptz
+        FROM ${source}
+      RETURNING id
+    ), outbox_jobs AS (
+      SELECT graphile_worker.add_job(job, json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', outbox_event.id),
+                                     max_attempts := 25)
+        FROM outbox_event, unnest(${p(event.jobs)}::text[]) AS job
+    )`;
+  return { ctes, select: '(SELECT count(*) FROM outbox_jobs) AS outbox_jobs' };
+}
+
+/** Writes events on their own, inside the caller's transaction (a change made by several statements). */
+export async function appendEvents(db: Queryable, events: readonly OutboxEvent[]): Promise<void> {
+  for (const event of events) {
+    const values: unknown[] = [];
+    const { ctes, select } = outboxCtes(event, values, 'one');
+    await db.query(`WITH one AS (SELECT 1), ${ctes} SELECT ${select}`, values);
+  }
+}

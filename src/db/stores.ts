@@ -1,0 +1,38 @@
+import type { OutboxEvent } from '../events/outbox.ts';
+import { appendEvents } from './outbox-sql.ts';
+import { type Pool, type Queryable, withTransaction } from './pool.ts';
+import { apiKeysRepository } from './repositories/api-keys-repository.ts';
+import { brandsRepository } from './repositories/brands-repository.ts';
+import { idempotencyRepository } from './repositories/idempotency-repository.ts';
+import { invoicesRepository } from './repositories/invoices-repository.ts';
+import { ordersRepository } from './repositories/orders-repository.ts';
+import { priceGridsRepository } from './repositories/price-grids-repository.ts';
+import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
+import { webhooksRepository } from './repositories/webhooks-repository.ts';
+
+/** Every store (repository) of the service, on one connection: the pool, or a transaction's client. */
+export function storesOn(db: Queryable) {
+  return {
+    apiKeys: apiKeysRepository(db),
+    brands: brandsRepository(db),
+    idempotencyKeys: idempotencyRepository(db),
+    invoices: invoicesRepository(db),
+    orders: ordersRepository(db),
+    outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
+    priceGrids: priceGridsRepository(db),
+    webhookDeliveries: webhookDeliveriesRepository(db),
+    webhooks: webhooksRepository(db),
+  };
+}
+
+export type Stores = ReturnType<typeof storesOn>;
+
+/**
+ * Runs `work` in one transaction, on stores bound to it: committed when it resolves, rolled back
+ * when it throws. Services receive this instead of a pool, so the domain never opens a connection.
+ */
+export type Transact = <T>(work: (stores: Stores) => Promise<T>) => Promise<T>;
+
+export function transactOn(pool: Pool): Transact {
+  return (work) => withTransaction(pool, (client) => work(storesOn(client)));
+}

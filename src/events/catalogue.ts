@@ -1,0 +1,34 @@
+import type { InvoiceJson } from '../domain/invoices/invoice-json.ts';
+import type { orderJson } from '../domain/orders/order-json.ts';
+import type { OrderStatus } from '../domain/orders/state-machine.ts';
+
+type OrderJson = ReturnType<typeof orderJson>;
+
+/**
+ * Every domain event that subscribers (webhooks, and next the shop connectors and automation) can
+ * react to: its name, the version of its payload, and what it means. The one list: the outbox, the
+ * webhook subscriptions, the OpenAPI webhooks and the CLI all take their types from here.
+ */
+export const EVENT_CATALOGUE = {
+  'order.created': { version: 1, description: 'A delivery order was created.' },
+  'order.status_changed': {
+    version: 1,
+    description: 'A delivery order moved to another status (picked up, delivered, cancelled…).',
+  },
+  'invoice.issued': { version: 1, description: "A month's invoice was issued." },
+} as const satisfies Record<string, { version: number; description: string }>;
+
+export type EventType = keyof typeof EVENT_CATALOGUE;
+
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
+
+/** Each event's `data`, in the public JSON shapes the API serves. */
+export interface EventPayloads {
+  'order.created': { order: OrderJson };
+  'order.status_changed': { order: OrderJson; previous_status: OrderStatus };
+  'invoice.issued': { invoice: InvoiceJson };
+}
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(EVENT_CATALOGUE, value);
+}

@@ -1,0 +1,76 @@
+import { prefixedId } from '../domain/ids.ts';
+import type { EventPayloads, EventType } from './catalogue.ts';
+
+/** Payload version of every subscriber's event job: `{ v: 1, event_id }`. */
+export const OUTBOX_JOB_PAYLOAD_VERSION = 1;
+
+/**
+ * Something that reacts to domain events: webhook delivery today, each shop connector and the
+ * automation subscriptions next. Each gets its own job per event, so a slow or failing subscriber
+ * never delays another.
+ */
+export interface Subscriber {
+  name: string;
+  /** The job (under src/jobs/) that handles one event for this subscriber; payload `{ v, event_id }`. */
+  job: string;
+  /**
+   * Whether this brand has anyone listening to `type` here. Called on every change, so it must be
+   * cheap: a cached answer, refreshed when the subscriptions change.
+   */
+  listens(brandId: string, type: EventType): boolean | Promise<boolean>;
+}
+
+/** An event to write in the same statement or transaction as the change it reports. */
+export interface OutboxEvent<T extends EventType = EventType> {
+  /** Also the Standard Webhooks `webhook-id`: the same on every delivery and replay. */
+  id: string;
+  type: T;
+  brandId: string;
+  data: EventPayloads[T];
+  at: Date;
+  /** One job per interested subscriber, enqueued with the event. */
+  jobs: readonly string[];
+}
+
+/**
+ * Decides what a change writes for its subscribers: nothing at all when none of them listens to
+ * that brand's event (no event row, no job), else the event with one job per listener. The payload
+ * is built only when someone will read it.
+ */
+export function outbox(subscribers: readonly Subscriber[]) {
+  async function jobsFor(brandId: string, type: EventType): Promise<string[]> {
+    const jobs: string[] = [];
+    for (const subscriber of subscribers) {
+      if (await subscriber.listens(brandId, type)) jobs.push(subscriber.job);
+    }
+    return jobs;
+  }
+
+  /** The event for listeners already known (`jobsFor`), or null when there are none. */
+  function eventWith<T extends EventType>(
+    jobs: readonly string[],
+    brandId: string,
+    type: T,
+    at: Date,
+    data: () => EventPayloads[T],
+  ): OutboxEvent<T> | null {
+    return jobs.length === 0 ? null : { id: prefixedId('msg', 12), type, brandId, data: data(), at, jobs };
+  }
+
+  return {
+    jobsFor,
+    eventWith,
+
+    /** The event to write with the change, or null when nobody listens. */
+    async event<T extends EventType>(
+      brandId: string,
+      type: T,
+      at: Date,
+      data: () => EventPayloads[T],
+    ): Promise<OutboxEvent<T> | null> {
+      return eventWith(await jobsFor(brandId, type), brandId, type, at, data);
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof outbox>;

@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../../../deps.ts';
+import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
+import type { PublicApp } from '../../../shared/app-types.ts';
+import { OrderSchema, OrderStatusSchema, TrackingRefParams } from '../../../shared/schemas/orders.ts';
+import { errorResponses, PrefixedId } from '../../../shared/schemas/shared.ts';
+
+const OpsOrderResponse = Type.Object(
+  { ok: Type.Literal(true), brand_id: PrefixedId('brd', 16), order: Type.Ref(OrderSchema) },
+  { description: 'The order, whichever brand it belongs to.' },
+);
+
+const StatusChangeRequest = Type.Object(
+  {
+    status: OrderStatusSchema,
+    note: Type.Optional(
+      Type.String({ maxLength: 500, description: "Shown in the order's history, e.g. the courier scan." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Operator routes for couriers' scanning tools: read any order, move it through its states. */
+export function opsOrderRoutes(app: PublicApp, deps: Deps): void {
+  app.get(
+    '/orders/:trackingRef',
+    {
+      config: { auth: 'ops' },
+      schema: {
+        operationId: 'opsGetOrder',
+        summary: "Any brand's order, with its history",
+        tags: ['Operations'],
+        params: TrackingRefParams,
+        response: { 200: OpsOrderResponse, ...errorResponses([400, 401, 404]) },
+      },
+    },
+    async (request) => {
+      const order = await deps.orders.getAnyBrand(request.params.trackingRef);
+      return { ok: true as const, brand_id: order.brandId, order: orderDetailJson(order) };
+    },
+  );
+
+  app.post(
+    '/orders/:trackingRef/status',
+    {
+      config: { auth: 'ops' },
+      schema: {
+        operationId: 'opsSetOrderStatus',
+        summary: 'Move an order to its next status',
+        description:
+          'Applies one allowed transition (e.g. pending → picked_up), appends it to the history and notifies the brand. ' +
+          '422 `invalid_transition` otherwise; two simultaneous changes cannot both apply.',
+        tags: ['Operations'],
+        params: TrackingRefParams,
+        body: StatusChangeRequest,
+        response: { 200: OpsOrderResponse, ...errorResponses([400, 401, 404, 413, 415, 422]) },
+      },
+    },
+    async (request) => {
+      const order = await deps.orders.setStatus(
+        request.params.trackingRef,
+        request.body.status,
+        request.body.note ?? null,
+      );
+      return { ok: true as const, brand_id: order.brandId, order: orderDetailJson(order) };
+    },
+  );
+}

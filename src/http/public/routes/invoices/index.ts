@@ -1,0 +1,83 @@
+import type { Deps } from '../../../../deps.ts';
+import { invoiceJson, invoiceLineJson } from '../../../../domain/invoices/invoice-json.ts';
+import type { PublicApp } from '../../../shared/app-types.ts';
+import { principalOf } from '../../../shared/plugins/auth.ts';
+import {
+  InvoiceDetailResponse,
+  InvoiceIdParams,
+  InvoiceListQuery,
+  InvoiceListResponse,
+} from '../../../shared/schemas/invoices.ts';
+import { errorResponses } from '../../../shared/schemas/shared.ts';
+
+export function invoiceRoutes(app: PublicApp, deps: Deps): void {
+  app.get(
+    '/invoices',
+    {
+      config: { auth: 'invoices:read' },
+      schema: {
+        operationId: 'listInvoices',
+        summary: "List the brand's invoices, newest period first",
+        description:
+          'The current month appears as a `draft` that accrues; past months are `issued` on the 1st, then `paid`.',
+        tags: ['Invoices'],
+        querystring: InvoiceListQuery,
+        response: { 200: InvoiceListResponse, ...errorResponses([400, 401, 403, 429]) },
+      },
+    },
+    async (request) => {
+      const page = await deps.invoices.list(principalOf(request).brand.id, request.query);
+      return { ok: true as const, invoices: page.invoices.map(invoiceJson), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/invoices/:id',
+    {
+      config: { auth: 'invoices:read' },
+      schema: {
+        operationId: 'getInvoice',
+        summary: 'One invoice with its lines',
+        tags: ['Invoices'],
+        params: InvoiceIdParams,
+        response: { 200: InvoiceDetailResponse, ...errorResponses([400, 401, 403, 404, 429]) },
+      },
+    },
+    async (request) => {
+      const { invoice, lines } = await deps.invoices.get(principalOf(request).brand.id, request.params.id);
+      return { ok: true as const, invoice: { ...invoiceJson(invoice), lines: lines.map(invoiceLineJson) } };
+    },
+  );
+
+  app.get(
+    '/invoices/:id/pdf',
+    {
+      config: { auth: 'invoices:read' },
+      schema: {
+        operationId: 'getInvoicePdf',
+        summary: 'The invoice as a PDF',
+        description:
+          'A French invoice with its legal mentions; a draft is marked as such and carries no number.',
+        tags: ['Invoices'],
+        params: InvoiceIdParams,
+        response: {
+          200: {
+            description: 'The PDF document.',
+            // OpenAPI 3.1 describes a binary body by its media type alone, not as a JSON string.
+            content: { 'application/pdf': { schema: { contentMediaType: 'application/pdf' } } },
+          },
+          ...errorResponses([400, 401, 403, 404, 429]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { invoice, pdf } = await deps.invoices.pdf(principalOf(request).brand.id, request.params.id);
+      const name = invoice.number ?? `draft-${invoice.period}`;
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${name}.pdf"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
+    },
+  );
+}

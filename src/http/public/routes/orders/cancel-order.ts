@@ -1,0 +1,28 @@
+import type { Deps } from '../../../../deps.ts';
+import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
+import type { PublicApp } from '../../../shared/app-types.ts';
+import { principalOf } from '../../../shared/plugins/auth.ts';
+import { OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
+import { errorResponses } from '../../../shared/schemas/shared.ts';
+
+export function cancelOrderRoute(app: PublicApp, deps: Deps): void {
+  app.post(
+    '/orders/:trackingRef/cancel',
+    {
+      config: { auth: 'orders:write' },
+      schema: {
+        operationId: 'cancelOrder',
+        summary: 'Cancel an order before pickup',
+        description:
+          'Allowed while the order is `awaiting_address` or `pending`; 422 `invalid_transition` afterwards. No body.',
+        tags: ['Orders'],
+        params: TrackingRefParams,
+        response: { 200: OrderResponse, ...errorResponses([400, 401, 403, 404, 413, 415, 422, 429]) },
+      },
+    },
+    async (request) => {
+      const order = await deps.orders.cancel(principalOf(request).brand.id, request.params.trackingRef);
+      return { ok: true as const, order: orderDetailJson(order) };
+    },
+  );
+}

@@ -1,0 +1,57 @@
+import type { Static } from '@sinclair/typebox';
+import type { Deps } from '../../../../deps.ts';
+import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
+import type { PublicApp } from '../../../shared/app-types.ts';
+import { principalOf } from '../../../shared/plugins/auth.ts';
+import {
+  IdempotencyHeaders,
+  OrderCreatedResponse,
+  OrderCreateRequest,
+} from '../../../shared/schemas/orders.ts';
+import { errorResponses } from '../../../shared/schemas/shared.ts';
+import { parseIdempotencyKey, requestFingerprint } from '../../idempotency-key.ts';
+
+export function createOrderRoute(app: PublicApp, deps: Deps): void {
+  app.post(
+    '/orders',
+    {
+      config: { auth: 'orders:write' },
+      schema: {
+        operationId: 'createOrder',
+        summary: 'Create a delivery order',
+        description:
+          "Checks the destination (Île-de-France), prices the delivery from the brand's grid and fixes the promised date. " +
+          'Without `delivery_address` the order waits in `awaiting_address` until completed with PATCH. ' +
+          'Send an `Idempotency-Key` to retry safely: the first response is replayed with `Idempotent-Replayed: true`.',
+        tags: ['Orders'],
+        headers: IdempotencyHeaders,
+        body: OrderCreateRequest,
+        response: {
+          200: OrderCreatedResponse,
+          ...errorResponses([400, 401, 403, 409, 413, 415, 422, 429], {
+            422: 'Destination outside Île-de-France (`out_of_zone`), no valid French postcode (`invalid_address`), no price in the grid (`unpriceable`), or Idempotency-Key reused with another body (`idempotency_key_reused`).',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const key = parseIdempotencyKey(request.headers['idempotency-key']);
+      const scope = {
+        brandId: principal.brand.id,
+        key,
+        fingerprint: requestFingerprint('POST /orders', request.body),
+      };
+      const result = await deps.idempotentRequests.run(scope, async (tx) => {
+        const order = await deps.orders.create(principal.brand, request.body, tx?.orders);
+        return {
+          statusCode: 200,
+          body: { ok: true, trackingRef: order.trackingRef, order: orderDetailJson(order) },
+        };
+      });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      // A replay sends back exactly what the first request received.
+      return reply.status(200).send(result.body as Static<typeof OrderCreatedResponse>);
+    },
+  );
+}

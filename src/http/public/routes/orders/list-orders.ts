@@ -1,0 +1,29 @@
+import type { Deps } from '../../../../deps.ts';
+import type { PublicApp } from '../../../shared/app-types.ts';
+import { sendJsonText } from '../../../shared/json-text.ts';
+import { principalOf } from '../../../shared/plugins/auth.ts';
+import { OrderListQuery, OrderListResponse } from '../../../shared/schemas/orders.ts';
+import { errorResponses } from '../../../shared/schemas/shared.ts';
+
+export function listOrdersRoute(app: PublicApp, deps: Deps): void {
+  app.get(
+    '/orders',
+    {
+      config: { auth: 'orders:read' },
+      schema: {
+        operationId: 'listOrders',
+        summary: "List the brand's orders, newest first",
+        tags: ['Orders'],
+        querystring: OrderListQuery,
+        response: { 200: OrderListResponse, ...errorResponses([400, 401, 403, 429]) },
+      },
+    },
+    async (request, reply) => {
+      const page = await deps.orders.listJson(principalOf(request).brand.id, request.query);
+      // The orders arrive as JSON text (rendered by PostgreSQL): the page is assembled around them
+      // rather than parsed and serialized again. Cursors are base64url, safe inside a JSON string.
+      const cursor = page.nextCursor === null ? 'null' : `"${page.nextCursor}"`;
+      return sendJsonText(reply, `{"ok":true,"orders":[${page.orders.join(',')}],"next_cursor":${cursor}}`);
+    },
+  );
+}

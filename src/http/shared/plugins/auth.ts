@@ -1,0 +1,95 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiKeyAuthenticator, Principal } from '../../../domain/api-keys/authenticator.ts';
+import type { Scope } from '../../../domain/api-keys/keys.ts';
+import { AppError } from '../../../errors.ts';
+
+/**
+ * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, or `'ops'` (the
+ * operator's OPS_TOKEN, for the operations API). Every route states it
+ * in `config.auth`; a route that forgets is refused at start-up rather than left open.
+ */
+export type AuthRequirement = 'none' | 'any' | 'ops' | Scope;
+
+export interface RouteAuthInfo {
+  method: string;
+  url: string;
+  auth: AuthRequirement;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with what it requires: the shared security test suite walks this list. */
+    routeCatalog: RouteAuthInfo[];
+  }
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The authenticated caller; only valid in routes whose `auth` is not `'none'`. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf() called on a route without authentication');
+  return request.principal;
+}
+
+/** Constant-time comparison, so the token cannot be guessed byte by byte from response times. */
+function isOpsToken(authorization: string | undefined, opsToken: string | null): boolean {
+  const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+  if (!opsToken || !presented) return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(opsToken).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function registerAuth(
+  app: FastifyInstance,
+  authenticator: ApiKeyAuthenticator,
+  opsToken: string | null,
+): void {
+  app.decorateRequest('principal', null);
+  const catalog: RouteAuthInfo[] = [];
+  app.decorate('routeCatalog', catalog);
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth === undefined) {
+      // Hidden routes (the docs page and its assets) are public by nature; any other must say.
+      if (!(route.schema as { hide?: boolean } | undefined)?.hide && !route.url.includes('*')) {
+        throw new Error(`route ${route.method} ${route.url} does not declare config.auth`);
+      }
+      route.config = { ...route.config, auth: 'none' };
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') catalog.push({ method, url: route.url, auth: route.config.auth! });
+    }
+  });
+
+  // onRequest runs before the body is read: an unauthenticated caller costs no parsing.
+  app.addHook('onRequest', async (request) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'none') return;
+    if (auth === 'ops') {
+      if (!isOpsToken(request.headers.authorization, opsToken)) {
+        throw new AppError('unauthorized', 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".');
+      }
+      return;
+    }
+    request.principal = await authenticator.authenticate(request.headers.authorization);
+  });
+
+  // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
+  // still counts against its rate limit (and gets the RateLimit headers), yet before the body is read.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return payload;
+    // Unreachable after the onRequest hook above, which throws without a valid key; fail closed anyway.
+    if (!request.principal) throw new AppError('unauthorized', 'A valid API key is required.');
+    if (!request.principal.key.scopes.includes(auth)) {
+      throw new AppError('insufficient_scope', `This API key lacks the "${auth}" scope needed here.`);
+    }
+    return payload;
+  });
+}

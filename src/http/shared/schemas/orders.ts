@@ -1,0 +1,173 @@
+import { Type } from '@sinclair/typebox';
+import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
+import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
+import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
+import {
+  DATE_MAX_LENGTH,
+  NullableNumber,
+  NullableString,
+  PageLimit,
+  StringEnum,
+  Timestamp,
+  TrackingRef,
+} from './shared.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const optionalText = (maxLength: number, description: string, examples?: string[]) =>
+  Type.Optional(Nullable(Type.String({ maxLength, description, examples })));
+
+export const OrderStatusSchema = StringEnum(ORDER_STATUSES, {
+  description:
+    'awaiting_address → pending → picked_up → in_transit → out_for_delivery → delivered; out_for_delivery → failed_attempt → ' +
+    'out_for_delivery or returned; awaiting_address | pending → cancelled.',
+});
+
+const EmailInput = (description: string) =>
+  Type.String({ format: 'email', maxLength: 254, description, examples: ['jane@example.com'] });
+
+export const OrderCreateRequest = Type.Object(
+  {
+    customer_email: EmailInput("E-mail of the brand's customer."),
+    amount_eur: Type.Optional(
+      Type.Union([
+        Type.Number({
+          minimum: 0,
+          description: 'Value of the goods in euros (≥ 0, at most 2 decimals).',
+          examples: [49.9],
+        }),
+        Type.Null(),
+      ]),
+    ),
+    pickup_address: optionalText(
+      500,
+      "Where the parcel is collected; defaults to the brand's pickup address.",
+    ),
+    delivery_address: optionalText(
+      500,
+      'Free-form French address with its postcode; omit it to create the order awaiting its address.',
+      ['12 rue Oberkampf 75011 Paris'],
+    ),
+    delivery_recipient: optionalText(200, 'Name of the recipient.'),
+    delivery_phone: optionalText(40, 'French or international number; stored in E.164.', ['06 12 34 56 78']),
+    delivery_email: Type.Optional(Type.Union([EmailInput('E-mail of the recipient.'), Type.Null()])),
+    service: Type.Optional(Type.Union([ServiceSchema, Type.Null()], { description: 'Default `standard`.' })),
+    unit_type: Type.Optional(Type.Union([UnitTypeInput, Type.Null()])),
+    quantity: Type.Optional(Type.Union([QuantityInput, Type.Null()])),
+    unit_weight: Type.Optional(Type.Union([UnitWeightInput, Type.Null()])),
+    reference: optionalText(100, "The brand's own order number.", ['CMD-10042']),
+  },
+  { additionalProperties: false },
+);
+
+export const OrderPatchRequest = Type.Object(
+  {
+    delivery_address: optionalText(500, 'New delivery address: located, priced and dated afresh.'),
+    delivery_recipient: optionalText(200, 'Name of the recipient.'),
+    delivery_phone: optionalText(40, 'French or international number.'),
+    delivery_email: Type.Optional(Type.Union([EmailInput('E-mail of the recipient.'), Type.Null()])),
+    pickup_address: optionalText(500, 'Where the parcel is collected.'),
+    reference: optionalText(100, "The brand's own order number."),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+const nullableNumber = (description?: string) => NullableNumber(description ? { description } : {});
+
+export const OrderEventSchema = Type.Object({
+  status: OrderStatusSchema,
+  at: Timestamp(),
+  note: NullableString({ maxLength: 500 }),
+});
+
+const orderFields = {
+  tracking_ref: TrackingRef(),
+  status: OrderStatusSchema,
+  reference: NullableString({ maxLength: 100, description: "The brand's own order number." }),
+  customer_email: Type.String({ format: 'email', maxLength: 254 }),
+  amount_eur: nullableNumber('Value of the goods.'),
+  pickup_address: NullableString({ maxLength: 500 }),
+  delivery_address: NullableString({ maxLength: 500 }),
+  delivery_postcode: NullableString({ pattern: '^[0-9]{5}$', maxLength: 5 }),
+  delivery_city: NullableString({ maxLength: 100 }),
+  delivery_recipient: NullableString({ maxLength: 200 }),
+  delivery_phone: NullableString({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16, description: 'E.164.' }),
+  delivery_email: NullableString({ format: 'email', maxLength: 254 }),
+  service: ServiceSchema,
+  unit_type: StringEnum(UNIT_TYPES),
+  quantity: Type.Integer({ format: 'int32', minimum: 1, maximum: MAX_QUANTITY }),
+  unit_weight_grams: Type.Integer({ format: 'int32', minimum: 1, maximum: MAX_UNIT_WEIGHT_GRAMS }),
+  price_eur: nullableNumber(
+    'Delivery price incl. VAT, fixed when the address is known; null while awaiting it.',
+  ),
+  price_excl_tax_eur: nullableNumber(),
+  vat_rate: nullableNumber(),
+  promised_date: NullableString({
+    format: 'date',
+    maxLength: DATE_MAX_LENGTH,
+    description: 'Promised delivery day (Europe/Paris).',
+  }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+};
+
+export const OrderSummarySchema = Type.Object(orderFields, { $id: 'OrderSummary', title: 'OrderSummary' });
+export const OrderSchema = Type.Object(
+  { ...orderFields, events: Type.Array(OrderEventSchema, { description: 'Status history, oldest first.' }) },
+  { $id: 'Order', title: 'Order' },
+);
+
+export const OrderResponse = Type.Object(
+  { ok: Type.Literal(true), order: Type.Ref(OrderSchema) },
+  { description: 'The order with its history.' },
+);
+export const OrderCreatedResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    trackingRef: TrackingRef(),
+    order: Type.Ref(OrderSchema),
+  },
+  { description: 'The created order (or, with a replayed Idempotency-Key, the first response).' },
+);
+export const OrderListResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    orders: Type.Array(Type.Ref(OrderSummarySchema), { maxItems: 200, description: 'At most `limit`.' }),
+    next_cursor: NullableString({
+      pattern: '^[A-Za-z0-9_-]{1,64}$',
+      maxLength: 64,
+      description: 'Pass as `cursor` for the next page; null on the last.',
+    }),
+  },
+  { description: 'A page of orders, newest first.' },
+);
+
+export const OrderListQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Unsafe<string>({
+        type: 'string',
+        enum: [...ORDER_STATUSES],
+        description: 'Only orders in this status.',
+      }),
+    ),
+    limit: PageLimit,
+    cursor: Type.Optional(
+      Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const TrackingRefParams = Type.Object({
+  trackingRef: Type.String({ maxLength: 40, description: "The order's trackingRef, e.g. `DLV-7K3M9Q2XHP`." }),
+});
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description:
+        'Makes the request safe to retry: replayed for 24 h (per brand) when the body is the same.',
+    }),
+  ),
+});

@@ -1,0 +1,154 @@
+import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../domain/webhooks/events.ts';
+import { MAX_ATTEMPTS } from '../../../domain/webhooks/retry-schedule.ts';
+import { INVOICE_NUMBER_PATTERN, PERIOD_PATTERN } from './invoices.ts';
+import { DATE_MAX_LENGTH, INT32_MAX, TIMESTAMP_MAX_LENGTH } from './shared.ts';
+
+/** Event ids: `msg_` + 24 hex, the same in the body and in the `webhook-id` header. */
+const EVENT_ID = { type: 'string', pattern: '^msg_[0-9a-f]{24}$', maxLength: 28 };
+const TIMESTAMP = { type: 'string', format: 'date-time', maxLength: TIMESTAMP_MAX_LENGTH };
+
+// The top-level `webhooks` of the public OpenAPI 3.1 document: what our servers POST to a brand's
+// endpoint (SPEC §8). Plain JSON Schema, as no route validates these; the order is the public
+// OrderSummary (the order without its event history), exactly what the API returns in lists.
+
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description:
+      'The event id: the same on every attempt and replay of this event, so receivers can drop duplicates.',
+    schema: { ...EVENT_ID, examples: ['msg_6f1c0a9e2b7d4c3a8e5f1b20'] },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds of this attempt. Reject messages more than 5 minutes away from your clock.',
+    schema: { type: 'string', pattern: '^[0-9]{1,12}$', maxLength: 12, examples: ['1764320400'] },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two for 24 h after a rotation). Verify with any Standard Webhooks library.',
+    schema: {
+      type: 'string',
+      pattern: '^v1,[A-Za-z0-9+/]{43}=( v1,[A-Za-z0-9+/]{43}=)?$',
+      maxLength: 95,
+      examples: ['v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4='],
+    },
+  },
+];
+
+const InvoicePayload = {
+  type: 'object',
+  title: 'Invoice',
+  required: [
+    'id',
+    'number',
+    'period',
+    'status',
+    'currency',
+    'order_count',
+    'total_excl_tax_eur',
+    'vat_eur',
+    'total_eur',
+    'issued_at',
+    'due_date',
+    'paid_at',
+  ],
+  properties: {
+    id: { type: 'string', pattern: '^inv_[0-9a-f]{16}$', maxLength: 20, examples: ['inv_3f9a0c1d2e3f4a5b'] },
+    number: { type: 'string', pattern: INVOICE_NUMBER_PATTERN, maxLength: 12, examples: ['F2026-000042'] },
+    period: {
+      type: 'string',
+      pattern: PERIOD_PATTERN,
+      maxLength: 7,
+      description: 'Billed month (Europe/Paris), YYYY-MM.',
+      examples: ['2026-11'],
+    },
+    status: { type: 'string', enum: ['issued', 'paid'] },
+    currency: { type: 'string', const: 'EUR' },
+    order_count: { type: 'integer', format: 'int32', minimum: 0, maximum: INT32_MAX },
+    total_excl_tax_eur: { type: 'number' },
+    vat_eur: { type: 'number' },
+    total_eur: { type: 'number' },
+    issued_at: TIMESTAMP,
+    due_date: { type: 'string', format: 'date', maxLength: DATE_MAX_LENGTH },
+    paid_at: { ...TIMESTAMP, type: ['string', 'null'] },
+  },
+};
+
+const DATA: Record<WebhookEventType, object> = {
+  'order.created': {
+    type: 'object',
+    required: ['order'],
+    properties: { order: { $ref: '#/components/schemas/OrderSummary' } },
+  },
+  'order.status_changed': {
+    type: 'object',
+    required: ['order', 'previous_status'],
+    properties: {
+      order: { $ref: '#/components/schemas/OrderSummary' },
+      previous_status: {
+        type: 'string',
+        enum: [...ORDER_STATUSES],
+        description: 'The status the order left.',
+        examples: ['in_transit'],
+      },
+    },
+  },
+  'invoice.issued': {
+    type: 'object',
+    required: ['invoice'],
+    properties: { invoice: InvoicePayload },
+  },
+};
+
+const SUMMARY: Record<WebhookEventType, string> = {
+  'order.created': 'An order was created',
+  'order.status_changed': 'An order changed status',
+  'invoice.issued': 'A monthly invoice was issued',
+};
+
+function eventOperation(type: WebhookEventType) {
+  return {
+    post: {
+      operationId: `webhook-${type.replace('.', '-')}`,
+      summary: SUMMARY[type],
+      description:
+        `Sent to every active endpoint of the brand subscribed to \`${type}\`. A 2xx answer within 15 s is success; ` +
+        `otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (${MAX_ATTEMPTS} attempts in all). ` +
+        'Delivery is at least once: deduplicate on `webhook-id`. A 410 answer disables the endpoint.',
+      tags: ['Webhooks'],
+      security: [],
+      parameters: SIGNATURE_HEADERS,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'id', 'created_at', 'data'],
+              properties: {
+                type: { type: 'string', const: type },
+                id: { ...EVENT_ID, description: 'The event id, equal to the `webhook-id` header.' },
+                created_at: { ...TIMESTAMP, description: 'When the event happened.' },
+                data: DATA[type],
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'Received (any 2xx). The body is ignored.' },
+        '410': { description: 'Gone: the endpoint is disabled and receives nothing more.' },
+      },
+    },
+  };
+}
+
+export const PUBLIC_WEBHOOKS = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((t) => [t, eventOperation(t)]));

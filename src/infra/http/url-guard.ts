@@ -1,0 +1,130 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { invalidField } from '../../errors.ts';
+
+export const MAX_URL_LENGTH = 2000;
+
+/** Resolves a host name to every address it has; injectable so tests need no real DNS. */
+export type ResolveHost = (host: string) => Promise<string[]>;
+
+export interface UrlGuardOptions {
+  /** WEBHOOKS_ALLOW_INSECURE: http and loopback receivers, for tests and local development. */
+  allowInsecure: boolean;
+}
+
+export interface DestinationOptions extends UrlGuardOptions {
+  lookup?: ResolveHost;
+}
+
+/** The static checks on an endpoint URL, done when the operator adds it. */
+export function validateEndpointUrl(url: string, options: UrlGuardOptions): URL {
+  if (url.length > MAX_URL_LENGTH) throw invalidField('url', `must be at most ${MAX_URL_LENGTH} characters`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidField('url', 'is not a valid absolute URL');
+  }
+  const allowed = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
+  if (!allowed.includes(parsed.protocol)) {
+    throw invalidField('url', options.allowInsecure ? 'must use http or https' : 'must use https');
+  }
+  // Credentials would be stored and shown in listings in clear; receivers authenticate by signature.
+  if (parsed.username !== '' || parsed.password !== '') {
+    throw invalidField('url', 'must not contain a user name or password');
+  }
+  if (parsed.hostname === '') throw invalidField('url', 'must name a host');
+  return parsed;
+}
+
+const defaultLookup: ResolveHost = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/**
+ * The SSRF check: every address the host resolves to must be public, otherwise a brand could
+ * make our workers probe the internal network or a cloud metadata service. Run at send time
+ * too, since DNS answers change; the caller should connect to the returned addresses only.
+ */
+export async function assertPublicDestination(url: URL, options: DestinationOptions): Promise<string[]> {
+  // URL keeps IPv6 literals in brackets; the WHATWG parser has already normalised IPv4 forms
+  // such as `2130706433` or `0x7f.1` to dotted quads.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  if (isIP(host) !== 0) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = await (options.lookup ?? defaultLookup)(host);
+    } catch (err) {
+      const reason = err instanceof Error && 'code' in err ? ` (${String(err.code)})` : '';
+      throw invalidField('url', `host ${host} could not be resolved${reason}`);
+    }
+    if (addresses.length === 0) throw invalidField('url', `host ${host} could not be resolved`);
+  }
+  for (const address of addresses) {
+    const range = addressRange(address);
+    if (range === 'unicast') continue;
+    if (range === 'loopback' && options.allowInsecure) continue;
+    const name = describe(range);
+    const what = `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} address`;
+    const where = address === host ? `${host} is ${what}` : `${host} resolves to ${address}, ${what}`;
+    throw invalidField('url', `${where}; webhooks are only delivered to public addresses`);
+  }
+  return addresses;
+}
+
+/**
+ * The ipaddr.js range of an address, looking through IPv6 forms that embed an IPv4 address
+ * (mapped, translated, NAT64, 6to4): `::ffff:10.0.0.1` reaches 10.0.0.1 and must be judged so.
+ * Only 'unicast' is public; every other name is refused.
+ */
+export function addressRange(address: string): string {
+  if (!ipaddr.isValid(address)) return 'invalid';
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return ip.range();
+  const v6 = ip as ipaddr.IPv6;
+  const range = v6.range();
+  const [, p1, p2, , , , p6, p7] = v6.parts;
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return embeddedV4(p6, p7).range();
+  // Only the well-known NAT64 prefix 64:ff9b::/96; the local-use 64:ff9b:1::/48 stays refused.
+  if (range === 'rfc6052' && v6.match(ipaddr.IPv6.parseCIDR('64:ff9b::/96')))
+    return embeddedV4(p6, p7).range();
+  if (range === '6to4') return embeddedV4(p1, p2).range();
+  return range;
+}
+
+function embeddedV4(high: number | undefined, low: number | undefined): ipaddr.IPv4 {
+  const h = high ?? 0;
+  const l = low ?? 0;
+  return new ipaddr.IPv4([h >> 8, h & 0xff, l >> 8, l & 0xff]);
+}
+
+const RANGE_NAMES: Record<string, string> = {
+  private: 'private',
+  loopback: 'loopback',
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  multicast: 'multicast',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  reserved: 'reserved',
+  invalid: 'invalid',
+};
+
+function describe(range: string): string {
+  return RANGE_NAMES[range] ?? `non-public (${range})`;
+}
+
+/** The SSRF guard for outbound destinations chosen by others (webhook endpoints, next shop URLs). */
+export function destinationGuard(options: DestinationOptions) {
+  return {
+    /** Static checks: absolute URL, https (unless insecure is allowed), no credentials, length. */
+    validate: (url: string) => validateEndpointUrl(url, options),
+    /** The host resolves only to public addresses; checked again on every attempt (DNS changes). */
+    assertPublic: (url: URL) => assertPublicDestination(url, options),
+  };
+}
+
+export type DestinationGuard = ReturnType<typeof destinationGuard>;

@@ -1,0 +1,31 @@
+import type { TaskList } from 'graphile-worker';
+import type { Deps } from '../deps.ts';
+import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
+import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
+import { type Job, readPayload } from './job.ts';
+import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
+import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
+import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
+
+/** Every job the service runs. A job whose name no worker knows waits in the queue. */
+export const JOBS: readonly Job[] = [
+  CLEANUP_IDEMPOTENCY_KEYS,
+  ISSUE_DUE_INVOICES,
+  WEBHOOKS_FAN_OUT,
+  WEBHOOKS_DELIVER,
+  WEBHOOKS_RECOVER,
+] as Job[];
+
+export function taskList(deps: Deps): TaskList {
+  return Object.fromEntries(
+    JOBS.map((job) => [job.name, (payload, helpers) => job.run(deps, readPayload(job, payload), helpers)]),
+  );
+}
+
+/** The recurring jobs; graphile-worker's cron keeps them at-most-once per slot across all workers. */
+export const CRONTAB = JOBS.filter((job) => job.schedule)
+  .map((job) => {
+    const [minute, hour, day, month, weekday, ...options] = job.schedule!.split(' ');
+    return [minute, hour, day, month, weekday, job.name, ...options].join(' ');
+  })
+  .join('\n');
