@@ -1,33 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
-import { opsOrderRoutes } from './http/ops/routes/orders/index.ts';
-import { invoiceRoutes } from './http/public/routes/invoices/index.ts';
-import { getMeRoute } from './http/public/routes/me/index.ts';
-import { cancelOrderRoute } from './http/public/routes/orders/cancel-order.ts';
-import { createOrderRoute } from './http/public/routes/orders/create-order.ts';
-import { getOrderRoute } from './http/public/routes/orders/get-order.ts';
-import { listOrdersRoute } from './http/public/routes/orders/list-orders.ts';
-import { updateOrderRoute } from './http/public/routes/orders/update-order.ts';
-import { postRatesRoute } from './http/public/routes/rates/index.ts';
-import { pingRoute } from './http/public/routes/system/index.ts';
-import type { PublicApp } from './http/shared/app-types.ts';
+import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
+import { PUBLIC_PREFIX, publicApi, publicServerUrl } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
-import { registerDocsPage, registerOpenApi } from './http/shared/plugins/openapi.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
 import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema } from './http/shared/schemas/shared.ts';
-import { PUBLIC_WEBHOOKS } from './http/shared/schemas/webhooks.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 
-export const PUBLIC_PREFIX = '/public/v1';
-export const OPS_PREFIX = '/ops/v1';
+export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
@@ -35,11 +23,6 @@ const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSch
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
-}
-
-export function publicServerUrl(deps: Deps): string {
-  const base = deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`;
-  return `${base}${PUBLIC_PREFIX}`;
 }
 
 /** Builds the whole HTTP application without listening: tests drive it with `app.inject`. */
@@ -88,66 +71,26 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     for (const w of deps.watchers) w.stopWatching();
   });
 
-  await app.register(
-    async (api) => {
-      await registerOpenApi(api, {
-        title: 'Delivery Orders API',
-        description:
-          'Create and track last-mile delivery orders in Île-de-France, read invoices and quote rates at checkout. ' +
-          'Authenticate with `Authorization: Bearer dlv_…`. Errors share one envelope: `{ ok: false, error, message, request_id }`.',
-        serverUrl: publicServerUrl(deps),
-        tags: [
-          { name: 'System', description: 'Health and description of the API.' },
-          { name: 'Account', description: 'The calling brand and key.' },
-          { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
-          { name: 'Rates', description: 'Quotes at checkout.' },
-          {
-            name: 'Invoices',
-            description: 'Monthly invoices: running draft, issued, paid; with lines and PDF.',
-          },
-        ],
-        securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
-        webhooks: PUBLIC_WEBHOOKS,
-        internal: false,
-        rateLimited: deps.config.rateLimitPerSecond > 0,
-      });
-      const typed = api.withTypeProvider() as unknown as PublicApp;
-      pingRoute(typed);
-      getMeRoute(typed);
-      postRatesRoute(typed, deps);
-      createOrderRoute(typed, deps);
-      listOrdersRoute(typed, deps);
-      getOrderRoute(typed, deps);
-      updateOrderRoute(typed, deps);
-      cancelOrderRoute(typed, deps);
-      invoiceRoutes(typed, deps);
-      await registerDocsPage(api, PUBLIC_PREFIX);
-    },
-    { prefix: PUBLIC_PREFIX },
-  );
-
-  // The operations API exists only when the operator has set a token for it.
-  if (deps.config.opsToken) {
-    await app.register(
-      async (ops) => {
-        await registerOpenApi(ops, {
-          title: 'Delivery Orders — operations API',
-          description:
-            "For the operator's tools (couriers' scanners): read any order and move it through its states. Authenticate with `Authorization: Bearer <OPS_TOKEN>`.",
-          serverUrl: `${deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`}${OPS_PREFIX}`,
-          tags: [{ name: 'Operations', description: 'Order status changes.' }],
-          securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
-          // The operator's own tools: not rate limited, and not for brands.
-          internal: true,
-          rateLimited: false,
-        });
-        opsOrderRoutes(ops.withTypeProvider() as unknown as PublicApp, deps);
-        await registerDocsPage(ops, OPS_PREFIX);
-      },
-      { prefix: OPS_PREFIX },
-    );
+  // Each surface is a plugin under its prefix; the account area (sessions) and the connectors
+  // (signed callbacks) are added to this list.
+  const surfaces = [
+    { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
+    { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
+  ];
+  for (const surface of surfaces) {
+    if (surface.enabled) await app.register(surface.plugin, { prefix: surface.prefix });
   }
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Keep the body's bytes as received in `request.rawBody` (for HMAC checks), beside the parsed JSON. */
+    rawBody?: boolean;
+  }
+  interface FastifyRequest {
+    rawBody: Buffer | null;
+  }
 }
 
 /**
@@ -157,7 +100,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 function registerJsonOnly(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.decorateRequest('rawBody', null);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // A route that verifies a signature over the exact bytes received (a shop's HMAC) asks for them.
+    if (request.routeOptions.config.rawBody) request.rawBody = body as Buffer;
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);

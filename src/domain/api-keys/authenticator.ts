@@ -2,7 +2,8 @@ import type { ApiKeysRepository, KeyWithBrand } from '../../db/repositories/api-
 import { AppError } from '../../errors.ts';
 import { hashApiKey, KEY_PATTERN, type Scope } from './keys.ts';
 
-export interface Principal {
+/** Who an API key stands for: its brand, and the key itself with its scopes. */
+export interface KeyIdentity {
   brand: { id: string; name: string; createdAt: Date; defaultPickupAddress: string | null };
   key: { id: string; prefix: string; scopes: Scope[]; createdAt: Date; lastUsedAt: Date | null };
 }
@@ -17,7 +18,7 @@ export interface AuthenticatorOptions {
 }
 
 interface CacheEntry {
-  principal: Principal;
+  principal: KeyIdentity;
   expiresAt: number;
 }
 
@@ -33,7 +34,7 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
   const cache = new Map<string, CacheEntry>();
   const lastTouched = new Map<string, number>();
 
-  function toPrincipal(k: KeyWithBrand): Principal {
+  function toKeyIdentity(k: KeyWithBrand): KeyIdentity {
     return {
       brand: {
         id: k.brandId,
@@ -45,7 +46,7 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
     };
   }
 
-  function touch(principal: Principal): void {
+  function touch(principal: KeyIdentity): void {
     const at = now();
     if (at - (lastTouched.get(principal.key.id) ?? 0) < touchEveryMs) return;
     lastTouched.set(principal.key.id, at);
@@ -57,9 +58,12 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
   }
 
   return {
-    /** Throws 401 `unauthorized` for a missing, malformed, unknown or revoked key. */
-    async authenticate(authorization: string | undefined): Promise<Principal> {
-      const token = parseBearer(authorization);
+    /**
+     * `token`: the bearer token presented (null when none). Throws 401 `unauthorized` for a missing,
+     * malformed, unknown or revoked key.
+     */
+    async authenticate(presented: string | null): Promise<KeyIdentity> {
+      const token = checkKeyFormat(presented);
       const hit = cache.get(token);
       if (hit && hit.expiresAt > now()) {
         touch(hit.principal);
@@ -68,7 +72,7 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
       cache.delete(token);
       const record = await keys.findActiveByHash(hashApiKey(token));
       if (!record) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.');
-      const principal = toPrincipal(record);
+      const principal = toKeyIdentity(record);
       if (options.ttlMs > 0) {
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
         cache.set(token, { principal, expiresAt: now() + options.ttlMs });
@@ -85,16 +89,15 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
 
 export type ApiKeyAuthenticator = ReturnType<typeof apiKeyAuthenticator>;
 
-function parseBearer(authorization: string | undefined): string {
-  if (!authorization) {
+function checkKeyFormat(token: string | null): string {
+  if (token === null) {
     throw new AppError('unauthorized', 'Missing API key: send it as "Authorization: Bearer dlv_…".');
   }
-  const match = /^Bearer +(\S+) *$/i.exec(authorization);
-  if (!match || !KEY_PATTERN.test(match[1]!)) {
+  if (!KEY_PATTERN.test(token)) {
     throw new AppError(
       'unauthorized',
       'Malformed API key: expected "Authorization: Bearer dlv_" followed by 64 hex characters.',
     );
   }
-  return match[1]!;
+  return token;
 }

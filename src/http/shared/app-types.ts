@@ -7,11 +7,16 @@ import type {
   RawServerDefault,
 } from 'fastify';
 
-/** The Fastify instance routes are written against: TypeBox schemas give handlers their types. */
-export type PublicApp = FastifyInstance<
+/** The Fastify instance routes of every surface are written against: TypeBox schemas give handlers their types. */
+export type TypedApp = FastifyInstance<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
+
+/** A surface's Fastify context with the TypeBox type provider. */
+export function typed(app: FastifyInstance): TypedApp {
+  return app.withTypeProvider<TypeBoxTypeProvider>() as unknown as TypedApp;
+}

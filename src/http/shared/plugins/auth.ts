@@ -1,8 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiKeyAuthenticator, Principal } from '../../../domain/api-keys/authenticator.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ApiKeyAuthenticator, KeyIdentity } from '../../../domain/api-keys/authenticator.ts';
 import type { Scope } from '../../../domain/api-keys/keys.ts';
 import { AppError } from '../../../errors.ts';
+import { bearerToken } from '../bearer.ts';
+import { type ApiKeyPrincipal, principalOf } from '../principal.ts';
+
+export { principalOf };
 
 /**
  * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, or `'ops'` (the
@@ -25,24 +29,23 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRequirement;
   }
-  interface FastifyRequest {
-    principal: Principal | null;
-  }
-}
-
-/** The authenticated caller; only valid in routes whose `auth` is not `'none'`. */
-export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new Error('principalOf() called on a route without authentication');
-  return request.principal;
 }
 
 /** Constant-time comparison, so the token cannot be guessed byte by byte from response times. */
 function isOpsToken(authorization: string | undefined, opsToken: string | null): boolean {
-  const presented = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+  const presented = bearerToken(authorization);
   if (!opsToken || !presented) return false;
   const a = createHash('sha256').update(presented).digest();
   const b = createHash('sha256').update(opsToken).digest();
   return timingSafeEqual(a, b);
+}
+
+// One principal per cached key identity, so the hot path allocates none per request.
+const principals = new WeakMap<KeyIdentity, ApiKeyPrincipal>();
+function apiKeyPrincipal(key: KeyIdentity): ApiKeyPrincipal {
+  let principal = principals.get(key);
+  if (!principal) principals.set(key, (principal = { kind: 'apiKey', ...key }));
+  return principal;
 }
 
 export function registerAuth(
@@ -75,9 +78,11 @@ export function registerAuth(
       if (!isOpsToken(request.headers.authorization, opsToken)) {
         throw new AppError('unauthorized', 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".');
       }
+      request.principal = { kind: 'operator' };
       return;
     }
-    request.principal = await authenticator.authenticate(request.headers.authorization);
+    const key = await authenticator.authenticate(bearerToken(request.headers.authorization));
+    request.principal = apiKeyPrincipal(key);
   });
 
   // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
@@ -86,7 +91,8 @@ export function registerAuth(
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return payload;
     // Unreachable after the onRequest hook above, which throws without a valid key; fail closed anyway.
-    if (!request.principal) throw new AppError('unauthorized', 'A valid API key is required.');
+    if (request.principal?.kind !== 'apiKey')
+      throw new AppError('unauthorized', 'A valid API key is required.');
     if (!request.principal.key.scopes.includes(auth)) {
       throw new AppError('insufficient_scope', `This API key lacks the "${auth}" scope needed here.`);
     }

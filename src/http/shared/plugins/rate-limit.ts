@@ -23,7 +23,7 @@ export function registerRateLimit(
     `Too many requests for this API key: ${policy.perSecond} per second, bursts of ${policy.burst}.`,
   );
   app.addHook('onRequest', async (request, reply) => {
-    const key = request.principal?.key.id;
+    const key = request.principal?.kind === 'apiKey' ? request.principal.key.id : undefined;
     if (!key) return; // public routes and requests refused by authentication
     const decision = await limiter.take(key);
     reply.header('ratelimit-policy', policyHeader);

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../../deps.ts';
 import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { OrderSchema, OrderStatusSchema, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses, PrefixedId } from '../../../shared/schemas/shared.ts';
 
@@ -21,7 +21,7 @@ const StatusChangeRequest = Type.Object(
 );
 
 /** Operator routes for couriers' scanning tools: read any order, move it through its states. */
-export function opsOrderRoutes(app: PublicApp, deps: Deps): void {
+export function opsOrderRoutes(app: TypedApp, deps: Deps): void {
   app.get(
     '/orders/:trackingRef',
     {

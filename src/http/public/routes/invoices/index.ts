@@ -1,6 +1,6 @@
 import type { Deps } from '../../../../deps.ts';
 import { invoiceJson, invoiceLineJson } from '../../../../domain/invoices/invoice-json.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import {
   InvoiceDetailResponse,
@@ -10,7 +10,7 @@ import {
 } from '../../../shared/schemas/invoices.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function invoiceRoutes(app: PublicApp, deps: Deps): void {
+export function invoiceRoutes(app: TypedApp, deps: Deps): void {
   app.get(
     '/invoices',
     {

@@ -1,9 +1,9 @@
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { MeResponse } from '../../../shared/schemas/me.ts';
 import { errorResponses, iso, isoOrNull } from '../../../shared/schemas/shared.ts';
 
-export function getMeRoute(app: PublicApp): void {
+export function getMeRoute(app: TypedApp): void {
   app.get(
     '/me',
     {

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Deps } from '../../../../deps.ts';
 import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import {
   IdempotencyHeaders,
@@ -11,7 +11,7 @@ import {
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency-key.ts';
 
-export function createOrderRoute(app: PublicApp, deps: Deps): void {
+export function createOrderRoute(app: TypedApp, deps: Deps): void {
   app.post(
     '/orders',
     {

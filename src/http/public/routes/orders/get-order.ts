@@ -1,11 +1,11 @@
 import type { Deps } from '../../../../deps.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function getOrderRoute(app: PublicApp, deps: Deps): void {
+export function getOrderRoute(app: TypedApp, deps: Deps): void {
   app.get(
     '/orders/:trackingRef',
     {

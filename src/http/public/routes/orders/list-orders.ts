@@ -1,11 +1,11 @@
 import type { Deps } from '../../../../deps.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderListQuery, OrderListResponse } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function listOrdersRoute(app: PublicApp, deps: Deps): void {
+export function listOrdersRoute(app: TypedApp, deps: Deps): void {
   app.get(
     '/orders',
     {

@@ -1,11 +1,11 @@
 import type { Deps } from '../../../../deps.ts';
 import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderPatchRequest, OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function updateOrderRoute(app: PublicApp, deps: Deps): void {
+export function updateOrderRoute(app: TypedApp, deps: Deps): void {
   app.patch(
     '/orders/:trackingRef',
     {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../../../deps.ts';
 import type { RatesQuote } from '../../../../domain/rates/quote-rates.ts';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { RatesRequest, RatesResponse } from '../../../shared/schemas/rates.ts';
@@ -8,7 +8,7 @@ import { errorResponses } from '../../../shared/schemas/shared.ts';
 
 const serialized = new WeakMap<RatesQuote, string>();
 
-export function postRatesRoute(app: PublicApp, deps: Deps): void {
+export function postRatesRoute(app: TypedApp, deps: Deps): void {
   app.post(
     '/rates',
     {

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { PublicApp } from '../../../shared/app-types.ts';
+import type { TypedApp } from '../../../shared/app-types.ts';
 import { errorResponses, Timestamp } from '../../../shared/schemas/shared.ts';
 
-export function pingRoute(app: PublicApp): void {
+export function pingRoute(app: TypedApp): void {
   app.get(
     '/ping',
     {

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { typed } from '../shared/app-types.ts';
+import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
+import { opsOrderRoutes } from './routes/orders/index.ts';
+
+export const OPS_PREFIX = '/ops/v1';
+
+/** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
+export function opsApi(deps: Deps) {
+  return async (ops: FastifyInstance) => {
+    await registerOpenApi(ops, {
+      title: 'Delivery Orders — operations API',
+      description:
+        "For the operator's tools (couriers' scanners): read any order and move it through its states. Authenticate with `Authorization: Bearer <OPS_TOKEN>`.",
+      serverUrl: `${deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`}${OPS_PREFIX}`,
+      tags: [{ name: 'Operations', description: 'Order status changes.' }],
+      securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
+      // The operator's own tools: not rate limited, and not for brands.
+      internal: true,
+      rateLimited: false,
+    });
+    opsOrderRoutes(typed(ops), deps);
+    await registerDocsPage(ops, OPS_PREFIX);
+  };
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { type TypedApp, typed } from '../shared/app-types.ts';
+import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
+import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
+import { invoiceRoutes } from './routes/invoices/index.ts';
+import { getMeRoute } from './routes/me/index.ts';
+import { orderRoutes } from './routes/orders/index.ts';
+import { postRatesRoute } from './routes/rates/index.ts';
+import { pingRoute } from './routes/system/index.ts';
+
+export const PUBLIC_PREFIX = '/public/v1';
+
+/** Each resource registers its own routes; their order is the OpenAPI document's. */
+const RESOURCES: ReadonlyArray<(app: TypedApp, deps: Deps) => void> = [
+  pingRoute,
+  getMeRoute,
+  postRatesRoute,
+  orderRoutes,
+  invoiceRoutes,
+];
+
+export function publicServerUrl(deps: Deps): string {
+  const base = deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`;
+  return `${base}${PUBLIC_PREFIX}`;
+}
+
+/** The public API (`/public/v1`): brands' API keys, its OpenAPI document and docs page. */
+export function publicApi(deps: Deps) {
+  return async (api: FastifyInstance) => {
+    await registerOpenApi(api, {
+      title: 'Delivery Orders API',
+      description:
+        'Create and track last-mile delivery orders in Île-de-France, read invoices and quote rates at checkout. ' +
+        'Authenticate with `Authorization: Bearer dlv_…`. Errors share one envelope: `{ ok: false, error, message, request_id }`.',
+      serverUrl: publicServerUrl(deps),
+      tags: [
+        { name: 'System', description: 'Health and description of the API.' },
+        { name: 'Account', description: 'The calling brand and key.' },
+        { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
+        { name: 'Rates', description: 'Quotes at checkout.' },
+        {
+          name: 'Invoices',
+          description: 'Monthly invoices: running draft, issued, paid; with lines and PDF.',
+        },
+      ],
+      securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },
+      webhooks: PUBLIC_WEBHOOKS,
+      internal: false,
+      rateLimited: deps.config.rateLimitPerSecond > 0,
+    });
+    for (const register of RESOURCES) register(typed(api), deps);
+    await registerDocsPage(api, PUBLIC_PREFIX);
+  };
+}

@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
+
+/**
+ * Who is calling, by surface: a brand's API key (public API) or the operator (operations API).
+ * The account area adds `user` (a signed-in person of a brand), the connectors `shop` (a linked
+ * shop's signed callback); routes narrow to the kind their surface admits.
+ */
+export type Principal = ({ kind: 'apiKey' } & KeyIdentity) | { kind: 'operator' };
+
+export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** The API key calling a public route (whose `auth` is a key requirement). */
+export function principalOf(request: FastifyRequest): ApiKeyPrincipal {
+  const principal = request.principal;
+  if (principal?.kind !== 'apiKey')
+    throw new Error('principalOf() called on a route not authenticated by API key');
+  return principal;
+}
