@@ -9,13 +9,22 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts a bench server in its own process (so it does not share an event loop with the load). */
-export function startServer(script: string, env: Record<string, string>): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+/**
+ * Starts a bench server in its own process (so it does not share an event loop with the load);
+ * `nodeArgs` go to node itself (e.g. --cpu-prof). Stopping twice is harmless.
+ */
+export function startServer(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  let stopping: Promise<void> | null = null;
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -24,11 +33,13 @@ export function startServer(script: string, env: Record<string, string>): Promis
       if (match) {
         resolve({
           port: Number(match[1]),
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', () => done());
+          stop: () => {
+            if (!stopping) {
               child.kill('SIGTERM');
-            }),
+              stopping = exited;
+            }
+            return stopping;
+          },
         });
       }
     });
@@ -42,6 +53,8 @@ export interface LoadResult {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** With a `settle` step: the time it took after each run, and req/s counted over run + settle. */
+  drained?: { seconds: number; requestsPerSecond: number };
 }
 
 export interface LoadOptions {
@@ -83,39 +96,75 @@ function median(values: number[]): number {
 
 /** Rounds of one load folded into one figure: mean throughput, median p50 and p99, summed failures. */
 function combine(rounds: LoadResult[]): LoadResult {
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  const drained = rounds.flatMap((r) => (r.drained ? [r.drained] : []));
   return {
-    requestsPerSecond: rounds.reduce((sum, r) => sum + r.requestsPerSecond, 0) / rounds.length,
+    requestsPerSecond: mean(rounds.map((r) => r.requestsPerSecond)),
     p50Ms: median(rounds.map((r) => r.p50Ms)),
     p99Ms: median(rounds.map((r) => r.p99Ms)),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
+    drained:
+      drained.length === rounds.length
+        ? {
+            seconds: mean(drained.map((d) => d.seconds)),
+            requestsPerSecond: mean(drained.map((d) => d.requestsPerSecond)),
+          }
+        : undefined,
   };
 }
 
+/** One load of `seconds`; with `settle`, also its throughput counted over the load and the settling. */
+export async function measure(
+  load: LoadOptions,
+  seconds: number,
+  settle?: () => Promise<number>,
+): Promise<LoadResult> {
+  const result = toLoadResult(await autocannon({ ...autocannonOptions(load), duration: seconds }));
+  if (!settle) return result;
+  const settled = await settle();
+  const requestsPerSecond = (result.requestsPerSecond * seconds) / (seconds + settled);
+  return { ...result, drained: { seconds: settled, requestsPerSecond } };
+}
+
+export interface CompareOptions {
+  /**
+   * Run after every load, warm-ups included, before the next one starts (e.g. waiting for the job
+   * queue to drain); returns the seconds it took, which the `drained` figures count.
+   */
+  settle?: () => Promise<number>;
+}
+
 /**
- * Measures a subject and its reference in alternating rounds (subject, reference, subject, …), so a
- * burst of outside load on this shared machine hits both sides alike instead of whichever ran in
- * that moment. Each side gets an unmeasured warm-up first (JIT, pools and caches reach their
+ * Measures a subject and its references in alternating rounds (subject, references…, subject, …),
+ * so a burst of outside load on this shared machine hits all sides alike instead of whichever ran
+ * in that moment. Each side gets an unmeasured warm-up first (JIT, pools and caches reach their
  * steady state). BENCH_SECONDS is the measured time per side, BENCH_ROUNDS how it is split.
  */
+export async function compareAll(
+  subject: LoadOptions,
+  references: LoadOptions[],
+  options: CompareOptions = {},
+): Promise<{ result: LoadResult; references: LoadResult[] }> {
+  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
+  const seconds = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8) / rounds);
+  const sides = [subject, ...references];
+  for (const side of [...references, subject]) await measure(side, warmup, options.settle);
+  const measured: LoadResult[][] = sides.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    for (const [j, side] of sides.entries()) measured[j]!.push(await measure(side, seconds, options.settle));
+  }
+  const [result, ...others] = measured.map(combine);
+  return { result: result!, references: others };
+}
+
 export async function compare(
   subject: LoadOptions,
   reference: LoadOptions,
 ): Promise<{ result: LoadResult; reference: LoadResult }> {
-  const warmup = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
-  const seconds = Math.max(1, Number(process.env.BENCH_SECONDS ?? 8) / rounds);
-  await autocannon({ ...autocannonOptions(reference), duration: warmup });
-  await autocannon({ ...autocannonOptions(subject), duration: warmup });
-  const subjectRounds: LoadResult[] = [];
-  const referenceRounds: LoadResult[] = [];
-  for (let i = 0; i < rounds; i++) {
-    subjectRounds.push(toLoadResult(await autocannon({ ...autocannonOptions(subject), duration: seconds })));
-    referenceRounds.push(
-      toLoadResult(await autocannon({ ...autocannonOptions(reference), duration: seconds })),
-    );
-  }
-  return { result: combine(subjectRounds), reference: combine(referenceRounds) };
+  const { result, references } = await compareAll(subject, [reference]);
+  return { result, reference: references[0]! };
 }
 
 export interface Row {
@@ -128,6 +177,8 @@ export interface Row {
   targetP99Ms?: number;
   /** Maximal acceptable p99 as a multiple of the reference's p99 (the ratio column then compares p99s). */
   targetP99Factor?: number;
+  /** Any other target, already judged (e.g. how long a queue took to drain). */
+  check?: { target: string; met: boolean };
 }
 
 const ms = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
@@ -151,11 +202,13 @@ export function formatTable(rows: Row[]): string {
       r.targetRatio !== undefined ? `≥ ${r.targetRatio}` : null,
       r.targetP99Ms !== undefined ? `p99 < ${r.targetP99Ms} ms` : null,
       r.targetP99Factor !== undefined ? `p99 ≤ ${r.targetP99Factor} × ref` : null,
+      r.check?.target ?? null,
     ].filter(Boolean);
     const ok =
       (r.targetRatio === undefined || (ratio !== null && ratio >= r.targetRatio)) &&
       (r.targetP99Ms === undefined || r.result.p99Ms < r.targetP99Ms) &&
       (r.targetP99Factor === undefined || (p99Ratio !== null && p99Ratio <= r.targetP99Factor)) &&
+      (r.check === undefined || r.check.met) &&
       r.result.errors === 0 &&
       r.result.non2xx === 0;
     return [
@@ -172,8 +225,10 @@ export function formatTable(rows: Row[]): string {
           : ratio.toFixed(2),
       targets.join(', ') || '-',
       ok
-        ? 'yes'
-        : `NO${r.result.errors || r.result.non2xx ? ` (${r.result.errors} errors, ${r.result.non2xx} non-2xx)` : ''}`,
+        ? targets.length > 0
+          ? '✔'
+          : '-'
+        : `✘${r.result.errors || r.result.non2xx ? ` (${r.result.errors} errors, ${r.result.non2xx} non-2xx)` : ''}`,
     ];
   });
   const all = [header, ...lines];

@@ -1,92 +1,26 @@
 /**
  * `npm run bench`: starts what it needs (PostgreSQL from DATABASE_URL, else an embedded one in a
- * temp dir), runs every scenario next to its reference in the same run, and prints a table.
- * BENCH_SECONDS (default 8) sets each load's duration; BENCH_ONLY=rates,orders filters groups.
+ * temp dir), runs every scenario next to its reference(s) in the same run, and prints a table, then
+ * the per-route breakdown (also written to bench/last-breakdown.md). BENCH_SECONDS (default 8) sets
+ * each load's duration; BENCH_ONLY=rates,orders,minimal,sustained,noisy,webhooks,breakdown filters groups.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import type pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
-import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
-import { openEmbeddedDatabase } from '../src/infra/embedded-postgres.ts';
-import { compare, formatTable, type Row, startServer } from './harness.ts';
+import { runBreakdown } from './breakdown-run.ts';
+import {
+  copyToMinimal,
+  explainListQueries,
+  prepareDatabase,
+  seedMinimalOrders,
+  seedOrders,
+} from './database.ts';
+import { compare, compareAll, formatTable, type LoadResult, type Row, startServer } from './harness.ts';
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
-
-async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
-  let adminUrl = process.env.DATABASE_URL;
-  let stop = async () => {};
-  let dir: string | null = null;
-  if (!adminUrl) {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'dlv-bench-'));
-    const embedded = await openEmbeddedDatabase(dir, { settings: { max_connections: '200' } });
-    adminUrl = embedded.url;
-    stop = embedded.stop;
-  }
-  const database = await createThrowawayDatabase(adminUrl, 'dlv_bench');
-  return {
-    url: database.url,
-    async cleanup() {
-      await database.drop();
-      await stop();
-      if (dir) await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Many orders for one brand, straight in SQL: unique refs from a counter (hex digits are Crockford). */
-async function seedOrders(pool: pg.Pool, brandId: string, count: number): Promise<void> {
-  const batch = 200_000;
-  for (let from = 1; from <= count; from += batch) {
-    await pool.query(
-      `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, service, unit_type, quantity, unit_weight_grams,
-          delivery_address, delivery_postcode, delivery_city, delivery_zone, price_excl_tax_cents, vat_cents, price_cents,
-          promised_date, created_at, updated_at)
-       SELECT 'DLV-' || lpad(upper(to_hex(g)), 10, '0'), $1, (ARRAY['pending','picked_up','in_transit','delivered'])[1 + g % 4],
-              'seed@example.com', 'standard', 'parcel', 1, 1000, '1 rue X 75011 Paris', '75011', 'Paris', 'paris',
-              700, 140, 840, '2026-01-02', now() - make_interval(secs => $3 - g), now() - make_interval(secs => $3 - g)
-         FROM generate_series($2::int, $4::int) g`,
-      [brandId, from, count + 1, Math.min(from + batch - 1, count)],
-    );
-  }
-  // Vacuum now, so that autovacuum on a million new rows does not run during the measurements.
-  await pool.query('VACUUM (ANALYZE) orders');
-}
-
-/** Server-side time of the list query at its first page and deep in the list, by EXPLAIN ANALYZE. */
-async function explainListQueries(pool: pg.Pool, brandId: string): Promise<string[]> {
-  const deep = await pool.query<{ id: number }>(
-    'SELECT id FROM orders WHERE brand_id = $1 ORDER BY created_at DESC, id DESC OFFSET 500000 LIMIT 1',
-    [brandId],
-  );
-  const after = deep.rows[0]?.id ?? null;
-  const lines: string[] = [];
-  for (const [label, status, cursor] of [
-    ['first page', null, null],
-    ['page after 500,000 orders', null, after],
-    ['first page, status=delivered', 'delivered', null],
-  ] as const) {
-    // The statement the repository prepares for these filters (see listJson there).
-    const values: unknown[] = [brandId];
-    let where = 'o.brand_id = $1';
-    if (status) where += ` AND o.status = $${values.push(status)}`;
-    if (cursor)
-      where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(cursor)} AND c.brand_id = $1)`;
-    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN (ANALYZE, FORMAT TEXT) SELECT o.* FROM orders o WHERE ${where}
-         ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(51)}`,
-      values,
-    );
-    const plan = rows.map((r) => r['QUERY PLAN']);
-    const time = plan.find((l) => l.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
-    const index = /using (\S+)/.exec(plan.find((l) => l.includes('Index')) ?? '')?.[1] ?? 'no index';
-    lines.push(`GET /orders query, ${label}: ${time} (index ${index})`);
-  }
-  return lines;
-}
+import { sustainedCreation, waitForDrain } from './queue.ts';
 
 /**
  * Webhooks: deliveries per second from one worker (concurrency 8) to a loopback receiver, and what
@@ -228,23 +162,95 @@ const key = await deps.apiKeys.create({
   scopes: ['orders:read', 'orders:write', 'invoices:read'],
 });
 const auth = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
+const orderBody = JSON.stringify({
+  customer_email: 'bench@example.com',
+  delivery_address: '12 rue Oberkampf 75011 Paris',
+});
 
 const notes: string[] = [];
-if (wants('orders')) {
+if (wants('orders') || wants('minimal')) {
   const count = Number(process.env.BENCH_ORDERS ?? 1_000_000);
   const started = Date.now();
   await seedOrders(pool, brand.id, count);
+  if (wants('minimal')) await seedMinimalOrders(pool, brand.id, count);
   notes.push(
     `seeded ${count.toLocaleString('en')} orders for the bench brand in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
   notes.push(...(await explainListQueries(pool, brand.id)));
 }
 
+// The API runs its job worker, as `npm start` does: the jobs its writes enqueue are work it owes.
 const env = { DATABASE_URL: db.url, RATE_LIMIT_PER_SECOND: '0' };
-const api = await startServer('bench/servers/api-server.ts', env);
+const api = await startServer('bench/servers/api-server.ts', { ...env, RUN_WORKER: '1' });
 const bare = await startServer('bench/servers/bare-server.ts', {});
-const reference = wants('orders') ? await startServer('bench/servers/reference-server.ts', env) : null;
+const references = [
+  wants('orders') && {
+    name: 'node:http + same SQL',
+    server: await startServer('bench/servers/reference-server.ts', env),
+  },
+  wants('minimal') && {
+    name: 'Fastify + pg, minimal',
+    server: await startServer('bench/servers/minimal-server.ts', {
+      ...env,
+      MIN_API_KEY: key.key,
+      MIN_BRAND_ID: brand.id,
+    }),
+  },
+].filter((r) => r !== false);
+const apiBase = `http://127.0.0.1:${api.port}/public/v1`;
+const stopServers = async () => {
+  for (const server of [api, bare, ...references.map((r) => r.server)]) await server.stop();
+};
 const rows: Row[] = [];
+let breakdown: string[] = [];
+
+/**
+ * One route of the project against each reference, in interleaved rounds. A POST waits after each
+ * run for the job queue to drain, and is judged on its throughput over run + drain.
+ */
+async function route(
+  scenario: string,
+  path: string,
+  method: 'GET' | 'POST',
+  targetRatio: number,
+  p99?: number,
+) {
+  const load = (base: string) => ({
+    url: `${base}${path}`,
+    method,
+    headers: auth,
+    body: method === 'POST' ? orderBody : undefined,
+  });
+  const settle = method === 'POST' ? async () => (await waitForDrain(pool)).seconds : undefined;
+  const measured = await compareAll(
+    load(apiBase),
+    references.map((r) => load(`http://127.0.0.1:${r.server.port}`)),
+    { settle },
+  );
+  const drained = (r: LoadResult): LoadResult => ({ ...r, requestsPerSecond: r.drained!.requestsPerSecond });
+  for (const [i, { name }] of references.entries()) {
+    const reference = { name, result: measured.references[i]! };
+    if (!settle) {
+      rows.push({ scenario, result: measured.result, reference, targetRatio, targetP99Ms: p99 });
+      continue;
+    }
+    rows.push({ scenario: `${scenario}, run only`, result: measured.result, reference });
+    rows.push({
+      scenario: `${scenario}, run + queue drain`,
+      result: drained(measured.result),
+      reference: { name, result: drained(reference.result) },
+      targetRatio,
+    });
+  }
+  if (settle) {
+    const seconds = (r: LoadResult) => `${r.drained!.seconds.toFixed(2)} s`;
+    const theirs = references.map(({ name }, i) => `${seconds(measured.references[i]!)} after ${name}'s`);
+    notes.push(
+      `${scenario}: the job queue took ${seconds(measured.result)} to drain after each run of the project, ${theirs.join(', ')}`,
+    );
+  }
+}
+
 try {
   if (wants('rates')) {
     const body = JSON.stringify({
@@ -254,7 +260,7 @@ try {
       quantity: 2,
     });
     const measured = await compare(
-      { url: `http://127.0.0.1:${api.port}/public/v1/rates`, method: 'POST', headers: auth, body },
+      { url: `${apiBase}/rates`, method: 'POST', headers: auth, body },
       { url: `http://127.0.0.1:${bare.port}/bare`, method: 'POST', headers: auth, body },
     );
     rows.push({
@@ -264,48 +270,34 @@ try {
       targetRatio: 0.5,
     });
   }
-  if (reference) {
-    const orderBody = JSON.stringify({
-      customer_email: 'bench@example.com',
-      delivery_address: '12 rue Oberkampf 75011 Paris',
+  if (references.length > 0) {
+    await route('GET /ping', '/ping', 'GET', 0.9);
+    await route('POST /orders', '/orders', 'POST', 0.6);
+    await route('GET /orders (50 of 1M)', '/orders?limit=50', 'GET', 0.7, 50);
+    // An order with its history, created through the API; the minimal table gets its copy.
+    const created = await fetch(`${apiBase}/orders`, { method: 'POST', headers: auth, body: orderBody });
+    const ref = ((await created.json()) as { trackingRef: string }).trackingRef;
+    if (wants('minimal')) await copyToMinimal(pool, ref);
+    await route('GET /orders/{ref}', `/orders/${ref}`, 'GET', 0.8, 50);
+  }
+  if (wants('sustained')) {
+    const sustained = await sustainedCreation(pool, {
+      url: `${apiBase}/orders`,
+      method: 'POST',
+      headers: auth,
+      body: orderBody,
     });
-    const apiBase = `http://127.0.0.1:${api.port}/public/v1`;
-    const refBase = `http://127.0.0.1:${reference.port}`;
-    const pair = async (
-      scenario: string,
-      path: string,
-      method: 'GET' | 'POST',
-      targetRatio: number,
-      targetP99Ms?: number,
-    ) => {
-      const body = method === 'POST' ? orderBody : undefined;
-      const measured = await compare(
-        { url: `${apiBase}${path}`, method, headers: auth, body },
-        { url: `${refBase}${path}`, method, headers: auth, body },
-      );
-      rows.push({
-        scenario,
-        result: measured.result,
-        reference: { name: 'node:http + same SQL', result: measured.reference },
-        targetRatio,
-        targetP99Ms,
-      });
-    };
-    await pair('POST /orders', '/orders', 'POST', 0.6);
-    await pair('GET /orders (50 of 1M)', '/orders?limit=50', 'GET', 0.7, 50);
-    const created = await deps.orders.create(
-      { id: brand.id, defaultPickupAddress: null },
-      { customer_email: 'x@y.fr', delivery_address: '1 rue X 75011 Paris' },
-    );
-    const ref = created.trackingRef;
-    await pair('GET /orders/{ref}', `/orders/${ref}`, 'GET', 0.8, 50);
+    rows.push(sustained.row);
+    notes.push(sustained.note);
   }
   if (wants('noisy')) rows.push(await benchNoisyNeighbour());
+  // Both below need the database to themselves: their own worker, or global counters.
+  await stopServers();
   if (wants('webhooks')) notes.push(...(await benchWebhooks()));
+  if (wants('breakdown'))
+    breakdown = await runBreakdown({ dbUrl: db.url, pool, brandId: brand.id, apiKey: key.key });
 } finally {
-  await reference?.stop();
-  await api.stop();
-  await bare.stop();
+  await stopServers();
   await pool.end();
   await db.cleanup();
 }
@@ -319,4 +311,9 @@ console.log(
 for (const note of notes) console.log(`- ${note}`);
 console.log('');
 console.log(formatTable(rows));
+if (breakdown.length > 0) {
+  const text = breakdown.join('\n');
+  console.log(`\n${text}`);
+  await writeFile(new URL('last-breakdown.md', import.meta.url), `${text}\n`);
+}
 process.exit(0);

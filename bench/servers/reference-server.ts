@@ -42,6 +42,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 const server = createServer(async (req, res) => {
   try {
+    if (req.url === '/ping') return send(res, 200, { ok: true, time: new Date().toISOString() });
     const brandId = await brandOf(req);
     if (!brandId) return send(res, 401, { ok: false });
     const url = new URL(req.url ?? '/', 'http://x');
