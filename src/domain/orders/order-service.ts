@@ -1,9 +1,10 @@
-import type { Pool, Queryable } from '../../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../../db/pool.ts';
 import type { NewOrderRow, PageQuery } from '../../db/repositories/orders-repository.ts';
 import { ordersRepository } from '../../db/repositories/orders-repository.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import { prefixedId } from '../ids.ts';
+import { creditCancelledOrder } from '../invoices/credit-notes.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import { requestFingerprint } from './idempotency.ts';
@@ -139,15 +140,23 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
       assertTransition(current.status, to, actor);
       const at = clock();
       const next = asOrder({ ...current, ...set, status: to, updatedAt: at });
-      const updated = await orders.transition(
-        current.id,
-        { from: current.status, to, note, at, set },
-        {
-          id: prefixedId('msg', 12),
-          type: 'order.status_changed',
-          data: { order: orderJson(next), previous_status: current.status },
-        },
-      );
+      const change = { from: current.status, to, note, at, set };
+      const event = {
+        id: prefixedId('msg', 12),
+        type: 'order.status_changed' as const,
+        data: { order: orderJson(next), previous_status: current.status },
+      };
+      const orderId = current.id;
+      // A cancelled order already on an issued invoice gets its credit note in the same transaction:
+      // both happen or neither does.
+      const updated =
+        to === 'cancelled'
+          ? await withTransaction(pool, async (client) => {
+              const cancelled = await ordersRepository(client).transition(orderId, change, event);
+              if (cancelled) await creditCancelledOrder(client, cancelled, at);
+              return cancelled;
+            })
+          : await orders.transition(orderId, change, event);
       if (updated) return find(updated.trackingRef, null);
       current = await find(order.trackingRef, null);
     }

@@ -1,6 +1,11 @@
 import { invalidField } from '../../errors.ts';
 
-export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.status_changed', 'invoice.issued'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'order.created',
+  'order.status_changed',
+  'invoice.issued',
+  'credit_note.issued',
+] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -33,7 +38,7 @@ export interface EventBodyInput {
   /** The event id, shared by every endpoint's delivery of this event. */
   id: string;
   createdAt: Date;
-  /** `{ order, previous_status? }` or `{ invoice }`, already in the public JSON shape. */
+  /** `{ order, previous_status? }`, `{ invoice }` or `{ credit_note }`, already in the public JSON shape. */
   data: Record<string, unknown>;
 }
 
