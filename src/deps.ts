@@ -36,7 +36,7 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
 
   const listeners = webhookListeners(stores.webhooks);
   const events = outbox(subscribers({ webhooks: listeners }));
-  const orders = orderService({ stores, grids, outbox: events, clock });
+  const orders = orderService({ stores, transact, grids, outbox: events, clock });
   const invoices = invoiceService({ stores, transact, outbox: events, brands, clock, seller: config.seller });
   const webhooks = webhookService({
     repository: stores.webhooks,

@@ -81,12 +81,17 @@ beforeAll(async () => {
   a = await createBrandWithKey(t.deps, { name: 'Brand A' });
   b = await createBrandWithKey(t.deps, { name: 'Brand B' });
 
-  // September: one order of A, issued as an invoice in October.
+  // September: two orders of A, issued as an invoice in October; one is then cancelled, which
+  // issues a credit note.
   now = new Date('2026-09-10T08:00:00Z');
   expect((await createOrder(t.app, a)).statusCode).toBe(200);
+  const credited = (await createOrder(t.app, a)).data.trackingRef;
   now = new Date('2026-10-14T08:00:00Z');
   const issued = await t.deps.invoices.issueMonth('2026-09');
   expect(issued.issued.map((i) => i.id)).toEqual([invoiceIdFor(a.brandId, '2026-09')]);
+  await t.deps.orders.cancel(a.brandId, credited);
+  const creditNote = await t.pool.query('SELECT id FROM credit_notes WHERE brand_id = $1', [a.brandId]);
+  expect(creditNote.rows).toHaveLength(1);
 
   // October: a pending and an awaiting_address order (both still editable and cancellable, so a
   // missing ownership check would show), and the running month's draft invoice.
@@ -104,6 +109,7 @@ beforeAll(async () => {
   fixtures.id = [
     { label: 'issued invoice', id: invoiceIdFor(a.brandId, '2026-09') },
     { label: 'draft invoice', id: invoiceIdFor(a.brandId, '2026-10') },
+    { label: 'credit note', id: creditNote.rows[0].id },
   ];
 });
 afterAll(async () => {

@@ -24,7 +24,7 @@ export const invoiceCommands: Record<string, CommandSpec> = {
     },
   },
   'invoices mark-paid': {
-    usage: 'dlv invoices mark-paid INVOICE_ID [--json]',
+    usage: 'dlv invoices mark-paid INVOICE_ID [--json]   (a credit note is not paid: refused)',
     async run(ctx) {
       const invoice = await ctx.deps.invoices.markPaid(requireArg(ctx, 0, 'INVOICE_ID'));
       ctx.out(`${invoice.number} (${invoice.id}) is paid (${invoice.paidAt?.toISOString()})`, {
@@ -34,20 +34,23 @@ export const invoiceCommands: Record<string, CommandSpec> = {
     },
   },
   'invoices list': {
-    usage: 'dlv invoices list --brand ID [--json]',
+    usage: 'dlv invoices list --brand ID [--json]   (invoices and credit notes)',
     options: ['brand'],
     async run(ctx) {
       const brand = await ctx.deps.brands.get(requireFlag(ctx, 'brand'));
       const { invoices } = await ctx.deps.invoices.list(brand.id, { limit: 200 });
       const rows = invoices.map((i) => [
         i.id,
+        i.creditsInvoice ? 'credit_note' : 'invoice',
         i.number ?? '—',
         i.period,
         i.status,
         String(i.orderCount),
         euros(i.totalCents / 100),
+        i.creditsInvoice?.number ?? '',
       ]);
-      ctx.out(table([['ID', 'NUMBER', 'PERIOD', 'STATUS', 'ORDERS', 'TOTAL'], ...rows]), {
+      const header = ['ID', 'TYPE', 'NUMBER', 'PERIOD', 'STATUS', 'ORDERS', 'TOTAL', 'CREDITS'];
+      ctx.out(table([header, ...rows]), {
         invoices: invoices.map(invoiceJson),
       });
     },

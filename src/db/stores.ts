@@ -3,6 +3,7 @@ import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
+import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
@@ -15,6 +16,7 @@ export function storesOn(db: Queryable) {
   return {
     apiKeys: apiKeysRepository(db),
     brands: brandsRepository(db),
+    creditNotes: creditNotesRepository(db),
     idempotencyKeys: idempotencyRepository(db),
     invoices: invoicesRepository(db),
     orders: ordersRepository(db),

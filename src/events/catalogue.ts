@@ -16,6 +16,10 @@ export const EVENT_CATALOGUE = {
     description: 'A delivery order moved to another status (picked up, delivered, cancelled…).',
   },
   'invoice.issued': { version: 1, description: "A month's invoice was issued." },
+  'credit_note.issued': {
+    version: 1,
+    description: 'A credit note was issued for an order cancelled after its invoice was issued.',
+  },
 } as const satisfies Record<string, { version: number; description: string }>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
@@ -27,6 +31,7 @@ export interface EventPayloads {
   'order.created': { order: OrderJson };
   'order.status_changed': { order: OrderJson; previous_status: OrderStatus };
   'invoice.issued': { invoice: InvoiceJson };
+  'credit_note.issued': { credit_note: InvoiceJson };
 }
 
 export function isEventType(value: string): value is EventType {

@@ -101,6 +101,19 @@ export function invoicesRepository(db: Queryable) {
       return totals(rows[0]!);
     },
 
+    /**
+     * Share-locks the period's billable orders until the issuing transaction ends. A cancellation
+     * (an UPDATE) then waits for the invoice to commit, and so sees its lines and credits the order;
+     * one already under way is waited for instead, and its order is no longer billable.
+     */
+    async lockBillable(brandId: string, start: Date, end: Date): Promise<void> {
+      await db.query(`SELECT count(*) FROM (SELECT 1 FROM orders WHERE ${BILLABLE} FOR SHARE) locked`, [
+        brandId,
+        start,
+        end,
+      ]);
+    },
+
     async billableLines(brandId: string, start: Date, end: Date): Promise<InvoiceLine[]> {
       const { rows } = await db.query<LineDbRow>(
         `SELECT ${LINE_COLUMNS} FROM orders WHERE ${BILLABLE} ORDER BY created_at, id`,

@@ -9,10 +9,17 @@ interface InvoiceLike extends Totals {
   issuedAt: Date | null;
   dueDate: string | null;
   paidAt: Date | null;
+  /** Absent on an invoice; a credit note names the invoice it corrects. */
+  creditsInvoice?: { id: string; number: string } | null;
 }
 
-/** The public shape of an invoice (SPEC §6), shared by the API and the `invoice.issued` webhook. */
+/**
+ * The public shape of an invoice or a credit note (SPEC §6), shared by the API and the
+ * `invoice.issued` / `credit_note.issued` webhooks. `type` and `credits_invoice` come last: they
+ * were added after the others, which keep their order.
+ */
 export function invoiceJson(invoice: InvoiceLike) {
+  const credits = invoice.creditsInvoice ?? null;
   return {
     id: invoice.id,
     number: invoice.number,
@@ -26,6 +33,8 @@ export function invoiceJson(invoice: InvoiceLike) {
     issued_at: invoice.issuedAt?.toISOString() ?? null,
     due_date: invoice.dueDate,
     paid_at: invoice.paidAt?.toISOString() ?? null,
+    type: credits ? ('credit_note' as const) : ('invoice' as const),
+    credits_invoice: credits ? { id: credits.id, number: credits.number } : null,
   };
 }
 

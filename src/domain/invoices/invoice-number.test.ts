@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatInvoiceNumber, parseInvoiceNumber } from './invoice-number.ts';
+import { formatCreditNoteNumber, formatInvoiceNumber, parseInvoiceNumber } from './invoice-number.ts';
 
 describe('formatInvoiceNumber', () => {
   it('pads the sequence to 6 digits', () => {
@@ -15,6 +15,13 @@ describe('formatInvoiceNumber', () => {
 
   it.each([999, 10_000, 2026.5])('rejects year %d', (year) => {
     expect(() => formatInvoiceNumber(year, 1)).toThrow(RangeError);
+  });
+});
+
+describe('formatCreditNoteNumber', () => {
+  it('uses the A series with the same shape and bounds', () => {
+    expect(formatCreditNoteNumber(2026, 7)).toBe('A2026-000007');
+    expect(() => formatCreditNoteNumber(2026, 1_000_000)).toThrow(RangeError);
   });
 });
 

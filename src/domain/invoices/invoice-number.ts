@@ -1,6 +1,7 @@
 /**
- * Invoice numbers are `F` + year + `-` + 6-digit sequence, gap-free per year (SPEC §2). Allocating
- * the sequence is the repository's job (in the issuing transaction); this module only spells it.
+ * Invoice numbers are `F` + year + `-` + 6-digit sequence, gap-free per year (SPEC §2); credit
+ * notes have their own series, `A` + year + `-` + sequence (SPEC §6). Allocating the sequence is the
+ * repository's job (in the issuing transaction); this module only spells it.
  */
 
 const NUMBER = /^F(\d{4})-(\d{6})$/;
@@ -12,6 +13,15 @@ export interface InvoiceNumberParts {
 }
 
 export function formatInvoiceNumber(year: number, sequence: number): string {
+  return formatNumber('F', year, sequence);
+}
+
+/** `A` for "avoir": a series of its own, so both stay gap-free. */
+export function formatCreditNoteNumber(year: number, sequence: number): string {
+  return formatNumber('A', year, sequence);
+}
+
+function formatNumber(series: 'F' | 'A', year: number, sequence: number): string {
   if (!Number.isInteger(year) || year < 1000 || year > 9999) {
     throw new RangeError(`invoice year must have 4 digits, got ${year}`);
   }
@@ -19,7 +29,7 @@ export function formatInvoiceNumber(year: number, sequence: number): string {
   if (!Number.isInteger(sequence) || sequence < 1 || sequence > MAX_INVOICE_SEQUENCE) {
     throw new RangeError(`invoice sequence must be 1–${MAX_INVOICE_SEQUENCE}, got ${sequence}`);
   }
-  return `F${year}-${String(sequence).padStart(6, '0')}`;
+  return `${series}${year}-${String(sequence).padStart(6, '0')}`;
 }
 
 export function parseInvoiceNumber(value: string): InvoiceNumberParts | null {

@@ -118,6 +118,48 @@ describe('renderInvoicePdf', () => {
     expect(text).toContain('Page 1/1');
   });
 
+  it('renders a credit note with its number, the corrected invoice and negative totals', async () => {
+    const credited = invoiceWith(1).lines[0]!;
+    const line = {
+      ...credited,
+      priceExclTaxCents: -credited.priceExclTaxCents,
+      vatCents: -credited.vatCents,
+      priceCents: -credited.priceCents,
+    };
+    const note = invoiceWith(0, {
+      number: 'A2026-000003',
+      issuedAt: new Date('2026-12-03T10:00:00Z'),
+      lines: [line],
+      totals: totalsOf([line]),
+      creditNote: { invoiceNumber: 'F2026-000042', invoiceIssuedAt: new Date('2026-12-01T05:00:00Z') },
+    });
+    const text = await textOf(await renderInvoicePdf(note));
+    expect(text).toContain("FACTURE D'AVOIR");
+    expect(text).toContain('CREDIT NOTE');
+    expect(text).toContain('N° A2026-000003');
+    expect(text).toContain("Date de l'avoir : 03/12/2026");
+    expect(text).toContain('Avoir sur la facture N° F2026-000042 du 01/12/2026');
+    expect(text).toContain('Période de la facture : novembre 2026');
+    expect(text).toContain('Livraisons annulées, créditées : 1');
+    expect(line.priceCents).toBeLessThan(0);
+    expect(text).toContain(`Total HT ${formatEurosFr(line.priceExclTaxCents)}`);
+    expect(text).toContain(`TVA 20 % ${formatEurosFr(line.vatCents)}`);
+    expect(text).toContain(`Total TTC ${formatEurosFr(line.priceCents)}`);
+    expect(text).toContain(line.trackingRef);
+    // The issuer's identity and the mentions printed on every invoice are there too.
+    for (const mention of [
+      'SIREN : 912 345 678',
+      `TVA intracommunautaire : ${DEFAULT_SELLER.vatNumber}`,
+      'brd_9a8b7c6d5e4f3a2b',
+      'trois fois le taux',
+      'L441-10',
+      'Page 1/1',
+    ])
+      expect(text).toContain(mention);
+    expect(text).not.toContain('Échéance');
+    expect(text).not.toContain('Date de facture :');
+  });
+
   it('is byte-for-byte deterministic for the same data', async () => {
     const invoice = invoiceWith(20);
     const [a, b] = await Promise.all([renderInvoicePdf(invoice), renderInvoicePdf(invoice)]);

@@ -31,6 +31,8 @@ export interface InvoicePdfData {
   lines: InvoiceLine[];
   totals: InvoiceTotals;
   currency: 'EUR';
+  /** Present on a credit note (lines and totals negative): the invoice it corrects. */
+  creditNote?: { invoiceNumber: string; invoiceIssuedAt: Date };
 }
 
 const DRAFT_TITLE = 'PROFORMA / BROUILLON';
@@ -39,6 +41,7 @@ const DRAFT_NOTICE = 'ne vaut pas facture (not a valid invoice)';
 export const DRAFT_MENTION = `${DRAFT_TITLE} — ${DRAFT_NOTICE}`;
 
 const STATUS_FR = { draft: 'brouillon', issued: 'émise', paid: 'payée' } as const;
+const CREDIT_NOTE_TITLE = "FACTURE D'AVOIR";
 
 /**
  * The invoice as a PDF (A4, built-in Helvetica only, so it renders offline with no font file). The
@@ -54,7 +57,7 @@ export function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
       margin: MARGIN,
       bufferPages: true, // "Page i/n" needs n, known only once every page exists
       info: {
-        Title: isDraft ? `Facture proforma ${invoice.period}` : `Facture ${invoice.number}`,
+        Title: isDraft ? `Facture proforma ${invoice.period}` : `${documentName(invoice)} ${invoice.number}`,
         Author: invoice.seller.name,
         Subject: `Période ${invoice.period} — ${invoice.buyer.name}`,
         CreationDate: invoice.issuedAt,
@@ -108,18 +111,31 @@ function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string):
     ry += 22;
     textAt(doc, DRAFT_NOTICE, right, ry, { width: half, align: 'right', size: 8 });
     ry += 12;
+  } else if (invoice.creditNote) {
+    textAt(doc, CREDIT_NOTE_TITLE, right, ry, { width: half, align: 'right', font: FONT_BOLD, size: 20 });
+    ry += 24;
+    textAt(doc, 'CREDIT NOTE', right, ry, { width: half, align: 'right', font: FONT_BOLD, size: 10 });
+    ry += 16;
   } else {
     textAt(doc, 'FACTURE', right, ry, { width: half, align: 'right', font: FONT_BOLD, size: 20 });
     ry += 26;
   }
-  const dateLabel = invoice.status === 'draft' ? "Date d'édition" : 'Date de facture';
-  const meta = [
-    `N° ${number}`,
-    `${dateLabel} : ${formatParisDateFr(invoice.issuedAt)}`,
-    `Période : ${formatPeriodFr(invoice.period)}`,
-    `Échéance : ${formatDateFr(invoice.dueDate)}`,
-    `Statut : ${STATUS_FR[invoice.status]}`,
-  ];
+  const credited = invoice.creditNote;
+  const meta = credited
+    ? [
+        `N° ${number}`,
+        `Date de l'avoir : ${formatParisDateFr(invoice.issuedAt)}`,
+        `Avoir sur la facture N° ${credited.invoiceNumber} du ${formatParisDateFr(credited.invoiceIssuedAt)}`,
+        `Période de la facture : ${formatPeriodFr(invoice.period)}`,
+        'Statut : émis',
+      ]
+    : [
+        `N° ${number}`,
+        `${invoice.status === 'draft' ? "Date d'édition" : 'Date de facture'} : ${formatParisDateFr(invoice.issuedAt)}`,
+        `Période : ${formatPeriodFr(invoice.period)}`,
+        `Échéance : ${formatDateFr(invoice.dueDate)}`,
+        `Statut : ${STATUS_FR[invoice.status]}`,
+      ];
   for (const [index, line] of meta.entries()) {
     textAt(doc, line, right, ry, { width: half, align: 'right', font: index === 0 ? FONT_BOLD : FONT });
     ry += 13;
@@ -139,13 +155,14 @@ function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string):
     y = doc.y;
   }
   y += 14;
-  textAt(doc, `Livraisons facturées : ${invoice.totals.orderCount}`, MARGIN, y, { size: 9, font: FONT_BOLD });
+  const counted = invoice.creditNote ? 'Livraisons annulées, créditées' : 'Livraisons facturées';
+  textAt(doc, `${counted} : ${invoice.totals.orderCount}`, MARGIN, y, { size: 9, font: FONT_BOLD });
   return y + 16;
 }
 
 /** Pages after the first repeat who and what the page belongs to, above the repeated table header. */
 function drawContinuationHeader(doc: Doc, invoice: InvoicePdfData, number: string): number {
-  const title = invoice.status === 'draft' ? DRAFT_TITLE : `Facture ${number}`;
+  const title = invoice.status === 'draft' ? DRAFT_TITLE : `${documentName(invoice)} ${number}`;
   textAt(doc, `${title} — ${invoice.seller.name} — ${invoice.buyer.name} (suite)`, MARGIN, MARGIN, {
     width: contentWidth(doc),
     size: 8,
@@ -193,13 +210,21 @@ function drawClosing(doc: Doc, invoice: InvoicePdfData, top: number): void {
  * payment date, early-payment discount terms, late-payment penalty rate and the 40 € indemnity.
  */
 function legalMentions(invoice: InvoicePdfData): string[] {
+  const credited = invoice.creditNote;
   return [
-    `Conditions de paiement : à 30 jours date de facture, soit au plus tard le ${formatDateFr(invoice.dueDate)}, par virement bancaire. Montants en euros (${invoice.currency}).`,
+    credited
+      ? `Avoir émis pour des livraisons annulées après l'émission de la facture N° ${credited.invoiceNumber}, qui reste inchangée. ` +
+        `Son montant vient en déduction du règlement de cette facture, ou est remboursé par virement si elle est déjà réglée. Montants en euros (${invoice.currency}).`
+      : `Conditions de paiement : à 30 jours date de facture, soit au plus tard le ${formatDateFr(invoice.dueDate)}, par virement bancaire. Montants en euros (${invoice.currency}).`,
     "Pas d'escompte pour paiement anticipé.",
     'En cas de retard de paiement, des pénalités de retard sont exigibles de plein droit au taux égal à trois fois le taux ' +
       "d'intérêt légal, ainsi qu'une indemnité forfaitaire pour frais de recouvrement de 40 € " +
       '(art. L441-10 et D441-5 du Code de commerce).',
   ];
+}
+
+function documentName(invoice: InvoicePdfData): string {
+  return invoice.creditNote ? "Facture d'avoir" : 'Facture';
 }
 
 /** Footer with "Page i/n" and, on a draft, a watermark: both need the final page count or every page. */

@@ -6,13 +6,24 @@ import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
+import { creditNoteAsInvoice } from './credit-notes.ts';
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
+import {
+  comesAfter,
+  decodeCursor,
+  encodeCursor,
+  invoicesBefore,
+  newestFirst,
+  positionOf,
+} from './invoice-list.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import type { SellerIdentity } from './seller.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export const INVOICE_TYPES = ['invoice', 'credit_note'] as const;
+export type InvoiceType = (typeof INVOICE_TYPES)[number];
 
 export interface Invoice extends Totals {
   id: string;
@@ -23,6 +34,8 @@ export interface Invoice extends Totals {
   issuedAt: Date | null;
   dueDate: string | null;
   paidAt: Date | null;
+  /** Set on a credit note only: the invoice it corrects. */
+  creditsInvoice?: { id: string; number: string; issuedAt: Date } | null;
 }
 
 /**
@@ -33,19 +46,9 @@ export function invoiceIdFor(brandId: string, period: string): string {
   return `inv_${createHash('sha256').update(`${brandId}|${period}`).digest('hex').slice(0, 16)}`;
 }
 
-const CURSOR_PREFIX = 'i1.';
-const encodeCursor = (period: string) => Buffer.from(`${CURSOR_PREFIX}${period}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const period = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(period))
-    throw invalidField('cursor', 'is not a cursor returned by this API');
-  return period;
-}
-
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
 export function invoiceService(deps: {
-  stores: Pick<Stores, 'invoices'>;
+  stores: Pick<Stores, 'invoices' | 'creditNotes'>;
   transact: Transact;
   outbox: Outbox;
   brands: BrandService;
@@ -53,7 +56,7 @@ export function invoiceService(deps: {
   seller: Readonly<SellerIdentity>;
 }) {
   const { transact, outbox, brands, clock, seller } = deps;
-  const { invoices } = deps.stores;
+  const { invoices, creditNotes } = deps.stores;
 
   /** The months still accruing or awaiting issue: the current one and the previous one. */
   async function drafts(brandId: string): Promise<Invoice[]> {
@@ -87,6 +90,8 @@ export function invoiceService(deps: {
     if (/^inv_[0-9a-f]{16}$/.test(id)) {
       const stored = await invoices.find(id, brandId);
       if (stored) return { invoice: stored, lines: await invoices.issuedLines(stored.id) };
+      const credit = await creditNotes.find(id, brandId);
+      if (credit) return { invoice: creditNoteAsInvoice(credit), lines: await creditNotes.lines(credit.id) };
       if (brandId) {
         const draft = (await drafts(brandId)).find((d) => d.id === id);
         if (draft) {
@@ -105,6 +110,7 @@ export function invoiceService(deps: {
       const repo = tx.invoices;
       await repo.lockPeriod(brandId, period);
       if (await repo.findByPeriod(brandId, period)) return null;
+      await repo.lockBillable(brandId, start, end);
       const totals = await repo.billableTotals(brandId, start, end);
       if (totals.orderCount === 0) return null;
       const year = Number(parisLocalTime(issuedAt).date.slice(0, 4));
@@ -150,8 +156,12 @@ export function invoiceService(deps: {
   }
 
   return {
-    async list(brandId: string, options: { status?: string; limit?: number; cursor?: string }) {
-      const { status, limit, before } = validateAll({
+    /** Invoices and credit notes in list order (invoice-list.ts), `limit` at a time. */
+    async list(
+      brandId: string,
+      options: { status?: string; type?: string; limit?: number; cursor?: string },
+    ) {
+      const { status, type, limit, after } = validateAll({
         status: () => {
           if (options.status === undefined) return null;
           if (!(INVOICE_STATUSES as readonly string[]).includes(options.status)) {
@@ -159,25 +169,48 @@ export function invoiceService(deps: {
           }
           return options.status as InvoiceStatus;
         },
+        type: () => {
+          if (options.type === undefined) return null;
+          if (!(INVOICE_TYPES as readonly string[]).includes(options.type)) {
+            throw invalidField('type', `must be one of ${INVOICE_TYPES.join(', ')}`);
+          }
+          return options.type as InvoiceType;
+        },
         limit: () => {
           const limit = options.limit ?? 50;
           if (!Number.isInteger(limit) || limit < 1 || limit > 200)
             throw invalidField('limit', 'must be an integer from 1 to 200');
           return limit;
         },
-        before: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+        after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
       });
-      const pending = status === null || status === 'draft' ? await drafts(brandId) : [];
+      const withInvoices = type !== 'credit_note';
+      // A credit note is always `issued`: nothing is paid on it.
+      const withCredits = type !== 'invoice' && (status === null || status === 'issued');
+      const pending = withInvoices && (status === null || status === 'draft') ? await drafts(brandId) : [];
       const stored =
-        status === 'draft'
-          ? []
-          : await invoices.list(brandId, { status, beforePeriod: before, limit: limit + 1 });
-      const all = [...pending.filter((d) => before === null || d.period < before), ...stored]
-        .sort((a, b) => (a.period < b.period ? 1 : -1))
+        withInvoices && status !== 'draft'
+          ? await invoices.list(brandId, {
+              status,
+              beforePeriod: after === null ? null : invoicesBefore(after),
+              limit: limit + 1,
+            })
+          : [];
+      const credits = withCredits
+        ? (
+            await creditNotes.list(brandId, {
+              after: after === null ? null : { period: after.period, number: after.key },
+              limit: limit + 1,
+            })
+          ).map(creditNoteAsInvoice)
+        : [];
+      const all: Invoice[] = [...pending, ...stored, ...credits]
+        .filter((item) => after === null || comesAfter(positionOf(item), after))
+        .sort((a, b) => newestFirst(positionOf(a), positionOf(b)))
         .slice(0, limit + 1);
       const more = all.length > limit;
       const page = more ? all.slice(0, limit) : all;
-      return { invoices: page, nextCursor: more ? encodeCursor(page[page.length - 1]!.period) : null };
+      return { invoices: page, nextCursor: more ? encodeCursor(positionOf(page[page.length - 1]!)) : null };
     },
 
     get: (brandId: string, id: string) => find(brandId, id),
@@ -185,6 +218,7 @@ export function invoiceService(deps: {
     async pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }> {
       const { invoice, lines } = await find(brandId, id);
       const brand = await brands.get(brandId);
+      const credits = invoice.creditsInvoice;
       const pdf = await renderInvoicePdf({
         number: invoice.number ?? '',
         period: invoice.period,
@@ -201,6 +235,9 @@ export function invoiceService(deps: {
           totalCents: invoice.totalCents,
         },
         currency: 'EUR',
+        ...(credits
+          ? { creditNote: { invoiceNumber: credits.number, invoiceIssuedAt: credits.issuedAt } }
+          : {}),
       });
       return { invoice, pdf };
     },
@@ -212,6 +249,12 @@ export function invoiceService(deps: {
 
     async markPaid(id: string): Promise<Invoice> {
       const { invoice } = await find(null, id);
+      if (invoice.creditsInvoice) {
+        throw new AppError(
+          'invalid_transition',
+          `${invoice.number} is a credit note: it is not paid. It reduces what invoice ${invoice.creditsInvoice.number} asks, or is refunded if that invoice is already paid.`,
+        );
+      }
       if (invoice.status === 'paid') return invoice;
       if (!(await invoices.markPaid(invoice.id, clock()))) {
         throw new AppError(

@@ -1,8 +1,9 @@
 import type { NewOrder, PageQuery } from '../../db/repositories/orders-repository.ts';
-import type { Stores } from '../../db/stores.ts';
+import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
+import { creditCancelledOrder } from '../invoices/credit-notes.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Order, OrderWithEvents } from './order.ts';
@@ -70,11 +71,12 @@ function nextCursor(page: ReadonlyArray<{ id: number }>, query: PageQuery): stri
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
 export function orderService(deps: {
   stores: Pick<Stores, 'orders'>;
+  transact: Transact;
   grids: GridService;
   outbox: Outbox;
   clock: () => Date;
 }) {
-  const { grids, outbox, clock } = deps;
+  const { transact, grids, outbox, clock } = deps;
   const { orders } = deps.stores;
 
   /** Zone, price and promised date of a delivery address: 422 when unserved or unpriced. */
@@ -148,7 +150,17 @@ export function orderService(deps: {
         order: orderJson({ ...from, ...set, status: to, updatedAt: at }),
         previous_status: from.status,
       }));
-      const updated = await orders.transition(current.id, { from: current.status, to, note, at, set }, event);
+      const change = { from: current.status, to, note, at, set };
+      // A cancelled order already on an issued invoice gets its credit note in the same transaction:
+      // both happen or neither does.
+      const updated =
+        to === 'cancelled'
+          ? await transact(async (tx) => {
+              const cancelled = await tx.orders.transition(from.id, change, event);
+              if (cancelled) await creditCancelledOrder(tx, outbox, cancelled, at);
+              return cancelled;
+            })
+          : await orders.transition(from.id, change, event);
       if (updated) return find(updated.trackingRef, null);
       current = await find(order.trackingRef, null);
     }

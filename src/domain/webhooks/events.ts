@@ -1,8 +1,11 @@
 import { invalidField } from '../../errors.ts';
 
-export const WEBHOOK_EVENT_TYPES = ['order.created', 'order.status_changed', 'invoice.issued'] as const;
+import { EVENT_TYPES, type EventType } from '../../events/catalogue.ts';
 
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Endpoints subscribe to the outbox's event types: the catalogue is the one list. */
+export const WEBHOOK_EVENT_TYPES: readonly EventType[] = EVENT_TYPES;
+
+export type WebhookEventType = EventType;
 
 export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
@@ -33,7 +36,7 @@ export interface EventBodyInput {
   /** The event id, shared by every endpoint's delivery of this event. */
   id: string;
   createdAt: Date;
-  /** `{ order, previous_status? }` or `{ invoice }`, already in the public JSON shape. */
+  /** `{ order, previous_status? }`, `{ invoice }` or `{ credit_note }`, already in the public JSON shape. */
   data: Record<string, unknown>;
 }
 

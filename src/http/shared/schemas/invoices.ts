@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { INVOICE_STATUSES } from '../../../domain/invoices/invoice-service.ts';
+import { INVOICE_STATUSES, INVOICE_TYPES } from '../../../domain/invoices/invoice-service.ts';
 import { SERVICE_CODES } from '../../../domain/pricing/services.ts';
 import {
   DATE_MAX_LENGTH,
@@ -16,6 +16,8 @@ import {
 
 /** `F` + year + `-` + 6-digit sequence. */
 export const INVOICE_NUMBER_PATTERN = '^F[0-9]{4}-[0-9]{6}$';
+/** `A` (avoir) + year + `-` + 6-digit sequence: the credit notes' own series. */
+export const CREDIT_NOTE_NUMBER_PATTERN = '^A[0-9]{4}-[0-9]{6}$';
 /** A billed month, `YYYY-MM`. */
 export const PERIOD_PATTERN = '^[0-9]{4}-(0[1-9]|1[0-2])$';
 
@@ -23,35 +25,60 @@ export const InvoiceSchema = Type.Object(
   {
     id: PrefixedId('inv', 16, {
       examples: ['inv_3f9a0c1d2e3f4a5b'],
-      description: 'Stable: a draft keeps its id once issued.',
+      description: 'Stable: a draft keeps its id once issued. Credit notes have ids of the same shape.',
     }),
     number: NullableString({
-      pattern: INVOICE_NUMBER_PATTERN,
+      pattern: '^[FA][0-9]{4}-[0-9]{6}$',
       maxLength: 12,
-      description: 'F + year + 6-digit sequence, gap-free per year; null for a draft.',
+      description:
+        'F + year + 6-digit sequence, gap-free per year; null for a draft. A credit note is numbered in its own gap-free series, A + year + 6-digit sequence.',
       examples: ['F2026-000042'],
     }),
     period: Type.String({
       pattern: PERIOD_PATTERN,
       maxLength: 7,
-      description: 'Billed month (Europe/Paris), YYYY-MM.',
+      description:
+        'Billed month (Europe/Paris), YYYY-MM; for a credit note, the month of the invoice it corrects.',
       examples: ['2026-11'],
     }),
     status: StringEnum(INVOICE_STATUSES, {
-      description: '`draft` (current month, accruing), `issued`, `paid`.',
+      description: '`draft` (current month, accruing), `issued`, `paid`. A credit note is always `issued`.',
     }),
     currency: Type.Literal('EUR'),
     order_count: Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }),
-    total_excl_tax_eur: Type.Number(),
+    total_excl_tax_eur: Type.Number({ description: 'Negative on a credit note, as are its VAT and total.' }),
     vat_eur: Type.Number({ description: "Sum of the lines' VAT (each rounded half up to the cent)." }),
     total_eur: Type.Number(),
     issued_at: NullableTimestamp(),
     due_date: NullableString({
       format: 'date',
       maxLength: DATE_MAX_LENGTH,
-      description: 'Issue date + 30 days.',
+      description: 'Issue date + 30 days; null for a draft and for a credit note, on which nothing is due.',
     }),
     paid_at: NullableString({ format: 'date-time', maxLength: TIMESTAMP_MAX_LENGTH }),
+    type: StringEnum(INVOICE_TYPES, {
+      description:
+        "`invoice`, or `credit_note` (facture d'avoir): issued when an order on an issued invoice is cancelled, it credits that order's line; the invoice itself never changes.",
+    }),
+    credits_invoice: Type.Unsafe<{ id: string; number: string } | null>({
+      type: ['object', 'null'],
+      required: ['id', 'number'],
+      properties: {
+        id: {
+          type: 'string',
+          pattern: '^inv_[0-9a-f]{16}$',
+          maxLength: 20,
+          examples: ['inv_3f9a0c1d2e3f4a5b'],
+        },
+        number: {
+          type: 'string',
+          pattern: INVOICE_NUMBER_PATTERN,
+          maxLength: 12,
+          examples: ['F2026-000042'],
+        },
+      },
+      description: 'On a credit note, the invoice it corrects; null on an invoice.',
+    }),
   },
   { $id: 'Invoice', title: 'Invoice' },
 );
@@ -68,6 +95,9 @@ export const InvoiceLineSchema = Type.Object({
 export const InvoiceListQuery = Type.Object(
   {
     status: Type.Optional(StringEnum(INVOICE_STATUSES, { description: 'Only invoices in this status.' })),
+    type: Type.Optional(
+      StringEnum(INVOICE_TYPES, { description: 'Only invoices, or only credit notes; both when absent.' }),
+    ),
     limit: PageLimit,
     cursor: Type.Optional(
       Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
@@ -86,7 +116,10 @@ export const InvoiceListResponse = Type.Object(
       description: 'Pass as `cursor` for the next page; null on the last.',
     }),
   },
-  { description: 'Invoices, newest period first.' },
+  {
+    description:
+      'Invoices and credit notes, newest period first; within a period, its credit notes (newest first) before its invoice.',
+  },
 );
 
 export const InvoiceDetailResponse = Type.Object(
@@ -96,7 +129,8 @@ export const InvoiceDetailResponse = Type.Object(
       Type.Ref(InvoiceSchema),
       Type.Object({
         lines: Type.Array(InvoiceLineSchema, {
-          description: 'One per billed order of the month: as many as `order_count`.',
+          description:
+            'One per billed order of the month (per credited order, with negative amounts, on a credit note): as many as `order_count`.',
         }),
       }),
     ]),

@@ -1,7 +1,7 @@
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../domain/webhooks/events.ts';
 import { MAX_ATTEMPTS } from '../../../domain/webhooks/retry-schedule.ts';
-import { INVOICE_NUMBER_PATTERN, PERIOD_PATTERN } from './invoices.ts';
+import { CREDIT_NOTE_NUMBER_PATTERN, INVOICE_NUMBER_PATTERN, PERIOD_PATTERN } from './invoices.ts';
 import { DATE_MAX_LENGTH, INT32_MAX, TIMESTAMP_MAX_LENGTH } from './shared.ts';
 
 /** Event ids: `msg_` + 24 hex, the same in the body and in the `webhook-id` header. */
@@ -59,6 +59,8 @@ const InvoicePayload = {
     'issued_at',
     'due_date',
     'paid_at',
+    'type',
+    'credits_invoice',
   ],
   properties: {
     id: { type: 'string', pattern: '^inv_[0-9a-f]{16}$', maxLength: 20, examples: ['inv_3f9a0c1d2e3f4a5b'] },
@@ -79,6 +81,48 @@ const InvoicePayload = {
     issued_at: TIMESTAMP,
     due_date: { type: 'string', format: 'date', maxLength: DATE_MAX_LENGTH },
     paid_at: { ...TIMESTAMP, type: ['string', 'null'] },
+    type: { type: 'string', const: 'invoice' },
+    credits_invoice: { type: 'null' },
+  },
+};
+
+const INVOICE_ID = { type: 'string', pattern: '^inv_[0-9a-f]{16}$', maxLength: 20 };
+
+/** The same object as an invoice, with the credit note's number, negative amounts and its invoice. */
+const CreditNotePayload = {
+  ...InvoicePayload,
+  title: 'Credit note',
+  properties: {
+    ...InvoicePayload.properties,
+    number: {
+      type: 'string',
+      pattern: CREDIT_NOTE_NUMBER_PATTERN,
+      maxLength: 12,
+      examples: ['A2026-000007'],
+    },
+    period: { ...InvoicePayload.properties.period, description: 'The month of the invoice it corrects.' },
+    status: { type: 'string', const: 'issued' },
+    order_count: { type: 'integer', format: 'int32', minimum: 1, maximum: INT32_MAX },
+    total_excl_tax_eur: { type: 'number', maximum: 0 },
+    vat_eur: { type: 'number', maximum: 0 },
+    total_eur: { type: 'number', maximum: 0 },
+    due_date: { type: 'null' },
+    paid_at: { type: 'null' },
+    type: { type: 'string', const: 'credit_note' },
+    credits_invoice: {
+      type: 'object',
+      required: ['id', 'number'],
+      properties: {
+        id: { ...INVOICE_ID, examples: ['inv_3f9a0c1d2e3f4a5b'] },
+        number: {
+          type: 'string',
+          pattern: INVOICE_NUMBER_PATTERN,
+          maxLength: 12,
+          examples: ['F2026-000042'],
+        },
+      },
+      description: 'The invoice this credit note corrects; that invoice is unchanged.',
+    },
   },
 };
 
@@ -106,12 +150,18 @@ const DATA: Record<WebhookEventType, object> = {
     required: ['invoice'],
     properties: { invoice: InvoicePayload },
   },
+  'credit_note.issued': {
+    type: 'object',
+    required: ['credit_note'],
+    properties: { credit_note: CreditNotePayload },
+  },
 };
 
 const SUMMARY: Record<WebhookEventType, string> = {
   'order.created': 'An order was created',
   'order.status_changed': 'An order changed status',
   'invoice.issued': 'A monthly invoice was issued',
+  'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
 };
 
 function eventOperation(type: WebhookEventType) {

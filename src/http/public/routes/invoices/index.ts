@@ -17,9 +17,10 @@ export function invoiceRoutes(app: TypedApp, deps: Deps): void {
       config: { auth: 'invoices:read' },
       schema: {
         operationId: 'listInvoices',
-        summary: "List the brand's invoices, newest period first",
+        summary: "List the brand's invoices and credit notes, newest period first",
         description:
-          'The current month appears as a `draft` that accrues; past months are `issued` on the 1st, then `paid`.',
+          'The current month appears as a `draft` that accrues; past months are `issued` on the 1st, then `paid`. ' +
+          'An order cancelled after its invoice was issued is credited by a credit note (`type: credit_note`), listed with the invoice it corrects.',
         tags: ['Invoices'],
         querystring: InvoiceListQuery,
         response: { 200: InvoiceListResponse, ...errorResponses([400, 401, 403, 429]) },
@@ -37,7 +38,7 @@ export function invoiceRoutes(app: TypedApp, deps: Deps): void {
       config: { auth: 'invoices:read' },
       schema: {
         operationId: 'getInvoice',
-        summary: 'One invoice with its lines',
+        summary: 'One invoice or credit note with its lines',
         tags: ['Invoices'],
         params: InvoiceIdParams,
         response: { 200: InvoiceDetailResponse, ...errorResponses([400, 401, 403, 404, 429]) },
@@ -55,9 +56,9 @@ export function invoiceRoutes(app: TypedApp, deps: Deps): void {
       config: { auth: 'invoices:read' },
       schema: {
         operationId: 'getInvoicePdf',
-        summary: 'The invoice as a PDF',
+        summary: 'The invoice or credit note as a PDF',
         description:
-          'A French invoice with its legal mentions; a draft is marked as such and carries no number.',
+          "A French invoice with its legal mentions; a draft is marked as such and carries no number. A credit note reads FACTURE D'AVOIR / CREDIT NOTE and names the invoice it corrects.",
         tags: ['Invoices'],
         params: InvoiceIdParams,
         response: {

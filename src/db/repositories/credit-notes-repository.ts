@@ -1,0 +1,152 @@
+import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
+import type { Queryable } from '../pool.ts';
+import type { Totals } from './invoices-repository.ts';
+
+/** A credit note as stored, with its totals summed from its (negative) lines. */
+export interface StoredCreditNote extends Totals {
+  id: string;
+  brandId: string;
+  number: string;
+  /** The corrected invoice's month: a credit note is listed with the month it corrects. */
+  period: string;
+  issuedAt: Date;
+  creditsInvoice: { id: string; number: string; issuedAt: Date };
+}
+
+type CreditNoteRow = {
+  id: string;
+  brand_id: string;
+  number: string;
+  issued_at: Date;
+  invoice_id: string;
+  invoice_number: string;
+  invoice_issued_at: Date;
+  period: string;
+  order_count: number;
+  total_excl: number;
+  vat: number;
+  total: number;
+};
+
+const toCreditNote = (r: CreditNoteRow): StoredCreditNote => ({
+  id: r.id,
+  brandId: r.brand_id,
+  number: r.number,
+  period: r.period,
+  issuedAt: r.issued_at,
+  creditsInvoice: { id: r.invoice_id, number: r.invoice_number, issuedAt: r.invoice_issued_at },
+  orderCount: r.order_count,
+  totalExclTaxCents: r.total_excl,
+  vatCents: r.vat,
+  totalCents: r.total,
+});
+
+const CREDIT_NOTE_WITH_TOTALS = `
+  SELECT c.id, c.brand_id, c.number, c.issued_at, i.id AS invoice_id, i.number AS invoice_number,
+         i.issued_at AS invoice_issued_at, i.period, t.order_count, t.total_excl, t.vat, t.total
+    FROM credit_notes c
+    JOIN invoices i ON i.id = c.credits_invoice_id
+    CROSS JOIN LATERAL (
+      SELECT count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
+             coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total
+        FROM credit_note_lines l WHERE l.credit_note_id = c.id) t`;
+
+type LineDbRow = {
+  tracking_ref: string;
+  service: string;
+  created_at: Date;
+  price_excl_tax_cents: number;
+  vat_cents: number;
+  price_cents: number;
+};
+
+export function creditNotesRepository(db: Queryable) {
+  return {
+    /** The invoice that billed the order, if any: only issued (or paid) invoices have lines. */
+    async invoiceBilling(orderId: number): Promise<{ id: string } | null> {
+      const { rows } = await db.query<{ invoice_id: string }>(
+        'SELECT invoice_id FROM invoice_lines WHERE order_id = $1',
+        [orderId],
+      );
+      return rows[0] ? { id: rows[0].invoice_id } : null;
+    },
+
+    /** Next credit-note number of `year`, under the counter's row lock (held until commit). */
+    async nextSequence(year: number): Promise<number> {
+      const { rows } = await db.query<{ last_sequence: number }>(
+        `INSERT INTO credit_note_counters (year, last_sequence) VALUES ($1, 1)
+         ON CONFLICT (year) DO UPDATE SET last_sequence = credit_note_counters.last_sequence + 1
+         RETURNING last_sequence`,
+        [year],
+      );
+      return rows[0]!.last_sequence;
+    },
+
+    /** Inserts the credit note with one line: the order's invoice line, negated. */
+    async insert(note: {
+      id: string;
+      brandId: string;
+      number: string;
+      invoiceId: string;
+      orderId: number;
+      issuedAt: Date;
+    }): Promise<void> {
+      await db.query(
+        `INSERT INTO credit_notes (id, brand_id, number, credits_invoice_id, issued_at) VALUES ($1, $2, $3, $4, $5)`,
+        [note.id, note.brandId, note.number, note.invoiceId, note.issuedAt],
+      );
+      await db.query(
+        `INSERT INTO credit_note_lines (credit_note_id, invoice_id, order_id, tracking_ref, service, created_at,
+           price_excl_tax_cents, vat_cents, price_cents)
+         SELECT $1, invoice_id, order_id, tracking_ref, service, created_at, -price_excl_tax_cents, -vat_cents, -price_cents
+           FROM invoice_lines WHERE invoice_id = $2 AND order_id = $3`,
+        [note.id, note.invoiceId, note.orderId],
+      );
+    },
+
+    async find(id: string, brandId: string | null): Promise<StoredCreditNote | null> {
+      const { rows } = await db.query<CreditNoteRow>(
+        `${CREDIT_NOTE_WITH_TOTALS} WHERE c.id = $1 AND ($2::text IS NULL OR c.brand_id = $2)`,
+        [id, brandId],
+      );
+      return rows[0] ? toCreditNote(rows[0]) : null;
+    },
+
+    async lines(id: string): Promise<InvoiceLine[]> {
+      const { rows } = await db.query<LineDbRow>(
+        `SELECT tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents
+           FROM credit_note_lines WHERE credit_note_id = $1 ORDER BY created_at, order_id`,
+        [id],
+      );
+      return rows.map((r) => ({
+        trackingRef: r.tracking_ref,
+        service: r.service,
+        createdAt: r.created_at,
+        priceExclTaxCents: r.price_excl_tax_cents,
+        vatCents: r.vat_cents,
+        priceCents: r.price_cents,
+      }));
+    },
+
+    /**
+     * Newest period first, then newest number first; strictly after `after` in that order. Numbers
+     * are fixed-width, so comparing them as text orders them by year, then sequence.
+     */
+    async list(
+      brandId: string,
+      options: { after: { period: string; number: string } | null; limit: number },
+    ) {
+      const { rows } = await db.query<CreditNoteRow>(
+        `${CREDIT_NOTE_WITH_TOTALS}
+          WHERE c.brand_id = $1 AND ($2::text IS NULL OR (i.period, c.number) < ($2, $3))
+          ORDER BY i.period DESC, c.number DESC LIMIT $4`,
+        [brandId, options.after?.period ?? null, options.after?.number ?? '', options.limit],
+      );
+      return rows.map(toCreditNote);
+    },
+
+    // Written like invoice.issued (invoices-repository): the event row and its fan-out job.
+  };
+}
+
+export type CreditNotesRepository = ReturnType<typeof creditNotesRepository>;

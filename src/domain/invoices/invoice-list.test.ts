@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { comesAfter, decodeCursor, encodeCursor, invoicesBefore, newestFirst } from './invoice-list.ts';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+
+describe('invoice list cursor', () => {
+  it('round-trips an invoice position and a credit note position', () => {
+    for (const at of [
+      { period: '2026-10', key: '' },
+      { period: '2026-10', key: 'A2027-000042' },
+    ]) {
+      const cursor = encodeCursor(at);
+      expect(cursor).toMatch(/^[A-Za-z0-9_-]{1,40}$/);
+      expect(decodeCursor(cursor)).toEqual(at);
+    }
+  });
+
+  it('reads a cursor issued before credit notes as the position of that month’s invoice', () => {
+    expect(decodeCursor(b64('i1.2026-10'))).toEqual({ period: '2026-10', key: '' });
+  });
+
+  it.each([
+    'abc',
+    b64('i2.2026-13.'),
+    b64('i2.2026-10.F2026-000001'),
+    b64('i2.2026-10.A2026-000001.x'),
+    b64('i2.2026-10'),
+    b64('i3.2026-10.'),
+  ])('refuses %s as invalid_request on cursor', (cursor) => {
+    expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+});
+
+describe('list order', () => {
+  it('puts newer periods first, then credit notes (newest first) before their invoice', () => {
+    const items = [
+      { period: '2026-09', key: '' },
+      { period: '2026-10', key: 'A2026-000001' },
+      { period: '2026-10', key: '' },
+      { period: '2026-10', key: 'A2027-000001' },
+      { period: '2026-11', key: '' },
+    ];
+    expect([...items].sort(newestFirst)).toEqual([items[4], items[3], items[1], items[2], items[0]]);
+    expect(comesAfter(items[2]!, items[1]!)).toBe(true);
+    expect(comesAfter(items[1]!, items[2]!)).toBe(false);
+  });
+
+  it('bounds the invoices query: after a credit note, its own month’s invoice still follows', () => {
+    expect(invoicesBefore({ period: '2026-10', key: '' })).toBe('2026-10');
+    expect(invoicesBefore({ period: '2026-10', key: 'A2026-000001' })).toBe('2026-11');
+    expect(invoicesBefore({ period: '2026-12', key: 'A2026-000001' })).toBe('2027-01');
+  });
+});
