@@ -20,6 +20,7 @@ import { listOrdersRoute } from './http/routes/orders/list-orders.ts';
 import { updateOrderRoute } from './http/routes/orders/update-order.ts';
 import { postRatesRoute } from './http/routes/rates/post-rates.ts';
 import { pingRoute } from './http/routes/system/ping.ts';
+import { OPS_EXAMPLES, PUBLIC_EXAMPLES } from './http/schemas/examples/index.ts';
 import { InvoiceSchema } from './http/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/schemas/orders.ts';
 import { ErrorSchema } from './http/schemas/shared.ts';
@@ -106,6 +107,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
         webhooks: PUBLIC_WEBHOOKS,
         internal: false,
         rateLimited: deps.config.rateLimitPerSecond > 0,
+        examples: {
+          operations: PUBLIC_EXAMPLES,
+          unauthorizedMessage: 'The API key is unknown or has been revoked.',
+        },
       });
       const typed = api.withTypeProvider() as unknown as PublicApp;
       pingRoute(typed);
@@ -117,7 +122,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       updateOrderRoute(typed, deps);
       cancelOrderRoute(typed, deps);
       invoiceRoutes(typed, deps);
-      await registerDocsPage(api, PUBLIC_PREFIX);
+      await registerDocsPage(api, PUBLIC_PREFIX, deps.config);
     },
     { prefix: PUBLIC_PREFIX },
   );
@@ -136,9 +141,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
           // The operator's own tools: not rate limited, and not for brands.
           internal: true,
           rateLimited: false,
+          examples: {
+            operations: OPS_EXAMPLES,
+            unauthorizedMessage: 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".',
+          },
         });
         opsOrderRoutes(ops.withTypeProvider() as unknown as PublicApp, deps);
-        await registerDocsPage(ops, OPS_PREFIX);
+        await registerDocsPage(ops, OPS_PREFIX, deps.config);
       },
       { prefix: OPS_PREFIX },
     );

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { INVOICE_STATUSES } from '../../domain/invoices/invoice-service.ts';
-import { SERVICE_CODES } from '../../domain/pricing/services.ts';
+import { ServiceSchema } from './rates.ts';
 import {
   DATE_MAX_LENGTH,
   INT32_MAX,
@@ -58,7 +58,7 @@ export const InvoiceSchema = Type.Object(
 
 export const InvoiceLineSchema = Type.Object({
   tracking_ref: TrackingRef(),
-  service: Type.Unsafe<string>({ type: 'string', enum: [...SERVICE_CODES] }),
+  service: ServiceSchema,
   created_at: Timestamp(),
   price_excl_tax_eur: Type.Number(),
   vat_eur: Type.Number(),
