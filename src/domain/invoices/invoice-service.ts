@@ -9,6 +9,7 @@ import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
 import { prefixedId } from '../ids.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
@@ -37,14 +38,10 @@ export function invoiceIdFor(brandId: string, period: string): string {
   return `inv_${createHash('sha256').update(`${brandId}|${period}`).digest('hex').slice(0, 16)}`;
 }
 
-const CURSOR_PREFIX = 'i1.';
-const encodeCursor = (period: string) => Buffer.from(`${CURSOR_PREFIX}${period}`).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const period = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(period))
+function periodPosition(position: string): string {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(position))
     throw invalidField('cursor', 'is not a cursor returned by this API');
-  return period;
+  return position;
 }
 
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
@@ -53,6 +50,7 @@ export function invoiceService(deps: {
   brands: BrandService;
   clock: () => Date;
   seller: Readonly<SellerIdentity>;
+  cursors: { ready(): Promise<CursorCodec> };
 }) {
   const { pool, brands, clock, seller } = deps;
   const invoices = invoicesRepository(pool);
@@ -158,6 +156,9 @@ export function invoiceService(deps: {
 
   return {
     async list(brandId: string, options: { status?: string; limit?: number; cursor?: string }) {
+      const cursors = await deps.cursors.ready();
+      // Bound to the brand and the filter: a cursor of another list, brand or status is refused.
+      const scope = { list: 'invoices', brandId, filter: options.status ?? '' };
       const { status, limit, before } = validateAll({
         status: () => {
           if (options.status === undefined) return null;
@@ -172,7 +173,8 @@ export function invoiceService(deps: {
             throw invalidField('limit', 'must be an integer from 1 to 200');
           return limit;
         },
-        before: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+        before: () =>
+          options.cursor === undefined ? null : periodPosition(cursors.decode(scope, options.cursor)),
       });
       const pending = status === null || status === 'draft' ? await drafts(brandId) : [];
       const stored =
@@ -184,7 +186,10 @@ export function invoiceService(deps: {
         .slice(0, limit + 1);
       const more = all.length > limit;
       const page = more ? all.slice(0, limit) : all;
-      return { invoices: page, nextCursor: more ? encodeCursor(page[page.length - 1]!.period) : null };
+      return {
+        invoices: page,
+        nextCursor: more ? cursors.encode(scope, page[page.length - 1]!.period) : null,
+      };
     },
 
     get: (brandId: string, id: string) => find(brandId, id),

@@ -4,12 +4,12 @@ import { ordersRepository } from '../../db/repositories/orders-repository.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import { prefixedId } from '../ids.ts';
+import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import { requestFingerprint } from './idempotency.ts';
 import { runIdempotently } from './idempotent.ts';
 import type { Order, OrderWithEvents } from './order.ts';
-import { decodeCursor, encodeCursor } from './order-cursor.ts';
 import {
   locateDeliveryAddress,
   normaliseEmail,
@@ -45,7 +45,7 @@ export const MAX_PAGE_SIZE = 200;
 const REF_ATTEMPTS = 5;
 
 /** Validated page options; `limit` is one more than asked, to learn whether a next page exists. */
-function pageQuery(options: ListOptions): PageQuery {
+function pageQuery(options: ListOptions, cursors: CursorCodec, scope: CursorScope): PageQuery {
   const { status, limit, after } = validateAll({
     status: () => {
       if (options.status === undefined) return null;
@@ -60,18 +60,33 @@ function pageQuery(options: ListOptions): PageQuery {
       }
       return limit;
     },
-    after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+    after: () => (options.cursor === undefined ? null : orderPosition(cursors.decode(scope, options.cursor))),
   });
   return { status, limit: limit + 1, after };
 }
 
-/** The cursor to the page after `page` (fetched with one extra row), or null on the last page. */
-function nextCursor(page: ReadonlyArray<{ id: number }>, query: PageQuery): string | null {
-  return page.length < query.limit ? null : encodeCursor(page[query.limit - 2]!.id);
+/** A list's cursor is bound to the brand and to its filter: reused with another, it is refused. */
+const orderListScope = (brandId: string, options: ListOptions): CursorScope => ({
+  list: 'orders',
+  brandId,
+  filter: options.status ?? '',
+});
+
+function orderPosition(position: string): number {
+  // Only this service encrypts positions, but a key shared with an older format must not crash.
+  const id = Number(position);
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw invalidField('cursor', 'is not a cursor returned by this API');
+  return id;
 }
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
-export function orderService(deps: { pool: Pool; grids: GridService; clock: () => Date }) {
+export function orderService(deps: {
+  pool: Pool;
+  grids: GridService;
+  clock: () => Date;
+  cursors: { ready(): Promise<CursorCodec> };
+}) {
   const { pool, grids, clock } = deps;
   const orders = ordersRepository(pool);
 
@@ -204,11 +219,15 @@ export function orderService(deps: { pool: Pool; grids: GridService; clock: () =
 
     /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
     async listJson(brandId: string, options: ListOptions) {
-      const query = pageQuery(options);
+      const cursors = await deps.cursors.ready();
+      const scope = orderListScope(brandId, options);
+      const query = pageQuery(options, cursors, scope);
       const page = await orders.listJson(brandId, query);
+      // Fetched with one extra row: a full page has a next one, which starts after its last row.
+      const more = page.length === query.limit;
       return {
         orders: page.slice(0, query.limit - 1).map((o) => o.json),
-        nextCursor: nextCursor(page, query),
+        nextCursor: more ? cursors.encode(scope, String(page[query.limit - 2]!.id)) : null,
       };
     },
 

@@ -70,7 +70,11 @@ export const InvoiceListQuery = Type.Object(
     status: Type.Optional(StringEnum(INVOICE_STATUSES, { description: 'Only invoices in this status.' })),
     limit: PageLimit,
     cursor: Type.Optional(
-      Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
+      Type.String({
+        maxLength: 100,
+        description:
+          'The `next_cursor` of the previous page, with the same `status` (a cursor is bound to its filter).',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -81,8 +85,8 @@ export const InvoiceListResponse = Type.Object(
     ok: Type.Literal(true),
     invoices: Type.Array(Type.Ref(InvoiceSchema), { maxItems: 200, description: 'At most `limit`.' }),
     next_cursor: NullableString({
-      pattern: '^[A-Za-z0-9_-]{1,40}$',
-      maxLength: 40,
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      maxLength: 100,
       description: 'Pass as `cursor` for the next page; null on the last.',
     }),
   },

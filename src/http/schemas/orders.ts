@@ -133,8 +133,8 @@ export const OrderListResponse = Type.Object(
     ok: Type.Literal(true),
     orders: Type.Array(Type.Ref(OrderSummarySchema), { maxItems: 200, description: 'At most `limit`.' }),
     next_cursor: NullableString({
-      pattern: '^[A-Za-z0-9_-]{1,64}$',
-      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      maxLength: 100,
       description: 'Pass as `cursor` for the next page; null on the last.',
     }),
   },
@@ -152,7 +152,11 @@ export const OrderListQuery = Type.Object(
     ),
     limit: PageLimit,
     cursor: Type.Optional(
-      Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
+      Type.String({
+        maxLength: 100,
+        description:
+          'The `next_cursor` of the previous page, with the same `status` (a cursor is bound to its filter).',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -158,7 +158,11 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
       200: {
         page: {
           summary: 'A page with more to come',
-          value: { ok: true, orders: [PENDING, AWAITING], next_cursor: 'djEuNGY3YTExYzI5ZTBk' },
+          value: {
+            ok: true,
+            orders: [PENDING, AWAITING],
+            next_cursor: 'AcVqdVz5iK8Ou0r9cU5sCsb3Ym2aNaCn2Lxu-XlKa4Yd38Y',
+          },
         },
         last: { summary: 'The last page', value: { ok: true, orders: [], next_cursor: null } },
       },
