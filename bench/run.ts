@@ -16,6 +16,9 @@ import { createDeps } from '../src/deps.ts';
 import { compare, formatTable, type Row, startServer } from './harness.ts';
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 
+/** Orders need a pickup address: the bench brands have a default one, as real brands do. */
+const PICKUP = '1 rue de Rivoli 75001 Paris';
+
 async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
   let adminUrl = process.env.DATABASE_URL;
   let stop = async () => {};
@@ -103,8 +106,8 @@ async function benchWebhooks(): Promise<string[]> {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const port = (receiver.address() as { port: number }).port;
   const hooks = createDeps(loadConfig({ DATABASE_URL: db.url, WEBHOOKS_ALLOW_INSECURE: '1' }), pool);
-  const subscribed = await hooks.brands.create({ name: 'Webhook bench' });
-  const quiet = await hooks.brands.create({ name: 'No webhooks' });
+  const subscribed = await hooks.brands.create({ name: 'Webhook bench', pickupAddress: PICKUP });
+  const quiet = await hooks.brands.create({ name: 'No webhooks', pickupAddress: PICKUP });
   await hooks.webhooks.add({ brandId: subscribed.id, url: `http://127.0.0.1:${port}/hook` });
   const body = { customer_email: 'w@example.com', delivery_address: '1 rue X 75011 Paris' };
   const count = Number(process.env.BENCH_WEBHOOKS ?? 1000);
@@ -115,7 +118,7 @@ async function benchWebhooks(): Promise<string[]> {
     for (let i = 0; i < 200; i++)
       refs.push(
         (
-          (await hooks.orders.create({ id: brandId, defaultPickupAddress: null }, body, null)).body as {
+          (await hooks.orders.create({ id: brandId, defaultPickupAddress: PICKUP }, body, null)).body as {
             trackingRef: string;
           }
         ).trackingRef,
@@ -134,7 +137,7 @@ async function benchWebhooks(): Promise<string[]> {
 
   // Throughput: `count` order.created events queued, then one worker drains them.
   for (let i = 0; i < count; i++)
-    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: null }, body, null);
+    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: PICKUP }, body, null);
   const started = Date.now();
   const runner = await startWorker(hooks, { concurrency: 8, pollIntervalMs: 50 });
   const expected = count + 400; // + the 200 created and 200 status changes above
@@ -170,7 +173,7 @@ async function benchNoisyNeighbour(): Promise<Row> {
   });
   try {
     const keyFor = async (name: string) => {
-      const b = await deps.brands.create({ name });
+      const b = await deps.brands.create({ name, pickupAddress: PICKUP });
       const k = await deps.apiKeys.create({ brandId: b.id, scopes: ['orders:read', 'orders:write'] });
       return { brandId: b.id, headers: { authorization: `Bearer ${k.key}` } };
     };
@@ -178,7 +181,7 @@ async function benchNoisyNeighbour(): Promise<Row> {
     const noisy = await keyFor('Noisy neighbour');
     const orderUrl = async (brandId: string) => {
       const created = await deps.orders.create(
-        { id: brandId, defaultPickupAddress: null },
+        { id: brandId, defaultPickupAddress: PICKUP },
         { customer_email: 'q@example.com', delivery_address: '1 rue X 75011 Paris' },
         null,
       );
@@ -229,7 +232,7 @@ const db = await prepareDatabase();
 const pool = createPool(db.url, 4);
 await migrate(pool);
 const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-const brand = await deps.brands.create({ name: 'Bench brand', pickupAddress: '1 rue de Rivoli 75001 Paris' });
+const brand = await deps.brands.create({ name: 'Bench brand', pickupAddress: PICKUP });
 const key = await deps.apiKeys.create({
   brandId: brand.id,
   scopes: ['orders:read', 'orders:write', 'invoices:read'],
@@ -301,7 +304,7 @@ try {
     await pair('POST /orders', '/orders', 'POST', 0.6);
     await pair('GET /orders (50 of 1M)', '/orders?limit=50', 'GET', 0.7, 50);
     const created = await deps.orders.create(
-      { id: brand.id, defaultPickupAddress: null },
+      { id: brand.id, defaultPickupAddress: PICKUP },
       { customer_email: 'x@y.fr', delivery_address: '1 rue X 75011 Paris' },
       null,
     );

@@ -1,7 +1,15 @@
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import {
+  API,
+  buildTestApp,
+  call,
+  createBrandWithKey,
+  TEST_PICKUP_ADDRESS,
+  type TestApp,
+  type TestBrand,
+} from './support/app.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -21,7 +29,7 @@ afterAll(async () => {
 async function orderAt(brand: TestBrand, at: string, body: object = {}) {
   now = new Date(at);
   const result = await t.deps.orders.create(
-    { id: brand.brandId, defaultPickupAddress: null },
+    { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
     { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris', ...body },
     null,
   );

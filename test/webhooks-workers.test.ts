@@ -7,7 +7,13 @@ import { createDeps, type Deps } from '../src/deps.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import { WEBHOOKS_RECOVER } from '../src/jobs/webhooks-recover.ts';
 import { startWorker } from '../src/worker.ts';
-import { buildTestApp, createBrandWithKey, type TestApp, testConfig } from './support/app.ts';
+import {
+  buildTestApp,
+  createBrandWithKey,
+  TEST_PICKUP_ADDRESS,
+  type TestApp,
+  testConfig,
+} from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { DLV_BIN } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -140,7 +146,11 @@ describe('webhook workers', () => {
     for (let batch = 0; batch < 5; batch++) {
       await Promise.all(
         Array.from({ length: 50 }, () =>
-          t.deps.orders.create({ id: brand.brandId, defaultPickupAddress: null }, VALID_ORDER, null),
+          t.deps.orders.create(
+            { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
+            VALID_ORDER,
+            null,
+          ),
         ),
       );
     }

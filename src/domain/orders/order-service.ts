@@ -3,6 +3,7 @@ import type { NewOrderRow, PageQuery } from '../../db/repositories/orders-reposi
 import { ordersRepository } from '../../db/repositories/orders-repository.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
+import type { Place } from '../coverage/locate-address.ts';
 import { prefixedId } from '../ids.ts';
 import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
@@ -11,7 +12,7 @@ import { requestFingerprint } from './idempotency.ts';
 import { runIdempotently } from './idempotent.ts';
 import type { Order, OrderWithEvents } from './order.ts';
 import {
-  locateDeliveryAddress,
+  locateOrderAddresses,
   normaliseEmail,
   type OrderInput,
   type OrderPatch,
@@ -90,14 +91,14 @@ export function orderService(deps: {
   const { pool, grids, clock } = deps;
   const orders = ordersRepository(pool);
 
-  /** Zone, price and promised date of a delivery address: 422 when unserved or unpriced. */
+  /** Price and promised date of a located delivery address: 422 `unpriceable` when the grid lacks it. */
   async function priceDelivery(
     brandId: string,
     address: string,
+    place: Place,
     o: Pick<Order, 'service' | 'unitType' | 'unitWeightGrams' | 'quantity'>,
     now: Date,
   ) {
-    const place = locateDeliveryAddress(address);
     const grid = await grids.gridFor(brandId);
     const price = requirePrice(grid.index, {
       service: o.service,
@@ -172,8 +173,15 @@ export function orderService(deps: {
   return {
     async create(brand: BrandContext, input: OrderInput, idempotencyKey: string | null) {
       const v = validateOrderInput(input);
+      const pickupAddress = v.pickupAddress ?? brand.defaultPickupAddress;
+      // Both addresses are checked before pricing: a wrong pickup is reported with a wrong delivery.
+      const { delivery: place } = locateOrderAddresses({
+        delivery: v.deliveryAddress,
+        pickup: pickupAddress,
+      });
       const now = clock();
-      const delivery = v.deliveryAddress ? await priceDelivery(brand.id, v.deliveryAddress, v, now) : null;
+      const delivery =
+        v.deliveryAddress && place ? await priceDelivery(brand.id, v.deliveryAddress, place, v, now) : null;
       const row: NewOrderRow = {
         trackingRef: '',
         brandId: brand.id,
@@ -181,7 +189,7 @@ export function orderService(deps: {
         reference: v.reference,
         customerEmail: v.customerEmail,
         amountCents: v.amountCents,
-        pickupAddress: v.pickupAddress ?? brand.defaultPickupAddress,
+        pickupAddress,
         deliveryAddress: null,
         deliveryPostcode: null,
         deliveryCity: null,
@@ -265,7 +273,13 @@ export function orderService(deps: {
           patch.delivery_phone === undefined ? undefined : parsePhone(patch.delivery_phone),
         deliveryEmail: () =>
           patch.delivery_email === undefined ? undefined : normaliseEmail(patch.delivery_email),
-        pickupAddress: () => text(patch.pickup_address),
+        pickupAddress: () => {
+          const address = text(patch.pickup_address);
+          if (patch.pickup_address !== undefined && address === null) {
+            throw invalidField('pickup_address', 'cannot be removed; give the corrected address');
+          }
+          return address ?? undefined;
+        },
         reference: () => text(patch.reference),
         deliveryAddress: () => {
           const address = text(patch.delivery_address);
@@ -279,9 +293,13 @@ export function orderService(deps: {
         Object.entries(fields).filter(([, v]) => v !== undefined),
       );
       if (Object.keys(set).length === 0) throw invalidField('body', 'give at least one field to change');
+      const { delivery: place } = locateOrderAddresses({
+        delivery: fields.deliveryAddress,
+        pickup: fields.pickupAddress,
+      });
       const now = clock();
-      if (fields.deliveryAddress)
-        Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, order, now));
+      if (fields.deliveryAddress && place)
+        Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, place, order, now));
       if (order.status === 'awaiting_address' && set.deliveryAddress) {
         return transition(order, 'pending', 'address', 'Delivery address completed', set);
       }

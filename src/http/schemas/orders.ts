@@ -40,7 +40,8 @@ export const OrderCreateRequest = Type.Object(
     ),
     pickup_address: optionalText(
       500,
-      "Where the parcel is collected; defaults to the brand's pickup address.",
+      "Where the parcel is collected: an Île-de-France address with its postcode. Defaults to the brand's pickup address; required (422 `invalid_address`) when the brand has none.",
+      ['5 rue du Dépôt 93200 Saint-Denis'],
     ),
     delivery_address: optionalText(
       500,
@@ -65,7 +66,10 @@ export const OrderPatchRequest = Type.Object(
     delivery_recipient: optionalText(200, 'Name of the recipient.'),
     delivery_phone: optionalText(40, 'French or international number.'),
     delivery_email: Type.Optional(Type.Union([EmailInput('E-mail of the recipient.'), Type.Null()])),
-    pickup_address: optionalText(500, 'Where the parcel is collected.'),
+    pickup_address: optionalText(
+      500,
+      'Where the parcel is collected: an Île-de-France address with its postcode.',
+    ),
     reference: optionalText(100, "The brand's own order number."),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -89,13 +89,14 @@ const CREATE_REQUEST = {
 };
 
 const OUT_OF_ZONE = {
-  summary: 'Delivery address outside Île-de-France',
+  summary: 'Delivery or pickup address outside Île-de-France',
   message:
     'delivery_address: 69002 (Lyon) is outside the delivery zone; only Île-de-France (75, 77, 78, 91, 92, 93, 94, 95) is served.',
   details: [{ field: 'delivery_address', message: 'must be in Île-de-France' }],
 };
 const INVALID_ADDRESS = {
-  summary: 'No valid French postcode in the address',
+  summary:
+    'No valid French postcode in the delivery or pickup address, or no pickup address while the brand has no default one',
   message: 'delivery_address: "75099" is not a French postcode.',
   details: [{ field: 'delivery_address', message: 'must contain a valid French postcode' }],
 };
