@@ -22,6 +22,9 @@ import { compare, compareAll, formatTable, type LoadResult, type Row, startServe
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 import { sustainedCreation, waitForDrain } from './queue.ts';
 
+/** Orders need a pickup address: the bench brands have a default one, as real brands do. */
+const PICKUP = '1 rue de Rivoli 75001 Paris';
+
 /**
  * Webhooks: deliveries per second from one worker (concurrency 8) to a loopback receiver, and what
  * a status change costs with an endpoint subscribed versus none (the event and its job are written
@@ -37,8 +40,8 @@ async function benchWebhooks(): Promise<string[]> {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const port = (receiver.address() as { port: number }).port;
   const hooks = createDeps(loadConfig({ DATABASE_URL: db.url, WEBHOOKS_ALLOW_INSECURE: '1' }), pool);
-  const subscribed = await hooks.brands.create({ name: 'Webhook bench' });
-  const quiet = await hooks.brands.create({ name: 'No webhooks' });
+  const subscribed = await hooks.brands.create({ name: 'Webhook bench', pickupAddress: PICKUP });
+  const quiet = await hooks.brands.create({ name: 'No webhooks', pickupAddress: PICKUP });
   await hooks.webhooks.add({ brandId: subscribed.id, url: `http://127.0.0.1:${port}/hook` });
   const body = { customer_email: 'w@example.com', delivery_address: '1 rue X 75011 Paris' };
   const count = Number(process.env.BENCH_WEBHOOKS ?? 1000);
@@ -47,7 +50,7 @@ async function benchWebhooks(): Promise<string[]> {
   const changeLatency = async (brandId: string) => {
     const refs: string[] = [];
     for (let i = 0; i < 200; i++)
-      refs.push((await hooks.orders.create({ id: brandId, defaultPickupAddress: null }, body)).trackingRef);
+      refs.push((await hooks.orders.create({ id: brandId, defaultPickupAddress: PICKUP }, body)).trackingRef);
     const times: number[] = [];
     for (const ref of refs) {
       const started = performance.now();
@@ -62,7 +65,7 @@ async function benchWebhooks(): Promise<string[]> {
 
   // Throughput: `count` order.created events queued, then one worker drains them.
   for (let i = 0; i < count; i++)
-    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: null }, body);
+    await hooks.orders.create({ id: subscribed.id, defaultPickupAddress: PICKUP }, body);
   const started = Date.now();
   const runner = await startWorker(hooks, { concurrency: 8, pollIntervalMs: 50 });
   const expected = count + 400; // + the 200 created and 200 status changes above
@@ -98,7 +101,7 @@ async function benchNoisyNeighbour(): Promise<Row> {
   });
   try {
     const keyFor = async (name: string) => {
-      const b = await deps.brands.create({ name });
+      const b = await deps.brands.create({ name, pickupAddress: PICKUP });
       const k = await deps.apiKeys.create({ brandId: b.id, scopes: ['orders:read', 'orders:write'] });
       return { brandId: b.id, headers: { authorization: `Bearer ${k.key}` } };
     };
@@ -106,7 +109,7 @@ async function benchNoisyNeighbour(): Promise<Row> {
     const noisy = await keyFor('Noisy neighbour');
     const orderUrl = async (brandId: string) => {
       const created = await deps.orders.create(
-        { id: brandId, defaultPickupAddress: null },
+        { id: brandId, defaultPickupAddress: PICKUP },
         { customer_email: 'q@example.com', delivery_address: '1 rue X 75011 Paris' },
       );
       return `http://127.0.0.1:${limited.port}/public/v1/orders/${created.trackingRef}`;
@@ -156,7 +159,7 @@ const db = await prepareDatabase();
 const pool = createPool(db.url, 4);
 await migrate(pool);
 const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-const brand = await deps.brands.create({ name: 'Bench brand', pickupAddress: '1 rue de Rivoli 75001 Paris' });
+const brand = await deps.brands.create({ name: 'Bench brand', pickupAddress: PICKUP });
 const key = await deps.apiKeys.create({
   brandId: brand.id,
   scopes: ['orders:read', 'orders:write', 'invoices:read'],

@@ -10,8 +10,18 @@ import { createDeps } from '../src/deps.ts';
  * `--check` fails (exit 1) when a committed copy is stale instead of writing it; CI runs that.
  */
 const check = process.argv.includes('--check');
+/**
+ * The committed documents are for client generators, so their one `servers` entry is production's
+ * address (a placeholder until the production domain is fixed). A running server lists its own
+ * (PUBLIC_BASE_URL, else the address it listens on) in the document it serves.
+ */
+export const PRODUCTION_BASE_URL = 'https://api.livraison-dlv.fr';
 // A pool that is never connected: building the app needs no database.
-const config = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused', OPS_TOKEN: 'unused' });
+const config = loadConfig({
+  DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
+  OPS_TOKEN: 'unused',
+  PUBLIC_BASE_URL: PRODUCTION_BASE_URL,
+});
 const pool = createPool(config.databaseUrl!);
 const app = await buildApp(createDeps(config, pool));
 await app.ready();

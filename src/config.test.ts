@@ -55,4 +55,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RATE_LIMIT_BURST: '0' })).toThrow(/RATE_LIMIT_BURST/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
   });
+
+  it('takes a CURSOR_SECRET of at least 32 characters, else none (a key kept in the database)', () => {
+    expect(loadConfig({}).cursorSecret).toBeNull();
+    expect(loadConfig({ CURSOR_SECRET: 'k'.repeat(32) }).cursorSecret).toBe('k'.repeat(32));
+    expect(() => loadConfig({ CURSOR_SECRET: 'short' })).toThrow(/CURSOR_SECRET must be at least 32/);
+  });
 });

@@ -22,6 +22,11 @@ export interface Config {
   webhooksAllowInsecure: boolean;
   /** Runs the job worker inside the API process (the default for `npm start`). */
   runWorker: boolean;
+  /**
+   * Keys the lists' cursors (CURSOR_SECRET); null: a key generated once and kept in the database.
+   * Every instance must have the same, or a cursor from one is refused by another.
+   */
+  cursorSecret: string | null;
   /** The issuer printed on invoices; the placeholder until SELLER_* are set. */
   seller: Readonly<SellerIdentity>;
   sellerIsPlaceholder: boolean;
@@ -101,6 +106,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   if (publicBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicBaseUrl)) {
     throw new ConfigError('PUBLIC_BASE_URL must be an http(s) URL');
   }
+  const cursorSecret = str(env, 'CURSOR_SECRET');
+  if (cursorSecret !== null && cursorSecret.length < 32) {
+    throw new ConfigError('CURSOR_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)');
+  }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -115,6 +124,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 4000, 0, 4900),
     webhooksAllowInsecure: bool(env, 'WEBHOOKS_ALLOW_INSECURE', false),
     runWorker: bool(env, 'RUN_WORKER', true),
+    cursorSecret,
     ...seller(env),
   };
 }

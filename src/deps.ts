@@ -1,11 +1,13 @@
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
+import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
 import { invoiceService } from './domain/invoices/invoice-service.ts';
 import { orderService } from './domain/orders/order-service.ts';
+import { keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { gridService } from './domain/pricing/grid-service.ts';
 import { rateService } from './domain/rates/rate-service.ts';
 import { webhookDeliveryService } from './domain/webhooks/webhook-delivery-service.ts';
@@ -33,11 +35,25 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
   const apiKeys = apiKeyService(stores.apiKeys, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
+  // Loaded once (server.ts does it at start-up), then kept: no key lookup per list request.
+  const cursors = lazyCursorCodec(async () =>
+    config.cursorSecret
+      ? keyFromSecret(config.cursorSecret)
+      : serverSecretsRepository(pool).getOrCreate('cursor_key'),
+  );
 
   const listeners = webhookListeners(stores.webhooks);
   const events = outbox(subscribers({ webhooks: listeners }));
-  const orders = orderService({ stores, transact, grids, outbox: events, clock });
-  const invoices = invoiceService({ stores, transact, outbox: events, brands, clock, seller: config.seller });
+  const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors });
+  const invoices = invoiceService({
+    stores,
+    transact,
+    outbox: events,
+    brands,
+    clock,
+    seller: config.seller,
+    cursors,
+  });
   const webhooks = webhookService({
     repository: stores.webhooks,
     brands,
@@ -68,6 +84,7 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
     idempotentRequests: idempotentRequests({ stores, transact }),
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners],
+    cursors,
   };
 }
 

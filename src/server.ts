@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   await migrate(database.pool);
   const deps = createDeps(config, database.pool);
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
+  await deps.cursors.ready(); // the lists' cursor key (CURSOR_SECRET, else created once in the database)
   const demo = database.embedded ? await seedDemoBrand(deps.brands, deps.apiKeys) : null;
 
   app = await buildApp(deps, { logger: loggerOptions(config.logLevel) });

@@ -80,6 +80,11 @@ describe('dlv', () => {
       [['keys', 'create', '--scopes', 'orders:read'], 2, /--brand is required/],
       [['keys', 'revoke', 'key_nope'], 1, /no API key/],
       [['brands', 'create', '--name', '   '], 2, /--name is required/],
+      [
+        ['brands', 'create', '--name', 'Lyon', '--pickup-address', '3 quai Saint-Antoine 69002 Lyon'],
+        1,
+        /pickup_address: 69002 \(Lyon\) is outside the delivery zone/,
+      ],
       [['brands', 'frobnicate'], 2, /unknown command/],
       [['brands', 'list', '--bogus'], 2, /unknown option --bogus/],
     ];

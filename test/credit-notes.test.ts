@@ -25,7 +25,7 @@ afterAll(async () => {
 async function orderAt(brand: TestBrand, at: string, body: object = {}): Promise<string> {
   now = new Date(at);
   const result = await t.deps.orders.create(
-    { id: brand.brandId, defaultPickupAddress: null },
+    { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' },
     { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris', ...body },
   );
   return result.trackingRef;

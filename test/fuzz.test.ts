@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { ERROR_STATUS } from '../src/errors.ts';
-import { API, buildTestApp, createBrandWithKey, type TestBrand } from './support/app.ts';
+import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
 import {
   type CaseContext,
   type Credentials,
@@ -105,7 +105,7 @@ beforeAll(async () => {
   pools.otherBrandRefs.push(
     (
       await t.deps.orders.create(
-        { id: other.brandId, defaultPickupAddress: null },
+        { id: other.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
         { customer_email: 'n@example.com', delivery_address: seeds.IDF_ADDRESSES[0]! },
       )
     ).trackingRef,

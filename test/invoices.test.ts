@@ -2,7 +2,15 @@ import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { orderJson } from '../src/domain/orders/order-json.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import {
+  API,
+  buildTestApp,
+  call,
+  createBrandWithKey,
+  TEST_PICKUP_ADDRESS,
+  type TestApp,
+  type TestBrand,
+} from './support/app.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -23,7 +31,7 @@ afterAll(async () => {
 async function orderAt(brand: TestBrand, at: string, body: object = {}) {
   now = new Date(at);
   const order = await t.deps.orders.create(
-    { id: brand.brandId, defaultPickupAddress: null },
+    { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
     { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris', ...body },
   );
   return { trackingRef: order.trackingRef, order: orderJson(order) };

@@ -117,3 +117,53 @@ describe('GET /orders', () => {
     expect(delivered).toHaveLength(333);
   });
 });
+
+describe('list cursors are opaque and bound to their list', () => {
+  it('refuse a cursor reused with another brand, another status, or tampered with, and store nothing', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const other = await createBrandWithKey(t.deps);
+    await seedOrders(brand.brandId, 5);
+    const page = await list(brand, '?status=pending&limit=1');
+    const cursor: string = page.data.next_cursor;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    // Nothing in it is readable: not the row id, not the version prefix.
+    expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toMatch(/o1\.|[0-9]{2,}/);
+    expect((await list(brand, `?status=pending&limit=1&cursor=${cursor}`)).statusCode).toBe(200);
+    const tampered = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
+    for (const [who, query] of [
+      [other, `?status=pending&cursor=${cursor}`],
+      [brand, `?cursor=${cursor}`],
+      [brand, `?status=delivered&cursor=${cursor}`],
+      [brand, `?status=pending&cursor=${tampered}`],
+      [brand, `?cursor=${Buffer.from('o1.19').toString('base64url')}`],
+    ] as const) {
+      const res = await list(who, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.data.error).toBe('invalid_request');
+      expect(res.data.details.map((d: { field: string }) => d.field)).toEqual(['cursor']);
+    }
+  });
+
+  it('use the same codec for invoices: bound to the brand and the status', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const other = await createBrandWithKey(t.deps);
+    const invoices = (who: TestBrand, query: string) =>
+      call(t.app, { method: 'GET', url: `${API}/invoices${query}`, headers: who.headers });
+    const scope = { list: 'invoices', brandId: brand.brandId, filter: '' };
+    const codec = await t.deps.cursors.ready();
+    const cursor = codec.encode(scope, '2026-11');
+    expect((await invoices(brand, `?cursor=${cursor}`)).statusCode).toBe(200);
+    for (const [who, query] of [
+      [other, `?cursor=${cursor}`],
+      [brand, `?status=issued&cursor=${cursor}`],
+      [brand, `?cursor=${Buffer.from('i1.2026-11').toString('base64url')}`],
+    ] as const) {
+      const res = await invoices(who, query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.data.details.map((d: { field: string }) => d.field)).toEqual(['cursor']);
+    }
+    // An order cursor is not an invoice cursor, even for the same brand and filter.
+    const orderCursor = codec.encode({ ...scope, list: 'orders' }, '1');
+    expect((await invoices(brand, `?cursor=${orderCursor}`)).statusCode).toBe(400);
+  });
+});

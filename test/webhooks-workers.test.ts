@@ -9,7 +9,13 @@ import type { OrderJson } from '../src/domain/orders/order-json.ts';
 import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from '../src/jobs/webhooks-recover.ts';
 import { startWorker } from '../src/worker.ts';
-import { buildTestApp, createBrandWithKey, type TestApp, testConfig } from './support/app.ts';
+import {
+  buildTestApp,
+  createBrandWithKey,
+  TEST_PICKUP_ADDRESS,
+  type TestApp,
+  testConfig,
+} from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { DLV_BIN } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -142,7 +148,7 @@ describe('webhook workers', () => {
     for (let batch = 0; batch < 5; batch++) {
       await Promise.all(
         Array.from({ length: 50 }, () =>
-          t.deps.orders.create({ id: brand.brandId, defaultPickupAddress: null }, VALID_ORDER),
+          t.deps.orders.create({ id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS }, VALID_ORDER),
         ),
       );
     }

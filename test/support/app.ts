@@ -56,6 +56,9 @@ export interface TestBrand {
 
 let counter = 0;
 
+/** The default pickup address of test brands: orders need one (given, or their brand's). */
+export const TEST_PICKUP_ADDRESS = '1 rue de Rivoli 75001 Paris';
+
 /** A new brand with one key (all scopes unless told otherwise): each test owns its data. */
 export async function createBrandWithKey(
   deps: Deps,
@@ -63,8 +66,7 @@ export async function createBrandWithKey(
 ): Promise<TestBrand> {
   const brand = await deps.brands.create({
     name: options.name ?? `Test brand ${++counter}`,
-    pickupAddress:
-      options.pickupAddress === undefined ? '1 rue de Rivoli 75001 Paris' : options.pickupAddress,
+    pickupAddress: options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress,
   });
   const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });
   return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };

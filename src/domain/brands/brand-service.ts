@@ -5,7 +5,7 @@ import { BRAND_ID_PATTERN, type Brand, validateBrandName, validatePickupAddress 
 
 export function brandService(brands: BrandsRepository) {
   return {
-    create(input: { name: string; pickupAddress?: string | null }): Promise<Brand> {
+    async create(input: { name: string; pickupAddress?: string | null }): Promise<Brand> {
       return brands.insert({
         id: prefixedId('brd'),
         name: validateBrandName(input.name),

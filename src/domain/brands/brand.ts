@@ -1,4 +1,5 @@
 import { invalidField } from '../../errors.ts';
+import { locateAddress } from '../coverage/locate-address.ts';
 
 export interface Brand {
   id: string;
@@ -15,10 +16,15 @@ export function validateBrandName(name: string): string {
   return trimmed;
 }
 
+/**
+ * The brand's default pickup address, used by its orders that give none: a real Île-de-France
+ * address (422 `invalid_address` / `out_of_zone` otherwise), checked like the orders' addresses.
+ */
 export function validatePickupAddress(address: string | null | undefined): string | null {
   if (address === null || address === undefined) return null;
   const trimmed = address.trim();
   if (trimmed.length === 0 || trimmed.length > 500)
     throw invalidField('pickup_address', 'must be 1 to 500 characters');
+  locateAddress(trimmed, 'pickup_address');
   return trimmed;
 }

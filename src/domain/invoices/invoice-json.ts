@@ -1,5 +1,6 @@
 import type { InvoiceLineRow, Totals } from '../../db/repositories/invoices-repository.ts';
 import { centsToEuros } from '../pricing/money.ts';
+import type { ServiceCode } from '../pricing/services.ts';
 
 interface InvoiceLike extends Totals {
   id: string;
@@ -43,7 +44,8 @@ export type InvoiceJson = ReturnType<typeof invoiceJson>;
 export function invoiceLineJson(line: InvoiceLineRow) {
   return {
     tracking_ref: line.trackingRef,
-    service: line.service,
+    // Copied from the order, whose table admits only the service codes.
+    service: line.service as ServiceCode,
     created_at: line.createdAt.toISOString(),
     price_excl_tax_eur: centsToEuros(line.priceExclTaxCents),
     vat_eur: centsToEuros(line.vatCents),

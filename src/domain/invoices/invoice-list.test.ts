@@ -1,34 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { comesAfter, decodeCursor, encodeCursor, invoicesBefore, newestFirst } from './invoice-list.ts';
+import { comesAfter, formatPosition, invoicesBefore, newestFirst, parsePosition } from './invoice-list.ts';
 
-const b64 = (text: string) => Buffer.from(text).toString('base64url');
-
-describe('invoice list cursor', () => {
+describe('invoice list position (sealed in the opaque cursor)', () => {
   it('round-trips an invoice position and a credit note position', () => {
     for (const at of [
       { period: '2026-10', key: '' },
       { period: '2026-10', key: 'A2027-000042' },
     ]) {
-      const cursor = encodeCursor(at);
-      expect(cursor).toMatch(/^[A-Za-z0-9_-]{1,40}$/);
-      expect(decodeCursor(cursor)).toEqual(at);
+      expect(parsePosition(formatPosition(at))).toEqual(at);
     }
   });
 
-  it('reads a cursor issued before credit notes as the position of that month’s invoice', () => {
-    expect(decodeCursor(b64('i1.2026-10'))).toEqual({ period: '2026-10', key: '' });
-  });
-
-  it.each([
-    'abc',
-    b64('i2.2026-13.'),
-    b64('i2.2026-10.F2026-000001'),
-    b64('i2.2026-10.A2026-000001.x'),
-    b64('i2.2026-10'),
-    b64('i3.2026-10.'),
-  ])('refuses %s as invalid_request on cursor', (cursor) => {
-    expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
-  });
+  it.each(['abc', '2026-13.', '2026-10.F2026-000001', '2026-10.A2026-000001.x', '2026-10.A2026-000001.'])(
+    'refuses %s as invalid_request on cursor',
+    (text) => {
+      expect(() => parsePosition(text)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    },
+  );
 });
 
 describe('list order', () => {

@@ -35,24 +35,15 @@ export function invoicesBefore(after: ListPosition): string {
   return after.key === '' ? after.period : nextPeriod(after.period);
 }
 
-// v1 cursors (a period alone, from before credit notes) stay valid: they mean (period, '').
-const V1 = 'i1.';
-const V2 = 'i2.';
 const PERIOD = /^\d{4}-(0[1-9]|1[0-2])$/;
 const KEY = /^(A\d{4}-\d{6})?$/;
 
-export const encodeCursor = (at: ListPosition) =>
-  Buffer.from(`${V2}${at.period}.${at.key}`).toString('base64url');
+/** The position a cursor carries (sealed by the cursor codec, so clients never see it). */
+export const formatPosition = (at: ListPosition) => `${at.period}.${at.key}`;
 
-export function decodeCursor(cursor: string): ListPosition {
-  const text = /^[A-Za-z0-9_-]{1,40}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  let at: ListPosition | null = null;
-  if (text.startsWith(V1)) at = { period: text.slice(V1.length), key: '' };
-  if (text.startsWith(V2)) {
-    const parts = text.slice(V2.length).split('.');
-    if (parts.length === 2) at = { period: parts[0]!, key: parts[1]! };
-  }
-  if (!at || !PERIOD.test(at.period) || !KEY.test(at.key))
+export function parsePosition(text: string): ListPosition {
+  const [period = '', key = '', ...rest] = text.split('.');
+  if (rest.length > 0 || !PERIOD.test(period) || !KEY.test(key))
     throw invalidField('cursor', 'is not a cursor returned by this API');
-  return at;
+  return { period, key };
 }

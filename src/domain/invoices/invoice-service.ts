@@ -5,15 +5,16 @@ import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
 import { creditNoteAsInvoice } from './credit-notes.ts';
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
 import {
   comesAfter,
-  decodeCursor,
-  encodeCursor,
+  formatPosition,
   invoicesBefore,
   newestFirst,
+  parsePosition,
   positionOf,
 } from './invoice-list.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
@@ -54,6 +55,7 @@ export function invoiceService(deps: {
   brands: BrandService;
   clock: () => Date;
   seller: Readonly<SellerIdentity>;
+  cursors: { ready(): Promise<CursorCodec> };
 }) {
   const { transact, outbox, brands, clock, seller } = deps;
   const { invoices, creditNotes } = deps.stores;
@@ -161,6 +163,9 @@ export function invoiceService(deps: {
       brandId: string,
       options: { status?: string; type?: string; limit?: number; cursor?: string },
     ) {
+      const cursors = await deps.cursors.ready();
+      // Bound to the brand and the filters: a cursor of another list, brand or filter is refused.
+      const scope = { list: 'invoices', brandId, filter: `${options.status ?? ''}|${options.type ?? ''}` };
       const { status, type, limit, after } = validateAll({
         status: () => {
           if (options.status === undefined) return null;
@@ -182,7 +187,8 @@ export function invoiceService(deps: {
             throw invalidField('limit', 'must be an integer from 1 to 200');
           return limit;
         },
-        after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+        after: () =>
+          options.cursor === undefined ? null : parsePosition(cursors.decode(scope, options.cursor)),
       });
       const withInvoices = type !== 'credit_note';
       // A credit note is always `issued`: nothing is paid on it.
@@ -210,7 +216,10 @@ export function invoiceService(deps: {
         .slice(0, limit + 1);
       const more = all.length > limit;
       const page = more ? all.slice(0, limit) : all;
-      return { invoices: page, nextCursor: more ? encodeCursor(positionOf(page[page.length - 1]!)) : null };
+      return {
+        invoices: page,
+        nextCursor: more ? cursors.encode(scope, formatPosition(positionOf(page[page.length - 1]!))) : null,
+      };
     },
 
     get: (brandId: string, id: string) => find(brandId, id),

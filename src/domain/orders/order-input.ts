@@ -1,8 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
-import { extractPostcode } from '../coverage/extract-postcode.ts';
-import { communeInAddress, lookupPostcode } from '../coverage/postcodes.ts';
-import type { PricingZone } from '../coverage/zones.ts';
+import { locateAddresses, type Place } from '../coverage/locate-address.ts';
 import { eurosToCents, hasAtMostTwoDecimals } from '../pricing/money.ts';
 import { DEFAULT_SERVICE, parseService } from '../pricing/services.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
@@ -107,34 +105,28 @@ export function validateOrderInput(input: OrderInput): ValidatedOrderInput {
   });
 }
 
-export interface DeliveryPlace {
-  postcode: string;
-  city: string;
-  zone: PricingZone;
+/**
+ * The pickup and delivery addresses of an order, located together so that one 422 names both when
+ * both are wrong (`invalid_address` / `out_of_zone`). `pickup` null: none given and the brand has no
+ * default, itself a 422 telling the brand what to do. `delivery` null: the order awaits it.
+ */
+export function locateOrderAddresses(addresses: { delivery?: string | null; pickup?: string | null }): {
+  delivery: Place | null;
+} {
+  const places = locateAddresses(
+    {
+      delivery_address: addresses.delivery === null ? undefined : addresses.delivery,
+      pickup_address: addresses.pickup,
+    },
+    () => NO_PICKUP_ADDRESS,
+  );
+  return { delivery: places.delivery_address ?? null };
 }
 
-/**
- * Where a delivery address is: 422 `invalid_address` when no real French postcode is in it,
- * 422 `out_of_zone` when it is outside Île-de-France (SPEC §5).
- */
-export function locateDeliveryAddress(address: string): DeliveryPlace {
-  const postcode = extractPostcode(address);
-  const info = postcode ? lookupPostcode(postcode) : null;
-  if (!postcode || !info) {
-    throw new AppError(
-      'invalid_address',
-      postcode
-        ? `delivery_address: "${postcode}" is not a French postcode.`
-        : 'delivery_address: no French postcode (5 digits) found in the address.',
-      [{ field: 'delivery_address', message: 'must contain a valid French postcode' }],
-    );
-  }
-  if (info.zone === null) {
-    throw new AppError(
-      'out_of_zone',
-      `delivery_address: ${postcode} (${info.city}) is outside the delivery zone; only Île-de-France (75, 77, 78, 91, 92, 93, 94, 95) is served.`,
-      [{ field: 'delivery_address', message: 'must be in Île-de-France' }],
-    );
-  }
-  return { postcode, city: communeInAddress(postcode, address) ?? info.city, zone: info.zone };
-}
+const NO_PICKUP_ADDRESS = new AppError(
+  'invalid_address',
+  'pickup_address: this brand has no default pickup address, so each order must give one (an Île-de-France ' +
+    'address with its postcode). To stop sending it, have a default pickup address set for the brand ' +
+    '(operator: `dlv brands create --pickup-address`; soon in the account area).',
+  [{ field: 'pickup_address', message: 'is required: the brand has no default pickup address' }],
+);

@@ -3,13 +3,14 @@ import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
+import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder } from '../invoices/credit-notes.ts';
+import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Order, OrderWithEvents } from './order.ts';
-import { decodeCursor, encodeCursor } from './order-cursor.ts';
 import {
-  locateDeliveryAddress,
+  locateOrderAddresses,
   normaliseEmail,
   type OrderInput,
   type OrderPatch,
@@ -43,7 +44,7 @@ export const MAX_PAGE_SIZE = 200;
 const REF_ATTEMPTS = 5;
 
 /** Validated page options; `limit` is one more than asked, to learn whether a next page exists. */
-function pageQuery(options: ListOptions): PageQuery {
+function pageQuery(options: ListOptions, cursors: CursorCodec, scope: CursorScope): PageQuery {
   const { status, limit, after } = validateAll({
     status: () => {
       if (options.status === undefined) return null;
@@ -58,14 +59,24 @@ function pageQuery(options: ListOptions): PageQuery {
       }
       return limit;
     },
-    after: () => (options.cursor === undefined ? null : decodeCursor(options.cursor)),
+    after: () => (options.cursor === undefined ? null : orderPosition(cursors.decode(scope, options.cursor))),
   });
   return { status, limit: limit + 1, after };
 }
 
-/** The cursor to the page after `page` (fetched with one extra row), or null on the last page. */
-function nextCursor(page: ReadonlyArray<{ id: number }>, query: PageQuery): string | null {
-  return page.length < query.limit ? null : encodeCursor(page[query.limit - 2]!.id);
+/** A list's cursor is bound to the brand and to its filter: reused with another, it is refused. */
+const orderListScope = (brandId: string, options: ListOptions): CursorScope => ({
+  list: 'orders',
+  brandId,
+  filter: options.status ?? '',
+});
+
+function orderPosition(position: string): number {
+  // Only this service encrypts positions, but a key shared with an older format must not crash.
+  const id = Number(position);
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw invalidField('cursor', 'is not a cursor returned by this API');
+  return id;
 }
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
@@ -75,18 +86,19 @@ export function orderService(deps: {
   grids: GridService;
   outbox: Outbox;
   clock: () => Date;
+  cursors: { ready(): Promise<CursorCodec> };
 }) {
   const { transact, grids, outbox, clock } = deps;
   const { orders } = deps.stores;
 
-  /** Zone, price and promised date of a delivery address: 422 when unserved or unpriced. */
+  /** Price and promised date of a located delivery address: 422 `unpriceable` when the grid lacks it. */
   async function priceDelivery(
     brandId: string,
     address: string,
+    place: Place,
     o: Pick<Order, 'service' | 'unitType' | 'unitWeightGrams' | 'quantity'>,
     now: Date,
   ) {
-    const place = locateDeliveryAddress(address);
     const grid = await grids.gridFor(brandId);
     const price = requirePrice(grid.index, {
       service: o.service,
@@ -178,8 +190,15 @@ export function orderService(deps: {
       store: Stores['orders'] = orders,
     ): Promise<OrderWithEvents> {
       const v = validateOrderInput(input);
+      const pickupAddress = v.pickupAddress ?? brand.defaultPickupAddress;
+      // Both addresses are checked before pricing: a wrong pickup is reported with a wrong delivery.
+      const { delivery: place } = locateOrderAddresses({
+        delivery: v.deliveryAddress,
+        pickup: pickupAddress,
+      });
       const now = clock();
-      const delivery = v.deliveryAddress ? await priceDelivery(brand.id, v.deliveryAddress, v, now) : null;
+      const delivery =
+        v.deliveryAddress && place ? await priceDelivery(brand.id, v.deliveryAddress, place, v, now) : null;
       const listeners = await outbox.jobsFor(brand.id, 'order.created');
       const row: NewOrder = {
         trackingRef: '',
@@ -188,7 +207,7 @@ export function orderService(deps: {
         reference: v.reference,
         customerEmail: v.customerEmail,
         amountCents: v.amountCents,
-        pickupAddress: v.pickupAddress ?? brand.defaultPickupAddress,
+        pickupAddress,
         deliveryAddress: null,
         deliveryPostcode: null,
         deliveryCity: null,
@@ -223,11 +242,15 @@ export function orderService(deps: {
 
     /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
     async listJson(brandId: string, options: ListOptions) {
-      const query = pageQuery(options);
+      const cursors = await deps.cursors.ready();
+      const scope = orderListScope(brandId, options);
+      const query = pageQuery(options, cursors, scope);
       const page = await orders.listJson(brandId, query);
+      // Fetched with one extra row: a full page has a next one, which starts after its last row.
+      const more = page.length === query.limit;
       return {
         orders: page.slice(0, query.limit - 1).map((o) => o.json),
-        nextCursor: nextCursor(page, query),
+        nextCursor: more ? cursors.encode(scope, String(page[query.limit - 2]!.id)) : null,
       };
     },
 
@@ -265,7 +288,13 @@ export function orderService(deps: {
           patch.delivery_phone === undefined ? undefined : parsePhone(patch.delivery_phone),
         deliveryEmail: () =>
           patch.delivery_email === undefined ? undefined : normaliseEmail(patch.delivery_email),
-        pickupAddress: () => text(patch.pickup_address),
+        pickupAddress: () => {
+          const address = text(patch.pickup_address);
+          if (patch.pickup_address !== undefined && address === null) {
+            throw invalidField('pickup_address', 'cannot be removed; give the corrected address');
+          }
+          return address ?? undefined;
+        },
         reference: () => text(patch.reference),
         deliveryAddress: () => {
           const address = text(patch.delivery_address);
@@ -279,9 +308,13 @@ export function orderService(deps: {
         Object.entries(fields).filter(([, v]) => v !== undefined),
       );
       if (Object.keys(set).length === 0) throw invalidField('body', 'give at least one field to change');
+      const { delivery: place } = locateOrderAddresses({
+        delivery: fields.deliveryAddress,
+        pickup: fields.pickupAddress,
+      });
       const now = clock();
-      if (fields.deliveryAddress)
-        Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, order, now));
+      if (fields.deliveryAddress && place)
+        Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, place, order, now));
       if (order.status === 'awaiting_address' && set.deliveryAddress) {
         return transition(order, 'pending', 'address', 'Delivery address completed', set);
       }

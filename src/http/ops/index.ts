@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
+import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
@@ -19,8 +20,12 @@ export function opsApi(deps: Deps) {
       // The operator's own tools: not rate limited, and not for brands.
       internal: true,
       rateLimited: false,
+      examples: {
+        operations: OPS_EXAMPLES,
+        unauthorizedMessage: 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".',
+      },
     });
     opsOrderRoutes(typed(ops), deps);
-    await registerDocsPage(ops, OPS_PREFIX);
+    await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
+import { PUBLIC_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
 import { getMeRoute } from './routes/me/index.ts';
@@ -48,8 +49,12 @@ export function publicApi(deps: Deps) {
       webhooks: PUBLIC_WEBHOOKS,
       internal: false,
       rateLimited: deps.config.rateLimitPerSecond > 0,
+      examples: {
+        operations: PUBLIC_EXAMPLES,
+        unauthorizedMessage: 'The API key is unknown or has been revoked.',
+      },
     });
     for (const register of RESOURCES) register(typed(api), deps);
-    await registerDocsPage(api, PUBLIC_PREFIX);
+    await registerDocsPage(api, PUBLIC_PREFIX, deps.config);
   };
 }

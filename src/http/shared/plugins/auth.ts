@@ -44,7 +44,10 @@ function isOpsToken(authorization: string | undefined, opsToken: string | null):
 const principals = new WeakMap<KeyIdentity, ApiKeyPrincipal>();
 function apiKeyPrincipal(key: KeyIdentity): ApiKeyPrincipal {
   let principal = principals.get(key);
-  if (!principal) principals.set(key, (principal = { kind: 'apiKey', ...key }));
+  if (!principal) {
+    principal = { kind: 'apiKey', ...key };
+    principals.set(key, principal);
+  }
   return principal;
 }
 

@@ -1,7 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { REQUEST_ID_PATTERN } from '../schemas/shared.ts';
+import { sendJsonText } from '../json-text.ts';
+import { errorResponses, REQUEST_ID_PATTERN } from '../schemas/shared.ts';
+import { describeExamples, type ExampleCatalogue } from './openapi-examples.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -16,6 +18,8 @@ export interface OpenApiOptions {
   internal: boolean;
   /** Whether key-authenticated operations are rate limited per key (and send RateLimit headers). */
   rateLimited: boolean;
+  /** Request and response examples, by operationId (see src/http/schemas/examples). */
+  examples: ExampleCatalogue;
 }
 
 /** Response headers, in `components.headers`, referenced from the responses that carry them. */
@@ -48,6 +52,12 @@ const HEADERS = {
       maxLength: 100,
       examples: ['"per-key";q=100;w=2'],
     },
+  },
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the stored response of an earlier request with the same Idempotency-Key and body ' +
+      '(nothing was created again); absent otherwise. Only successes are stored and replayed.',
+    schema: { type: 'string' as const, enum: ['true'] },
   },
   'Retry-After': {
     description: 'Seconds to wait before retrying.',
@@ -100,20 +110,22 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) =>
       'openapiObject' in document
-        ? describeResponseHeaders(document.openapiObject, options)
+        ? describeExamples(describeResponseHeaders(document.openapiObject, options), options.examples)
         : document.swaggerObject,
   });
 }
 
 interface Operation {
   security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
   responses?: Record<string, { headers?: Record<string, unknown> }>;
 }
 
 /**
  * Adds the headers each response carries: `X-Request-Id` on all; on operations authenticated with
  * this document's scheme, `RateLimit` and `RateLimit-Policy` on every 2xx and 4xx but 401 (a request
- * refused before its key is known is not counted), `Retry-After` on 429, `WWW-Authenticate` on 401.
+ * refused before its key is known is not counted), `Retry-After` on 429, `WWW-Authenticate` on 401;
+ * `Idempotent-Replayed` on the successes of operations that take an `Idempotency-Key`.
  */
 function describeResponseHeaders<T extends { paths?: object; components?: object }>(
   document: T,
@@ -127,8 +139,11 @@ function describeResponseHeaders<T extends { paths?: object; components?: object
   for (const pathItem of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
     for (const operation of Object.values(pathItem)) {
       const keyed = operation.security?.some((r) => options.securityScheme.name in r) ?? false;
+      const idempotent =
+        operation.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key') ?? false;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const headers: Record<string, unknown> = { ...response.headers, 'X-Request-Id': ref('X-Request-Id') };
+        if (idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');
         if (status === '401') headers['WWW-Authenticate'] = ref('WWW-Authenticate');
         else if (keyed && options.rateLimited && /^[24]/.test(status)) {
           headers.RateLimit = ref('RateLimit');
@@ -160,9 +175,59 @@ function describeSecurity(route: RouteOptions, schemeName: string): void {
   }
 }
 
-export async function registerDocsPage(app: FastifyInstance, prefix: string): Promise<void> {
-  app.get('/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async (_req, reply) =>
-    reply.header('cache-control', 'public, max-age=60').send(app.swagger()),
+export interface ServedBaseUrl {
+  /** PUBLIC_BASE_URL: when set, the `servers` entry of the served document. */
+  publicBaseUrl: string | null;
+  host: string;
+  port: number;
+}
+
+/**
+ * Serves the document (itself described as an operation) and its reference page. Its `servers`
+ * entry is PUBLIC_BASE_URL when set, else the address this server actually listens on (with
+ * `PORT=0`, the port it was given), so "Try it" and generated clients reach this very server.
+ */
+export async function registerDocsPage(
+  app: FastifyInstance,
+  prefix: string,
+  base: ServedBaseUrl,
+): Promise<void> {
+  let served: { url: string; json: string } | null = null;
+  app.get(
+    '/openapi.json',
+    {
+      config: { auth: 'none' },
+      schema: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI 3.1 document',
+        description:
+          'The description of this API that client generators and the reference page (`docs`) read.',
+        tags: ['System'],
+        response: {
+          200: {
+            description: 'The OpenAPI 3.1 document.',
+            type: 'object',
+            required: ['openapi', 'info', 'paths'],
+            properties: {
+              openapi: { type: 'string', pattern: '^3\\.1\\.[0-9]+$', maxLength: 10 },
+              info: { type: 'object' },
+              paths: { type: 'object' },
+            },
+            additionalProperties: true,
+          },
+          ...errorResponses([]),
+        },
+      },
+    },
+    async (_req, reply) => {
+      const url = `${base.publicBaseUrl ?? `http://${base.host}:${listeningPort(app, base.port)}`}${prefix}`;
+      if (served?.url !== url) {
+        const document = app.swagger() as { servers?: Record<string, unknown>[] };
+        const servers = (document.servers ?? []).map((server) => ({ ...server, url }));
+        served = { url, json: JSON.stringify({ ...document, servers }) };
+      }
+      return sendJsonText(reply.header('cache-control', 'public, max-age=60'), served.json);
+    },
   );
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -171,4 +236,9 @@ export async function registerDocsPage(app: FastifyInstance, prefix: string): Pr
     uiConfig: { url: `${prefix}/openapi.json`, deepLinking: true },
     staticCSP: false,
   });
+}
+
+function listeningPort(app: FastifyInstance, configured: number): number {
+  const address = app.server.address();
+  return typeof address === 'object' && address !== null ? address.port : configured;
 }

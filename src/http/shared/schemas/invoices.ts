@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { INVOICE_STATUSES, INVOICE_TYPES } from '../../../domain/invoices/invoice-service.ts';
-import { SERVICE_CODES } from '../../../domain/pricing/services.ts';
+import { ServiceSchema } from './rates.ts';
 import {
   DATE_MAX_LENGTH,
   INT32_MAX,
@@ -85,7 +85,7 @@ export const InvoiceSchema = Type.Object(
 
 export const InvoiceLineSchema = Type.Object({
   tracking_ref: TrackingRef(),
-  service: Type.Unsafe<string>({ type: 'string', enum: [...SERVICE_CODES] }),
+  service: ServiceSchema,
   created_at: Timestamp(),
   price_excl_tax_eur: Type.Number(),
   vat_eur: Type.Number(),
@@ -100,7 +100,11 @@ export const InvoiceListQuery = Type.Object(
     ),
     limit: PageLimit,
     cursor: Type.Optional(
-      Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
+      Type.String({
+        maxLength: 100,
+        description:
+          'The `next_cursor` of the previous page, with the same `status` (a cursor is bound to its filter).',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -111,8 +115,8 @@ export const InvoiceListResponse = Type.Object(
     ok: Type.Literal(true),
     invoices: Type.Array(Type.Ref(InvoiceSchema), { maxItems: 200, description: 'At most `limit`.' }),
     next_cursor: NullableString({
-      pattern: '^[A-Za-z0-9_-]{1,40}$',
-      maxLength: 40,
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      maxLength: 100,
       description: 'Pass as `cursor` for the next page; null on the last.',
     }),
   },

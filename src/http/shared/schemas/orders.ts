@@ -40,7 +40,8 @@ export const OrderCreateRequest = Type.Object(
     ),
     pickup_address: optionalText(
       500,
-      "Where the parcel is collected; defaults to the brand's pickup address.",
+      "Where the parcel is collected: an Île-de-France address with its postcode. Defaults to the brand's pickup address; required (422 `invalid_address`) when the brand has none.",
+      ['5 rue du Dépôt 93200 Saint-Denis'],
     ),
     delivery_address: optionalText(
       500,
@@ -65,7 +66,10 @@ export const OrderPatchRequest = Type.Object(
     delivery_recipient: optionalText(200, 'Name of the recipient.'),
     delivery_phone: optionalText(40, 'French or international number.'),
     delivery_email: Type.Optional(Type.Union([EmailInput('E-mail of the recipient.'), Type.Null()])),
-    pickup_address: optionalText(500, 'Where the parcel is collected.'),
+    pickup_address: optionalText(
+      500,
+      'Where the parcel is collected: an Île-de-France address with its postcode.',
+    ),
     reference: optionalText(100, "The brand's own order number."),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -133,8 +137,8 @@ export const OrderListResponse = Type.Object(
     ok: Type.Literal(true),
     orders: Type.Array(Type.Ref(OrderSummarySchema), { maxItems: 200, description: 'At most `limit`.' }),
     next_cursor: NullableString({
-      pattern: '^[A-Za-z0-9_-]{1,64}$',
-      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]{1,100}$',
+      maxLength: 100,
       description: 'Pass as `cursor` for the next page; null on the last.',
     }),
   },
@@ -152,7 +156,11 @@ export const OrderListQuery = Type.Object(
     ),
     limit: PageLimit,
     cursor: Type.Optional(
-      Type.String({ maxLength: 100, description: 'The `next_cursor` of the previous page.' }),
+      Type.String({
+        maxLength: 100,
+        description:
+          'The `next_cursor` of the previous page, with the same `status` (a cursor is bound to its filter).',
+      }),
     ),
   },
   { additionalProperties: false },

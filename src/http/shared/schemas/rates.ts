@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { SERVICE_CODES, SERVICES } from '../../../domain/pricing/services.ts';
-import { CalendarDate } from './shared.ts';
+import { CalendarDate, StringEnum } from './shared.ts';
 
-export const ServiceSchema = Type.Union(
-  SERVICE_CODES.map((s) => Type.Literal(s)),
-  {
-    description:
-      'Delivery service: `express` (same day), `standard` (next business day), `economy` (3 business days).',
-  },
-);
+// One `enum` rather than a union of constants: generators make it one enum type, and a wrong
+// value gets one error naming the allowed values rather than one "must be equal to constant" each.
+export const ServiceSchema = StringEnum(SERVICE_CODES, {
+  description:
+    'Delivery service: `express` (same day), `standard` (next business day), `economy` (3 business days).',
+});
 
 export const UnitTypeInput = Type.String({
   maxLength: 30,

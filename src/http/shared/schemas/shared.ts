@@ -60,19 +60,22 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'The request is well-formed but cannot be carried out.',
   429: 'Too many requests for this API key (`rate_limited`); see `Retry-After`.',
   500: 'Internal error (`internal_error`); no detail is leaked.',
-  503: 'Temporarily unavailable (`unavailable`); retry with the same Idempotency-Key.',
+  503:
+    'Temporarily unavailable (`unavailable`): the database cannot be reached. Nothing was done; retry after a ' +
+    'moment (a POST /orders with the same Idempotency-Key is safe to retry).',
 };
 
 /**
  * Error responses for an operation, by status, each with the shared Error schema. Every operation
- * can also fail with 500 `internal_error`, so that one is always listed.
+ * can also fail with 500 `internal_error` and 503 `unavailable` (the database is unreachable, or the
+ * key cannot be verified), so those are always listed.
  */
 export function errorResponses(
   statuses: number[],
   overrides: Record<number, string> = {},
 ): Record<number, TSchema> {
   return Object.fromEntries(
-    [...new Set([...statuses, 500])].map((status) => [
+    [...new Set([...statuses, 500, 503])].map((status) => [
       status,
       { ...Type.Ref(ErrorSchema), description: overrides[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error.' },
     ]),

@@ -28,9 +28,8 @@ export function createOrderRoute(app: TypedApp, deps: Deps): void {
         body: OrderCreateRequest,
         response: {
           200: OrderCreatedResponse,
-          ...errorResponses([400, 401, 403, 409, 413, 415, 422, 429], {
-            422: 'Destination outside Île-de-France (`out_of_zone`), no valid French postcode (`invalid_address`), no price in the grid (`unpriceable`), or Idempotency-Key reused with another body (`idempotency_key_reused`).',
-          }),
+          // The 422 codes are listed with their examples (src/http/schemas/examples).
+          ...errorResponses([400, 401, 403, 409, 413, 415, 422, 429]),
         },
       },
     },

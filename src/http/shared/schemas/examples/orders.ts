@@ -1,0 +1,286 @@
+import { errorExample, type OperationExamples } from './types.ts';
+
+const PENDING = {
+  tracking_ref: 'DLV-7K3M9Q2XHP',
+  status: 'pending',
+  reference: 'CMD-10042',
+  customer_email: 'camille.martin@exemple.fr',
+  amount_eur: 89.9,
+  pickup_address: '5 rue du Dépôt 93200 Saint-Denis',
+  delivery_address: '12 rue Oberkampf 75011 Paris',
+  delivery_postcode: '75011',
+  delivery_city: 'Paris',
+  delivery_recipient: 'Camille Martin',
+  delivery_phone: '+33612345678',
+  delivery_email: 'camille.martin@exemple.fr',
+  service: 'standard',
+  unit_type: 'parcel',
+  quantity: 1,
+  unit_weight_grams: 2500,
+  price_eur: 10.08,
+  price_excl_tax_eur: 8.4,
+  vat_rate: 0.2,
+  promised_date: '2026-11-25',
+  created_at: '2026-11-24T09:12:31.000Z',
+  updated_at: '2026-11-24T09:12:31.000Z',
+};
+
+const AWAITING = {
+  ...PENDING,
+  tracking_ref: 'DLV-3N8R2W5YTA',
+  status: 'awaiting_address',
+  reference: 'CMD-10043',
+  customer_email: 'louis.bernard@exemple.fr',
+  amount_eur: null,
+  delivery_address: null,
+  delivery_postcode: null,
+  delivery_city: null,
+  delivery_recipient: null,
+  delivery_phone: null,
+  delivery_email: null,
+  service: 'express',
+  unit_weight_grams: 1000,
+  price_eur: null,
+  price_excl_tax_eur: null,
+  vat_rate: null,
+  promised_date: null,
+  created_at: '2026-11-24T08:47:02.000Z',
+  updated_at: '2026-11-24T08:47:02.000Z',
+};
+
+const created = (order: { status: string; created_at: string }) => [
+  { status: order.status, at: order.created_at, note: null },
+];
+const PENDING_DETAIL = { ...PENDING, events: created(PENDING) };
+const DELIVERED_DETAIL = {
+  ...PENDING,
+  status: 'delivered',
+  updated_at: '2026-11-25T15:40:12.000Z',
+  events: [
+    { status: 'pending', at: '2026-11-24T09:12:31.000Z', note: null },
+    { status: 'picked_up', at: '2026-11-24T16:05:44.000Z', note: 'Enlèvement Saint-Denis' },
+    { status: 'in_transit', at: '2026-11-24T18:30:00.000Z', note: 'Hub Saint-Ouen' },
+    { status: 'out_for_delivery', at: '2026-11-25T08:02:19.000Z', note: null },
+    { status: 'delivered', at: '2026-11-25T15:40:12.000Z', note: 'Remis en main propre' },
+  ],
+};
+const CANCELLED_DETAIL = {
+  ...AWAITING,
+  status: 'cancelled',
+  updated_at: '2026-11-24T10:00:00.000Z',
+  events: [
+    { status: 'awaiting_address', at: '2026-11-24T08:47:02.000Z', note: null },
+    { status: 'cancelled', at: '2026-11-24T10:00:00.000Z', note: null },
+  ],
+};
+
+const CREATE_REQUEST = {
+  customer_email: 'camille.martin@exemple.fr',
+  amount_eur: 89.9,
+  delivery_address: '12 rue Oberkampf 75011 Paris',
+  delivery_recipient: 'Camille Martin',
+  delivery_phone: '06 12 34 56 78',
+  delivery_email: 'camille.martin@exemple.fr',
+  service: 'standard',
+  unit_type: 'colis',
+  quantity: 1,
+  unit_weight: '2,5 kg',
+  reference: 'CMD-10042',
+};
+
+const OUT_OF_ZONE = {
+  summary: 'Delivery or pickup address outside Île-de-France',
+  message:
+    'delivery_address: 69002 (Lyon) is outside the delivery zone; only Île-de-France (75, 77, 78, 91, 92, 93, 94, 95) is served.',
+  details: [{ field: 'delivery_address', message: 'must be in Île-de-France' }],
+};
+const INVALID_ADDRESS = {
+  summary:
+    'No valid French postcode in the delivery or pickup address, or no pickup address while the brand has no default one',
+  message: 'delivery_address: "75099" is not a French postcode.',
+  details: [{ field: 'delivery_address', message: 'must contain a valid French postcode' }],
+};
+const UNPRICEABLE = {
+  summary: "The brand's grid has no price for this load",
+  message: 'no price for express pallet to grande_couronne weighing 1200 kg per unit (at most 1000 kg)',
+};
+
+export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
+  createOrder: {
+    request: {
+      complete: { summary: 'A priced order with its delivery address', value: CREATE_REQUEST },
+      awaitingAddress: {
+        summary: 'An order whose address the customer will give later',
+        value: { customer_email: 'louis.bernard@exemple.fr', service: 'express', reference: 'CMD-10043' },
+      },
+    },
+    responses: {
+      200: {
+        created: {
+          summary: 'Created, priced and dated',
+          value: { ok: true, trackingRef: PENDING.tracking_ref, order: PENDING_DETAIL },
+        },
+        awaitingAddress: {
+          summary: 'Created without an address: awaiting it, not yet priced',
+          value: {
+            ok: true,
+            trackingRef: AWAITING.tracking_ref,
+            order: { ...AWAITING, events: created(AWAITING) },
+          },
+        },
+      },
+      400: {
+        invalidFields: {
+          summary: 'Every invalid field at once',
+          value: errorExample(
+            'invalid_request',
+            'Invalid request: customer_email must be an e-mail address; service must be one of express, standard, economy.',
+            [
+              { field: 'customer_email', message: 'must be an e-mail address' },
+              { field: 'service', message: 'must be one of express, standard, economy' },
+            ],
+          ),
+        },
+      },
+    },
+    unprocessable: {
+      out_of_zone: OUT_OF_ZONE,
+      invalid_address: INVALID_ADDRESS,
+      unpriceable: UNPRICEABLE,
+      idempotency_key_reused: {
+        summary: 'Idempotency-Key already used with another body',
+        message:
+          'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+      },
+    },
+  },
+  listOrders: {
+    responses: {
+      200: {
+        page: {
+          summary: 'A page with more to come',
+          value: {
+            ok: true,
+            orders: [PENDING, AWAITING],
+            next_cursor: 'AcVqdVz5iK8Ou0r9cU5sCsb3Ym2aNaCn2Lxu-XlKa4Yd38Y',
+          },
+        },
+        last: { summary: 'The last page', value: { ok: true, orders: [], next_cursor: null } },
+      },
+      400: {
+        badCursor: {
+          summary: 'A cursor this API did not issue for this list',
+          value: errorExample('invalid_request', 'cursor: is not a cursor returned by this API', [
+            { field: 'cursor', message: 'is not a cursor returned by this API' },
+          ]),
+        },
+      },
+    },
+  },
+  getOrder: {
+    responses: {
+      200: {
+        pending: { summary: 'An order waiting for pickup', value: { ok: true, order: PENDING_DETAIL } },
+        delivered: {
+          summary: 'A delivered order and its history',
+          value: { ok: true, order: DELIVERED_DETAIL },
+        },
+      },
+      404: {
+        unknown: {
+          summary: 'No such order for this brand',
+          value: errorExample('not_found', 'No order with trackingRef "DLV-7K3M9Q2XHP".'),
+        },
+      },
+    },
+  },
+  updateOrder: {
+    request: {
+      completeAddress: {
+        summary: 'Give the address of an order awaiting it',
+        value: {
+          delivery_address: '4 avenue de la République 94300 Vincennes',
+          delivery_recipient: 'Louis Bernard',
+          delivery_phone: '+33 7 81 22 33 44',
+        },
+      },
+    },
+    responses: {
+      200: {
+        updated: {
+          summary: 'The order, priced and dated afresh',
+          value: { ok: true, order: PENDING_DETAIL },
+        },
+      },
+    },
+    unprocessable: {
+      out_of_zone: OUT_OF_ZONE,
+      invalid_address: INVALID_ADDRESS,
+      unpriceable: UNPRICEABLE,
+      invalid_transition: {
+        summary: 'The order is past pickup',
+        message: 'An order can only be edited while awaiting_address or pending; this one is "in_transit".',
+      },
+    },
+  },
+  cancelOrder: {
+    responses: {
+      200: {
+        cancelled: { summary: 'Cancelled before pickup', value: { ok: true, order: CANCELLED_DETAIL } },
+      },
+    },
+    unprocessable: {
+      invalid_transition: {
+        summary: 'The order was already picked up',
+        message:
+          'An order cannot go from "picked_up" to "cancelled": from "picked_up" the order can go to "in_transit".',
+      },
+    },
+  },
+};
+
+/** For the operations API, which answers the same order with its brand. */
+export const OPS_ORDER_EXAMPLES: Record<string, OperationExamples> = {
+  opsGetOrder: {
+    responses: {
+      200: {
+        order: {
+          summary: "A brand's order",
+          value: { ok: true, brand_id: 'brd_9a8b7c6d5e4f3a2b', order: PENDING_DETAIL },
+        },
+      },
+    },
+  },
+  opsSetOrderStatus: {
+    request: {
+      pickedUp: { summary: 'Scanned at pickup', value: { status: 'picked_up', note: 'Scan hub Saint-Ouen' } },
+    },
+    responses: {
+      200: {
+        moved: {
+          summary: 'The order in its new status',
+          value: {
+            ok: true,
+            brand_id: 'brd_9a8b7c6d5e4f3a2b',
+            order: {
+              ...PENDING_DETAIL,
+              status: 'picked_up',
+              updated_at: '2026-11-24T16:05:44.000Z',
+              events: [
+                ...PENDING_DETAIL.events,
+                { status: 'picked_up', at: '2026-11-24T16:05:44.000Z', note: 'Scan hub Saint-Ouen' },
+              ],
+            },
+          },
+        },
+      },
+    },
+    unprocessable: {
+      invalid_transition: {
+        summary: 'Not a next status of the order',
+        message:
+          'An order cannot go from "pending" to "delivered": from "pending" the order can go to "picked_up" or "cancelled".',
+      },
+    },
+  },
+};
