@@ -174,6 +174,28 @@ describe('POST /orders', () => {
     expect(empty.statusCode).toBe(400);
   });
 
+  it('rejects amounts beyond the documented maximum with 400, never a 500', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const huge = [1e15, 1e308, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 100_000_000.01, 1e21];
+    for (const amount of huge) {
+      const res = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: amount });
+      expect(res.statusCode, String(amount)).toBe(400);
+      expect(res.data.error).toBe('invalid_request');
+      expect(res.data.details).toEqual([{ field: 'amount_eur', message: 'must be <= 100000000' }]);
+    }
+    for (const amount of [1e-9, 0.30000000000000004]) {
+      const res = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: amount });
+      expect(res.statusCode, String(amount)).toBe(400);
+      expect(res.data.details[0].field).toBe('amount_eur');
+    }
+    expect(await brandFootprint(t.pool, brand.brandId)).toEqual(NOTHING_STORED);
+    const max = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: 100_000_000 });
+    expect(max.statusCode).toBe(200);
+    expect(max.data.order.amount_eur).toBe(100_000_000);
+    const negativeZero = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: -0 });
+    expect(negativeZero.data.order.amount_eur).toBe(0);
+  });
+
   it('rejects every invalid input with 400 naming the field, and stores nothing', async () => {
     const brand = await createBrandWithKey(t.deps);
     const cases: [object, string][] = [

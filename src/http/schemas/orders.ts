@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_AMOUNT_EUR } from '../../domain/orders/order-input.ts';
 import { ORDER_STATUSES } from '../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../domain/pricing/units.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
@@ -32,7 +33,11 @@ export const OrderCreateRequest = Type.Object(
       Type.Union([
         Type.Number({
           minimum: 0,
-          description: 'Value of the goods in euros (≥ 0, at most 2 decimals).',
+          maximum: MAX_AMOUNT_EUR,
+          description:
+            `Value of the goods in euros, from 0 to ${MAX_AMOUNT_EUR.toLocaleString('en')}.00, with at most 2 decimals ` +
+            '(checked on the decimal as sent, not with `multipleOf`, which is unreliable on binary floats): ' +
+            '`49.9` and `49.90` are accepted, `49.999` is refused with 400.',
           examples: [49.9],
         }),
         Type.Null(),
