@@ -194,6 +194,8 @@ describe('monthly invoices', () => {
       `/invoices/${invoiceIdFor(brand.brandId, '2026-11')}`,
       '/invoices/inv_0000000000000000',
       '/invoices/nope',
+      `/invoices/inv_${'0'.repeat(46)}`,
+      `/invoices/inv_${'0'.repeat(46)}/pdf`,
     ]) {
       const res = await get(stranger, url);
       expect(res.statusCode, url).toBe(404);

@@ -398,11 +398,30 @@ describe('GET /orders/{trackingRef}, cancel and PATCH across brands', () => {
       expect(foreign.data.error).toBe('not_found');
       expect(strip(foreign.data)).toEqual(strip(unknown.data));
     }
-    for (const bogus of ['nope', 'DLV-', 'x'.repeat(40)]) {
-      expect(
-        (await call(t.app, { method: 'GET', url: `${API}/orders/${bogus}`, headers: owner.headers }))
-          .statusCode,
-      ).toBe(404);
+    // Any reference up to the 100-character path guard names no order: 404, whatever its length.
+    const bogusRefs = [
+      'nope',
+      'DLV-',
+      'x'.repeat(40),
+      `DLV-${'7'.repeat(11)}`,
+      `DLV-${'7'.repeat(46)}`,
+      encodeURIComponent('𐀀'.repeat(60)), // 60 characters, 120 UTF-16 code units
+    ];
+    for (const bogus of [...bogusRefs, `DLV-${'K'.repeat(96)}`]) {
+      for (const r of requests) {
+        const res = await call(t.app, { ...r, url: r.url.replace(ref, bogus), headers: owner.headers });
+        expect(res.statusCode, `${r.method} ${bogus}`).toBe(404);
+        expect(res.data.error).toBe('not_found');
+      }
+    }
+    for (const tooLong of [`DLV-${'K'.repeat(97)}`, 'K'.repeat(300)]) {
+      const res = await call(t.app, {
+        method: 'GET',
+        url: `${API}/orders/${tooLong}`,
+        headers: owner.headers,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.data.error).toBe('invalid_request');
     }
     // Nothing changed for the owner.
     expect(

@@ -7,6 +7,7 @@ import {
   DATE_MAX_LENGTH,
   NullableNumber,
   NullableString,
+  PATH_PARAM_MAX_LENGTH,
   PageLimit,
   StringEnum,
   Timestamp,
@@ -164,7 +165,12 @@ export const OrderListQuery = Type.Object(
 );
 
 export const TrackingRefParams = Type.Object({
-  trackingRef: Type.String({ maxLength: 40, description: "The order's trackingRef, e.g. `DLV-7K3M9Q2XHP`." }),
+  trackingRef: Type.String({
+    maxLength: PATH_PARAM_MAX_LENGTH,
+    description:
+      "The order's trackingRef, e.g. `DLV-7K3M9Q2XHP` (any case; O for 0 and I or L for 1 are accepted). " +
+      'A reference that names no order of the brand is a 404, whatever its shape.',
+  }),
 });
 
 export const IdempotencyHeaders = Type.Object({
