@@ -55,6 +55,11 @@ describe('POST /rates with the default grid', () => {
       delivery_address: '8 rue de la Gare 93200 Saint-Denis',
     });
     expect(both.data).toEqual((await rates(brand, { delivery_zip: '75011' })).data);
+    // Postcodes written the French way, with a space after the département.
+    const zip = (await rates(brand, { delivery_zip: '75011' })).data;
+    expect((await rates(brand, { delivery_zip: '75 011' })).data).toEqual(zip);
+    expect((await rates(brand, { delivery_zip: '75\u00a0011' })).data).toEqual(zip);
+    expect((await rates(brand, { delivery_address: '12 rue Oberkampf, 75 011 Paris' })).data).toEqual(zip);
     const paris = (await rates(brand, { delivery_zip: '75011' })).data.rates[0].price_eur;
     const grandeCouronne = (await rates(brand, { delivery_zip: '78000' })).data.rates[0].price_eur;
     expect(grandeCouronne).toBeGreaterThan(paris);

@@ -33,13 +33,15 @@ export const RatesRequest = Type.Object(
     delivery_address: Type.Optional(
       Type.String({
         maxLength: 500,
-        description: 'Free-form French address; its last 5-digit token is the postcode.',
+        description:
+          'Free-form French address; its last 5-digit token is the postcode (else a split one such as `75 011`).',
       }),
     ),
     delivery_zip: Type.Optional(
       Type.String({
         maxLength: 10,
-        description: 'Destination postcode; wins over `delivery_address` when both are given.',
+        description:
+          'Destination postcode (spaces inside are ignored: `75 011` is `75011`); wins over `delivery_address` when both are given.',
         examples: ['75011'],
       }),
     ),
