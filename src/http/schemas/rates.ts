@@ -74,11 +74,12 @@ export const RatesResponse = Type.Object(
   {
     ok: Type.Literal(true),
     available: Type.Boolean({
-      description: 'False when the destination is out of zone, unknown, or nothing is priced.',
+      description:
+        "False, with no rates, when the destination is out of zone or unknown, or when the brand's grid is incomplete for this request (any service it offers has no price for this zone, unit type and weight).",
     }),
     rates: Type.Array(RateSchema, {
       maxItems: SERVICE_CODES.length,
-      description: 'Cheapest first; at most one per service.',
+      description: 'Every service the grid offers, cheapest first (one per service); empty when unavailable.',
     }),
   },
   { description: 'The services available for this destination and load.' },
