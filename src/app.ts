@@ -10,7 +10,7 @@ import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
-import { ErrorSchema } from './http/shared/schemas/shared.ts';
+import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
@@ -33,14 +33,17 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     genReqId: generateRequestId,
     requestIdHeader: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
-    // What Fastify refuses before routing (a URL with broken percent-encoding, a path parameter
-    // over 100 characters) gets the same 400 envelope and headers as any other invalid request.
+    // The router measures a parameter in UTF-16 code units, schemas (`maxLength`) in characters: with
+    // twice the units, any parameter of at most PATH_PARAM_MAX_LENGTH characters reaches its route
+    // (an unknown id is then a 404), and a longer one is a 400 from the router or from the schema.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2 * PATH_PARAM_MAX_LENGTH },
+    // What Fastify refuses before routing (a URL with broken percent-encoding, an overlong path
+    // parameter) gets the same 400 envelope and headers as any other invalid request.
     frameworkErrors: (err, request, reply) => {
       applySecurityHeaders(request, reply);
       const message =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? 'A path parameter is longer than 100 characters.'
+          ? `A path parameter is longer than ${PATH_PARAM_MAX_LENGTH} characters.`
           : 'The URL is not valid (check its percent-encoding).';
       sendError(reply, new AppError('invalid_request', message));
     },

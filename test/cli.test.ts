@@ -101,4 +101,20 @@ describe('dlv', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('dlv keys create');
   });
+
+  it("prints a command group's help for the group alone, or with --help", async () => {
+    for (const args of [['keys'], ['invoices'], ['keys', '--help'], ['help', 'keys']]) {
+      const res = await runDlv(args, env);
+      const group = args.find((a) => a !== 'help' && !a.startsWith('-'))!;
+      expect(res.code, args.join(' ')).toBe(0);
+      expect(res.stderr).toBe('');
+      expect(res.stdout).toContain(`dlv ${group} — `);
+      const usages = res.stdout.split('\n').filter((line) => line.startsWith('  dlv '));
+      expect(usages.length, args.join(' ')).toBeGreaterThan(1);
+      for (const usage of usages) expect(usage).toMatch(new RegExp(`^  dlv ${group} `));
+    }
+    expect((await runDlv(['keys'], env)).stdout).toContain('dlv keys revoke KEY_ID');
+    // A command that is not a group keeps its meaning; an unknown group is still an error.
+    expect((await runDlv(['frobnicate'], env)).code).toBe(2);
+  });
 });

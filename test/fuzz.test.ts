@@ -22,7 +22,14 @@ import {
   type FuzzCase,
   type Hints,
   injectOptions,
+  validRequestArb,
 } from './support/fuzz/cases.ts';
+import {
+  documentAdmits,
+  EXTREME_NUMBER_TEXTS,
+  numericFieldsOf,
+  withNumber,
+} from './support/fuzz/extreme-numbers.ts';
 import { SchemaToolkit } from './support/fuzz/json-schema.ts';
 import { type Operation, operationsOf, responseProblems } from './support/fuzz/openapi.ts';
 import * as seeds from './support/fuzz/seeds.ts';
@@ -324,6 +331,66 @@ describe('OpenAPI fuzzing', () => {
       });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
+  });
+
+  // The random cases meet each extreme number only now and then: here every numeric input of every
+  // operation gets every one of them, on a request that succeeds as it is.
+  it('answers every extreme number in every numeric input without a 5xx', { timeout: 120_000 }, async () => {
+    const tried: string[] = [];
+    for (const op of operations) {
+      const fields = numericFieldsOf(tk, op);
+      if (fields.length === 0) continue;
+      const ctx: CaseContext = { tk, hints: hintsFor(op), validKey: () => keys.valid, scopes: SCOPES };
+      let base: FuzzCase['spec'] | undefined;
+      for (const spec of fc.sample(validRequestArb(op, ctx), { numRuns: 50, seed: SEED })) {
+        // Without optional headers: an Idempotency-Key would replay the base request's answer.
+        const required = new Set(
+          op.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name),
+        );
+        const headers = Object.fromEntries(
+          Object.entries(spec.headers).filter(([name]) => required.has(name)),
+        );
+        const authorised = { ...spec, headers, auth: { kind: 'valid' as const } };
+        if ((await t.app.inject(injectOptions(API, op, authorised, keys))).statusCode === 200) {
+          base = authorised;
+          break;
+        }
+      }
+      expect(base, `a request to ${op.id} that succeeds`).toBeDefined();
+      for (const field of fields) {
+        for (const text of EXTREME_NUMBER_TEXTS) {
+          const changed = withNumber(base!, field, text);
+          if (!changed) continue;
+          const admitted = documentAdmits(tk, op, field, changed.parsed);
+          const c: FuzzCase = admitted
+            ? { kind: 'valid', label: 'extreme-number', spec: changed.spec, expect: [] }
+            : { kind: 'invalid', label: 'extreme-number', spec: changed.spec, expect: [400] };
+          const options = injectOptions(API, op, c.spec, keys);
+          const res = await t.app.inject(options);
+          const problems = [
+            ...responseProblems(tk, op, res),
+            ...envelopeProblems(res),
+            ...expectationProblems(c, res.statusCode),
+          ];
+          expect(
+            problems,
+            `${describeCase(c, options)}\n  → ${res.statusCode} ${res.body.slice(0, 300)}`,
+          ).toEqual([]);
+          tried.push(`${op.id} ${field.in}:${field.name}`);
+        }
+      }
+    }
+    // The numeric inputs of the API today: a new one is picked up by the loop above on its own.
+    for (const input of [
+      'quoteRates body:quantity',
+      'quoteRates body:unit_weight',
+      'createOrder body:amount_eur',
+      'createOrder body:quantity',
+      'createOrder body:unit_weight',
+      'listOrders query:limit',
+      'listInvoices query:limit',
+    ])
+      expect(tried.filter((x) => x === input)).toHaveLength(EXTREME_NUMBER_TEXTS.length);
   });
 
   it.skipIf(ONLY !== null)(

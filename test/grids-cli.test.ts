@@ -43,6 +43,55 @@ describe('dlv grids', () => {
     expect(JSON.parse(fallback.stdout).source).toMatch(/default/);
   });
 
+  it("warns about a grid's holes on import and show, on stderr and as `holes` in --json", async () => {
+    const b = await createBrandWithKey(t.deps);
+    const file = path.join(dir, 'holes.csv');
+    await writeFile(
+      file,
+      [
+        'service,zone,unit_type,max_weight_kg,first_unit_eur,extra_unit_eur',
+        ...['paris', 'petite_couronne', 'grande_couronne'].flatMap((zone) => [
+          `standard,${zone},parcel,2,7.20,3.00`,
+          `standard,${zone},parcel,30,12.00,5.00`,
+        ]),
+        'express,paris,parcel,2,15.00,6.00',
+        'express,paris,parcel,30,25.00,9.00',
+        'express,petite_couronne,parcel,2,16.00,6.00',
+        '',
+      ].join('\n'),
+    );
+    const imported = await runDlv(['grids', 'import', '--brand', b.brandId, file, '--json'], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    const expected = [
+      { service: 'express', zone: 'petite_couronne', unit_type: 'parcel', max_weight_kg: 30 },
+      { service: 'express', zone: 'grande_couronne', unit_type: 'parcel', max_weight_kg: 2 },
+      { service: 'express', zone: 'grande_couronne', unit_type: 'parcel', max_weight_kg: 30 },
+    ];
+    expect(JSON.parse(imported.stdout)).toMatchObject({ row_count: 9, holes: expected });
+    // One line per service × unit type × zones, with the bands missing there.
+    expect(imported.stderr.trimEnd().split('\n')).toEqual([
+      'dlv: warning: the grid has 3 hole(s); a quote that meets one answers available: false, with no rates:',
+      '  express parcel in petite_couronne, grande_couronne: no price for units up to 30 kg',
+      '  express parcel in grande_couronne: no price for units up to 2 kg',
+    ]);
+
+    const shown = await runDlv(['grids', 'show', '--brand', b.brandId, '--json'], env);
+    expect(JSON.parse(shown.stdout).holes).toEqual(expected);
+    expect(shown.stderr).toBe(imported.stderr);
+    const human = await runDlv(['grids', 'show', '--brand', b.brandId], env);
+    expect(human.stdout).toContain('service,zone,unit_type');
+    expect(human.stdout).not.toContain('hole');
+    expect(human.stderr).toBe(imported.stderr);
+
+    // A complete grid: no warning, and an empty list.
+    const complete = await runDlv(
+      ['grids', 'import', '--brand', b.brandId, path.join(DATA, 'example-grid.csv'), '--json'],
+      env,
+    );
+    expect(complete.stderr).toBe('');
+    expect(JSON.parse(complete.stdout).holes).toEqual([]);
+  });
+
   it('refuses a file with a bad row, naming it, and leaves the current grid untouched', async () => {
     const b = await createBrandWithKey(t.deps);
     await runDlv(['grids', 'import', '--brand', b.brandId, path.join(DATA, 'example-grid.csv')], env);

@@ -1,5 +1,6 @@
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingPeriodOf } from '../src/domain/invoices/billing-period.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { orderJson } from '../src/domain/orders/order-json.ts';
 import {
@@ -204,6 +205,8 @@ describe('monthly invoices', () => {
       `/invoices/${invoiceIdFor(brand.brandId, '2026-11')}`,
       '/invoices/inv_0000000000000000',
       '/invoices/nope',
+      `/invoices/inv_${'0'.repeat(46)}`,
+      `/invoices/inv_${'0'.repeat(46)}/pdf`,
     ]) {
       const res = await get(stranger, url);
       expect(res.statusCode, url).toBe(404);
@@ -264,6 +267,13 @@ describe('issuing under concurrency', () => {
     expect(bad.stderr).toMatch(/YYYY-MM/);
     const unknown = await runDlv(['invoices', 'mark-paid', 'inv_0000000000000000'], env);
     expect(unknown.code).toBe(1);
+    // The current month's invoice is a draft, which cannot be paid (the CLI runs on the real clock).
+    const current = billingPeriodOf(new Date());
+    const draft = await runDlv(['invoices', 'mark-paid', invoiceIdFor(b.brandId, current)], env);
+    expect(draft.code).toBe(1);
+    expect(draft.stdout).toBe('');
+    expect(draft.stderr).toMatch(/is a draft: it cannot be marked paid until it is issued/);
+    expect(draft.stderr).toContain(`the ${current} invoice of brand ${b.brandId}`);
     const list = await runDlv(['invoices', 'list', '--brand', b.brandId, '--json'], env);
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).invoices.map((i: { status: string }) => i.status)).toContain('paid');

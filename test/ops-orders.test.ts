@@ -46,6 +46,16 @@ describe('operations API', () => {
     expect(unknown.statusCode).toBe(400);
     const missing = await call(t.app, { method: 'GET', url: '/ops/v1/orders/DLV-0000000000', headers: OPS });
     expect(missing.statusCode).toBe(404);
+    const fifty = `DLV-${'7'.repeat(46)}`;
+    const long = await call(t.app, { method: 'GET', url: `/ops/v1/orders/${fifty}`, headers: OPS });
+    expect(long.statusCode).toBe(404);
+    const moveLong = await call(t.app, {
+      method: 'POST',
+      url: `/ops/v1/orders/${fifty}/status`,
+      headers: OPS,
+      payload: { status: 'delivered' },
+    });
+    expect(moveLong.statusCode).toBe(404);
     const wrong = await call(t.app, {
       method: 'GET',
       url: `/ops/v1/orders/${ref}`,

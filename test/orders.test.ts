@@ -201,6 +201,28 @@ describe('POST /orders', () => {
     expect(empty.statusCode).toBe(400);
   });
 
+  it('rejects amounts beyond the documented maximum with 400, never a 500', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const huge = [1e15, 1e308, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 100_000_000.01, 1e21];
+    for (const amount of huge) {
+      const res = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: amount });
+      expect(res.statusCode, String(amount)).toBe(400);
+      expect(res.data.error).toBe('invalid_request');
+      expect(res.data.details).toEqual([{ field: 'amount_eur', message: 'must be <= 100000000' }]);
+    }
+    for (const amount of [1e-9, 0.30000000000000004]) {
+      const res = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: amount });
+      expect(res.statusCode, String(amount)).toBe(400);
+      expect(res.data.details[0].field).toBe('amount_eur');
+    }
+    expect(await brandFootprint(t.pool, brand.brandId)).toEqual(NOTHING_STORED);
+    const max = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: 100_000_000 });
+    expect(max.statusCode).toBe(200);
+    expect(max.data.order.amount_eur).toBe(100_000_000);
+    const negativeZero = await createOrder(t.app, brand, { ...VALID_ORDER, amount_eur: -0 });
+    expect(negativeZero.data.order.amount_eur).toBe(0);
+  });
+
   it('rejects every invalid input with 400 naming the field, and stores nothing', async () => {
     const brand = await createBrandWithKey(t.deps);
     const cases: [object, string][] = [
@@ -403,11 +425,30 @@ describe('GET /orders/{trackingRef}, cancel and PATCH across brands', () => {
       expect(foreign.data.error).toBe('not_found');
       expect(strip(foreign.data)).toEqual(strip(unknown.data));
     }
-    for (const bogus of ['nope', 'DLV-', 'x'.repeat(40)]) {
-      expect(
-        (await call(t.app, { method: 'GET', url: `${API}/orders/${bogus}`, headers: owner.headers }))
-          .statusCode,
-      ).toBe(404);
+    // Any reference up to the 100-character path guard names no order: 404, whatever its length.
+    const bogusRefs = [
+      'nope',
+      'DLV-',
+      'x'.repeat(40),
+      `DLV-${'7'.repeat(11)}`,
+      `DLV-${'7'.repeat(46)}`,
+      encodeURIComponent('𐀀'.repeat(60)), // 60 characters, 120 UTF-16 code units
+    ];
+    for (const bogus of [...bogusRefs, `DLV-${'K'.repeat(96)}`]) {
+      for (const r of requests) {
+        const res = await call(t.app, { ...r, url: r.url.replace(ref, bogus), headers: owner.headers });
+        expect(res.statusCode, `${r.method} ${bogus}`).toBe(404);
+        expect(res.data.error).toBe('not_found');
+      }
+    }
+    for (const tooLong of [`DLV-${'K'.repeat(97)}`, 'K'.repeat(300)]) {
+      const res = await call(t.app, {
+        method: 'GET',
+        url: `${API}/orders/${tooLong}`,
+        headers: owner.headers,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.data.error).toBe('invalid_request');
     }
     // Nothing changed for the owner.
     expect(

@@ -55,6 +55,11 @@ describe('POST /rates with the default grid', () => {
       delivery_address: '8 rue de la Gare 93200 Saint-Denis',
     });
     expect(both.data).toEqual((await rates(brand, { delivery_zip: '75011' })).data);
+    // Postcodes written the French way, with a space after the département.
+    const zip = (await rates(brand, { delivery_zip: '75011' })).data;
+    expect((await rates(brand, { delivery_zip: '75 011' })).data).toEqual(zip);
+    expect((await rates(brand, { delivery_zip: '75\u00a0011' })).data).toEqual(zip);
+    expect((await rates(brand, { delivery_address: '12 rue Oberkampf, 75 011 Paris' })).data).toEqual(zip);
     const paris = (await rates(brand, { delivery_zip: '75011' })).data.rates[0].price_eur;
     const grandeCouronne = (await rates(brand, { delivery_zip: '78000' })).data.rates[0].price_eur;
     expect(grandeCouronne).toBeGreaterThan(paris);
@@ -143,6 +148,56 @@ describe('POST /rates with a negotiated grid', () => {
 
     // Another brand still gets the default grid.
     expect((await rates(brand, { delivery_zip: '75011', unit_type: 'envelope' })).data.available).toBe(true);
+  });
+
+  it('answers available:false, still 200, where the grid is incomplete; orders stay priced per service', async () => {
+    const b = await createBrandWithKey(t.deps);
+    const complete = (await rates(b, { delivery_zip: '78000' })).data; // cached for the minute
+    expect(complete.rates).toHaveLength(3);
+    // Express does not go to the grande couronne, nor beyond 5 kg anywhere.
+    const csv = [
+      'service,zone,unit_type,max_weight_kg,first_unit_eur,extra_unit_eur',
+      ...['paris', 'petite_couronne', 'grande_couronne'].flatMap((zone) => [
+        `standard,${zone},parcel,30,9.00,4.00`,
+        `economy,${zone},parcel,30,7.00,3.00`,
+      ]),
+      'express,paris,parcel,5,15.00,6.00',
+      'express,petite_couronne,parcel,5,16.00,6.00',
+    ].join('\n');
+    await t.deps.grids.importGrid({ brandId: b.brandId }, csv, 'csv', null);
+
+    for (const payload of [
+      { delivery_zip: '78000' },
+      { delivery_address: '1 rue de la Paroisse 78000 Versailles' },
+      { delivery_zip: '75011', unit_weight: '6kg' },
+    ]) {
+      const res = await rates(b, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(200);
+      expect(res.data, JSON.stringify(payload)).toEqual({ ok: true, available: false, rates: [] });
+    }
+    const paris = await rates(b, { delivery_zip: '75011', unit_weight: '5kg' });
+    expect(paris.data.rates.map((r: { service: string }) => r.service)).toEqual([
+      'economy',
+      'standard',
+      'express',
+    ]);
+
+    const order = (body: object) =>
+      call(t.app, {
+        method: 'POST',
+        url: `${API}/orders`,
+        headers: b.headers,
+        payload: {
+          customer_email: 'a@example.com',
+          delivery_address: '1 rue de la Paroisse 78000 Versailles',
+          ...body,
+        },
+      });
+    expect((await order({ service: 'standard' })).statusCode).toBe(200);
+    const express = await order({ service: 'express' });
+    expect(express.statusCode).toBe(422);
+    expect(express.data.error).toBe('unpriceable');
+    expect(express.data.message).toMatch(/express parcel to grande_couronne/);
   });
 
   it('sees a grid imported by another instance within 5 seconds', async () => {

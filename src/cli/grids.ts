@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatGridCsv, formatGridJson } from '../domain/pricing/grid-file.ts';
+import { findGridHoles, type GridHole, summariseGridHoles } from '../domain/pricing/grid-holes.ts';
 import { AppError } from '../errors.ts';
 import { type CommandContext, type CommandSpec, requireArg, UsageError } from './context.ts';
 
@@ -17,6 +18,29 @@ function target(ctx: CommandContext): { brandId: string } | 'default' {
   if (ctx.flags.default === true && brand === undefined) return 'default';
   if (typeof brand === 'string' && ctx.flags.default === undefined) return { brandId: brand };
   throw new UsageError('give exactly one of --brand ID or --default');
+}
+
+/**
+ * A grid with holes answers `available: false` to every quote that meets one (SPEC §7): said on
+ * stderr, whatever the output format, so the operator fixes the grid before a checkout finds out.
+ */
+function reportHoles(
+  holes: readonly GridHole[],
+): { service: string; zone: string; unit_type: string; max_weight_kg: number }[] {
+  if (holes.length > 0) {
+    console.error(
+      [
+        `dlv: warning: the grid has ${holes.length} hole(s); a quote that meets one answers available: false, with no rates:`,
+        ...summariseGridHoles(holes).map((line) => `  ${line}`),
+      ].join('\n'),
+    );
+  }
+  return holes.map((h) => ({
+    service: h.service,
+    zone: h.zone,
+    unit_type: h.unitType,
+    max_weight_kg: h.maxWeightGrams / 1000,
+  }));
 }
 
 export const gridCommands: Record<string, CommandSpec> = {
@@ -42,6 +66,7 @@ export const gridCommands: Record<string, CommandSpec> = {
           row_count: result.rowCount,
           version: result.version,
           imported_at: result.importedAt.toISOString(),
+          holes: reportHoles(result.holes),
         },
       );
     },
@@ -57,6 +82,7 @@ export const gridCommands: Record<string, CommandSpec> = {
           ? await ctx.deps.grids.defaultGrid()
           : await ctx.deps.brands.get(to.brandId).then((b) => ctx.deps.grids.gridFor(b.id));
       const rows = grid.rows;
+      const holes = reportHoles(findGridHoles(grid.index));
       const format = ctx.flags.format === 'json' ? 'json' : 'csv';
       const body = format === 'json' ? formatGridJson([...rows]) : formatGridCsv([...rows]);
       ctx.out(`# source: ${grid.source}, ${rows.length} rows\n${body.trimEnd()}`, {
@@ -64,6 +90,7 @@ export const gridCommands: Record<string, CommandSpec> = {
         row_count: rows.length,
         imported_at: grid.importedAt?.toISOString() ?? null,
         rows: JSON.parse(formatGridJson([...rows])).rows,
+        holes,
       });
     },
   },

@@ -39,6 +39,15 @@ function helpText(): string {
   ].join('\n');
 }
 
+/** `dlv keys` alone: the commands of that group, or null when `name` is not a group. */
+function groupHelpText(name: string | undefined): string | null {
+  const usages = Object.entries(COMMANDS)
+    .filter(([command]) => command.startsWith(`${name} `))
+    .map(([, c]) => `  ${c.usage}`);
+  if (usages.length === 0) return null;
+  return [`dlv ${name} — commands:`, '', ...usages, '', 'dlv --help lists every command.'].join('\n');
+}
+
 interface Parsed {
   name: string;
   spec: CommandSpec;
@@ -80,7 +89,15 @@ export function parseCommandLine(argv: string[]): Parsed | null {
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const wantsHelp = words[0] === 'help' || argv.includes('--help') || argv.includes('-h');
+  // A group with no subcommand (`dlv keys`), `dlv keys --help` or `dlv help keys`: that group's help.
+  const group = groupHelpText(words[0] === 'help' ? words[1] : words[0]);
+  if (group && (wantsHelp || words.length === 1)) {
+    console.log(group);
+    return 0;
+  }
+  if (argv.length === 0 || wantsHelp) {
     console.log(helpText());
     return 0;
   }

@@ -46,12 +46,22 @@ describe('resolveDestination', () => {
     });
   });
 
-  it.each(['7501', '750011', '75 011', 'abcde', '75011a'])('zip %j is not 5 digits', (zip) => {
-    expect(resolveDestination({ deliveryZip: zip, deliveryAddress: '75011 Paris' })).toEqual({
-      kind: 'unknown_postcode',
-      postcode: null,
-    });
-  });
+  it.each(['7501', '750011', '75 0111', '7 5011 1', 'abcde', '75011a', '75-011'])(
+    'zip %j is not 5 digits',
+    (zip) => {
+      expect(resolveDestination({ deliveryZip: zip, deliveryAddress: '75011 Paris' })).toEqual({
+        kind: 'unknown_postcode',
+        postcode: null,
+      });
+    },
+  );
+
+  it.each(['75 011', ' 75 011 ', '75\u00a0011', '75\u202f011', '7 5 0 1 1'])(
+    'reads zip %j as 75011',
+    (zip) => {
+      expect(resolveDestination({ deliveryZip: zip })).toMatchObject({ kind: 'in_zone', postcode: '75011' });
+    },
+  );
 
   it('trims the zip', () => {
     expect(resolveDestination({ deliveryZip: ' 75011 ' })).toMatchObject({

@@ -19,7 +19,7 @@ export function hasDestination(input: DestinationInput): boolean {
 
 /**
  * `deliveryZip` wins over the address when both are given (SPEC §7). A blank zip counts as not
- * given. A zip that is not exactly 5 digits, an address without a 5-digit token, or a postcode
+ * given. A zip that is not exactly 5 digits (spaces aside), an address without a 5-digit token, or a postcode
  * missing from the La Poste list is `unknown_postcode` (422 `invalid_address` for orders,
  * `available: false` for rates); a real postcode outside Île-de-France is `out_of_zone`.
  */
@@ -37,9 +37,10 @@ export function resolveDestination(input: DestinationInput): Destination {
   return { kind: 'in_zone', postcode, city, zone: info.zone };
 }
 
+/** A zip field holds nothing but the postcode, so spaces inside it ("75 011") can only be layout. */
 function zipPostcode(zip: string): string | null {
-  const trimmed = zip.trim();
-  return /^\d{5}$/.test(trimmed) ? trimmed : null;
+  const digits = zip.normalize('NFKC').replace(/\s/g, '');
+  return /^\d{5}$/.test(digits) ? digits : null;
 }
 
 function isBlank(value: string | null | undefined): boolean {

@@ -76,6 +76,42 @@ describe('extractPostcode', () => {
     expect(extractPostcode(address)).toBe(expected);
   });
 
+  // "75 011": the département, a space, then the rest, as many people write it.
+  it.each([
+    ['12 rue Oberkampf 75 011 Paris', '75011'],
+    ['12 rue Oberkampf, 75 011, Paris', '75011'],
+    ['75 011 Paris', '75011'],
+    ['Paris 75 011', '75011'],
+    ['3 rue Gallieni 92 100 Boulogne-Billancourt', '92100'],
+    ['12 rue X 75\u00a0011 Paris', '75011'],
+    ['12 rue X 75\u202f011 Paris', '75011'],
+    // A plain five-digit postcode wins over a split one anywhere.
+    ['12 rue X 75011 Paris, bâtiment 92 100', '75011'],
+    ['12 rue X, 75 011 Paris 75012', '75012'],
+    // The last split postcode, as for plain ones.
+    ['Bât 53 000, 12 rue X 75 011 Paris', '75011'],
+  ])('split postcode: %s → %s', (address, expected) => {
+    expect(extractPostcode(address)).toBe(expected);
+  });
+
+  it.each([
+    // Part of a longer run of digit groups: a phone number, an account number.
+    'tél 06 12 345 678',
+    '12 rue X Paris, tél 01 42 68 530',
+    '12 345 678 Paris',
+    // A house number just before it makes "3 75 011" ambiguous: not guessed.
+    '3 75 011 Paris',
+    // Not a real postcode once joined: a house number and a street number, a distance.
+    '12 345 avenue de la République',
+    'Lieu-dit 34 567, Paris',
+    // Not two digits then three.
+    '1 rue X 750 11 Paris',
+    '1 rue X 75 0111 Paris',
+    '1 rue X 7 5011 Paris',
+  ])('no split postcode in %j', (address) => {
+    expect(extractPostcode(address)).toBeNull();
+  });
+
   it('skips 4- and 6-digit numbers that come after the postcode', () => {
     expect(extractPostcode('1 rue X 75011 Paris, code 1234, tél 012345')).toBe('75011');
   });

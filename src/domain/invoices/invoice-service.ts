@@ -105,6 +105,28 @@ export function invoiceService(deps: {
     throw new AppError('not_found', `No invoice with id "${id}".`);
   }
 
+  /**
+   * A draft is not stored, but its id is derived from its brand and month: an operator paying one
+   * (before it is issued) is told so, rather than that no such invoice exists.
+   */
+  async function refuseDraft(id: string): Promise<void> {
+    const now = clock();
+    const current = billingPeriodOf(now);
+    for (const brand of await brands.list()) {
+      for (const period of [current, previousPeriod(now)]) {
+        if (invoiceIdFor(brand.id, period) !== id) continue;
+        const when =
+          period === current
+            ? `it is issued once ${period} is over`
+            : `issue it with "dlv invoices issue --month ${period}"`;
+        throw new AppError(
+          'invalid_transition',
+          `Invoice ${id} is a draft: it cannot be marked paid until it is issued (the ${period} invoice of brand ${brand.id}; ${when}).`,
+        );
+      }
+    }
+  }
+
   /** Issues one brand's month in one transaction; null when already issued or nothing to bill. */
   async function issueFor(brandId: string, period: string, issuedAt: Date): Promise<Invoice | null> {
     const { start, end } = periodBounds(period);
@@ -257,6 +279,7 @@ export function invoiceService(deps: {
     issueDue: () => issueMonth(previousPeriod(clock())),
 
     async markPaid(id: string): Promise<Invoice> {
+      if (/^inv_[0-9a-f]{16}$/.test(id) && !(await invoices.find(id, null))) await refuseDraft(id);
       const { invoice } = await find(null, id);
       if (invoice.creditsInvoice) {
         throw new AppError(

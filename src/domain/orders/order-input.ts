@@ -50,7 +50,9 @@ export type ValidatedOrderInput = Pick<
   | 'reference'
 >;
 
-export const MAX_AMOUNT_CENTS = 100_000_000_00; // 100 million euros: beyond that it is a typo
+/** 100 million euros: beyond that it is a typo. Well inside `bigint` and JS's safe integers in cents. */
+export const MAX_AMOUNT_EUR = 100_000_000;
+export const MAX_AMOUNT_CENTS = MAX_AMOUNT_EUR * 100;
 
 const text = (value: string | null | undefined): string | null => {
   const trimmed = value?.trim();
@@ -59,11 +61,11 @@ const text = (value: string | null | undefined): string | null => {
 
 export function parseAmount(value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
+  // The bound is checked on the euros, before any conversion: 1e15 € has no safe number of cents.
+  if (value > MAX_AMOUNT_EUR) throw invalidField('amount_eur', `must be <= ${MAX_AMOUNT_EUR}`);
   if (value < 0 || !hasAtMostTwoDecimals(value))
     throw invalidField('amount_eur', 'must be ≥ 0 with at most 2 decimals');
-  const cents = eurosToCents(value);
-  if (cents > MAX_AMOUNT_CENTS) throw invalidField('amount_eur', 'must be at most 100000000');
-  return cents;
+  return eurosToCents(value);
 }
 
 /** A French or international number, stored in E.164 (`+33612345678`). */

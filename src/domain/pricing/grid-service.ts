@@ -3,6 +3,7 @@ import type { BrandService } from '../brands/brand-service.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
 import { type GridFileFormat, parseGridFile } from './grid-file.ts';
+import { findGridHoles } from './grid-holes.ts';
 
 export type GridSource = 'negotiated' | 'default' | 'shipped_default';
 
@@ -100,7 +101,14 @@ export function gridService(
       const scope = target === 'default' ? DEFAULT_SCOPE : (await brands.get(target.brandId)).id;
       const stored = await repo.replace(scope, rows, source);
       cache.clear();
-      return { scope, rowCount: rows.length, version: stored.version, importedAt: stored.importedAt };
+      return {
+        scope,
+        rowCount: rows.length,
+        version: stored.version,
+        importedAt: stored.importedAt,
+        // Imported all the same: the operator may be filling a grid in steps.
+        holes: findGridHoles(indexGrid(rows)),
+      };
     },
 
     /** Starts watching for imports made by other instances; resolves once the first check is done. */

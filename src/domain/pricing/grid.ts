@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.ts';
 import type { PricingZone } from '../coverage/zones.ts';
 import { vatCents } from './money.ts';
-import type { ServiceCode } from './services.ts';
+import { SERVICE_CODES, type ServiceCode } from './services.ts';
 import { formatWeight, type UnitType } from './units.ts';
 
 /** One weight band of a price grid (SPEC §7); prices excl. tax, in cents. */
@@ -36,6 +36,8 @@ export interface Price {
 export interface GridIndex {
   readonly rows: Grid;
   readonly bands: ReadonlyMap<string, readonly GridRow[]>;
+  /** The services with at least one row, fastest first: what the grid offers. */
+  readonly services: readonly ServiceCode[];
 }
 
 const keyOf = (service: ServiceCode, zone: PricingZone, unitType: UnitType): string =>
@@ -50,7 +52,8 @@ export function indexGrid(grid: Grid): GridIndex {
     else bands.set(key, [row]);
   }
   for (const list of bands.values()) list.sort((a, b) => a.maxWeightGrams - b.maxWeightGrams);
-  return { rows: grid, bands };
+  const present = new Set(grid.map((row) => row.service));
+  return { rows: grid, bands, services: SERVICE_CODES.filter((service) => present.has(service)) };
 }
 
 /** The lightest band that takes a unit of this weight, or undefined. */

@@ -90,6 +90,15 @@ describe('parseWeightGrams', () => {
     expect(fieldError(() => parseWeightGrams(input)).field).toBe('unit_weight');
   });
 
+  it.each([2001, '2000.001kg', 1e15, 1e308, '99999999999999999999', '9007199254740993 kg'])(
+    'says %j is over the maximum',
+    (input) => {
+      expect(fieldError(() => parseWeightGrams(input)).message).toBe(
+        'unit_weight: must be at most 2000 kg per unit',
+      );
+    },
+  );
+
   it('round-trips whole grams written with a g suffix', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2_000_000 }), fc.constantFrom('g', ' g', 'G'), (g, unit) => {

@@ -57,9 +57,8 @@ export function parseWeightGrams(input: string | number): number {
   const wholeGrams = Number(whole + fraction.slice(0, shift).padEnd(shift, '0'));
   const remainder = /[1-9]/.test(fraction.slice(shift)) ? 1 : 0;
   const grams = wholeGrams + remainder;
-  if (!Number.isSafeInteger(grams) || grams <= 0) {
-    throw invalidField('unit_weight', WEIGHT_MESSAGE);
-  }
+  if (!(grams > 0)) throw invalidField('unit_weight', WEIGHT_MESSAGE);
+  // Compared before any other arithmetic: 1e15 kg has no safe number of grams, and says too heavy.
   if (grams > MAX_UNIT_WEIGHT_GRAMS) {
     throw invalidField('unit_weight', 'must be at most 2000 kg per unit');
   }

@@ -84,6 +84,46 @@ describe('quoteRates', () => {
     });
   });
 
+  // The seed: "when … the price grid is incomplete, then available is false and rates is empty".
+  describe('with an incomplete grid', () => {
+    const heavy = (r: GridRow): GridRow => ({ ...r, maxWeightGrams: 30_000 });
+    const grid = indexGrid([
+      row('economy', 700),
+      heavy(row('economy', 1400)),
+      row('standard', 900),
+      heavy(row('standard', 1800)),
+      row('express', 1500), // express stops at 5 kg
+      { ...row('economy', 800), zone: 'petite_couronne' },
+      { ...row('standard', 1000), zone: 'petite_couronne' }, // no express to petite couronne
+      { ...row('economy', 400), unitType: 'envelope' },
+      { ...row('standard', 500), unitType: 'envelope' },
+      { ...row('express', 600), unitType: 'envelope' },
+    ]);
+
+    it('is unavailable when any service the grid offers has no price for the request', () => {
+      const unavailable = { available: false, rates: [] };
+      expect(quoteRates({ ...base, grid, destination: parisDest, weightGrams: 6000 })).toEqual(unavailable);
+      const petite = { ...parisDest, zone: 'petite_couronne' } as const;
+      expect(quoteRates({ ...base, grid, destination: petite })).toEqual(unavailable);
+      // Envelopes are priced everywhere only in Paris.
+      const envelope = { ...base, unitType: 'envelope' } as const;
+      expect(quoteRates({ ...envelope, grid, destination: petite })).toEqual(unavailable);
+    });
+
+    it('answers every service where the grid is complete', () => {
+      const quote = quoteRates({ ...base, grid, destination: parisDest, weightGrams: 5000 });
+      expect(quote.available).toBe(true);
+      expect(quote.rates.map((r) => r.service)).toEqual(['economy', 'standard', 'express']);
+      const envelope = quoteRates({ ...base, unitType: 'envelope', grid, destination: parisDest });
+      expect(envelope.rates).toHaveLength(3);
+    });
+
+    it('does not count a service the grid does not offer at all as a hole', () => {
+      const standardOnly = indexGrid([row('standard', 900)]);
+      expect(quoteRates({ ...base, grid: standardOnly, destination: parisDest }).rates).toHaveLength(1);
+    });
+  });
+
   it('takes the promised dates from the clock it is given', () => {
     const grid = indexGrid(loadDefaultGrid());
     // Friday 16:00 Paris, before the 14 July weekend: standard starts Tuesday 15, delivers Wednesday 16.

@@ -34,16 +34,18 @@ export interface RatesQuote {
 }
 
 /**
- * Every service the grid prices for this destination and load, cheapest first; at equal price
- * the faster service first. An unknown or out-of-zone destination, or a grid with no price for
- * the load, is not an error here: the answer is simply `available: false` (SPEC §7).
+ * Every service the grid offers, priced for this destination and load, cheapest first; at equal
+ * price the faster service first. An unknown or out-of-zone destination is not an error here, nor
+ * an incomplete grid — one where any service it offers has no price for this zone, unit type and
+ * weight: the answer is simply `available: false` with no rates (SPEC §7), rather than a partial
+ * list a checkout would take for the brand's whole offer.
  */
 export function quoteRates(input: QuoteRatesInput): RatesQuote {
   const { destination } = input;
   if (destination.kind !== 'in_zone') return { available: false, rates: [] };
 
   const priced: Array<{ rate: Rate; inclCents: number; rank: number }> = [];
-  SERVICE_CODES.forEach((service, rank) => {
+  for (const service of input.grid.services) {
     const price = priceFor(input.grid, {
       service,
       zone: destination.zone,
@@ -51,11 +53,11 @@ export function quoteRates(input: QuoteRatesInput): RatesQuote {
       weightGrams: input.weightGrams,
       quantity: input.quantity,
     });
-    if (!price) return;
+    if (!price) return { available: false, rates: [] };
     const info = SERVICES[service];
     priced.push({
       inclCents: price.inclTaxCents,
-      rank,
+      rank: SERVICE_CODES.indexOf(service),
       rate: {
         service,
         name: info.name,
@@ -67,7 +69,7 @@ export function quoteRates(input: QuoteRatesInput): RatesQuote {
         promised_date: promisedDate(service, input.now),
       },
     });
-  });
+  }
   priced.sort((a, b) => a.inclCents - b.inclCents || a.rank - b.rank);
   const rates = priced.map((p) => p.rate);
   return { available: rates.length > 0, rates };

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import { documentAdmits, EXTREME_NUMBER_TEXTS, numericFieldsOf, withNumber } from './extreme-numbers.ts';
 import { arbitraryFor, type Schema, type SchemaToolkit, typesOf, violationsFor } from './json-schema.ts';
 import type { Operation, Parameter } from './openapi.ts';
 
@@ -540,6 +541,24 @@ function literalCaseArbs(op: Operation, ctx: CaseContext, valid: fc.Arbitrary<Re
           }),
       );
     }
+  }
+
+  // Every numeric input, body or parameter, at and beyond the limits a conversion can overflow on.
+  const numericFields = numericFieldsOf(tk, op);
+  if (numericFields.length > 0) {
+    out.push(
+      fc
+        .tuple(valid, fc.constantFrom(...numericFields), fc.constantFrom(...EXTREME_NUMBER_TEXTS))
+        .map(([spec, field, text]) => ({ field, changed: withNumber(spec, field, text) }))
+        .filter(({ changed }) => changed !== null)
+        .map(({ field, changed }) =>
+          classify(
+            `${field.in}:${field.name}:extreme-number`,
+            changed!.spec,
+            documentAdmits(tk, op, field, changed!.parsed),
+          ),
+        ),
+    );
   }
 
   const query = op.parameters.filter((p) => p.in === 'query');

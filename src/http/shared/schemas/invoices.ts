@@ -6,6 +6,7 @@ import {
   INT32_MAX,
   NullableString,
   NullableTimestamp,
+  PATH_PARAM_MAX_LENGTH,
   PageLimit,
   PrefixedId,
   StringEnum,
@@ -143,5 +144,9 @@ export const InvoiceDetailResponse = Type.Object(
 );
 
 export const InvoiceIdParams = Type.Object({
-  id: Type.String({ maxLength: 40, examples: ['inv_3f9a0c1d2e3f4a5b'] }),
+  id: Type.String({
+    maxLength: PATH_PARAM_MAX_LENGTH,
+    examples: ['inv_3f9a0c1d2e3f4a5b'],
+    description: 'An id that names no invoice of the brand is a 404, whatever its shape.',
+  }),
 });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
@@ -6,6 +7,7 @@ import {
   DATE_MAX_LENGTH,
   NullableNumber,
   NullableString,
+  PATH_PARAM_MAX_LENGTH,
   PageLimit,
   StringEnum,
   Timestamp,
@@ -32,7 +34,11 @@ export const OrderCreateRequest = Type.Object(
       Type.Union([
         Type.Number({
           minimum: 0,
-          description: 'Value of the goods in euros (≥ 0, at most 2 decimals).',
+          maximum: MAX_AMOUNT_EUR,
+          description:
+            `Value of the goods in euros, from 0 to ${MAX_AMOUNT_EUR.toLocaleString('en')}.00, with at most 2 decimals ` +
+            '(checked on the decimal as sent, not with `multipleOf`, which is unreliable on binary floats): ' +
+            '`49.9` and `49.90` are accepted, `49.999` is refused with 400.',
           examples: [49.9],
         }),
         Type.Null(),
@@ -167,7 +173,12 @@ export const OrderListQuery = Type.Object(
 );
 
 export const TrackingRefParams = Type.Object({
-  trackingRef: Type.String({ maxLength: 40, description: "The order's trackingRef, e.g. `DLV-7K3M9Q2XHP`." }),
+  trackingRef: Type.String({
+    maxLength: PATH_PARAM_MAX_LENGTH,
+    description:
+      "The order's trackingRef, e.g. `DLV-7K3M9Q2XHP` (any case; O for 0 and I or L for 1 are accepted). " +
+      'A reference that names no order of the brand is a 404, whatever its shape.',
+  }),
 });
 
 export const IdempotencyHeaders = Type.Object({

@@ -32,13 +32,15 @@ export const RatesRequest = Type.Object(
     delivery_address: Type.Optional(
       Type.String({
         maxLength: 500,
-        description: 'Free-form French address; its last 5-digit token is the postcode.',
+        description:
+          'Free-form French address; its last 5-digit token is the postcode (else a split one such as `75 011`).',
       }),
     ),
     delivery_zip: Type.Optional(
       Type.String({
         maxLength: 10,
-        description: 'Destination postcode; wins over `delivery_address` when both are given.',
+        description:
+          'Destination postcode (spaces inside are ignored: `75 011` is `75011`); wins over `delivery_address` when both are given.',
         examples: ['75011'],
       }),
     ),
@@ -71,11 +73,12 @@ export const RatesResponse = Type.Object(
   {
     ok: Type.Literal(true),
     available: Type.Boolean({
-      description: 'False when the destination is out of zone, unknown, or nothing is priced.',
+      description:
+        "False, with no rates, when the destination is out of zone or unknown, or when the brand's grid is incomplete for this request (any service it offers has no price for this zone, unit type and weight).",
     }),
     rates: Type.Array(RateSchema, {
       maxItems: SERVICE_CODES.length,
-      description: 'Cheapest first; at most one per service.',
+      description: 'Every service the grid offers, cheapest first (one per service); empty when unavailable.',
     }),
   },
   { description: 'The services available for this destination and load.' },

@@ -134,6 +134,12 @@ export const TrackingRef = (options: Record<string, unknown> = {}) =>
     ...options,
   });
 
+/**
+ * Fastify refuses a longer path parameter before routing (400, see src/app.ts). Up to this length an
+ * identifier path parameter is looked up, so one that names nothing is a 404, whatever its shape.
+ */
+export const PATH_PARAM_MAX_LENGTH = 100;
+
 /** The largest value of a PostgreSQL `integer` (and of an OpenAPI `int32`). */
 export const INT32_MAX = 2_147_483_647;
 
