@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, ENV_SCHEMA, loadConfig } from './config.ts';
 import { DEFAULT_SELLER, frenchVatKey } from './domain/invoices/seller.ts';
 
 const SELLER = {
@@ -60,5 +60,28 @@ describe('loadConfig', () => {
     expect(loadConfig({}).cursorSecret).toBeNull();
     expect(loadConfig({ CURSOR_SECRET: 'k'.repeat(32) }).cursorSecret).toBe('k'.repeat(32));
     expect(() => loadConfig({ CURSOR_SECRET: 'short' })).toThrow(/CURSOR_SECRET must be at least 32/);
+  });
+});
+
+describe('the environment schema', () => {
+  it('is the one list of variables, each documented in the README configuration table', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(ENV_SCHEMA.properties)) {
+      expect(readme, `${name} in the README`).toMatch(new RegExp(`\\| \`${name}\`|\`${name}\``));
+    }
+  });
+
+  it('names the variable and what it must be', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT must be between 0 and 65535, got "70000"');
+    expect(() => loadConfig({ RUN_WORKER: 'maybe' })).toThrow(/RUN_WORKER must be a boolean/);
+    expect(() => loadConfig({ PUBLIC_BASE_URL: 'ftp://x' })).toThrow(
+      /PUBLIC_BASE_URL must be an http\(s\) URL/,
+    );
+    expect(loadConfig({ RUN_WORKER: 'off', PORT: ' 8080 ', HOST: '' })).toMatchObject({
+      runWorker: false,
+      port: 8080,
+      host: '127.0.0.1',
+    });
   });
 });

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
 
 /**
@@ -36,26 +38,91 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}`);
-  return value;
-}
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const Int = (fallback: number, minimum: number, maximum: number, description: string) =>
+  Type.Integer({ default: fallback, minimum, maximum, description });
+const Bool = (fallback: boolean, description: string) => Type.Boolean({ default: fallback, description });
+/** `hint`: what the error says when the value does not fit (beside the variable's name). */
+const Text = (description: string, options: { minLength?: number; pattern?: string; hint?: string } = {}) =>
+  Type.Optional(Type.String({ minLength: 1, ...options, description }));
 
-function str(env: Env, name: string): string | null {
-  const raw = env[name]?.trim();
-  return raw ? raw : null;
-}
+/**
+ * Every environment variable the service reads, with its type, default and bounds: the one
+ * schema the environment is checked against at start-up (and the README's configuration table).
+ */
+export const ENV_SCHEMA = Type.Object({
+  PORT: Int(3000, 0, 65535, 'HTTP port'),
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'listen address' }),
+  DATABASE_URL: Text('PostgreSQL URL; unset: the embedded PostgreSQL in DATA_DIR'),
+  DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'embedded database and local files' }),
+  REDIS_URL: Text('Redis for rate limits shared across instances'),
+  RATE_LIMIT_PER_SECOND: Int(50, 0, 1_000_000, 'per API key; 0 turns limiting off'),
+  RATE_LIMIT_BURST: Int(100, 1, 1_000_000, 'tokens a key may spend at once'),
+  OPS_TOKEN: Text('bearer token of the operations API (absent: no operations API)'),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((level) => Type.Literal(level)),
+    { default: 'info', description: 'log level' },
+  ),
+  PUBLIC_BASE_URL: Text('the URL clients reach the service at', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  AUTH_CACHE_TTL_MS: Int(4000, 0, 4900, 'how long a verified key is trusted from memory'),
+  WEBHOOKS_ALLOW_INSECURE: Bool(false, 'http and loopback webhook receivers (development)'),
+  RUN_WORKER: Bool(true, 'run the job worker inside the API process'),
+  CURSOR_SECRET: Text('key of the list cursors', {
+    minLength: 32,
+    hint: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)',
+  }),
+  SELLER_NAME: Text('issuer printed on invoices'),
+  SELLER_ADDRESS: Text('issuer address, lines separated by "|"'),
+  SELLER_SIREN: Text('issuer SIREN (9 digits)'),
+  SELLER_VAT_NUMBER: Text('issuer VAT number (FR + key + SIREN)'),
+  SELLER_EMAIL: Text('issuer e-mail printed on invoices'),
+});
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = str(env, name);
-  if (raw === null) return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(`${name} must be a boolean (1/0, true/false), got "${raw}"`);
+type Env_ = Static<typeof ENV_SCHEMA>;
+
+const BOOLEAN_WORDS: Record<string, string> = { yes: 'true', on: 'true', no: 'false', off: 'false' };
+
+/**
+ * The environment checked against ENV_SCHEMA: values trimmed, empty ones treated as unset,
+ * defaults applied, numbers and booleans converted; the first violation is a ConfigError naming
+ * the variable.
+ */
+function parseEnv(env: Env): Env_ {
+  const raw: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ENV_SCHEMA.properties)) {
+    const value = env[name]?.trim();
+    if (value === undefined || value === '') continue;
+    const kind = (schema as { type?: string }).type;
+    if (kind === 'integer' && !/^\d+$/.test(value))
+      throw new ConfigError(`${name} must be an integer, got "${value}"`);
+    raw[name] = kind === 'boolean' ? (BOOLEAN_WORDS[value.toLowerCase()] ?? value.toLowerCase()) : value;
+  }
+  const parsed = Value.Convert(ENV_SCHEMA, Value.Default(ENV_SCHEMA, raw));
+  const error = Value.Errors(ENV_SCHEMA, parsed).First();
+  if (error) {
+    const name = error.path.slice(1);
+    const schema = ENV_SCHEMA.properties[name as keyof Env_] as {
+      type?: string;
+      anyOf?: unknown;
+      hint?: string;
+      minimum?: number;
+      maximum?: number;
+    };
+    const hint =
+      schema?.hint ??
+      (schema?.type === 'integer'
+        ? `must be between ${schema.minimum} and ${schema.maximum}`
+        : schema?.type === 'boolean'
+          ? 'must be a boolean (1/0, true/false, yes/no, on/off)'
+          : schema?.anyOf
+            ? `must be one of ${LOG_LEVELS.join(', ')}`
+            : error.message.toLowerCase().replace(/^expected /, 'must be '));
+    throw new ConfigError(`${name} ${hint}, got "${String(env[name]).trim()}"`);
+  }
+  return parsed as Env_;
 }
 
 const SELLER_REQUIRED = ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_SIREN', 'SELLER_VAT_NUMBER'] as const;
@@ -65,28 +132,28 @@ const SELLER_REQUIRED = ['SELLER_NAME', 'SELLER_ADDRESS', 'SELLER_SIREN', 'SELLE
  * SELLER_SIREN and SELLER_VAT_NUMBER, or none (the placeholder): a French invoice without its
  * issuer's registration is not valid, so a half-configured seller refuses to start.
  */
-function seller(env: Env): { seller: Readonly<SellerIdentity>; sellerIsPlaceholder: boolean } {
-  const given = SELLER_REQUIRED.filter((name) => str(env, name) !== null);
+function seller(env: Env_): { seller: Readonly<SellerIdentity>; sellerIsPlaceholder: boolean } {
+  const given = SELLER_REQUIRED.filter((name) => env[name] !== undefined);
   if (given.length === 0) return { seller: DEFAULT_SELLER, sellerIsPlaceholder: true };
   const missing = SELLER_REQUIRED.filter((name) => !given.includes(name));
   if (missing.length > 0)
     throw new ConfigError(`set all of ${SELLER_REQUIRED.join(', ')}; missing ${missing.join(', ')}`);
-  const siren = str(env, 'SELLER_SIREN')!.replace(/\s/g, '');
+  const siren = env.SELLER_SIREN!.replace(/\s/g, '');
   if (!/^\d{9}$/.test(siren)) throw new ConfigError('SELLER_SIREN must be 9 digits');
-  const vatNumber = str(env, 'SELLER_VAT_NUMBER')!.replace(/\s/g, '').toUpperCase();
+  const vatNumber = env.SELLER_VAT_NUMBER!.replace(/\s/g, '').toUpperCase();
   if (vatNumber !== `FR${frenchVatKey(siren)}${siren}`) {
     throw new ConfigError(
       `SELLER_VAT_NUMBER must be the SIREN's French VAT number, FR${frenchVatKey(siren)}${siren}`,
     );
   }
-  const address = str(env, 'SELLER_ADDRESS')!
-    .split('|')
+  const address = env
+    .SELLER_ADDRESS!.split('|')
     .map((line) => line.trim())
     .filter(Boolean);
-  const email = str(env, 'SELLER_EMAIL');
+  const email = env.SELLER_EMAIL ?? null;
   return {
     seller: Object.freeze({
-      name: str(env, 'SELLER_NAME')!,
+      name: env.SELLER_NAME!,
       address,
       siren: formatSiren(siren),
       vatNumber,
@@ -96,35 +163,23 @@ function seller(env: Env): { seller: Readonly<SellerIdentity>; sellerIsPlacehold
   };
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
-  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  const publicBaseUrl = str(env, 'PUBLIC_BASE_URL');
-  if (publicBaseUrl !== null && !/^https?:\/\/[^\s]+$/.test(publicBaseUrl)) {
-    throw new ConfigError('PUBLIC_BASE_URL must be an http(s) URL');
-  }
-  const cursorSecret = str(env, 'CURSOR_SECRET');
-  if (cursorSecret !== null && cursorSecret.length < 32) {
-    throw new ConfigError('CURSOR_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)');
-  }
+  const e = parseEnv(env);
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: str(env, 'HOST') ?? '127.0.0.1',
-    databaseUrl: str(env, 'DATABASE_URL'),
-    dataDir: path.resolve(cwd, str(env, 'DATA_DIR') ?? 'data'),
-    redisUrl: str(env, 'REDIS_URL'),
-    rateLimitPerSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 0, 1_000_000),
-    rateLimitBurst: int(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
-    opsToken: str(env, 'OPS_TOKEN'),
-    logLevel,
-    publicBaseUrl: publicBaseUrl?.replace(/\/+$/, '') ?? null,
-    authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 4000, 0, 4900),
-    webhooksAllowInsecure: bool(env, 'WEBHOOKS_ALLOW_INSECURE', false),
-    runWorker: bool(env, 'RUN_WORKER', true),
-    cursorSecret,
-    ...seller(env),
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL ?? null,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    redisUrl: e.REDIS_URL ?? null,
+    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    rateLimitBurst: e.RATE_LIMIT_BURST,
+    opsToken: e.OPS_TOKEN ?? null,
+    logLevel: e.LOG_LEVEL,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    webhooksAllowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
+    runWorker: e.RUN_WORKER,
+    cursorSecret: e.CURSOR_SECRET ?? null,
+    ...seller(e),
   };
 }

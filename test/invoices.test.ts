@@ -162,8 +162,11 @@ describe('monthly invoices', () => {
     const paid = await t.deps.invoices.markPaid(id);
     expect(paid.status).toBe('paid');
     expect((await t.deps.invoices.markPaid(id)).paidAt).toEqual(paid.paidAt);
+    // November is still a draft in early December: paying it is refused as such.
+    now = new Date('2026-12-05T10:00:00Z');
     await expect(t.deps.invoices.markPaid(invoiceIdFor(brand.brandId, '2026-11'))).rejects.toMatchObject({
-      code: 'not_found',
+      code: 'invalid_transition',
+      message: expect.stringContaining('is a draft'),
     });
     const list = await get(brand, '/invoices?status=paid');
     expect(list.data.invoices.map((i: { id: string }) => i.id)).toEqual([id]);

@@ -149,9 +149,10 @@ describe('list cursors are opaque and bound to their list', () => {
     const other = await createBrandWithKey(t.deps);
     const invoices = (who: TestBrand, query: string) =>
       call(t.app, { method: 'GET', url: `${API}/invoices${query}`, headers: who.headers });
-    const scope = { list: 'invoices', brandId: brand.brandId, filter: '' };
+    // Bound to the status and type filters; the position is a period and a credit note number.
+    const scope = { list: 'invoices', brandId: brand.brandId, filter: '|' };
     const codec = await t.deps.cursors.ready();
-    const cursor = codec.encode(scope, '2026-11');
+    const cursor = codec.encode(scope, '2026-11.');
     expect((await invoices(brand, `?cursor=${cursor}`)).statusCode).toBe(200);
     for (const [who, query] of [
       [other, `?cursor=${cursor}`],

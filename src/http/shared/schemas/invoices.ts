@@ -7,6 +7,8 @@ import {
   NullableString,
   NullableTimestamp,
   PATH_PARAM_MAX_LENGTH,
+  Page,
+  PageCursor,
   PageLimit,
   PrefixedId,
   StringEnum,
@@ -100,31 +102,15 @@ export const InvoiceListQuery = Type.Object(
       StringEnum(INVOICE_TYPES, { description: 'Only invoices, or only credit notes; both when absent.' }),
     ),
     limit: PageLimit,
-    cursor: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        description:
-          'The `next_cursor` of the previous page, with the same `status` (a cursor is bound to its filter).',
-      }),
-    ),
+    cursor: PageCursor,
   },
   { additionalProperties: false },
 );
 
-export const InvoiceListResponse = Type.Object(
-  {
-    ok: Type.Literal(true),
-    invoices: Type.Array(Type.Ref(InvoiceSchema), { maxItems: 200, description: 'At most `limit`.' }),
-    next_cursor: NullableString({
-      pattern: '^[A-Za-z0-9_-]{1,100}$',
-      maxLength: 100,
-      description: 'Pass as `cursor` for the next page; null on the last.',
-    }),
-  },
-  {
-    description:
-      'Invoices and credit notes, newest period first; within a period, its credit notes (newest first) before its invoice.',
-  },
+export const InvoiceListResponse = Page(
+  'invoices',
+  Type.Ref(InvoiceSchema),
+  'Invoices and credit notes, newest period first; within a period, its credit notes (newest first) before its invoice.',
 );
 
 export const InvoiceDetailResponse = Type.Object(

@@ -8,6 +8,8 @@ import {
   NullableNumber,
   NullableString,
   PATH_PARAM_MAX_LENGTH,
+  Page,
+  PageCursor,
   PageLimit,
   StringEnum,
   Timestamp,
@@ -138,17 +140,10 @@ export const OrderCreatedResponse = Type.Object(
   },
   { description: 'The created order (or, with a replayed Idempotency-Key, the first response).' },
 );
-export const OrderListResponse = Type.Object(
-  {
-    ok: Type.Literal(true),
-    orders: Type.Array(Type.Ref(OrderSummarySchema), { maxItems: 200, description: 'At most `limit`.' }),
-    next_cursor: NullableString({
-      pattern: '^[A-Za-z0-9_-]{1,100}$',
-      maxLength: 100,
-      description: 'Pass as `cursor` for the next page; null on the last.',
-    }),
-  },
-  { description: 'A page of orders, newest first.' },
+export const OrderListResponse = Page(
+  'orders',
+  Type.Ref(OrderSummarySchema),
+  'A page of orders, newest first.',
 );
 
 export const OrderListQuery = Type.Object(
@@ -161,13 +156,7 @@ export const OrderListQuery = Type.Object(
       }),
     ),
     limit: PageLimit,
-    cursor: Type.Optional(
-      Type.String({
-        maxLength: 100,
-        description:
-          'The `next_cursor` of the previous page, with the same `status` (a cursor is bound to its filter).',
-      }),
-    ),
+    cursor: PageCursor,
   },
   { additionalProperties: false },
 );

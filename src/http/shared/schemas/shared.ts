@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TArray, type TLiteral, type TSchema, Type } from '@sinclair/typebox';
 import { TRACKING_REF_PATTERN } from '../../../domain/orders/tracking-ref.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../../errors.ts';
 
@@ -147,3 +147,30 @@ export const INT32_MAX = 2_147_483_647;
 export const PageLimit = Type.Optional(
   Type.Integer({ format: 'int32', minimum: 1, maximum: 200, default: 50, description: 'Page size, 1–200.' }),
 );
+
+/** The `cursor` query parameter of every list. */
+export const PageCursor = Type.Optional(
+  Type.String({
+    maxLength: 100,
+    description:
+      'The `next_cursor` of the previous page, with the same filters (a cursor is bound to its brand, list and filters).',
+  }),
+);
+
+/** One page of a list: `{ ok, <items>: [...], next_cursor }`, the one shape of every list answer. */
+export function Page<K extends string, T extends TSchema>(itemsName: K, item: T, description: string) {
+  return Type.Object(
+    {
+      ok: Type.Literal(true),
+      [itemsName]: Type.Array(item, { maxItems: 200, description: 'At most `limit`.' }),
+      next_cursor: NullableString({
+        pattern: '^[A-Za-z0-9_-]{1,100}$',
+        maxLength: 100,
+        description: 'Pass as `cursor` for the next page; null on the last.',
+      }),
+    } as { ok: TLiteral<true> } & { [P in K]: TArray<T> } & {
+      next_cursor: ReturnType<typeof NullableString>;
+    },
+    { description },
+  );
+}

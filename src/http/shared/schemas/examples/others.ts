@@ -13,6 +13,8 @@ const DRAFT = {
   issued_at: null,
   due_date: null,
   paid_at: null,
+  type: 'invoice',
+  credits_invoice: null,
 };
 const ISSUED = {
   id: 'inv_7c2e9b4d1a6f3e80',
@@ -27,6 +29,8 @@ const ISSUED = {
   issued_at: '2026-11-01T00:05:12.000Z',
   due_date: '2026-12-01',
   paid_at: null,
+  type: 'invoice',
+  credits_invoice: null,
 };
 
 const NO_INVOICE = {
