@@ -1,5 +1,6 @@
 import type { PriceGridsRepository, StoredGrid } from '../../db/repositories/price-grids-repository.ts';
 import type { BrandService } from '../brands/brand-service.ts';
+import { polledCache } from '../shared/polled-cache.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
 import { type GridFileFormat, parseGridFile } from './grid-file.ts';
@@ -31,11 +32,6 @@ export function gridService(
   brands: BrandService,
   options: GridServiceOptions = {},
 ) {
-  const refreshEveryMs = options.refreshEveryMs ?? 2000;
-  const cache = new Map<string, Promise<ActiveGrid>>();
-  let seenVersion: number | null = null;
-  let timer: NodeJS.Timeout | null = null;
-
   const activeFrom = (source: GridSource, stored: StoredGrid): ActiveGrid => ({
     source,
     rows: stored.rows,
@@ -50,41 +46,26 @@ export function gridService(
     return { source: 'shipped_default', rows, index: indexGrid(rows), importedAt: null };
   }
 
-  async function loadFor(brandId: string): Promise<ActiveGrid> {
-    const stored = await repo.find(brandId);
-    if (stored) return activeFrom('negotiated', stored);
-    return cached(DEFAULT_SCOPE, loadDefault);
-  }
-
-  function cached(scope: string, load: () => Promise<ActiveGrid>): Promise<ActiveGrid> {
-    let entry = cache.get(scope);
-    if (!entry) {
-      entry = load();
-      cache.set(scope, entry);
-      // A failed load (database down) must not stick: the next request tries again.
-      entry.catch(() => {
-        if (cache.get(scope) === entry) cache.delete(scope);
-      });
-    }
-    return entry;
-  }
-
-  async function refresh(): Promise<void> {
-    const version = await repo.currentVersion();
-    // Unknown before (first check failed): whatever was cached meanwhile may predate an import.
-    if (version !== seenVersion) cache.clear();
-    seenVersion = version;
-  }
+  // Every grid in memory, so quoting needs no query; all dropped when any instance imports a grid.
+  const cache: ReturnType<typeof polledCache<ActiveGrid>> = polledCache<ActiveGrid>({
+    load: async (scope): Promise<ActiveGrid> => {
+      if (scope === DEFAULT_SCOPE) return loadDefault();
+      const stored = await repo.find(scope);
+      return stored ? activeFrom('negotiated', stored) : cache.get(DEFAULT_SCOPE);
+    },
+    version: () => repo.currentVersion(),
+    refreshEveryMs: options.refreshEveryMs ?? 2000,
+  });
 
   return {
     /** The operator's default grid (imported, else shipped). */
-    defaultGrid(): Promise<ActiveGrid> {
-      return cached(DEFAULT_SCOPE, loadDefault);
+    defaultGrid(): ActiveGrid | Promise<ActiveGrid> {
+      return cache.get(DEFAULT_SCOPE);
     },
 
-    /** The grid pricing this brand's orders and quotes. */
-    gridFor(brandId: string): Promise<ActiveGrid> {
-      return cached(brandId, () => loadFor(brandId));
+    /** The grid pricing this brand's orders and quotes: from memory, without a promise, once loaded. */
+    gridFor(brandId: string): ActiveGrid | Promise<ActiveGrid> {
+      return cache.get(brandId);
     },
 
     /**
@@ -112,17 +93,9 @@ export function gridService(
     },
 
     /** Starts watching for imports made by other instances; resolves once the first check is done. */
-    async startWatching(): Promise<void> {
-      // The database may be down at start-up; the service still starts and the timer retries.
-      await refresh().catch(() => {});
-      timer ??= setInterval(() => refresh().catch(() => {}), refreshEveryMs);
-      timer.unref();
-    },
-    stopWatching(): void {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    refresh,
+    startWatching: cache.startWatching,
+    stopWatching: cache.stopWatching,
+    refresh: cache.refresh,
   };
 }
 
