@@ -34,7 +34,7 @@ const insertValues = (order: NewOrder) => INSERT_COLUMNS.map((c) => order[c.fiel
 const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')}, updated_at)
   VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, $${INSERT_COLUMNS.findIndex((c) => c.field === 'createdAt') + 1})
   ON CONFLICT (tracking_ref) DO NOTHING
-  RETURNING ${ORDER_SELECT}`;
+  RETURNING id, status, created_at`;
 const NOTE_PARAM = INSERT_COLUMNS.length + 1;
 
 export function ordersRepository(db: Queryable) {
@@ -52,10 +52,13 @@ export function ordersRepository(db: Queryable) {
         text: `WITH o AS (${INSERT_STATEMENT}),
           e AS (INSERT INTO order_events (order_id, status, note, at) SELECT id, status, $${NOTE_PARAM}, created_at FROM o)
           ${outbox ? `, ${outbox.ctes}` : ''}
-          SELECT o.*${outbox ? `, ${outbox.select}` : ''} FROM o`,
+          SELECT o.id${outbox ? `, ${outbox.select}` : ''} FROM o`,
         values,
       });
-      return rows[0] ? toOrder(rows[0]) : null;
+      // Only the id comes back: every other value is the one just sent (parsing a wide row back
+      // would cost the hottest write more than its statement does).
+      const row = rows[0] as { id: number } | undefined;
+      return row ? { ...order, id: row.id, pickedUpAt: null, updatedAt: order.createdAt } : null;
     },
 
     /** The order with its events, oldest first; `brandId` null only for the operator. */
