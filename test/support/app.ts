@@ -28,10 +28,15 @@ export interface TestApp {
 }
 
 export async function buildTestApp(
-  options: { config?: Partial<Config>; clock?: Clock; extend?: (app: FastifyInstance) => void } = {},
+  options: {
+    config?: Partial<Config>;
+    clock?: Clock;
+    extend?: (app: FastifyInstance) => void;
+    poolSize?: number;
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.config);
-  const pool = createPool(config.databaseUrl!, 10);
+  const pool = createPool(config.databaseUrl!, options.poolSize ?? 10);
   const deps = createDeps(config, pool, options.clock);
   const app = await buildApp(deps);
   options.extend?.(app);

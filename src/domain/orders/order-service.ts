@@ -33,6 +33,12 @@ export interface BrandContext {
   defaultPickupAddress: string | null;
 }
 
+/** A validated, priced order not written yet, and the outbox subscribers listening to its creation. */
+export interface PreparedOrder {
+  row: NewOrder;
+  listeners: string[];
+}
+
 export interface ListOptions {
   status?: string;
   limit?: number;
@@ -179,16 +185,23 @@ export function orderService(deps: {
     throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
   }
 
-  return {
+  const service = {
     /**
      * Validates, prices and stores a new order; `store` is given when the caller runs it inside its
      * own transaction (the HTTP layer's Idempotency-Key handling). Nothing is stored on a refusal.
      */
-    async create(
-      brand: BrandContext,
-      input: OrderInput,
-      store: Stores['orders'] = orders,
-    ): Promise<OrderWithEvents> {
+    /** Validates, prices and stores a new order. Nothing is stored on a refusal. */
+    async create(brand: BrandContext, input: OrderInput): Promise<OrderWithEvents> {
+      return service.insert(await service.prepare(brand, input));
+    },
+
+    /**
+     * Everything a creation reads, done before anything is written: validation, the addresses, the
+     * price and who listens. A caller that writes inside its own transaction (the HTTP layer's
+     * Idempotency-Key handling) prepares first, so a connection held by a transaction never waits
+     * for another from the pool (under load that would exhaust the pool).
+     */
+    async prepare(brand: BrandContext, input: OrderInput): Promise<PreparedOrder> {
       const v = validateOrderInput(input);
       const pickupAddress = v.pickupAddress ?? brand.defaultPickupAddress;
       // Both addresses are checked before pricing: a wrong pickup is reported with a wrong delivery.
@@ -226,7 +239,12 @@ export function orderService(deps: {
         createdAt: now,
         ...delivery,
       };
-      return insertWithFreshRef(store, row, listeners);
+      return { row, listeners };
+    },
+
+    /** Writes a prepared order (`store`: inside the caller's transaction, when it has one). */
+    insert(prepared: PreparedOrder, store: Stores['orders'] = orders): Promise<OrderWithEvents> {
+      return insertWithFreshRef(store, prepared.row, prepared.listeners);
     },
 
     get: (brandId: string, trackingRef: string) => find(trackingRef, brandId),
@@ -342,6 +360,7 @@ export function orderService(deps: {
       return find(updated.trackingRef, brandId);
     },
   };
+  return service;
 }
 
 export type OrderService = ReturnType<typeof orderService>;

@@ -1,3 +1,4 @@
+import type { StoredResponse } from '../../db/repositories/idempotency-repository.ts';
 import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError } from '../../errors.ts';
 
@@ -21,14 +22,33 @@ export interface IdempotencyScope {
  * again. Storing responses is the HTTP surface's business; the work itself is a service call given
  * the transaction's stores.
  */
+/** The stored response again, if the request is the same one (same fingerprint). */
+function replay(scope: IdempotencyScope, stored: StoredResponse): Outcome & { replayed: true } {
+  if (!stored.requestHash.equals(scope.fingerprint)) {
+    throw new AppError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+    );
+  }
+  return { statusCode: stored.statusCode, body: stored.body, replayed: true };
+}
+
 export function idempotentRequests(deps: { stores: Pick<Stores, 'idempotencyKeys'>; transact: Transact }) {
   return {
-    async run(
+    /**
+     * `prepare` does the reads (validation, prices) outside any transaction; `work` writes, inside
+     * the key's transaction when there is a key. A key already answered is replayed before any of it.
+     */
+    async run<P>(
       scope: IdempotencyScope,
-      work: (stores: Stores | null) => Promise<Outcome>,
+      prepare: () => Promise<P>,
+      work: (stores: Stores | null, prepared: P) => Promise<Outcome>,
     ): Promise<Outcome & { replayed: boolean }> {
       const { key } = scope;
-      if (key === null) return { ...(await work(null)), replayed: false };
+      if (key === null) return { ...(await work(null, await prepare())), replayed: false };
+      const answered = await deps.stores.idempotencyKeys.find(scope.brandId, key);
+      if (answered) return replay(scope, answered);
+      const prepared = await prepare();
       return deps.transact(async (tx) => {
         const repo = tx.idempotencyKeys;
         if (!(await repo.tryLock(scope.brandId, key))) {
@@ -38,16 +58,8 @@ export function idempotentRequests(deps: { stores: Pick<Stores, 'idempotencyKeys
           );
         }
         const stored = await repo.find(scope.brandId, key);
-        if (stored) {
-          if (!stored.requestHash.equals(scope.fingerprint)) {
-            throw new AppError(
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
-            );
-          }
-          return { statusCode: stored.statusCode, body: stored.body, replayed: true };
-        }
-        const outcome = await work(tx);
+        if (stored) return replay(scope, stored);
+        const outcome = await work(tx, prepared);
         await repo.save(scope.brandId, key, { requestHash: scope.fingerprint, ...outcome });
         return { ...outcome, replayed: false };
       });

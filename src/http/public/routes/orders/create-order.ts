@@ -41,13 +41,17 @@ export function createOrderRoute(app: TypedApp, deps: Deps): void {
         key,
         fingerprint: requestFingerprint('POST /orders', request.body),
       };
-      const result = await deps.idempotentRequests.run(scope, async (tx) => {
-        const order = await deps.orders.create(principal.brand, request.body, tx?.orders);
-        return {
-          statusCode: 200,
-          body: { ok: true, trackingRef: order.trackingRef, order: orderDetailJson(order) },
-        };
-      });
+      const result = await deps.idempotentRequests.run(
+        scope,
+        () => deps.orders.prepare(principal.brand, request.body),
+        async (tx, prepared) => {
+          const order = await deps.orders.insert(prepared, tx?.orders);
+          return {
+            statusCode: 200,
+            body: { ok: true, trackingRef: order.trackingRef, order: orderDetailJson(order) },
+          };
+        },
+      );
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       // A replay sends back exactly what the first request received.
       return reply.status(200).send(result.body as Static<typeof OrderCreatedResponse>);
