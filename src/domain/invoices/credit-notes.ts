@@ -39,6 +39,8 @@ export function creditNoteAsInvoice(note: StoredCreditNote) {
 export async function creditCancelledOrder(
   tx: Pick<Stores, 'creditNotes' | 'outbox'>,
   outbox: Outbox,
+  /** `outbox.jobsFor(brand, 'credit_note.issued')`, read before the transaction opened. */
+  listeners: readonly string[],
   order: { id: number; brandId: string },
   at: Date,
 ): Promise<StoredCreditNote | null> {
@@ -56,7 +58,7 @@ export async function creditCancelledOrder(
     issuedAt: at,
   });
   const note = (await repo.find(id, order.brandId))!;
-  const event = await outbox.event(order.brandId, 'credit_note.issued', at, () => ({
+  const event = outbox.eventWith(listeners, order.brandId, 'credit_note.issued', at, () => ({
     credit_note: invoiceJson(creditNoteAsInvoice(note)),
   }));
   if (event) await tx.outbox.append(event);

@@ -130,6 +130,8 @@ export function invoiceService(deps: {
   /** Issues one brand's month in one transaction; null when already issued or nothing to bill. */
   async function issueFor(brandId: string, period: string, issuedAt: Date): Promise<Invoice | null> {
     const { start, end } = periodBounds(period);
+    // Read before the transaction: a connection it holds never waits for another from the pool.
+    const listeners = await outbox.jobsFor(brandId, 'invoice.issued');
     return transact(async (tx) => {
       const repo = tx.invoices;
       await repo.lockPeriod(brandId, period);
@@ -151,7 +153,7 @@ export function invoiceService(deps: {
         end,
       });
       const invoice = (await repo.find(id, brandId))!;
-      const event = await outbox.event(brandId, 'invoice.issued', issuedAt, () => ({
+      const event = outbox.eventWith(listeners, brandId, 'invoice.issued', issuedAt, () => ({
         invoice: invoiceJson(invoice),
       }));
       if (event) await tx.outbox.append(event);

@@ -151,6 +151,21 @@ export function orderService(deps: {
     return order;
   }
 
+  /** A cancellation, with the credit note it calls for (if on an issued invoice): both or neither. */
+  async function cancelWithCredit(
+    order: Order,
+    change: Parameters<Stores['orders']['transition']>[1],
+    event: Parameters<Stores['orders']['transition']>[2],
+  ): Promise<Order | null> {
+    // Read before the transaction: a connection it holds never waits for another from the pool.
+    const listeners = await outbox.jobsFor(order.brandId, 'credit_note.issued');
+    return transact(async (tx) => {
+      const cancelled = await tx.orders.transition(order.id, change, event);
+      if (cancelled) await creditCancelledOrder(tx, outbox, listeners, cancelled, change.at);
+      return cancelled;
+    });
+  }
+
   /** Applies a status change, retrying once if another change won the race in between. */
   async function transition(
     order: OrderWithEvents,
@@ -173,11 +188,7 @@ export function orderService(deps: {
       // both happen or neither does.
       const updated =
         to === 'cancelled'
-          ? await transact(async (tx) => {
-              const cancelled = await tx.orders.transition(from.id, change, event);
-              if (cancelled) await creditCancelledOrder(tx, outbox, cancelled, at);
-              return cancelled;
-            })
+          ? await cancelWithCredit(from, change, event)
           : await orders.transition(from.id, change, event);
       if (updated) return find(updated.trackingRef, null);
       current = await find(order.trackingRef, null);
