@@ -11,7 +11,8 @@ export interface Outcome {
 export interface IdempotencyScope {
   brandId: string;
   key: string | null;
-  fingerprint: Buffer;
+  /** What was asked (operation and body); computed only when a key is given. */
+  fingerprint: () => Buffer;
 }
 
 /**
@@ -24,7 +25,7 @@ export interface IdempotencyScope {
  */
 /** The stored response again, if the request is the same one (same fingerprint). */
 function replay(scope: IdempotencyScope, stored: StoredResponse): Outcome & { replayed: true } {
-  if (!stored.requestHash.equals(scope.fingerprint)) {
+  if (!stored.requestHash.equals(scope.fingerprint())) {
     throw new AppError(
       'idempotency_key_reused',
       'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
@@ -60,7 +61,7 @@ export function idempotentRequests(deps: { stores: Pick<Stores, 'idempotencyKeys
         const stored = await repo.find(scope.brandId, key);
         if (stored) return replay(scope, stored);
         const outcome = await work(tx, prepared);
-        await repo.save(scope.brandId, key, { requestHash: scope.fingerprint, ...outcome });
+        await repo.save(scope.brandId, key, { requestHash: scope.fingerprint(), ...outcome });
         return { ...outcome, replayed: false };
       });
     },

@@ -39,7 +39,7 @@ export function createOrderRoute(app: TypedApp, deps: Deps): void {
       const scope = {
         brandId: principal.brand.id,
         key,
-        fingerprint: requestFingerprint('POST /orders', request.body),
+        fingerprint: () => requestFingerprint('POST /orders', request.body),
       };
       const result = await deps.idempotentRequests.run(
         scope,
