@@ -73,7 +73,9 @@ const profile = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as {
   timeDeltas: number[];
 };
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+profile.samples.forEach((id, i) => {
+  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const label = (n: Node) =>
   `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
@@ -98,6 +100,6 @@ const top = (m: Map<string, number>, k: number) =>
     .sort((a, b) => b[1] - a[1])
     .slice(0, k)
     .map(([l, us]) => `${((100 * us) / total).toFixed(1).padStart(5)} %  ${l}`);
-console.log('\nself time, top 25:\n' + top(selfBy, 25).join('\n'));
-console.log('\ninclusive time of src/ functions, top 20:\n' + top(inclusive, 20).join('\n'));
+console.log(`\nself time, top 25:\n${top(selfBy, 25).join('\n')}`);
+console.log(`\ninclusive time of src/ functions, top 20:\n${top(inclusive, 20).join('\n')}`);
 process.exit(0);
