@@ -1,5 +1,6 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
 import type { Queryable } from '../pool.ts';
+import { nextYearlySequence } from '../yearly-sequence.ts';
 import type { Totals } from './invoices-repository.ts';
 
 /** A credit note as stored, with its totals summed from its (negative) lines. */
@@ -72,15 +73,7 @@ export function creditNotesRepository(db: Queryable) {
     },
 
     /** Next credit-note number of `year`, under the counter's row lock (held until commit). */
-    async nextSequence(year: number): Promise<number> {
-      const { rows } = await db.query<{ last_sequence: number }>(
-        `INSERT INTO credit_note_counters (year, last_sequence) VALUES ($1, 1)
-         ON CONFLICT (year) DO UPDATE SET last_sequence = credit_note_counters.last_sequence + 1
-         RETURNING last_sequence`,
-        [year],
-      );
-      return rows[0]!.last_sequence;
-    },
+    nextSequence: (year: number): Promise<number> => nextYearlySequence(db, 'credit_note_counters', year),
 
     /** Inserts the credit note with one line: the order's invoice line, negated. */
     async insert(note: {

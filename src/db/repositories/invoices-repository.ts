@@ -1,5 +1,6 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
 import type { Queryable } from '../pool.ts';
+import { nextYearlySequence } from '../yearly-sequence.ts';
 
 /** A billed order as it appears on an invoice (the domain's InvoiceLine). */
 export type InvoiceLineRow = InvoiceLine;
@@ -175,15 +176,7 @@ export function invoicesRepository(db: Queryable) {
     },
 
     /** Next number of `year`, under the counter's row lock (held until the transaction ends). */
-    async nextSequence(year: number): Promise<number> {
-      const { rows } = await db.query<{ last_sequence: number }>(
-        `INSERT INTO invoice_counters (year, last_sequence) VALUES ($1, 1)
-         ON CONFLICT (year) DO UPDATE SET last_sequence = invoice_counters.last_sequence + 1
-         RETURNING last_sequence`,
-        [year],
-      );
-      return rows[0]!.last_sequence;
-    },
+    nextSequence: (year: number): Promise<number> => nextYearlySequence(db, 'invoice_counters', year),
 
     /** Inserts the invoice and freezes its lines from the billable orders; returns the line count. */
     async insertIssued(invoice: {
