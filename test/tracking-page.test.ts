@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { redactUrl } from '../src/http/shared/logging.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 
@@ -277,6 +278,14 @@ describe('rate limiting', () => {
     expect(refused.body).toContain('Trop de requêtes');
     expect(refused.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'self'/);
     expect((await page(`/track/${token}`, {}, nextIp())).statusCode).toBe(200);
+  });
+});
+
+describe('logs', () => {
+  it('keep only the first 4 characters of a tracking token', () => {
+    expect(redactUrl('/track/q3J5vT8wZ0bXcR2mK9yL4A?lang=en')).toBe('/track/q3J5[redacted]?lang=en');
+    expect(redactUrl('/track/assets/tracking.css?v=abc')).toBe('/track/assets/tracking.css?v=abc');
+    expect(redactUrl('/public/v1/orders/DLV-7K3M9Q2XHP')).toBe('/public/v1/orders/DLV-7K3M9Q2XHP');
   });
 });
 
