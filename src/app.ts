@@ -12,6 +12,7 @@ import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
+import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 
@@ -41,6 +42,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // parameter) gets the same 400 envelope and headers as any other invalid request.
     frameworkErrors: (err, request, reply) => {
       applySecurityHeaders(request, reply);
+      // A tracking link too long or badly encoded is one that does not exist, and says so in HTML.
+      if (request.url.startsWith(`${TRACKING_PREFIX}/`)) return sendTrackingNotFound(request, reply);
       const message =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `A path parameter is longer than ${PATH_PARAM_MAX_LENGTH} characters.`
@@ -79,6 +82,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const surfaces = [
     { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
+    { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
   ];
   for (const surface of surfaces) {
     if (surface.enabled) await app.register(surface.plugin, { prefix: surface.prefix });

@@ -6,6 +6,7 @@ import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
 import { invoiceService } from './domain/invoices/invoice-service.ts';
+import { orderLinks } from './domain/orders/order-json.ts';
 import { orderService } from './domain/orders/order-service.ts';
 import { keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { gridService } from './domain/pricing/grid-service.ts';
@@ -44,7 +45,10 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
 
   const listeners = webhookListeners(stores.webhooks);
   const events = outbox(subscribers({ webhooks: listeners }));
-  const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors });
+  // The order JSON's links (tracking_url) point at this deployment: PUBLIC_BASE_URL, else the
+  // listen address.
+  const links = orderLinks(config.publicBaseUrl ?? `http://${config.host}:${config.port}`);
+  const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const invoices = invoiceService({
     stores,
     transact,
@@ -78,6 +82,7 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
     grids,
     rates,
     orders,
+    links,
     invoices,
     webhooks,
     webhookDeliveries,

@@ -35,7 +35,7 @@ async function orderAt(brand: TestBrand, at: string, body: object = {}) {
     { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
     { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris', ...body },
   );
-  return { trackingRef: order.trackingRef, order: orderJson(order) };
+  return { trackingRef: order.trackingRef, order: orderJson(order, t.deps.links) };
 }
 
 const get = (brand: TestBrand, url: string) =>

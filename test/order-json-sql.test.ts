@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
-import { orderDetailJson, orderJson } from '../src/domain/orders/order-json.ts';
+import { orderDetailJson, orderJson, orderLinks } from '../src/domain/orders/order-json.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 
 /**
@@ -76,10 +76,12 @@ const orderRow = fc.record({
 });
 
 let counter = 0;
+// A base with characters JSON and SQL could each escape their own way.
+const LINKS = orderLinks('https://suivi.example.fr/é\'"x');
 
 /** The brand's first page as PostgreSQL renders it, each beside the same order read by findByRef. */
 async function renderings(repo: ReturnType<typeof ordersRepository>, brandId: string) {
-  const page = await repo.listJson(brandId, { status: null, limit: 10, after: null });
+  const page = await repo.listJson(brandId, { status: null, limit: 10, after: null }, LINKS);
   return Promise.all(
     page.map(async ({ id, json }) => {
       const order = await repo.findByRef(
@@ -87,7 +89,7 @@ async function renderings(repo: ReturnType<typeof ordersRepository>, brandId: st
         brandId,
       );
       if (!order) throw new Error(`order ${id} rendered but not found`);
-      const detail = await repo.findDetailJson(order.trackingRef, brandId);
+      const detail = await repo.findDetailJson(order.trackingRef, brandId, LINKS);
       return { id, sql: json, order, detail };
     }),
   );
@@ -149,9 +151,9 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
         expect(pairs).toHaveLength(rows.length);
         for (const { id, sql, order, detail } of pairs) {
           expect(id).toBe(order.id);
-          expect(JSON.parse(sql)).toStrictEqual(orderJson(order));
-          expect(sql).toBe(JSON.stringify(orderJson(order)));
-          expect(detail).toBe(JSON.stringify(orderDetailJson(order)));
+          expect(JSON.parse(sql)).toStrictEqual(orderJson(order, LINKS));
+          expect(sql).toBe(JSON.stringify(orderJson(order, LINKS)));
+          expect(detail).toBe(JSON.stringify(orderDetailJson(order, LINKS)));
         }
       }),
       { numRuns: 150 },
@@ -173,9 +175,9 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     const pairs = await renderings(ordersRepository(t.pool), brand.brandId);
     expect(pairs).toHaveLength(2);
     for (const { sql, order, detail } of pairs) {
-      expect(sql).toBe(JSON.stringify(orderJson(order)));
+      expect(sql).toBe(JSON.stringify(orderJson(order, LINKS)));
       // GET /orders/{ref}: the detail with its events, rendered by PostgreSQL too.
-      expect(detail).toBe(JSON.stringify(orderDetailJson(order)));
+      expect(detail).toBe(JSON.stringify(orderDetailJson(order, LINKS)));
     }
   });
 });

@@ -68,6 +68,7 @@ describe('POST /orders', () => {
     expect(Object.keys(order).sort()).toEqual(
       [
         'tracking_ref',
+        'tracking_url',
         'status',
         'reference',
         'customer_email',

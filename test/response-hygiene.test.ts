@@ -115,7 +115,22 @@ function checkResponse(res: Response, label: string, request: { method?: string;
   }
   expect(res.headers['x-request-id'], `${label}: x-request-id`).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   expect(res.headers['x-powered-by'], label).toBeUndefined();
-  const isDocs = /\/docs(\/|$)/.test((request.url ?? '').split('?')[0]!);
+  const path = (request.url ?? '').split('?')[0]!;
+  // The recipients' tracking pages are HTML for people, not the API: their own CSP, and errors
+  // as pages (checked below for what they must not show either).
+  if (/^\/track(\/|$)/.test(path)) {
+    expect(res.headers['content-security-policy'], label).toMatch(/^default-src 'none'; style-src 'self';/);
+    expect(res.headers['x-robots-tag'], label).toMatch(/^noindex/);
+    if (res.statusCode >= 400) {
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      if (request.method !== 'HEAD') {
+        expect(res.headers['content-type'], label).toBe('text/html; charset=utf-8');
+        for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+      }
+    }
+    return;
+  }
+  const isDocs = /\/docs(\/|$)/.test(path);
   if (!isDocs) {
     expect(res.headers['content-security-policy'], label).toBe("default-src 'none'; frame-ancestors 'none'");
     if (res.statusCode >= 400) expect(res.headers['cache-control'], label).toBe('no-store');
@@ -271,9 +286,12 @@ describe('routes the API does not have', () => {
     ['GET', `${API}/orders/%E0%A4%A`],
     ['GET', `${API}/docs/static/../../../../etc/passwd`],
     ['GET', `${API}/docs/static/does-not-exist.js`],
+    ['GET', '/track/a/b'],
+    ['GET', `/track/${'x'.repeat(300)}`],
+    ['POST', '/track/unknown-token'],
   ];
   for (const [method, url] of unknown) {
-    it(`${method} ${url}: 4xx in the envelope, with the security headers`, async () => {
+    it(`${method} ${url}: 4xx in the envelope (a page under /track), with the security headers`, async () => {
       const res = await call(t.app, { method: method as 'GET', url, headers: brand.headers });
       expect(res.statusCode, `${method} ${url}`).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);

@@ -9,10 +9,12 @@ import { createPool } from '../../src/db/pool.ts';
 import { apiKeysRepository } from '../../src/db/repositories/api-keys-repository.ts';
 import { ordersRepository } from '../../src/db/repositories/orders-repository.ts';
 import { hashApiKey } from '../../src/domain/api-keys/keys.ts';
-import { orderDetailJson } from '../../src/domain/orders/order-json.ts';
+import { orderDetailJson, orderLinks } from '../../src/domain/orders/order-json.ts';
+import { generateTrackingToken } from '../../src/domain/orders/order-service.ts';
 import { generateTrackingRef } from '../../src/domain/orders/tracking-ref.ts';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+const links = orderLinks(config.publicBaseUrl ?? `http://${config.host}:${config.port}`);
 const pool = createPool(config.databaseUrl!, 20);
 const orders = ordersRepository(pool);
 const keys = apiKeysRepository(pool);
@@ -51,6 +53,7 @@ const server = createServer(async (req, res) => {
       const now = new Date();
       const row = {
         trackingRef: generateTrackingRef(),
+        trackingToken: generateTrackingToken(),
         brandId,
         status: 'pending' as const,
         reference: null,
@@ -79,15 +82,18 @@ const server = createServer(async (req, res) => {
       return send(res, 200, {
         ok: true,
         trackingRef: order!.trackingRef,
-        order: orderDetailJson({
-          ...order!,
-          events: [{ status: 'pending', at: now, note: 'Order created' }],
-        }),
+        order: orderDetailJson(
+          {
+            ...order!,
+            events: [{ status: 'pending', at: now, note: 'Order created' }],
+          },
+          links,
+        ),
       });
     }
     if (req.method === 'GET' && url.pathname === '/orders') {
       const limit = Number(url.searchParams.get('limit') ?? 50);
-      const list = await orders.listJson(brandId, { status: null, limit: limit + 1, after: null });
+      const list = await orders.listJson(brandId, { status: null, limit: limit + 1, after: null }, links);
       const json = `{"ok":true,"orders":[${list
         .slice(0, limit)
         .map((o) => o.json)
@@ -96,7 +102,7 @@ const server = createServer(async (req, res) => {
       return res.end(json);
     }
     if (req.method === 'GET' && url.pathname.startsWith('/orders/')) {
-      const json = await orders.findDetailJson(url.pathname.slice(8), brandId);
+      const json = await orders.findDetailJson(url.pathname.slice(8), brandId, links);
       if (json === null) return send(res, 404, { ok: false });
       const body = `{"ok":true,"order":${json}}`;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

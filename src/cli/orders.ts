@@ -1,5 +1,4 @@
 import type { OrderWithEvents } from '../domain/orders/order.ts';
-import { orderDetailJson } from '../domain/orders/order-json.ts';
 import { type CommandSpec, requireArg, table } from './context.ts';
 
 function describe(order: OrderWithEvents): string {
@@ -23,7 +22,7 @@ export const orderCommands: Record<string, CommandSpec> = {
     usage: 'dlv orders show TRACKING_REF [--json]',
     async run(ctx) {
       const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'));
-      ctx.out(describe(order), { brand_id: order.brandId, order: orderDetailJson(order) });
+      ctx.out(describe(order), { brand_id: order.brandId, order: ctx.deps.orders.detailJson(order) });
     },
   },
   'orders set-status': {
@@ -38,7 +37,7 @@ export const orderCommands: Record<string, CommandSpec> = {
       );
       ctx.out(`${order.trackingRef} is now ${order.status}`, {
         brand_id: order.brandId,
-        order: orderDetailJson(order),
+        order: ctx.deps.orders.detailJson(order),
       });
     },
   },

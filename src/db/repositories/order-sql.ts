@@ -35,15 +35,16 @@ export function updatableColumn(field: string): string {
  * `orderJson` in SQL, member for member and in the same order, over the orders row aliased `o`.
  * Euros are cents / 100 in float8, the same IEEE division as in JavaScript; instants in
  * toISOString's format (UTC, milliseconds truncated, as the driver does when it parses a
- * timestamp). `vatRate` is the SQL of the VAT rate parameter.
+ * timestamp). `vatRate` and `trackingBaseUrl` are the SQL of the VAT rate and `OrderLinks` parameters.
  */
-export function orderJsonFields(vatRate: string): string {
+export function orderJsonFields(vatRate: string, trackingBaseUrl: string): string {
   const column = (field: keyof Order | null) => ORDER_COLUMNS.find((c) => c.field === field)?.column;
   const sql: Record<JsonForm, (col: string | undefined) => string> = {
     plain: (col) => `o.${col}`,
     euros: (col) => `o.${col}::float8 / 100`,
     instant: (col) => `to_char(o.${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
     vat_rate: () => `CASE WHEN o.price_cents IS NULL THEN NULL ELSE ${vatRate}::float8 END`,
+    tracking_url: (col) => `${trackingBaseUrl}::text || o.${col}`,
   };
   return ORDER_JSON_MEMBERS.map((m) => `${sql[m.form](column(m.field))} AS ${m.name}`).join(', ');
 }

@@ -1,4 +1,5 @@
 import type { Order, OrderEvent, OrderWithEvents } from '../../domain/orders/order.ts';
+import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import { VAT_RATE } from '../../domain/pricing/money.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
@@ -22,10 +23,10 @@ const toEvents = (rows: EventRow[] | null): OrderEvent[] =>
 
 const instant = (sql: string) => `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// The order's JSON as `orderJson` renders it, $2 being VAT_RATE; the detail adds its events, each
-// rendered by row_to_json with compact separators like JSON.stringify's (json_agg and
-// json_build_object would add spaces).
-const JSON_FIELDS = orderJsonFields('$2');
+// The order's JSON as `orderJson` renders it, $2 being VAT_RATE and $3 the tracking base URL; the
+// detail adds its events, each rendered by row_to_json with compact separators like
+// JSON.stringify's (json_agg and json_build_object would add spaces).
+const JSON_FIELDS = orderJsonFields('$2', '$3');
 const DETAIL_EVENTS = `(SELECT coalesce('[' || string_agg(
       row_to_json((SELECT r FROM (SELECT e.status, ${instant('e.at')} AS at, e.note) r))::text, ',' ORDER BY e.id) || ']', '[]')::json
     FROM order_events e WHERE e.order_id = o.id)`;
@@ -76,18 +77,36 @@ export function ordersRepository(db: Queryable) {
       return row ? { ...toOrder(row), events: toEvents(row.events) } : null;
     },
 
+    /** The order behind a tracking page, with its events and its brand's name. */
+    async findByTrackingToken(token: string): Promise<{ order: OrderWithEvents; brandName: string } | null> {
+      const { rows } = await db.query<
+        Record<string, unknown> & { events: EventRow[] | null; brand_name: string }
+      >({
+        name: 'orders.findByTrackingToken',
+        text: `SELECT ${ORDER_SELECT}, (SELECT b.name FROM brands b WHERE b.id = o.brand_id) AS brand_name,
+           (SELECT json_agg(json_build_object('status', e.status, 'at', e.at, 'note', e.note) ORDER BY e.id)
+              FROM order_events e WHERE e.order_id = o.id) AS events
+           FROM orders o WHERE tracking_token = $1`,
+        values: [token],
+      });
+      const row = rows[0];
+      return row
+        ? { order: { ...toOrder(row), events: toEvents(row.events) }, brandName: row.brand_name }
+        : null;
+    },
+
     /**
      * The brand's order in its public detail JSON (`orderDetailJson`), rendered by PostgreSQL: the
      * detail is a hot read, and this spares building an Order and serialising it again. Prepared
      * once per connection; the unique index on tracking_ref makes the plan right for any value.
      */
-    async findDetailJson(trackingRef: string, brandId: string): Promise<string | null> {
+    async findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null> {
       const { rows } = await db.query<{ json: string }>({
         name: 'orders.findDetailJson',
         text: `SELECT row_to_json(j)::text AS json FROM orders o
           CROSS JOIN LATERAL (SELECT ${JSON_FIELDS}, ${DETAIL_EVENTS} AS events) j
-          WHERE o.tracking_ref = $1 AND o.brand_id = $3`,
-        values: [trackingRef, VAT_RATE, brandId],
+          WHERE o.tracking_ref = $1 AND o.brand_id = $4`,
+        values: [trackingRef, VAT_RATE, links.trackingBaseUrl, brandId],
       });
       return rows[0]?.json ?? null;
     },
@@ -103,8 +122,12 @@ export function ordersRepository(db: Queryable) {
      * branches the prepared plan is right whatever the values (index on status or not). Columns
      * are qualified: the rendering beside them has columns of the same names.
      */
-    async listJson(brandId: string, q: PageQuery): Promise<Array<{ id: number; json: string }>> {
-      const values: unknown[] = [brandId, VAT_RATE];
+    async listJson(
+      brandId: string,
+      q: PageQuery,
+      links: OrderLinks,
+    ): Promise<Array<{ id: number; json: string }>> {
+      const values: unknown[] = [brandId, VAT_RATE, links.trackingBaseUrl];
       let where = 'o.brand_id = $1';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
       if (q.after !== null) {

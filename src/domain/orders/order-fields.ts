@@ -5,9 +5,10 @@ import type { OrderStatus } from './state-machine.ts';
 
 /**
  * How a field is shown in the order's public JSON: as is, cents as euros, an instant as RFC 3339.
- * `vat_rate` is the one value derived from another field (the rate once the order is priced).
+ * `vat_rate` is the one value derived from another field (the rate once the order is priced);
+ * `tracking_url` is the recipient's page for the tracking token, which is never shown raw.
  */
-export type JsonForm = 'plain' | 'euros' | 'instant' | 'vat_rate';
+export type JsonForm = 'plain' | 'euros' | 'instant' | 'vat_rate' | 'tracking_url';
 
 /** Who may write a column: only the INSERT, also an update of the order's details, or nobody. */
 export type Writable = 'insert' | 'update' | 'never';
@@ -39,6 +40,13 @@ export const ORDER_FIELDS = [
     field: 'trackingRef',
     column: 'tracking_ref',
     json: plain('tracking_ref'),
+    write: 'insert',
+  }),
+  // Unguessable (random, not derived from the ref): whoever holds it sees the recipient's page.
+  field<string>()({
+    field: 'trackingToken',
+    column: 'tracking_token',
+    json: { name: 'tracking_url', form: 'tracking_url' },
     write: 'insert',
   }),
   field<string>()({ field: 'brandId', column: 'brand_id', json: null, write: 'insert' }),

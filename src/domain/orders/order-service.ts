@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { NewOrder, PageQuery } from '../../db/repositories/orders-repository.ts';
 import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
@@ -17,7 +18,7 @@ import {
   parsePhone,
   validateOrderInput,
 } from './order-input.ts';
-import { orderJson } from './order-json.ts';
+import { type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
 import {
   type Actor,
   assertTransition,
@@ -48,6 +49,12 @@ export interface ListOptions {
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 const REF_ATTEMPTS = 5;
+
+/** The tracking page's token: 128 random bits in base64url (22 characters), unrelated to the ref. */
+export const generateTrackingToken = (): string => randomBytes(16).toString('base64url');
+
+/** What a tracking token looks like (16 bytes from the service, 32 from the migration's backfill). */
+const TRACKING_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 
 /** Validated page options; `limit` is one more than asked, to learn whether a next page exists. */
 function pageQuery(options: ListOptions, cursors: CursorCodec, scope: CursorScope): PageQuery {
@@ -93,8 +100,9 @@ export function orderService(deps: {
   outbox: Outbox;
   clock: () => Date;
   cursors: { ready(): Promise<CursorCodec> };
+  links: OrderLinks;
 }) {
-  const { transact, grids, outbox, clock } = deps;
+  const { transact, grids, outbox, clock, links } = deps;
   const { orders } = deps.stores;
 
   /** Price and promised date of a located delivery address: 422 `unpriceable` when the grid lacks it. */
@@ -135,7 +143,7 @@ export function orderService(deps: {
     for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
       const candidate = { ...row, trackingRef: generateTrackingRef() };
       const event = outbox.eventWith(listeners, candidate.brandId, 'order.created', row.createdAt, () => ({
-        order: orderJson(asOrder(candidate)),
+        order: orderJson(asOrder(candidate), links),
       }));
       const created = await store.insert(candidate, note, event);
       if (created) return { ...created, events: [{ status: created.status, at: created.createdAt, note }] };
@@ -180,7 +188,7 @@ export function orderService(deps: {
       const at = clock();
       const from = current;
       const event = await outbox.event(from.brandId, 'order.status_changed', at, () => ({
-        order: orderJson({ ...from, ...set, status: to, updatedAt: at }),
+        order: orderJson({ ...from, ...set, status: to, updatedAt: at }, links),
         previous_status: from.status,
       }));
       const change = { from: current.status, to, note, at, set };
@@ -226,6 +234,7 @@ export function orderService(deps: {
       const listeners = await outbox.jobsFor(brand.id, 'order.created');
       const row: NewOrder = {
         trackingRef: '',
+        trackingToken: generateTrackingToken(),
         brandId: brand.id,
         status: delivery ? 'pending' : 'awaiting_address',
         reference: v.reference,
@@ -263,18 +272,31 @@ export function orderService(deps: {
     /** The brand's order as its public detail JSON text, rendered by the database (the hot read). */
     async getDetailJson(brandId: string, trackingRef: string): Promise<string> {
       const ref = normaliseTrackingRef(trackingRef);
-      const json = ref ? await orders.findDetailJson(ref, brandId) : null;
+      const json = ref ? await orders.findDetailJson(ref, brandId, links) : null;
       if (json === null) throw new AppError('not_found', `No order with trackingRef "${trackingRef}".`);
       return json;
     },
     getAnyBrand: (trackingRef: string) => find(trackingRef, null),
+
+    /**
+     * The order behind a recipient's tracking page, and its brand's name. A malformed token is
+     * answered like an unknown one, without a query: the page never tells whether an order exists.
+     */
+    async track(token: string) {
+      const found = TRACKING_TOKEN.test(token) ? await orders.findByTrackingToken(token) : null;
+      if (!found) throw new AppError('not_found', 'No order has this tracking link.');
+      return found;
+    },
+
+    /** The order's public JSON with its history (this deployment's links filled in). */
+    detailJson: (order: OrderWithEvents) => orderDetailJson(order, links),
 
     /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
     async listJson(brandId: string, options: ListOptions) {
       const cursors = await deps.cursors.ready();
       const scope = orderListScope(brandId, options);
       const query = pageQuery(options, cursors, scope);
-      const page = await orders.listJson(brandId, query);
+      const page = await orders.listJson(brandId, query, links);
       // Fetched with one extra row: a full page has a next one, which starts after its last row.
       const more = page.length === query.limit;
       return {

@@ -11,6 +11,8 @@ const SECRET_PARAM = /([?&][^=&#]*(?:key|token|secret|auth|password|signature)[^
 // an API key keeps its public prefix (`dlv_` + 8 hex, shown by GET /me) and loses the rest.
 const API_KEY = /(dlv_[0-9a-f]{8})[0-9a-z]*/gi;
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=%_-]*/g;
+// A tracking page's token opens it to anyone: logs keep 4 characters, enough to match a complaint.
+const TRACKING_TOKEN = /^(\/track\/)([^/?#]+)/;
 
 /**
  * The request URL as logged: an API key or secret a client wrongly puts in the URL (the API only
@@ -20,7 +22,10 @@ export function redactUrl(url: string): string {
   return url
     .replace(SECRET_PARAM, '$1[redacted]')
     .replace(API_KEY, '$1[redacted]')
-    .replace(WEBHOOK_SECRET, 'whsec_[redacted]');
+    .replace(WEBHOOK_SECRET, 'whsec_[redacted]')
+    .replace(TRACKING_TOKEN, (all, path: string, token: string) =>
+      token === 'assets' ? all : `${path}${token.slice(0, 4)}[redacted]`,
+    );
 }
 
 /**

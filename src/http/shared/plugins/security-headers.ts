@@ -19,9 +19,24 @@ const DOCS_HEADERS = {
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
 };
 
+// The recipients' tracking pages (/track, server-rendered HTML): their own stylesheet and nothing
+// else, no script at all, never indexed (the URL is a credential), never stored by a cache (the
+// stylesheet's route sets its own cache-control).
+const TRACKING_HEADERS = {
+  ...COMMON,
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+};
+const TRACKING_PATH = /^\/track(\/|\?|$)/;
+
+const headersFor = (url: string) =>
+  TRACKING_PATH.test(url) ? TRACKING_HEADERS : url.includes('/docs') ? DOCS_HEADERS : API_HEADERS;
+
 /** Sets the headers every response carries, and its request id. */
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.headers(request.url.includes('/docs') ? DOCS_HEADERS : API_HEADERS);
+  reply.headers(headersFor(request.url));
   reply.header('x-request-id', request.id);
 }
 

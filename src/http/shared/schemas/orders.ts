@@ -93,6 +93,12 @@ export const OrderEventSchema = Type.Object({
 
 const orderFields = {
   tracking_ref: TrackingRef(),
+  tracking_url: Type.String({
+    format: 'uri',
+    maxLength: 2048,
+    description:
+      "The recipient's tracking page (no account needed): share it with the recipient. It carries an unguessable token, unrelated to `tracking_ref`; the page shows the status, the promised date and the destination's postcode and city, never the recipient's name, address, phone or e-mail.",
+  }),
   status: OrderStatusSchema,
   reference: NullableString({ maxLength: 100, description: "The brand's own order number." }),
   customer_email: Type.String({ format: 'email', maxLength: 254 }),

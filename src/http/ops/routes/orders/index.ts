@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../../deps.ts';
-import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { OrderSchema, OrderStatusSchema, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses, PrefixedId } from '../../../shared/schemas/shared.ts';
@@ -36,7 +35,7 @@ export function opsOrderRoutes(app: TypedApp, deps: Deps): void {
     },
     async (request) => {
       const order = await deps.orders.getAnyBrand(request.params.trackingRef);
-      return { ok: true as const, brand_id: order.brandId, order: orderDetailJson(order) };
+      return { ok: true as const, brand_id: order.brandId, order: deps.orders.detailJson(order) };
     },
   );
 
@@ -62,7 +61,7 @@ export function opsOrderRoutes(app: TypedApp, deps: Deps): void {
         request.body.status,
         request.body.note ?? null,
       );
-      return { ok: true as const, brand_id: order.brandId, order: orderDetailJson(order) };
+      return { ok: true as const, brand_id: order.brandId, order: deps.orders.detailJson(order) };
     },
   );
 }

@@ -1,5 +1,4 @@
 import type { Deps } from '../../../../deps.ts';
-import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
@@ -22,7 +21,7 @@ export function cancelOrderRoute(app: TypedApp, deps: Deps): void {
     },
     async (request) => {
       const order = await deps.orders.cancel(principalOf(request).brand.id, request.params.trackingRef);
-      return { ok: true as const, order: orderDetailJson(order) };
+      return { ok: true as const, order: deps.orders.detailJson(order) };
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import type { Deps } from '../../../../deps.ts';
-import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import {
@@ -48,7 +47,7 @@ export function createOrderRoute(app: TypedApp, deps: Deps): void {
           const order = await deps.orders.insert(prepared, tx?.orders);
           return {
             statusCode: 200,
-            body: { ok: true, trackingRef: order.trackingRef, order: orderDetailJson(order) },
+            body: { ok: true, trackingRef: order.trackingRef, order: deps.orders.detailJson(order) },
           };
         },
       );

@@ -1,5 +1,4 @@
 import type { Deps } from '../../../../deps.ts';
-import { orderDetailJson } from '../../../../domain/orders/order-json.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderPatchRequest, OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
@@ -28,7 +27,7 @@ export function updateOrderRoute(app: TypedApp, deps: Deps): void {
         request.params.trackingRef,
         request.body,
       );
-      return { ok: true as const, order: orderDetailJson(order) };
+      return { ok: true as const, order: deps.orders.detailJson(order) };
     },
   );
 }

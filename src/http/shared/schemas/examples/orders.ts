@@ -2,6 +2,7 @@ import { errorExample, type OperationExamples } from './types.ts';
 
 const PENDING = {
   tracking_ref: 'DLV-7K3M9Q2XHP',
+  tracking_url: 'https://api.livraison-dlv.fr/track/q3J5vT8wZ0bXcR2mK9yL4A',
   status: 'pending',
   reference: 'CMD-10042',
   customer_email: 'camille.martin@exemple.fr',
@@ -28,6 +29,7 @@ const PENDING = {
 const AWAITING = {
   ...PENDING,
   tracking_ref: 'DLV-3N8R2W5YTA',
+  tracking_url: 'https://api.livraison-dlv.fr/track/Xo1pN6dGs4uHe7rQy2wVtB',
   status: 'awaiting_address',
   reference: 'CMD-10043',
   customer_email: 'louis.bernard@exemple.fr',

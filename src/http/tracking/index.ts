@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import { redisRateLimiter } from '../../infra/rate-limit/redis-rate-limiter.ts';
+import {
+  type BucketPolicy,
+  memoryRateLimiter,
+  type RateLimiter,
+} from '../../infra/rate-limit/token-bucket.ts';
+import { toAppError } from '../shared/errors.ts';
+import { type Html, toText } from './views/html.ts';
+import { chooseLang } from './views/i18n.ts';
+import type { LayoutContext } from './views/layout.ts';
+import { messagePage } from './views/message-page.ts';
+import { trackingPage } from './views/tracking-page.ts';
+
+export const TRACKING_PREFIX = '/track';
+
+/**
+ * Per client address: a recipient reloads now and then; someone trying tokens gets 30 at once,
+ * then one a second, whatever the answers (404s count too, or guessing would be free).
+ */
+export const TRACKING_RATE_LIMIT: BucketPolicy = { perSecond: 1, burst: 30 };
+
+const CSS = readFileSync(new URL('./assets/tracking.css', import.meta.url));
+// Cached for a year: its URL changes with its content.
+const STYLESHEET = `${TRACKING_PREFIX}/assets/tracking.css?v=${createHash('sha256').update(CSS).digest('hex').slice(0, 12)}`;
+
+// Not part of the API: hidden from the OpenAPI documents, public (the token is the credential).
+const ROUTE = { config: { auth: 'none' as const }, schema: { hide: true } };
+
+function context(request: FastifyRequest): LayoutContext {
+  const lang = chooseLang(
+    (request.query as { lang?: unknown } | undefined)?.lang,
+    request.headers['accept-language'],
+  );
+  return { lang, stylesheet: STYLESHEET };
+}
+
+function sendPage(reply: FastifyReply, status: number, page: Html): FastifyReply {
+  // The language follows Accept-Language: a shared cache must not serve one reader's to another.
+  return reply
+    .status(status)
+    .header('vary', 'accept-language')
+    .type('text/html; charset=utf-8')
+    .send(toText(page));
+}
+
+/** The 404 page, also for what the router refuses before routing (an overlong token). */
+export function sendTrackingNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendPage(reply, 404, messagePage(context(request), 'notFound'));
+}
+
+function tooMany(retryAfterSeconds: number) {
+  return Object.assign(new AppError('rate_limited', 'Too many tracking requests.'), { retryAfterSeconds });
+}
+
+/** The recipients' tracking page (`/track/{token}`): server-rendered HTML, no account, no script. */
+export function trackingPages(deps: Deps) {
+  return async (app: FastifyInstance) => {
+    const limiter: RateLimiter = deps.config.redisUrl
+      ? redisRateLimiter(deps.config.redisUrl, TRACKING_RATE_LIMIT, (err) =>
+          app.log.warn({ err }, 'tracking rate limiter: Redis unavailable, failing open'),
+        )
+      : memoryRateLimiter(TRACKING_RATE_LIMIT);
+    app.addHook('onClose', () => limiter.close());
+
+    app.setNotFoundHandler(sendTrackingNotFound);
+    app.setErrorHandler((err, request, reply) => {
+      const error = toAppError(err as Error);
+      if (error.code === 'not_found') return sendTrackingNotFound(request, reply);
+      if (error.code === 'rate_limited') {
+        const seconds = (err as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1;
+        reply.header('retry-after', String(seconds));
+        return sendPage(reply, 429, messagePage(context(request), 'tooMany', seconds));
+      }
+      if (error.status >= 500) request.log.error({ err }, 'tracking page failed');
+      return sendPage(
+        reply,
+        error.status >= 500 ? error.status : 400,
+        messagePage(context(request), 'error'),
+      );
+    });
+
+    app.get('/assets/tracking.css', ROUTE, async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .type('text/css; charset=utf-8')
+        .send(CSS),
+    );
+
+    app.get<{ Params: { token: string } }>(
+      '/:token',
+      {
+        ...ROUTE,
+        onRequest: async (request) => {
+          const decision = await limiter.take(`track:${request.ip}`);
+          if (!decision.allowed) throw tooMany(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+        },
+      },
+      async (request, reply) => {
+        const { order, brandName } = await deps.orders.track(request.params.token);
+        const page = trackingPage(context(request), {
+          brandName,
+          trackingRef: order.trackingRef,
+          status: order.status,
+          promisedDate: order.promisedDate,
+          postcode: order.deliveryPostcode,
+          city: order.deliveryCity,
+          events: order.events,
+        });
+        return sendPage(reply, 200, page);
+      },
+    );
+  };
+}

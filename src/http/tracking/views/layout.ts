@@ -1,0 +1,55 @@
+import { type Html, html } from './html.ts';
+import type { Lang } from './i18n.ts';
+import { TEXT } from './i18n.ts';
+
+export interface LayoutContext {
+  lang: Lang;
+  /** The stylesheet's URL, versioned by its content (it is cached for a year). */
+  stylesheet: string;
+}
+
+const HUES = 8;
+
+/**
+ * A brand's accent among a fixed palette, chosen from its name: a class, because the page's CSP
+ * allows no inline style.
+ */
+function hueClass(brand: string): string {
+  let h = 0;
+  for (const c of brand) h = (h * 31 + c.codePointAt(0)!) >>> 0;
+  return `hue-${h % HUES}`;
+}
+
+/** The document around every tracking page: head, the brand's bar, the language switch. */
+export function layout(ctx: LayoutContext, page: { title: string; brand: string | null; body: Html }): Html {
+  const t = TEXT[ctx.lang];
+  const other: Lang = ctx.lang === 'fr' ? 'en' : 'fr';
+  const initial = page.brand ? [...page.brand.trim()][0]?.toUpperCase() : null;
+  return html`<html lang="${ctx.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<meta name="color-scheme" content="light">
+<title>${page.title}</title>
+<link rel="stylesheet" href="${ctx.stylesheet}">
+</head>
+<body>
+<header class="topbar">
+  <div class="wrap topbar-inner">
+    ${
+      page.brand
+        ? html`<span class="brand ${hueClass(page.brand)}"><span class="monogram" aria-hidden="true">${initial}</span><span class="brand-name">${page.brand}</span></span>`
+        : html`<span class="brand"><span class="brand-name">${t.deliveredBy}</span></span>`
+    }
+    <a class="lang-switch" href="?lang=${other}" hreflang="${other}" lang="${other}" title="${t.switchLabel}">${t.switchTo}</a>
+  </div>
+</header>
+<main class="wrap">
+${page.body}
+</main>
+<footer class="wrap footer"><p>${t.deliveredBy}</p></footer>
+</body>
+</html>`;
+}

@@ -1,0 +1,117 @@
+import type { OrderEvent } from '../../../domain/orders/order.ts';
+import type { OrderStatus } from '../../../domain/orders/state-machine.ts';
+import { type Step, timeline } from '../timeline.ts';
+import { type Html, html } from './html.ts';
+import { type Lang, LOCALES, TEXT } from './i18n.ts';
+import { type LayoutContext, layout } from './layout.ts';
+
+/**
+ * Everything the page may show, and nothing more: the recipient's name, address, phone and
+ * e-mail, the brand's customer e-mail and the operator's notes are not in it, so no template
+ * change can leak them.
+ */
+export interface TrackingView {
+  brandName: string;
+  trackingRef: string;
+  status: OrderStatus;
+  promisedDate: string | null;
+  postcode: string | null;
+  city: string | null;
+  events: ReadonlyArray<Pick<OrderEvent, 'status' | 'at'>>;
+}
+
+const PARIS = 'Europe/Paris';
+
+const formatDay = (lang: Lang, isoDate: string) =>
+  // A calendar date, not an instant: formatted at noon UTC so no time zone moves it to another day.
+  new Intl.DateTimeFormat(LOCALES[lang], {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    timeZone: 'UTC',
+  }).format(new Date(`${isoDate}T12:00:00Z`));
+
+const formatInstant = (lang: Lang, at: Date) =>
+  new Intl.DateTimeFormat(LOCALES[lang], {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: PARIS,
+  }).format(at);
+
+const TONE: Record<OrderStatus, string> = {
+  awaiting_address: 'neutral',
+  pending: 'neutral',
+  picked_up: 'active',
+  in_transit: 'active',
+  out_for_delivery: 'active',
+  failed_attempt: 'warning',
+  delivered: 'success',
+  returned: 'danger',
+  cancelled: 'danger',
+};
+
+/** How far along the way to delivery (0–4), for the progress bar. */
+const PROGRESS: Record<OrderStatus, number> = {
+  awaiting_address: 0,
+  pending: 0,
+  picked_up: 1,
+  in_transit: 2,
+  out_for_delivery: 3,
+  failed_attempt: 3,
+  delivered: 4,
+  returned: 4,
+  cancelled: 0,
+};
+
+function stepItem(lang: Lang, step: Step): Html {
+  const t = TEXT[lang];
+  return html`<li class="step ${step.state} m-${step.milestone}"${step.state === 'current' ? html` aria-current="step"` : ''}>
+      <span class="dot" aria-hidden="true"></span>
+      <div class="step-text">
+        <p class="step-label">${t.steps[step.milestone]}</p>
+        ${step.at ? html`<p class="step-time"><time datetime="${step.at.toISOString()}">${formatInstant(lang, step.at)}</time></p>` : ''}
+      </div>
+    </li>`;
+}
+
+export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
+  const t = TEXT[ctx.lang];
+  const steps = timeline(view.events.map((e) => ({ ...e, note: null })));
+  const deliveredAt = view.status === 'delivered' ? steps.find((s) => s.milestone === 'delivered')?.at : null;
+  const destination = [view.postcode, view.city].filter(Boolean).join(' ');
+  const progress = PROGRESS[view.status];
+  const dateFact = deliveredAt
+    ? html`<div class="fact"><dt>${t.deliveredOn}</dt><dd>${formatInstant(ctx.lang, deliveredAt)}</dd></div>`
+    : view.promisedDate && !['returned', 'cancelled'].includes(view.status)
+      ? html`<div class="fact"><dt>${t.promised}</dt><dd>${formatDay(ctx.lang, view.promisedDate)}</dd></div>`
+      : '';
+  return layout(ctx, {
+    title: t.pageTitle(view.brandName),
+    brand: view.brandName,
+    body: html`<div class="grid">
+<section class="card summary tone-${TONE[view.status]}">
+  <p class="ref">${t.trackingNumber} <span class="ref-value">${view.trackingRef}</span></p>
+  <h1>${t.headline[view.status]}</h1>
+  <p class="lead">${t.detail[view.status]}</p>
+  ${
+    view.status === 'cancelled'
+      ? ''
+      : html`<div class="progress p-${progress}" aria-hidden="true"><span></span><span></span><span></span><span></span></div>`
+  }
+  <dl class="facts">
+    ${dateFact}
+    <div class="fact"><dt>${t.destination}</dt><dd>${destination || t.addressPending}</dd></div>
+  </dl>
+</section>
+<section class="card history" aria-labelledby="history-title">
+  <h2 id="history-title">${t.history}</h2>
+  <ol class="timeline">
+    ${steps.map((step) => stepItem(ctx.lang, step))}
+  </ol>
+</section>
+</div>`,
+  });
+}
