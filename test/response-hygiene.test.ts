@@ -14,6 +14,8 @@ import { exampleUrl } from './support/security-fixtures.ts';
  */
 
 const OPS_TOKEN = 'response-hygiene-ops-token';
+const ACCOUNT_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
 const GENERIC_500 = 'An internal error occurred; it has been logged with this request id.';
 
 let t: TestApp;
@@ -116,6 +118,16 @@ function checkResponse(res: Response, label: string, request: { method?: string;
   expect(res.headers['x-request-id'], `${label}: x-request-id`).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
   expect(res.headers['x-powered-by'], label).toBeUndefined();
   const isDocs = /\/docs(\/|$)/.test((request.url ?? '').split('?')[0]!);
+  // The account area answers with pages (and error pages), under its own stricter-for-pages CSP.
+  if ((request.url ?? '').startsWith('/account')) {
+    expect(res.headers['content-security-policy'], label).toBe(ACCOUNT_CSP);
+    if (res.statusCode >= 400 && request.method !== 'HEAD') {
+      expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+    }
+    return;
+  }
   if (!isDocs) {
     expect(res.headers['content-security-policy'], label).toBe("default-src 'none'; frame-ancestors 'none'");
     if (res.statusCode >= 400) expect(res.headers['cache-control'], label).toBe('no-store');

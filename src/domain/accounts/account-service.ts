@@ -82,16 +82,24 @@ export function accountService(deps: AccountServiceDeps) {
       const email = validateEmail(input.email);
       checkPassword(input.password, email);
       const passwordHash = await hashPassword(input.password);
-      const created = await deps.transact(async (stores) => {
-        const brand = await brandService(stores.brands).create({ name: input.company });
-        return stores.users.insert({
-          id: prefixedId('usr'),
-          brandId: brand.id,
-          email,
-          passwordHash,
-          role: 'owner',
+      const taken = new Error('e-mail taken');
+      const created = await deps
+        .transact(async (stores) => {
+          const brand = await brandService(stores.brands).create({ name: input.company });
+          const user = await stores.users.insert({
+            id: prefixedId('usr'),
+            brandId: brand.id,
+            email,
+            passwordHash,
+            role: 'owner',
+          });
+          if (!user) throw taken; // rolls the brand back with it
+          return user;
+        })
+        .catch((err) => {
+          if (err === taken) return null;
+          throw err;
         });
-      });
       if (!created) {
         await deps.mail.accountExists(email, input.locale);
         return;
