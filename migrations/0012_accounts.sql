@@ -28,7 +28,7 @@ CREATE INDEX sessions_user_idx ON sessions (user_id);
 CREATE TABLE user_tokens (
   hash       bytea PRIMARY KEY CHECK (length(hash) = 32),
   user_id    text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-  purpose    text NOT NULL CHECK (purpose IN ('verify_email', 'reset_password')),
+  purpose    text NOT NULL CHECK (purpose IN ('verify_email', 'reset_password', 'invite')),
   expires_at timestamptz NOT NULL,
   used_at    timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()

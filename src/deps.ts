@@ -24,7 +24,7 @@ import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
-import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -89,11 +89,22 @@ export function createDeps(
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
       dropDir: path.join(config.dataDir, 'mail'),
-      log: options.log ?? ((message) => console.log(message)),
+      // stderr by default: the CLI keeps stdout for its one result.
+      log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     });
-  const signInLimiter = config.redisUrl
-    ? redisRateLimiter(config.redisUrl, SIGN_IN_POLICY)
-    : memoryRateLimiter(SIGN_IN_POLICY);
+  // Made on first use: a `dlv` command must not open a Redis connection it never needs.
+  let limiter: RateLimiter | null = null;
+  const signInLimiter: RateLimiter = {
+    take: (key) => {
+      limiter ??= config.redisUrl
+        ? redisRateLimiter(config.redisUrl, SIGN_IN_POLICY)
+        : memoryRateLimiter(SIGN_IN_POLICY);
+      return limiter.take(key);
+    },
+    close: async () => {
+      await limiter?.close();
+    },
+  };
   const accounts = accountService({
     users: stores.users,
     sessions: stores.sessions,

@@ -19,6 +19,8 @@ export function accountMail(mailer: Mailer, baseUrl: string) {
       send(to, locale, 'mail.verify.subject', 'mail.verify.body', link('verify', token)),
     resetPassword: (to: string, token: string, locale: string) =>
       send(to, locale, 'mail.reset.subject', 'mail.reset.body', link('reset', token)),
+    invite: (to: string, token: string, locale: string) =>
+      send(to, locale, 'mail.invite.subject', 'mail.invite.body', link('invite', token)),
     accountExists: (to: string, locale: string) =>
       send(to, locale, 'mail.exists.subject', 'mail.exists.body', null),
   };

@@ -2,19 +2,20 @@ import { randomBytes } from 'node:crypto';
 import type { SessionRecord, SessionsRepository } from '../../db/repositories/sessions-repository.ts';
 import type { UsersRepository } from '../../db/repositories/users-repository.ts';
 import type { Transact } from '../../db/stores.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidField } from '../../errors.ts';
 import type { RateLimiter } from '../../infra/rate-limit/token-bucket.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
-import { type User, validateEmail } from './user.ts';
+import { isRole, type TokenPurpose, type User, validateEmail } from './user.ts';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 export const STEP_UP_MS = 10 * 60_000;
 const RESET_TTL_MS = 3600_000;
 const VERIFY_TTL_MS = 24 * 3600_000;
+const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 export interface ActiveSession {
   /** SHA-256 of the cookie's token: what the database knows the session by. */
@@ -40,7 +41,7 @@ const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
 export function accountService(deps: AccountServiceDeps) {
   const { users, sessions, clock } = deps;
 
-  async function issueToken(userId: string, purpose: 'verify_email' | 'reset_password', ttlMs: number) {
+  async function issueToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
     const secret = newSecret();
     await sessions.insertToken({
       hash: secret.hash,
@@ -191,15 +192,43 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    resetLinkIsLive: (token: string) =>
-      TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), 'reset_password', clock()) : false,
+    /**
+     * Invites a person into a brand (`dlv users invite`): the account is created without a usable
+     * password, and the e-mailed link (7 days, single use) lets them choose one.
+     */
+    async invite(input: { brandId: string; email: string; role: string; locale: string }): Promise<User> {
+      const email = validateEmail(input.email);
+      if (!isRole(input.role)) throw invalidField('role', 'must be owner, developer or finance');
+      const role = input.role;
+      // Nobody knows this password: the account opens only through the link.
+      const passwordHash = await hashPassword(newSecret().token);
+      const user = await deps.transact(async (stores) => {
+        const brand = await brandService(stores.brands).get(input.brandId);
+        if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
+        return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
+      });
+      if (!user) throw invalidField('email', 'already has an account');
+      const { passwordHash: _, ...invited } = user;
+      await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
+      return invited;
+    },
 
-    /** Sets the new password with a live link (used up), and ends every session of the user. */
-    async resetPassword(token: string, password: string): Promise<void> {
+    linkIsLive: (token: string, purpose: 'reset_password' | 'invite') =>
+      TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
+
+    /**
+     * Sets the new password with a live link (used up), and ends every session of the user. An
+     * invitation's link works the same way: it sets the first password.
+     */
+    async resetPassword(
+      token: string,
+      password: string,
+      purpose: 'reset_password' | 'invite' = 'reset_password',
+    ): Promise<void> {
       const dead = new AppError('not_found', 'This link has expired or has already been used.');
       if (!TOKEN_PATTERN.test(token)) throw dead;
       await deps.transact(async (stores) => {
-        const userId = await stores.sessions.consumeToken(hashSecret(token), 'reset_password', clock());
+        const userId = await stores.sessions.consumeToken(hashSecret(token), purpose, clock());
         const user = userId ? await stores.users.findById(userId) : null;
         if (!user) throw dead;
         checkPassword(password, user.email);

@@ -86,6 +86,11 @@ const EN = {
   'mail.reset.subject': 'Reset your password',
   'mail.reset.body':
     'Open this link within one hour to choose a new password. If you did not ask, ignore this message:',
+  'mail.invite.subject': 'You are invited to your delivery account',
+  'mail.invite.body':
+    'You have been invited to your company’s delivery account. Open this link within 7 days to choose your password:',
+  'invite.title': 'Choose your password',
+  'invite.done': 'Your password is set. You can sign in.',
   'mail.exists.subject': 'You already have an account',
   'mail.exists.body':
     'Someone (you?) tried to create an account with this address, which already has one. Sign in, or reset your password from the sign-in page:',
@@ -176,6 +181,11 @@ const FR: Record<MessageKey, string> = {
   'mail.reset.subject': 'Réinitialisez votre mot de passe',
   'mail.reset.body':
     'Ouvrez ce lien dans l’heure pour choisir un nouveau mot de passe. Si vous n’avez rien demandé, ignorez ce message :',
+  'mail.invite.subject': 'Invitation à votre espace de livraison',
+  'mail.invite.body':
+    'Vous êtes invité(e) dans l’espace de livraison de votre société. Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe :',
+  'invite.title': 'Choisir votre mot de passe',
+  'invite.done': 'Votre mot de passe est enregistré. Vous pouvez vous connecter.',
   'mail.exists.subject': 'Vous avez déjà un compte',
   'mail.exists.body':
     'Quelqu’un (vous ?) a voulu créer un compte avec cette adresse, qui en a déjà un. Connectez-vous, ou réinitialisez votre mot de passe depuis la page de connexion :',

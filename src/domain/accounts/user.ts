@@ -2,7 +2,7 @@ import { invalidField } from '../../errors.ts';
 
 export const ROLES = ['owner', 'developer', 'finance'] as const;
 export type Role = (typeof ROLES)[number];
-export type TokenPurpose = 'verify_email' | 'reset_password';
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite';
 
 /** A person of a brand, as the account area sees them (never with the password hash). */
 export interface User {

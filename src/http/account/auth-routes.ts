@@ -120,28 +120,37 @@ export function authRoutes(
     return sendPage(reply, messagePage(ctx, ctx.t('forgot.title'), ctx.t('forgot.sent')));
   });
 
-  app.get('/reset', PAGE, async (request, reply) => {
-    const ctx = await context(request, reply);
-    const token = query(request, 'token');
-    if (!(await accounts.resetLinkIsLive(token))) {
-      return sendPage(reply, messagePage(ctx, ctx.t('reset.title'), ctx.t('verify.bad')), 404);
-    }
-    return sendPage(reply, resetPage(ctx, token));
-  });
-
-  app.post('/reset', PAGE, async (request, reply) => {
-    const ctx = await context(request, reply);
-    const token = text(request, 'token', 200);
-    try {
-      await accounts.resetPassword(token, text(request, 'password'));
-    } catch (err) {
-      if (isAppError(err) && err.code === 'not_found') {
-        return sendPage(reply, messagePage(ctx, ctx.t('reset.title'), ctx.t('verify.bad')), 404);
+  // A reset link and an invitation link both lead to a "choose a password" form.
+  const passwordLinks = [
+    { path: 'reset', purpose: 'reset_password', title: 'reset.title', done: 'reset.done' },
+    { path: 'invite', purpose: 'invite', title: 'invite.title', done: 'invite.done' },
+  ] as const;
+  for (const { path, purpose, title, done } of passwordLinks) {
+    const action = `${ACCOUNT_PATH}/${path}`;
+    app.get(`/${path}`, PAGE, async (request, reply) => {
+      const ctx = await context(request, reply);
+      const token = query(request, 'token');
+      if (!(await accounts.linkIsLive(token, purpose))) {
+        return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
       }
-      return sendPage(reply, resetPage(ctx, token, { error: formError(err) }), 400);
-    }
-    reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
-    const link = { href: `${ACCOUNT_PATH}/sign-in`, label: ctx.t('signIn.title') };
-    return sendPage(reply, messagePage(ctx, ctx.t('reset.title'), ctx.t('reset.done'), link));
-  });
+      return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }));
+    });
+
+    app.post(`/${path}`, PAGE, async (request, reply) => {
+      const ctx = await context(request, reply);
+      const token = text(request, 'token', 200);
+      try {
+        await accounts.resetPassword(token, text(request, 'password'), purpose);
+      } catch (err) {
+        if (isAppError(err) && err.code === 'not_found') {
+          return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
+        }
+        const error = formError(err);
+        return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }, { error }), 400);
+      }
+      reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
+      const link = { href: `${ACCOUNT_PATH}/sign-in`, label: ctx.t('signIn.title') };
+      return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t(done), link));
+    });
+  }
 }

@@ -75,15 +75,20 @@ export function forgotPage(ctx: PageContext, state: FormState = {}): string {
   );
 }
 
-export function resetPage(ctx: PageContext, token: string, state: FormState = {}): string {
+/** The "choose a password" form of a reset or invitation link. */
+export function resetPage(
+  ctx: PageContext,
+  link: { action: string; title: string; token: string },
+  state: FormState = {},
+): string {
   const { t } = ctx;
   return layout(
     ctx,
-    t('reset.title'),
+    link.title,
     html`${errorBox(state.error)}
-<form method="post" action="/account/reset" class="card">
+<form method="post" action="${link.action}" class="card">
   ${csrfField(ctx)}
-  <input type="hidden" name="token" value="${token}">
+  <input type="hidden" name="token" value="${link.token}">
   ${field(t('field.newPassword'), 'password', { type: 'password', autocomplete: 'new-password', maxlength: 128 })}
   <button type="submit">${t('reset.submit')}</button>
 </form>`,
