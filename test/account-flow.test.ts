@@ -104,7 +104,14 @@ describe('sign-up to a working API key', () => {
       const res = await b.submit('/account/sign-up', '/account/sign-up', { company: 'X', email, password });
       expect(res.status).toBe(400);
       expect(res.body).toContain('class="error"');
+      expect(res.body).toMatch(/Password: (must be 12 to 128 characters|is too common|must not contain)/);
     }
+    const fr = await b.submit('/account/sign-up?lang=fr', '/account/sign-up', {
+      company: 'X',
+      email,
+      password: 'x',
+    });
+    expect(fr.body).toContain('Mot de passe : doit compter de 12 à 128 caractères');
     const { rowCount } = await t.pool.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
     expect(rowCount).toBe(0);
   });

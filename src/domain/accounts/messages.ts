@@ -193,6 +193,22 @@ const FR: Record<MessageKey, string> = {
 
 const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { en: EN, fr: FR };
 
+// The domain's field messages (English, shared with the API and the CLI) as the pages show them in French.
+const FIELD_MESSAGES_FR: Record<string, string> = {
+  'must be 12 to 128 characters': 'doit compter de 12 à 128 caractères',
+  'is too common': 'est trop courant',
+  'must not contain your e-mail address': 'ne doit pas contenir votre adresse e-mail',
+  'is not a valid e-mail address': 'n’est pas une adresse e-mail valide',
+  'must be 1 to 200 characters': 'doit compter de 1 à 200 caractères',
+  'must be 1 to 100 characters': 'doit compter de 1 à 100 caractères',
+};
+
+/** "Field: problem" for a form, in the page's language (the domain's text when it has no translation). */
+export function fieldError(locale: Locale, label: string, message: string): string {
+  const text = locale === 'fr' ? (FIELD_MESSAGES_FR[message] ?? message) : message;
+  return locale === 'fr' ? `${label} : ${text}` : `${label}: ${text}`;
+}
+
 export type Translate = (key: MessageKey | string, values?: Record<string, string>) => string;
 
 export function translate(locale: Locale): Translate {

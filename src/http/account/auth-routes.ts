@@ -1,22 +1,35 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { clientIp, query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';
 import { forgotPage, resetPage, signInPage, signUpPage } from './views/auth-pages.ts';
-import { messagePage } from './views/layout.ts';
+import { messagePage, type PageContext } from './views/layout.ts';
 
 const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
+const SIGN_UP_LABELS: Record<string, MessageKey> = {
+  name: 'signUp.company',
+  email: 'field.email',
+  password: 'field.password',
+};
+
 const sendPage = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
-/** A form's own mistake (400) is shown on the form again; anything else goes to the error page. */
-function formError(err: unknown): string {
-  if (isAppError(err) && err.code === 'invalid_request') return err.details?.[0]?.message ?? err.message;
-  throw err;
+/**
+ * A form's own mistake (400) is shown on the form again, naming the field by its label; anything
+ * else goes to the error page.
+ */
+export function formError(err: unknown, ctx: PageContext, labels: Record<string, MessageKey>): string {
+  if (!isAppError(err) || err.code !== 'invalid_request') throw err;
+  const detail = err.details?.[0];
+  if (!detail) return err.message;
+  const label = labels[detail.field];
+  return label ? fieldError(ctx.locale, ctx.t(label), detail.message) : err.message;
 }
 
 /** Sign-up, e-mail verification, sign-in and out, password reset. */
@@ -75,7 +88,7 @@ export function authRoutes(
     try {
       await accounts.signUp({ ...values, password: text(request, 'password'), locale: ctx.locale });
     } catch (err) {
-      return sendPage(reply, signUpPage(ctx, { values, error: formError(err) }), 400);
+      return sendPage(reply, signUpPage(ctx, { values, error: formError(err, ctx, SIGN_UP_LABELS) }), 400);
     }
     return sendPage(
       reply,
@@ -145,7 +158,7 @@ export function authRoutes(
         if (isAppError(err) && err.code === 'not_found') {
           return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
         }
-        const error = formError(err);
+        const error = formError(err, ctx, { password: 'field.password' });
         return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }, { error }), 400);
       }
       reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { isAppError } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
+import { formError } from './auth-routes.ts';
 import { clientIp, list, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { homePage, keyCreatedPage, keysPage, revokePage } from './views/account-pages.ts';
@@ -47,7 +48,8 @@ export function keyRoutes(app: FastifyInstance, deps: Deps, { context }: { conte
       if (err.code === 'unauthorized')
         return keysView(request, reply, { ...state, error: ctx.t('signIn.refused') }, 401);
       if (err.code !== 'invalid_request') throw err;
-      return keysView(request, reply, { ...state, error: err.details?.[0]?.message ?? err.message }, 400);
+      const error = formError(err, ctx, { name: 'keys.name', scopes: 'keys.scopes' });
+      return keysView(request, reply, { ...state, error }, 400);
     }
   });
 
