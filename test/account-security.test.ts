@@ -181,3 +181,20 @@ describe('idle sessions and step-up', () => {
     expect((await b.get('/account')).location).toBe('/account/sign-in');
   });
 });
+
+describe('the hourly account cleanup', () => {
+  it('deletes idle sessions and dead tokens, and keeps live ones', async () => {
+    const { b, userId } = await signedIn();
+    const idle = await signedIn();
+    now = new Date(now.getTime() + 11 * 3600_000);
+    await b.get('/account'); // still in use
+    now = new Date(now.getTime() + 2 * 3600_000);
+    const { CLEANUP_ACCOUNTS } = await import('../src/jobs/cleanup-accounts.ts');
+    await CLEANUP_ACCOUNTS.run(t.deps, {}, { logger: { info: () => {} } } as never);
+    const left = await t.pool.query('SELECT user_id FROM sessions WHERE user_id = ANY($1)', [
+      [userId, idle.userId],
+    ]);
+    expect(left.rows.map((r) => r.user_id)).toEqual([userId]);
+    expect((await b.get('/account')).status).toBe(200);
+  });
+});

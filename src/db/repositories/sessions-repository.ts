@@ -56,6 +56,14 @@ export function sessionsRepository(db: Queryable) {
     async deleteAllOf(userId: string): Promise<void> {
       await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
     },
+    /** Sessions idle since before `idleSince`, and tokens expired or used before `before`: dead rows. */
+    async deleteExpired(idleSince: Date, before: Date): Promise<{ sessions: number; tokens: number }> {
+      const sessions = await db.query('DELETE FROM sessions WHERE last_seen_at <= $1', [idleSince]);
+      const tokens = await db.query('DELETE FROM user_tokens WHERE expires_at < $1 OR used_at < $1', [
+        before,
+      ]);
+      return { sessions: sessions.rowCount ?? 0, tokens: tokens.rowCount ?? 0 };
+    },
     async insertToken(token: { hash: Buffer; userId: string; purpose: TokenPurpose; expiresAt: Date }) {
       await db.query('INSERT INTO user_tokens (hash, user_id, purpose, expires_at) VALUES ($1, $2, $3, $4)', [
         token.hash,

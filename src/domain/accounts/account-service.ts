@@ -165,6 +165,12 @@ export function accountService(deps: AccountServiceDeps) {
 
     signOut: (session: ActiveSession) => sessions.delete(session.id),
 
+    /** Removes idle sessions and dead one-time tokens (hourly job). */
+    deleteExpired() {
+      const now = clock().getTime();
+      return sessions.deleteExpired(new Date(now - SESSION_IDLE_MS), new Date(now - 3600_000));
+    },
+
     /** Re-entering the password opens sensitive actions for STEP_UP_MS. */
     async stepUp(session: ActiveSession, password: string): Promise<void> {
       const found = await users.findById(session.user.id);
