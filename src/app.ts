@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
+import { ACCOUNT_PREFIX, accountArea } from './http/account/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi, publicServerUrl } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
@@ -77,12 +78,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     for (const w of deps.watchers) w.stopWatching();
   });
 
-  // Each surface is a plugin under its prefix; the account area (sessions) and the connectors
-  // (signed callbacks) are added to this list.
+  // Each surface is a plugin under its prefix; the connectors (signed callbacks) join this list.
   const surfaces = [
     { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
+    { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
   ];
   for (const surface of surfaces) {
     if (surface.enabled) await app.register(surface.plugin, { prefix: surface.prefix });

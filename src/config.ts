@@ -32,6 +32,11 @@ export interface Config {
   /** The issuer printed on invoices; the placeholder until SELLER_* are set. */
   seller: Readonly<SellerIdentity>;
   sellerIsPlaceholder: boolean;
+  /** SMTP server of the account e-mails; null: written to `DATA_DIR/mail` and their links logged. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** `open`: anyone may create a brand's account at /account/sign-up; `invite`: the operator invites. */
+  accountSignup: 'open' | 'invite';
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +84,19 @@ export const ENV_SCHEMA = Type.Object({
   SELLER_SIREN: Text('issuer SIREN (9 digits)'),
   SELLER_VAT_NUMBER: Text('issuer VAT number (FR + key + SIREN)'),
   SELLER_EMAIL: Text('issuer e-mail printed on invoices'),
+  SMTP_URL: Text('SMTP server of the account e-mails (smtp:// or smtps://)', {
+    pattern: '^smtps?://\\S+$',
+    hint: 'must be an smtp:// or smtps:// URL',
+  }),
+  MAIL_FROM: Type.String({
+    default: 'Delivery Orders <no-reply@livraison-dlv.fr>',
+    minLength: 3,
+    description: 'sender of the account e-mails',
+  }),
+  ACCOUNT_SIGNUP: Text('who may create an account: open or invite', {
+    pattern: '^(open|invite)$',
+    hint: 'must be open or invite',
+  }),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -181,5 +199,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     runWorker: e.RUN_WORKER,
     cursorSecret: e.CURSOR_SECRET ?? null,
     ...seller(e),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
   };
 }

@@ -1,7 +1,11 @@
+import path from 'node:path';
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
+import { accountMail } from './domain/accounts/account-mail.ts';
+import { accountService } from './domain/accounts/account-service.ts';
+import { keyManagement } from './domain/accounts/key-management.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
@@ -19,6 +23,12 @@ import { subscribers } from './events/subscribers.ts';
 import { idempotentRequests } from './http/public/idempotent-requests.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
+import { createMailer, type Mailer } from './infra/mail/mailer.ts';
+import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
+import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+
+/** Sign-in attempts: 10 per 15 minutes, per account and per address. */
+export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
 
 export type Clock = () => Date;
 
@@ -26,7 +36,12 @@ export type Clock = () => Date;
  * The composition root: stores (db/), outside systems (infra/) and services (domain/) wired once,
  * from the config and one pool. Services get stores and a transaction runner, never the pool.
  */
-export function createDeps(config: Config, pool: Pool, clock: Clock = () => new Date()) {
+export function createDeps(
+  config: Config,
+  pool: Pool,
+  clock: Clock = () => new Date(),
+  options: { mailer?: Mailer; log?: (message: string) => void } = {},
+) {
   const stores = storesOn(pool);
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
@@ -72,9 +87,49 @@ export function createDeps(config: Config, pool: Pool, clock: Clock = () => new 
     send: sendWebhook,
     allowInsecure: config.webhooksAllowInsecure,
   });
+  const mailer =
+    options.mailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dropDir: path.join(config.dataDir, 'mail'),
+      // stderr by default: the CLI keeps stdout for its one result.
+      log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+    });
+  // Made on first use: a `dlv` command must not open a Redis connection it never needs.
+  let limiter: RateLimiter | null = null;
+  const signInLimiter: RateLimiter = {
+    take: (key) => {
+      limiter ??= config.redisUrl
+        ? redisRateLimiter(config.redisUrl, SIGN_IN_POLICY)
+        : memoryRateLimiter(SIGN_IN_POLICY);
+      return limiter.take(key);
+    },
+    close: async () => {
+      await limiter?.close();
+    },
+  };
+  const accounts = accountService({
+    users: stores.users,
+    sessions: stores.sessions,
+    transact,
+    mail: accountMail(mailer, config.publicBaseUrl ?? `http://${config.host}:${config.port}`),
+    signInLimiter,
+    signup: config.accountSignup,
+    clock,
+  });
+  const accountKeys = keyManagement({
+    keys: stores.apiKeys,
+    transact,
+    onRevoked: (keyId) => authenticator.forget(keyId),
+  });
   return {
     config,
     pool,
+    accounts,
+    accountKeys,
+    mailer,
+    signInLimiter,
     clock,
     brands,
     apiKeys,

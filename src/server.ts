@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await migrate(database.pool);
-  const deps = createDeps(config, database.pool);
+  // Without SMTP_URL the account e-mails are files; their links go to the log so they can be followed.
+  const deps = createDeps(config, database.pool, undefined, { log: (message) => app?.log.info(message) });
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
   await deps.cursors.ready(); // the lists' cursor key (CURSOR_SECRET, else created once in the database)
   const demo = database.embedded ? await seedDemoBrand(deps.brands, deps.apiKeys) : null;

@@ -14,6 +14,8 @@ import { exampleUrl } from './support/security-fixtures.ts';
  */
 
 const OPS_TOKEN = 'response-hygiene-ops-token';
+const ACCOUNT_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
 const GENERIC_500 = 'An internal error occurred; it has been logged with this request id.';
 
 let t: TestApp;
@@ -127,6 +129,16 @@ function checkResponse(res: Response, label: string, request: { method?: string;
         expect(res.headers['content-type'], label).toBe('text/html; charset=utf-8');
         for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
       }
+    }
+    return;
+  }
+  // The account area answers with pages (and error pages), under its own stricter-for-pages CSP.
+  if ((request.url ?? '').startsWith('/account')) {
+    expect(res.headers['content-security-policy'], label).toBe(ACCOUNT_CSP);
+    if (res.statusCode >= 400 && request.method !== 'HEAD') {
+      expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
     }
     return;
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { authenticatedRoutes, exampleUrl } from './support/security-fixtures.ts';
+import { authenticatedRoutes, exampleUrl, sessionRoutes } from './support/security-fixtures.ts';
 
 /**
  * The shared security suite: every route that needs a key is found in the app's route catalog
@@ -113,4 +113,39 @@ describe('every authenticated route', () => {
       expect(res.data.message).toContain(route.auth);
     }
   });
+});
+
+describe('every account route that needs a session', () => {
+  it('exists (the account area is in the catalog)', () => {
+    expect(sessionRoutes(t.app).map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['GET /account', 'GET /account/keys', 'POST /account/keys']),
+    );
+  });
+
+  const cases: [string, Record<string, string>][] = [
+    ['no cookie', {}],
+    ['a valid API key instead', {}],
+    ['a forged session cookie', { cookie: `dlv_session=${'A'.repeat(43)}.forged` }],
+    ['an unsigned session token', { cookie: `dlv_session=${'A'.repeat(43)}` }],
+  ];
+  for (const [label, headers] of cases) {
+    it(`sends ${label} to sign-in, doing nothing`, async () => {
+      const brand = await createBrandWithKey(t.deps);
+      for (const route of sessionRoutes(t.app)) {
+        const res = await call(t.app, {
+          method: route.method as 'GET',
+          url: exampleUrl(route.url),
+          headers: {
+            ...headers,
+            ...(label.includes('API key') ? brand.headers : {}),
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          payload: route.method === 'GET' ? undefined : 'name=x&scopes=orders:read',
+        });
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(303);
+        expect(res.headers.location).toBe('/account/sign-in');
+      }
+      expect((await t.deps.apiKeys.list(brand.brandId)).length).toBe(1);
+    });
+  }
 });

@@ -1,11 +1,12 @@
 import type { Brand } from '../domain/brands/brand.ts';
-import { type CommandSpec, requireFlag, table } from './context.ts';
+import { type CommandSpec, requireArg, requireFlag, table } from './context.ts';
 
 const brandJson = (b: Brand) => ({
   id: b.id,
   name: b.name,
   default_pickup_address: b.defaultPickupAddress,
   created_at: b.createdAt.toISOString(),
+  disabled_at: b.disabledAt?.toISOString() ?? null,
 });
 
 export const brandCommands: Record<string, CommandSpec> = {
@@ -31,6 +32,16 @@ export const brandCommands: Record<string, CommandSpec> = {
       ctx.out(brands.length ? table(rows) : 'No brands yet: dlv brands create --name NAME', {
         brands: brands.map(brandJson),
       });
+    },
+  },
+  'brands disable': {
+    usage: 'dlv brands disable BRAND_ID [--json]',
+    async run(ctx) {
+      const brand = await ctx.deps.brands.disable(requireArg(ctx, 0, 'BRAND_ID'));
+      ctx.out(
+        `Disabled ${brand.id} (${brand.name}): its keys are refused within 5 seconds, its people cannot sign in`,
+        brandJson(brand),
+      );
     },
   },
 };

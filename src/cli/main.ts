@@ -7,6 +7,7 @@ import { gridCommands } from './grids.ts';
 import { invoiceCommands } from './invoices.ts';
 import { keyCommands } from './keys.ts';
 import { orderCommands } from './orders.ts';
+import { userCommands } from './users.ts';
 import { webhookCommands } from './webhooks.ts';
 import { workerCommands } from './worker.ts';
 
@@ -22,6 +23,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   migrate: migrateCommand,
   ...brandCommands,
   ...keyCommands,
+  ...userCommands,
   ...gridCommands,
   ...orderCommands,
   ...invoiceCommands,

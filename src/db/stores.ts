@@ -8,6 +8,8 @@ import { idempotencyRepository } from './repositories/idempotency-repository.ts'
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
+import { sessionsRepository } from './repositories/sessions-repository.ts';
+import { usersRepository } from './repositories/users-repository.ts';
 import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
 import { webhooksRepository } from './repositories/webhooks-repository.ts';
 
@@ -22,6 +24,8 @@ export function storesOn(db: Queryable) {
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
     priceGrids: priceGridsRepository(db),
+    sessions: sessionsRepository(db),
+    users: usersRepository(db),
     webhookDeliveries: webhookDeliveriesRepository(db),
     webhooks: webhooksRepository(db),
   };

@@ -1,5 +1,6 @@
 import type { TaskList } from 'graphile-worker';
 import type { Deps } from '../deps.ts';
+import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, readPayload } from './job.ts';
@@ -10,6 +11,7 @@ import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
 /** Every job the service runs. A job whose name no worker knows waits in the queue. */
 export const JOBS: readonly Job[] = [
   CLEANUP_IDEMPOTENCY_KEYS,
+  CLEANUP_ACCOUNTS,
   ISSUE_DUE_INVOICES,
   WEBHOOKS_FAN_OUT,
   WEBHOOKS_DELIVER,

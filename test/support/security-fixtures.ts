@@ -13,6 +13,12 @@ export function exampleUrl(url: string): string {
   return url.replace(/:([A-Za-z]+)/g, (_, name: string) => PLACEHOLDERS[name] ?? 'x');
 }
 
+/** Routes behind a credential sent in `Authorization` (an API key or the OPS_TOKEN). */
 export function authenticatedRoutes(app: FastifyInstance) {
-  return app.routeCatalog.filter((r) => r.auth !== 'none');
+  return app.routeCatalog.filter((r) => r.auth !== 'none' && r.auth !== 'session');
+}
+
+/** Account pages behind a signed-in session (a cookie, not a bearer: they redirect to sign-in). */
+export function sessionRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.auth === 'session');
 }

@@ -9,6 +9,24 @@ export interface ApiKeyRecord {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Given when created from the account area; keys made by `dlv keys create` have none. */
+  name: string | null;
+  createdByUserId: string | null;
+}
+
+/** A key as the account area lists it: who created it, by e-mail. */
+export interface ListedKey extends ApiKeyRecord {
+  createdByEmail: string | null;
+}
+
+export interface KeyEvent {
+  keyId: string;
+  keyPrefix: string;
+  keyName: string | null;
+  action: 'created' | 'revoked';
+  userEmail: string | null;
+  ip: string | null;
+  at: Date;
 }
 
 /** What authentication needs in one query: the key and its brand. */
@@ -26,7 +44,12 @@ interface KeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  name: string | null;
+  created_by_user_id: string | null;
 }
+
+const COLUMNS =
+  'id, brand_id, prefix, scopes, created_at, revoked_at, last_used_at, name, created_by_user_id';
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,
@@ -36,15 +59,33 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
   lastUsedAt: r.last_used_at,
+  name: r.name,
+  createdByUserId: r.created_by_user_id,
 });
 
 export function apiKeysRepository(db: Queryable) {
   return {
-    async insert(key: { id: string; brandId: string; hash: Buffer; prefix: string; scopes: Scope[] }) {
+    async insert(key: {
+      id: string;
+      brandId: string;
+      hash: Buffer;
+      prefix: string;
+      scopes: Scope[];
+      name?: string | null;
+      createdByUserId?: string | null;
+    }) {
       const { rows } = await db.query<KeyRow>(
-        `INSERT INTO api_keys (id, brand_id, key_hash, prefix, scopes) VALUES ($1, $2, $3, $4, $5)
-         RETURNING id, brand_id, prefix, scopes, created_at, revoked_at, last_used_at`,
-        [key.id, key.brandId, key.hash, key.prefix, key.scopes],
+        `INSERT INTO api_keys (id, brand_id, key_hash, prefix, scopes, name, created_by_user_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+        [
+          key.id,
+          key.brandId,
+          key.hash,
+          key.prefix,
+          key.scopes,
+          key.name ?? null,
+          key.createdByUserId ?? null,
+        ],
       );
       return toKey(rows[0]!);
     },
@@ -53,10 +94,10 @@ export function apiKeysRepository(db: Queryable) {
         KeyRow & { brand_name: string; brand_created_at: Date; brand_default_pickup_address: string | null }
       >(
         `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at,
-                b.name AS brand_name, b.created_at AS brand_created_at,
+                k.name, k.created_by_user_id, b.name AS brand_name, b.created_at AS brand_created_at,
                 b.default_pickup_address AS brand_default_pickup_address
            FROM api_keys k JOIN brands b ON b.id = k.brand_id
-          WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND b.disabled_at IS NULL`,
         [hash],
       );
       const row = rows[0];
@@ -71,8 +112,7 @@ export function apiKeysRepository(db: Queryable) {
     },
     async listForBrand(brandId: string): Promise<ApiKeyRecord[]> {
       const { rows } = await db.query<KeyRow>(
-        `SELECT id, brand_id, prefix, scopes, created_at, revoked_at, last_used_at
-           FROM api_keys WHERE brand_id = $1 ORDER BY created_at, id`,
+        `SELECT ${COLUMNS} FROM api_keys WHERE brand_id = $1 ORDER BY created_at, id`,
         [brandId],
       );
       return rows.map(toKey);
@@ -80,11 +120,64 @@ export function apiKeysRepository(db: Queryable) {
     /** Returns the key as it now is, or null when no such key exists. Revoking twice is harmless. */
     async revoke(id: string): Promise<ApiKeyRecord | null> {
       const { rows } = await db.query<KeyRow>(
-        `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
-         RETURNING id, brand_id, prefix, scopes, created_at, revoked_at, last_used_at`,
+        `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
         [id],
       );
       return rows[0] ? toKey(rows[0]) : null;
+    },
+    async findInBrand(brandId: string, id: string): Promise<ApiKeyRecord | null> {
+      const { rows } = await db.query<KeyRow>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND brand_id = $2`,
+        [id, brandId],
+      );
+      return rows[0] ? toKey(rows[0]) : null;
+    },
+    async listWithCreators(brandId: string): Promise<ListedKey[]> {
+      const { rows } = await db.query<KeyRow & { created_by_email: string | null }>(
+        `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at, k.name,
+                k.created_by_user_id, u.email AS created_by_email
+           FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_user_id
+          WHERE k.brand_id = $1 ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC, k.id`,
+        [brandId],
+      );
+      return rows.map((r) => ({ ...toKey(r), createdByEmail: r.created_by_email }));
+    },
+    async recordEvent(event: {
+      brandId: string;
+      keyId: string;
+      userId: string | null;
+      action: 'created' | 'revoked';
+      ip: string | null;
+    }): Promise<void> {
+      await db.query(
+        'INSERT INTO key_events (brand_id, key_id, user_id, action, ip) VALUES ($1, $2, $3, $4, $5)',
+        [event.brandId, event.keyId, event.userId, event.action, event.ip?.slice(0, 64) ?? null],
+      );
+    },
+    async listEvents(brandId: string, limit: number): Promise<KeyEvent[]> {
+      const { rows } = await db.query<{
+        key_id: string;
+        prefix: string;
+        name: string | null;
+        action: 'created' | 'revoked';
+        email: string | null;
+        ip: string | null;
+        created_at: Date;
+      }>(
+        `SELECT e.key_id, k.prefix, k.name, e.action, u.email, e.ip, e.created_at
+           FROM key_events e JOIN api_keys k ON k.id = e.key_id LEFT JOIN users u ON u.id = e.user_id
+          WHERE e.brand_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
+        [brandId, limit],
+      );
+      return rows.map((r) => ({
+        keyId: r.key_id,
+        keyPrefix: r.prefix,
+        keyName: r.name,
+        action: r.action,
+        userEmail: r.email,
+        ip: r.ip,
+        at: r.created_at,
+      }));
     },
     async touch(id: string, at: Date): Promise<void> {
       await db.query(

@@ -6,6 +6,7 @@ interface BrandRow {
   name: string;
   default_pickup_address: string | null;
   created_at: Date;
+  disabled_at: Date | null;
 }
 
 const toBrand = (r: BrandRow): Brand => ({
@@ -13,11 +14,12 @@ const toBrand = (r: BrandRow): Brand => ({
   name: r.name,
   defaultPickupAddress: r.default_pickup_address,
   createdAt: r.created_at,
+  disabledAt: r.disabled_at,
 });
 
 export function brandsRepository(db: Queryable) {
   return {
-    async insert(brand: Omit<Brand, 'createdAt'>): Promise<Brand> {
+    async insert(brand: Omit<Brand, 'createdAt' | 'disabledAt'>): Promise<Brand> {
       const { rows } = await db.query<BrandRow>(
         'INSERT INTO brands (id, name, default_pickup_address) VALUES ($1, $2, $3) RETURNING *',
         [brand.id, brand.name, brand.defaultPickupAddress],
@@ -31,6 +33,14 @@ export function brandsRepository(db: Queryable) {
     async list(): Promise<Brand[]> {
       const { rows } = await db.query<BrandRow>('SELECT * FROM brands ORDER BY created_at, id');
       return rows.map(toBrand);
+    },
+    /** Null when no such brand; disabling twice keeps the first date. */
+    async disable(id: string): Promise<Brand | null> {
+      const { rows } = await db.query<BrandRow>(
+        'UPDATE brands SET disabled_at = coalesce(disabled_at, now()) WHERE id = $1 RETURNING *',
+        [id],
+      );
+      return rows[0] ? toBrand(rows[0]) : null;
     },
     async count(): Promise<number> {
       const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM brands');

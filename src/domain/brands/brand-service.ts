@@ -18,6 +18,11 @@ export function brandService(brands: BrandsRepository) {
       if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
       return brand;
     },
+    async disable(id: string): Promise<Brand> {
+      const brand = BRAND_ID_PATTERN.test(id) ? await brands.disable(id) : null;
+      if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
+      return brand;
+    },
   };
 }
 

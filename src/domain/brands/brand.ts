@@ -6,6 +6,8 @@ export interface Brand {
   name: string;
   defaultPickupAddress: string | null;
   createdAt: Date;
+  /** A disabled brand's keys are refused and its people cannot sign in (`dlv brands disable`). */
+  disabledAt: Date | null;
 }
 
 export const BRAND_ID_PATTERN = /^brd_[0-9a-f]{16}$/;

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ActiveSession } from '../../domain/accounts/account-service.ts';
 import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
 
 /**
@@ -6,7 +7,12 @@ import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
  * The account area adds `user` (a signed-in person of a brand), the connectors `shop` (a linked
  * shop's signed callback); routes narrow to the kind their surface admits.
  */
-export type Principal = ({ kind: 'apiKey' } & KeyIdentity) | { kind: 'operator' };
+export type Principal =
+  | ({ kind: 'apiKey' } & KeyIdentity)
+  | { kind: 'operator' }
+  | { kind: 'user'; session: ActiveSession };
+
+export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
 
@@ -14,6 +20,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+}
+
+/** The signed-in person on an account route (whose `auth` is `'session'`). */
+export function userOf(request: FastifyRequest): UserPrincipal {
+  const principal = request.principal;
+  if (principal?.kind !== 'user') throw new Error('userOf() called on a route without a session');
+  return principal;
 }
 
 /** The API key calling a public route (whose `auth` is a key requirement). */

@@ -9,11 +9,12 @@ import { type ApiKeyPrincipal, principalOf } from '../principal.ts';
 export { principalOf };
 
 /**
- * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, or `'ops'` (the
- * operator's OPS_TOKEN, for the operations API). Every route states it
- * in `config.auth`; a route that forgets is refused at start-up rather than left open.
+ * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, `'ops'` (the
+ * operator's OPS_TOKEN, for the operations API), or `'session'` (a signed-in person: the account
+ * area resolves its cookie itself, and redirects to sign-in rather than answering 401). Every route
+ * states it in `config.auth`; a route that forgets is refused at start-up rather than left open.
  */
-export type AuthRequirement = 'none' | 'any' | 'ops' | Scope;
+export type AuthRequirement = 'none' | 'any' | 'ops' | 'session' | Scope;
 
 export interface RouteAuthInfo {
   method: string;
@@ -76,7 +77,7 @@ export function registerAuth(
   // onRequest runs before the body is read: an unauthenticated caller costs no parsing.
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth;
-    if (auth === undefined || auth === 'none') return;
+    if (auth === undefined || auth === 'none' || auth === 'session') return;
     if (auth === 'ops') {
       if (!isOpsToken(request.headers.authorization, opsToken)) {
         throw new AppError('unauthorized', 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".');
@@ -92,6 +93,11 @@ export function registerAuth(
   // still counts against its rate limit (and gets the RateLimit headers), yet before the body is read.
   app.addHook('preParsing', async (request, _reply, payload) => {
     const auth = request.routeOptions.config.auth;
+    // A 'session' route registered outside the account area (whose hook sets the user) stays shut.
+    if (auth === 'session') {
+      if (request.principal?.kind !== 'user') throw new AppError('unauthorized', 'Sign in first.');
+      return payload;
+    }
     if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return payload;
     // Unreachable after the onRequest hook above, which throws without a valid key; fail closed anyway.
     if (request.principal?.kind !== 'apiKey')

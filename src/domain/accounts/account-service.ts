@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import type { SessionRecord, SessionsRepository } from '../../db/repositories/sessions-repository.ts';
+import type { UsersRepository } from '../../db/repositories/users-repository.ts';
+import type { Transact } from '../../db/stores.ts';
+import { AppError, invalidField } from '../../errors.ts';
+import type { RateLimiter } from '../../infra/rate-limit/token-bucket.ts';
+import { brandService } from '../brands/brand-service.ts';
+import { prefixedId } from '../ids.ts';
+import type { AccountMail } from './account-mail.ts';
+import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
+import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
+import { isRole, type TokenPurpose, type User, validateEmail } from './user.ts';
+
+export const SESSION_IDLE_MS = 12 * 3600_000;
+export const STEP_UP_MS = 10 * 60_000;
+const RESET_TTL_MS = 3600_000;
+const VERIFY_TTL_MS = 24 * 3600_000;
+const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
+export interface ActiveSession {
+  /** SHA-256 of the cookie's token: what the database knows the session by. */
+  id: Buffer;
+  user: User;
+  record: SessionRecord;
+}
+
+export interface AccountServiceDeps {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  transact: Transact;
+  mail: AccountMail;
+  /** Sign-in attempts, counted per account and per address. */
+  signInLimiter: RateLimiter;
+  signup: 'open' | 'invite';
+  clock: () => Date;
+}
+
+const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
+
+/** Sign-up, e-mail verification, sign-in and sessions, password reset. */
+export function accountService(deps: AccountServiceDeps) {
+  const { users, sessions, clock } = deps;
+
+  async function issueToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
+    const secret = newSecret();
+    await sessions.insertToken({
+      hash: secret.hash,
+      userId,
+      purpose,
+      expiresAt: new Date(clock().getTime() + ttlMs),
+    });
+    return secret.token;
+  }
+
+  async function openSession(userId: string): Promise<{ token: string }> {
+    const secret = newSecret();
+    await sessions.insert({
+      id: secret.hash,
+      userId,
+      csrfToken: randomBytes(32).toString('base64url'),
+      at: clock(),
+    });
+    return { token: secret.token };
+  }
+
+  async function limit(key: string): Promise<void> {
+    const decision = await deps.signInLimiter.take(key);
+    if (!decision.allowed) {
+      throw new AppError('rate_limited', 'Too many sign-in attempts: wait a few minutes and try again.');
+    }
+  }
+
+  return {
+    signupMode: deps.signup,
+
+    /**
+     * Creates the brand and its first user (owner) and e-mails the verification link. An e-mail
+     * already taken gets the same answer (and its owner a notice), so sign-up tells nobody who has
+     * an account.
+     */
+    async signUp(input: { company: string; email: string; password: string; locale: string }): Promise<void> {
+      if (deps.signup !== 'open') throw new AppError('not_found', 'Sign-up is by invitation only.');
+      const email = validateEmail(input.email);
+      checkPassword(input.password, email);
+      const passwordHash = await hashPassword(input.password);
+      const taken = new Error('e-mail taken');
+      const created = await deps
+        .transact(async (stores) => {
+          const brand = await brandService(stores.brands).create({ name: input.company });
+          const user = await stores.users.insert({
+            id: prefixedId('usr'),
+            brandId: brand.id,
+            email,
+            passwordHash,
+            role: 'owner',
+          });
+          if (!user) throw taken; // rolls the brand back with it
+          return user;
+        })
+        .catch((err) => {
+          if (err === taken) return null;
+          throw err;
+        });
+      if (!created) {
+        await deps.mail.accountExists(email, input.locale);
+        return;
+      }
+      await deps.mail.verifyEmail(
+        email,
+        await issueToken(created.id, 'verify_email', VERIFY_TTL_MS),
+        input.locale,
+      );
+    },
+
+    async resendVerification(user: User, locale: string): Promise<void> {
+      if (user.emailVerifiedAt) return;
+      await deps.mail.verifyEmail(
+        user.email,
+        await issueToken(user.id, 'verify_email', VERIFY_TTL_MS),
+        locale,
+      );
+    },
+
+    /** True when the link was good (unused, not expired). */
+    async verifyEmail(token: string): Promise<boolean> {
+      if (!TOKEN_PATTERN.test(token)) return false;
+      const userId = await sessions.consumeToken(hashSecret(token), 'verify_email', clock());
+      if (!userId) return false;
+      await users.markVerified(userId);
+      return true;
+    },
+
+    /** A new session (a new token: never one the browser brought) for the right e-mail and password. */
+    async signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string }> {
+      const email = input.email.trim().toLowerCase();
+      await limit(`signin:ip:${input.ip}`);
+      await limit(`signin:acct:${email}`);
+      const user = email.length <= 254 ? await users.findByEmail(email) : null;
+      if (!user || input.password.length > 1024) {
+        await verifyDecoy(input.password);
+        throw new AppError('unauthorized', SIGN_IN_REFUSED);
+      }
+      if (!(await verifyPassword(user.passwordHash, input.password))) {
+        throw new AppError('unauthorized', SIGN_IN_REFUSED);
+      }
+      if (user.brandDisabledAt) throw new AppError('unauthorized', 'This account has been disabled.');
+      return openSession(user.id);
+    },
+
+    /** The session of a cookie's token, or null (unknown, idle for 12 h, or its brand disabled). */
+    async resume(token: string): Promise<ActiveSession | null> {
+      if (!TOKEN_PATTERN.test(token)) return null;
+      const id = hashSecret(token);
+      const now = clock();
+      const record = await sessions.touch(id, now, new Date(now.getTime() - SESSION_IDLE_MS));
+      if (!record) return null;
+      const found = await users.findById(record.userId);
+      if (!found || found.brandDisabledAt) {
+        await sessions.delete(id);
+        return null;
+      }
+      const { passwordHash: _, ...user } = found;
+      return { id, user, record };
+    },
+
+    signOut: (session: ActiveSession) => sessions.delete(session.id),
+
+    /** Removes idle sessions and dead one-time tokens (hourly job). */
+    deleteExpired() {
+      const now = clock().getTime();
+      return sessions.deleteExpired(new Date(now - SESSION_IDLE_MS), new Date(now - 3600_000));
+    },
+
+    /** Re-entering the password opens sensitive actions for STEP_UP_MS. */
+    async stepUp(session: ActiveSession, password: string): Promise<void> {
+      const found = await users.findById(session.user.id);
+      if (!found || !(await verifyPassword(found.passwordHash, password.slice(0, 1024)))) {
+        throw new AppError('unauthorized', 'The password is wrong.');
+      }
+      const at = clock();
+      await sessions.stepUp(session.id, at);
+      session.record.stepUpAt = at;
+    },
+
+    isSteppedUp(session: ActiveSession): boolean {
+      const at = session.record.stepUpAt;
+      return at !== null && clock().getTime() - at.getTime() < STEP_UP_MS;
+    },
+
+    /** Sends a reset link when the e-mail has an account; says nothing either way. */
+    async requestReset(emailInput: string, locale: string): Promise<void> {
+      const user = await users.findByEmail(emailInput.trim().slice(0, 254));
+      if (!user) return;
+      await deps.mail.resetPassword(
+        user.email,
+        await issueToken(user.id, 'reset_password', RESET_TTL_MS),
+        locale,
+      );
+    },
+
+    /**
+     * Invites a person into a brand (`dlv users invite`): the account is created without a usable
+     * password, and the e-mailed link (7 days, single use) lets them choose one.
+     */
+    async invite(input: { brandId: string; email: string; role: string; locale: string }): Promise<User> {
+      const email = validateEmail(input.email);
+      if (!isRole(input.role)) throw invalidField('role', 'must be owner, developer or finance');
+      const role = input.role;
+      // Nobody knows this password: the account opens only through the link.
+      const passwordHash = await hashPassword(newSecret().token);
+      const user = await deps.transact(async (stores) => {
+        const brand = await brandService(stores.brands).get(input.brandId);
+        if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
+        return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
+      });
+      if (!user) throw invalidField('email', 'already has an account');
+      const { passwordHash: _, ...invited } = user;
+      await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
+      return invited;
+    },
+
+    linkIsLive: (token: string, purpose: 'reset_password' | 'invite') =>
+      TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
+
+    /**
+     * Sets the new password with a live link (used up), and ends every session of the user. An
+     * invitation's link works the same way: it sets the first password.
+     */
+    async resetPassword(
+      token: string,
+      password: string,
+      purpose: 'reset_password' | 'invite' = 'reset_password',
+    ): Promise<void> {
+      const dead = new AppError('not_found', 'This link has expired or has already been used.');
+      if (!TOKEN_PATTERN.test(token)) throw dead;
+      await deps.transact(async (stores) => {
+        const userId = await stores.sessions.consumeToken(hashSecret(token), purpose, clock());
+        const user = userId ? await stores.users.findById(userId) : null;
+        if (!user) throw dead;
+        checkPassword(password, user.email);
+        await stores.users.setPassword(user.id, await hashPassword(password));
+        // Whoever held the old password may hold a session: none survives the change.
+        await stores.sessions.deleteAllOf(user.id);
+        // The link reached the inbox, which is what verification proves.
+        await stores.users.markVerified(user.id);
+      });
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof accountService>;

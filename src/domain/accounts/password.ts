@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { hash, verify } from '@node-rs/argon2';
+import { invalidField } from '../../errors.ts';
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 128;
+
+const COMMON = new Set(
+  readFileSync(new URL('../../../data/common-passwords.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .map((line) => line.trim().toLowerCase())
+    .filter(Boolean),
+);
+
+/**
+ * OWASP's argon2id parameters (m = 19 MiB, t = 2, p = 1). `algorithm: 2` is Argon2id: the
+ * package's `Algorithm` is a const enum, which isolated-module builds cannot import.
+ */
+const ARGON2ID = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+/** The password rules (length, not a common password, not the e-mail's local part); throws a 400 on `password`. */
+export function checkPassword(password: string, email: string): void {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+    throw invalidField('password', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  }
+  if (COMMON.has(password.toLowerCase())) throw invalidField('password', 'is too common');
+  const local = email.split('@')[0]!.toLowerCase();
+  if (local.length >= 3 && password.toLowerCase().includes(local)) {
+    throw invalidField('password', 'must not contain your e-mail address');
+  }
+}
+
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2ID);
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+// Verified against when the e-mail is unknown, so a wrong e-mail costs the same time as a wrong password.
+let decoy: Promise<string> | null = null;
+export async function verifyDecoy(password: string): Promise<void> {
+  decoy ??= hashPassword('decoy password for unknown accounts');
+  await verifyPassword(await decoy, password);
+}

@@ -1,0 +1,33 @@
+import { invalidField } from '../../errors.ts';
+
+export const ROLES = ['owner', 'developer', 'finance'] as const;
+export type Role = (typeof ROLES)[number];
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite';
+
+/** A person of a brand, as the account area sees them (never with the password hash). */
+export interface User {
+  id: string;
+  brandId: string;
+  brandName: string;
+  brandDisabledAt: Date | null;
+  email: string;
+  role: Role;
+  emailVerifiedAt: Date | null;
+  createdAt: Date;
+}
+
+export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+/** Who may manage the brand's API keys: finance people read invoices, they do not hold keys. */
+export const canManageKeys = (role: Role): boolean => role !== 'finance';
+
+// Deliberately loose: one `@`, something on each side, a dot in the domain, no spaces. The link
+// sent to it is what proves an address, not a pattern.
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+export function validateEmail(email: string): string {
+  const trimmed = email.trim();
+  if (trimmed.length > 254 || !EMAIL.test(trimmed))
+    throw invalidField('email', 'is not a valid e-mail address');
+  return trimmed;
+}

@@ -1,0 +1,169 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
+import { AppError, isAppError } from '../../errors.ts';
+import { clientIp, query, text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';
+import { forgotPage, resetPage, signInPage, signUpPage } from './views/auth-pages.ts';
+import { messagePage, type PageContext } from './views/layout.ts';
+
+const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const SIGN_UP_LABELS: Record<string, MessageKey> = {
+  name: 'signUp.company',
+  email: 'field.email',
+  password: 'field.password',
+};
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/**
+ * A form's own mistake (400) is shown on the form again, naming the field by its label; anything
+ * else goes to the error page.
+ */
+export function formError(err: unknown, ctx: PageContext, labels: Record<string, MessageKey>): string {
+  if (!isAppError(err) || err.code !== 'invalid_request') throw err;
+  const detail = err.details?.[0];
+  if (!detail) return err.message;
+  const label = labels[detail.field];
+  return label ? fieldError(ctx.locale, ctx.t(label), detail.message) : err.message;
+}
+
+/** Sign-up, e-mail verification, sign-in and out, password reset. */
+export function authRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { signer, context }: { signer: CookieSigner; context: PageContextOf },
+): void {
+  const { accounts } = deps;
+  const baseUrl = deps.config.publicBaseUrl;
+
+  app.get('/sign-in', PAGE, async (request, reply) => {
+    if (request.principal?.kind === 'user') return reply.redirect(ACCOUNT_PATH, 303);
+    return sendPage(reply, signInPage(await context(request, reply)));
+  });
+
+  app.post('/sign-in', PAGE, async (request, reply) => {
+    const email = text(request, 'email', 254);
+    try {
+      const { token } = await accounts.signIn({
+        email,
+        password: text(request, 'password'),
+        ip: clientIp(request),
+      });
+      // A new session each time (never the one the browser arrived with): no fixation.
+      if (request.principal?.kind === 'user') await accounts.signOut(request.principal.session);
+      await setSessionCookie(reply, signer, token, baseUrl);
+      return reply.redirect(ACCOUNT_PATH, 303);
+    } catch (err) {
+      if (!isAppError(err) || err.code !== 'unauthorized') throw err;
+      const ctx = await context(request, reply);
+      const disabled = err.message.includes('disabled');
+      const error = ctx.t(disabled ? 'signIn.disabled' : 'signIn.refused');
+      return sendPage(reply, signInPage(ctx, { values: { email }, error }), 401);
+    }
+  });
+
+  app.post('/sign-out', SIGNED_IN, async (request, reply) => {
+    if (request.principal?.kind === 'user') await accounts.signOut(request.principal.session);
+    reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
+    return reply.redirect(`${ACCOUNT_PATH}/sign-in`, 303);
+  });
+
+  app.get('/sign-up', PAGE, async (request, reply) => {
+    const ctx = await context(request, reply);
+    if (accounts.signupMode !== 'open')
+      return sendPage(reply, messagePage(ctx, ctx.t('signUp.title'), ctx.t('signUp.closed')), 404);
+    return sendPage(reply, signUpPage(ctx));
+  });
+
+  app.post('/sign-up', PAGE, async (request, reply) => {
+    const ctx = await context(request, reply);
+    if (accounts.signupMode !== 'open')
+      return sendPage(reply, messagePage(ctx, ctx.t('signUp.title'), ctx.t('signUp.closed')), 404);
+    const values = { company: text(request, 'company', 200), email: text(request, 'email', 254) };
+    try {
+      await accounts.signUp({ ...values, password: text(request, 'password'), locale: ctx.locale });
+    } catch (err) {
+      return sendPage(reply, signUpPage(ctx, { values, error: formError(err, ctx, SIGN_UP_LABELS) }), 400);
+    }
+    return sendPage(
+      reply,
+      messagePage(ctx, ctx.t('signUp.title'), ctx.t('signUp.sent', { email: values.email })),
+    );
+  });
+
+  app.get('/verify', PAGE, async (request, reply) => {
+    const ctx = await context(request, reply);
+    const ok = await accounts.verifyEmail(query(request, 'token'));
+    const link = {
+      href: request.principal ? ACCOUNT_PATH : `${ACCOUNT_PATH}/sign-in`,
+      label: ctx.t('signIn.title'),
+    };
+    return sendPage(
+      reply,
+      messagePage(ctx, ctx.t('verify.title'), ctx.t(ok ? 'verify.ok' : 'verify.bad'), link),
+      ok ? 200 : 404,
+    );
+  });
+
+  app.post('/verify/resend', SIGNED_IN, async (request, reply) => {
+    const ctx = await context(request, reply);
+    if (request.principal?.kind !== 'user') throw new AppError('unauthorized', 'Sign in first.');
+    await accounts.resendVerification(request.principal.session.user, ctx.locale);
+    return sendPage(
+      reply,
+      messagePage(ctx, ctx.t('verify.title'), ctx.t('verify.resent'), {
+        href: ACCOUNT_PATH,
+        label: ctx.t('error.back'),
+      }),
+    );
+  });
+
+  app.get('/forgot', PAGE, async (request, reply) =>
+    sendPage(reply, forgotPage(await context(request, reply))),
+  );
+
+  app.post('/forgot', PAGE, async (request, reply) => {
+    const ctx = await context(request, reply);
+    await accounts.requestReset(text(request, 'email', 254), ctx.locale);
+    return sendPage(reply, messagePage(ctx, ctx.t('forgot.title'), ctx.t('forgot.sent')));
+  });
+
+  // A reset link and an invitation link both lead to a "choose a password" form.
+  const passwordLinks = [
+    { path: 'reset', purpose: 'reset_password', title: 'reset.title', done: 'reset.done' },
+    { path: 'invite', purpose: 'invite', title: 'invite.title', done: 'invite.done' },
+  ] as const;
+  for (const { path, purpose, title, done } of passwordLinks) {
+    const action = `${ACCOUNT_PATH}/${path}`;
+    app.get(`/${path}`, PAGE, async (request, reply) => {
+      const ctx = await context(request, reply);
+      const token = query(request, 'token');
+      if (!(await accounts.linkIsLive(token, purpose))) {
+        return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
+      }
+      return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }));
+    });
+
+    app.post(`/${path}`, PAGE, async (request, reply) => {
+      const ctx = await context(request, reply);
+      const token = text(request, 'token', 200);
+      try {
+        await accounts.resetPassword(token, text(request, 'password'), purpose);
+      } catch (err) {
+        if (isAppError(err) && err.code === 'not_found') {
+          return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
+        }
+        const error = formError(err, ctx, { password: 'field.password' });
+        return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }, { error }), 400);
+      }
+      reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
+      const link = { href: `${ACCOUNT_PATH}/sign-in`, label: ctx.t('signIn.title') };
+      return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t(done), link));
+    });
+  }
+}

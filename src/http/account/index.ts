@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
+import type { Deps } from '../../deps.ts';
+import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
+import { isAppError } from '../../errors.ts';
+import { authRoutes } from './auth-routes.ts';
+import { keyRoutes } from './key-routes.ts';
+import {
+  ACCOUNT_PATH,
+  anonymousCsrf,
+  CSRF_COOKIE,
+  cookieSigner,
+  LANG_COOKIE,
+  SESSION_COOKIE,
+  safeEqual,
+} from './session-cookies.ts';
+import { messagePage, type PageContext } from './views/layout.ts';
+
+export const ACCOUNT_PREFIX = ACCOUNT_PATH;
+
+// Pages and forms only from here; no script, no inline style, no framing.
+const ACCOUNT_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
+const CSS = readFileSync(new URL('./static/account.css', import.meta.url));
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    locale: Locale;
+  }
+}
+
+export class CsrfError extends Error {}
+
+/**
+ * The account area (`/account`): server-rendered pages for a brand's people, working without
+ * JavaScript. Its routes declare `auth: 'session'` (a signed-in person) or `'none'` (the sign-in
+ * forms); this plugin resolves the session cookie, checks the CSRF token of every POST, and
+ * answers errors with pages rather than the API's JSON envelope.
+ */
+export function accountArea(deps: Deps) {
+  return async (account: FastifyInstance) => {
+    const signer = cookieSigner(() => serverSecretsRepository(deps.pool).getOrCreate('account_cookie_key'));
+    const baseUrl = deps.config.publicBaseUrl;
+    // Forms only: the JSON parser inherited from the API is dropped, so a JSON body gets a 415.
+    account.removeAllContentTypeParsers();
+    await account.register(fastifyCookie);
+    await account.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
+    account.decorateRequest('locale', 'en');
+
+    account.addHook('onRequest', async (request, reply) => {
+      reply.header('content-security-policy', ACCOUNT_CSP);
+      const asked = (request.query as Record<string, unknown> | undefined)?.lang;
+      const remembered = request.cookies[LANG_COOKIE];
+      if (isLocale(asked)) {
+        reply.setCookie(LANG_COOKIE, asked, { path: ACCOUNT_PATH, sameSite: 'lax', maxAge: 365 * 86400 });
+      }
+      request.locale = isLocale(asked)
+        ? asked
+        : isLocale(remembered)
+          ? remembered
+          : negotiateLocale(request.headers['accept-language']);
+      const token = await signer.unsign(request.cookies[SESSION_COOKIE]);
+      const session = token ? await deps.accounts.resume(token) : null;
+      if (session) request.principal = { kind: 'user', session };
+      else if (request.routeOptions.config.auth === 'session') {
+        if (token || request.cookies[SESSION_COOKIE])
+          reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
+        return reply.redirect(`${ACCOUNT_PATH}/sign-in`, 303);
+      }
+    });
+
+    // Every POST carries the form's token: the session's own once signed in, else the double-submit cookie's.
+    account.addHook('preHandler', async (request) => {
+      if (request.method !== 'POST') return;
+      const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
+      const expected =
+        request.principal?.kind === 'user'
+          ? request.principal.session.record.csrfToken
+          : await signer.unsign(request.cookies[CSRF_COOKIE]);
+      if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) throw new CsrfError('csrf');
+    });
+
+    const context = async (request: FastifyRequest, reply: FastifyReply): Promise<PageContext> => {
+      const user = request.principal?.kind === 'user' ? request.principal.session.user : null;
+      const url = new URL(request.url, 'http://x');
+      url.searchParams.set('lang', request.locale === 'fr' ? 'en' : 'fr');
+      return {
+        locale: request.locale,
+        t: translate(request.locale),
+        switchHref: `${url.pathname}${url.search}`,
+        user,
+        csrf:
+          request.principal?.kind === 'user'
+            ? request.principal.session.record.csrfToken
+            : await anonymousCsrf(request, reply, signer, baseUrl),
+      };
+    };
+
+    account.setNotFoundHandler(async (request, reply) => {
+      const ctx = await context(request, reply);
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .send(messagePage(ctx, ctx.t('error.title'), ctx.t('error.404'), home(ctx)));
+    });
+
+    account.setErrorHandler(async (error: FastifyError, request, reply) => {
+      const { status, message } = describe(error);
+      if (status >= 500) request.log.error({ err: error }, 'account page failed');
+      const ctx = await context(request, reply).catch(() => null);
+      if (!ctx) return reply.code(503).type('text/plain; charset=utf-8').send('Service unavailable');
+      return reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(messagePage(ctx, ctx.t('error.title'), ctx.t(message), home(ctx)));
+    });
+
+    account.get(
+      '/static/account.css',
+      { config: { auth: 'none' }, schema: { hide: true } },
+      async (_request, reply) =>
+        reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CSS),
+    );
+
+    authRoutes(account, deps, { signer, context });
+    keyRoutes(account, deps, { context });
+
+    account.addHook('onClose', async () => {
+      deps.mailer.close();
+      await deps.signInLimiter.close();
+    });
+  };
+}
+
+export type PageContextOf = (request: FastifyRequest, reply: FastifyReply) => Promise<PageContext>;
+
+const home = (ctx: PageContext) => ({ href: ACCOUNT_PATH, label: ctx.t('error.back') });
+
+function describe(error: FastifyError): { status: number; message: string } {
+  if (error instanceof CsrfError) return { status: 403, message: 'error.csrf' };
+  if (isAppError(error)) {
+    if (error.code === 'not_found') return { status: 404, message: 'error.404' };
+    if (error.code === 'insufficient_scope') return { status: 403, message: 'error.403' };
+    if (error.code === 'rate_limited') return { status: 429, message: 'error.429' };
+    if (error.status < 500) return { status: error.status, message: error.message };
+    return { status: error.status, message: 'error.500' };
+  }
+  const status = error.statusCode ?? 500;
+  // Fastify's own 4xx (unsupported media type, body too large, bad form): its message is safe to show.
+  return status < 500 ? { status, message: error.message } : { status: 500, message: 'error.500' };
+}

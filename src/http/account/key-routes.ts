@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { isAppError } from '../../errors.ts';
+import { publicServerUrl } from '../public/index.ts';
+import { userOf } from '../shared/principal.ts';
+import { formError } from './auth-routes.ts';
+import { clientIp, list, text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { homePage, keyCreatedPage, keysPage, revokePage } from './views/account-pages.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** The home page and the brand's API keys: list, create (after re-entering the password), revoke. */
+export function keyRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+  const { accounts, accountKeys } = deps;
+
+  app.get('/', SIGNED_IN, async (request, reply) =>
+    sendPage(reply, homePage(await context(request, reply), publicServerUrl(deps))),
+  );
+
+  async function keysView(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {
+    const { session } = userOf(request);
+    const data = await accountKeys.list(session.user);
+    const page = keysPage(
+      await context(request, reply),
+      { ...data, steppedUp: accounts.isSteppedUp(session) },
+      state,
+    );
+    return sendPage(reply, page, status);
+  }
+
+  app.get('/keys', SIGNED_IN, (request, reply) => keysView(request, reply));
+
+  app.post('/keys', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const ctx = await context(request, reply);
+    const input = { name: text(request, 'name', 200), scopes: list(request, 'scopes') };
+    const state = { values: { name: input.name }, scopes: input.scopes };
+    try {
+      if (!accounts.isSteppedUp(session)) await accounts.stepUp(session, text(request, 'password'));
+      const created = await accountKeys.create({ user: session.user, ip: clientIp(request) }, input);
+      return sendPage(reply, keyCreatedPage(ctx, created));
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      if (err.code === 'unauthorized')
+        return keysView(request, reply, { ...state, error: ctx.t('signIn.refused') }, 401);
+      if (err.code !== 'invalid_request') throw err;
+      const error = formError(err, ctx, { name: 'keys.name', scopes: 'keys.scopes' });
+      return keysView(request, reply, { ...state, error }, 400);
+    }
+  });
+
+  app.get('/keys/:keyId/revoke', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const key = await accountKeys.find(session.user, (request.params as { keyId: string }).keyId);
+    return sendPage(reply, revokePage(await context(request, reply), key));
+  });
+
+  app.post('/keys/:keyId/revoke', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    await accountKeys.revoke(
+      { user: session.user, ip: clientIp(request) },
+      (request.params as { keyId: string }).keyId,
+    );
+    return reply.redirect('/account/keys', 303);
+  });
+}

@@ -1,0 +1,84 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const SESSION_COOKIE = 'dlv_session';
+export const CSRF_COOKIE = 'dlv_csrf';
+export const LANG_COOKIE = 'dlv_lang';
+export const ACCOUNT_PATH = '/account';
+
+/**
+ * Signs the account cookies with a key kept in the database (`server_secrets`), loaded on first
+ * use so that building the app needs no database. A cookie whose signature does not match is
+ * treated as absent.
+ */
+export function cookieSigner(loadKey: () => Promise<Buffer>) {
+  let key: Promise<Buffer> | null = null;
+  const keyNow = () => {
+    key ??= loadKey().catch((err) => {
+      key = null; // the database may be back on the next request
+      throw err;
+    });
+    return key;
+  };
+  const mac = (k: Buffer, value: string) => createHmac('sha256', k).update(value).digest('base64url');
+  return {
+    async sign(value: string): Promise<string> {
+      return `${value}.${mac(await keyNow(), value)}`;
+    },
+    async unsign(cookie: string | undefined): Promise<string | null> {
+      if (!cookie || cookie.length > 200) return null;
+      const dot = cookie.lastIndexOf('.');
+      if (dot <= 0) return null;
+      const value = cookie.slice(0, dot);
+      return safeEqual(cookie.slice(dot + 1), mac(await keyNow(), value)) ? value : null;
+    },
+  };
+}
+
+export type CookieSigner = ReturnType<typeof cookieSigner>;
+
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** `Secure` when the service is published over https or this request came over https. */
+function isSecure(request: FastifyRequest, publicBaseUrl: string | null): boolean {
+  return publicBaseUrl?.startsWith('https://') === true || request.protocol === 'https';
+}
+
+export function cookieOptions(request: FastifyRequest, publicBaseUrl: string | null) {
+  return {
+    path: ACCOUNT_PATH,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: isSecure(request, publicBaseUrl),
+  };
+}
+
+export async function setSessionCookie(
+  reply: FastifyReply,
+  signer: CookieSigner,
+  token: string,
+  publicBaseUrl: string | null,
+): Promise<void> {
+  reply.setCookie(SESSION_COOKIE, await signer.sign(token), cookieOptions(reply.request, publicBaseUrl));
+}
+
+/**
+ * The anonymous forms' CSRF token (double-submit): a signed cookie, and the same value in the
+ * form's hidden field. Created on the first form shown.
+ */
+export async function anonymousCsrf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signer: CookieSigner,
+  publicBaseUrl: string | null,
+): Promise<string> {
+  const existing = await signer.unsign(request.cookies[CSRF_COOKIE]);
+  if (existing) return existing;
+  const token = randomBytes(32).toString('base64url');
+  reply.setCookie(CSRF_COOKIE, await signer.sign(token), cookieOptions(request, publicBaseUrl));
+  return token;
+}

@@ -1,0 +1,63 @@
+import type { Locale, Translate } from '../../../domain/accounts/messages.ts';
+import type { User } from '../../../domain/accounts/user.ts';
+import { html, type SafeHtml } from './html.ts';
+
+/** What every page needs to draw its frame: language, words, who is signed in, the form token. */
+export interface PageContext {
+  locale: Locale;
+  t: Translate;
+  /** This page's address in the other language (its query kept: a reset link's token survives). */
+  switchHref: string;
+  user: User | null;
+  /** The CSRF token of the forms on this page (the session's, or the anonymous cookie's). */
+  csrf: string;
+}
+
+export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
+
+export function layout(ctx: PageContext, title: string, body: SafeHtml): string {
+  const { t } = ctx;
+  const other: Locale = ctx.locale === 'fr' ? 'en' : 'fr';
+  const nav = ctx.user
+    ? html`<nav aria-label="account">
+        <a href="/account">${t('nav.home')}</a>
+        ${ctx.user.role === 'finance' ? '' : html`<a href="/account/keys">${t('nav.keys')}</a>`}
+        <form method="post" action="/account/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('nav.signOut')}</button></form>
+      </nav>`
+    : '';
+  return html`<!doctype html>
+<html lang="${ctx.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} — ${t('app.name')}</title>
+<link rel="stylesheet" href="/account/static/account.css">
+</head>
+<body>
+<header>
+  <a class="brand" href="/account">${t('app.name')}</a>
+  ${nav}
+  <a class="lang" href="${ctx.switchHref}" hreflang="${other}" lang="${other}">${t('nav.lang')}</a>
+</header>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>
+`.value;
+}
+
+/** A short message (with an optional link), for confirmations and errors. */
+export function messagePage(
+  ctx: PageContext,
+  title: string,
+  message: string,
+  link?: { href: string; label: string },
+) {
+  return layout(
+    ctx,
+    title,
+    html`<p class="notice">${message}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}`,
+  );
+}

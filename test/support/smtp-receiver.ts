@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on loopback that keeps what it receives (no TLS, no auth: a test inbox). */
+export async function startSmtpReceiver() {
+  const inbox: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        inbox.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    inbox,
+    /** The link of the last message to `to` whose path contains `path` (quoted-printable undone). */
+    linkTo(to: string, path: string): string | null {
+      for (const mail of [...inbox].reverse()) {
+        if (!mail.to.includes(to)) continue;
+        const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        const match = body.match(new RegExp(`https?://\\S+${path}\\?token=[A-Za-z0-9_%-]+`));
+        if (match) return match[0];
+      }
+      return null;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
