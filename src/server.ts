@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     `Delivery Orders API listening on ${base}  (ready in ${Date.now() - startedAt} ms)`,
     `  database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
     `  docs:     ${base}/docs`,
+    `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
     `  worker:   ${config.runWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `dlv worker`'}`,
   ];
   if (config.sellerIsPlaceholder) {
