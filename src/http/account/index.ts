@@ -8,6 +8,7 @@ import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/
 import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
 import { keyRoutes } from './key-routes.ts';
+import { orderRoutes } from './order-routes.ts';
 import {
   ACCOUNT_PATH,
   anonymousCsrf,
@@ -127,6 +128,7 @@ export function accountArea(deps: Deps) {
 
     authRoutes(account, deps, { signer, context });
     keyRoutes(account, deps, { context });
+    orderRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();
