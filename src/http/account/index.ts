@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
 import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
+import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { orderRoutes } from './order-routes.ts';
 import {
@@ -129,6 +130,7 @@ export function accountArea(deps: Deps) {
     authRoutes(account, deps, { signer, context });
     keyRoutes(account, deps, { context });
     orderRoutes(account, deps, { context });
+    invoiceRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();
