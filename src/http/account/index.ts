@@ -139,6 +139,23 @@ export function accountArea(deps: Deps) {
   };
 }
 
+/**
+ * The 404 page for an account address the router refused before reaching the area (a path
+ * parameter too long to be any object's id): an object that does not exist, said as a page.
+ * Nobody is signed in here (the session is not read): the page has no navigation.
+ */
+export function sendAccountNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const asked = new URL(request.url, 'http://x').searchParams.get('lang');
+  const locale = isLocale(asked) ? asked : negotiateLocale(request.headers['accept-language']);
+  const t = translate(locale);
+  const ctx: PageContext = { locale, t, switchHref: ACCOUNT_PATH, user: null, csrf: '' };
+  return reply
+    .code(404)
+    .header('content-security-policy', ACCOUNT_CSP)
+    .type('text/html; charset=utf-8')
+    .send(messagePage(ctx, t('error.title'), t('error.404'), home(ctx)));
+}
+
 export type PageContextOf = (request: FastifyRequest, reply: FastifyReply) => Promise<PageContext>;
 
 const home = (ctx: PageContext) => ({ href: ACCOUNT_PATH, label: ctx.t('error.back') });
