@@ -35,7 +35,7 @@ function orderRow(ctx: PageContext, o: OrderJson) {
   <td data-label="${t('orders.status')}">${badge(ctx, o.status)}</td>
   <td data-label="${t('orders.destination')}">${destination || '—'}</td>
   <td data-label="${t('orders.price')}" class="num">${euros(ctx, jsonEurosToCents(o.price_eur))}</td>
-  <td data-label="${t('orders.promised')}">${calendarDate(ctx, o.promised_date)}</td>
+  <td data-label="${t('orders.promised')}" class="date">${calendarDate(ctx, o.promised_date)}</td>
   <td data-label="${t('orders.created')}">${parisDateTime(ctx, o.created_at)}</td>
 </tr>`;
 }
