@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
-import { ACCOUNT_PREFIX, accountArea } from './http/account/index.ts';
+import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi, publicServerUrl } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
@@ -45,6 +45,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       applySecurityHeaders(request, reply);
       // A tracking link too long or badly encoded is one that does not exist, and says so in HTML.
       if (request.url.startsWith(`${TRACKING_PREFIX}/`)) return sendTrackingNotFound(request, reply);
+      if (request.url.startsWith(`${ACCOUNT_PREFIX}/`)) return sendAccountNotFound(request, reply);
       const message =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `A path parameter is longer than ${PATH_PARAM_MAX_LENGTH} characters.`

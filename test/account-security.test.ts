@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD } from './support/account-browser.ts';
-import { API, buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
 import { startSmtpReceiver } from './support/smtp-receiver.ts';
 
 /** What a signed-in person may and may not do in the account area, and the forms' CSRF checks. */
@@ -111,9 +111,22 @@ describe('roles and brands', () => {
     const other = await createBrandWithKey(t.deps);
     const routes = t.app.routeCatalog.filter((r) => r.auth === 'session' && r.url.includes(':'));
     expect(routes.length).toBeGreaterThan(0);
+    // The other brand's objects, one per kind of path parameter.
+    const order = await t.deps.orders.create(
+      { id: other.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
+      { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris' },
+    );
+    const invoice = (await t.deps.invoices.list(other.brandId, {})).invoices[0]!;
+    const fixtures: Record<string, string> = {
+      keyId: other.keyId,
+      trackingRef: order.trackingRef,
+      id: invoice.id,
+    };
     for (const route of routes) {
-      expect(route.url, 'a fixture for this parameter').toMatch(/:keyId/);
-      const url = route.url.replace(':keyId', other.keyId);
+      const url = route.url.replace(/:(\w+)/g, (_, name: string) => {
+        expect(fixtures[name], `a fixture for :${name} (${route.url})`).toBeDefined();
+        return fixtures[name]!;
+      });
       const home = await b.get('/account');
       const res = route.method === 'GET' ? await b.get(url) : await b.post(url, { _csrf: csrfOf(home.body) });
       expect(res.status, `${route.method} ${route.url}`).toBe(404);

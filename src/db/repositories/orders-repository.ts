@@ -10,6 +10,8 @@ import { INSERT_COLUMNS, ORDER_SELECT, orderJsonFields, toOrder, updatableColumn
 /** One page of a brand's orders, newest first, after the order `after` (keyset on created_at, id). */
 export interface PageQuery {
   status: OrderStatus | null;
+  /** Only orders whose `reference` starts with this (the account area's search); null for all. */
+  referencePrefix?: string | null;
   limit: number;
   after: number | null;
 }
@@ -130,11 +132,18 @@ export function ordersRepository(db: Queryable) {
       const values: unknown[] = [brandId, VAT_RATE, links.trackingBaseUrl];
       let where = 'o.brand_id = $1';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
+      const prefix = q.referencePrefix ?? null;
+      if (prefix !== null) {
+        // A range in byte order (the index's collation): a string starting with the prefix sorts
+        // between it and it followed by the highest code point (unless that noncharacter comes next).
+        where += ` AND o.reference COLLATE "C" >= $${values.push(prefix)}`;
+        where += ` AND o.reference COLLATE "C" < $${values.push(`${prefix}\u{10FFFF}`)}`;
+      }
       if (q.after !== null) {
         where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(q.after)} AND c.brand_id = $1)`;
       }
       const { rows } = await db.query<{ id: number; json: string }>({
-        name: `orders.listJson.${q.status !== null ? 's' : ''}${q.after !== null ? 'a' : ''}`,
+        name: `orders.listJson.${q.status !== null ? 's' : ''}${prefix !== null ? 'r' : ''}${q.after !== null ? 'a' : ''}`,
         text: `SELECT o.id, row_to_json(j)::text AS json FROM orders o CROSS JOIN LATERAL (SELECT ${JSON_FIELDS}) j
           WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(q.limit)}`,
         values,

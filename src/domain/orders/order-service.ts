@@ -42,6 +42,8 @@ export interface PreparedOrder {
 
 export interface ListOptions {
   status?: string;
+  /** Only orders whose own `reference` starts with this (exact match included). */
+  reference?: string;
   limit?: number;
   cursor?: string;
 }
@@ -58,12 +60,19 @@ const TRACKING_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
 
 /** Validated page options; `limit` is one more than asked, to learn whether a next page exists. */
 function pageQuery(options: ListOptions, cursors: CursorCodec, scope: CursorScope): PageQuery {
-  const { status, limit, after } = validateAll({
+  const { status, referencePrefix, limit, after } = validateAll({
     status: () => {
       if (options.status === undefined) return null;
       if (!isOrderStatus(options.status))
         throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
       return options.status;
+    },
+    referencePrefix: () => {
+      if (options.reference === undefined) return null;
+      const reference = options.reference.trim();
+      if (reference.length === 0 || reference.length > 100)
+        throw invalidField('reference', 'must be 1 to 100 characters');
+      return reference;
     },
     limit: () => {
       const limit = options.limit ?? DEFAULT_PAGE_SIZE;
@@ -74,14 +83,15 @@ function pageQuery(options: ListOptions, cursors: CursorCodec, scope: CursorScop
     },
     after: () => (options.cursor === undefined ? null : orderPosition(cursors.decode(scope, options.cursor))),
   });
-  return { status, limit: limit + 1, after };
+  return { status, referencePrefix, limit: limit + 1, after };
 }
 
 /** A list's cursor is bound to the brand and to its filter: reused with another, it is refused. */
 const orderListScope = (brandId: string, options: ListOptions): CursorScope => ({
   list: 'orders',
   brandId,
-  filter: options.status ?? '',
+  // A reference search adds to the filter; without one it is the status alone, as it always was.
+  filter: `${options.status ?? ''}${options.reference === undefined ? '' : `|ref:${options.reference.trim()}`}`,
 });
 
 function orderPosition(position: string): number {

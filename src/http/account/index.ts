@@ -7,7 +7,9 @@ import type { Deps } from '../../deps.ts';
 import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
 import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
+import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRoutes } from './key-routes.ts';
+import { orderRoutes } from './order-routes.ts';
 import {
   ACCOUNT_PATH,
   anonymousCsrf,
@@ -127,12 +129,31 @@ export function accountArea(deps: Deps) {
 
     authRoutes(account, deps, { signer, context });
     keyRoutes(account, deps, { context });
+    orderRoutes(account, deps, { context });
+    invoiceRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();
       await deps.signInLimiter.close();
     });
   };
+}
+
+/**
+ * The 404 page for an account address the router refused before reaching the area (a path
+ * parameter too long to be any object's id): an object that does not exist, said as a page.
+ * Nobody is signed in here (the session is not read): the page has no navigation.
+ */
+export function sendAccountNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const asked = new URL(request.url, 'http://x').searchParams.get('lang');
+  const locale = isLocale(asked) ? asked : negotiateLocale(request.headers['accept-language']);
+  const t = translate(locale);
+  const ctx: PageContext = { locale, t, switchHref: ACCOUNT_PATH, user: null, csrf: '' };
+  return reply
+    .code(404)
+    .header('content-security-policy', ACCOUNT_CSP)
+    .type('text/html; charset=utf-8')
+    .send(messagePage(ctx, t('error.title'), t('error.404'), home(ctx)));
 }
 
 export type PageContextOf = (request: FastifyRequest, reply: FastifyReply) => Promise<PageContext>;

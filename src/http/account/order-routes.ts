@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { accountOrders, canCancelOrders, isCancellable } from '../../domain/accounts/account-orders.ts';
+import { isAppError } from '../../errors.ts';
+import { userOf } from '../shared/principal.ts';
+import { formError } from './auth-routes.ts';
+import { query } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { cancelOrderPage, orderPage, ordersPage } from './views/order-pages.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const refOf = (request: FastifyRequest) => (request.params as { trackingRef: string }).trackingRef;
+
+/**
+ * The brand's orders: the list (status filter, search, "older" pages), an order's page, and its
+ * cancellation (confirmation first). Every role sees orders; only owners and developers cancel.
+ */
+export function orderRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+  const orders = accountOrders(deps.orders);
+
+  app.get('/orders', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const ctx = await context(request, reply);
+    const filters = { q: query(request, 'q', 100).trim(), status: query(request, 'status', 40) };
+    const cursor = query(request, 'cursor', 500);
+    try {
+      const page = await orders.search(session.user, { ...filters, cursor });
+      return sendPage(reply, ordersPage(ctx, { ...page, paged: cursor !== '' }, filters));
+    } catch (err) {
+      // A hand-edited address (unknown status, a cursor from another search): the form again, with why.
+      const error = formError(err, ctx, { status: 'orders.status', reference: 'orders.search' });
+      const empty = { orders: [], nextCursor: null, paged: cursor !== '' };
+      return sendPage(reply, ordersPage(ctx, empty, filters, error), 400);
+    }
+  });
+
+  async function orderView(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: { error?: string; justCancelled?: boolean } = {},
+    status = 200,
+  ) {
+    const { session } = userOf(request);
+    const order = await orders.get(session.user, refOf(request));
+    const ctx = await context(request, reply);
+    // The redirect after a cancellation says so; the same address on an order not cancelled says nothing.
+    const notice =
+      state.justCancelled && order.status === 'cancelled'
+        ? ctx.t('orders.cancelled', { ref: order.trackingRef })
+        : undefined;
+    const page = orderPage(ctx, order, {
+      trackingUrl: orders.trackingUrl(order),
+      canCancel: canCancelOrders(session.user.role),
+      cancellable: isCancellable(order.status),
+      notice,
+      error: state.error,
+    });
+    return sendPage(reply, page, status);
+  }
+
+  app.get('/orders/:trackingRef', SIGNED_IN, (request, reply) =>
+    orderView(request, reply, { justCancelled: query(request, 'cancelled') === '1' }),
+  );
+
+  app.get('/orders/:trackingRef/cancel', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const ctx = await context(request, reply);
+    const order = await orders.get(session.user, refOf(request));
+    if (!canCancelOrders(session.user.role))
+      return orderView(request, reply, { error: ctx.t('orders.readOnly') }, 403);
+    if (!isCancellable(order.status)) {
+      const error = ctx.t('orders.notCancellable', { status: ctx.t(`orderStatus.${order.status}`) });
+      return orderView(request, reply, { error }, 422);
+    }
+    return sendPage(reply, cancelOrderPage(ctx, order));
+  });
+
+  app.post('/orders/:trackingRef/cancel', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const ctx = await context(request, reply);
+    try {
+      const order = await orders.cancel(session.user, refOf(request));
+      return reply.redirect(`/account/orders/${encodeURIComponent(order.trackingRef)}?cancelled=1`, 303);
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      if (err.code === 'insufficient_scope')
+        return orderView(request, reply, { error: ctx.t('orders.readOnly') }, 403);
+      if (err.code !== 'invalid_transition') throw err;
+      // Picked up meanwhile (or already cancelled): the order as it is now, and why nothing changed.
+      const order = await orders.get(session.user, refOf(request));
+      const error = ctx.t('orders.notCancellable', { status: ctx.t(`orderStatus.${order.status}`) });
+      return orderView(request, reply, { error }, 422);
+    }
+  });
+}

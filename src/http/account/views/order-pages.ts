@@ -1,0 +1,156 @@
+import type { OrderWithEvents } from '../../../domain/orders/order.ts';
+import type { OrderJson } from '../../../domain/orders/order-json.ts';
+import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
+import { formatWeight } from '../../../domain/pricing/units.ts';
+import { calendarDate, euros, jsonEurosToCents, parisDateTime } from './format.ts';
+import { html } from './html.ts';
+import { csrfField, layout, type PageContext } from './layout.ts';
+
+export interface OrderFilters {
+  q: string;
+  status: string;
+}
+
+const badge = (ctx: PageContext, status: string) =>
+  html`<span class="badge badge-${status}">${ctx.t(`orderStatus.${status}`)}</span>`;
+
+const orderHref = (ref: string) => `/account/orders/${encodeURIComponent(ref)}`;
+
+/** The list's address for these filters (and a cursor): the form's own GET, so links and form agree. */
+export function ordersHref(filters: OrderFilters, cursor?: string): string {
+  const params = new URLSearchParams();
+  if (filters.q) params.set('q', filters.q);
+  if (filters.status) params.set('status', filters.status);
+  if (cursor) params.set('cursor', cursor);
+  const query = params.toString();
+  return `/account/orders${query ? `?${query}` : ''}`;
+}
+
+function orderRow(ctx: PageContext, o: OrderJson) {
+  const { t } = ctx;
+  const destination = [o.delivery_postcode, o.delivery_city].filter(Boolean).join(' ');
+  return html`<tr>
+  <td data-label="${t('orders.trackingRef')}"><a href="${orderHref(o.tracking_ref)}"><code>${o.tracking_ref}</code></a></td>
+  <td data-label="${t('orders.reference')}">${o.reference ?? '—'}</td>
+  <td data-label="${t('orders.status')}">${badge(ctx, o.status)}</td>
+  <td data-label="${t('orders.destination')}">${destination || '—'}</td>
+  <td data-label="${t('orders.price')}" class="num">${euros(ctx, jsonEurosToCents(o.price_eur))}</td>
+  <td data-label="${t('orders.promised')}" class="date">${calendarDate(ctx, o.promised_date)}</td>
+  <td data-label="${t('orders.created')}">${parisDateTime(ctx, o.created_at)}</td>
+</tr>`;
+}
+
+export function ordersPage(
+  ctx: PageContext,
+  data: { orders: OrderJson[]; nextCursor: string | null; paged: boolean },
+  filters: OrderFilters,
+  error?: string,
+): string {
+  const { t } = ctx;
+  const filtered = filters.q !== '' || filters.status !== '';
+  return layout(
+    ctx,
+    t('orders.title'),
+    html`<form method="get" action="/account/orders" class="filters" role="search">
+  <label for="q">${t('orders.search')}</label>
+  <input type="text" id="q" name="q" value="${filters.q}" maxlength="100" placeholder="DLV-… / #1042" aria-describedby="q-hint">
+  <small id="q-hint">${t('orders.searchHint')}</small>
+  <label for="status">${t('orders.status')}</label>
+  <select id="status" name="status">
+    <option value="">${t('orders.allStatuses')}</option>
+    ${ORDER_STATUSES.map(
+      (s) =>
+        html`<option value="${s}"${filters.status === s ? html` selected` : ''}>${t(`orderStatus.${s}`)}</option>`,
+    )}
+  </select>
+  <div class="actions"><button type="submit">${t('orders.apply')}</button>${filtered ? html` <a href="/account/orders">${t('orders.clear')}</a>` : ''}</div>
+</form>
+${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+${
+  data.orders.length === 0
+    ? html`<p>${t('orders.none')}</p>`
+    : html`<table class="list"><thead><tr>
+  <th>${t('orders.trackingRef')}</th><th>${t('orders.reference')}</th><th>${t('orders.status')}</th>
+  <th>${t('orders.destination')}</th><th class="num">${t('orders.price')}</th><th>${t('orders.promised')}</th><th>${t('orders.created')}</th>
+</tr></thead>
+<tbody>${data.orders.map((o) => orderRow(ctx, o))}</tbody></table>`
+}
+<nav class="pager" aria-label="pages">
+  ${data.paged ? html`<a href="${ordersHref(filters)}">${t('orders.newest')}</a>` : ''}
+  ${data.nextCursor ? html`<a rel="next" href="${ordersHref(filters, data.nextCursor)}">${t('orders.older')} →</a>` : ''}
+</nav>`,
+  );
+}
+
+export interface OrderPageState {
+  trackingUrl: string;
+  canCancel: boolean;
+  cancellable: boolean;
+  notice?: string;
+  error?: string;
+}
+
+export function orderPage(ctx: PageContext, o: OrderWithEvents, state: OrderPageState): string {
+  const { t } = ctx;
+  const delivery = o.deliveryAddress ?? '—';
+  const priced = o.priceCents !== null;
+  const cancel = state.cancellable
+    ? state.canCancel
+      ? html`<p><a class="button danger" href="${orderHref(o.trackingRef)}/cancel">${t('orders.cancel')}</a></p>`
+      : html`<p class="muted">${t('orders.readOnly')}</p>`
+    : '';
+  return layout(
+    ctx,
+    o.trackingRef,
+    html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
+<p class="summary">${badge(ctx, o.status)} ${o.reference ? html`<span>${t('orders.reference')}: <strong>${o.reference}</strong></span>` : ''}</p>
+${cancel}
+<div class="columns">
+<section class="card">
+  <h2>${t('orders.timeline')}</h2>
+  <ol class="timeline">${[...o.events]
+    .reverse()
+    .map(
+      (e) =>
+        html`<li><time datetime="${e.at.toISOString()}">${parisDateTime(ctx, e.at)}</time> ${badge(ctx, e.status)}${e.note ? html`<br><span class="muted">${e.note}</span>` : ''}</li>`,
+    )}</ol>
+</section>
+<section class="card">
+  <h2>${t('orders.details')}</h2>
+  <dl class="pairs">
+    <dt>${t('orders.delivery')}</dt><dd>${delivery}</dd>
+    <dt>${t('orders.recipient')}</dt><dd>${o.deliveryRecipient ?? '—'}</dd>
+    <dt>${t('orders.phone')}</dt><dd>${o.deliveryPhone ?? '—'}</dd>
+    <dt>${t('orders.recipientEmail')}</dt><dd>${o.deliveryEmail ?? '—'}</dd>
+    <dt>${t('orders.pickup')}</dt><dd>${o.pickupAddress ?? '—'}</dd>
+    <dt>${t('orders.customerEmail')}</dt><dd>${o.customerEmail}</dd>
+    <dt>${t('orders.service')}</dt><dd>${t(`service.${o.service}`)}</dd>
+    <dt>${t('orders.units')}</dt><dd>${t('orders.unitsValue', { quantity: String(o.quantity), unit: t(`unit.${o.unitType}`), weight: formatWeight(o.unitWeightGrams) })}</dd>
+    <dt>${t('orders.price')}</dt><dd>${priced ? euros(ctx, o.priceCents) : t('orders.notPriced')}</dd>
+    ${priced ? html`<dt>${t('orders.priceExcl')}</dt><dd>${euros(ctx, o.priceExclTaxCents)} (${t('orders.vat')} ${euros(ctx, o.vatCents)})</dd>` : ''}
+    <dt>${t('orders.promised')}</dt><dd>${calendarDate(ctx, o.promisedDate)}</dd>
+    <dt>${t('orders.created')}</dt><dd>${parisDateTime(ctx, o.createdAt)}</dd>
+  </dl>
+</section>
+</div>
+<section class="card">
+  <h2>${t('orders.trackingLink')}</h2>
+  <p class="muted">${t('orders.trackingLinkHint')}</p>
+  <p class="link-box"><a href="${state.trackingUrl}">${state.trackingUrl}</a></p>
+</section>
+<p><a href="/account/orders">${t('orders.back')}</a></p>`,
+  );
+}
+
+export function cancelOrderPage(ctx: PageContext, o: OrderWithEvents): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('orders.cancelTitle', { ref: o.trackingRef }),
+    html`<p>${badge(ctx, o.status)} ${o.reference ?? ''} — ${o.deliveryRecipient ?? ''} ${o.deliveryAddress ?? ''}</p>
+<p class="warning">${t('orders.cancelWarning')}</p>
+<form method="post" action="${orderHref(o.trackingRef)}/cancel" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('orders.cancelConfirm')}</button></form>
+<a href="${orderHref(o.trackingRef)}">${t('orders.keep')}</a>`,
+  );
+}
