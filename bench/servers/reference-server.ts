@@ -10,8 +10,7 @@ import { apiKeysRepository } from '../../src/db/repositories/api-keys-repository
 import { ordersRepository } from '../../src/db/repositories/orders-repository.ts';
 import { hashApiKey } from '../../src/domain/api-keys/keys.ts';
 import { orderDetailJson, orderLinks } from '../../src/domain/orders/order-json.ts';
-import { generateTrackingToken } from '../../src/domain/orders/order-service.ts';
-import { generateTrackingRef } from '../../src/domain/orders/tracking-ref.ts';
+import { generateTrackingRef, generateTrackingToken } from '../../src/domain/orders/tracking-ref.ts';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
 const links = orderLinks(config.publicBaseUrl ?? `http://${config.host}:${config.port}`);

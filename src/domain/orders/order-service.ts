@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import type { NewOrder, PageQuery } from '../../db/repositories/orders-repository.ts';
+import type { NewOrder } from '../../db/repositories/orders-repository.ts';
 import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder } from '../invoices/credit-notes.ts';
-import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
+import type { CursorCodec } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Order, OrderWithEvents } from './order.ts';
@@ -19,6 +18,7 @@ import {
   validateOrderInput,
 } from './order-input.ts';
 import { type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
+import { type ListOptions, orderListScope, pageQuery } from './order-page.ts';
 import {
   type Actor,
   assertTransition,
@@ -27,7 +27,12 @@ import {
   ORDER_STATUSES,
   type OrderStatus,
 } from './state-machine.ts';
-import { generateTrackingRef, normaliseTrackingRef } from './tracking-ref.ts';
+import {
+  generateTrackingRef,
+  generateTrackingToken,
+  normaliseTrackingRef,
+  TRACKING_TOKEN_PATTERN,
+} from './tracking-ref.ts';
 
 export interface BrandContext {
   id: string;
@@ -40,67 +45,7 @@ export interface PreparedOrder {
   listeners: string[];
 }
 
-export interface ListOptions {
-  status?: string;
-  /** Only orders whose own `reference` starts with this (exact match included). */
-  reference?: string;
-  limit?: number;
-  cursor?: string;
-}
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
 const REF_ATTEMPTS = 5;
-
-/** The tracking page's token: 128 random bits in base64url (22 characters), unrelated to the ref. */
-export const generateTrackingToken = (): string => randomBytes(16).toString('base64url');
-
-/** What a tracking token looks like (16 bytes from the service, 32 from the migration's backfill). */
-const TRACKING_TOKEN = /^[A-Za-z0-9_-]{22,64}$/;
-
-/** Validated page options; `limit` is one more than asked, to learn whether a next page exists. */
-function pageQuery(options: ListOptions, cursors: CursorCodec, scope: CursorScope): PageQuery {
-  const { status, referencePrefix, limit, after } = validateAll({
-    status: () => {
-      if (options.status === undefined) return null;
-      if (!isOrderStatus(options.status))
-        throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
-      return options.status;
-    },
-    referencePrefix: () => {
-      if (options.reference === undefined) return null;
-      const reference = options.reference.trim();
-      if (reference.length === 0 || reference.length > 100)
-        throw invalidField('reference', 'must be 1 to 100 characters');
-      return reference;
-    },
-    limit: () => {
-      const limit = options.limit ?? DEFAULT_PAGE_SIZE;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-        throw invalidField('limit', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-      }
-      return limit;
-    },
-    after: () => (options.cursor === undefined ? null : orderPosition(cursors.decode(scope, options.cursor))),
-  });
-  return { status, referencePrefix, limit: limit + 1, after };
-}
-
-/** A list's cursor is bound to the brand and to its filter: reused with another, it is refused. */
-const orderListScope = (brandId: string, options: ListOptions): CursorScope => ({
-  list: 'orders',
-  brandId,
-  // A reference search adds to the filter; without one it is the status alone, as it always was.
-  filter: `${options.status ?? ''}${options.reference === undefined ? '' : `|ref:${options.reference.trim()}`}`,
-});
-
-function orderPosition(position: string): number {
-  // Only this service encrypts positions, but a key shared with an older format must not crash.
-  const id = Number(position);
-  if (!Number.isSafeInteger(id) || id <= 0)
-    throw invalidField('cursor', 'is not a cursor returned by this API');
-  return id;
-}
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
 export function orderService(deps: {
@@ -293,7 +238,7 @@ export function orderService(deps: {
      * answered like an unknown one, without a query: the page never tells whether an order exists.
      */
     async track(token: string) {
-      const found = TRACKING_TOKEN.test(token) ? await orders.findByTrackingToken(token) : null;
+      const found = TRACKING_TOKEN_PATTERN.test(token) ? await orders.findByTrackingToken(token) : null;
       if (!found) throw new AppError('not_found', 'No order has this tracking link.');
       return found;
     },

@@ -30,3 +30,9 @@ export function normaliseTrackingRef(input: string): string | null {
   const ref = `DLV-${body}`;
   return TRACKING_REF_PATTERN.test(ref) ? ref : null;
 }
+
+/** The tracking page's token: 128 random bits in base64url (22 characters), unrelated to the ref. */
+export const generateTrackingToken = (): string => randomBytes(16).toString('base64url');
+
+/** What a tracking token looks like (16 bytes from the service, 32 from the migration's backfill). */
+export const TRACKING_TOKEN_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
