@@ -17,6 +17,7 @@ import { gridService } from './domain/pricing/grid-service.ts';
 import { rateService } from './domain/rates/rate-service.ts';
 import { webhookDeliveryService } from './domain/webhooks/webhook-delivery-service.ts';
 import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
+import { webhookRequests } from './domain/webhooks/webhook-requests.ts';
 import { webhookService } from './domain/webhooks/webhook-service.ts';
 import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
@@ -80,6 +81,8 @@ export function createDeps(
     destinations,
     onSubscriptionsChanged: listeners.forget,
   });
+  // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
+  const webhookRequestService = webhookRequests({ repository: stores.webhookRequests, destinations, clock });
   const webhookDeliveries = webhookDeliveryService({
     stores,
     transact,
@@ -140,6 +143,7 @@ export function createDeps(
     links,
     invoices,
     webhooks,
+    webhookRequests: webhookRequestService,
     webhookDeliveries,
     idempotentRequests: idempotentRequests({ stores, transact }),
     /** Caches that poll the database for changes made by other instances (started with the app). */

@@ -1,5 +1,6 @@
 import { deliveryJson, type WebhookDelivery } from '../domain/webhooks/delivery.ts';
 import { endpointJson, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
+import type { WebhookRequest } from '../domain/webhooks/webhook-requests.ts';
 import { invalidField } from '../errors.ts';
 import {
   type CommandContext,
@@ -49,6 +50,19 @@ function parseSince(value: string): Date {
     throw invalidField('since', `"${value}" is not an ISO 8601 time such as 2026-03-01T09:00:00Z`);
   }
   return since;
+}
+
+function requestJson(r: WebhookRequest) {
+  return {
+    id: r.id,
+    brand_id: r.brandId,
+    requested_by: r.userEmail,
+    url: r.url,
+    events: r.eventTypes,
+    message: r.message,
+    status: r.status,
+    created_at: r.createdAt.toISOString(),
+  };
 }
 
 function optionalFlag(ctx: CommandContext, name: string): string | null {
@@ -150,6 +164,26 @@ export const webhookCommands: Record<string, CommandSpec> = {
       const limit = limitFlag === null ? undefined : /^\d+$/.test(limitFlag) ? Number(limitFlag) : Number.NaN;
       const deliveries = await ctx.deps.webhooks.deliveries(requireFlag(ctx, 'endpoint'), limit);
       ctx.out(describeDeliveries(deliveries), { deliveries: deliveries.map(deliveryJson) });
+    },
+  },
+  'webhooks requests': {
+    usage: 'dlv webhooks requests [--json]   (open requests from the account area)',
+    async run(ctx) {
+      const requests = await ctx.deps.webhookRequests.listOpen();
+      const rows = requests.map((r) => [
+        r.id,
+        r.brandId,
+        r.createdAt.toISOString(),
+        r.userEmail ?? '—',
+        r.eventTypes.join(','),
+        r.url,
+        r.message.replace(/\s+/g, ' ').slice(0, 60),
+      ]);
+      const human = requests.length
+        ? `${table([['REQUEST', 'BRAND', 'AT', 'BY', 'EVENTS', 'URL', 'MESSAGE'], ...rows])}
+Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS`
+        : 'No open webhook requests.';
+      ctx.out(human, { requests: requests.map(requestJson) });
     },
   },
 };

@@ -11,6 +11,7 @@ import { priceGridsRepository } from './repositories/price-grids-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
 import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
+import { webhookRequestsRepository } from './repositories/webhook-requests-repository.ts';
 import { webhooksRepository } from './repositories/webhooks-repository.ts';
 
 /** Every store (repository) of the service, on one connection: the pool, or a transaction's client. */
@@ -28,6 +29,7 @@ export function storesOn(db: Queryable) {
     users: usersRepository(db),
     webhookDeliveries: webhookDeliveriesRepository(db),
     webhooks: webhooksRepository(db),
+    webhookRequests: webhookRequestsRepository(db),
   };
 }
 

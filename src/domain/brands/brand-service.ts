@@ -1,6 +1,7 @@
 import type { BrandsRepository } from '../../db/repositories/brands-repository.ts';
 import { AppError } from '../../errors.ts';
 import { prefixedId } from '../ids.ts';
+import { type CompanyInput, validateCompany } from './billing.ts';
 import { BRAND_ID_PATTERN, type Brand, validateBrandName, validatePickupAddress } from './brand.ts';
 
 export function brandService(brands: BrandsRepository) {
@@ -15,6 +16,13 @@ export function brandService(brands: BrandsRepository) {
     list: () => brands.list(),
     async get(id: string): Promise<Brand> {
       const brand = BRAND_ID_PATTERN.test(id) ? await brands.findById(id) : null;
+      if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
+      return brand;
+    },
+    /** The account area's company page: billing details and default pickup, all checked first. */
+    async updateCompany(id: string, input: CompanyInput): Promise<Brand> {
+      const details = validateCompany(input);
+      const brand = BRAND_ID_PATTERN.test(id) ? await brands.updateCompany(id, details) : null;
       if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
       return brand;
     },

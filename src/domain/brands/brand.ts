@@ -5,6 +5,11 @@ export interface Brand {
   id: string;
   name: string;
   defaultPickupAddress: string | null;
+  /** Billing details printed on its invoices (account area, owner); null until set. */
+  legalName: string | null;
+  billingAddress: string | null;
+  siren: string | null;
+  vatNumber: string | null;
   createdAt: Date;
   /** A disabled brand's keys are refused and its people cannot sign in (`dlv brands disable`). */
   disabledAt: Date | null;

@@ -13,7 +13,7 @@ import {
   textAt,
 } from './invoice-pdf-layout.ts';
 import type { InvoiceLine, InvoiceTotals } from './invoice-totals.ts';
-import type { SellerIdentity } from './seller.ts';
+import { formatSiren, type SellerIdentity } from './seller.ts';
 
 export type { SellerIdentity } from './seller.ts';
 export { DEFAULT_SELLER } from './seller.ts';
@@ -27,7 +27,14 @@ export interface InvoicePdfData {
   dueDate: string;
   status: 'draft' | 'issued' | 'paid';
   seller: SellerIdentity;
-  buyer: { name: string; id: string; address: string | null };
+  /** The brand's legal name, billing address, SIREN and VAT number when its owner set them. */
+  buyer: {
+    name: string;
+    id: string;
+    address: string | null;
+    siren?: string | null;
+    vatNumber?: string | null;
+  };
   lines: InvoiceLine[];
   totals: InvoiceTotals;
   currency: 'EUR';
@@ -153,6 +160,15 @@ function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string):
     doc.font(FONT).fontSize(9);
     doc.text(buyer.address, MARGIN, y, { width: half });
     y = doc.y;
+  }
+  // A B2B invoice names the buyer's registration when it has one.
+  const registration = [
+    ...(buyer.siren ? [`SIREN : ${formatSiren(buyer.siren)}`] : []),
+    ...(buyer.vatNumber ? [`TVA intracommunautaire : ${buyer.vatNumber}`] : []),
+  ];
+  for (const line of registration) {
+    textAt(doc, line, MARGIN, y, { width: half });
+    y += 12;
   }
   y += 14;
   const counted = invoice.creditNote ? 'Livraisons annulées, créditées' : 'Livraisons facturées';

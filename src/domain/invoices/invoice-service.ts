@@ -259,7 +259,13 @@ export function invoiceService(deps: {
         dueDate: invoice.dueDate ?? dueDateFor(clock()),
         status: invoice.status,
         seller,
-        buyer: { name: brand.name, id: brand.id, address: brand.defaultPickupAddress },
+        buyer: {
+          name: brand.legalName ?? brand.name,
+          id: brand.id,
+          address: brand.billingAddress ?? brand.defaultPickupAddress,
+          siren: brand.siren,
+          vatNumber: brand.vatNumber,
+        },
         lines: lines.map((l) => ({ ...l })),
         totals: {
           orderCount: invoice.orderCount,

@@ -7,9 +7,11 @@ import type { Deps } from '../../deps.ts';
 import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
 import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
+import { companyRoutes } from './company-routes.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { orderRoutes } from './order-routes.ts';
+import { ratesRoutes } from './rates-routes.ts';
 import {
   ACCOUNT_PATH,
   anonymousCsrf,
@@ -20,6 +22,7 @@ import {
   safeEqual,
 } from './session-cookies.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 export const ACCOUNT_PREFIX = ACCOUNT_PATH;
 
@@ -131,6 +134,9 @@ export function accountArea(deps: Deps) {
     keyRoutes(account, deps, { context });
     orderRoutes(account, deps, { context });
     invoiceRoutes(account, deps, { context });
+    ratesRoutes(account, deps, { context });
+    webhookRoutes(account, deps, { context });
+    companyRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

@@ -1,5 +1,6 @@
 import type { Locale, Translate } from '../../../domain/accounts/messages.ts';
 import type { User } from '../../../domain/accounts/user.ts';
+import { canSeeWebhooks } from '../../../domain/webhooks/webhook-requests.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** What every page needs to draw its frame: language, words, who is signed in, the form token. */
@@ -24,6 +25,9 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
         ${ctx.user.role === 'finance' ? '' : html`<a href="/account/keys">${t('nav.keys')}</a>`}
         <a href="/account/orders">${t('nav.orders')}</a>
         <a href="/account/invoices">${t('nav.invoices')}</a>
+        <a href="/account/rates">${t('nav.rates')}</a>
+        ${canSeeWebhooks(ctx.user.role) ? html`<a href="/account/webhooks">${t('nav.webhooks')}</a>` : ''}
+        <a href="/account/company">${t('nav.company')}</a>
         <form method="post" action="/account/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('nav.signOut')}</button></form>
       </nav>`
     : '';

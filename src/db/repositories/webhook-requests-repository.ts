@@ -1,0 +1,68 @@
+import type { WebhookEventType } from '../../domain/webhooks/events.ts';
+import type { WebhookRequest, WebhookRequestStatus } from '../../domain/webhooks/webhook-requests.ts';
+import type { Queryable } from '../pool.ts';
+
+interface RequestRow {
+  id: string;
+  brand_id: string;
+  user_id: string | null;
+  user_email: string | null;
+  url: string;
+  event_types: WebhookEventType[];
+  message: string;
+  status: WebhookRequestStatus;
+  created_at: Date;
+}
+
+const toRequest = (r: RequestRow): WebhookRequest => ({
+  id: r.id,
+  brandId: r.brand_id,
+  userId: r.user_id,
+  userEmail: r.user_email,
+  url: r.url,
+  eventTypes: r.event_types,
+  message: r.message,
+  status: r.status,
+  createdAt: r.created_at,
+});
+
+const SELECT = `SELECT r.id, r.brand_id, r.user_id, u.email AS user_email, r.url, r.event_types, r.message,
+  r.status, r.created_at
+  FROM webhook_requests r LEFT JOIN users u ON u.id = r.user_id`;
+
+export function webhookRequestsRepository(db: Queryable) {
+  return {
+    async insert(input: {
+      id: string;
+      brandId: string;
+      userId: string;
+      url: string;
+      eventTypes: WebhookEventType[];
+      message: string;
+      at: Date;
+    }): Promise<WebhookRequest> {
+      await db.query(
+        `INSERT INTO webhook_requests (id, brand_id, user_id, url, event_types, message, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [input.id, input.brandId, input.userId, input.url, input.eventTypes, input.message, input.at],
+      );
+      const { rows } = await db.query<RequestRow>(`${SELECT} WHERE r.id = $1`, [input.id]);
+      return toRequest(rows[0]!);
+    },
+    async listForBrand(brandId: string, limit: number): Promise<WebhookRequest[]> {
+      const { rows } = await db.query<RequestRow>(
+        `${SELECT} WHERE r.brand_id = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2`,
+        [brandId, limit],
+      );
+      return rows.map(toRequest);
+    },
+    async listOpen(): Promise<WebhookRequest[]> {
+      const { rows } = await db.query<RequestRow>(
+        `${SELECT} WHERE r.status = 'open' ORDER BY r.created_at, r.id`,
+      );
+      return rows.map(toRequest);
+    },
+  };
+}
+
+export type WebhookRequestsRepository = ReturnType<typeof webhookRequestsRepository>;

@@ -1,0 +1,112 @@
+import { AppError, invalidField, validateAll } from '../../errors.ts';
+import type { Role, User } from '../accounts/user.ts';
+import { frenchVatKey } from '../invoices/seller.ts';
+import { validatePickupAddress } from './brand.ts';
+
+/** What the brand's invoices print in their buyer block, set by its owner. Null: not given. */
+export interface BrandBilling {
+  legalName: string | null;
+  billingAddress: string | null;
+  /** 9 digits, no spaces. */
+  siren: string | null;
+  /** FR + key + SIREN, no spaces. */
+  vatNumber: string | null;
+}
+
+/** The company page's form: every field as typed, blank meaning "none". */
+export interface CompanyInput {
+  legalName: string;
+  billingAddress: string;
+  siren: string;
+  vatNumber: string;
+  pickupAddress: string;
+}
+
+export type CompanyDetails = BrandBilling & { defaultPickupAddress: string | null };
+
+/** Only the owner changes what the invoices print and where parcels are collected. */
+export const canEditCompany = (role: Role): boolean => role === 'owner';
+
+export function mayEditCompany(user: User): void {
+  if (!canEditCompany(user.role))
+    throw new AppError('insufficient_scope', 'Only the owner can change the company details.');
+}
+
+/**
+ * INSEE's check on a SIREN: the Luhn sum of its 9 digits is a multiple of 10. It catches every
+ * single mistyped digit and most swaps of neighbours.
+ */
+export function sirenChecksOut(siren: string): boolean {
+  if (!/^\d{9}$/.test(siren)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) {
+    let digit = Number(siren[8 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+const blankToNull = (value: string): string | null => {
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+};
+
+function text(field: string, value: string, max: number): string | null {
+  const trimmed = blankToNull(value);
+  if (trimmed !== null && trimmed.length > max)
+    throw invalidField(field, `must be at most ${max} characters`);
+  return trimmed;
+}
+
+function siren(value: string): string | null {
+  const digits = value.replace(/\s/g, '');
+  if (digits === '') return null;
+  if (!/^\d{9}$/.test(digits)) throw invalidField('siren', 'must be 9 digits');
+  if (!sirenChecksOut(digits)) throw invalidField('siren', 'is not a valid SIREN (check digit)');
+  return digits;
+}
+
+/** The French VAT number of that SIREN (checked as config.ts checks the seller's). */
+function vatNumber(value: string, ofSiren: () => string | null): string | null {
+  const vat = value.replace(/\s/g, '').toUpperCase();
+  if (vat === '') return null;
+  if (!/^FR\d{11}$/.test(vat)) throw invalidField('vat_number', 'must be FR followed by 11 digits');
+  let sirenDigits: string | null;
+  try {
+    sirenDigits = ofSiren();
+  } catch {
+    return vat; // the SIREN's own error is reported; this one would only repeat it
+  }
+  if (sirenDigits === null) throw invalidField('vat_number', 'needs the SIREN it is made from');
+  const expected = `FR${frenchVatKey(sirenDigits)}${sirenDigits}`;
+  if (vat !== expected) throw invalidField('vat_number', `must be the SIREN's VAT number, ${expected}`);
+  return vat;
+}
+
+/** The Île-de-France check of order pickups, its 422 reported here as the form field's mistake. */
+function pickup(value: string): string | null {
+  const address = blankToNull(value);
+  try {
+    return validatePickupAddress(address);
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'out_of_zone' || err.code === 'invalid_address')) {
+      throw invalidField('pickup_address', err.details?.[0]?.message ?? err.message);
+    }
+    throw err;
+  }
+}
+
+/** Every field checked at once, so the form shows each mistake next to its field. */
+export function validateCompany(input: CompanyInput): CompanyDetails {
+  return validateAll({
+    legalName: () => text('legal_name', input.legalName, 200),
+    billingAddress: () => text('billing_address', input.billingAddress, 500),
+    siren: () => siren(input.siren),
+    vatNumber: () => vatNumber(input.vatNumber, () => siren(input.siren)),
+    defaultPickupAddress: () => pickup(input.pickupAddress),
+  });
+}

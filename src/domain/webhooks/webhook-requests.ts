@@ -1,0 +1,90 @@
+import type { WebhookRequestsRepository } from '../../db/repositories/webhook-requests-repository.ts';
+import { AppError, invalidField, validateAll } from '../../errors.ts';
+import type { DestinationGuard } from '../../infra/http/url-guard.ts';
+import type { Role, User } from '../accounts/user.ts';
+import { prefixedId } from '../ids.ts';
+import { parseEventTypes, type WebhookEventType } from './events.ts';
+
+export type WebhookRequestStatus = 'open' | 'done' | 'declined';
+
+/** A brand's request for a webhook endpoint, for the operator to set up with `dlv webhooks add`. */
+export interface WebhookRequest {
+  id: string;
+  brandId: string;
+  userId: string | null;
+  /** Who asked (null once that person is deleted). */
+  userEmail: string | null;
+  url: string;
+  eventTypes: WebhookEventType[];
+  message: string;
+  status: WebhookRequestStatus;
+  createdAt: Date;
+}
+
+export const MAX_REQUEST_MESSAGE = 2000;
+
+/** Webhooks are a developer's matter: finance people see invoices only. */
+export const canSeeWebhooks = (role: Role): boolean => role !== 'finance';
+
+/**
+ * Requests made from the account area. Endpoints themselves stay the operator's (they carry a
+ * signing secret handed over out of band); a request only records what the brand wants, after the
+ * URL has passed the very guard `dlv webhooks add` applies, so the operator is never handed a
+ * destination that would be refused.
+ */
+export function webhookRequests(deps: {
+  repository: WebhookRequestsRepository;
+  destinations: DestinationGuard;
+  clock: () => Date;
+}) {
+  function mayUse(user: User): void {
+    if (!canSeeWebhooks(user.role))
+      throw new AppError('insufficient_scope', 'Your role cannot manage webhooks.');
+  }
+
+  return {
+    mayUse,
+
+    async request(
+      user: User,
+      input: { url: string; events: string[]; message: string },
+    ): Promise<WebhookRequest> {
+      mayUse(user);
+      const checked = validateAll({
+        url: () => deps.destinations.validate(input.url.trim()),
+        events: () => {
+          // An empty form would mean "every event" to parseEventTypes; here one must be chosen.
+          if (input.events.length === 0) throw invalidField('events', 'choose at least one event type');
+          return parseEventTypes(input.events);
+        },
+        message: () => {
+          const message = input.message.trim();
+          if (message.length > MAX_REQUEST_MESSAGE)
+            throw invalidField('message', `must be at most ${MAX_REQUEST_MESSAGE} characters`);
+          return message;
+        },
+      });
+      await deps.destinations.assertPublic(checked.url);
+      return deps.repository.insert({
+        id: prefixedId('whr'),
+        brandId: user.brandId,
+        userId: user.id,
+        url: checked.url.href,
+        eventTypes: checked.events,
+        message: checked.message,
+        at: deps.clock(),
+      });
+    },
+
+    /** The brand's own requests, newest first. */
+    list(user: User): Promise<WebhookRequest[]> {
+      mayUse(user);
+      return deps.repository.listForBrand(user.brandId, 20);
+    },
+
+    /** Every brand's open requests, oldest first: the operator's queue. */
+    listOpen: (): Promise<WebhookRequest[]> => deps.repository.listOpen(),
+  };
+}
+
+export type WebhookRequestService = ReturnType<typeof webhookRequests>;

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/brands/billing.ts';
+import { userOf } from '../shared/principal.ts';
+import { fieldErrors } from './field-errors.ts';
+import { text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { companyPage, companyValues } from './views/company-page.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const COMPANY_FIELDS = {
+  legal_name: { name: 'legal_name', label: 'company.legalName' },
+  billing_address: { name: 'billing_address', label: 'company.billingAddress' },
+  siren: { name: 'siren', label: 'company.siren' },
+  vat_number: { name: 'vat_number', label: 'company.vat' },
+  pickup_address: { name: 'pickup_address', label: 'company.pickup' },
+} as const;
+
+/**
+ * `/account/company`: what the invoices print about the brand, and its default pickup address.
+ * The owner edits them; developers and finance people see them read only (finance checks what
+ * the invoices will say).
+ */
+export function companyRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { context }: { context: PageContextOf },
+): void {
+  app.get('/company', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const brand = await deps.brands.get(session.user.brandId);
+    const page = companyPage(await context(request, reply), {
+      values: companyValues(brand),
+      editable: canEditCompany(session.user.role),
+      saved: (request.query as Record<string, unknown>).saved === '1',
+    });
+    return sendPage(reply, page);
+  });
+
+  app.post('/company', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    mayEditCompany(session.user);
+    const values: CompanyInput = {
+      legalName: text(request, 'legal_name', 201),
+      billingAddress: text(request, 'billing_address', 501),
+      siren: text(request, 'siren', 40),
+      vatNumber: text(request, 'vat_number', 40),
+      pickupAddress: text(request, 'pickup_address', 501),
+    };
+    try {
+      await deps.brands.updateCompany(session.user.brandId, values);
+    } catch (err) {
+      const ctx = await context(request, reply);
+      const errors = fieldErrors(err, ctx, COMPANY_FIELDS);
+      return sendPage(reply, companyPage(ctx, { values, editable: true, errors }), 400);
+    }
+    return reply.redirect('/account/company?saved=1', 303);
+  });
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { resolveDestination } from '../../domain/coverage/destination.ts';
+import type { RateRequest } from '../../domain/rates/rate-service.ts';
+import { invalidField } from '../../errors.ts';
+import { publicServerUrl } from '../public/index.ts';
+import { userOf } from '../shared/principal.ts';
+import { fieldErrors } from './field-errors.ts';
+import { query } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { type RatesForm, ratesPage } from './views/rates-page.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const DESTINATION = { name: 'to', label: 'rates.address' } as const;
+const RATE_FIELDS = {
+  delivery_zip: DESTINATION,
+  delivery_address: DESTINATION,
+  unit_type: { name: 'unit_type', label: 'rates.unitType' },
+  unit_weight: { name: 'unit_weight', label: 'rates.unitWeight' },
+  quantity: { name: 'quantity', label: 'rates.quantity' },
+} as const;
+
+/**
+ * The form as `POST /rates` would receive it: digits alone are a postcode (`delivery_zip`),
+ * anything else an address; a blank field is left out, so the API's defaults apply.
+ */
+export function rateRequestOf(form: RatesForm): RateRequest {
+  if (form.to.length > 500) throw invalidField('delivery_address', 'must be at most 500 characters');
+  const to = form.to.trim();
+  const request: RateRequest = /^[\d\s]+$/.test(to) ? { delivery_zip: to } : { delivery_address: to };
+  if (form.unit_type.trim() !== '') request.unit_type = form.unit_type;
+  if (form.unit_weight.trim() !== '') request.unit_weight = form.unit_weight;
+  const quantity = form.quantity.trim();
+  // Not an integer: NaN, which the service refuses with its own message.
+  if (quantity !== '') request.quantity = /^\d{1,9}$/.test(quantity) ? Number(quantity) : Number.NaN;
+  return request;
+}
+
+/**
+ * `/account/rates`: the brand's own quote, from the very service `POST /rates` calls. Every role
+ * may use it: finance people check invoices against these negotiated prices.
+ */
+export function ratesRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+  app.get('/rates', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const ctx = await context(request, reply);
+    const apiBaseUrl = publicServerUrl(deps);
+    const values: RatesForm = {
+      to: query(request, 'to', 501),
+      unit_type: query(request, 'unit_type', 30) || 'parcel',
+      unit_weight: query(request, 'unit_weight', 30),
+      quantity: query(request, 'quantity', 10),
+    };
+    if ((request.query as Record<string, unknown>).to === undefined) {
+      return sendPage(reply, ratesPage(ctx, { values }, apiBaseUrl));
+    }
+    try {
+      const body = rateRequestOf(values);
+      const quote = await deps.rates.quote(session.user.brandId, body);
+      // Only to say why a quote is unavailable (out of zone, unknown, or the grid's gap).
+      const destination = resolveDestination({
+        deliveryZip: body.delivery_zip,
+        deliveryAddress: body.delivery_address,
+      });
+      return sendPage(reply, ratesPage(ctx, { values, result: { quote, destination, body } }, apiBaseUrl));
+    } catch (err) {
+      const errors = fieldErrors(err, ctx, RATE_FIELDS);
+      return sendPage(reply, ratesPage(ctx, { values, errors }, apiBaseUrl), 400);
+    }
+  });
+}

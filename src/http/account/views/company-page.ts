@@ -1,0 +1,57 @@
+import type { CompanyInput } from '../../../domain/brands/billing.ts';
+import type { Brand } from '../../../domain/brands/brand.ts';
+import { formatSiren } from '../../../domain/invoices/seller.ts';
+import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
+import { html } from './html.ts';
+import { csrfField, layout, type PageContext } from './layout.ts';
+
+/** The form's values from what is stored: SIREN grouped by three, blanks for what is not set. */
+export function companyValues(brand: Brand): CompanyInput {
+  return {
+    legalName: brand.legalName ?? '',
+    billingAddress: brand.billingAddress ?? '',
+    siren: brand.siren ? formatSiren(brand.siren) : '',
+    vatNumber: brand.vatNumber ?? '',
+    pickupAddress: brand.defaultPickupAddress ?? '',
+  };
+}
+
+function readOnly(ctx: PageContext, values: CompanyInput) {
+  const { t } = ctx;
+  const shown = (value: string) => (value === '' ? html`<em>${t('company.unset')}</em>` : value);
+  return html`<p class="notice">${t('company.readOnly')}</p>
+<dl class="card">
+  <dt>${t('company.legalName')}</dt><dd>${shown(values.legalName)}</dd>
+  <dt>${t('company.billingAddress')}</dt><dd class="multiline">${shown(values.billingAddress)}</dd>
+  <dt>${t('company.siren')}</dt><dd>${shown(values.siren)}</dd>
+  <dt>${t('company.vat')}</dt><dd>${shown(values.vatNumber)}</dd>
+  <dt>${t('company.pickup')}</dt><dd>${shown(values.pickupAddress)}</dd>
+</dl>`;
+}
+
+/** The company details: a form for the owner, the same details read only for everyone else. */
+export function companyPage(
+  ctx: PageContext,
+  state: { values: CompanyInput; editable: boolean; errors?: FieldErrors; saved?: boolean },
+): string {
+  const { t } = ctx;
+  const { values, errors = {} } = state;
+  const body = state.editable
+    ? html`<form method="post" action="/account/company" class="card">
+  ${csrfField(ctx)}
+  ${inputField(t('company.legalName'), 'legal_name', { value: values.legalName, error: errors.legal_name, maxlength: 200 })}
+  ${textareaField(t('company.billingAddress'), 'billing_address', { value: values.billingAddress, error: errors.billing_address, maxlength: 500 })}
+  ${inputField(t('company.siren'), 'siren', { value: values.siren, error: errors.siren, maxlength: 20, inputmode: 'numeric', placeholder: '732 829 320' })}
+  ${inputField(t('company.vat'), 'vat_number', { value: values.vatNumber, error: errors.vat_number, maxlength: 20, placeholder: 'FR44732829320' })}
+  ${textareaField(t('company.pickup'), 'pickup_address', { value: values.pickupAddress, error: errors.pickup_address, maxlength: 500, rows: 2 })}
+  <button type="submit">${t('company.save')}</button>
+</form>`
+    : readOnly(ctx, values);
+  return layout(
+    ctx,
+    t('company.title'),
+    html`<p>${t('company.intro')}</p>
+${state.saved ? html`<p class="notice" role="status">${t('company.saved')}</p>` : ''}
+${body}`,
+  );
+}

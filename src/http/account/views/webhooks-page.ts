@@ -1,0 +1,97 @@
+import type { WebhookDelivery } from '../../../domain/webhooks/delivery.ts';
+import type { WebhookEndpoint } from '../../../domain/webhooks/endpoint.ts';
+import type { WebhookRequest } from '../../../domain/webhooks/webhook-requests.ts';
+import { EVENT_CATALOGUE, EVENT_TYPES } from '../../../events/catalogue.ts';
+import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
+import { html } from './html.ts';
+import { csrfField, layout, type PageContext } from './layout.ts';
+
+const when = (ctx: PageContext, date: Date) =>
+  html`<time datetime="${date.toISOString()}">${new Intl.DateTimeFormat(
+    ctx.locale === 'fr' ? 'fr-FR' : 'en-GB',
+    {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Europe/Paris',
+    },
+  ).format(date)}</time>`;
+
+export interface RequestForm {
+  url: string;
+  events: string[];
+  message: string;
+}
+
+function deliveriesTable(ctx: PageContext, deliveries: WebhookDelivery[]) {
+  const { t } = ctx;
+  if (deliveries.length === 0) return html`<p>${t('webhooks.noDeliveries')}</p>`;
+  return html`<table class="keys"><thead><tr><th>${t('webhooks.event')}</th><th>${t('webhooks.status')}</th>
+<th>${t('webhooks.attempts')}</th><th>${t('webhooks.lastHttp')}</th><th>${t('webhooks.at')}</th></tr></thead>
+<tbody>${deliveries.map(
+    (d) => html`<tr data-delivery="${d.id}">
+  <td data-label="${t('webhooks.event')}"><code>${d.eventType}</code></td>
+  <td data-label="${t('webhooks.status')}" class="delivery-${d.status}">${t(`webhooks.delivery.${d.status}`)}</td>
+  <td data-label="${t('webhooks.attempts')}">${d.attemptCount}</td>
+  <td data-label="${t('webhooks.lastHttp')}">${d.lastStatus ?? '—'}${d.lastError && d.lastStatus === null ? html` <small>${d.lastError}</small>` : ''}</td>
+  <td data-label="${t('webhooks.at')}">${when(ctx, d.updatedAt)}</td>
+</tr>`,
+  )}</tbody></table>`;
+}
+
+function endpointCard(ctx: PageContext, endpoint: WebhookEndpoint, deliveries: WebhookDelivery[]) {
+  const { t } = ctx;
+  const active = endpoint.status === 'active';
+  return html`<section class="card" data-endpoint="${endpoint.id}">
+<h2><code>${endpoint.url}</code></h2>
+<dl class="card">
+  <dt>${t('webhooks.status')}</dt><dd class="${active ? 'ok' : 'error'}">${active ? t('webhooks.active') : t('webhooks.disabled')}${
+    endpoint.disabledReason ? html` — ${endpoint.disabledReason}` : ''
+  }</dd>
+  <dt>${t('webhooks.events')}</dt><dd>${endpoint.eventTypes.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}</dd>
+</dl>
+<h3>${t('webhooks.deliveries')}</h3>
+${deliveriesTable(ctx, deliveries)}
+</section>`;
+}
+
+export function webhooksPage(
+  ctx: PageContext,
+  data: {
+    endpoints: { endpoint: WebhookEndpoint; deliveries: WebhookDelivery[] }[];
+    requests: WebhookRequest[];
+  },
+  state: { values?: RequestForm; errors?: FieldErrors; sent?: boolean } = {},
+): string {
+  const { t } = ctx;
+  const { values = { url: '', events: [], message: '' }, errors = {} } = state;
+  const checked = new Set(values.events);
+  return layout(
+    ctx,
+    t('webhooks.title'),
+    html`<p>${t('webhooks.intro')}</p>
+${state.sent ? html`<p class="notice" role="status">${t('webhooks.sent')}</p>` : ''}
+${data.endpoints.length === 0 ? html`<p>${t('webhooks.none')}</p>` : data.endpoints.map((e) => endpointCard(ctx, e.endpoint, e.deliveries))}
+<form method="post" action="/account/webhooks/requests" class="card">
+  <h2>${t('webhooks.request')}</h2>
+  ${csrfField(ctx)}
+  ${inputField(t('webhooks.url'), 'url', { type: 'url', value: values.url, error: errors.url, maxlength: 2000, required: true, placeholder: 'https://' })}
+  <fieldset${errors.events ? html` aria-describedby="events-error"` : ''}><legend>${t('webhooks.events')}</legend>
+  ${EVENT_TYPES.map(
+    (type) =>
+      html`<label class="check"><input type="checkbox" name="events" value="${type}"${checked.has(type) ? html` checked` : ''}> <code>${type}</code> — ${EVENT_CATALOGUE[type].description}</label>`,
+  )}
+  ${errors.events ? html`<p class="field-error" id="events-error">${errors.events}</p>` : ''}
+  </fieldset>
+  ${textareaField(t('webhooks.message'), 'message', { value: values.message, error: errors.message, maxlength: 2000 })}
+  <button type="submit">${t('webhooks.send')}</button>
+</form>
+${
+  data.requests.length === 0
+    ? ''
+    : html`<section><h2>${t('webhooks.requests')}</h2><ul class="audit">${data.requests.map(
+        (r) =>
+          html`<li>${when(ctx, r.createdAt)} — <code>${r.url}</code> — ${r.eventTypes.join(', ')} — ${t(`webhooks.request.${r.status}`)}${r.userEmail ? html` — ${r.userEmail}` : ''}</li>`,
+      )}</ul></section>`
+}`,
+  );
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import type { User } from '../../domain/accounts/user.ts';
+import { userOf } from '../shared/principal.ts';
+import { fieldErrors } from './field-errors.ts';
+import { list, text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { type RequestForm, webhooksPage } from './views/webhooks-page.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+const LAST_DELIVERIES = 20;
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const REQUEST_FIELDS = {
+  url: { name: 'url', label: 'webhooks.url' },
+  events: { name: 'events', label: 'webhooks.events' },
+  message: { name: 'message', label: 'webhooks.message' },
+} as const;
+
+/**
+ * `/account/webhooks` (owner and developer): the brand's endpoints with their last deliveries,
+ * read only (endpoints are the operator's, see `dlv webhooks add`), and a form to request one.
+ */
+export function webhookRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { context }: { context: PageContextOf },
+): void {
+  async function pageData(user: User) {
+    deps.webhookRequests.mayUse(user);
+    const endpoints = (await deps.webhooks.list(user.brandId)).filter((e) => e.brandId === user.brandId);
+    return {
+      endpoints: await Promise.all(
+        endpoints.map(async (endpoint) => ({
+          endpoint,
+          deliveries: await deps.webhooks.deliveries(endpoint.id, LAST_DELIVERIES),
+        })),
+      ),
+      requests: await deps.webhookRequests.list(user),
+    };
+  }
+
+  async function view(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: Parameters<typeof webhooksPage>[2] = {},
+    status = 200,
+  ) {
+    const { session } = userOf(request);
+    const data = await pageData(session.user);
+    return sendPage(reply, webhooksPage(await context(request, reply), data, state), status);
+  }
+
+  app.get('/webhooks', SIGNED_IN, (request, reply) =>
+    view(request, reply, { sent: (request.query as Record<string, unknown>).requested === '1' }),
+  );
+
+  app.post('/webhooks/requests', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const values: RequestForm = {
+      url: text(request, 'url', 2001),
+      events: list(request, 'events'),
+      message: text(request, 'message', 2001),
+    };
+    try {
+      await deps.webhookRequests.request(session.user, values);
+    } catch (err) {
+      const errors = fieldErrors(err, await context(request, reply), REQUEST_FIELDS);
+      return view(request, reply, { values, errors }, 400);
+    }
+    return reply.redirect('/account/webhooks?requested=1', 303);
+  });
+}
