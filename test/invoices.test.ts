@@ -282,3 +282,35 @@ describe('issuing under concurrency', () => {
     expect(JSON.parse(list.stdout).invoices.map((i: { status: string }) => i.status)).toContain('paid');
   });
 });
+
+describe('the buyer on an issued document', () => {
+  const pdfText = async (pdf: Buffer) => (await new PDFParse({ data: new Uint8Array(pdf) }).getText()).text;
+  const company = (legalName: string) => ({
+    legalName,
+    billingAddress: '3 rue de Rivoli\n75004 Paris',
+    siren: '732829320',
+    vatNumber: 'FR44732829320',
+    pickupAddress: TEST_PICKUP_ADDRESS,
+  });
+
+  it('keeps the billing details of the day it was issued; the draft shows the current ones', async () => {
+    const b = await createBrandWithKey(t.deps);
+    await t.deps.brands.updateCompany(b.brandId, company('Ancienne Raison SARL'));
+    await orderAt(b, '2025-03-10T10:00:00Z');
+    now = new Date('2025-04-02T10:00:00Z');
+    const issued = (await t.deps.invoices.issueMonth('2025-03')).issued.find((i) => i.brandId === b.brandId)!;
+    await orderAt(b, '2025-04-03T10:00:00Z');
+    await t.deps.brands.updateCompany(b.brandId, company('Nouvelle Raison SAS'));
+
+    const old = await pdfText((await t.deps.invoices.pdf(b.brandId, issued.id)).pdf);
+    expect(old).toContain('Ancienne Raison SARL');
+    expect(old).not.toContain('Nouvelle Raison SAS');
+    const draft = await pdfText(
+      (await t.deps.invoices.pdf(b.brandId, invoiceIdFor(b.brandId, '2025-04'))).pdf,
+    );
+    expect(draft).toContain('Nouvelle Raison SAS');
+    await expect(
+      t.pool.query("UPDATE document_buyers SET name = 'x' WHERE document_id = $1", [issued.id]),
+    ).rejects.toThrow(/immutable/);
+  });
+});

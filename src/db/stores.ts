@@ -4,6 +4,7 @@ import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
+import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
@@ -20,6 +21,7 @@ export function storesOn(db: Queryable) {
     apiKeys: apiKeysRepository(db),
     brands: brandsRepository(db),
     creditNotes: creditNotesRepository(db),
+    documentBuyers: documentBuyersRepository(db),
     idempotencyKeys: idempotencyRepository(db),
     invoices: invoicesRepository(db),
     orders: ordersRepository(db),

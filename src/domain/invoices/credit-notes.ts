@@ -37,7 +37,7 @@ export function creditNoteAsInvoice(note: StoredCreditNote) {
  * `credit_note_lines.order_id` is unique: a second credit note for one order cannot be written.
  */
 export async function creditCancelledOrder(
-  tx: Pick<Stores, 'creditNotes' | 'outbox'>,
+  tx: Pick<Stores, 'creditNotes' | 'documentBuyers' | 'outbox'>,
   outbox: Outbox,
   /** `outbox.jobsFor(brand, 'credit_note.issued')`, read before the transaction opened. */
   listeners: readonly string[],
@@ -57,6 +57,7 @@ export async function creditCancelledOrder(
     orderId: order.id,
     issuedAt: at,
   });
+  await tx.documentBuyers.freeze(id, order.brandId);
   const note = (await repo.find(id, order.brandId))!;
   const event = outbox.eventWith(listeners, order.brandId, 'credit_note.issued', at, () => ({
     credit_note: invoiceJson(creditNoteAsInvoice(note)),

@@ -49,7 +49,7 @@ export function invoiceIdFor(brandId: string, period: string): string {
 
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
 export function invoiceService(deps: {
-  stores: Pick<Stores, 'invoices' | 'creditNotes'>;
+  stores: Pick<Stores, 'invoices' | 'creditNotes' | 'documentBuyers'>;
   transact: Transact;
   outbox: Outbox;
   brands: BrandService;
@@ -152,6 +152,7 @@ export function invoiceService(deps: {
         start,
         end,
       });
+      await tx.documentBuyers.freeze(id, brandId);
       const invoice = (await repo.find(id, brandId))!;
       const event = outbox.eventWith(listeners, brandId, 'invoice.issued', issuedAt, () => ({
         invoice: invoiceJson(invoice),
@@ -251,6 +252,8 @@ export function invoiceService(deps: {
     async pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }> {
       const { invoice, lines } = await find(brandId, id);
       const brand = await brands.get(brandId);
+      // An issued document shows the buyer as it was when issued; a draft, the current details.
+      const frozen = invoice.status === 'draft' ? null : await deps.stores.documentBuyers.find(invoice.id);
       const credits = invoice.creditsInvoice;
       const pdf = await renderInvoicePdf({
         number: invoice.number ?? '',
@@ -259,13 +262,15 @@ export function invoiceService(deps: {
         dueDate: invoice.dueDate ?? dueDateFor(clock()),
         status: invoice.status,
         seller,
-        buyer: {
-          name: brand.legalName ?? brand.name,
-          id: brand.id,
-          address: brand.billingAddress ?? brand.defaultPickupAddress,
-          siren: brand.siren,
-          vatNumber: brand.vatNumber,
-        },
+        buyer: frozen
+          ? { id: brand.id, ...frozen }
+          : {
+              name: brand.legalName ?? brand.name,
+              id: brand.id,
+              address: brand.billingAddress ?? brand.defaultPickupAddress,
+              siren: brand.siren,
+              vatNumber: brand.vatNumber,
+            },
         lines: lines.map((l) => ({ ...l })),
         totals: {
           orderCount: invoice.orderCount,
