@@ -47,7 +47,10 @@ export function createDeps(
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
 
   const brands = brandService(stores.brands);
-  const authenticator = apiKeyAuthenticator(stores.apiKeys, { ttlMs: config.authCacheTtlMs });
+  const authenticator = apiKeyAuthenticator(stores.apiKeys, {
+    ttlMs: config.authCacheTtlMs,
+    now: () => clock().getTime(),
+  });
   const apiKeys = apiKeyService(stores.apiKeys, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
@@ -122,6 +125,7 @@ export function createDeps(
     keys: stores.apiKeys,
     transact,
     onRevoked: (keyId) => authenticator.forget(keyId),
+    clock,
   });
   return {
     config,

@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
 import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
+import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import {
   ACCOUNT_PATH,
@@ -127,6 +128,7 @@ export function accountArea(deps: Deps) {
 
     authRoutes(account, deps, { signer, context });
     keyRoutes(account, deps, { context });
+    keyRollRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();
