@@ -6,6 +6,7 @@ import { storesOn, transactOn } from './db/stores.ts';
 import { accountMail } from './domain/accounts/account-mail.ts';
 import { accountService } from './domain/accounts/account-service.ts';
 import { keyManagement } from './domain/accounts/key-management.ts';
+import { teamManagement } from './domain/accounts/team.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
@@ -127,11 +128,13 @@ export function createDeps(
     onRevoked: (keyId) => authenticator.forget(keyId),
     clock,
   });
+  const team = teamManagement({ users: stores.users, transact, accounts });
   return {
     config,
     pool,
     accounts,
     accountKeys,
+    team,
     mailer,
     signInLimiter,
     clock,

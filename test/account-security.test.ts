@@ -109,11 +109,12 @@ describe('roles and brands', () => {
   it('answers 404 on every account route with an object in its path, given another brand’s', async () => {
     const { b } = await signedIn();
     const other = await createBrandWithKey(t.deps);
+    const otherUser = await createUser(t.deps, { brandId: other.brandId, role: 'developer' });
     const routes = t.app.routeCatalog.filter((r) => r.auth === 'session' && r.url.includes(':'));
     expect(routes.length).toBeGreaterThan(0);
     for (const route of routes) {
-      expect(route.url, 'a fixture for this parameter').toMatch(/:keyId/);
-      const url = route.url.replace(':keyId', other.keyId);
+      expect(route.url, 'a fixture for this parameter').toMatch(/:keyId|:userId/);
+      const url = route.url.replace(':keyId', other.keyId).replace(':userId', otherUser.userId);
       const home = await b.get('/account');
       const res = route.method === 'GET' ? await b.get(url) : await b.post(url, { _csrf: csrfOf(home.body) });
       expect(res.status, `${route.method} ${route.url}`).toBe(404);

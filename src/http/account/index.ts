@@ -18,6 +18,7 @@ import {
   SESSION_COOKIE,
   safeEqual,
 } from './session-cookies.ts';
+import { teamRoutes } from './team-routes.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 
 export const ACCOUNT_PREFIX = ACCOUNT_PATH;
@@ -129,6 +130,7 @@ export function accountArea(deps: Deps) {
     authRoutes(account, deps, { signer, context });
     keyRoutes(account, deps, { context });
     keyRollRoutes(account, deps, { context });
+    teamRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

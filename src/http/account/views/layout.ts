@@ -22,6 +22,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
     ? html`<nav aria-label="account">
         <a href="/account">${t('nav.home')}</a>
         ${ctx.user.role === 'finance' ? '' : html`<a href="/account/keys">${t('nav.keys')}</a>`}
+        ${ctx.user.role === 'owner' ? html`<a href="/account/team">${t('nav.team')}</a>` : ''}
         <form method="post" action="/account/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('nav.signOut')}</button></form>
       </nav>`
     : '';
