@@ -6,6 +6,7 @@ import { storesOn, transactOn } from './db/stores.ts';
 import { accountMail } from './domain/accounts/account-mail.ts';
 import { accountService } from './domain/accounts/account-service.ts';
 import { keyManagement } from './domain/accounts/key-management.ts';
+import { teamManagement } from './domain/accounts/team.ts';
 import { apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { brandService } from './domain/brands/brand-service.ts';
@@ -48,7 +49,10 @@ export function createDeps(
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
 
   const brands = brandService(stores.brands);
-  const authenticator = apiKeyAuthenticator(stores.apiKeys, { ttlMs: config.authCacheTtlMs });
+  const authenticator = apiKeyAuthenticator(stores.apiKeys, {
+    ttlMs: config.authCacheTtlMs,
+    now: () => clock().getTime(),
+  });
   const apiKeys = apiKeyService(stores.apiKeys, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
@@ -125,12 +129,15 @@ export function createDeps(
     keys: stores.apiKeys,
     transact,
     onRevoked: (keyId) => authenticator.forget(keyId),
+    clock,
   });
+  const team = teamManagement({ users: stores.users, transact, accounts });
   return {
     config,
     pool,
     accounts,
     accountKeys,
+    team,
     mailer,
     signInLimiter,
     clock,

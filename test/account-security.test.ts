@@ -109,6 +109,7 @@ describe('roles and brands', () => {
   it('answers 404 on every account route with an object in its path, given another brand’s', async () => {
     const { b } = await signedIn();
     const other = await createBrandWithKey(t.deps);
+    const otherUser = await createUser(t.deps, { brandId: other.brandId, role: 'developer' });
     const routes = t.app.routeCatalog.filter((r) => r.auth === 'session' && r.url.includes(':'));
     expect(routes.length).toBeGreaterThan(0);
     // The other brand's objects, one per kind of path parameter.
@@ -121,6 +122,7 @@ describe('roles and brands', () => {
       keyId: other.keyId,
       trackingRef: order.trackingRef,
       id: invoice.id,
+      userId: otherUser.userId,
     };
     for (const route of routes) {
       const url = route.url.replace(/:(\w+)/g, (_, name: string) => {

@@ -23,7 +23,7 @@ async function brandOf(req: IncomingMessage): Promise<string | null> {
   const token = req.headers.authorization?.slice(7) ?? '';
   let brand = brandByKey.get(token);
   if (!brand) {
-    brand = (await keys.findActiveByHash(hashApiKey(token)))?.brandId;
+    brand = (await keys.findActiveByHash(hashApiKey(token), new Date()))?.brandId;
     if (brand) brandByKey.set(token, brand);
   }
   return brand ?? null;

@@ -12,6 +12,8 @@ export interface ApiKeyRecord {
   /** Given when created from the account area; keys made by `dlv keys create` have none. */
   name: string | null;
   createdByUserId: string | null;
+  /** Set when the key was rolled: it stops working at this instant. */
+  expiresAt: Date | null;
 }
 
 /** A key as the account area lists it: who created it, by e-mail. */
@@ -19,11 +21,13 @@ export interface ListedKey extends ApiKeyRecord {
   createdByEmail: string | null;
 }
 
+export type KeyAction = 'created' | 'revoked' | 'rolled';
+
 export interface KeyEvent {
   keyId: string;
   keyPrefix: string;
   keyName: string | null;
-  action: 'created' | 'revoked';
+  action: KeyAction;
   userEmail: string | null;
   ip: string | null;
   at: Date;
@@ -46,10 +50,11 @@ interface KeyRow {
   last_used_at: Date | null;
   name: string | null;
   created_by_user_id: string | null;
+  expires_at: Date | null;
 }
 
 const COLUMNS =
-  'id, brand_id, prefix, scopes, created_at, revoked_at, last_used_at, name, created_by_user_id';
+  'id, brand_id, prefix, scopes, created_at, revoked_at, last_used_at, name, created_by_user_id, expires_at';
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,
@@ -61,6 +66,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   lastUsedAt: r.last_used_at,
   name: r.name,
   createdByUserId: r.created_by_user_id,
+  expiresAt: r.expires_at,
 });
 
 export function apiKeysRepository(db: Queryable) {
@@ -89,16 +95,18 @@ export function apiKeysRepository(db: Queryable) {
       );
       return toKey(rows[0]!);
     },
-    async findActiveByHash(hash: Buffer): Promise<KeyWithBrand | null> {
+    /** The key of `hash` if it works at `at`: not revoked, not past its expiry, its brand enabled. */
+    async findActiveByHash(hash: Buffer, at: Date): Promise<KeyWithBrand | null> {
       const { rows } = await db.query<
         KeyRow & { brand_name: string; brand_created_at: Date; brand_default_pickup_address: string | null }
       >(
         `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at,
-                k.name, k.created_by_user_id, b.name AS brand_name, b.created_at AS brand_created_at,
+                k.name, k.created_by_user_id, k.expires_at, b.name AS brand_name, b.created_at AS brand_created_at,
                 b.default_pickup_address AS brand_default_pickup_address
            FROM api_keys k JOIN brands b ON b.id = k.brand_id
-          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND b.disabled_at IS NULL`,
-        [hash],
+          WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
+            AND b.disabled_at IS NULL`,
+        [hash, at],
       );
       const row = rows[0];
       return row
@@ -135,7 +143,7 @@ export function apiKeysRepository(db: Queryable) {
     async listWithCreators(brandId: string): Promise<ListedKey[]> {
       const { rows } = await db.query<KeyRow & { created_by_email: string | null }>(
         `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at, k.name,
-                k.created_by_user_id, u.email AS created_by_email
+                k.created_by_user_id, k.expires_at, u.email AS created_by_email
            FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_user_id
           WHERE k.brand_id = $1 ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC, k.id`,
         [brandId],
@@ -146,7 +154,7 @@ export function apiKeysRepository(db: Queryable) {
       brandId: string;
       keyId: string;
       userId: string | null;
-      action: 'created' | 'revoked';
+      action: KeyAction;
       ip: string | null;
     }): Promise<void> {
       await db.query(
@@ -159,7 +167,7 @@ export function apiKeysRepository(db: Queryable) {
         key_id: string;
         prefix: string;
         name: string | null;
-        action: 'created' | 'revoked';
+        action: KeyAction;
         email: string | null;
         ip: string | null;
         created_at: Date;
@@ -178,6 +186,16 @@ export function apiKeysRepository(db: Queryable) {
         ip: r.ip,
         at: r.created_at,
       }));
+    },
+    /** Ends a key at `at` unless it already ends sooner (or is revoked); null when nothing changed. */
+    async expire(id: string, at: Date): Promise<ApiKeyRecord | null> {
+      const { rows } = await db.query<KeyRow>(
+        `UPDATE api_keys SET expires_at = $2
+          WHERE id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)
+          RETURNING ${COLUMNS}`,
+        [id, at],
+      );
+      return rows[0] ? toKey(rows[0]) : null;
     },
     async touch(id: string, at: Date): Promise<void> {
       await db.query(

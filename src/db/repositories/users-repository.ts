@@ -62,6 +62,32 @@ export function usersRepository(db: Queryable) {
     async setPassword(id: string, passwordHash: string): Promise<void> {
       await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [id, passwordHash]);
     },
+    /** The brand's people, oldest first (the team page). */
+    async listForBrand(brandId: string): Promise<User[]> {
+      const { rows } = await db.query<UserRow>(
+        `${SELECT} WHERE u.brand_id = $1 ORDER BY u.created_at, u.id`,
+        [brandId],
+      );
+      return rows.map((r) => {
+        const { passwordHash: _, ...user } = toUser(r);
+        return user;
+      });
+    },
+    /** Locks the brand's people (in a transaction) so that role changes are decided one at a time. */
+    async lockBrand(brandId: string): Promise<{ id: string; role: Role }[]> {
+      const { rows } = await db.query<{ id: string; role: Role }>(
+        'SELECT id, role FROM users WHERE brand_id = $1 ORDER BY id FOR UPDATE',
+        [brandId],
+      );
+      return rows;
+    },
+    async setRole(id: string, role: Role): Promise<void> {
+      await db.query('UPDATE users SET role = $2 WHERE id = $1', [id, role]);
+    },
+    /** Their sessions and one-time tokens go with them (ON DELETE CASCADE). */
+    async delete(id: string): Promise<void> {
+      await db.query('DELETE FROM users WHERE id = $1', [id]);
+    },
   };
 }
 

@@ -8,6 +8,11 @@ import { canManageKeys, type User } from './user.ts';
 
 const KEY_ID = /^key_[0-9a-f]{16}$/;
 
+/** How long a rolled key keeps working, so the new one can be deployed first. */
+export const ROLL_GRACE = { now: 0, '1h': 3600_000, '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000 } as const;
+export type RollGrace = keyof typeof ROLL_GRACE;
+export const isRollGrace = (value: string): value is RollGrace => Object.hasOwn(ROLL_GRACE, value);
+
 /** Who acts on keys from the account area, and from where (kept in the key history). */
 export interface KeyActor {
   user: User;
@@ -23,10 +28,18 @@ export function keyManagement(deps: {
   transact: Transact;
   /** Told of every revocation, so this process's authentication cache drops the key at once. */
   onRevoked: (keyId: string) => void;
+  clock?: () => Date;
 }) {
+  const clock = deps.clock ?? (() => new Date());
   function mayManage(user: User): void {
     if (!canManageKeys(user.role))
       throw new AppError('insufficient_scope', 'Your role cannot manage API keys.');
+  }
+
+  function mustBeVerified(user: User): void {
+    if (!user.emailVerifiedAt) {
+      throw new AppError('insufficient_scope', 'Confirm your e-mail address before creating API keys.');
+    }
   }
 
   return {
@@ -49,9 +62,7 @@ export function keyManagement(deps: {
     /** The caller has stepped up (checked by the caller: it holds the session). */
     async create(actor: KeyActor, input: { name: string; scopes: readonly string[] }): Promise<CreatedKey> {
       mayManage(actor.user);
-      if (!actor.user.emailVerifiedAt) {
-        throw new AppError('insufficient_scope', 'Confirm your e-mail address before creating API keys.');
-      }
+      mustBeVerified(actor.user);
       const name = input.name.trim();
       if (name.length === 0 || name.length > 100) throw invalidField('name', 'must be 1 to 100 characters');
       const scopes = parseScopes(input.scopes);
@@ -75,6 +86,42 @@ export function keyManagement(deps: {
         });
         return key;
       });
+      return { ...record, key: generated.key };
+    },
+
+    /**
+     * A new key with the same scopes replaces `keyId`, which keeps working for `grace` and then
+     * stops (its `expires_at`). The caller has stepped up. Both changes and their history entries
+     * are one transaction: a key that was revoked or expired meanwhile makes nothing happen.
+     */
+    async roll(actor: KeyActor, keyId: string, grace: string): Promise<CreatedKey> {
+      const old = await this.find(actor.user, keyId);
+      mustBeVerified(actor.user);
+      if (!isRollGrace(grace)) throw invalidField('grace', 'must be now, 1h, 24h or 7d');
+      const endsAt = new Date(clock().getTime() + ROLL_GRACE[grace]);
+      const gone = new AppError('invalid_request', 'This key has been revoked or has expired.');
+      if (old.revokedAt || (old.expiresAt && old.expiresAt <= clock())) throw gone;
+      const generated = generateApiKey();
+      const base = old.name ?? old.prefix;
+      const name = `${base.slice(0, 100 - ' (rolled)'.length)} (rolled)`;
+      const record = await deps.transact(async (stores) => {
+        if (!(await stores.apiKeys.expire(old.id, endsAt)) && !(old.expiresAt && old.expiresAt <= endsAt))
+          throw gone;
+        const key = await stores.apiKeys.insert({
+          id: prefixedId('key'),
+          brandId: old.brandId,
+          hash: generated.hash,
+          prefix: generated.prefix,
+          scopes: old.scopes,
+          name,
+          createdByUserId: actor.user.id,
+        });
+        const event = { brandId: old.brandId, userId: actor.user.id, ip: actor.ip };
+        await stores.apiKeys.recordEvent({ ...event, keyId: old.id, action: 'rolled' });
+        await stores.apiKeys.recordEvent({ ...event, keyId: key.id, action: 'created' });
+        return key;
+      });
+      if (grace === 'now') deps.onRevoked(old.id);
       return { ...record, key: generated.key };
     },
 

@@ -60,7 +60,7 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
   return {
     /**
      * `token`: the bearer token presented (null when none). Throws 401 `unauthorized` for a missing,
-     * malformed, unknown or revoked key.
+     * malformed, unknown, revoked or expired key.
      */
     async authenticate(presented: string | null): Promise<KeyIdentity> {
       const token = checkKeyFormat(presented);
@@ -70,12 +70,14 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
         return hit.principal;
       }
       cache.delete(token);
-      const record = await keys.findActiveByHash(hashApiKey(token));
+      const record = await keys.findActiveByHash(hashApiKey(token), new Date(now()));
       if (!record) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.');
       const principal = toKeyIdentity(record);
-      if (options.ttlMs > 0) {
+      // A rolled key's entry must not outlive the key: its grace period ends at expiresAt.
+      const until = Math.min(now() + options.ttlMs, record.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY);
+      if (options.ttlMs > 0 && until > now()) {
         if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-        cache.set(token, { principal, expiresAt: now() + options.ttlMs });
+        cache.set(token, { principal, expiresAt: until });
       }
       touch(principal);
       return principal;

@@ -9,6 +9,7 @@ import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
+import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { orderRoutes } from './order-routes.ts';
 import { ratesRoutes } from './rates-routes.ts';
@@ -21,6 +22,7 @@ import {
   SESSION_COOKIE,
   safeEqual,
 } from './session-cookies.ts';
+import { teamRoutes } from './team-routes.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
@@ -137,6 +139,8 @@ export function accountArea(deps: Deps) {
     ratesRoutes(account, deps, { context });
     webhookRoutes(account, deps, { context });
     companyRoutes(account, deps, { context });
+    keyRollRoutes(account, deps, { context });
+    teamRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

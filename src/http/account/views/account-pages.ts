@@ -37,18 +37,25 @@ ${user.role === 'finance' ? '' : html`<p><a class="button" href="/account/keys">
   );
 }
 
+/** Revoked, expired, or its actions (with the end of a rolled key's grace period). */
+function keyState(ctx: PageContext, key: ListedKey) {
+  const { t } = ctx;
+  if (key.revokedAt) return t('keys.revoked');
+  if (key.expiresAt && key.expiresAt <= new Date()) return t('keys.expired');
+  return html`${key.expiresAt ? html`<span class="expires">${t('keys.expiresAt', { at: when(ctx, key.expiresAt) })}</span> ` : ''}<a href="/account/keys/${key.id}/roll">${t('keys.roll')}</a> <a href="/account/keys/${key.id}/revoke">${t('keys.revoke')}</a>`;
+}
+
 function keyRow(ctx: PageContext, key: ListedKey) {
   const { t } = ctx;
-  return html`<tr${key.revokedAt ? html` class="revoked"` : ''}>
+  const dead = key.revokedAt || (key.expiresAt && key.expiresAt <= new Date());
+  return html`<tr${dead ? html` class="revoked"` : ''}>
   <td data-label="${t('keys.name')}">${key.name ?? '—'}</td>
   <td data-label="${t('keys.prefix')}"><code>${key.prefix}…</code></td>
   <td data-label="${t('keys.scopes')}">${key.scopes.join(', ')}</td>
   <td data-label="${t('keys.createdBy')}">${key.createdByEmail ?? 'dlv'}</td>
   <td data-label="${t('keys.createdAt')}">${when(ctx, key.createdAt)}</td>
   <td data-label="${t('keys.lastUsed')}">${when(ctx, key.lastUsedAt)}</td>
-  <td>${
-    key.revokedAt ? t('keys.revoked') : html`<a href="/account/keys/${key.id}/revoke">${t('keys.revoke')}</a>`
-  }</td>
+  <td>${keyState(ctx, key)}</td>
 </tr>`;
 }
 

@@ -1,0 +1,96 @@
+import type { UsersRepository } from '../../db/repositories/users-repository.ts';
+import type { Transact } from '../../db/stores.ts';
+import { AppError, invalidField } from '../../errors.ts';
+import type { AccountService } from './account-service.ts';
+import { isRole, type Role, type User } from './user.ts';
+
+const USER_ID = /^usr_[0-9a-f]{16}$/;
+
+export const LAST_OWNER = 'The brand must keep at least one owner.';
+export const NOT_YOURSELF = 'You cannot remove yourself or change your own role.';
+
+/**
+ * A brand's people as its owners manage them: list, invite, change a role, remove. Another
+ * brand's person is "not found". Changes lock the brand's people and re-read the actor's role, so
+ * two owners demoting each other at once cannot leave the brand without an owner.
+ */
+export function teamManagement(deps: {
+  users: UsersRepository;
+  transact: Transact;
+  accounts: AccountService;
+}) {
+  function mustOwn(user: User): void {
+    if (user.role !== 'owner') throw new AppError('insufficient_scope', 'Only owners manage the team.');
+  }
+
+  /** Runs `change` on the locked team after the checks every change shares; returns the target. */
+  async function change(
+    actor: User,
+    userId: string,
+    apply: (
+      stores: Parameters<Parameters<Transact>[0]>[0],
+      target: { id: string; role: Role },
+      team: { id: string; role: Role }[],
+    ) => Promise<void>,
+  ): Promise<User> {
+    mustOwn(actor);
+    const found = USER_ID.test(userId) ? await deps.users.findById(userId) : null;
+    if (!found || found.brandId !== actor.brandId) throw new AppError('not_found', 'No such person.');
+    if (found.id === actor.id) throw new AppError('invalid_transition', NOT_YOURSELF);
+    await deps.transact(async (stores) => {
+      const team = await stores.users.lockBrand(actor.brandId);
+      const me = team.find((u) => u.id === actor.id);
+      if (me?.role !== 'owner') throw new AppError('insufficient_scope', 'Only owners manage the team.');
+      const target = team.find((u) => u.id === found.id);
+      if (!target) throw new AppError('not_found', 'No such person.');
+      await apply(stores, target, team);
+    });
+    const { passwordHash: _, ...user } = found;
+    return user;
+  }
+
+  const ownersLeft = (team: { id: string; role: Role }[], without: string) =>
+    team.filter((u) => u.role === 'owner' && u.id !== without).length;
+
+  return {
+    async list(actor: User): Promise<User[]> {
+      mustOwn(actor);
+      return deps.users.listForBrand(actor.brandId);
+    },
+
+    /** The same invitation as `dlv users invite`: an e-mailed link, 7 days, single use. */
+    invite(actor: User, input: { email: string; role: string; locale: string }): Promise<User> {
+      mustOwn(actor);
+      return deps.accounts.invite({ brandId: actor.brandId, ...input });
+    },
+
+    /** The person is looked up first: another brand's is "not found" whatever the role sent. */
+    changeRole(actor: User, userId: string, role: string): Promise<User> {
+      return change(actor, userId, async (stores, target, team) => {
+        if (!isRole(role)) throw invalidField('role', 'must be owner, developer or finance');
+        if (role !== 'owner' && ownersLeft(team, target.id) === 0)
+          throw new AppError('invalid_transition', LAST_OWNER);
+        await stores.users.setRole(target.id, role);
+      });
+    },
+
+    /** Their sessions end with them; the keys they created keep working (the creator is cleared). */
+    remove(actor: User, userId: string): Promise<User> {
+      return change(actor, userId, async (stores, target, team) => {
+        if (ownersLeft(team, target.id) === 0) throw new AppError('invalid_transition', LAST_OWNER);
+        await stores.users.delete(target.id);
+      });
+    },
+
+    /** For the confirmation page: a person of the actor's brand, else "not found". */
+    async find(actor: User, userId: string): Promise<User> {
+      mustOwn(actor);
+      const found = USER_ID.test(userId) ? await deps.users.findById(userId) : null;
+      if (!found || found.brandId !== actor.brandId) throw new AppError('not_found', 'No such person.');
+      const { passwordHash: _, ...user } = found;
+      return user;
+    },
+  };
+}
+
+export type TeamManagement = ReturnType<typeof teamManagement>;

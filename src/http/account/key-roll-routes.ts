@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { isAppError } from '../../errors.ts';
+import { userOf } from '../shared/principal.ts';
+import { clientIp, text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { keyCreatedPage } from './views/account-pages.ts';
+import { rollPage } from './views/key-roll-pages.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const keyIdOf = (request: FastifyRequest) => (request.params as { keyId: string }).keyId;
+
+/** Rolling a key: a new key with the same scopes, shown once; the old one stops after a grace period. */
+export function keyRollRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { context }: { context: PageContextOf },
+): void {
+  const { accounts, accountKeys } = deps;
+
+  async function form(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {
+    const { session } = userOf(request);
+    const key = await accountKeys.find(session.user, keyIdOf(request));
+    const page = rollPage(await context(request, reply), key, {
+      steppedUp: accounts.isSteppedUp(session),
+      ...state,
+    });
+    return sendPage(reply, page, status);
+  }
+
+  app.get('/keys/:keyId/roll', SIGNED_IN, (request, reply) => form(request, reply));
+
+  app.post('/keys/:keyId/roll', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const ctx = await context(request, reply);
+    const grace = text(request, 'grace', 10);
+    // The key is looked up (404 for another brand's) before the password is even checked.
+    await accountKeys.find(session.user, keyIdOf(request));
+    try {
+      if (!accounts.isSteppedUp(session)) await accounts.stepUp(session, text(request, 'password'));
+      const rolled = await accountKeys.roll(
+        { user: session.user, ip: clientIp(request) },
+        keyIdOf(request),
+        grace,
+      );
+      return sendPage(reply, keyCreatedPage(ctx, rolled));
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      if (err.code === 'unauthorized')
+        return form(request, reply, { grace, error: ctx.t('signIn.refused') }, 401);
+      if (err.code !== 'invalid_request') throw err;
+      return form(request, reply, { grace, error: err.message }, 400);
+    }
+  });
+}

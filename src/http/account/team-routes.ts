@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import type { MessageKey } from '../../domain/accounts/messages.ts';
+import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
+import { isAppError } from '../../errors.ts';
+import { userOf } from '../shared/principal.ts';
+import { formError } from './auth-routes.ts';
+import { query, text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import { removeMemberPage, teamPage } from './views/team-pages.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const userIdOf = (request: FastifyRequest) => (request.params as { userId: string }).userId;
+
+const DONE: Record<string, MessageKey> = {
+  invited: 'team.invited',
+  role: 'team.changed',
+  removed: 'team.removed',
+};
+const REFUSALS: Record<string, MessageKey> = {
+  [LAST_OWNER]: 'team.lastOwner',
+  [NOT_YOURSELF]: 'team.notYourself',
+};
+
+/** The team page (owners only): the brand's people, invitations, roles, removal. */
+export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+  const { team } = deps;
+
+  async function view(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {
+    const { session } = userOf(request);
+    const members = await team.list(session.user);
+    return sendPage(reply, teamPage(await context(request, reply), members, state), status);
+  }
+
+  /** A refused change (last owner, oneself) is shown on the team page; other errors go to the error page. */
+  async function refused(err: unknown, request: FastifyRequest, reply: FastifyReply) {
+    const key = isAppError(err) && err.code === 'invalid_transition' ? REFUSALS[err.message] : undefined;
+    if (!key) throw err;
+    return view(request, reply, { error: (await context(request, reply)).t(key) }, 409);
+  }
+
+  app.get('/team', SIGNED_IN, async (request, reply) => {
+    const done = DONE[query(request, 'done', 20)];
+    return view(request, reply, done ? { notice: (await context(request, reply)).t(done) } : {});
+  });
+
+  app.post('/team/invite', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const input = { email: text(request, 'email', 254), role: text(request, 'role', 20) };
+    try {
+      await team.invite(session.user, { ...input, locale: request.locale });
+      return reply.redirect('/account/team?done=invited', 303);
+    } catch (err) {
+      const ctx = await context(request, reply);
+      const error =
+        isAppError(err) && err.details?.[0]?.message === 'already has an account'
+          ? ctx.t('team.taken')
+          : formError(err, ctx, { email: 'field.email', role: 'team.role' });
+      return view(request, reply, { ...input, error }, 400);
+    }
+  });
+
+  app.post('/team/:userId/role', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    try {
+      await team.changeRole(session.user, userIdOf(request), text(request, 'role', 20));
+    } catch (err) {
+      return refused(err, request, reply);
+    }
+    return reply.redirect('/account/team?done=role', 303);
+  });
+
+  app.get('/team/:userId/remove', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    const member = await team.find(session.user, userIdOf(request));
+    return sendPage(reply, removeMemberPage(await context(request, reply), member));
+  });
+
+  app.post('/team/:userId/remove', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    try {
+      await team.remove(session.user, userIdOf(request));
+    } catch (err) {
+      return refused(err, request, reply);
+    }
+    return reply.redirect('/account/team?done=removed', 303);
+  });
+}
