@@ -110,10 +110,12 @@ function registerJsonOnly(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.decorateRequest('rawBody', null);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    // A route that verifies a signature over the exact bytes received (a shop's HMAC) asks for them.
-    if (request.routeOptions.config.rawBody) request.rawBody = body as Buffer;
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // A route that verifies a signature over the bytes received (a shop's HMAC) asks for them: JSON
+    // is UTF-8, so re-encoding the text gives them back (a body that is not valid UTF-8 would not,
+    // and then fails its signature check, as it should). Parsing as text keeps the hot routes fast.
+    if (request.routeOptions.config.rawBody) request.rawBody = Buffer.from(text, 'utf8');
     if (text.trim() === '') {
       done(null, undefined);
       return;
