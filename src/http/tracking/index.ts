@@ -10,7 +10,7 @@ import {
   type RateLimiter,
 } from '../../infra/rate-limit/token-bucket.ts';
 import { toAppError } from '../shared/errors.ts';
-import { type Html, toText } from './views/html.ts';
+import { type SafeHtml as Html, toText } from '../shared/html.ts';
 import { chooseLang } from './views/i18n.ts';
 import type { LayoutContext } from './views/layout.ts';
 import { messagePage } from './views/message-page.ts';

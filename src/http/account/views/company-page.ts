@@ -1,8 +1,8 @@
 import type { CompanyInput } from '../../../domain/brands/billing.ts';
 import type { Brand } from '../../../domain/brands/brand.ts';
 import { formatSiren } from '../../../domain/invoices/seller.ts';
+import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
-import { html } from './html.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 
 /** The form's values from what is stored: SIREN grouped by three, blanks for what is not set. */

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../shared/html.ts';
 
 /** A form's mistakes by field name, each already in the page's language. */
 export type FieldErrors = Record<string, string>;

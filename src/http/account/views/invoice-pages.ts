@@ -1,7 +1,7 @@
 import type { InvoiceLineRow } from '../../../db/repositories/invoices-repository.ts';
 import type { Invoice } from '../../../domain/invoices/invoice-service.ts';
+import { html } from '../../shared/html.ts';
 import { calendarDate, euros, monthOf, parisDateTime } from './format.ts';
-import { html } from './html.ts';
 import { layout, type PageContext } from './layout.ts';
 
 const invoiceHref = (id: string) => `/account/invoices/${encodeURIComponent(id)}`;

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../../../db/repositories/api-keys-repository.ts';
 import { ROLL_GRACE, type RollGrace } from '../../../domain/accounts/key-management.ts';
+import { html } from '../../shared/html.ts';
 import { field } from './auth-pages.ts';
-import { html } from './html.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 
 /** The confirmation of a key roll: how long the old key keeps working, and the password if asked. */

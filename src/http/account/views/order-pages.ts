@@ -2,8 +2,8 @@ import type { OrderWithEvents } from '../../../domain/orders/order.ts';
 import type { OrderJson } from '../../../domain/orders/order-json.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { formatWeight } from '../../../domain/pricing/units.ts';
+import { html } from '../../shared/html.ts';
 import { calendarDate, euros, jsonEurosToCents, parisDateTime } from './format.ts';
-import { html } from './html.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 
 export interface OrderFilters {

@@ -1,8 +1,8 @@
 import type { Destination } from '../../../domain/coverage/destination.ts';
 import type { RatesQuote } from '../../../domain/rates/quote-rates.ts';
 import type { RateRequest } from '../../../domain/rates/rate-service.ts';
+import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, selectField } from './form-fields.ts';
-import { html } from './html.ts';
 import { layout, type PageContext } from './layout.ts';
 
 export const RATE_UNIT_TYPES = ['parcel', 'envelope', 'bulky', 'pallet'] as const;

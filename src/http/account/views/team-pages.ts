@@ -1,6 +1,6 @@
 import { ROLES, type User } from '../../../domain/accounts/user.ts';
+import { html } from '../../shared/html.ts';
 import { field } from './auth-pages.ts';
-import { html } from './html.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 
 const day = (ctx: PageContext, date: Date) =>

@@ -2,8 +2,8 @@ import type { WebhookDelivery } from '../../../domain/webhooks/delivery.ts';
 import type { WebhookEndpoint } from '../../../domain/webhooks/endpoint.ts';
 import type { WebhookRequest } from '../../../domain/webhooks/webhook-requests.ts';
 import { EVENT_CATALOGUE, EVENT_TYPES } from '../../../events/catalogue.ts';
+import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
-import { html } from './html.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 
 const when = (ctx: PageContext, date: Date) =>

@@ -1,4 +1,4 @@
-import { type Html, html } from './html.ts';
+import { type SafeHtml as Html, html } from '../../shared/html.ts';
 import { TEXT } from './i18n.ts';
 import { type LayoutContext, layout } from './layout.ts';
 

@@ -1,7 +1,7 @@
 import type { OrderEvent } from '../../../domain/orders/order.ts';
 import type { OrderStatus } from '../../../domain/orders/state-machine.ts';
+import { type SafeHtml as Html, html } from '../../shared/html.ts';
 import { type Step, timeline } from '../timeline.ts';
-import { type Html, html } from './html.ts';
 import { type Lang, LOCALES, TEXT } from './i18n.ts';
 import { type LayoutContext, layout } from './layout.ts';
 

@@ -1,6 +1,7 @@
 /**
- * Strict HTML escaping for the account pages: every interpolated value is escaped unless it is
- * itself the output of `html` (a `SafeHtml`). There is no other way to put raw markup on a page.
+ * Server-rendered HTML without a template engine, for every page surface (account area, tracking
+ * pages): `html` is a tagged template whose interpolated values are escaped unless they are
+ * themselves the output of `html` (a `SafeHtml`). There is no other way to put raw markup on a page.
  */
 export class SafeHtml {
   constructor(readonly value: string) {}
@@ -36,3 +37,6 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
   });
   return new SafeHtml(out);
 }
+
+/** A whole page's markup, ready to send. */
+export const toText = (doc: SafeHtml): string => `<!doctype html>\n${doc.value}`;
