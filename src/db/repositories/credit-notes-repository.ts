@@ -1,7 +1,15 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
-import type { Totals } from './invoices-repository.ts';
+import {
+  LINE_COLUMNS,
+  type LineDbRow,
+  SUM_TOTALS,
+  type Totals,
+  type TotalsRow,
+  toLine,
+  totals,
+} from './invoices-repository.ts';
 
 /** A credit note as stored, with its totals summed from its (negative) lines. */
 export interface StoredCreditNote extends Totals {
@@ -14,7 +22,7 @@ export interface StoredCreditNote extends Totals {
   creditsInvoice: { id: string; number: string; issuedAt: Date };
 }
 
-type CreditNoteRow = {
+type CreditNoteRow = TotalsRow & {
   id: string;
   brand_id: string;
   number: string;
@@ -23,10 +31,6 @@ type CreditNoteRow = {
   invoice_number: string;
   invoice_issued_at: Date;
   period: string;
-  order_count: number;
-  total_excl: number;
-  vat: number;
-  total: number;
 };
 
 const toCreditNote = (r: CreditNoteRow): StoredCreditNote => ({
@@ -36,10 +40,7 @@ const toCreditNote = (r: CreditNoteRow): StoredCreditNote => ({
   period: r.period,
   issuedAt: r.issued_at,
   creditsInvoice: { id: r.invoice_id, number: r.invoice_number, issuedAt: r.invoice_issued_at },
-  orderCount: r.order_count,
-  totalExclTaxCents: r.total_excl,
-  vatCents: r.vat,
-  totalCents: r.total,
+  ...totals(r),
 });
 
 const CREDIT_NOTE_WITH_TOTALS = `
@@ -48,18 +49,7 @@ const CREDIT_NOTE_WITH_TOTALS = `
     FROM credit_notes c
     JOIN invoices i ON i.id = c.credits_invoice_id
     CROSS JOIN LATERAL (
-      SELECT count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
-             coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total
-        FROM credit_note_lines l WHERE l.credit_note_id = c.id) t`;
-
-type LineDbRow = {
-  tracking_ref: string;
-  service: string;
-  created_at: Date;
-  price_excl_tax_cents: number;
-  vat_cents: number;
-  price_cents: number;
-};
+      SELECT ${SUM_TOTALS} FROM credit_note_lines l WHERE l.credit_note_id = c.id) t`;
 
 export function creditNotesRepository(db: Queryable) {
   return {
@@ -107,18 +97,10 @@ export function creditNotesRepository(db: Queryable) {
 
     async lines(id: string): Promise<InvoiceLine[]> {
       const { rows } = await db.query<LineDbRow>(
-        `SELECT tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents
-           FROM credit_note_lines WHERE credit_note_id = $1 ORDER BY created_at, order_id`,
+        `SELECT ${LINE_COLUMNS} FROM credit_note_lines WHERE credit_note_id = $1 ORDER BY created_at, order_id`,
         [id],
       );
-      return rows.map((r) => ({
-        trackingRef: r.tracking_ref,
-        service: r.service,
-        createdAt: r.created_at,
-        priceExclTaxCents: r.price_excl_tax_cents,
-        vatCents: r.vat_cents,
-        priceCents: r.price_cents,
-      }));
+      return rows.map(toLine);
     },
 
     /**

@@ -5,7 +5,8 @@ import { nextYearlySequence } from '../yearly-sequence.ts';
 /** A billed order as it appears on an invoice (the domain's InvoiceLine). */
 export type InvoiceLineRow = InvoiceLine;
 
-type LineDbRow = {
+/** A line's columns (orders, invoice lines and credit note lines have them all), and the line they make. */
+export type LineDbRow = {
   tracking_ref: string;
   service: string;
   created_at: Date;
@@ -14,9 +15,9 @@ type LineDbRow = {
   price_cents: number;
 };
 
-const LINE_COLUMNS = 'tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents';
+export const LINE_COLUMNS = 'tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents';
 
-const toLine = (r: LineDbRow): InvoiceLine => ({
+export const toLine = (r: LineDbRow): InvoiceLine => ({
   trackingRef: r.tracking_ref,
   service: r.service,
   createdAt: r.created_at,
@@ -51,8 +52,12 @@ export interface StoredInvoice extends Totals {
  */
 const BILLABLE = `brand_id = $1 AND priced_at >= $2 AND priced_at < $3 AND status <> 'cancelled'`;
 
-type TotalsRow = { order_count: number; total_excl: number; vat: number; total: number };
-const totals = (r: TotalsRow): Totals => ({
+/** The totals of a set of lines, summed in cents (for an invoice, a credit note, a month's orders). */
+export const SUM_TOTALS = `count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
+  coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total`;
+
+export type TotalsRow = { order_count: number; total_excl: number; vat: number; total: number };
+export const totals = (r: TotalsRow): Totals => ({
   orderCount: r.order_count,
   totalExclTaxCents: r.total_excl,
   vatCents: r.vat,
@@ -86,19 +91,16 @@ const INVOICE_WITH_TOTALS = `
   SELECT i.*, t.order_count, t.total_excl, t.vat, t.total
     FROM invoices i
     CROSS JOIN LATERAL (
-      SELECT count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
-             coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total
-        FROM invoice_lines l WHERE l.invoice_id = i.id) t`;
+      SELECT ${SUM_TOTALS} FROM invoice_lines l WHERE l.invoice_id = i.id) t`;
 
 export function invoicesRepository(db: Queryable) {
   return {
     async billableTotals(brandId: string, start: Date, end: Date): Promise<Totals> {
-      const { rows } = await db.query<TotalsRow>(
-        `SELECT count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
-                coalesce(sum(vat_cents), 0)::int8 AS vat, coalesce(sum(price_cents), 0)::int8 AS total
-           FROM orders WHERE ${BILLABLE}`,
-        [brandId, start, end],
-      );
+      const { rows } = await db.query<TotalsRow>(`SELECT ${SUM_TOTALS} FROM orders WHERE ${BILLABLE}`, [
+        brandId,
+        start,
+        end,
+      ]);
       return totals(rows[0]!);
     },
 
