@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
+import { SHOPIFY_PREFIX, shopifyRoutes } from './http/connectors/shopify/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi, publicServerUrl } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
@@ -79,12 +80,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     for (const w of deps.watchers) w.stopWatching();
   });
 
-  // Each surface is a plugin under its prefix; the connectors (signed callbacks) join this list.
+  // Each surface is a plugin under its prefix; the connectors' signed callbacks among them.
   const surfaces = [
     { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
+    { prefix: SHOPIFY_PREFIX, plugin: shopifyRoutes(deps), enabled: deps.shopify !== null },
   ];
   for (const surface of surfaces) {
     if (surface.enabled) await app.register(surface.plugin, { prefix: surface.prefix });

@@ -3,6 +3,8 @@ import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
+import { connectionsRepository } from './repositories/connections-repository.ts';
+import { connectorSyncRepository } from './repositories/connector-sync-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { idempotencyRepository } from './repositories/idempotency-repository.ts';
@@ -20,6 +22,8 @@ export function storesOn(db: Queryable) {
   return {
     apiKeys: apiKeysRepository(db),
     brands: brandsRepository(db),
+    connections: connectionsRepository(db),
+    connectorSync: connectorSyncRepository(db),
     creditNotes: creditNotesRepository(db),
     documentBuyers: documentBuyersRepository(db),
     idempotencyKeys: idempotencyRepository(db),
