@@ -84,4 +84,48 @@ describe('the environment schema', () => {
       host: '127.0.0.1',
     });
   });
+
+  describe('the Shopify connector', () => {
+    const APP = { SHOPIFY_API_KEY: 'client-id', SHOPIFY_API_SECRET: 'client-secret' };
+    const KEY = 'ab'.repeat(32);
+
+    it('is off without its credentials, and needs both', () => {
+      expect(loadConfig({}).shopify).toBeNull();
+      expect(() => loadConfig({ SHOPIFY_API_KEY: 'client-id' })).toThrow(ConfigError);
+    });
+
+    it('refuses to start outside development without CONNECTOR_SECRET_KEY', () => {
+      expect(() => loadConfig({ ...APP, PUBLIC_BASE_URL: 'https://api.example.fr' })).toThrow(
+        /CONNECTOR_SECRET_KEY is required/,
+      );
+      const published = loadConfig({
+        ...APP,
+        PUBLIC_BASE_URL: 'https://api.example.fr',
+        CONNECTOR_SECRET_KEY: KEY,
+      });
+      expect(published.connectorSecretKey).toEqual(Buffer.from(KEY, 'hex'));
+      expect(published.shopify).toEqual({
+        apiKey: 'client-id',
+        apiSecret: 'client-secret',
+        adminOriginTemplate: 'https://{shop}',
+        carrierName: 'Livraison DLV',
+      });
+    });
+
+    it('starts in development (PUBLIC_BASE_URL unset or http) without the key', () => {
+      expect(loadConfig(APP).connectorSecretKey).toBeNull();
+      expect(loadConfig({ ...APP, PUBLIC_BASE_URL: 'http://127.0.0.1:3000' }).shopify).not.toBeNull();
+    });
+
+    it('checks the key and the admin origin template', () => {
+      expect(() => loadConfig({ ...APP, CONNECTOR_SECRET_KEY: 'short' })).toThrow(/64 hexadecimal/);
+      expect(() => loadConfig({ ...APP, SHOPIFY_ADMIN_ORIGIN_TEMPLATE: 'https://example.com' })).toThrow(
+        /containing \{shop\}/,
+      );
+      expect(
+        loadConfig({ ...APP, SHOPIFY_ADMIN_ORIGIN_TEMPLATE: 'http://127.0.0.1:4000/{shop}/' }).shopify
+          ?.adminOriginTemplate,
+      ).toBe('http://127.0.0.1:4000/{shop}');
+    });
+  });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { createOrder } from './support/orders.ts';
+import { createScratchDatabase } from './support/scratch-database.ts';
 import {
   linkShop,
   newShop,
@@ -10,16 +12,22 @@ import {
 } from './support/shopify.ts';
 
 /** The webhook receiver (signature, dedupe, one statement with its job) and what processing does. */
+// Own database: the jobs enqueued here are for a worker with the Shopify connector on.
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let t: TestApp;
 let brand: TestBrand;
 let shop: string;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: shopifyConfig() });
+  scratch = await createScratchDatabase();
+  t = await buildTestApp({ config: { ...shopifyConfig(), databaseUrl: scratch.url } });
   brand = await createBrandWithKey(t.deps);
   shop = (await linkShop(t.deps, brand.brandId)).shop;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await scratch?.drop();
+});
 
 async function inboxRows(deliveryId: string) {
   const { rows } = await t.pool.query(
@@ -264,5 +272,36 @@ describe('orders/cancelled, app/uninstalled and privacy', () => {
     const problems = await t.deps.connections.problems({ brandId: brand.brandId });
     const request = problems.find((p) => p.kind === 'data_request');
     expect(request?.message).toContain(order.gid);
+  });
+});
+
+describe('the shopify outbox subscriber', () => {
+  async function syncJobs(trackingRef: string) {
+    const { rows } = await t.pool.query(
+      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
+         JOIN graphile_worker._private_tasks k ON k.id = j.task_id
+         JOIN outbox_events e ON e.id = j.payload->>'event_id'
+        WHERE k.identifier = 'shopify_sync_order' AND e.data->'order'->>'tracking_ref' = $1`,
+      [trackingRef],
+    );
+    return rows[0].n as number;
+  }
+
+  it('gets a job for the orders of brands with an active link, and leaves orders not from Shopify alone', async () => {
+    const order = paidOrderPayload();
+    const created = await deliver('orders/paid', order.text);
+    const ref = created.replace('created ', '');
+    expect(await syncJobs(ref)).toBe(1);
+    const direct = await createOrder(t.app, brand);
+    expect(direct.statusCode).toBe(200);
+    const { rows } = await t.pool.query(
+      "SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1",
+      [direct.data.trackingRef],
+    );
+    expect(await t.deps.shopify!.tracking.handle(rows[0].id)).toBe('not a Shopify order');
+
+    const unlinked = await createBrandWithKey(t.deps);
+    const other = await createOrder(t.app, unlinked);
+    expect(await syncJobs(other.data.trackingRef)).toBe(0);
   });
 });

@@ -1,5 +1,10 @@
 import type { RemoteIds } from '../connection.ts';
-import { type ShopifyAdminClient, ShopifyRequestFailed } from './admin-client.ts';
+import {
+  type ShopifyAdminClient,
+  ShopifyRequestFailed,
+  ShopifyRetryLater,
+  ShopifyUnauthorized,
+} from './admin-client.ts';
 
 /** The topics a link subscribes to by API; the privacy topics are set in the app's configuration. */
 export const SUBSCRIBED_TOPICS = ['ORDERS_PAID', 'ORDERS_CANCELLED', 'APP_UNINSTALLED'] as const;
@@ -110,9 +115,13 @@ export function shopifyOperations(client: ShopifyAdminClient) {
         ...(ids.carrierService ? [[CARRIER_SERVICE_DELETE, ids.carrierService] as const] : []),
       ];
       for (const [mutation, id] of calls) {
-        await client
-          .graphql(shop, token, mutation, { id })
-          .catch((err: Error) => failures.push(`${id}: ${err.message}`));
+        try {
+          await client.graphql(shop, token, mutation, { id });
+        } catch (err) {
+          failures.push(`${id}: ${(err as Error).message}`);
+          // A refused token or an unreachable shop will not take the next call either.
+          if (err instanceof ShopifyUnauthorized || err instanceof ShopifyRetryLater) break;
+        }
       }
       return failures;
     },
