@@ -73,38 +73,63 @@ const FULFILLABLE = new Set(['OPEN', 'IN_PROGRESS']);
 
 /** The Admin GraphQL operations the connector makes, each checking its `userErrors`. */
 export function shopifyOperations(client: ShopifyAdminClient) {
-  return {
-    /** What linking a shop registers: the webhooks and the carrier service; their ids, to remove later. */
+  const operations = {
+    /**
+     * What linking a shop registers: the webhooks, then the carrier service. A webhook refused
+     * undoes what was registered (so linking again starts clean) and throws; a carrier service
+     * refused (the shop's plan lacks carrier-calculated shipping) is a warning: orders and
+     * tracking work without live rates.
+     */
     async register(
       shop: string,
       token: string,
       urls: { webhooks: string; rates: string; carrierName: string },
-    ): Promise<RemoteIds> {
+    ): Promise<{ remoteIds: RemoteIds; warnings: string[] }> {
       const webhookSubscriptions: string[] = [];
-      for (const topic of SUBSCRIBED_TOPICS) {
-        const data = await client.graphql<{
-          webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: UserError[] };
-        }>(shop, token, WEBHOOK_SUBSCRIPTION_CREATE, {
-          topic,
-          webhookSubscription: { callbackUrl: urls.webhooks, format: 'JSON' },
-        });
-        checkUserErrors(`webhookSubscriptionCreate ${topic}`, data.webhookSubscriptionCreate.userErrors);
-        const id = data.webhookSubscriptionCreate.webhookSubscription?.id;
-        if (id) webhookSubscriptions.push(id);
+      try {
+        for (const topic of SUBSCRIBED_TOPICS) {
+          const data = await client.graphql<{
+            webhookSubscriptionCreate: {
+              webhookSubscription: { id: string } | null;
+              userErrors: UserError[];
+            };
+          }>(shop, token, WEBHOOK_SUBSCRIPTION_CREATE, {
+            topic,
+            webhookSubscription: { callbackUrl: urls.webhooks, format: 'JSON' },
+          });
+          checkUserErrors(`webhookSubscriptionCreate ${topic}`, data.webhookSubscriptionCreate.userErrors);
+          const id = data.webhookSubscriptionCreate.webhookSubscription?.id;
+          if (id) webhookSubscriptions.push(id);
+        }
+      } catch (err) {
+        await operations.unregister(shop, token, { webhookSubscriptions });
+        throw err;
       }
-      const data = await client.graphql<{
-        carrierServiceCreate: { carrierService: { id: string } | null; userErrors: UserError[] };
-      }>(shop, token, CARRIER_SERVICE_CREATE, {
-        input: {
-          name: urls.carrierName,
-          callbackUrl: urls.rates,
-          active: true,
-          supportsServiceDiscovery: true,
-        },
-      });
-      checkUserErrors('carrierServiceCreate', data.carrierServiceCreate.userErrors);
-      const carrierService = data.carrierServiceCreate.carrierService?.id;
-      return { webhookSubscriptions, ...(carrierService ? { carrierService } : {}) };
+      const warnings: string[] = [];
+      let carrierService: string | undefined;
+      try {
+        const data = await client.graphql<{
+          carrierServiceCreate: { carrierService: { id: string } | null; userErrors: UserError[] };
+        }>(shop, token, CARRIER_SERVICE_CREATE, {
+          input: {
+            name: urls.carrierName,
+            callbackUrl: urls.rates,
+            active: true,
+            supportsServiceDiscovery: true,
+          },
+        });
+        checkUserErrors('carrierServiceCreate', data.carrierServiceCreate.userErrors);
+        carrierService = data.carrierServiceCreate.carrierService?.id;
+      } catch (err) {
+        if (!(err instanceof ShopifyRequestFailed)) {
+          await operations.unregister(shop, token, { webhookSubscriptions });
+          throw err;
+        }
+        warnings.push(
+          `Live rates at checkout are not available on this shop (${err.message}); carrier-calculated shipping needs the Advanced plan, or the Shopify plan billed yearly or with the add-on.`,
+        );
+      }
+      return { remoteIds: { webhookSubscriptions, ...(carrierService ? { carrierService } : {}) }, warnings };
     },
 
     /** Best effort on disconnect: what fails here is gone anyway once the app is uninstalled. */
@@ -189,6 +214,7 @@ export function shopifyOperations(client: ShopifyAdminClient) {
       checkUserErrors('fulfillmentEventCreate', data.fulfillmentEventCreate.userErrors);
     },
   };
+  return operations;
 }
 
 export type ShopifyOperations = ReturnType<typeof shopifyOperations>;

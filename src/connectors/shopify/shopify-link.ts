@@ -39,7 +39,7 @@ export function shopifyUrls(baseUrl: string) {
  */
 export function shopifyLinking(deps: {
   app: ShopifyAppConfig;
-  stores: Pick<Stores, 'connections' | 'brands'>;
+  stores: Pick<Stores, 'connections' | 'brands' | 'connectorSync'>;
   client: ShopifyAdminClient;
   operations: ShopifyOperations;
   cipher: CredentialCipher;
@@ -75,7 +75,7 @@ export function shopifyLinking(deps: {
         `The shop ${input.shop} is already linked (${existing.id}); disconnect it first.`,
       );
     }
-    const remoteIds = await deps.operations
+    const { remoteIds, warnings } = await deps.operations
       .register(input.shop, input.token, {
         webhooks: urls.webhooks,
         rates: urls.rates,
@@ -93,6 +93,17 @@ export function shopifyLinking(deps: {
       remoteIds,
       at: clock(),
     });
+    for (const message of warnings) {
+      await stores.connectorSync.recordProblem({
+        connectionId: created.id,
+        brandId: created.brandId,
+        kind: 'sync_failed',
+        externalId: '',
+        externalName: null,
+        message,
+        at: clock(),
+      });
+    }
     deps.onChanged();
     return created;
   }
