@@ -28,6 +28,8 @@ const EN = {
   'verify.title': 'E-mail address',
   'verify.ok': 'Your e-mail address is confirmed. You can sign in.',
   'verify.bad': 'This link has expired or has already been used.',
+  'verify.confirm': 'Confirm that this e-mail address is yours to finish setting up your account.',
+  'verify.submit': 'Confirm my e-mail address',
   'verify.notice': 'Confirm your e-mail address (see the link we sent) before creating API keys.',
   'verify.resend': 'Send the link again',
   'verify.resent': 'A new link is on its way.',
@@ -318,6 +320,9 @@ const FR: Record<MessageKey, string> = {
   'verify.title': 'Adresse e-mail',
   'verify.ok': 'Votre adresse e-mail est confirmée. Vous pouvez vous connecter.',
   'verify.bad': 'Ce lien a expiré ou a déjà servi.',
+  'verify.confirm':
+    'Confirmez que cette adresse e-mail est la vôtre pour terminer la création de votre compte.',
+  'verify.submit': 'Confirmer mon adresse e-mail',
   'verify.notice': 'Confirmez votre adresse e-mail (lien envoyé) avant de créer des clés d’API.',
   'verify.resend': 'Renvoyer le lien',
   'verify.resent': 'Un nouveau lien est en route.',
