@@ -34,7 +34,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: generateRequestId,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Replaced by the 'closing' hooks below, so a request reaching a closing server gets our 503
+    // envelope (Fastify's own answer has another shape and skips the security headers).
+    return503OnClosing: false,
     // The router measures a parameter in UTF-16 code units, schemas (`maxLength`) in characters: with
     // twice the units, any parameter of at most PATH_PARAM_MAX_LENGTH characters reaches its route
     // (an unknown id is then a 404), and a longer one is a 400 from the router or from the schema.
@@ -61,6 +63,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
+  refuseWhileClosing(app);
   registerAuth(app, deps.authenticator, deps.config.opsToken);
   // Registered after authentication: its onRequest hook runs once the key is known.
   if (deps.config.rateLimitPerSecond > 0) {
@@ -100,6 +103,22 @@ declare module 'fastify' {
   interface FastifyRequest {
     rawBody: Buffer | null;
   }
+}
+
+/**
+ * Once shutdown begins, requests still arriving on kept-alive connections are refused with the
+ * `unavailable` envelope and `Connection: close`, so clients retry on another instance.
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return sendError(reply, new AppError('unavailable', 'The server is shutting down; retry in a moment.'));
+  });
 }
 
 /**
