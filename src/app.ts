@@ -37,6 +37,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     // Replaced by the 'closing' hooks below, so a request reaching a closing server gets our 503
     // envelope (Fastify's own answer has another shape and skips the security headers).
     return503OnClosing: false,
+    // Widened: Fastify's overloads cannot pick one for a union-typed value.
+    trustProxy: deps.config.trustProxy as FastifyServerOptions['trustProxy'],
     // The router measures a parameter in UTF-16 code units, schemas (`maxLength`) in characters: with
     // twice the units, any parameter of at most PATH_PARAM_MAX_LENGTH characters reaches its route
     // (an unknown id is then a 404), and a longer one is a 400 from the router or from the schema.
