@@ -61,7 +61,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
-  registerAuth(app, deps.authenticator, deps.config.opsToken);
+  registerAuth(app, deps.authenticator, deps.config.opsToken, {
+    // Read from the database on each call: these routes are rare, and a brand's access must
+    // follow the operator's decision at once.
+    webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
+  });
   // Registered after authentication: its onRequest hook runs once the key is known.
   if (deps.config.rateLimitPerSecond > 0) {
     const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };

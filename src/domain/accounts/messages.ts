@@ -74,6 +74,8 @@ const EN = {
   'scope.orders:read': 'read orders and track them',
   'scope.orders:write': 'create, change and cancel orders',
   'scope.invoices:read': 'read invoices and credit notes',
+  'scope.webhooks:write':
+    'manage webhook subscriptions (automation tools); once webhooks are enabled for your brand',
   'error.title': 'Something went wrong',
   'error.403': 'You cannot open this page with your role.',
   'error.404': 'This page does not exist.',
@@ -365,6 +367,8 @@ const FR: Record<MessageKey, string> = {
   'scope.orders:read': 'lire et suivre les commandes',
   'scope.orders:write': 'créer, modifier et annuler des commandes',
   'scope.invoices:read': 'lire les factures et avoirs',
+  'scope.webhooks:write':
+    'gérer les abonnements webhook (outils d’automatisation) ; une fois les webhooks ouverts à votre marque',
   'error.title': 'Un problème est survenu',
   'error.403': 'Votre rôle ne donne pas accès à cette page.',
   'error.404': 'Cette page n’existe pas.',
@@ -617,6 +621,8 @@ const FIELD_MESSAGES_FR: Record<string, string> = {
   'must be in Île-de-France': 'doit être en Île-de-France',
   'must contain a valid French postcode': 'doit contenir un code postal français valide',
   'must be 1 to 500 characters': 'doit compter de 1 à 500 caractères',
+  '"webhooks:write" is only for brands whose webhook subscriptions are open: request access on the Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)':
+    '« webhooks:write » est réservé aux marques dont les abonnements webhook sont ouverts : demandez l’accès sur la page Webhooks',
 };
 
 /** "Field: problem" for a form, in the page's language (the domain's text when it has no translation). */
