@@ -18,7 +18,15 @@ import {
   validateOrderInput,
 } from './order-input.ts';
 import { type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
-import { type ListOptions, orderListScope, pageQuery } from './order-page.ts';
+import {
+  changesQuery,
+  encodeChangePosition,
+  type ListOptions,
+  listSort,
+  orderChangesScope,
+  orderListScope,
+  pageQuery,
+} from './order-page.ts';
 import {
   type Actor,
   assertTransition,
@@ -246,9 +254,23 @@ export function orderService(deps: {
     /** The order's public JSON with its history (this deployment's links filled in). */
     detailJson: (order: OrderWithEvents) => orderDetailJson(order, links),
 
-    /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
+    /**
+     * A page of the brand's orders, each already rendered as `orderJson` text: newest first, or
+     * with `sort=updated_at` the change feed (oldest change first, see CHANGE_FEED_LAG_MS).
+     */
     async listJson(brandId: string, options: ListOptions) {
       const cursors = await deps.cursors.ready();
+      if (listSort(options) === 'updated_at') {
+        const scope = orderChangesScope(brandId, options);
+        const query = changesQuery(options, cursors, scope, clock());
+        const page = await orders.listChangedJson(brandId, query, links);
+        const more = page.length === query.limit;
+        const last = page[query.limit - 2];
+        return {
+          orders: page.slice(0, query.limit - 1).map((o) => o.json),
+          nextCursor: more && last ? cursors.encode(scope, encodeChangePosition(last.at, last.id)) : null,
+        };
+      }
       const scope = orderListScope(brandId, options);
       const query = pageQuery(options, cursors, scope);
       const page = await orders.listJson(brandId, query, links);
