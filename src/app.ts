@@ -12,6 +12,7 @@ import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plu
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
+import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
@@ -21,7 +22,7 @@ export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
-const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema];
+const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema, SubscriptionSchema];
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];

@@ -59,7 +59,7 @@ export function ordersRepository(db: Queryable) {
      */
     async insert(order: NewOrder, note: string | null, event: OutboxEvent | null): Promise<Order | null> {
       const values = [...insertValues(order), note];
-      const outbox = event ? outboxCtes(event, values, 'o') : null;
+      const outbox = outboxCtes([event], values, 'o');
       const { rows } = await db.query({
         name: outbox ? 'orders.insert.event' : 'orders.insert',
         text: `WITH o AS (${INSERT_STATEMENT}),
@@ -187,17 +187,17 @@ export function ordersRepository(db: Queryable) {
       return rows;
     },
 
-    /** Moves the order from `from` to `to` (with its event and outbox event); null if it was no longer in `from`. */
+    /** Moves the order from `from` to `to` (with its event and outbox events); null if it was no longer in `from`. */
     async transition(
       orderId: number,
       change: { from: OrderStatus; to: OrderStatus; note: string | null; at: Date; set?: Partial<NewOrder> },
-      event: OutboxEvent | null,
+      events: readonly (OutboxEvent | null)[],
     ): Promise<Order | null> {
       const values: unknown[] = [orderId, change.to, change.from, change.at, change.note];
       const assignments = Object.entries(change.set ?? {})
         .map(([field, value]) => `, ${updatableColumn(field)} = $${values.push(value)}`)
         .join('');
-      const outbox = event ? outboxCtes(event, values, 'o') : null;
+      const outbox = outboxCtes(events, values, 'o');
       const { rows } = await db.query(
         `WITH o AS (
           UPDATE orders SET status = $2, updated_at = $4,

@@ -1,6 +1,7 @@
 import type { NewOrder } from '../../db/repositories/orders-repository.ts';
 import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
@@ -17,7 +18,7 @@ import {
   parsePhone,
   validateOrderInput,
 } from './order-input.ts';
-import { type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
+import { type OrderJson, type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
 import {
   changesQuery,
   encodeChangePosition,
@@ -126,12 +127,12 @@ export function orderService(deps: {
   async function cancelWithCredit(
     order: Order,
     change: Parameters<Stores['orders']['transition']>[1],
-    event: Parameters<Stores['orders']['transition']>[2],
+    events: Parameters<Stores['orders']['transition']>[2],
   ): Promise<Order | null> {
     // Read before the transaction: a connection it holds never waits for another from the pool.
     const listeners = await outbox.jobsFor(order.brandId, 'credit_note.issued');
     return transact(async (tx) => {
-      const cancelled = await tx.orders.transition(order.id, change, event);
+      const cancelled = await tx.orders.transition(order.id, change, events);
       if (cancelled) await creditCancelledOrder(tx, outbox, listeners, cancelled, change.at);
       return cancelled;
     });
@@ -150,17 +151,25 @@ export function orderService(deps: {
       assertTransition(current.status, to, actor);
       const at = clock();
       const from = current;
-      const event = await outbox.event(from.brandId, 'order.status_changed', at, () => ({
-        order: orderJson({ ...from, ...set, status: to, updatedAt: at }, links),
-        previous_status: from.status,
-      }));
+      let json: OrderJson | undefined;
+      const changed = () => (json ??= orderJson({ ...from, ...set, status: to, updatedAt: at }, links));
+      const statusEvent = STATUS_EVENTS[to];
+      // Each written only if someone listens to that very type (a delivery sends both to a
+      // subscriber of both), in the statement that makes the change.
+      const events = [
+        await outbox.event(from.brandId, 'order.status_changed', at, () => ({
+          order: changed(),
+          previous_status: from.status,
+        })),
+        statusEvent ? await outbox.event(from.brandId, statusEvent, at, () => ({ order: changed() })) : null,
+      ];
       const change = { from: current.status, to, note, at, set };
       // A cancelled order already on an issued invoice gets its credit note in the same transaction:
       // both happen or neither does.
       const updated =
         to === 'cancelled'
-          ? await cancelWithCredit(from, change, event)
-          : await orders.transition(from.id, change, event);
+          ? await cancelWithCredit(from, change, events)
+          : await orders.transition(from.id, change, events);
       if (updated) return find(updated.trackingRef, null);
       current = await find(order.trackingRef, null);
     }
