@@ -12,6 +12,7 @@ import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plu
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
+import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
@@ -21,7 +22,7 @@ export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
-const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema];
+const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema, SubscriptionSchema];
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -66,7 +67,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerJsonOnly(app);
   registerSecurityHeaders(app);
   refuseWhileClosing(app);
-  registerAuth(app, deps.authenticator, deps.config.opsToken);
+  registerAuth(app, deps.authenticator, deps.config.opsToken, {
+    // Read from the database on each call: these routes are rare, and a brand's access must
+    // follow the operator's decision at once.
+    webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
+  });
   // Registered after authentication: its onRequest hook runs once the key is known.
   if (deps.config.rateLimitPerSecond > 0) {
     const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
