@@ -37,6 +37,11 @@ export interface Config {
   mailFrom: string;
   /** `open`: anyone may create a brand's account at /account/sign-up; `invite`: the operator invites. */
   accountSignup: 'open' | 'invite';
+  /**
+   * Which proxies' X-Forwarded-For to believe for the caller's address (rate limits, sign-in
+   * limits, key history): false (none, the default), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[];
   /** The Shopify app (SHOPIFY_API_KEY and SHOPIFY_API_SECRET); null: the connector is off. */
   shopify: ShopifyAppConfig | null;
   /**
@@ -108,6 +113,10 @@ export const ENV_SCHEMA = Type.Object({
     default: 'Delivery Orders <no-reply@livraison-dlv.fr>',
     minLength: 3,
     description: 'sender of the account e-mails',
+  }),
+  TRUST_PROXY: Text('proxies whose X-Forwarded-For is believed: true, a hop count, or addresses/CIDRs', {
+    pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$',
+    hint: 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
   }),
   ACCOUNT_SIGNUP: Text('who may create an account: open or invite', {
     pattern: '^(open|invite)$',
@@ -265,5 +274,13 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
 }

@@ -24,6 +24,7 @@ import { webhookDeliveryService } from './domain/webhooks/webhook-delivery-servi
 import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
 import { webhookRequests } from './domain/webhooks/webhook-requests.ts';
 import { webhookService } from './domain/webhooks/webhook-service.ts';
+import { webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
 import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
 import { idempotentRequests } from './http/public/idempotent-requests.ts';
@@ -90,6 +91,13 @@ export function createDeps(
     brands,
     clock,
     destinations,
+    onSubscriptionsChanged: listeners.forget,
+  });
+  const subscriptions = webhookSubscriptions({
+    stores,
+    transact,
+    destinations,
+    clock,
     onSubscriptionsChanged: listeners.forget,
   });
   // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
@@ -190,6 +198,7 @@ export function createDeps(
     invoices,
     webhooks,
     webhookRequests: webhookRequestService,
+    subscriptions,
     webhookDeliveries,
     idempotentRequests: idempotentRequests({ stores, transact }),
     /** Every brand's shop links (all platforms): list, health, problems, disconnect. */

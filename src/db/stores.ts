@@ -15,6 +15,7 @@ import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
 import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
 import { webhookRequestsRepository } from './repositories/webhook-requests-repository.ts';
+import { webhookSubscriptionsRepository } from './repositories/webhook-subscriptions-repository.ts';
 import { webhooksRepository } from './repositories/webhooks-repository.ts';
 
 /** Every store (repository) of the service, on one connection: the pool, or a transaction's client. */
@@ -36,6 +37,7 @@ export function storesOn(db: Queryable) {
     webhookDeliveries: webhookDeliveriesRepository(db),
     webhooks: webhooksRepository(db),
     webhookRequests: webhookRequestsRepository(db),
+    webhookSubscriptions: webhookSubscriptionsRepository(db),
   };
 }
 
