@@ -101,18 +101,21 @@ describe('Shopify unavailable', () => {
   it.each([
     ['throttled (THROTTLED errors, an empty bucket)', 'throttled' as const, 'throttled'],
     ['rate-limited (429 with Retry-After)', 'rate-limited' as const, 'rate-limited'],
-  ])('%s: the job waits for Shopify’s refill and the fulfillment arrives once', async (_label, mode, outcome) => {
-    const { shop } = await installShop(live);
-    live.fake.setMode(mode);
-    const { order } = await paidAndReceived(shop);
-    await eventually(async () => live.fake.shop(shop).calls.some((c) => c.outcome === outcome));
-    await sleep(500);
-    expect(fulfillmentsOf(live.fake, shop, order.gid)).toHaveLength(0);
-    live.fake.setMode('up');
-    // No one reschedules anything: the job put itself off to the time Shopify gave.
-    await oneFulfillment(shop, order.gid);
-    await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
-  });
+  ])(
+    '%s: the job waits for Shopify’s refill and the fulfillment arrives once',
+    async (_label, mode, outcome) => {
+      const { shop } = await installShop(live);
+      live.fake.setMode(mode);
+      const { order } = await paidAndReceived(shop);
+      await eventually(async () => live.fake.shop(shop).calls.some((c) => c.outcome === outcome));
+      await sleep(500);
+      expect(fulfillmentsOf(live.fake, shop, order.gid)).toHaveLength(0);
+      live.fake.setMode('up');
+      // No one reschedules anything: the job put itself off to the time Shopify gave.
+      await oneFulfillment(shop, order.gid);
+      await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
+    },
+  );
 });
 
 describe('orders we cannot deliver', () => {
