@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SHOPIFY_RECOVER } from '../src/jobs/shopify-recover.ts';
 import {
   deliveryOrdersOf,
   fulfillmentsOf,
@@ -116,6 +117,31 @@ describe('Shopify unavailable', () => {
       await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
     },
   );
+});
+
+describe('a worker killed mid-job', () => {
+  it('its Shopify job, locked for graphile’s 4 hours, runs again once the recovery sees it stalled', async () => {
+    const { t, fake } = live;
+    const { shop } = await installShop(live);
+    fake.setMode('down');
+    const { order } = await paidAndReceived(shop);
+    await eventually(async () => (await pendingSyncJobs(t)).some((j) => j.last_error !== null));
+    // As a process killed with SIGKILL leaves it: locked by a worker that will never finish it.
+    await t.pool.query(
+      `UPDATE graphile_worker._private_jobs SET locked_by = 'killed-worker', locked_at = now() - interval '10 minutes'
+        WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'shopify_sync_order')
+          AND locked_at IS NULL`,
+    );
+    fake.setMode('up');
+    expect(await runSyncJobsNow(t)).toBe(0);
+    await sleep(300);
+    expect(fulfillmentsOf(fake, shop, order.gid)).toHaveLength(0);
+    await t.pool.query('SELECT graphile_worker.add_job($1, $2::json)', [SHOPIFY_RECOVER.name, '{"v":1}']);
+    await eventually(
+      async () => (await runSyncJobsNow(t)) > 0 || fulfillmentsOf(fake, shop, order.gid).length > 0,
+    );
+    await oneFulfillment(shop, order.gid);
+  });
 });
 
 describe('orders we cannot deliver', () => {

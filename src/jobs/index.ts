@@ -5,6 +5,7 @@ import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, readPayload } from './job.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
+import { SHOPIFY_RECOVER } from './shopify-recover.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
@@ -20,6 +21,7 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_RECOVER,
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
+  SHOPIFY_RECOVER,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {
