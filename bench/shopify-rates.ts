@@ -95,9 +95,9 @@ export async function shopifyRatesLoad(
     at: new Date(),
   });
   const body = rateRequest();
-  return {
+  const load = {
     url: `${base}/connectors/shopify/rates`,
-    method: 'POST',
+    method: 'POST' as const,
     headers: {
       'content-type': 'application/json',
       'x-shopify-shop-domain': shop,
@@ -107,4 +107,10 @@ export async function shopifyRatesLoad(
     },
     body,
   };
+  // A bench of empty answers would measure nothing: the shop must get quotes.
+  const answer = await fetch(load.url, { method: 'POST', headers: load.headers, body });
+  const quotes = ((await answer.json()) as { rates?: unknown[] }).rates ?? [];
+  if (answer.status !== 200 || quotes.length === 0)
+    throw new Error(`the Shopify rate request got ${answer.status} with ${quotes.length} rates`);
+  return load;
 }
