@@ -111,7 +111,7 @@ describe('trigger node', () => {
     expect(await methods.checkExists.call(node.hook)).toBe(false);
     expect(await methods.create.call(node.hook)).toBe(true);
     expect(node.staticData).toEqual({
-      subscriptionId: expect.stringMatching(/^wh_/),
+      subscriptionId: expect.stringMatching(/^whk_/),
       secret: expect.stringMatching(/^whsec_/),
     });
     expect(await methods.checkExists.call(node.hook)).toBe(true);

@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestBrand } from './support/app.ts';
+import { TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import { VALID_ORDER } from './support/orders.ts';
+import { runDlv } from './support/run-cli.ts';
 import { drained, eventually, type Receiver, startReceiver } from './support/webhook-receiver.ts';
 
 // The app is CommonJS, as Zapier runs it: loaded with require, exactly as `zapier push` would.
@@ -19,7 +20,7 @@ let brand: TestBrand;
 let authData: { api_key: string; base_url: string };
 
 beforeAll(async () => {
-  api = await startLiveApi();
+  api = await startLiveApi({ ownProcess: true });
   receiver = await startReceiver();
   brand = await api.brand({ name: 'Maison Zapier' });
   authData = { api_key: brand.key, base_url: api.base };
@@ -98,7 +99,7 @@ describe('authentication', () => {
 describe('instant triggers', () => {
   it('New Order: subscribes, receives order.created, and stops after unsubscribing', async () => {
     const { subscribeData, hooks, waitForHooks } = await subscribe('new_order');
-    expect(subscribeData.id).toMatch(/^wh_/);
+    expect(subscribeData.id).toMatch(/^whk_/);
     expect(subscribeData).not.toHaveProperty('secret');
     expect(await subscriptionStatus(subscribeData.id)).toBe(200);
 
@@ -179,13 +180,21 @@ describe('instant triggers', () => {
     const lastMonth = new Date();
     lastMonth.setUTCDate(15);
     lastMonth.setUTCMonth(lastMonth.getUTCMonth() - 1);
+    // An order of last month, made as the API would have then (the child process keeps real time).
     api.shiftClock(lastMonth.getTime() - Date.now());
     try {
-      await placeOrder();
+      await api.t.deps.orders.create(
+        { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
+        VALID_ORDER,
+      );
     } finally {
       api.shiftClock(0);
     }
-    await api.t.deps.invoices.issueMonth(lastMonth.toISOString().slice(0, 7));
+    // The operator issues last month's invoices (the job does it on the 1st).
+    const issued = await runDlv(['invoices', 'issue', '--month', lastMonth.toISOString().slice(0, 7)], {
+      DATABASE_URL: api.databaseUrl,
+    });
+    expect(issued.stdout).toMatch(/Issued 1 invoice/);
     const [hook] = await waitForHooks(1);
     const records = await appTester(App.triggers.invoice_issued.operation.perform, {
       authData,
