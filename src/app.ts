@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
+import { SHOPIFY_PREFIX, shopifyRoutes } from './http/connectors/shopify/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi, publicServerUrl } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
@@ -12,6 +13,7 @@ import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plu
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
+import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
@@ -21,7 +23,7 @@ export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
-const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema];
+const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema, SubscriptionSchema];
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -34,7 +36,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: generateRequestId,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Replaced by the 'closing' hooks below, so a request reaching a closing server gets our 503
+    // envelope (Fastify's own answer has another shape and skips the security headers).
+    return503OnClosing: false,
+    // Widened: Fastify's overloads cannot pick one for a union-typed value.
+    trustProxy: deps.config.trustProxy as FastifyServerOptions['trustProxy'],
     // The router measures a parameter in UTF-16 code units, schemas (`maxLength`) in characters: with
     // twice the units, any parameter of at most PATH_PARAM_MAX_LENGTH characters reaches its route
     // (an unknown id is then a 404), and a longer one is a 400 from the router or from the schema.
@@ -61,7 +67,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
-  registerAuth(app, deps.authenticator, deps.config.opsToken);
+  refuseWhileClosing(app);
+  registerAuth(app, deps.authenticator, deps.config.opsToken, {
+    // Read from the database on each call: these routes are rare, and a brand's access must
+    // follow the operator's decision at once.
+    webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
+  });
   // Registered after authentication: its onRequest hook runs once the key is known.
   if (deps.config.rateLimitPerSecond > 0) {
     const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
@@ -79,12 +90,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     for (const w of deps.watchers) w.stopWatching();
   });
 
-  // Each surface is a plugin under its prefix; the connectors (signed callbacks) join this list.
+  // Each surface is a plugin under its prefix; the connectors' signed callbacks among them.
   const surfaces = [
     { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
+    { prefix: SHOPIFY_PREFIX, plugin: shopifyRoutes(deps), enabled: deps.shopify !== null },
   ];
   for (const surface of surfaces) {
     if (surface.enabled) await app.register(surface.plugin, { prefix: surface.prefix });
@@ -100,6 +112,22 @@ declare module 'fastify' {
   interface FastifyRequest {
     rawBody: Buffer | null;
   }
+}
+
+/**
+ * Once shutdown begins, requests still arriving on kept-alive connections are refused with the
+ * `unavailable` envelope and `Connection: close`, so clients retry on another instance.
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return sendError(reply, new AppError('unavailable', 'The server is shutting down; retry in a moment.'));
+  });
 }
 
 /**

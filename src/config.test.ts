@@ -64,6 +64,17 @@ describe('loadConfig', () => {
 });
 
 describe('the environment schema', () => {
+  it('believes X-Forwarded-For from no proxy by default, else from TRUST_PROXY', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('is the one list of variables, each documented in the README configuration table', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
@@ -82,6 +93,50 @@ describe('the environment schema', () => {
       runWorker: false,
       port: 8080,
       host: '127.0.0.1',
+    });
+  });
+
+  describe('the Shopify connector', () => {
+    const APP = { SHOPIFY_API_KEY: 'client-id', SHOPIFY_API_SECRET: 'client-secret' };
+    const KEY = 'ab'.repeat(32);
+
+    it('is off without its credentials, and needs both', () => {
+      expect(loadConfig({}).shopify).toBeNull();
+      expect(() => loadConfig({ SHOPIFY_API_KEY: 'client-id' })).toThrow(ConfigError);
+    });
+
+    it('refuses to start outside development without CONNECTOR_SECRET_KEY', () => {
+      expect(() => loadConfig({ ...APP, PUBLIC_BASE_URL: 'https://api.example.fr' })).toThrow(
+        /CONNECTOR_SECRET_KEY is required/,
+      );
+      const published = loadConfig({
+        ...APP,
+        PUBLIC_BASE_URL: 'https://api.example.fr',
+        CONNECTOR_SECRET_KEY: KEY,
+      });
+      expect(published.connectorSecretKey).toEqual(Buffer.from(KEY, 'hex'));
+      expect(published.shopify).toEqual({
+        apiKey: 'client-id',
+        apiSecret: 'client-secret',
+        adminOriginTemplate: 'https://{shop}',
+        carrierName: 'Livraison DLV',
+      });
+    });
+
+    it('starts in development (PUBLIC_BASE_URL unset or http) without the key', () => {
+      expect(loadConfig(APP).connectorSecretKey).toBeNull();
+      expect(loadConfig({ ...APP, PUBLIC_BASE_URL: 'http://127.0.0.1:3000' }).shopify).not.toBeNull();
+    });
+
+    it('checks the key and the admin origin template', () => {
+      expect(() => loadConfig({ ...APP, CONNECTOR_SECRET_KEY: 'short' })).toThrow(/64 hexadecimal/);
+      expect(() => loadConfig({ ...APP, SHOPIFY_ADMIN_ORIGIN_TEMPLATE: 'https://example.com' })).toThrow(
+        /containing \{shop\}/,
+      );
+      expect(
+        loadConfig({ ...APP, SHOPIFY_ADMIN_ORIGIN_TEMPLATE: 'http://127.0.0.1:4000/{shop}/' }).shopify
+          ?.adminOriginTemplate,
+      ).toBe('http://127.0.0.1:4000/{shop}');
     });
   });
 });

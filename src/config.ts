@@ -37,6 +37,27 @@ export interface Config {
   mailFrom: string;
   /** `open`: anyone may create a brand's account at /account/sign-up; `invite`: the operator invites. */
   accountSignup: 'open' | 'invite';
+  /**
+   * Which proxies' X-Forwarded-For to believe for the caller's address (rate limits, sign-in
+   * limits, key history): false (none, the default), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[];
+  /** The Shopify app (SHOPIFY_API_KEY and SHOPIFY_API_SECRET); null: the connector is off. */
+  shopify: ShopifyAppConfig | null;
+  /**
+   * AES-256 key encrypting shop credentials at rest (CONNECTOR_SECRET_KEY, 64 hex characters); null in
+   * development only, where a key generated once is kept in the database instead.
+   */
+  connectorSecretKey: Buffer | null;
+}
+
+export interface ShopifyAppConfig {
+  apiKey: string;
+  apiSecret: string;
+  /** `https://{shop}` in production; tests point it at a fake Shopify on the loopback. */
+  adminOriginTemplate: string;
+  /** The carrier's name shown at checkout and in the shop's tracking information. */
+  carrierName: string;
 }
 
 export class ConfigError extends Error {}
@@ -93,9 +114,31 @@ export const ENV_SCHEMA = Type.Object({
     minLength: 3,
     description: 'sender of the account e-mails',
   }),
+  TRUST_PROXY: Text('proxies whose X-Forwarded-For is believed: true, a hop count, or addresses/CIDRs', {
+    pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$',
+    hint: 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
+  }),
   ACCOUNT_SIGNUP: Text('who may create an account: open or invite', {
     pattern: '^(open|invite)$',
     hint: 'must be open or invite',
+  }),
+  SHOPIFY_API_KEY: Text('client id of the Shopify app (turns the Shopify connector on)'),
+  SHOPIFY_API_SECRET: Text('client secret of the Shopify app (signs OAuth, webhooks and rate requests)'),
+  SHOPIFY_ADMIN_ORIGIN_TEMPLATE: Type.String({
+    default: 'https://{shop}',
+    pattern: '^https?://\\S*\\{shop\\}\\S*$',
+    hint: 'must be an http(s) URL containing {shop}',
+    description: "a shop's admin origin; {shop} is its myshopify.com domain (tests only change it)",
+  }),
+  CONNECTOR_SECRET_KEY: Text('AES-256 key of shop credentials at rest, 64 hex characters', {
+    pattern: '^[0-9a-fA-F]{64}$',
+    hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
+  }),
+  CARRIER_NAME: Type.String({
+    default: 'Livraison DLV',
+    minLength: 1,
+    maxLength: 60,
+    description: 'carrier name shown at checkout and in shops’ tracking information',
   }),
 });
 
@@ -181,6 +224,33 @@ function seller(env: Env_): { seller: Readonly<SellerIdentity>; sellerIsPlacehol
   };
 }
 
+/**
+ * Development is a deployment not published over https (PUBLIC_BASE_URL unset or http://): there,
+ * and only there, shop credentials may be encrypted with a key kept in the database beside them.
+ */
+export function isDevelopment(publicBaseUrl: string | null): boolean {
+  return publicBaseUrl === null || !publicBaseUrl.startsWith('https://');
+}
+
+/** The Shopify app: both credentials or neither; a published service needs CONNECTOR_SECRET_KEY for it. */
+function shopify(env: Env_): ShopifyAppConfig | null {
+  if (env.SHOPIFY_API_KEY === undefined && env.SHOPIFY_API_SECRET === undefined) return null;
+  if (env.SHOPIFY_API_KEY === undefined || env.SHOPIFY_API_SECRET === undefined)
+    throw new ConfigError('set both SHOPIFY_API_KEY and SHOPIFY_API_SECRET, or neither');
+  if (env.CONNECTOR_SECRET_KEY === undefined && !isDevelopment(env.PUBLIC_BASE_URL ?? null)) {
+    throw new ConfigError(
+      'CONNECTOR_SECRET_KEY is required to run the Shopify connector outside development (PUBLIC_BASE_URL ' +
+        'is https): shop access tokens are encrypted with it (`openssl rand -hex 32`)',
+    );
+  }
+  return {
+    apiKey: env.SHOPIFY_API_KEY,
+    apiSecret: env.SHOPIFY_API_SECRET,
+    adminOriginTemplate: env.SHOPIFY_ADMIN_ORIGIN_TEMPLATE.replace(/\/+$/, ''),
+    carrierName: env.CARRIER_NAME,
+  };
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const e = parseEnv(env);
   return {
@@ -202,5 +272,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
+    shopify: shopify(e),
+    connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim());
 }

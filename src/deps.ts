@@ -1,5 +1,9 @@
 import path from 'node:path';
 import type { Config } from './config.ts';
+import { connectionsService } from './connectors/connections-service.ts';
+import { connectorDirectory } from './connectors/connector-directory.ts';
+import { credentialCipher } from './connectors/credentials.ts';
+import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -20,6 +24,7 @@ import { webhookDeliveryService } from './domain/webhooks/webhook-delivery-servi
 import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
 import { webhookRequests } from './domain/webhooks/webhook-requests.ts';
 import { webhookService } from './domain/webhooks/webhook-service.ts';
+import { webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
 import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
 import { idempotentRequests } from './http/public/idempotent-requests.ts';
@@ -28,6 +33,7 @@ import { destinationGuard } from './infra/http/url-guard.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/shopify-process-webhook.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -64,10 +70,12 @@ export function createDeps(
   );
 
   const listeners = webhookListeners(stores.webhooks);
-  const events = outbox(subscribers({ webhooks: listeners }));
-  // The order JSON's links (tracking_url) point at this deployment: PUBLIC_BASE_URL, else the
-  // listen address.
-  const links = orderLinks(config.publicBaseUrl ?? `http://${config.host}:${config.port}`);
+  const directory = connectorDirectory(stores.connections);
+  const events = outbox(subscribers({ webhooks: listeners, shopify: config.shopify ? directory : null }));
+  // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
+  // PUBLIC_BASE_URL, else the listen address.
+  const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
+  const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const invoices = invoiceService({
     stores,
@@ -83,6 +91,13 @@ export function createDeps(
     brands,
     clock,
     destinations,
+    onSubscriptionsChanged: listeners.forget,
+  });
+  const subscriptions = webhookSubscriptions({
+    stores,
+    transact,
+    destinations,
+    clock,
     onSubscriptionsChanged: listeners.forget,
   });
   // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
@@ -132,6 +147,38 @@ export function createDeps(
     clock,
   });
   const team = teamManagement({ users: stores.users, transact, accounts });
+  // Shop credentials: CONNECTOR_SECRET_KEY; in development only (config.ts enforces it), a key kept
+  // in the database. Loaded on first use.
+  const cipher = credentialCipher(
+    async () => config.connectorSecretKey ?? serverSecretsRepository(pool).getOrCreate('connector_key'),
+  );
+  const shopifyApp = config.shopify;
+  const connections = connectionsService({
+    stores,
+    cipher,
+    clock,
+    onChanged: directory.forget,
+    remoteCleanup: {
+      shopify: async (connection, token) => {
+        await shopify?.operations.unregister(connection.shop, token, connection.remoteIds);
+      },
+    },
+  });
+  const shopify: ShopifyConnector | null = shopifyApp
+    ? shopifyConnector({
+        app: shopifyApp,
+        stores,
+        transact,
+        orders,
+        rates,
+        connections,
+        directory,
+        cipher,
+        clock,
+        baseUrl,
+        processJob: SHOPIFY_PROCESS_WEBHOOK.name,
+      })
+    : null;
   return {
     config,
     pool,
@@ -151,10 +198,17 @@ export function createDeps(
     invoices,
     webhooks,
     webhookRequests: webhookRequestService,
+    subscriptions,
     webhookDeliveries,
     idempotentRequests: idempotentRequests({ stores, transact }),
+    /** Every brand's shop links (all platforms): list, health, problems, disconnect. */
+    connections,
+    /** Which shops and brands have active links, cached (rates at checkout, the outbox). */
+    connectorDirectory: directory,
+    /** The Shopify connector; null unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
+    shopify,
     /** Caches that poll the database for changes made by other instances (started with the app). */
-    watchers: [grids, listeners],
+    watchers: [grids, listeners, directory],
     cursors,
   };
 }

@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   insufficient_scope: 403,
+  webhooks_not_enabled: 403,
   not_found: 404,
   idempotency_conflict: 409,
   payload_too_large: 413,

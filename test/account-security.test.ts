@@ -118,7 +118,12 @@ describe('roles and brands', () => {
       { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris' },
     );
     const invoice = (await t.deps.invoices.list(other.brandId, {})).invoices[0]!;
+    const { subscription } = await t.deps.subscriptions.create(other.brandId, {
+      url: 'https://93.184.216.34/hooks/other',
+      event_types: ['order.created'],
+    });
     const fixtures: Record<string, string> = {
+      endpointId: subscription.id,
       keyId: other.keyId,
       trackingRef: order.trackingRef,
       id: invoice.id,
@@ -134,6 +139,7 @@ describe('roles and brands', () => {
       expect(res.status, `${route.method} ${route.url}`).toBe(404);
     }
     expect((await t.app.inject({ url: `${API}/me`, headers: other.headers })).statusCode).toBe(200);
+    expect((await t.deps.subscriptions.get(other.brandId, subscription.id)).status).toBe('active');
   });
 
   it('asks an unverified e-mail to verify before any key', async () => {

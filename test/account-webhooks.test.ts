@@ -26,6 +26,58 @@ const requestsOf = async (brandId: string) =>
   (await t.pool.query('SELECT * FROM webhook_requests WHERE brand_id = $1', [brandId])).rows;
 
 describe('/account/webhooks', () => {
+  it('lists the operator’s endpoints and the API subscriptions with their origin; only the latter can be deleted', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const { endpoint } = await t.deps.webhooks.add({ brandId: brand.brandId, url: PUBLIC_URL });
+    const { subscription } = await t.deps.subscriptions.create(brand.brandId, {
+      url: `${PUBLIC_URL}/zap`,
+      event_types: ['order.delivered'],
+      description: 'Zapier: delivered → Slack',
+    });
+    const { b } = await signedIn({ brandId: brand.brandId, role: 'developer' });
+    const page = await b.get('/account/webhooks');
+    expect(page.body).toContain(`data-endpoint="${endpoint.id}" data-origin="operator"`);
+    expect(page.body).toContain(`data-endpoint="${subscription.id}" data-origin="api"`);
+    expect(page.body).toContain('Zapier: delivered → Slack');
+    expect(page.body).toContain('Webhook subscriptions are open to your brand');
+    expect(page.body).toContain(`action="/account/webhooks/${subscription.id}/delete"`);
+    expect(page.body).not.toContain(`action="/account/webhooks/${endpoint.id}/delete"`);
+
+    // Without its CSRF field the form does nothing; the operator's endpoint is not the brand's to delete.
+    expect((await b.post(`/account/webhooks/${subscription.id}/delete`, {})).status).toBe(403);
+    expect((await b.submit('/account/webhooks', `/account/webhooks/${endpoint.id}/delete`, {})).status).toBe(
+      404,
+    );
+    const done = await b.submit('/account/webhooks', `/account/webhooks/${subscription.id}/delete`, {});
+    expect(done.status).toBe(303);
+    const after = await b.get('/account/webhooks');
+    expect(after.body).not.toContain(subscription.id);
+    expect(after.body).toContain(endpoint.id);
+    const { rows } = await t.pool.query(
+      'SELECT id, status FROM webhook_endpoints WHERE brand_id = $1 ORDER BY id',
+      [brand.brandId],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+      [endpoint.id]: 'active',
+      [subscription.id]: 'deleted',
+    });
+
+    // French, and a brand not allowed yet is told to request access.
+    const closed = await signedIn({ role: 'owner' });
+    const fr = await closed.b.get('/account/webhooks?lang=fr');
+    expect(fr.body).toContain('ne sont pas encore ouverts à votre marque');
+    expect(fr.body).toContain('Demander l’accès aux webhooks');
+    // …and its people cannot give a key the webhooks:write scope (the form says why, in French too).
+    const form = { name: 'Zapier', scopes: ['orders:read', 'webhooks:write'], password: PASSWORD };
+    const refused = await closed.b.submit('/account/keys?lang=fr', '/account/keys', form);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('est réservé aux marques dont les abonnements webhook sont ouverts');
+    const keys = await t.pool.query('SELECT count(*)::int AS n FROM api_keys WHERE brand_id = $1', [
+      closed.brandId,
+    ]);
+    expect(keys.rows[0].n).toBe(0);
+  });
+
   it("lists only the brand's endpoints, with their last deliveries and outcome", async () => {
     const brand = await createBrandWithKey(t.deps);
     const { endpoint } = await t.deps.webhooks.add({

@@ -29,12 +29,14 @@ const fixtures: Record<string, { label: string; id: string }[]> = {};
 const nowhere: Record<string, () => string> = {
   trackingRef: () => generateTrackingRef(),
   id: () => `inv_${'0'.repeat(15)}1`,
+  subscriptionId: () => `whk_${'0'.repeat(15)}1`,
 };
 
 /** A valid body for write routes, so validation never answers before the ownership check. */
 const BODIES: Record<string, unknown> = {
   'PATCH /public/v1/orders/:trackingRef': { reference: 'HIJACKED', delivery_recipient: 'Mallory' },
   'POST /public/v1/orders/:trackingRef/cancel': undefined,
+  'DELETE /public/v1/webhook-subscriptions/:subscriptionId': undefined,
 };
 
 const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
@@ -71,6 +73,11 @@ async function snapshotOfA() {
   for (const { id } of fixtures.id ?? []) {
     snapshot[id] = (
       await call(t.app, { method: 'GET', url: `${API}/invoices/${id}`, headers: a.headers })
+    ).data;
+  }
+  for (const { id } of fixtures.subscriptionId ?? []) {
+    snapshot[id] = (
+      await call(t.app, { method: 'GET', url: `${API}/webhook-subscriptions/${id}`, headers: a.headers })
     ).data;
   }
   return snapshot;
@@ -112,6 +119,12 @@ beforeAll(async () => {
     { label: 'draft invoice', id: invoiceIdFor(a.brandId, '2026-10') },
     { label: 'credit note', id: creditNote.rows[0].id },
   ];
+  // A public address literal: the SSRF guard needs no DNS for it.
+  const { subscription } = await t.deps.subscriptions.create(a.brandId, {
+    url: 'https://93.184.216.34/hooks/a',
+    event_types: ['order.created'],
+  });
+  fixtures.subscriptionId = [{ label: 'webhook subscription', id: subscription.id }];
 });
 afterAll(async () => {
   await t?.close();

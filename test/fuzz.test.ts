@@ -67,6 +67,8 @@ const pools = {
   otherBrandInvoiceIds: [] as string[],
   orderCursors: [] as string[],
   invoiceCursors: [] as string[],
+  subscriptionIds: [] as string[],
+  otherBrandSubscriptionIds: [] as string[],
 };
 
 beforeAll(async () => {
@@ -128,6 +130,16 @@ beforeAll(async () => {
       if (page.nextCursor) pools.orderCursors.push(page.nextCursor);
     }
   }
+  // Webhook subscriptions (public address literals: no DNS), the brand's and a neighbour's.
+  const subscribe = async (brandId: string) =>
+    (
+      await t.deps.subscriptions.create(brandId, {
+        url: 'https://93.184.216.34/hooks/fuzz',
+        event_types: ['order.created'],
+      })
+    ).subscription.id;
+  for (let i = 0; i < 3; i++) pools.subscriptionIds.push(await subscribe(brand.brandId));
+  pools.otherBrandSubscriptionIds.push(await subscribe(other.brandId));
   expect(pools.invoiceIds.length).toBeGreaterThanOrEqual(1);
   expect(pools.orderCursors.length).toBeGreaterThan(0);
 });
@@ -185,6 +197,13 @@ function hintsFor(op: Operation): Hints {
         { weight: 6, arbitrary: fc.constantFrom(...pools.invoiceIds) },
         { weight: 1, arbitrary: fc.constantFrom(...pools.otherBrandInvoiceIds) },
         { weight: 1, arbitrary: seeds.invoiceIdLike },
+      );
+    }
+    if (location === 'path' && name === 'subscriptionId') {
+      return fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...pools.subscriptionIds) },
+        { weight: 1, arbitrary: fc.constantFrom(...pools.otherBrandSubscriptionIds) },
+        { weight: 1, arbitrary: seeds.subscriptionIdLike },
       );
     }
     if (location === 'query' && name === 'cursor') {

@@ -205,6 +205,19 @@ describe('trigger node', () => {
     });
   });
 
+  it('tells a brand the operator has not opened webhooks to how to request access', async () => {
+    const closed = await api.brand({ webhooksAllowed: false, scopes: ['orders:read'] });
+    const node = triggerNode({
+      credentials: { ...credentials, apiKey: closed.key },
+      parameters: { events: ['order.created'] },
+      webhookUrl: receiver.url('/closed'),
+    });
+    await expect(trigger.webhookMethods.default.create.call(node.hook)).rejects.toThrow(
+      /^webhooks_not_enabled: .*Request access/,
+    );
+    expect(node.staticData).toEqual({});
+  });
+
   it('shows the API explanation when the subscription is refused', async () => {
     const node = triggerNode({
       credentials,

@@ -162,9 +162,7 @@ describe('webhook workers', () => {
       ids.map(async ({ id }) => {
         for (let i = 1; i < path4.length; i++) {
           const [from, to] = [path4[i - 1]!, path4[i]!];
-          const moved = await orders.transition(
-            id,
-            { from, to, note: null, at: new Date() },
+          const moved = await orders.transition(id, { from, to, note: null, at: new Date() }, [
             {
               id: prefixedId('msg', 12),
               type: 'order.status_changed',
@@ -173,7 +171,7 @@ describe('webhook workers', () => {
               data: { order: { status: to } as OrderJson, previous_status: from },
               jobs: [WEBHOOKS_FAN_OUT.name],
             },
-          );
+          ]);
           expect(moved?.status).toBe(to);
         }
       }),

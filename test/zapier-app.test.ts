@@ -208,6 +208,19 @@ describe('instant triggers', () => {
     await appTester(App.triggers.invoice_issued.operation.performUnsubscribe, { authData, subscribeData });
   });
 
+  it('tells a brand the operator has not opened webhooks to how to request access', async () => {
+    const closed = await api.brand({ webhooksAllowed: false, scopes: ['orders:read'] });
+    const err = await appTester(App.triggers.new_order.operation.performSubscribe, {
+      authData: { ...authData, api_key: closed.key },
+      targetUrl: receiver.url('/closed'),
+    }).catch((e: Error) => e);
+    expect(JSON.parse((err as Error).message)).toMatchObject({
+      code: 'webhooks_not_enabled',
+      status: 403,
+      message: expect.stringMatching(/Request access/),
+    });
+  });
+
   it('explains a refused subscription with the API message', async () => {
     await expect(
       appTester(App.triggers.new_order.operation.performSubscribe, { authData, targetUrl: 'not a url' }),

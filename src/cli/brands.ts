@@ -7,7 +7,27 @@ const brandJson = (b: Brand) => ({
   default_pickup_address: b.defaultPickupAddress,
   created_at: b.createdAt.toISOString(),
   disabled_at: b.disabledAt?.toISOString() ?? null,
+  webhooks_allowed: b.webhooksAllowed,
 });
+
+/** `allow-webhooks` / `disallow-webhooks`: opens or closes the brand's webhook subscription API. */
+function webhooksSwitch(allowed: boolean): CommandSpec {
+  const verb = allowed ? 'allow-webhooks' : 'disallow-webhooks';
+  return {
+    usage: `dlv brands ${verb} BRAND_ID [--json]`,
+    async run(ctx) {
+      const { brand, disabledSubscriptions } = await ctx.deps.brands.setWebhooksAllowed(
+        requireArg(ctx, 0, 'BRAND_ID'),
+        allowed,
+        ctx.deps.clock(),
+      );
+      const text = allowed
+        ? `Webhook subscriptions open for ${brand.id} (${brand.name}): its keys may now carry webhooks:write`
+        : `Webhook subscriptions closed for ${brand.id} (${brand.name}); ${disabledSubscriptions} active subscription(s) disabled`;
+      ctx.out(text, { ...brandJson(brand), disabled_subscriptions: disabledSubscriptions });
+    },
+  };
+}
 
 export const brandCommands: Record<string, CommandSpec> = {
   'brands create': {
@@ -34,6 +54,23 @@ export const brandCommands: Record<string, CommandSpec> = {
       });
     },
   },
+  'brands show': {
+    usage: 'dlv brands show BRAND_ID [--json]',
+    async run(ctx) {
+      const brand = await ctx.deps.brands.get(requireArg(ctx, 0, 'BRAND_ID'));
+      const rows = [
+        ['ID', brand.id],
+        ['NAME', brand.name],
+        ['CREATED', brand.createdAt.toISOString()],
+        ['DEFAULT PICKUP ADDRESS', brand.defaultPickupAddress ?? '-'],
+        ['WEBHOOKS ALLOWED', brand.webhooksAllowed ? 'yes' : 'no (dlv brands allow-webhooks)'],
+        ['DISABLED', brand.disabledAt?.toISOString() ?? '-'],
+      ];
+      ctx.out(table(rows), brandJson(brand));
+    },
+  },
+  'brands allow-webhooks': webhooksSwitch(true),
+  'brands disallow-webhooks': webhooksSwitch(false),
   'brands disable': {
     usage: 'dlv brands disable BRAND_ID [--json]',
     async run(ctx) {

@@ -13,7 +13,8 @@ const keyJson = (k: ApiKeyRecord) => ({
 
 export const keyCommands: Record<string, CommandSpec> = {
   'keys create': {
-    usage: 'dlv keys create --brand ID --scopes orders:read,orders:write,invoices:read [--json]',
+    usage:
+      'dlv keys create --brand ID --scopes orders:read,orders:write,invoices:read[,webhooks:write] [--json]',
     options: ['brand', 'scopes'],
     async run(ctx) {
       const key = await ctx.deps.apiKeys.create({

@@ -2,6 +2,7 @@ import { ConfigError } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { isAppError } from '../errors.ts';
 import { brandCommands } from './brands.ts';
+import { connectorCommands } from './connectors.ts';
 import { type CommandContext, type CommandSpec, openCliDeps, UsageError } from './context.ts';
 import { gridCommands } from './grids.ts';
 import { invoiceCommands } from './invoices.ts';
@@ -28,6 +29,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   ...orderCommands,
   ...invoiceCommands,
   ...webhookCommands,
+  ...connectorCommands,
   ...workerCommands,
 };
 
@@ -59,7 +61,10 @@ interface Parsed {
 
 export function parseCommandLine(argv: string[]): Parsed | null {
   const words = argv.filter((a) => !a.startsWith('-'));
-  const name = [`${words[0]} ${words[1]}`, words[0]].find((n) => n && COMMANDS[n]);
+  // Commands are one to three words (`migrate`, `keys create`, `connectors shopify link`).
+  const name = [words.slice(0, 3).join(' '), words.slice(0, 2).join(' '), words[0]].find(
+    (n) => n && COMMANDS[n],
+  );
   if (!name) return null;
   const spec = COMMANDS[name]!;
   const valued = new Set(spec.options ?? []);

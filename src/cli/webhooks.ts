@@ -181,7 +181,7 @@ export const webhookCommands: Record<string, CommandSpec> = {
       ]);
       const human = requests.length
         ? `${table([['REQUEST', 'BRAND', 'AT', 'BY', 'EVENTS', 'URL', 'MESSAGE'], ...rows])}
-Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS`
+Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor open the subscription API to the brand: dlv brands allow-webhooks BRAND`
         : 'No open webhook requests.';
       ctx.out(human, { requests: requests.map(requestJson) });
     },

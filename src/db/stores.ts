@@ -3,6 +3,8 @@ import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
+import { connectionsRepository } from './repositories/connections-repository.ts';
+import { connectorSyncRepository } from './repositories/connector-sync-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { idempotencyRepository } from './repositories/idempotency-repository.ts';
@@ -13,6 +15,7 @@ import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
 import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
 import { webhookRequestsRepository } from './repositories/webhook-requests-repository.ts';
+import { webhookSubscriptionsRepository } from './repositories/webhook-subscriptions-repository.ts';
 import { webhooksRepository } from './repositories/webhooks-repository.ts';
 
 /** Every store (repository) of the service, on one connection: the pool, or a transaction's client. */
@@ -20,6 +23,8 @@ export function storesOn(db: Queryable) {
   return {
     apiKeys: apiKeysRepository(db),
     brands: brandsRepository(db),
+    connections: connectionsRepository(db),
+    connectorSync: connectorSyncRepository(db),
     creditNotes: creditNotesRepository(db),
     documentBuyers: documentBuyersRepository(db),
     idempotencyKeys: idempotencyRepository(db),
@@ -32,6 +37,7 @@ export function storesOn(db: Queryable) {
     webhookDeliveries: webhookDeliveriesRepository(db),
     webhooks: webhooksRepository(db),
     webhookRequests: webhookRequestsRepository(db),
+    webhookSubscriptions: webhookSubscriptionsRepository(db),
   };
 }
 

@@ -15,6 +15,15 @@ export const EVENT_CATALOGUE = {
     version: 1,
     description: 'A delivery order moved to another status (picked up, delivered, cancelled…).',
   },
+  'order.delivered': {
+    version: 1,
+    description: 'A delivery order was delivered (also sent as order.status_changed).',
+  },
+  'order.delivery_failed': {
+    version: 1,
+    description:
+      'A delivery attempt failed: the order is failed_attempt, to be attempted again or returned (also sent as order.status_changed).',
+  },
   'invoice.issued': { version: 1, description: "A month's invoice was issued." },
   'credit_note.issued': {
     version: 1,
@@ -30,9 +39,20 @@ export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 export interface EventPayloads {
   'order.created': { order: OrderJson };
   'order.status_changed': { order: OrderJson; previous_status: OrderStatus };
+  'order.delivered': { order: OrderJson };
+  'order.delivery_failed': { order: OrderJson };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
 }
+
+/**
+ * Convenience events, sent beside `order.status_changed` when an order reaches these statuses, so
+ * a workflow (Zapier, n8n…) triggered by a delivery needs no filter on the status.
+ */
+export const STATUS_EVENTS: Partial<Record<OrderStatus, 'order.delivered' | 'order.delivery_failed'>> = {
+  delivered: 'order.delivered',
+  failed_attempt: 'order.delivery_failed',
+};
 
 export function isEventType(value: string): value is EventType {
   return Object.hasOwn(EVENT_CATALOGUE, value);

@@ -1,12 +1,34 @@
+import type { ConnectorDirectory } from '../connectors/connector-directory.ts';
 import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
+import { SHOPIFY_SYNC_ORDER } from '../jobs/shopify-sync-order.ts';
 import { WEBHOOKS_FAN_OUT } from '../jobs/webhooks-fan-out.ts';
+import type { EventType } from './catalogue.ts';
 import type { Subscriber } from './outbox.ts';
 
+/** The events a shop connector pushes back to the shop (tracking). */
+const SHOP_EVENTS: ReadonlySet<EventType> = new Set(['order.created', 'order.status_changed']);
+
 /**
- * Every subscriber of the outbox, in one list: webhook delivery today; each shop connector and the
- * automation subscriptions add their entry here, with their own job and their own cached
- * "does this brand listen" answer.
+ * Every subscriber of the outbox, in one list: webhook delivery, and each shop connector that is
+ * configured, with their own job and their own cached "does this brand listen" answer; automation
+ * subscriptions add their entry here.
  */
-export function subscribers(parts: { webhooks: WebhookListeners }): Subscriber[] {
-  return [{ name: 'webhooks', job: WEBHOOKS_FAN_OUT.name, listens: parts.webhooks.listens }];
+export function subscribers(parts: {
+  webhooks: WebhookListeners;
+  /** Null when the Shopify connector is not configured. */
+  shopify: ConnectorDirectory | null;
+}): Subscriber[] {
+  const list: Subscriber[] = [
+    { name: 'webhooks', job: WEBHOOKS_FAN_OUT.name, listens: parts.webhooks.listens },
+  ];
+  const shopify = parts.shopify;
+  if (shopify) {
+    list.push({
+      name: 'shopify',
+      job: SHOPIFY_SYNC_ORDER.name,
+      // Brands with an active Shopify link; the job itself skips orders that did not come from Shopify.
+      listens: (brandId, type) => SHOP_EVENTS.has(type) && shopify.hasActiveLink('shopify', brandId),
+    });
+  }
+  return list;
 }

@@ -4,6 +4,8 @@ import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, readPayload } from './job.ts';
+import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
+import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
@@ -16,6 +18,8 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_FAN_OUT,
   WEBHOOKS_DELIVER,
   WEBHOOKS_RECOVER,
+  SHOPIFY_PROCESS_WEBHOOK,
+  SHOPIFY_SYNC_ORDER,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

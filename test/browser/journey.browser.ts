@@ -39,7 +39,8 @@ describe.skipIf(!hasChromium)('a brand from sign-up to a rolled key (Chromium)',
     const link = stage.smtp.linkTo(email, '/account/verify');
     expect(link).toBeTruthy();
     await page.goto(onStage(stage, link!));
-    expect(await page.textContent('main')).toContain('confirmed');
+    await page.click('form button[type=submit]');
+    await expect.poll(() => page.textContent('main')).toContain('confirmed');
 
     await signIn(page, stage, email);
     expect(await page.textContent('main')).toContain('Maison Chromium');

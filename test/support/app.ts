@@ -64,15 +64,25 @@ let counter = 0;
 /** The default pickup address of test brands: orders need one (given, or their brand's). */
 export const TEST_PICKUP_ADDRESS = '1 rue de Rivoli 75001 Paris';
 
-/** A new brand with one key (all scopes unless told otherwise): each test owns its data. */
+/**
+ * A new brand with one key (all scopes unless told otherwise): each test owns its data. Its webhook
+ * subscriptions are open (as the operator's `allow-webhooks` does) unless `webhooksAllowed: false`,
+ * so that every route is reachable by the suites that walk them all.
+ */
 export async function createBrandWithKey(
   deps: Deps,
-  options: { scopes?: readonly Scope[]; name?: string; pickupAddress?: string | null } = {},
+  options: {
+    scopes?: readonly Scope[];
+    name?: string;
+    pickupAddress?: string | null;
+    webhooksAllowed?: boolean;
+  } = {},
 ): Promise<TestBrand> {
   const brand = await deps.brands.create({
     name: options.name ?? `Test brand ${++counter}`,
     pickupAddress: options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress,
   });
+  if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true);
   const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });
   return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };
 }

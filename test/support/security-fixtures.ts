@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 const PLACEHOLDERS: Record<string, string> = {
   trackingRef: 'DLV-0000000000',
   id: 'inv_0000000000000000',
+  subscriptionId: 'whk_0000000000000000',
 };
 
 export function exampleUrl(url: string): string {

@@ -12,6 +12,7 @@ interface BrandRow {
   vat_number: string | null;
   created_at: Date;
   disabled_at: Date | null;
+  webhooks_allowed: boolean;
 }
 
 const toBrand = (r: BrandRow): Brand => ({
@@ -24,6 +25,7 @@ const toBrand = (r: BrandRow): Brand => ({
   vatNumber: r.vat_number,
   createdAt: r.created_at,
   disabledAt: r.disabled_at,
+  webhooksAllowed: r.webhooks_allowed,
 });
 
 export function brandsRepository(db: Queryable) {
@@ -50,6 +52,28 @@ export function brandsRepository(db: Queryable) {
         [id],
       );
       return rows[0] ? toBrand(rows[0]) : null;
+    },
+    /**
+     * Opens or closes the webhook subscription API. Closing it also disables the brand's active API
+     * subscriptions in the same statement: the operator's decision stops their deliveries at once,
+     * and they stay listed (disabled, with the reason) for the brand's tools to see.
+     */
+    async setWebhooksAllowed(
+      id: string,
+      allowed: boolean,
+      at: Date,
+    ): Promise<{ brand: Brand; disabledSubscriptions: number } | null> {
+      const { rows } = await db.query<BrandRow & { disabled_subscriptions: number }>(
+        `WITH b AS (UPDATE brands SET webhooks_allowed = $2 WHERE id = $1 RETURNING *),
+         d AS (
+           UPDATE webhook_endpoints w SET status = 'disabled', disabled_reason = $4, disabled_at = $3, updated_at = $3
+             FROM b WHERE NOT $2 AND w.brand_id = b.id AND w.origin = 'api' AND w.status = 'active'
+           RETURNING w.id)
+         SELECT b.*, (SELECT count(*)::int FROM d) AS disabled_subscriptions FROM b`,
+        [id, allowed, at, 'webhook subscriptions closed by the operator'],
+      );
+      const row = rows[0];
+      return row ? { brand: toBrand(row), disabledSubscriptions: row.disabled_subscriptions } : null;
     },
     async updateCompany(id: string, details: CompanyDetails): Promise<Brand | null> {
       const { rows } = await db.query<BrandRow>(

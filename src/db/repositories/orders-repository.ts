@@ -1,5 +1,6 @@
 import type { Order, OrderEvent, OrderWithEvents } from '../../domain/orders/order.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
+import type { ChangesQuery } from '../../domain/orders/order-page.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import { VAT_RATE } from '../../domain/pricing/money.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
@@ -33,6 +34,15 @@ const DETAIL_EVENTS = `(SELECT coalesce('[' || string_agg(
       row_to_json((SELECT r FROM (SELECT e.status, ${instant('e.at')} AS at, e.note) r))::text, ',' ORDER BY e.id) || ']', '[]')::json
     FROM order_events e WHERE e.order_id = o.id)`;
 
+/**
+ * Orders whose reference starts with `prefix`, as a range in byte order (the index's collation): a
+ * string starting with the prefix sorts between it and it followed by the highest code point
+ * (unless that noncharacter comes next). Parameters are appended to `values`.
+ */
+function referencePrefixSql(prefix: string, values: unknown[]): string {
+  return ` AND o.reference COLLATE "C" >= $${values.push(prefix)} AND o.reference COLLATE "C" < $${values.push(`${prefix}\u{10FFFF}`)}`;
+}
+
 const insertValues = (order: NewOrder) => INSERT_COLUMNS.map((c) => order[c.field as keyof NewOrder]);
 const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')}, updated_at)
   VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, $${INSERT_COLUMNS.findIndex((c) => c.field === 'createdAt') + 1})
@@ -49,7 +59,7 @@ export function ordersRepository(db: Queryable) {
      */
     async insert(order: NewOrder, note: string | null, event: OutboxEvent | null): Promise<Order | null> {
       const values = [...insertValues(order), note];
-      const outbox = event ? outboxCtes(event, values, 'o') : null;
+      const outbox = outboxCtes([event], values, 'o');
       const { rows } = await db.query({
         name: outbox ? 'orders.insert.event' : 'orders.insert',
         text: `WITH o AS (${INSERT_STATEMENT}),
@@ -133,12 +143,7 @@ export function ordersRepository(db: Queryable) {
       let where = 'o.brand_id = $1';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
       const prefix = q.referencePrefix ?? null;
-      if (prefix !== null) {
-        // A range in byte order (the index's collation): a string starting with the prefix sorts
-        // between it and it followed by the highest code point (unless that noncharacter comes next).
-        where += ` AND o.reference COLLATE "C" >= $${values.push(prefix)}`;
-        where += ` AND o.reference COLLATE "C" < $${values.push(`${prefix}\u{10FFFF}`)}`;
-      }
+      if (prefix !== null) where += referencePrefixSql(prefix, values);
       if (q.after !== null) {
         where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(q.after)} AND c.brand_id = $1)`;
       }
@@ -151,17 +156,48 @@ export function ordersRepository(db: Queryable) {
       return rows;
     },
 
-    /** Moves the order from `from` to `to` (with its event and outbox event); null if it was no longer in `from`. */
+    /**
+     * A page of the change feed: the brand's orders by (updated_at, id), oldest first, changed
+     * before the horizon `q.before` (see CHANGE_FEED_LAG_MS), after `q.since` and after the previous
+     * page's last position. Each row comes with its position, `updated_at` to the microsecond, for
+     * the cursor. Index orders_brand_updated_idx (migration 0019); statements prepared per filter set.
+     */
+    async listChangedJson(
+      brandId: string,
+      q: ChangesQuery,
+      links: OrderLinks,
+    ): Promise<Array<{ id: number; at: string; json: string }>> {
+      const values: unknown[] = [brandId, VAT_RATE, links.trackingBaseUrl, q.before];
+      let where = 'o.brand_id = $1 AND o.updated_at < $4';
+      if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
+      if (q.referencePrefix !== null) where += referencePrefixSql(q.referencePrefix, values);
+      if (q.since !== null) where += ` AND o.updated_at > $${values.push(q.since)}`;
+      if (q.after !== null) {
+        where += ` AND (o.updated_at, o.id) > ($${values.push(q.after.at)}::timestamptz, $${values.push(q.after.id)})`;
+      }
+      const flags = `${q.status !== null ? 's' : ''}${q.referencePrefix !== null ? 'r' : ''}${q.since !== null ? 'f' : ''}${q.after !== null ? 'a' : ''}`;
+      const { rows } = await db.query<{ id: number; at: string; json: string }>({
+        name: `orders.listChangedJson.${flags}`,
+        text: `SELECT o.id, to_char(o.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
+            row_to_json(j)::text AS json
+          FROM orders o CROSS JOIN LATERAL (SELECT ${JSON_FIELDS}) j
+          WHERE ${where} ORDER BY o.updated_at, o.id LIMIT $${values.push(q.limit)}`,
+        values,
+      });
+      return rows;
+    },
+
+    /** Moves the order from `from` to `to` (with its event and outbox events); null if it was no longer in `from`. */
     async transition(
       orderId: number,
       change: { from: OrderStatus; to: OrderStatus; note: string | null; at: Date; set?: Partial<NewOrder> },
-      event: OutboxEvent | null,
+      events: readonly (OutboxEvent | null)[],
     ): Promise<Order | null> {
       const values: unknown[] = [orderId, change.to, change.from, change.at, change.note];
       const assignments = Object.entries(change.set ?? {})
         .map(([field, value]) => `, ${updatableColumn(field)} = $${values.push(value)}`)
         .join('');
-      const outbox = event ? outboxCtes(event, values, 'o') : null;
+      const outbox = outboxCtes(events, values, 'o');
       const { rows } = await db.query(
         `WITH o AS (
           UPDATE orders SET status = $2, updated_at = $4,

@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '../../domain/webhooks/delivery.ts';
 import type { DeliveryOutcome } from '../../domain/webhooks/delivery-outcome.ts';
-import type { EndpointStatus } from '../../domain/webhooks/endpoint.ts';
+import type { EndpointOrigin, EndpointStatus } from '../../domain/webhooks/endpoint.ts';
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
 import type { DeliveryAttemptResult } from '../../infra/http/outbound-http.ts';
 import type { Queryable } from '../pool.ts';
@@ -16,6 +16,7 @@ export interface LockedDelivery {
   endpoint: {
     id: string;
     url: string;
+    origin: EndpointOrigin;
     status: EndpointStatus;
     secret: string;
     previousSecret: string | null;
@@ -35,6 +36,7 @@ interface LockedRow {
   event_created_at: Date;
   endpoint_id: string;
   url: string;
+  origin: EndpointOrigin;
   endpoint_status: EndpointStatus;
   secret: string;
   previous_secret: string | null;
@@ -81,7 +83,7 @@ export function webhookDeliveriesRepository(db: Queryable) {
       const { rows } = await db.query<LockedRow>(
         `SELECT d.id, d.status, d.attempt_count, d.next_attempt_at,
                 e.id AS event_id, e.type AS event_type, e.data AS event_data, e.created_at AS event_created_at,
-                w.id AS endpoint_id, w.url, w.status AS endpoint_status, w.secret, w.previous_secret,
+                w.id AS endpoint_id, w.url, w.origin, w.status AS endpoint_status, w.secret, w.previous_secret,
                 w.previous_secret_expires_at, w.first_failure_at
            FROM webhook_deliveries d
            JOIN outbox_events e ON e.id = d.event_id
@@ -101,6 +103,7 @@ export function webhookDeliveriesRepository(db: Queryable) {
         endpoint: {
           id: r.endpoint_id,
           url: r.url,
+          origin: r.origin,
           status: r.endpoint_status,
           secret: r.secret,
           previousSecret: r.previous_secret,
@@ -188,6 +191,15 @@ export function webhookDeliveriesRepository(db: Queryable) {
       await db.query(
         `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = $3, updated_at = $3
           WHERE id = $1 AND status = 'active'`,
+        [endpointId, reason, at],
+      );
+    },
+
+    /** An API subscription whose receiver answered 410 Gone: deleted, as its brand could do. */
+    async deleteEndpoint(endpointId: string, reason: string, at: Date): Promise<void> {
+      await db.query(
+        `UPDATE webhook_endpoints SET status = 'deleted', deleted_at = $3, disabled_reason = $2, updated_at = $3
+          WHERE id = $1 AND status <> 'deleted'`,
         [endpointId, reason, at],
       );
     },

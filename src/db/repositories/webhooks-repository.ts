@@ -1,15 +1,18 @@
 import type { WebhookDelivery } from '../../domain/webhooks/delivery.ts';
-import type { EndpointStatus, WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
+import type { EndpointOrigin, EndpointStatus, WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
 import type { Queryable } from '../pool.ts';
 import { ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
 
-interface EndpointRow {
+export interface EndpointRow {
   id: string;
   brand_id: string;
   url: string;
   event_types: WebhookEventType[];
+  origin: EndpointOrigin;
+  description: string | null;
   status: EndpointStatus;
+  deleted_at: Date | null;
   disabled_reason: string | null;
   disabled_at: Date | null;
   first_failure_at: Date | null;
@@ -19,15 +22,18 @@ interface EndpointRow {
 }
 
 // Secrets are left out on purpose: only creation and rotation return one, once.
-const ENDPOINT_COLUMNS = `id, brand_id, url, event_types, status, disabled_reason, disabled_at, first_failure_at,
-  previous_secret_expires_at, created_at, updated_at`;
+export const ENDPOINT_COLUMNS = `id, brand_id, url, event_types, origin, description, status, deleted_at,
+  disabled_reason, disabled_at, first_failure_at, previous_secret_expires_at, created_at, updated_at`;
 
-const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+export const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
   brandId: r.brand_id,
   url: r.url,
   eventTypes: r.event_types,
+  origin: r.origin,
+  description: r.description,
   status: r.status,
+  deletedAt: r.deleted_at,
   disabledReason: r.disabled_reason,
   disabledAt: r.disabled_at,
   firstFailureAt: r.first_failure_at,
@@ -99,16 +105,31 @@ export interface NewEndpointRow {
   eventTypes: WebhookEventType[];
   secret: string;
   at: Date;
+  origin?: EndpointOrigin;
+  description?: string | null;
 }
+
+/** The INSERT of an endpoint or subscription, for a VALUES list or a SELECT that may add nothing. */
+export const INSERT_ENDPOINT = `INSERT INTO webhook_endpoints
+    (id, brand_id, url, event_types, secret, origin, description, created_at, updated_at)`;
+export const endpointValues = (row: NewEndpointRow) => [
+  row.id,
+  row.brandId,
+  row.url,
+  row.eventTypes,
+  row.secret,
+  row.origin ?? 'operator',
+  row.description ?? null,
+  row.at,
+];
 
 /** The operator's side of webhooks: endpoints, the delivery log and replays. */
 export function webhooksRepository(db: Queryable) {
   return {
     async insertEndpoint(row: NewEndpointRow): Promise<WebhookEndpoint> {
       const { rows } = await db.query<EndpointRow>(
-        `INSERT INTO webhook_endpoints (id, brand_id, url, event_types, secret, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${ENDPOINT_COLUMNS}`,
-        [row.id, row.brandId, row.url, row.eventTypes, row.secret, row.at],
+        `${INSERT_ENDPOINT} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${ENDPOINT_COLUMNS}`,
+        endpointValues(row),
       );
       return toEndpoint(rows[0]!);
     },
@@ -116,7 +137,7 @@ export function webhooksRepository(db: Queryable) {
     async subscribedTypes(brandId: string): Promise<string[]> {
       const { rows } = await db.query<{ type: string }>({
         name: 'webhooks.subscribedTypes',
-        text: 'SELECT DISTINCT unnest(event_types) AS type FROM webhook_endpoints WHERE brand_id = $1',
+        text: "SELECT DISTINCT unnest(event_types) AS type FROM webhook_endpoints WHERE brand_id = $1 AND status <> 'deleted'",
         values: [brandId],
       });
       return rows.map((r) => r.type);
@@ -157,7 +178,7 @@ export function webhooksRepository(db: Queryable) {
            disabled_at = CASE WHEN $2 = 'disabled' THEN $4::timestamptz END,
            first_failure_at = CASE WHEN $2 = 'active' THEN NULL ELSE first_failure_at END,
            updated_at = $4
-         WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+         WHERE id = $1 AND status <> 'deleted' RETURNING ${ENDPOINT_COLUMNS}`,
         [id, change.status, change.reason, change.at],
       );
       return rows[0] ? toEndpoint(rows[0]) : null;
@@ -171,7 +192,7 @@ export function webhooksRepository(db: Queryable) {
       const { rows } = await db.query<EndpointRow>(
         `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $3,
            secret = $2, updated_at = $4
-         WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
+         WHERE id = $1 AND status <> 'deleted' RETURNING ${ENDPOINT_COLUMNS}`,
         [id, change.secret, change.previousExpiresAt, change.at],
       );
       return rows[0] ? toEndpoint(rows[0]) : null;

@@ -219,7 +219,7 @@ export function accountService(deps: AccountServiceDeps) {
       return invited;
     },
 
-    linkIsLive: (token: string, purpose: 'reset_password' | 'invite') =>
+    linkIsLive: (token: string, purpose: 'reset_password' | 'invite' | 'verify_email') =>
       TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
 
     /**

@@ -2,7 +2,7 @@ import type { ApiKeysRepository, KeyEvent, ListedKey } from '../../db/repositori
 import type { Transact } from '../../db/stores.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import type { CreatedKey } from '../api-keys/api-key-service.ts';
-import { generateApiKey, parseScopes } from '../api-keys/keys.ts';
+import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
 import { prefixedId } from '../ids.ts';
 import { canManageKeys, type User } from './user.ts';
 
@@ -68,6 +68,9 @@ export function keyManagement(deps: {
       const scopes = parseScopes(input.scopes);
       const generated = generateApiKey();
       const record = await deps.transact(async (stores) => {
+        const brand = await stores.brands.findById(actor.user.brandId);
+        if (!brand) throw new AppError('not_found', 'No such brand.');
+        assertScopesGrantable(scopes, brand);
         const key = await stores.apiKeys.insert({
           id: prefixedId('key'),
           brandId: actor.user.brandId,

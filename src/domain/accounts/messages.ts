@@ -28,6 +28,8 @@ const EN = {
   'verify.title': 'E-mail address',
   'verify.ok': 'Your e-mail address is confirmed. You can sign in.',
   'verify.bad': 'This link has expired or has already been used.',
+  'verify.confirm': 'Confirm that this e-mail address is yours to finish setting up your account.',
+  'verify.submit': 'Confirm my e-mail address',
   'verify.notice': 'Confirm your e-mail address (see the link we sent) before creating API keys.',
   'verify.resend': 'Send the link again',
   'verify.resent': 'A new link is on its way.',
@@ -74,6 +76,8 @@ const EN = {
   'scope.orders:read': 'read orders and track them',
   'scope.orders:write': 'create, change and cancel orders',
   'scope.invoices:read': 'read invoices and credit notes',
+  'scope.webhooks:write':
+    'manage webhook subscriptions (automation tools); once webhooks are enabled for your brand',
   'error.title': 'Something went wrong',
   'error.403': 'You cannot open this page with your role.',
   'error.404': 'This page does not exist.',
@@ -215,7 +219,16 @@ const EN = {
   'unitType.bulky': 'Bulky item',
   'unitType.pallet': 'Pallet',
   'webhooks.title': 'Webhooks',
-  'webhooks.intro': 'Endpoints are set up by our team (they receive a signing secret): ask for one below.',
+  'webhooks.intro':
+    'Signed notifications of your orders and invoices: endpoints set up by our team, and subscriptions your tools (Zapier, n8n, Make…) make through the API once we have opened it to you. Request access below.',
+  'webhooks.allowed':
+    'Webhook subscriptions are open to your brand: create an API key with the webhooks:write scope for your tools.',
+  'webhooks.notAllowed':
+    'Webhook subscriptions are not open to your brand yet: request access below, and we will open them or set up your endpoint.',
+  'webhooks.origin': 'Made by',
+  'webhooks.origin.operator': 'our team',
+  'webhooks.origin.api': 'your tools, through the API',
+  'webhooks.delete': 'Delete this subscription',
   'webhooks.none': 'No webhook endpoint yet.',
   'webhooks.events': 'Events',
   'webhooks.status': 'Status',
@@ -231,12 +244,12 @@ const EN = {
   'webhooks.delivery.succeeded': 'delivered',
   'webhooks.delivery.failed': 'failed, will retry',
   'webhooks.delivery.exhausted': 'given up',
-  'webhooks.request': 'Request a webhook endpoint',
+  'webhooks.request': 'Request access to webhooks',
   'webhooks.url': 'Endpoint URL (https, reachable from the internet)',
   'webhooks.message': 'Message for our team (optional)',
   'webhooks.send': 'Send the request',
   'webhooks.sent':
-    'Your request is recorded: our team will set the endpoint up and send you its signing secret.',
+    'Your request is recorded: our team will open webhook subscriptions to your brand, or set the endpoint up and send you its signing secret.',
   'webhooks.requests': 'Your requests',
   'webhooks.request.open': 'open',
   'webhooks.request.done': 'done',
@@ -318,6 +331,9 @@ const FR: Record<MessageKey, string> = {
   'verify.title': 'Adresse e-mail',
   'verify.ok': 'Votre adresse e-mail est confirmée. Vous pouvez vous connecter.',
   'verify.bad': 'Ce lien a expiré ou a déjà servi.',
+  'verify.confirm':
+    'Confirmez que cette adresse e-mail est la vôtre pour terminer la création de votre compte.',
+  'verify.submit': 'Confirmer mon adresse e-mail',
   'verify.notice': 'Confirmez votre adresse e-mail (lien envoyé) avant de créer des clés d’API.',
   'verify.resend': 'Renvoyer le lien',
   'verify.resent': 'Un nouveau lien est en route.',
@@ -365,6 +381,8 @@ const FR: Record<MessageKey, string> = {
   'scope.orders:read': 'lire et suivre les commandes',
   'scope.orders:write': 'créer, modifier et annuler des commandes',
   'scope.invoices:read': 'lire les factures et avoirs',
+  'scope.webhooks:write':
+    'gérer les abonnements webhook (outils d’automatisation) ; une fois les webhooks ouverts à votre marque',
   'error.title': 'Un problème est survenu',
   'error.403': 'Votre rôle ne donne pas accès à cette page.',
   'error.404': 'Cette page n’existe pas.',
@@ -507,7 +525,15 @@ const FR: Record<MessageKey, string> = {
   'unitType.pallet': 'Palette',
   'webhooks.title': 'Webhooks',
   'webhooks.intro':
-    'Les points d’accès sont créés par notre équipe (ils reçoivent un secret de signature) : demandez-en un ci-dessous.',
+    'Notifications signées de vos commandes et factures : points d’accès créés par notre équipe, et abonnements créés par vos outils (Zapier, n8n, Make…) par l’API une fois que nous vous l’avons ouverte. Demandez l’accès ci-dessous.',
+  'webhooks.allowed':
+    'Les abonnements webhook sont ouverts à votre marque : créez une clé d’API avec le droit webhooks:write pour vos outils.',
+  'webhooks.notAllowed':
+    'Les abonnements webhook ne sont pas encore ouverts à votre marque : demandez l’accès ci-dessous, nous les ouvrirons ou créerons votre point d’accès.',
+  'webhooks.origin': 'Créé par',
+  'webhooks.origin.operator': 'notre équipe',
+  'webhooks.origin.api': 'vos outils, par l’API',
+  'webhooks.delete': 'Supprimer cet abonnement',
   'webhooks.none': 'Aucun point d’accès webhook pour l’instant.',
   'webhooks.events': 'Événements',
   'webhooks.status': 'État',
@@ -523,12 +549,12 @@ const FR: Record<MessageKey, string> = {
   'webhooks.delivery.succeeded': 'livré',
   'webhooks.delivery.failed': 'échec, nouvel essai prévu',
   'webhooks.delivery.exhausted': 'abandonné',
-  'webhooks.request': 'Demander un point d’accès webhook',
+  'webhooks.request': 'Demander l’accès aux webhooks',
   'webhooks.url': 'URL du point d’accès (https, joignable depuis internet)',
   'webhooks.message': 'Message pour notre équipe (facultatif)',
   'webhooks.send': 'Envoyer la demande',
   'webhooks.sent':
-    'Votre demande est enregistrée : notre équipe créera le point d’accès et vous enverra son secret de signature.',
+    'Votre demande est enregistrée : notre équipe ouvrira les abonnements webhook à votre marque, ou créera le point d’accès et vous enverra son secret de signature.',
   'webhooks.requests': 'Vos demandes',
   'webhooks.request.open': 'ouverte',
   'webhooks.request.done': 'traitée',
@@ -617,6 +643,8 @@ const FIELD_MESSAGES_FR: Record<string, string> = {
   'must be in Île-de-France': 'doit être en Île-de-France',
   'must contain a valid French postcode': 'doit contenir un code postal français valide',
   'must be 1 to 500 characters': 'doit compter de 1 à 500 caractères',
+  '"webhooks:write" is only for brands whose webhook subscriptions are open: request access on the Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)':
+    '« webhooks:write » est réservé aux marques dont les abonnements webhook sont ouverts : demandez l’accès sur la page Webhooks',
 };
 
 /** "Field: problem" for a form, in the page's language (the domain's text when it has no translation). */

@@ -2,7 +2,7 @@ import type { ApiKeyRecord, ApiKeysRepository } from '../../db/repositories/api-
 import { AppError } from '../../errors.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
-import { generateApiKey, parseScopes } from './keys.ts';
+import { assertScopesGrantable, generateApiKey, parseScopes } from './keys.ts';
 
 export interface CreatedKey extends ApiKeyRecord {
   /** The full key: returned once, never stored. */
@@ -18,7 +18,7 @@ export function apiKeyService(
   return {
     async create(input: { brandId: string; scopes: string | readonly string[] }): Promise<CreatedKey> {
       const scopes = parseScopes(input.scopes);
-      await brands.get(input.brandId);
+      assertScopesGrantable(scopes, await brands.get(input.brandId));
       const generated = generateApiKey();
       const record = await keys.insert({
         id: prefixedId('key'),

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { invalidField } from '../../errors.ts';
 
-export const SCOPES = ['orders:read', 'orders:write', 'invoices:read'] as const;
+export const SCOPES = ['orders:read', 'orders:write', 'invoices:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const KEY_PATTERN = /^dlv_[0-9a-f]{64}$/;
@@ -40,4 +40,24 @@ export function parseScopes(input: string | readonly string[]): Scope[] {
     );
   }
   return [...new Set(parts as Scope[])].sort();
+}
+
+/** The scope of the webhook subscription API, which the operator opens brand by brand. */
+export const WEBHOOKS_SCOPE = 'webhooks:write' satisfies Scope;
+
+/** Every scope a brand can be given before the operator opens webhook subscriptions to it. */
+export const BASIC_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== WEBHOOKS_SCOPE);
+
+/**
+ * Signed notifications are offered on request: `webhooks:write` only goes to a brand the operator
+ * has allowed (`dlv brands allow-webhooks`), whoever creates the key (the CLI or the account area).
+ */
+export function assertScopesGrantable(scopes: readonly Scope[], brand: { webhooksAllowed: boolean }): void {
+  if (scopes.includes(WEBHOOKS_SCOPE) && !brand.webhooksAllowed) {
+    throw invalidField(
+      'scopes',
+      `"${WEBHOOKS_SCOPE}" is only for brands whose webhook subscriptions are open: request access on the ` +
+        'Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)',
+    );
+  }
 }

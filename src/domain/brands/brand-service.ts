@@ -26,6 +26,12 @@ export function brandService(brands: BrandsRepository) {
       if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
       return brand;
     },
+    /** `dlv brands allow-webhooks` / `disallow-webhooks`: the brand's request, granted or withdrawn. */
+    async setWebhooksAllowed(id: string, allowed: boolean, at: Date = new Date()) {
+      const changed = BRAND_ID_PATTERN.test(id) ? await brands.setWebhooksAllowed(id, allowed, at) : null;
+      if (!changed) throw new AppError('not_found', `no brand with id "${id}"`);
+      return changed;
+    },
     async disable(id: string): Promise<Brand> {
       const brand = BRAND_ID_PATTERN.test(id) ? await brands.disable(id) : null;
       if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);

@@ -13,6 +13,8 @@ export interface Brand {
   createdAt: Date;
   /** A disabled brand's keys are refused and its people cannot sign in (`dlv brands disable`). */
   disabledAt: Date | null;
+  /** The operator opened the webhook subscription API to it (`dlv brands allow-webhooks`). */
+  webhooksAllowed: boolean;
 }
 
 export const BRAND_ID_PATTERN = /^brd_[0-9a-f]{16}$/;

@@ -1,10 +1,10 @@
 import type { ApiKeyService, CreatedKey } from '../api-keys/api-key-service.ts';
-import { SCOPES } from '../api-keys/keys.ts';
+import { BASIC_SCOPES } from '../api-keys/keys.ts';
 import type { Brand } from './brand.ts';
 import type { BrandService } from './brand-service.ts';
 
 /**
- * A first brand and a full-scope key, so that `npm start` on a new embedded database can be tried
+ * A first brand and a key with every scope but `webhooks:write` (opened by the operator on request), so that `npm start` on a new embedded database can be tried
  * at once. Created only when the database holds no brand at all.
  */
 export async function seedDemoBrand(
@@ -13,6 +13,6 @@ export async function seedDemoBrand(
 ): Promise<{ brand: Brand; key: CreatedKey } | null> {
   if ((await brands.list()).length > 0) return null;
   const brand = await brands.create({ name: 'Demo Brand', pickupAddress: '12 rue de la Paix 75002 Paris' });
-  const key = await keys.create({ brandId: brand.id, scopes: [...SCOPES] });
+  const key = await keys.create({ brandId: brand.id, scopes: [...BASIC_SCOPES] });
   return { brand, key };
 }

@@ -1,6 +1,7 @@
 import type { NewOrder } from '../../db/repositories/orders-repository.ts';
 import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
@@ -17,8 +18,16 @@ import {
   parsePhone,
   validateOrderInput,
 } from './order-input.ts';
-import { type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
-import { type ListOptions, orderListScope, pageQuery } from './order-page.ts';
+import { type OrderJson, type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
+import {
+  changesQuery,
+  encodeChangePosition,
+  type ListOptions,
+  listSort,
+  orderChangesScope,
+  orderListScope,
+  pageQuery,
+} from './order-page.ts';
 import {
   type Actor,
   assertTransition,
@@ -118,12 +127,12 @@ export function orderService(deps: {
   async function cancelWithCredit(
     order: Order,
     change: Parameters<Stores['orders']['transition']>[1],
-    event: Parameters<Stores['orders']['transition']>[2],
+    events: Parameters<Stores['orders']['transition']>[2],
   ): Promise<Order | null> {
     // Read before the transaction: a connection it holds never waits for another from the pool.
     const listeners = await outbox.jobsFor(order.brandId, 'credit_note.issued');
     return transact(async (tx) => {
-      const cancelled = await tx.orders.transition(order.id, change, event);
+      const cancelled = await tx.orders.transition(order.id, change, events);
       if (cancelled) await creditCancelledOrder(tx, outbox, listeners, cancelled, change.at);
       return cancelled;
     });
@@ -142,17 +151,25 @@ export function orderService(deps: {
       assertTransition(current.status, to, actor);
       const at = clock();
       const from = current;
-      const event = await outbox.event(from.brandId, 'order.status_changed', at, () => ({
-        order: orderJson({ ...from, ...set, status: to, updatedAt: at }, links),
-        previous_status: from.status,
-      }));
+      let json: OrderJson | undefined;
+      const changed = () => (json ??= orderJson({ ...from, ...set, status: to, updatedAt: at }, links));
+      const statusEvent = STATUS_EVENTS[to];
+      // Each written only if someone listens to that very type (a delivery sends both to a
+      // subscriber of both), in the statement that makes the change.
+      const events = [
+        await outbox.event(from.brandId, 'order.status_changed', at, () => ({
+          order: changed(),
+          previous_status: from.status,
+        })),
+        statusEvent ? await outbox.event(from.brandId, statusEvent, at, () => ({ order: changed() })) : null,
+      ];
       const change = { from: current.status, to, note, at, set };
       // A cancelled order already on an issued invoice gets its credit note in the same transaction:
       // both happen or neither does.
       const updated =
         to === 'cancelled'
-          ? await cancelWithCredit(from, change, event)
-          : await orders.transition(from.id, change, event);
+          ? await cancelWithCredit(from, change, events)
+          : await orders.transition(from.id, change, events);
       if (updated) return find(updated.trackingRef, null);
       current = await find(order.trackingRef, null);
     }
@@ -246,9 +263,23 @@ export function orderService(deps: {
     /** The order's public JSON with its history (this deployment's links filled in). */
     detailJson: (order: OrderWithEvents) => orderDetailJson(order, links),
 
-    /** A page of the brand's orders, newest first, each already rendered as `orderJson` text. */
+    /**
+     * A page of the brand's orders, each already rendered as `orderJson` text: newest first, or
+     * with `sort=updated_at` the change feed (oldest change first, see CHANGE_FEED_LAG_MS).
+     */
     async listJson(brandId: string, options: ListOptions) {
       const cursors = await deps.cursors.ready();
+      if (listSort(options) === 'updated_at') {
+        const scope = orderChangesScope(brandId, options);
+        const query = changesQuery(options, cursors, scope, clock());
+        const page = await orders.listChangedJson(brandId, query, links);
+        const more = page.length === query.limit;
+        const last = page[query.limit - 2];
+        return {
+          orders: page.slice(0, query.limit - 1).map((o) => o.json),
+          nextCursor: more && last ? cursors.encode(scope, encodeChangePosition(last.at, last.id)) : null,
+        };
+      }
       const scope = orderListScope(brandId, options);
       const query = pageQuery(options, cursors, scope);
       const page = await orders.listJson(brandId, query, links);

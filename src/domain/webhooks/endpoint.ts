@@ -6,7 +6,11 @@ export const DELIVERY_ID_PATTERN = /^whd_[0-9a-f]{16}$/;
 /** How long a rotated-out secret keeps signing, so receivers can switch without losing a delivery. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type EndpointStatus = 'active' | 'disabled';
+/** `deleted`: an API subscription its brand removed (or whose receiver answered 410 Gone). */
+export type EndpointStatus = 'active' | 'disabled' | 'deleted';
+
+/** Who made it: the operator (`dlv webhooks add`) or the brand's tools (the subscription API). */
+export type EndpointOrigin = 'operator' | 'api';
 
 /** An endpoint as the operator sees it: never its secrets, which are shown once. */
 export interface WebhookEndpoint {
@@ -14,7 +18,10 @@ export interface WebhookEndpoint {
   brandId: string;
   url: string;
   eventTypes: WebhookEventType[];
+  origin: EndpointOrigin;
+  description: string | null;
   status: EndpointStatus;
+  deletedAt: Date | null;
   disabledReason: string | null;
   disabledAt: Date | null;
   firstFailureAt: Date | null;
@@ -44,6 +51,8 @@ export function endpointJson(e: WebhookEndpoint) {
     brand_id: e.brandId,
     url: e.url,
     events: e.eventTypes,
+    origin: e.origin,
+    description: e.description,
     status: e.status,
     disabled_reason: e.disabledReason,
     disabled_at: e.disabledAt?.toISOString() ?? null,

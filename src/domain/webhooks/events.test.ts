@@ -30,7 +30,9 @@ describe('parseEventTypes', () => {
     expect(err.code).toBe('invalid_request');
     expect(err.details?.[0]?.field).toBe('events');
     expect(err.message).toContain('"order.deleted", "foo"');
-    expect(err.message).toContain('order.created, order.status_changed, invoice.issued');
+    expect(err.message).toContain(
+      'order.created, order.status_changed, order.delivered, order.delivery_failed',
+    );
   });
 
   it('is case-sensitive, as event types are identifiers', () => {

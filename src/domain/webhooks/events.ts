@@ -16,7 +16,7 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
  * every event, so an endpoint added without `--events` also receives event types added later.
  * The result is deduplicated and in canonical order, so stored subscriptions compare equal.
  */
-export function parseEventTypes(input: string | string[] | undefined): WebhookEventType[] {
+export function parseEventTypes(input: string | string[] | undefined, field = 'events'): WebhookEventType[] {
   const raw = (typeof input === 'string' ? input.split(',') : (input ?? []))
     .map((item) => item.trim())
     .filter((item) => item !== '');
@@ -24,7 +24,7 @@ export function parseEventTypes(input: string | string[] | undefined): WebhookEv
   const unknown = raw.filter((item) => !isWebhookEventType(item));
   if (unknown.length > 0) {
     throw invalidField(
-      'events',
+      field,
       `unknown event type ${unknown.map((u) => `"${u}"`).join(', ')}; expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
     );
   }

@@ -86,12 +86,12 @@ export function webhookDeliveryService(deps: {
           await repo.requeue(delivery.id);
           return 'not_due';
         }
-        if (delivery.endpoint.status === 'disabled') {
+        if (delivery.endpoint.status !== 'active') {
           await repo.settle(delivery.id, {
             outcome: { status: 'exhausted', nextAttemptAt: null },
             attemptCount: delivery.attemptCount,
             lastStatus: null,
-            lastError: 'endpoint disabled',
+            lastError: `endpoint ${delivery.endpoint.status}`,
             at: startedAt,
           });
           return 'endpoint_disabled';
@@ -119,7 +119,15 @@ export function webhookDeliveryService(deps: {
           await repo.trackEndpointHealth(delivery.endpoint.id, result.ok, startedAt);
         }
         if (outcome.disableReason) {
-          await repo.disableEndpoint(delivery.endpoint.id, outcome.disableReason, finishedAt);
+          // A tool's subscription answered 410 Gone: its workflow is gone, so is the subscription
+          // (REST hooks). The operator's endpoints are only disabled: the operator set them up and
+          // decides, and `dlv webhooks enable` brings one back.
+          const gone = result.status === 410 && delivery.endpoint.origin === 'api';
+          await (gone ? repo.deleteEndpoint : repo.disableEndpoint)(
+            delivery.endpoint.id,
+            outcome.disableReason,
+            finishedAt,
+          );
         }
         return outcome.status;
       });

@@ -36,6 +36,15 @@ export function webhookService(deps: WebhookServiceDeps) {
     return found;
   }
 
+  /** One the operator may still change: a subscription its brand deleted is only kept for its log. */
+  async function live(id: string): Promise<WebhookEndpoint> {
+    const found = await endpoint(id);
+    if (found.status === 'deleted') {
+      throw new AppError('invalid_request', `endpoint ${id} was deleted (by its brand, or after a 410 Gone)`);
+    }
+    return found;
+  }
+
   return {
     /** Returns the new endpoint with its secret, the only time the secret is shown. */
     async add(input: { brandId: string; url: string; events?: string | string[] }) {
@@ -64,19 +73,19 @@ export function webhookService(deps: WebhookServiceDeps) {
     get: endpoint,
 
     async disable(id: string, reason = 'disabled by the operator'): Promise<WebhookEndpoint> {
-      await endpoint(id);
+      await live(id);
       return (await repository.setEndpointStatus(id, { status: 'disabled', reason, at: clock() }))!;
     },
 
     /** Deliveries exhausted while it was disabled are not resent: `replay --since` does that. */
     async enable(id: string): Promise<WebhookEndpoint> {
-      await endpoint(id);
+      await live(id);
       return (await repository.setEndpointStatus(id, { status: 'active', reason: null, at: clock() }))!;
     },
 
     /** A new secret; the old one keeps signing beside it for 24 h. */
     async rotateSecret(id: string) {
-      await endpoint(id);
+      await live(id);
       const now = clock();
       const secret = generateWebhookSecret();
       const updated = await repository.rotateSecret(id, {
@@ -105,7 +114,9 @@ export function webhookService(deps: WebhookServiceDeps) {
       if (target.status !== 'active') {
         throw new AppError(
           'invalid_request',
-          `endpoint ${target.id} is disabled; enable it first (dlv webhooks enable ${target.id})`,
+          target.status === 'deleted'
+            ? `endpoint ${target.id} was deleted`
+            : `endpoint ${target.id} is disabled; enable it first (dlv webhooks enable ${target.id})`,
         );
       }
       const id = await repository.replayDelivery(original.id, clock());
@@ -124,7 +135,7 @@ export function webhookService(deps: WebhookServiceDeps) {
       if (endpointId !== null) {
         const target = await endpoint(endpointId);
         if (target.status !== 'active') {
-          throw new AppError('invalid_request', `endpoint ${target.id} is disabled; enable it first`);
+          throw new AppError('invalid_request', `endpoint ${target.id} is ${target.status}; enable it first`);
         }
       }
       return repository.replaySince(since, endpointId, now);

@@ -5,7 +5,7 @@ import { AppError, isAppError } from '../../errors.ts';
 import { clientIp, query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';
-import { forgotPage, resetPage, signInPage, signUpPage } from './views/auth-pages.ts';
+import { forgotPage, resetPage, signInPage, signUpPage, verifyPage } from './views/auth-pages.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 
 const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
@@ -96,9 +96,20 @@ export function authRoutes(
     );
   });
 
+  // GET only shows the confirmation form: mail scanners and link previews fetch links, and must not
+  // use up (or perform) the verification. The POST does.
   app.get('/verify', PAGE, async (request, reply) => {
     const ctx = await context(request, reply);
-    const ok = await accounts.verifyEmail(query(request, 'token'));
+    const token = query(request, 'token');
+    if (!(await accounts.linkIsLive(token, 'verify_email'))) {
+      return sendPage(reply, messagePage(ctx, ctx.t('verify.title'), ctx.t('verify.bad')), 404);
+    }
+    return sendPage(reply, verifyPage(ctx, token));
+  });
+
+  app.post('/verify', PAGE, async (request, reply) => {
+    const ctx = await context(request, reply);
+    const ok = await accounts.verifyEmail(text(request, 'token', 200));
     const link = {
       href: request.principal ? ACCOUNT_PATH : `${ACCOUNT_PATH}/sign-in`,
       label: ctx.t('signIn.title'),

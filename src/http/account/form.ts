@@ -20,5 +20,5 @@ export function query(request: FastifyRequest, name: string, max = 200): string 
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
 
-/** The caller's address for the key history and the sign-in limits (Fastify's, trustProxy aside). */
+/** The caller's address for the key history and the sign-in limits (X-Forwarded-For only from TRUST_PROXY's proxies). */
 export const clientIp = (request: FastifyRequest): string => request.ip ?? 'unknown';

@@ -8,6 +8,7 @@ import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/
 import { isAppError } from '../../errors.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
+import { connectorRoutes } from './connector-routes.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
@@ -141,6 +142,7 @@ export function accountArea(deps: Deps) {
     companyRoutes(account, deps, { context });
     keyRollRoutes(account, deps, { context });
     teamRoutes(account, deps, { context });
+    connectorRoutes(account, deps);
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

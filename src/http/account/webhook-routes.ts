@@ -20,8 +20,9 @@ const REQUEST_FIELDS = {
 } as const;
 
 /**
- * `/account/webhooks` (owner and developer): the brand's endpoints with their last deliveries,
- * read only (endpoints are the operator's, see `dlv webhooks add`), and a form to request one.
+ * `/account/webhooks` (owner and developer): the operator's endpoints and the subscriptions the
+ * brand's tools made through the API, with their last deliveries (only the latter can be deleted
+ * here), and the form that requests access (an endpoint set up by the operator, or the API).
  */
 export function webhookRoutes(
   app: FastifyInstance,
@@ -30,8 +31,13 @@ export function webhookRoutes(
 ): void {
   async function pageData(user: User) {
     deps.webhookRequests.mayUse(user);
-    const endpoints = (await deps.webhooks.list(user.brandId)).filter((e) => e.brandId === user.brandId);
+    // The operator's endpoints and the API subscriptions of the brand's tools, one model; a deleted
+    // subscription is gone for the brand.
+    const endpoints = (await deps.webhooks.list(user.brandId)).filter(
+      (e) => e.brandId === user.brandId && e.status !== 'deleted',
+    );
     return {
+      subscriptionsAllowed: (await deps.brands.get(user.brandId)).webhooksAllowed,
       endpoints: await Promise.all(
         endpoints.map(async (endpoint) => ({
           endpoint,
@@ -71,5 +77,17 @@ export function webhookRoutes(
       return view(request, reply, { values, errors }, 400);
     }
     return reply.redirect('/account/webhooks?requested=1', 303);
+  });
+
+  // Deletes a subscription the brand's tools made (never the operator's endpoints: those are 404,
+  // like another brand's). CSRF-checked like every account form.
+  app.post('/webhooks/:endpointId/delete', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    deps.webhookRequests.mayUse(session.user);
+    await deps.subscriptions.delete(
+      session.user.brandId,
+      (request.params as { endpointId: string }).endpointId,
+    );
+    return reply.redirect('/account/webhooks', 303);
   });
 }

@@ -4,11 +4,13 @@ import { type TypedApp, typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { PUBLIC_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
+import { eventTypesRoute } from './routes/event-types/index.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
 import { getMeRoute } from './routes/me/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
 import { postRatesRoute } from './routes/rates/index.ts';
 import { pingRoute } from './routes/system/index.ts';
+import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/index.ts';
 
 export const PUBLIC_PREFIX = '/public/v1';
 
@@ -19,6 +21,8 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: Deps) => void> = [
   postRatesRoute,
   orderRoutes,
   invoiceRoutes,
+  webhookSubscriptionRoutes,
+  eventTypesRoute,
 ];
 
 export function publicServerUrl(deps: Deps): string {
@@ -43,6 +47,12 @@ export function publicApi(deps: Deps) {
         {
           name: 'Invoices',
           description: 'Monthly invoices: running draft, issued, paid; with lines and PDF.',
+        },
+        {
+          name: 'Webhook subscriptions',
+          description:
+            'Self-service webhooks for automation tools (Zapier, Make, n8n): subscribe a URL to events, unsubscribe. ' +
+            'Opened to a brand by the operator on request; deliveries are described under `webhooks`.',
         },
       ],
       securityScheme: { name: 'bearerAuth', description: 'An API key `dlv_` + 64 hex characters.' },

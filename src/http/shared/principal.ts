@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Platform } from '../../connectors/connection.ts';
 import type { ActiveSession } from '../../domain/accounts/account-service.ts';
 import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
 
@@ -10,11 +11,22 @@ import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
 export type Principal =
   | ({ kind: 'apiKey' } & KeyIdentity)
   | { kind: 'operator' }
-  | { kind: 'user'; session: ActiveSession };
+  | { kind: 'user'; session: ActiveSession }
+  /** A shop whose request carries the platform's signature (webhooks, rate requests). */
+  | { kind: 'shop'; platform: Platform; shop: string };
 
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
+
+export type ShopPrincipal = Extract<Principal, { kind: 'shop' }>;
+
+/** The signed-in shop on a connector route (whose signature hook has run). */
+export function shopOf(request: FastifyRequest): ShopPrincipal {
+  const principal = request.principal;
+  if (principal?.kind !== 'shop') throw new Error('shopOf() called on a route without a shop signature');
+  return principal;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {

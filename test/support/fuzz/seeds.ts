@@ -3,6 +3,7 @@
  * and state changes instead of stopping at "invalid address" or "not found".
  */
 import fc from 'fast-check';
+import { EVENT_TYPES } from '../../../src/events/catalogue.ts';
 import { NASTY_STRINGS } from './json-schema.ts';
 
 export const IDF_ADDRESSES = [
@@ -164,7 +165,30 @@ const reference = fc.oneof(
 const recipient = freeText(200, ['Jane Doe', 'Élodie Lefèvre', 'M. 王', "O'Brien"]);
 
 /** By property name, for every request body of the public API. */
+/** Public address literals (no DNS in the SSRF guard), and a few that it refuses. */
+const webhookUrl = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'https://93.184.216.34/hooks/dlv',
+      'https://[2606:4700::6810:84e5]/n8n/webhook/abc',
+      'https://8.8.8.8/zapier?x=1',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'https://127.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'http://93.184.216.34/',
+      'https://user:pw@93.184.216.34/',
+    ),
+  },
+);
+
 export const bodyHints: Record<string, fc.Arbitrary<unknown>> = {
+  url: webhookUrl,
+  event_types: fc.subarray([...EVENT_TYPES], { minLength: 1 }),
   delivery_address: address,
   pickup_address: fc.oneof(
     { weight: 3, arbitrary: address },
@@ -188,12 +212,28 @@ export const trackingRefLike = fc.oneof(
   fc.constantFrom('DLV-0000000000', 'dlv-7k3m9q2xhp', 'DLV-ILOU000000', 'DLV-', 'DLV-7K3M9Q2XHP '),
 );
 
-export const invoiceIdLike = fc.oneof(
-  fc
-    .array(fc.constantFrom(...'0123456789abcdef'), { minLength: 16, maxLength: 16 })
-    .map((c) => `inv_${c.join('')}`),
-  fc.constantFrom('inv_0000000000000000', 'INV_0000000000000000', 'F2026-000001', 'inv_'),
-);
+/** `prefix_` + 16 hex, random, or one of a few near misses. */
+const prefixedIdLike = (prefix: string, nearMisses: string[]) =>
+  fc.oneof(
+    fc
+      .array(fc.constantFrom(...'0123456789abcdef'), { minLength: 16, maxLength: 16 })
+      .map((c) => `${prefix}_${c.join('')}`),
+    fc.constantFrom(...nearMisses),
+  );
+
+export const invoiceIdLike = prefixedIdLike('inv', [
+  'inv_0000000000000000',
+  'INV_0000000000000000',
+  'F2026-000001',
+  'inv_',
+]);
+
+export const subscriptionIdLike = prefixedIdLike('whk', [
+  'whk_0000000000000000',
+  'WHK_0000000000000000',
+  'wh_0000000000000000',
+  'whk_',
+]);
 
 /** A few keys reused on purpose (replays and "same key, other body"), and fresh ones. */
 export const idempotencyKey = fc.oneof(

@@ -94,3 +94,21 @@ export function resetPage(
 </form>`,
   );
 }
+
+/**
+ * The page an e-mail verification link opens: the link is used up only by this form's POST, so a
+ * mail scanner or link preview that fetches the URL cannot confirm (or spend) it.
+ */
+export function verifyPage(ctx: PageContext, token: string): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('verify.title'),
+    html`<form method="post" action="/account/verify" class="card">
+  ${csrfField(ctx)}
+  <input type="hidden" name="token" value="${token}">
+  <p>${t('verify.confirm')}</p>
+  <button type="submit">${t('verify.submit')}</button>
+</form>`,
+  );
+}

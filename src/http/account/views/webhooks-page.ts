@@ -41,14 +41,21 @@ function deliveriesTable(ctx: PageContext, deliveries: WebhookDelivery[]) {
 function endpointCard(ctx: PageContext, endpoint: WebhookEndpoint, deliveries: WebhookDelivery[]) {
   const { t } = ctx;
   const active = endpoint.status === 'active';
-  return html`<section class="card" data-endpoint="${endpoint.id}">
+  // The brand's tools made `api` ones and may remove them; the operator's are the operator's.
+  const remove =
+    endpoint.origin === 'api'
+      ? html`<form method="post" action="/account/webhooks/${endpoint.id}/delete" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('webhooks.delete')}</button></form>`
+      : '';
+  return html`<section class="card" data-endpoint="${endpoint.id}" data-origin="${endpoint.origin}">
 <h2><code>${endpoint.url}</code></h2>
 <dl class="card">
+  <dt>${t('webhooks.origin')}</dt><dd>${t(`webhooks.origin.${endpoint.origin}`)}${endpoint.description ? html` — ${endpoint.description}` : ''}</dd>
   <dt>${t('webhooks.status')}</dt><dd class="${active ? 'ok' : 'error'}">${active ? t('webhooks.active') : t('webhooks.disabled')}${
     endpoint.disabledReason ? html` — ${endpoint.disabledReason}` : ''
   }</dd>
   <dt>${t('webhooks.events')}</dt><dd>${endpoint.eventTypes.map((e, i) => html`${i ? ', ' : ''}<code>${e}</code>`)}</dd>
 </dl>
+${remove}
 <h3>${t('webhooks.deliveries')}</h3>
 ${deliveriesTable(ctx, deliveries)}
 </section>`;
@@ -59,6 +66,8 @@ export function webhooksPage(
   data: {
     endpoints: { endpoint: WebhookEndpoint; deliveries: WebhookDelivery[] }[];
     requests: WebhookRequest[];
+    /** The operator opened the subscription API to the brand. */
+    subscriptionsAllowed: boolean;
   },
   state: { values?: RequestForm; errors?: FieldErrors; sent?: boolean } = {},
 ): string {
@@ -69,6 +78,7 @@ export function webhooksPage(
     ctx,
     t('webhooks.title'),
     html`<p>${t('webhooks.intro')}</p>
+<p class="notice">${data.subscriptionsAllowed ? t('webhooks.allowed') : t('webhooks.notAllowed')}</p>
 ${state.sent ? html`<p class="notice" role="status">${t('webhooks.sent')}</p>` : ''}
 ${data.endpoints.length === 0 ? html`<p>${t('webhooks.none')}</p>` : data.endpoints.map((e) => endpointCard(ctx, e.endpoint, e.deliveries))}
 <form method="post" action="/account/webhooks/requests" class="card">

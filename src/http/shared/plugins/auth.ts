@@ -29,6 +29,12 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthRequirement;
+    /**
+     * A feature the operator opens brand by brand, checked before the scope: a brand without it
+     * cannot hold the scope at all, so it is told how to ask for the feature rather than which
+     * scope its key lacks.
+     */
+    brandFeature?: 'webhooks';
   }
 }
 
@@ -52,10 +58,21 @@ function apiKeyPrincipal(key: KeyIdentity): ApiKeyPrincipal {
   return principal;
 }
 
+/** Whether a brand has each feature of `config.brandFeature`; read when such a route is called. */
+export interface BrandFeatures {
+  webhooksAllowed(brandId: string): Promise<boolean>;
+}
+
+/** The 403 of a brand without webhook subscriptions: how to get them. */
+export const WEBHOOKS_NOT_ENABLED_MESSAGE =
+  'Webhook subscriptions are not enabled for this brand. Request access in the account area ' +
+  '(Webhooks page, "Request access"), or ask the operator; then create an API key with the "webhooks:write" scope.';
+
 export function registerAuth(
   app: FastifyInstance,
   authenticator: ApiKeyAuthenticator,
   opsToken: string | null,
+  features: BrandFeatures,
 ): void {
   app.decorateRequest('principal', null);
   const catalog: RouteAuthInfo[] = [];
@@ -102,6 +119,10 @@ export function registerAuth(
     // Unreachable after the onRequest hook above, which throws without a valid key; fail closed anyway.
     if (request.principal?.kind !== 'apiKey')
       throw new AppError('unauthorized', 'A valid API key is required.');
+    const feature = request.routeOptions.config.brandFeature;
+    if (feature === 'webhooks' && !(await features.webhooksAllowed(request.principal.brand.id))) {
+      throw new AppError('webhooks_not_enabled', WEBHOOKS_NOT_ENABLED_MESSAGE);
+    }
     if (!request.principal.key.scopes.includes(auth)) {
       throw new AppError('insufficient_scope', `This API key lacks the "${auth}" scope needed here.`);
     }

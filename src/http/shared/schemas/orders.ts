@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
+import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
@@ -163,6 +164,29 @@ export const OrderListQuery = Type.Object(
     ),
     limit: PageLimit,
     cursor: PageCursor,
+    sort: Type.Optional(
+      Type.Unsafe<string>({
+        type: 'string',
+        enum: [...ORDER_SORTS],
+        default: 'created_at',
+        description:
+          '`created_at`: newest order first (the default). `updated_at`: the change feed, for polling — every ' +
+          'order by its last change (`updated_at`, then id), oldest first. The feed shows changes about ' +
+          `${CHANGE_FEED_LAG_MS / 1000} s after they are made: a change is stamped before it commits, so the ` +
+          'feed leaves writes that long to commit rather than move past one that commits late. Walk it with ' +
+          '`next_cursor` until null, then poll again later with `updated_after` set to the `updated_at` of the ' +
+          'last order received: each change is then seen exactly once (an order changed again reappears).',
+      }),
+    ),
+    updated_after: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        maxLength: 40,
+        description:
+          'With `sort=updated_at` only (400 otherwise): orders changed strictly after this RFC 3339 instant.',
+        examples: ['2026-11-24T09:12:00.000Z'],
+      }),
+    ),
   },
   { additionalProperties: false },
 );

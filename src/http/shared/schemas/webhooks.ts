@@ -126,12 +126,14 @@ const CreditNotePayload = {
   },
 };
 
+const ORDER_ONLY = {
+  type: 'object',
+  required: ['order'],
+  properties: { order: { $ref: '#/components/schemas/OrderSummary' } },
+};
+
 const DATA: Record<WebhookEventType, object> = {
-  'order.created': {
-    type: 'object',
-    required: ['order'],
-    properties: { order: { $ref: '#/components/schemas/OrderSummary' } },
-  },
+  'order.created': ORDER_ONLY,
   'order.status_changed': {
     type: 'object',
     required: ['order', 'previous_status'],
@@ -145,6 +147,8 @@ const DATA: Record<WebhookEventType, object> = {
       },
     },
   },
+  'order.delivered': ORDER_ONLY,
+  'order.delivery_failed': ORDER_ONLY,
   'invoice.issued': {
     type: 'object',
     required: ['invoice'],
@@ -160,6 +164,8 @@ const DATA: Record<WebhookEventType, object> = {
 const SUMMARY: Record<WebhookEventType, string> = {
   'order.created': 'An order was created',
   'order.status_changed': 'An order changed status',
+  'order.delivered': 'An order was delivered',
+  'order.delivery_failed': 'A delivery attempt failed',
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
 };
@@ -170,9 +176,10 @@ function eventOperation(type: WebhookEventType) {
       operationId: `webhook-${type.replace('.', '-')}`,
       summary: SUMMARY[type],
       description:
-        `Sent to every active endpoint of the brand subscribed to \`${type}\`. A 2xx answer within 15 s is success; ` +
+        `Sent to every active endpoint and subscription of the brand subscribed to \`${type}\`. A 2xx answer within 15 s is success; ` +
         `otherwise it is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (${MAX_ATTEMPTS} attempts in all). ` +
-        'Delivery is at least once: deduplicate on `webhook-id`. A 410 answer disables the endpoint.',
+        'Delivery is at least once: deduplicate on `webhook-id`. A 410 answer deletes a subscription made through ' +
+        'the API and disables an endpoint set up by the operator.',
       tags: ['Webhooks'],
       security: [],
       parameters: SIGNATURE_HEADERS,
@@ -195,7 +202,10 @@ function eventOperation(type: WebhookEventType) {
       },
       responses: {
         '200': { description: 'Received (any 2xx). The body is ignored.' },
-        '410': { description: 'Gone: the endpoint is disabled and receives nothing more.' },
+        '410': {
+          description:
+            'Gone: the subscription is deleted (the operator’s endpoint disabled) and receives nothing more.',
+        },
       },
     },
   };

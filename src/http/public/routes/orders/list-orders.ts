@@ -12,7 +12,10 @@ export function listOrdersRoute(app: TypedApp, deps: Deps): void {
       config: { auth: 'orders:read' },
       schema: {
         operationId: 'listOrders',
-        summary: "List the brand's orders, newest first",
+        summary: "List the brand's orders, newest first, or by last change (polling)",
+        description:
+          'Newest first by default. With `sort=updated_at` (and `updated_after`), the change feed a polling ' +
+          'integration (Zapier, Make, n8n, a bridge) reads to see every order change once, oldest first.',
         tags: ['Orders'],
         querystring: OrderListQuery,
         response: { 200: OrderListResponse, ...errorResponses([400, 401, 403, 429]) },

@@ -1,9 +1,14 @@
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import type { OperationExamples } from './types.ts';
+import { SUBSCRIPTION_EXAMPLES } from './webhook-subscriptions.ts';
 
 export type { OperationExamples } from './types.ts';
 
 /** Examples of the public API's operations, by operationId. */
-export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = { ...OTHER_EXAMPLES, ...ORDER_EXAMPLES };
+export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = {
+  ...OTHER_EXAMPLES,
+  ...ORDER_EXAMPLES,
+  ...SUBSCRIPTION_EXAMPLES,
+};
 export const OPS_EXAMPLES: Record<string, OperationExamples> = OPS_ORDER_EXAMPLES;

@@ -1,0 +1,146 @@
+import { type Connection, connectionJson, problemJson, type SyncProblem } from '../connectors/connection.ts';
+import { AppError, invalidField } from '../errors.ts';
+import { type CommandContext, type CommandSpec, requireArg, requireFlag, table } from './context.ts';
+
+function optionalFlag(ctx: CommandContext, name: string): string | null {
+  const value = ctx.flags[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function health(c: Connection): string {
+  return c.statusReason ? `${c.status} (${c.statusReason})` : c.status;
+}
+
+function describeProblems(problems: SyncProblem[]): string {
+  if (problems.length === 0) return 'No sync problems.';
+  return table([
+    ['AT', 'CONNECTION', 'KIND', 'ORDER', 'MESSAGE'],
+    ...problems.map((p) => [
+      p.createdAt.toISOString(),
+      p.connectionId,
+      p.kind,
+      p.externalName ?? p.externalId ?? '—',
+      p.message.replace(/\s+/g, ' ').slice(0, 100),
+    ]),
+  ]);
+}
+
+function shopify(ctx: CommandContext) {
+  if (!ctx.deps.shopify)
+    throw new AppError(
+      'not_found',
+      'The Shopify connector is off: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET.',
+    );
+  return ctx.deps.shopify;
+}
+
+/** `dlv connectors …`: the operator's view of every brand's shop links. */
+export const connectorCommands: Record<string, CommandSpec> = {
+  'connectors shopify link': {
+    usage: 'dlv connectors shopify link --brand ID --shop X.myshopify.com --token T [--json]',
+    options: ['brand', 'shop', 'token'],
+    async run(ctx) {
+      const connection = await shopify(ctx).linking.link({
+        brandId: requireFlag(ctx, 'brand'),
+        shop: requireFlag(ctx, 'shop'),
+        token: requireFlag(ctx, 'token'),
+      });
+      ctx.out(
+        `Linked ${connection.shop} to ${connection.brandId} as ${connection.id} (orders/paid, orders/cancelled, app/uninstalled and live rates registered).`,
+        connectionJson(connection),
+      );
+    },
+  },
+  'connectors list': {
+    usage: 'dlv connectors list [--brand ID] [--json]',
+    options: ['brand'],
+    async run(ctx) {
+      const brandId = optionalFlag(ctx, 'brand');
+      if (brandId !== null) await ctx.deps.brands.get(brandId);
+      const list = await ctx.deps.connections.list(brandId);
+      const human = list.length
+        ? table([
+            ['CONNECTION', 'BRAND', 'PLATFORM', 'SHOP', 'STATUS', 'PROBLEMS', 'SINCE'],
+            ...list.map(({ connection: c, problems }) => [
+              c.id,
+              c.brandId,
+              c.platform,
+              c.shop,
+              health(c),
+              String(problems),
+              c.createdAt.toISOString(),
+            ]),
+          ])
+        : 'No shop connections.';
+      ctx.out(human, { connections: list.map((l) => connectionJson(l.connection, l.problems)) });
+    },
+  },
+  'connectors show': {
+    usage: 'dlv connectors show ID [--json]',
+    async run(ctx) {
+      const connection = await ctx.deps.connections.get(null, requireArg(ctx, 0, 'ID'));
+      const problems = await ctx.deps.connections.problems({
+        brandId: null,
+        connectionId: connection.id,
+        limit: 20,
+      });
+      ctx.out(
+        [
+          `${connection.id}: ${connection.platform} ${connection.shop} for ${connection.brandId}`,
+          `  status:    ${health(connection)}`,
+          `  orders:    ${connection.orderFilter === 'all' ? 'every order with a shipping address' : 'orders shipped with our services'}`,
+          `  notify:    ${connection.notifyCustomer ? 'the shop e-mails the tracking to its customer' : 'no customer e-mail'}`,
+          `  linked:    ${connection.createdAt.toISOString()}`,
+          '',
+          describeProblems(problems),
+        ].join('\n'),
+        { ...connectionJson(connection), problems: problems.map(problemJson) },
+      );
+    },
+  },
+  'connectors problems': {
+    usage: 'dlv connectors problems [--brand ID] [--connection ID] [--limit N] [--json]',
+    options: ['brand', 'connection', 'limit'],
+    async run(ctx) {
+      const brandId = optionalFlag(ctx, 'brand');
+      if (brandId !== null) await ctx.deps.brands.get(brandId);
+      const limitFlag = optionalFlag(ctx, 'limit');
+      if (limitFlag !== null && !/^\d+$/.test(limitFlag))
+        throw invalidField('limit', 'must be a whole number');
+      const problems = await ctx.deps.connections.problems({
+        brandId,
+        connectionId: optionalFlag(ctx, 'connection') ?? undefined,
+        limit: limitFlag === null ? undefined : Number(limitFlag),
+      });
+      ctx.out(describeProblems(problems), { problems: problems.map(problemJson) });
+    },
+  },
+  'connectors settings': {
+    usage: 'dlv connectors settings ID [--orders ours|all] [--notify yes|no] [--json]',
+    options: ['orders', 'notify'],
+    async run(ctx) {
+      const notify = optionalFlag(ctx, 'notify');
+      if (notify !== null && notify !== 'yes' && notify !== 'no')
+        throw invalidField('notify', 'must be yes or no');
+      const connection = await ctx.deps.connections.updateSettings(null, requireArg(ctx, 0, 'ID'), {
+        orderFilter: optionalFlag(ctx, 'orders') ?? undefined,
+        notifyCustomer: notify === null ? undefined : notify === 'yes',
+      });
+      ctx.out(`Updated ${connection.id}.`, connectionJson(connection));
+    },
+  },
+  'connectors disconnect': {
+    usage: 'dlv connectors disconnect ID [--json]',
+    async run(ctx) {
+      const connection = await ctx.deps.connections.disconnect(
+        null,
+        requireArg(ctx, 0, 'ID'),
+        'disconnected by the operator',
+      );
+      ctx.out(
+        `Disconnected ${connection.shop} (${connection.id}); its access token is erased.`,
+        connectionJson(connection),
+      );
+    },
+  },
+};

@@ -1,0 +1,117 @@
+import type { Stores } from '../db/stores.ts';
+import { AppError, invalidField } from '../errors.ts';
+import {
+  CONNECTION_ID_PATTERN,
+  type Connection,
+  type OrderFilter,
+  type Platform,
+  type SyncProblem,
+} from './connection.ts';
+import type { CredentialCipher } from './credentials.ts';
+
+export const DEFAULT_PROBLEM_LIMIT = 50;
+export const MAX_PROBLEM_LIMIT = 500;
+
+/** What a platform does on the shop's side when a brand disconnects (remove our webhooks…). */
+export type RemoteCleanup = (connection: Connection, token: string) => Promise<void>;
+
+/**
+ * A brand's shop links, for every platform: list them with their health and problems, change their
+ * settings, disconnect them. `brandId` null is the operator (every brand); a brand asking for
+ * another brand's link gets not_found. The account area and `dlv connectors` both call this.
+ */
+export function connectionsService(deps: {
+  stores: Pick<Stores, 'connections' | 'connectorSync'>;
+  cipher: CredentialCipher;
+  clock: () => Date;
+  /** Called after a change made here, so this instance's directory need not wait for its poll. */
+  onChanged: () => void;
+  remoteCleanup: Partial<Record<Platform, RemoteCleanup>>;
+}) {
+  const { connections, connectorSync } = deps.stores;
+
+  async function get(brandId: string | null, id: string): Promise<Connection> {
+    const found = CONNECTION_ID_PATTERN.test(id) ? await connections.find(id) : null;
+    if (!found || (brandId !== null && found.brandId !== brandId))
+      throw new AppError('not_found', `No shop connection with id "${id}".`);
+    return found;
+  }
+
+  async function tokenOf(connection: Connection): Promise<string | null> {
+    const sealed = await connections.credentialsOf(connection.id);
+    return sealed ? deps.cipher.decrypt(sealed, connection.id) : null;
+  }
+
+  return {
+    get,
+    tokenOf,
+
+    /** Each link with its number of sync problems, newest link first. */
+    async list(brandId: string | null): Promise<{ connection: Connection; problems: number }[]> {
+      const [list, counts] = await Promise.all([
+        connections.list(brandId),
+        connectorSync.problemCounts(brandId),
+      ]);
+      return list.map((connection) => ({ connection, problems: counts.get(connection.id) ?? 0 }));
+    },
+
+    async problems(filter: {
+      brandId: string | null;
+      connectionId?: string;
+      limit?: number;
+    }): Promise<SyncProblem[]> {
+      const limit = filter.limit ?? DEFAULT_PROBLEM_LIMIT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PROBLEM_LIMIT)
+        throw invalidField('limit', `must be an integer from 1 to ${MAX_PROBLEM_LIMIT}`);
+      if (filter.connectionId !== undefined) await get(filter.brandId, filter.connectionId);
+      return connectorSync.listProblems(
+        { brandId: filter.brandId, connectionId: filter.connectionId },
+        limit,
+      );
+    },
+
+    async updateSettings(
+      brandId: string | null,
+      id: string,
+      settings: { orderFilter?: string; notifyCustomer?: boolean },
+    ): Promise<Connection> {
+      const connection = await get(brandId, id);
+      const { orderFilter } = settings;
+      if (orderFilter !== undefined && orderFilter !== 'ours' && orderFilter !== 'all')
+        throw invalidField('order_filter', 'must be ours or all');
+      await connections.updateSettings(
+        connection.id,
+        { orderFilter: orderFilter as OrderFilter | undefined, notifyCustomer: settings.notifyCustomer },
+        deps.clock(),
+      );
+      return get(brandId, id);
+    },
+
+    /**
+     * Removes what we registered on the shop (best effort: an uninstalled app's registrations are
+     * gone already), then erases the credentials. Disconnecting twice is not an error.
+     */
+    async disconnect(
+      brandId: string | null,
+      id: string,
+      reason = 'disconnected by the brand',
+    ): Promise<Connection> {
+      const connection = await get(brandId, id);
+      if (connection.status === 'disconnected') return connection;
+      const cleanup = deps.remoteCleanup[connection.platform];
+      const token = await tokenOf(connection).catch(() => null);
+      if (cleanup && token) await cleanup(connection, token).catch(() => {});
+      await connections.disconnect(connection.id, reason, deps.clock());
+      deps.onChanged();
+      return get(brandId, id);
+    },
+
+    /** The shop refused our token: stop calling it until it is linked again. */
+    async markBroken(id: string, reason: string): Promise<void> {
+      await connections.setHealth(id, 'broken', reason.slice(0, 500), deps.clock());
+      deps.onChanged();
+    },
+  };
+}
+
+export type ConnectionsService = ReturnType<typeof connectionsService>;

@@ -1,0 +1,174 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ShopifyRequestFailed,
+  ShopifyRetryLater,
+  ShopifyUnauthorized,
+  shopifyAdminClient,
+} from './admin-client.ts';
+import { SHOPIFY_API_VERSION } from './api-version.ts';
+
+/**
+ * The client's handling of Shopify's answers (throttling, 429, 5xx, 401, redirects), against a
+ * minimal stub that answers what each test queues. The real operations are tested with the fake Shopify.
+ */
+interface Answer {
+  status?: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+const queue: Answer[] = [];
+const seen: { url: string; token: string | undefined; body: unknown }[] = [];
+let server: http.Server;
+let origin: string;
+
+const cost = (requested: number, available: number, restoreRate = 50) => ({
+  cost: {
+    requestedQueryCost: requested,
+    actualQueryCost: requested,
+    throttleStatus: { maximumAvailable: 1000, currentlyAvailable: available, restoreRate },
+  },
+});
+const throttled = (requested: number, available: number): Answer => ({
+  body: {
+    errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED' } }],
+    extensions: cost(requested, available),
+  },
+});
+const ok = (available = 990): Answer => ({
+  body: { data: { shop: { name: 'Acme' } }, extensions: cost(10, available) },
+});
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      seen.push({
+        url: req.url!,
+        token: req.headers['x-shopify-access-token'] as string,
+        body: JSON.parse(body || '{}'),
+      });
+      const answer = queue.shift() ?? ok();
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+      res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  queue.length = 0;
+  seen.length = 0;
+});
+
+const NOW = new Date('2026-03-02T10:00:00Z');
+
+function client(options: { maxInlineWaitMs?: number } = {}) {
+  const waits: number[] = [];
+  let now = NOW.getTime();
+  const c = shopifyAdminClient({
+    adminOriginTemplate: `${origin}/{shop}`,
+    apiKey: 'key',
+    apiSecret: 'secret',
+    clock: () => new Date(now),
+    maxInlineWaitMs: options.maxInlineWaitMs ?? 3000,
+    sleep: async (ms) => {
+      waits.push(ms);
+      now += ms;
+    },
+  });
+  return { c, waits };
+}
+
+const SHOP = 'acme.myshopify.com';
+const query = '{ shop { name } }';
+
+describe('Shopify Admin GraphQL client', () => {
+  it('posts to the pinned version with the access token, and returns data', async () => {
+    const { c } = client();
+    expect(await c.graphql(SHOP, 'shpat_x', query, { a: 1 })).toEqual({ shop: { name: 'Acme' } });
+    expect(seen[0]).toEqual({
+      url: `/${SHOP}/admin/api/${SHOPIFY_API_VERSION}/graphql.json`,
+      token: 'shpat_x',
+      body: { query, variables: { a: 1 } },
+    });
+  });
+
+  it('on THROTTLED waits (requested − available) / restoreRate, then retries', async () => {
+    const { c, waits } = client();
+    queue.push(throttled(100, 40), ok());
+    expect(await c.graphql(SHOP, 't', query)).toEqual({ shop: { name: 'Acme' } });
+    expect(waits).toEqual([1200]);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('hands a long refill back to the caller as the time to retry', async () => {
+    const { c, waits } = client({ maxInlineWaitMs: 1000 });
+    queue.push(throttled(900, 0));
+    const err = await c.graphql(SHOP, 't', query).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ShopifyRetryLater);
+    expect((err as ShopifyRetryLater).retryAt).toEqual(new Date(NOW.getTime() + 18_000));
+    expect(waits).toEqual([]);
+  });
+
+  it('waits for the bucket to refill before draining it, from the last answer', async () => {
+    const { c, waits } = client();
+    queue.push(ok(10), ok());
+    await c.graphql(SHOP, 't', query);
+    await c.graphql(SHOP, 't', query);
+    expect(waits).toEqual([800]); // (50 headroom − 10 left) / 50 per second
+    await c.graphql('other.myshopify.com', 't', query);
+    expect(waits).toEqual([800]); // buckets are per shop
+  });
+
+  it('turns 429 into a retry at Retry-After, 5xx and no answer into a retry with backoff', async () => {
+    const { c } = client();
+    queue.push({
+      status: 429,
+      headers: { 'retry-after': '3' },
+      body: { errors: 'Exceeded 2 calls per second' },
+    });
+    const limited = (await c.graphql(SHOP, 't', query).catch((e: unknown) => e)) as ShopifyRetryLater;
+    expect(limited).toBeInstanceOf(ShopifyRetryLater);
+    expect(limited.retryAt).toEqual(new Date(NOW.getTime() + 3000));
+    queue.push({ status: 503, body: 'Service Unavailable' });
+    const down = (await c.graphql(SHOP, 't', query).catch((e: unknown) => e)) as ShopifyRetryLater;
+    expect(down).toBeInstanceOf(ShopifyRetryLater);
+    expect(down.retryAt).toBeNull();
+    const closed = shopifyAdminClient({
+      adminOriginTemplate: 'http://127.0.0.1:9/{shop}',
+      apiKey: 'k',
+      apiSecret: 's',
+    });
+    await expect(closed.graphql(SHOP, 't', query)).rejects.toBeInstanceOf(ShopifyRetryLater);
+  });
+
+  it('reports a refused token, and never follows a redirect', async () => {
+    const { c } = client();
+    queue.push({
+      status: 401,
+      body: { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' },
+    });
+    await expect(c.graphql(SHOP, 't', query)).rejects.toBeInstanceOf(ShopifyUnauthorized);
+    queue.push({ status: 302, headers: { location: 'http://169.254.169.254/' }, body: '' });
+    await expect(c.graphql(SHOP, 't', query)).rejects.toBeInstanceOf(ShopifyRequestFailed);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('exchanges an authorization code for a token, and reports a refused code', async () => {
+    const { c } = client();
+    queue.push({ body: { access_token: 'shpat_new', scope: 'read_orders' } });
+    expect(await c.exchangeCode(SHOP, 'code-1')).toEqual({ accessToken: 'shpat_new', scope: 'read_orders' });
+    expect(seen[0]).toMatchObject({
+      url: `/${SHOP}/admin/oauth/access_token`,
+      body: { client_id: 'key', client_secret: 'secret', code: 'code-1' },
+    });
+    queue.push({ status: 400, body: { error: 'invalid_request' } });
+    await expect(c.exchangeCode(SHOP, 'bad')).rejects.toBeInstanceOf(ShopifyRequestFailed);
+  });
+});

@@ -1,0 +1,185 @@
+import type { OrderInput } from '../../domain/orders/order-input.ts';
+import { parsePhone } from '../../domain/orders/order-input.ts';
+import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
+import type { OrderFilter, ProblemKind } from '../connection.ts';
+import { toGid } from './shopify-json.ts';
+
+/** The members of Shopify's order payload (orders/paid, orders/cancelled) the connector reads. */
+interface ShopifyAddress {
+  name?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  company?: string | null;
+  address1?: string | null;
+  address2?: string | null;
+  zip?: string | null;
+  city?: string | null;
+  country_code?: string | null;
+  phone?: string | null;
+}
+
+export interface ShopifyItem {
+  grams?: number | null;
+  quantity?: number | null;
+  requires_shipping?: boolean | null;
+}
+
+interface ShopifyOrderPayload {
+  id?: unknown;
+  admin_graphql_api_id?: unknown;
+  name?: string | null;
+  email?: string | null;
+  contact_email?: string | null;
+  phone?: string | null;
+  currency?: string | null;
+  total_price?: string | null;
+  customer?: { id?: unknown; admin_graphql_api_id?: unknown; email?: string | null } | null;
+  shipping_address?: ShopifyAddress | null;
+  shipping_lines?: { code?: string | null; title?: string | null }[] | null;
+  line_items?: ShopifyItem[] | null;
+}
+
+/** Which shop order a payload is about: its gid (exact), and what the merchant calls it. */
+export interface ShopOrderRef {
+  gid: string;
+  name: string | null;
+  customerGid: string | null;
+}
+
+export type MappedOrder =
+  | { kind: 'order'; ref: ShopOrderRef; input: OrderInput }
+  | { kind: 'skip'; ref: ShopOrderRef; reason: string }
+  | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string };
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/** The order's gid: `admin_graphql_api_id`, else built from `id` read exactly (parseShopifyJson). */
+export function shopOrderRef(payload: unknown): ShopOrderRef | null {
+  const p = (payload ?? {}) as ShopifyOrderPayload;
+  const gid = str(p.admin_graphql_api_id) ?? toGid('Order', p.id);
+  if (gid === null) return null;
+  const customer = p.customer ?? null;
+  return {
+    gid,
+    name: str(p.name),
+    customerGid: customer ? (str(customer.admin_graphql_api_id) ?? toGid('Customer', customer.id)) : null,
+  };
+}
+
+/**
+ * What we deliver for a cart or an order: one parcel (the merchant ships the order together)
+ * weighing the items that need shipping. Shopify gives grams per unit; items without a weight count
+ * for nothing, and a cart with no weight at all is priced at the API's default unit weight. The
+ * carrier-service rates and the created order use this one function, so checkout and order agree.
+ */
+export function shopifyUnits(items: readonly ShopifyItem[]): {
+  unit_type: 'parcel';
+  quantity: number;
+  unit_weight?: string;
+} {
+  let grams = 0;
+  for (const item of items) {
+    if (item.requires_shipping === false) continue;
+    const quantity = Number.isInteger(item.quantity) && item.quantity! > 0 ? item.quantity! : 1;
+    if (typeof item.grams === 'number' && item.grams > 0) grams += Math.ceil(item.grams) * quantity;
+  }
+  return grams > 0
+    ? { unit_type: 'parcel', quantity: 1, unit_weight: `${grams}g` }
+    : { unit_type: 'parcel', quantity: 1 };
+}
+
+/** The delivery address as one line our locator reads: street, complement, postcode and city. */
+function addressLine(a: ShopifyAddress): string | null {
+  const street = [str(a.address1), str(a.address2)].filter(Boolean).join(', ');
+  const town = [str(a.zip), str(a.city)].filter(Boolean).join(' ');
+  const line = [street, town].filter(Boolean).join(' ');
+  return line === '' ? null : line.slice(0, 500);
+}
+
+function recipient(a: ShopifyAddress): string | null {
+  const name = str(a.name) ?? ([str(a.first_name), str(a.last_name)].filter(Boolean).join(' ') || null);
+  const company = str(a.company);
+  return [name, company].filter(Boolean).join(', ').slice(0, 200) || null;
+}
+
+/** A phone Shopify accepted but we cannot read is left out rather than refusing the whole order. */
+function phoneOrNull(...candidates: unknown[]): string | null {
+  for (const candidate of candidates) {
+    const phone = str(candidate);
+    if (phone === null) continue;
+    try {
+      return parsePhone(phone) ? phone : null;
+    } catch {}
+  }
+  return null;
+}
+
+/** Euros as a number, only for an order in euros (our amounts are in euros). */
+function amountEur(p: ShopifyOrderPayload): number | null {
+  const total = str(p.total_price);
+  if (p.currency !== 'EUR' || total === null || !/^\d+(\.\d{1,2})?$/.test(total)) return null;
+  return Number(total);
+}
+
+/** Our service named by the shipping line, when the buyer chose one of ours at checkout. */
+export function chosenService(p: {
+  shipping_lines?: ShopifyOrderPayload['shipping_lines'];
+}): ServiceCode | null {
+  for (const line of p.shipping_lines ?? []) {
+    const code = str(line.code)?.toLowerCase();
+    if (isServiceCode(code)) return code;
+  }
+  return null;
+}
+
+/**
+ * A paid Shopify order as our order input, or why it is not one: skipped (not shipped with us, and
+ * the brand takes only those), or a problem the brand must see (no usable address, outside France).
+ * Prices, zones and the rest are checked by the order service itself.
+ */
+export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder | null {
+  const ref = shopOrderRef(payload);
+  if (ref === null) return null;
+  const p = payload as ShopifyOrderPayload;
+  const service = chosenService(p);
+  if (service === null && filter === 'ours')
+    return { kind: 'skip', ref, reason: 'not shipped with our services' };
+  const address = p.shipping_address;
+  if (!address) {
+    return filter === 'ours'
+      ? { kind: 'problem', ref, problem: 'invalid_address', message: 'The order has no shipping address.' }
+      : { kind: 'skip', ref, reason: 'no shipping address' };
+  }
+  const country = str(address.country_code)?.toUpperCase();
+  if (country !== undefined && country !== 'FR') {
+    return {
+      kind: 'problem',
+      ref,
+      problem: 'out_of_zone',
+      message: `The shipping address is outside France (${country}).`,
+    };
+  }
+  const deliveryAddress = addressLine(address);
+  if (deliveryAddress === null)
+    return { kind: 'problem', ref, problem: 'invalid_address', message: 'The shipping address is empty.' };
+  const email = str(p.email) ?? str(p.contact_email) ?? str(p.customer?.email);
+  if (email === null || !/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254)
+    return {
+      kind: 'problem',
+      ref,
+      problem: 'invalid_order',
+      message: 'The order has no usable customer e-mail.',
+    };
+  const input: OrderInput = {
+    customer_email: email,
+    amount_eur: amountEur(p),
+    delivery_address: deliveryAddress,
+    delivery_recipient: recipient(address),
+    delivery_phone: phoneOrNull(address.phone, p.phone),
+    delivery_email: email,
+    service: service ?? DEFAULT_SERVICE,
+    ...shopifyUnits(p.line_items ?? []),
+    reference: ref.name?.slice(0, 100) ?? null,
+  };
+  return { kind: 'order', ref, input };
+}

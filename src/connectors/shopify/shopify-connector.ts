@@ -1,0 +1,74 @@
+import type { ShopifyAppConfig } from '../../config.ts';
+import type { Stores, Transact } from '../../db/stores.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { RateService } from '../../domain/rates/rate-service.ts';
+import type { ConnectionsService } from '../connections-service.ts';
+import type { ConnectorDirectory } from '../connector-directory.ts';
+import type { CredentialCipher } from '../credentials.ts';
+import { shopifyAdminClient } from './admin-client.ts';
+import { shopifyCarrierRates } from './carrier-rates.ts';
+import { shopifyOperations } from './operations.ts';
+import { shopifyLinking } from './shopify-link.ts';
+import { shopifyTrackingSync } from './tracking-sync.ts';
+import { shopifyWebhookInbox } from './webhook-inbox.ts';
+
+/** The Shopify connector, wired once (deps.ts) when SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
+export function shopifyConnector(deps: {
+  app: ShopifyAppConfig;
+  stores: Stores;
+  transact: Transact;
+  orders: OrderService;
+  rates: RateService;
+  connections: ConnectionsService;
+  directory: ConnectorDirectory;
+  cipher: CredentialCipher;
+  clock: () => Date;
+  baseUrl: string;
+  processJob: string;
+}) {
+  const { app, stores, clock } = deps;
+  const client = shopifyAdminClient({
+    adminOriginTemplate: app.adminOriginTemplate,
+    apiKey: app.apiKey,
+    apiSecret: app.apiSecret,
+    clock,
+  });
+  const operations = shopifyOperations(client);
+  const onChanged = () => deps.directory.forget();
+  return {
+    app,
+    client,
+    operations,
+    linking: shopifyLinking({
+      app,
+      stores,
+      client,
+      operations,
+      cipher: deps.cipher,
+      clock,
+      baseUrl: deps.baseUrl,
+      onChanged,
+    }),
+    inbox: shopifyWebhookInbox({
+      stores,
+      transact: deps.transact,
+      orders: deps.orders,
+      clock,
+      processJob: deps.processJob,
+      onChanged,
+    }),
+    rates: shopifyCarrierRates({
+      rates: deps.rates,
+      directory: deps.directory,
+      carrierName: app.carrierName,
+    }),
+    tracking: shopifyTrackingSync({
+      stores,
+      connections: deps.connections,
+      operations,
+      carrierName: app.carrierName,
+    }),
+  };
+}
+
+export type ShopifyConnector = ReturnType<typeof shopifyConnector>;

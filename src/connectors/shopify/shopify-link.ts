@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { ShopifyAppConfig } from '../../config.ts';
+import type { Stores } from '../../db/stores.ts';
+import { prefixedId } from '../../domain/ids.ts';
+import { AppError } from '../../errors.ts';
+import type { Connection } from '../connection.ts';
+import type { CredentialCipher } from '../credentials.ts';
+import {
+  type ShopifyAdminClient,
+  ShopifyRequestFailed,
+  ShopifyRetryLater,
+  ShopifyUnauthorized,
+} from './admin-client.ts';
+import { SHOPIFY_SCOPES } from './api-version.ts';
+import type { ShopifyOperations } from './operations.ts';
+import { adminOrigin, isValidQueryHmac, parseShopDomain } from './shop-domain.ts';
+
+/** An install left unfinished this long must start again. */
+export const INSTALL_TTL_MS = 10 * 60 * 1000;
+/** Shopify's callback `timestamp` older than this is refused (a replayed redirect). */
+const CALLBACK_MAX_AGE_S = 24 * 3600;
+
+/** Where the connector's routes live, from the service's public address. */
+export function shopifyUrls(baseUrl: string) {
+  const base = `${baseUrl.replace(/\/+$/, '')}/connectors/shopify`;
+  return {
+    install: `${base}/install`,
+    callback: `${base}/callback`,
+    webhooks: `${base}/webhooks`,
+    rates: `${base}/rates`,
+  };
+}
+
+/**
+ * Linking a shop to a brand: the OAuth authorization-code flow (non-embedded app, offline token)
+ * started by a signed-in person of the brand, or the operator's link with a token they were given.
+ * Either way the same registrations are made on the shop (webhooks, carrier service) before the
+ * link is stored with its token encrypted; a failure stores nothing.
+ */
+export function shopifyLinking(deps: {
+  app: ShopifyAppConfig;
+  stores: Pick<Stores, 'connections' | 'brands' | 'connectorSync'>;
+  client: ShopifyAdminClient;
+  operations: ShopifyOperations;
+  cipher: CredentialCipher;
+  clock: () => Date;
+  baseUrl: string;
+  onChanged: () => void;
+}) {
+  const { app, stores, clock } = deps;
+  const urls = shopifyUrls(deps.baseUrl);
+
+  function describeShopifyFailure(err: unknown): never {
+    if (err instanceof ShopifyUnauthorized)
+      throw new AppError('unauthorized', 'Shopify refused the access token for this shop.');
+    if (err instanceof ShopifyRetryLater)
+      throw new AppError('unavailable', `Shopify could not be reached; try again later (${err.message}).`);
+    if (err instanceof ShopifyRequestFailed)
+      throw new AppError('invalid_request', `Shopify refused: ${err.message}`);
+    throw err;
+  }
+
+  async function link(input: {
+    brandId: string;
+    shop: string;
+    token: string;
+    scopes: string;
+  }): Promise<Connection> {
+    const brand = await stores.brands.findById(input.brandId);
+    if (!brand) throw new AppError('not_found', `No brand with id "${input.brandId}".`);
+    const existing = await stores.connections.findByShop('shopify', input.shop);
+    // Said without naming the link: the shop may be another brand's.
+    if (existing && existing.status !== 'disconnected')
+      throw new AppError('invalid_request', `The shop ${input.shop} is already linked; disconnect it first.`);
+    const { remoteIds, warnings } = await deps.operations
+      .register(input.shop, input.token, {
+        webhooks: urls.webhooks,
+        rates: urls.rates,
+        carrierName: app.carrierName,
+      })
+      .catch(describeShopifyFailure);
+    const id = prefixedId('con');
+    const created = await stores.connections.insert({
+      id,
+      brandId: brand.id,
+      platform: 'shopify',
+      shop: input.shop,
+      credentials: await deps.cipher.encrypt(input.token, id),
+      scopes: input.scopes,
+      remoteIds,
+      at: clock(),
+    });
+    for (const message of warnings) {
+      await stores.connectorSync.recordProblem({
+        connectionId: created.id,
+        brandId: created.brandId,
+        kind: 'sync_failed',
+        externalId: '',
+        externalName: null,
+        message,
+        at: clock(),
+      });
+    }
+    deps.onChanged();
+    return created;
+  }
+
+  return {
+    urls,
+
+    /** The operator's link (`dlv connectors shopify link`): a token from the shop's custom app. */
+    link: (input: { brandId: string; shop: string; token: string }) =>
+      link({
+        brandId: input.brandId,
+        shop: parseShopDomain(input.shop),
+        token: input.token.trim(),
+        scopes: SHOPIFY_SCOPES,
+      }),
+
+    /**
+     * The first step of an install by a signed-in person: a single-use `state` bound to them (and,
+     * by the caller, to their browser with a cookie), and Shopify's authorization URL.
+     */
+    async beginInstall(input: { brandId: string; userId: string | null; shop: unknown }) {
+      const shop = parseShopDomain(input.shop);
+      const state = randomBytes(32).toString('base64url');
+      await stores.connections.insertInstall({
+        state,
+        platform: 'shopify',
+        shop,
+        brandId: input.brandId,
+        userId: input.userId,
+        expiresAt: new Date(clock().getTime() + INSTALL_TTL_MS),
+      });
+      const query = new URLSearchParams({
+        client_id: app.apiKey,
+        scope: SHOPIFY_SCOPES,
+        redirect_uri: urls.callback,
+        state,
+      });
+      return {
+        state,
+        authorizeUrl: `${adminOrigin(app.adminOriginTemplate, shop)}/admin/oauth/authorize?${query}`,
+      };
+    },
+
+    /**
+     * Shopify's redirect back: the `hmac` of the query, the shop's domain, the `state` (the one this
+     * browser's cookie holds, single use, not expired, for this shop), then the code exchange and
+     * the link. Every refusal is `unauthorized` or `invalid_request`, and stores nothing.
+     */
+    async completeInstall(query: Record<string, unknown>, browserState: string | null): Promise<Connection> {
+      if (!isValidQueryHmac(query, app.apiSecret))
+        throw new AppError('unauthorized', 'The Shopify callback is not signed by Shopify (hmac).');
+      const shop = parseShopDomain(query.shop);
+      const timestamp = Number(query.timestamp);
+      if (!Number.isFinite(timestamp) || Math.abs(clock().getTime() / 1000 - timestamp) > CALLBACK_MAX_AGE_S)
+        throw new AppError('unauthorized', 'The Shopify callback is too old; install again.');
+      const state = typeof query.state === 'string' ? query.state : '';
+      if (browserState === null || state !== browserState)
+        throw new AppError(
+          'unauthorized',
+          'This install was not started from this browser; install again from the account area.',
+        );
+      const install = await stores.connections.takeInstall(state, clock());
+      if (!install || install.shop !== shop || install.platform !== 'shopify')
+        throw new AppError('unauthorized', 'This install has expired or was already used; install again.');
+      if (typeof query.code !== 'string' || query.code === '')
+        throw new AppError('invalid_request', 'code: is required');
+      const { accessToken, scope } = await deps.client
+        .exchangeCode(shop, query.code)
+        .catch(describeShopifyFailure);
+      return link({ brandId: install.brandId, shop, token: accessToken, scopes: scope });
+    },
+  };
+}
+
+export type ShopifyLinking = ReturnType<typeof shopifyLinking>;

@@ -1,0 +1,109 @@
+import type { Stores } from '../../db/stores.ts';
+import type { OrderJson } from '../../domain/orders/order-json.ts';
+import type { OrderStatus } from '../../domain/orders/state-machine.ts';
+import type { ConnectionsService } from '../connections-service.ts';
+import { ShopifyRetryLater, ShopifyUnauthorized } from './admin-client.ts';
+import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts';
+
+/** Our statuses as Shopify fulfillment events; the others (pending…) have none. */
+export const FULFILLMENT_EVENT_OF: Partial<Record<OrderStatus, FulfillmentEventStatus>> = {
+  picked_up: 'CARRIER_PICKED_UP',
+  in_transit: 'IN_TRANSIT',
+  out_for_delivery: 'OUT_FOR_DELIVERY',
+  failed_attempt: 'ATTEMPTED_DELIVERY',
+  delivered: 'DELIVERED',
+  returned: 'FAILURE',
+  cancelled: 'FAILURE',
+};
+
+/** The promised Paris day as an instant: 16:00 UTC is the end of the round (17:00 or 18:00 in Paris). */
+const estimatedDelivery = (day: string | null) => (day ? `${day}T16:00:00Z` : null);
+
+/**
+ * Tracking pushed back to the shop, for delivery orders that came from it: on creation a
+ * fulfillment carrying our tracking number and page; on each status change a fulfillment event.
+ * Throws ShopifyRetryLater when the job should run again later; a refused token breaks the link
+ * (the brand sees it) instead of retrying for nothing.
+ */
+export function shopifyTrackingSync(deps: {
+  stores: Pick<Stores, 'connectorSync'>;
+  connections: ConnectionsService;
+  operations: ShopifyOperations;
+  carrierName: string;
+}) {
+  const sync = deps.stores.connectorSync;
+
+  return {
+    /** The job gave up on this event: the brand sees that the shop missed this update. */
+    async recordFailure(eventId: string, reason: string): Promise<void> {
+      const event = await sync.findEvent(eventId);
+      const order = (event?.data as { order?: OrderJson } | undefined)?.order;
+      const link = order ? await sync.findLinkByTrackingRef(order.tracking_ref) : null;
+      if (!link || !event) return;
+      await sync.recordProblem({
+        connectionId: link.connectionId,
+        brandId: event.brandId,
+        kind: 'sync_failed',
+        externalId: link.externalId,
+        externalName: link.externalName,
+        message: `Could not send ${event.type} (${order!.status}) of ${order!.tracking_ref} to Shopify: ${reason}`,
+        at: new Date(),
+      });
+    },
+
+    async handle(eventId: string): Promise<string> {
+      const event = await sync.findEvent(eventId);
+      if (!event || (event.type !== 'order.created' && event.type !== 'order.status_changed'))
+        return 'not an order event';
+      const order = (event.data as { order: OrderJson }).order;
+      const link = await sync.findLinkByTrackingRef(order.tracking_ref);
+      if (!link) return 'not a Shopify order';
+      const connection = await deps.connections.get(null, link.connectionId);
+      if (connection.status !== 'active') return `link ${connection.status}: nothing sent`;
+      const token = await deps.connections.tokenOf(connection);
+      if (token === null) return 'no credentials: nothing sent';
+      const { shop } = connection;
+      try {
+        if (event.type === 'order.created') {
+          if (link.fulfillmentId) return `fulfillment ${link.fulfillmentId} exists`;
+          const fulfillmentOrderIds = await deps.operations.openFulfillmentOrders(
+            shop,
+            token,
+            link.externalId,
+          );
+          if (fulfillmentOrderIds.length === 0) return 'no open fulfillment order: nothing to fulfil';
+          const fulfillmentId = await deps.operations.createFulfillment(shop, token, {
+            fulfillmentOrderIds,
+            tracking: { company: deps.carrierName, number: order.tracking_ref, url: order.tracking_url },
+            notifyCustomer: connection.notifyCustomer,
+          });
+          await sync.setFulfillment(link.connectionId, link.externalId, fulfillmentId);
+          return `fulfillment ${fulfillmentId} created`;
+        }
+        const status = FULFILLMENT_EVENT_OF[order.status];
+        if (!status) return `no event for ${order.status}`;
+        // Created by the order.created job, which may still be waiting for Shopify.
+        if (!link.fulfillmentId) throw new ShopifyRetryLater('the fulfillment is not created yet', null);
+        await deps.operations.createFulfillmentEvent(shop, token, {
+          fulfillmentId: link.fulfillmentId,
+          status,
+          happenedAt: event.at.toISOString(),
+          estimatedDeliveryAt: order.status === 'delivered' ? null : estimatedDelivery(order.promised_date),
+          ...(order.status === 'cancelled' ? { message: 'Delivery cancelled' } : {}),
+        });
+        return `event ${status} sent`;
+      } catch (err) {
+        if (err instanceof ShopifyUnauthorized) {
+          await deps.connections.markBroken(
+            connection.id,
+            'Shopify refused the access token (401): link the shop again',
+          );
+          return 'link broken: token refused';
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+export type ShopifyTrackingSync = ReturnType<typeof shopifyTrackingSync>;

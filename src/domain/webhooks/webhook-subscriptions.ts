@@ -1,0 +1,116 @@
+import type { Stores, Transact } from '../../db/stores.ts';
+import { AppError, invalidField, validateAll } from '../../errors.ts';
+import type { DestinationGuard } from '../../infra/http/url-guard.ts';
+import { prefixedId } from '../ids.ts';
+import { ENDPOINT_ID_PATTERN, type WebhookEndpoint } from './endpoint.ts';
+import { parseEventTypes } from './events.ts';
+import { generateWebhookSecret } from './secrets.ts';
+
+/** Subscriptions (not deleted) a brand may hold at once. */
+export const MAX_SUBSCRIPTIONS = 25;
+export const MAX_SUBSCRIPTION_DESCRIPTION = 500;
+
+export interface SubscriptionInput {
+  url: string;
+  event_types: string[];
+  description?: string | null;
+}
+
+/** The public shape of a subscription: never its secret, shown once at creation. */
+export function subscriptionJson(e: WebhookEndpoint) {
+  return {
+    id: e.id,
+    url: e.url,
+    event_types: e.eventTypes,
+    description: e.description,
+    // A deleted subscription is never served (404), so its status is one of these two.
+    status: e.status === 'active' ? ('active' as const) : ('disabled' as const),
+    origin: e.origin,
+    created_at: e.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The brand's own webhook subscriptions (the REST hooks of Zapier, n8n, Make): the same endpoints,
+ * deliveries, signatures and retries as the operator's (`origin: 'api'` is the difference), opened
+ * to a brand by the operator (the routes check it). Another brand's subscription, or the
+ * operator's endpoints, are "not found", like an id that exists nowhere.
+ */
+export function webhookSubscriptions(deps: {
+  stores: Pick<Stores, 'webhookSubscriptions'>;
+  transact: Transact;
+  destinations: DestinationGuard;
+  clock: () => Date;
+  /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
+  onSubscriptionsChanged?: () => void;
+}) {
+  const repository = deps.stores.webhookSubscriptions;
+  const notFound = (id: string) => new AppError('not_found', `No webhook subscription with id "${id}".`);
+
+  async function find(brandId: string, id: string): Promise<WebhookEndpoint | null> {
+    return ENDPOINT_ID_PATTERN.test(id) ? repository.find(brandId, id) : null;
+  }
+
+  return {
+    /** Returns the subscription with its secret, the only time the secret is shown. */
+    async create(brandId: string, input: SubscriptionInput) {
+      const checked = validateAll({
+        url: () => deps.destinations.validate(input.url.trim()),
+        eventTypes: () => {
+          // Empty would mean "every event" to parseEventTypes; a tool subscribes to what it uses.
+          if (input.event_types.length === 0)
+            throw invalidField('event_types', 'give at least one event type');
+          return parseEventTypes(input.event_types, 'event_types');
+        },
+        description: () => {
+          const description = input.description?.trim() || null;
+          if (description !== null && description.length > MAX_SUBSCRIPTION_DESCRIPTION)
+            throw invalidField('description', `must be at most ${MAX_SUBSCRIPTION_DESCRIPTION} characters`);
+          return description;
+        },
+      });
+      // The SSRF guard, as for the operator's endpoints; checked again on every attempt.
+      await deps.destinations.assertPublic(checked.url);
+      const secret = generateWebhookSecret();
+      const created = await deps.transact((tx) =>
+        tx.webhookSubscriptions.insertWithin(
+          {
+            id: prefixedId('whk'),
+            brandId,
+            url: checked.url.href,
+            eventTypes: checked.eventTypes,
+            description: checked.description,
+            secret,
+            at: deps.clock(),
+          },
+          MAX_SUBSCRIPTIONS,
+        ),
+      );
+      if (!created) {
+        throw new AppError(
+          'invalid_request',
+          `A brand can hold at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one you no longer use ` +
+            '(DELETE /webhook-subscriptions/{id}) before adding another.',
+        );
+      }
+      deps.onSubscriptionsChanged?.();
+      return { subscription: created, secret };
+    },
+
+    list: (brandId: string) => repository.list(brandId),
+
+    async get(brandId: string, id: string): Promise<WebhookEndpoint> {
+      const found = await find(brandId, id);
+      if (!found || found.status === 'deleted') throw notFound(id);
+      return found;
+    },
+
+    /** Idempotent: deleting one already deleted is done; an id the brand never had is a 404. */
+    async delete(brandId: string, id: string): Promise<void> {
+      if (!(await find(brandId, id))) throw notFound(id);
+      if (await repository.delete(brandId, id, deps.clock())) deps.onSubscriptionsChanged?.();
+    },
+  };
+}
+
+export type WebhookSubscriptionService = ReturnType<typeof webhookSubscriptions>;

@@ -1,0 +1,86 @@
+import { invoiceJson } from '../domain/invoices/invoice-json.ts';
+import type { Order } from '../domain/orders/order.ts';
+import { type OrderLinks, orderJson } from '../domain/orders/order-json.ts';
+import type { EventPayloads, EventType } from './catalogue.ts';
+
+/**
+ * A sample `data` of every event type, for `GET /event-types` (automation tools show it while a
+ * workflow is built). Rendered by the same functions as the real payloads, from sample domain
+ * objects, so a sample cannot drift from what is sent; a test validates each against the OpenAPI
+ * document's webhook schemas.
+ */
+const AT = new Date('2026-11-24T09:12:00.000Z');
+
+const ORDER: Order = {
+  id: 1,
+  trackingRef: 'DLV-7K3M9Q2XHP',
+  trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
+  brandId: 'brd_3f9a0c1d2e3f4a5b',
+  status: 'pending',
+  reference: 'CMD-10042',
+  customerEmail: 'jane@example.com',
+  amountCents: 4990,
+  pickupAddress: '5 rue du Dépôt 93200 Saint-Denis',
+  deliveryAddress: '12 rue Oberkampf 75011 Paris',
+  deliveryPostcode: '75011',
+  deliveryCity: 'Paris',
+  deliveryZone: 'paris',
+  deliveryRecipient: 'Jane Doe',
+  deliveryPhone: '+33612345678',
+  deliveryEmail: 'jane@example.com',
+  service: 'express',
+  unitType: 'parcel',
+  quantity: 1,
+  unitWeightGrams: 1000,
+  priceExclTaxCents: 800,
+  vatCents: 160,
+  priceCents: 960,
+  promisedDate: '2026-11-24',
+  pickedUpAt: null,
+  createdAt: AT,
+  updatedAt: AT,
+};
+
+const LATER = new Date('2026-11-24T15:40:00.000Z');
+const on = (links: OrderLinks, change: Partial<Order>) =>
+  orderJson(
+    { ...ORDER, pickedUpAt: new Date('2026-11-24T10:05:00.000Z'), updatedAt: LATER, ...change },
+    links,
+  );
+
+const INVOICE = {
+  id: 'inv_7c2e9b4d1a6f3e80',
+  number: 'F2026-000042',
+  period: '2026-10',
+  status: 'issued' as const,
+  orderCount: 1,
+  totalExclTaxCents: 840,
+  vatCents: 168,
+  totalCents: 1008,
+  issuedAt: new Date('2026-11-01T00:05:12.000Z'),
+  dueDate: '2026-12-01',
+  paidAt: null,
+};
+
+export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloads[T] } {
+  return {
+    'order.created': { order: orderJson(ORDER, links) },
+    'order.status_changed': { order: on(links, { status: 'in_transit' }), previous_status: 'picked_up' },
+    'order.delivered': { order: on(links, { status: 'delivered' }) },
+    'order.delivery_failed': { order: on(links, { status: 'failed_attempt' }) },
+    'invoice.issued': { invoice: invoiceJson(INVOICE) },
+    'credit_note.issued': {
+      credit_note: invoiceJson({
+        ...INVOICE,
+        id: 'inv_0b1c2d3e4f5a6b7c',
+        number: 'A2026-000007',
+        totalExclTaxCents: -840,
+        vatCents: -168,
+        totalCents: -1008,
+        issuedAt: new Date('2026-11-20T14:02:00.000Z'),
+        dueDate: null,
+        creditsInvoice: { id: INVOICE.id, number: INVOICE.number },
+      }),
+    },
+  };
+}

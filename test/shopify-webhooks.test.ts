@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { createOrder } from './support/orders.ts';
+import { createScratchDatabase } from './support/scratch-database.ts';
+import {
+  linkShop,
+  newShop,
+  paidOrderPayload,
+  sendWebhook,
+  shopifyConfig,
+  signBody,
+} from './support/shopify.ts';
+
+/** The webhook receiver (signature, dedupe, one statement with its job) and what processing does. */
+// Own database: the jobs enqueued here are for a worker with the Shopify connector on.
+let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+let t: TestApp;
+let brand: TestBrand;
+let shop: string;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase();
+  t = await buildTestApp({ config: { ...shopifyConfig(), databaseUrl: scratch.url } });
+  brand = await createBrandWithKey(t.deps);
+  shop = (await linkShop(t.deps, brand.brandId)).shop;
+});
+afterAll(async () => {
+  await t?.close();
+  await scratch?.drop();
+});
+
+async function inboxRows(deliveryId: string) {
+  const { rows } = await t.pool.query(
+    `SELECT i.id, i.payload, i.outcome,
+            (SELECT count(*)::int FROM graphile_worker._private_jobs j
+               JOIN graphile_worker._private_tasks k ON k.id = j.task_id
+              WHERE k.identifier = 'shopify_process_webhook' AND j.payload->>'inbox_id' = i.id::text) AS jobs
+       FROM connector_inbox i WHERE delivery_id = $1`,
+    [deliveryId],
+  );
+  return rows as { id: number; payload: string | null; outcome: string | null; jobs: number }[];
+}
+
+/** Receives and processes a webhook as the worker would; returns the processing outcome. */
+async function deliver(topic: string, body: string, options: { shop?: string; webhookId?: string } = {}) {
+  const webhookId = options.webhookId ?? `wh-${Math.random().toString(36).slice(2)}`;
+  const res = await sendWebhook(t.app, { shop: options.shop ?? shop, topic, body, webhookId });
+  expect(res.statusCode, res.body).toBe(200);
+  const [row] = await inboxRows(webhookId);
+  return t.deps.shopify!.inbox.process(row!.id);
+}
+
+async function ordersOf(gid: string) {
+  const { rows } = await t.pool.query(
+    `SELECT o.* FROM connector_orders c JOIN orders o ON o.id = c.order_id WHERE c.external_id = $1`,
+    [gid],
+  );
+  return rows;
+}
+
+async function problemsOf(gid: string) {
+  const { rows } = await t.pool.query('SELECT kind, message FROM connector_problems WHERE external_id = $1', [
+    gid,
+  ]);
+  return rows as { kind: string; message: string }[];
+}
+
+describe('webhook signature', () => {
+  const order = paidOrderPayload();
+
+  it('stores a signed webhook and enqueues its job in the same statement', async () => {
+    const res = await sendWebhook(t.app, {
+      shop,
+      topic: 'orders/paid',
+      body: order.text,
+      webhookId: 'sig-good',
+    });
+    expect(res.statusCode).toBe(200);
+    const rows = await inboxRows('sig-good');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.payload).toBe(order.text);
+    expect(rows[0]!.jobs).toBe(1);
+  });
+
+  it.each([
+    ['a wrong secret', signBody(order.text, 'not-the-secret')],
+    ['another body', signBody(`${order.text} `)],
+    ['garbage', 'not base64 at all'],
+    ['an empty header', ''],
+    ['no header', null],
+  ])('answers 401 and stores nothing for %s', async (_label, hmac) => {
+    const webhookId = `sig-bad-${Math.random()}`;
+    const res = await sendWebhook(t.app, { shop, topic: 'orders/paid', body: order.text, webhookId, hmac });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe('unauthorized');
+    expect(await inboxRows(webhookId)).toHaveLength(0);
+  });
+
+  it('refuses a signed webhook without a shop domain or webhook id', async () => {
+    const res = await sendWebhook(t.app, {
+      shop: 'evil.example.com',
+      topic: 'orders/paid',
+      body: order.text,
+    });
+    expect(res.statusCode).toBe(400);
+    const missingId = await t.app.inject({
+      method: 'POST',
+      url: '/connectors/shopify/webhooks',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/paid',
+        'x-shopify-shop-domain': shop,
+        'x-shopify-hmac-sha256': signBody(order.text),
+      },
+      payload: order.text,
+    });
+    expect(missingId.statusCode).toBe(400);
+  });
+
+  it('answers 200 to a redelivery (same X-Shopify-Webhook-Id) and stores it once', async () => {
+    const first = await sendWebhook(t.app, {
+      shop,
+      topic: 'orders/paid',
+      body: order.text,
+      webhookId: 'dup-1',
+    });
+    const again = await sendWebhook(t.app, {
+      shop,
+      topic: 'orders/paid',
+      body: order.text,
+      webhookId: 'dup-1',
+    });
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
+    expect(again.json()).toEqual({ ok: true, duplicate: true });
+    const rows = await inboxRows('dup-1');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.jobs).toBe(1);
+  });
+});
+
+describe('orders/paid', () => {
+  it('creates one delivery order mapped from the Shopify order, keeping its id exact', async () => {
+    const order = paidOrderPayload();
+    expect(Number(order.id) > Number.MAX_SAFE_INTEGER).toBe(true);
+    expect(await deliver('orders/paid', order.text)).toMatch(/^created DLV-/);
+    const [created, ...others] = await ordersOf(order.gid);
+    expect(others).toHaveLength(0);
+    expect(created).toMatchObject({
+      brand_id: brand.brandId,
+      customer_email: 'jeanne@example.fr',
+      reference: order.name,
+      delivery_postcode: '75011',
+      delivery_recipient: 'Jeanne Martin',
+      delivery_phone: '+33612345678',
+      service: 'standard',
+      status: 'pending',
+    });
+    expect(Number(created.amount_cents)).toBe(4250);
+  });
+
+  it('never makes a second order for the same Shopify order, in turn or concurrently', async () => {
+    const order = paidOrderPayload();
+    await deliver('orders/paid', order.text);
+    expect(await deliver('orders/paid', order.text)).toMatch(/^duplicate/);
+    const twin = paidOrderPayload();
+    const ids: number[] = [];
+    for (const webhookId of ['c-1', 'c-2', 'c-3'].map((w) => `${w}-${twin.id}`)) {
+      await sendWebhook(t.app, { shop, topic: 'orders/paid', body: twin.text, webhookId });
+      ids.push((await inboxRows(webhookId))[0]!.id);
+    }
+    const outcomes = await Promise.all(ids.map((id) => t.deps.shopify!.inbox.process(id)));
+    expect(outcomes.filter((o) => o.startsWith('created'))).toHaveLength(1);
+    expect(await ordersOf(order.gid)).toHaveLength(1);
+    expect(await ordersOf(twin.gid)).toHaveLength(1);
+  });
+
+  it('records a sync problem, not an order, for an address out of zone', async () => {
+    const order = paidOrderPayload({ zip: '13001' });
+    expect(await deliver('orders/paid', order.text)).toMatch(/^problem out_of_zone/);
+    expect(await ordersOf(order.gid)).toHaveLength(0);
+    expect(await problemsOf(order.gid)).toEqual([{ kind: 'out_of_zone', message: expect.any(String) }]);
+    // Shopify retrying it records nothing more.
+    await deliver('orders/paid', order.text);
+    expect(await problemsOf(order.gid)).toHaveLength(1);
+  });
+
+  it('records a problem for a shipping address outside France', async () => {
+    const order = paidOrderPayload({ country: 'DE', zip: '75011' });
+    await deliver('orders/paid', order.text);
+    expect(await ordersOf(order.gid)).toHaveLength(0);
+    expect((await problemsOf(order.gid))[0]?.kind).toBe('out_of_zone');
+  });
+
+  it('skips an order shipped otherwise, unless the brand takes all orders', async () => {
+    const order = paidOrderPayload({ shippingCode: 'ups-ground' });
+    expect(await deliver('orders/paid', order.text)).toMatch(/^skipped/);
+    expect(await ordersOf(order.gid)).toHaveLength(0);
+    expect(await problemsOf(order.gid)).toHaveLength(0);
+
+    const other = await createBrandWithKey(t.deps);
+    const connection = await linkShop(t.deps, other.brandId);
+    await t.deps.connections.updateSettings(other.brandId, connection.id, { orderFilter: 'all' });
+    const all = paidOrderPayload({ shippingCode: 'ups-ground' });
+    expect(await deliver('orders/paid', all.text, { shop: connection.shop })).toMatch(/^created/);
+    expect((await ordersOf(all.gid))[0]).toMatchObject({ brand_id: other.brandId, service: 'standard' });
+  });
+
+  it('ignores the orders of a shop nobody linked', async () => {
+    const order = paidOrderPayload();
+    expect(await deliver('orders/paid', order.text, { shop: newShop() })).toBe('ignored: shop never linked');
+    expect(await ordersOf(order.gid)).toHaveLength(0);
+  });
+});
+
+describe('orders/cancelled, app/uninstalled and privacy', () => {
+  it('cancels the delivery order while it can, else records why not', async () => {
+    const order = paidOrderPayload();
+    await deliver('orders/paid', order.text);
+    expect(await deliver('orders/cancelled', order.text)).toMatch(/^cancelled DLV-/);
+    expect((await ordersOf(order.gid))[0].status).toBe('cancelled');
+
+    const picked = paidOrderPayload();
+    await deliver('orders/paid', picked.text);
+    await t.deps.orders.setStatus((await ordersOf(picked.gid))[0].tracking_ref, 'picked_up', null);
+    expect(await deliver('orders/cancelled', picked.text)).toMatch(/^problem not_cancellable/);
+    expect((await ordersOf(picked.gid))[0].status).toBe('picked_up');
+  });
+
+  it('disconnects on app/uninstalled and erases the token', async () => {
+    const other = await createBrandWithKey(t.deps);
+    const connection = await linkShop(t.deps, other.brandId);
+    await deliver('app/uninstalled', JSON.stringify({ id: 548380009, domain: connection.shop }), {
+      shop: connection.shop,
+    });
+    const { rows } = await t.pool.query(
+      'SELECT status, credentials FROM connector_connections WHERE id = $1',
+      [connection.id],
+    );
+    expect(rows[0]).toEqual({ status: 'disconnected', credentials: null });
+    // Its orders are no longer taken.
+    const order = paidOrderPayload();
+    expect(await deliver('orders/paid', order.text, { shop: connection.shop })).toMatch(/^ignored/);
+  });
+
+  it('erases a customer’s payloads and problems on customers/redact, and a shop’s on shop/redact', async () => {
+    const other = await createBrandWithKey(t.deps);
+    const { shop: redacted } = await linkShop(t.deps, other.brandId);
+    const kept = paidOrderPayload();
+    const erased = paidOrderPayload({ zip: '13001' });
+    await deliver('orders/paid', kept.text, { shop: redacted, webhookId: `keep-${kept.id}` });
+    await deliver('orders/paid', erased.text, { shop: redacted, webhookId: `erase-${erased.id}` });
+    expect(await problemsOf(erased.gid)).toHaveLength(1);
+    const customerRedact = `{"shop_id":954889,"shop_domain":"${redacted}","customer":{"id":191167,"email":"jeanne@example.fr","phone":"555-625-1199"},"orders_to_redact":[${erased.id}]}`;
+    await deliver('customers/redact', customerRedact, { shop: redacted, webhookId: `cr-${erased.id}` });
+    expect((await inboxRows(`erase-${erased.id}`))[0]!.payload).toBeNull();
+    expect((await inboxRows(`cr-${erased.id}`))[0]!.payload).toBeNull();
+    expect((await inboxRows(`keep-${kept.id}`))[0]!.payload).toBe(kept.text);
+    expect(await problemsOf(erased.gid)).toHaveLength(0);
+
+    await deliver('shop/redact', `{"shop_id":954889,"shop_domain":"${redacted}"}`, {
+      shop: redacted,
+      webhookId: `sr-${kept.id}`,
+    });
+    expect((await inboxRows(`keep-${kept.id}`))[0]!.payload).toBeNull();
+    expect(await ordersOf(kept.gid)).toHaveLength(0); // the link, not the delivery order
+  });
+
+  it('records a customer’s data request for the operator', async () => {
+    const order = paidOrderPayload();
+    const body = `{"shop_id":954889,"shop_domain":"${shop}","customer":{"id":191167,"email":"jeanne@example.fr"},"orders_requested":[${order.id}],"data_request":{"id":9999}}`;
+    await deliver('customers/data_request', body);
+    const problems = await t.deps.connections.problems({ brandId: brand.brandId });
+    const request = problems.find((p) => p.kind === 'data_request');
+    expect(request?.message).toContain(order.gid);
+  });
+});
+
+describe('the shopify outbox subscriber', () => {
+  async function syncJobs(trackingRef: string) {
+    const { rows } = await t.pool.query(
+      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
+         JOIN graphile_worker._private_tasks k ON k.id = j.task_id
+         JOIN outbox_events e ON e.id = j.payload->>'event_id'
+        WHERE k.identifier = 'shopify_sync_order' AND e.data->'order'->>'tracking_ref' = $1`,
+      [trackingRef],
+    );
+    return rows[0].n as number;
+  }
+
+  it('gets a job for the orders of brands with an active link, and leaves orders not from Shopify alone', async () => {
+    const order = paidOrderPayload();
+    const created = await deliver('orders/paid', order.text);
+    const ref = created.replace('created ', '');
+    expect(await syncJobs(ref)).toBe(1);
+    const direct = await createOrder(t.app, brand);
+    expect(direct.statusCode).toBe(200);
+    const { rows } = await t.pool.query(
+      "SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1",
+      [direct.data.trackingRef],
+    );
+    expect(await t.deps.shopify!.tracking.handle(rows[0].id)).toBe('not a Shopify order');
+
+    const unlinked = await createBrandWithKey(t.deps);
+    const other = await createOrder(t.app, unlinked);
+    expect(await syncJobs(other.data.trackingRef)).toBe(0);
+  });
+});

@@ -1,0 +1,132 @@
+import { LeakyBucket, type ThrottleOptions } from './throttle.ts';
+
+export interface WebhookSubscription {
+  id: string;
+  /** The GraphQL enum, e.g. ORDERS_PAID. */
+  topic: string;
+  callbackUrl: string;
+  format: string;
+  createdAt: string;
+}
+
+export interface CarrierService {
+  id: string;
+  name: string;
+  callbackUrl: string;
+  active: boolean;
+  supportsServiceDiscovery: boolean;
+}
+
+export interface FulfillmentOrderLine {
+  id: string;
+  lineItemGid: string;
+  totalQuantity: number;
+  remainingQuantity: number;
+}
+
+export type FulfillmentOrderStatus =
+  | 'OPEN'
+  | 'IN_PROGRESS'
+  | 'CLOSED'
+  | 'CANCELLED'
+  | 'INCOMPLETE'
+  | 'ON_HOLD'
+  | 'SCHEDULED';
+
+export interface FulfillmentOrder {
+  id: string;
+  orderGid: string;
+  status: FulfillmentOrderStatus;
+  lineItems: FulfillmentOrderLine[];
+}
+
+export interface FakeOrder {
+  gid: string;
+  /** The numeric id as a string (it exceeds 2^53). */
+  id: string;
+  name: string;
+  fulfillmentOrders: FulfillmentOrder[];
+  /** The payload document with rawInt() markers: re-rendered for orders/cancelled. */
+  document: Record<string, any>;
+}
+
+export interface Fulfillment {
+  id: string;
+  orderGid: string;
+  name: string;
+  status: 'SUCCESS' | 'CANCELLED';
+  fulfillmentOrderIds: string[];
+  trackingInfo: { company: string | null; number: string | null; url: string | null }[];
+  notifyCustomer: boolean;
+  message: string | null;
+  createdAt: string;
+}
+
+export interface FulfillmentEvent {
+  id: string;
+  fulfillmentId: string;
+  status: string;
+  happenedAt: string;
+  estimatedDeliveryAt: string | null;
+  message: string | null;
+}
+
+/** One request to the Admin GraphQL endpoint, as the connector sent it, and how the fake answered. */
+export interface GraphqlCall {
+  operation: string | null;
+  variables: Record<string, unknown>;
+  /** 'ok' (data, userErrors included), 'errors' (top-level GraphQL errors), or the HTTP outcome. */
+  outcome: 'ok' | 'errors' | 'throttled' | 'unauthorized' | 'down' | 'rate-limited' | 'bad-request';
+  at: number;
+}
+
+export interface AuthorizeRequest {
+  clientId: string | null;
+  scope: string | null;
+  redirectUri: string | null;
+  state: string | null;
+  grantOptions: string[];
+}
+
+export interface ShopState {
+  domain: string;
+  /** Shop ids are small (below 2^53) in Shopify's samples and in real life. */
+  shopId: number;
+  accessTokens: string[];
+  scopes: string | null;
+  authorizeRequests: AuthorizeRequest[];
+  webhookSubscriptions: WebhookSubscription[];
+  carrierServices: CarrierService[];
+  orders: FakeOrder[];
+  fulfillments: Fulfillment[];
+  fulfillmentEvents: FulfillmentEvent[];
+  calls: GraphqlCall[];
+  bucket: LeakyBucket;
+  orderCount: number;
+}
+
+export function newShopState(domain: string, shopId: number, throttle: ThrottleOptions): ShopState {
+  return {
+    domain,
+    shopId,
+    accessTokens: [],
+    scopes: null,
+    authorizeRequests: [],
+    webhookSubscriptions: [],
+    carrierServices: [],
+    orders: [],
+    fulfillments: [],
+    fulfillmentEvents: [],
+    calls: [],
+    bucket: new LeakyBucket(throttle),
+    orderCount: 0,
+  };
+}
+
+export function findFulfillmentOrder(shop: ShopState, id: string): FulfillmentOrder | undefined {
+  for (const order of shop.orders) {
+    const found = order.fulfillmentOrders.find((fo) => fo.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
