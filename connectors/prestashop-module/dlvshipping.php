@@ -125,6 +125,8 @@ class DlvShipping extends CarrierModule
         if ((int) $state->id === (int) Configuration::get('PS_OS_CANCELED')) {
             DlvOrderPush::push($order, DlvOrderPush::CANCELLED, $this->client());
         } elseif ($state->paid && (int) $order->hasBeenPaid() <= 1) {
+            // hasBeenPaid() counts the paid states in the history, which holds this change or not yet
+            // depending on the caller: <= 1 is "first paid", at worst one repeat the bridge ignores.
             DlvOrderPush::push($order, DlvOrderPush::PAID, $this->client());
         } else {
             DlvOrderPush::flush($this->client());

@@ -45,6 +45,8 @@ class DlvCarriers
             $carrier->shipping_method = Carrier::SHIPPING_METHOD_WEIGHT;
             // Out of our weight range the carrier is hidden rather than priced at the last range.
             $carrier->range_behavior = 1;
+            // PrestaShop's handling fee (on by default) would be added to our price: the price is ours alone.
+            $carrier->shipping_handling = false;
             $carrier->grade = $spec['grade'];
             $carrier->url = '';
             foreach (Language::getLanguages(false) as $language) {

@@ -17,6 +17,7 @@ class CarriersTest extends ModuleTestCase
             $this->assertSame('dlvshipping', $carrier->external_module_name);
             $this->assertTrue($carrier->is_module && $carrier->shipping_external && $carrier->need_range);
             $this->assertSame(Carrier::SHIPPING_METHOD_WEIGHT, $carrier->shipping_method);
+            $this->assertFalse($carrier->shipping_handling, 'no handling fee added to our price');
             $this->assertSame([1], $carrier->zones, 'France\'s zone only');
             $this->assertSame([1, 2, 3], $carrier->groups);
             $this->assertCount(2, $carrier->delay, 'a delay in every language');

@@ -128,6 +128,7 @@ class Carrier extends ObjectModel
     public $shipping_external = false;
     public $external_module_name;
     public $need_range = false;
+    public $shipping_handling = true;
     public $shipping_method = self::SHIPPING_METHOD_DEFAULT;
     public $range_behavior;
     public $grade;
