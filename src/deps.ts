@@ -59,7 +59,7 @@ export function createDeps(
     ttlMs: config.authCacheTtlMs,
     now: () => clock().getTime(),
   });
-  const apiKeys = apiKeyService(stores.apiKeys, brands, (keyId) => authenticator.forget(keyId));
+  const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
   // Loaded once (server.ts does it at start-up), then kept: no key lookup per list request.

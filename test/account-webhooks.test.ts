@@ -193,6 +193,25 @@ describe('/account/webhooks', () => {
     });
     expect(human.stdout).toContain(stored[0].id);
     expect(human.stdout).toContain('dlv webhooks add');
+
+    // The operator answers: the request leaves the queue and the brand sees its status.
+    const declined = await runDlv(
+      ['webhooks', 'requests', 'close', stored[0].id, '--declined', '--json'],
+      env,
+    );
+    expect(declined.code).toBe(0);
+    expect(JSON.parse(declined.stdout).request).toMatchObject({ id: stored[0].id, status: 'declined' });
+    expect(await requestsOf(brandId)).toEqual([expect.objectContaining({ status: 'declined' })]);
+    const again = await runDlv(['webhooks', 'requests', 'close', stored[0].id], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('no open webhook request');
+
+    // Opening the brand's subscription API answers its open requests.
+    await b.post('/account/webhooks/requests', { ...fields, _csrf: csrf });
+    const allowed = await runDlv(['brands', 'allow-webhooks', brandId, '--json'], env);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ answered_requests: 1 });
+    const statuses = (await requestsOf(brandId)).map((r) => r.status).sort();
+    expect(statuses).toEqual(['declined', 'done']);
   }, 60_000);
 
   it('is closed to finance people (403, no link), requests included', async () => {

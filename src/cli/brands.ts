@@ -21,10 +21,16 @@ function webhooksSwitch(allowed: boolean): CommandSpec {
         allowed,
         ctx.deps.clock(),
       );
+      // The brand's open requests are answered by opening its subscription API.
+      const answered = allowed ? await ctx.deps.webhookRequests.closeOpenForBrand(brand.id) : 0;
       const text = allowed
-        ? `Webhook subscriptions open for ${brand.id} (${brand.name}): its keys may now carry webhooks:write`
+        ? `Webhook subscriptions open for ${brand.id} (${brand.name}): its keys may now carry webhooks:write${answered ? `; ${answered} open request(s) marked done` : ''}`
         : `Webhook subscriptions closed for ${brand.id} (${brand.name}); ${disabledSubscriptions} active subscription(s) disabled`;
-      ctx.out(text, { ...brandJson(brand), disabled_subscriptions: disabledSubscriptions });
+      ctx.out(text, {
+        ...brandJson(brand),
+        disabled_subscriptions: disabledSubscriptions,
+        answered_requests: answered,
+      });
     },
   };
 }

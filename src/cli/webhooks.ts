@@ -181,9 +181,20 @@ export const webhookCommands: Record<string, CommandSpec> = {
       ]);
       const human = requests.length
         ? `${table([['REQUEST', 'BRAND', 'AT', 'BY', 'EVENTS', 'URL', 'MESSAGE'], ...rows])}
-Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor open the subscription API to the brand: dlv brands allow-webhooks BRAND`
+Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor open the subscription API to the brand: dlv brands allow-webhooks BRAND\nthen close it: dlv webhooks requests close REQUEST [--declined]`
         : 'No open webhook requests.';
       ctx.out(human, { requests: requests.map(requestJson) });
+    },
+  },
+  'webhooks requests close': {
+    usage: 'dlv webhooks requests close REQUEST_ID [--declined] [--json]   (done, or declined)',
+    booleans: ['declined'],
+    async run(ctx) {
+      const status = ctx.flags.declined === true ? 'declined' : 'done';
+      const closed = await ctx.deps.webhookRequests.close(requireArg(ctx, 0, 'REQUEST_ID'), status);
+      ctx.out(`Request ${closed.id} of ${closed.brandId} is ${closed.status}.`, {
+        request: requestJson(closed),
+      });
     },
   },
 };

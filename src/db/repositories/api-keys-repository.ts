@@ -126,12 +126,15 @@ export function apiKeysRepository(db: Queryable) {
       return rows.map(toKey);
     },
     /** Returns the key as it now is, or null when no such key exists. Revoking twice is harmless. */
-    async revoke(id: string): Promise<ApiKeyRecord | null> {
-      const { rows } = await db.query<KeyRow>(
-        `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+    /** Revokes a key (again: unchanged); `justRevoked` says whether this call did it. */
+    async revoke(id: string): Promise<(ApiKeyRecord & { justRevoked: boolean }) | null> {
+      // now() is the transaction's start: equal only when this statement set it.
+      const { rows } = await db.query<KeyRow & { just_revoked: boolean }>(
+        `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1
+         RETURNING ${COLUMNS}, revoked_at = now() AS just_revoked`,
         [id],
       );
-      return rows[0] ? toKey(rows[0]) : null;
+      return rows[0] ? { ...toKey(rows[0]), justRevoked: rows[0].just_revoked } : null;
     },
     async findInBrand(brandId: string, id: string): Promise<ApiKeyRecord | null> {
       const { rows } = await db.query<KeyRow>(

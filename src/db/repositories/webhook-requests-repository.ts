@@ -56,6 +56,24 @@ export function webhookRequestsRepository(db: Queryable) {
       );
       return rows.map(toRequest);
     },
+    /** Closes an open request; null when there is no open request with that id. */
+    async close(id: string, status: 'done' | 'declined'): Promise<WebhookRequest | null> {
+      const { rowCount } = await db.query(
+        `UPDATE webhook_requests SET status = $2 WHERE id = $1 AND status = 'open'`,
+        [id, status],
+      );
+      if (rowCount !== 1) return null;
+      const { rows } = await db.query<RequestRow>(`${SELECT} WHERE r.id = $1`, [id]);
+      return toRequest(rows[0]!);
+    },
+    /** Marks every open request of the brand done (its subscription API was opened); how many. */
+    async closeOpenForBrand(brandId: string): Promise<number> {
+      const { rowCount } = await db.query(
+        `UPDATE webhook_requests SET status = 'done' WHERE brand_id = $1 AND status = 'open'`,
+        [brandId],
+      );
+      return rowCount ?? 0;
+    },
     async listOpen(): Promise<WebhookRequest[]> {
       const { rows } = await db.query<RequestRow>(
         `${SELECT} WHERE r.status = 'open' ORDER BY r.created_at, r.id`,

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord, ApiKeysRepository } from '../../db/repositories/api-keys-repository.ts';
+import type { Transact } from '../../db/stores.ts';
 import { AppError } from '../../errors.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
@@ -9,8 +10,13 @@ export interface CreatedKey extends ApiKeyRecord {
   key: string;
 }
 
+/**
+ * The operator's keys (`dlv keys`, the operations API). Each creation and revocation is written to
+ * the brand's key history with no user (shown as made by the operator), in the same transaction.
+ */
 export function apiKeyService(
   keys: ApiKeysRepository,
+  transact: Transact,
   brands: BrandService,
   /** Told of every revocation, so this process's authentication cache drops the key at once. */
   onRevoked: (keyId: string) => void = () => {},
@@ -20,12 +26,16 @@ export function apiKeyService(
       const scopes = parseScopes(input.scopes);
       assertScopesGrantable(scopes, await brands.get(input.brandId));
       const generated = generateApiKey();
-      const record = await keys.insert({
-        id: prefixedId('key'),
-        brandId: input.brandId,
-        hash: generated.hash,
-        prefix: generated.prefix,
-        scopes,
+      const record = await transact(async (tx) => {
+        const inserted = await tx.apiKeys.insert({
+          id: prefixedId('key'),
+          brandId: input.brandId,
+          hash: generated.hash,
+          prefix: generated.prefix,
+          scopes,
+        });
+        await tx.apiKeys.recordEvent(operatorEvent(inserted, 'created'));
+        return inserted;
       });
       return { ...record, key: generated.key };
     },
@@ -34,12 +44,27 @@ export function apiKeyService(
       return keys.listForBrand(brandId);
     },
     async revoke(keyId: string): Promise<ApiKeyRecord> {
-      const record = /^key_[0-9a-f]{16}$/.test(keyId) ? await keys.revoke(keyId) : null;
-      if (!record) throw new AppError('not_found', `no API key with id "${keyId}"`);
+      const revoked = /^key_[0-9a-f]{16}$/.test(keyId)
+        ? await transact(async (tx) => {
+            const result = await tx.apiKeys.revoke(keyId);
+            if (result?.justRevoked) await tx.apiKeys.recordEvent(operatorEvent(result, 'revoked'));
+            return result;
+          })
+        : null;
+      if (!revoked) throw new AppError('not_found', `no API key with id "${keyId}"`);
+      const { justRevoked: _, ...record } = revoked;
       onRevoked(record.id);
       return record;
     },
   };
 }
+
+const operatorEvent = (key: ApiKeyRecord, action: 'created' | 'revoked') => ({
+  brandId: key.brandId,
+  keyId: key.id,
+  userId: null,
+  action,
+  ip: null,
+});
 
 export type ApiKeyService = ReturnType<typeof apiKeyService>;

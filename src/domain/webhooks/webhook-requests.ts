@@ -84,6 +84,16 @@ export function webhookRequests(deps: {
 
     /** Every brand's open requests, oldest first: the operator's queue. */
     listOpen: (): Promise<WebhookRequest[]> => deps.repository.listOpen(),
+
+    /** The operator answers a request: set up (`done`) or `declined`. The brand sees the status. */
+    async close(id: string, status: 'done' | 'declined'): Promise<WebhookRequest> {
+      const closed = /^whr_[0-9a-f]{16}$/.test(id) ? await deps.repository.close(id, status) : null;
+      if (!closed) throw new AppError('not_found', `no open webhook request with id "${id}"`);
+      return closed;
+    },
+
+    /** Opening a brand's subscription API answers all its open requests. */
+    closeOpenForBrand: (brandId: string): Promise<number> => deps.repository.closeOpenForBrand(brandId),
   };
 }
 
