@@ -312,6 +312,10 @@ const EN = {
   'shops.shopHint':
     'Its name (acme) or its myshopify.com address (acme.myshopify.com); Shopify then asks you to approve the app.',
   'shops.connectSubmit': 'Continue to Shopify',
+  'shops.next': 'Next',
+  'shops.continueTitle': 'Connect {shop}',
+  'shops.continueText':
+    'Shopify will show what the app may do (read the orders, fulfil them, offer our rates at checkout) and ask you to install it; you then come back here.',
   'shops.notEnabled': 'Shopify stores cannot be connected yet: the operator has not enabled the Shopify app.',
   'shops.readOnly': 'Owners and developers of your company connect and disconnect shops.',
   'shops.alreadyLinked': 'This store is already connected (see below).',
@@ -337,9 +341,9 @@ const EN = {
   'shops.orderFilter': 'Orders to import',
   'shops.orderFilter.ours': 'Only orders shipped with our service (chosen at checkout)',
   'shops.orderFilter.all': 'Every paid order with a shipping address',
-  'shops.notify': 'Shopify e-mails the tracking link to the customer',
-  'shops.notify.yes': 'Yes',
-  'shops.notify.no': 'No',
+  'shops.notify': 'Tracking e-mail to the customer',
+  'shops.notify.yes': 'Yes: Shopify sends the customer the tracking link',
+  'shops.notify.no': 'No e-mail',
   'shops.save': 'Save the settings',
   'shops.disconnect': 'Disconnect',
   'shops.disconnectTitle': 'Disconnect {shop}?',
@@ -690,6 +694,10 @@ const FR: Record<MessageKey, string> = {
   'shops.shopHint':
     'Son nom (acme) ou son adresse myshopify.com (acme.myshopify.com) ; Shopify vous demande ensuite d’approuver l’application.',
   'shops.connectSubmit': 'Continuer vers Shopify',
+  'shops.next': 'Suivant',
+  'shops.continueTitle': 'Connecter {shop}',
+  'shops.continueText':
+    'Shopify affiche ce que l’application pourra faire (lire les commandes, les expédier, proposer nos tarifs au paiement) et vous demande de l’installer ; vous revenez ensuite ici.',
   'shops.notEnabled':
     'Les boutiques Shopify ne peuvent pas encore être connectées : l’opérateur n’a pas activé l’application Shopify.',
   'shops.readOnly':
@@ -717,9 +725,9 @@ const FR: Record<MessageKey, string> = {
   'shops.orderFilter': 'Commandes à importer',
   'shops.orderFilter.ours': 'Seulement celles expédiées avec notre service (choisi au paiement)',
   'shops.orderFilter.all': 'Toutes les commandes payées avec une adresse de livraison',
-  'shops.notify': 'Shopify envoie le lien de suivi au client par e-mail',
-  'shops.notify.yes': 'Oui',
-  'shops.notify.no': 'Non',
+  'shops.notify': 'E-mail de suivi au client',
+  'shops.notify.yes': 'Oui : Shopify envoie le lien de suivi au client',
+  'shops.notify.no': 'Pas d’e-mail',
   'shops.save': 'Enregistrer les réglages',
   'shops.disconnect': 'Déconnecter',
   'shops.disconnectTitle': 'Déconnecter {shop} ?',

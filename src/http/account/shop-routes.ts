@@ -9,7 +9,13 @@ import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
-import { disconnectedPage, disconnectPage, type ShopsPageState, shopsPage } from './views/shops-page.ts';
+import {
+  continueToShopifyPage,
+  disconnectedPage,
+  disconnectPage,
+  type ShopsPageState,
+  shopsPage,
+} from './views/shops-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
@@ -125,7 +131,8 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
   });
 
   // Checks the store's name here, where a mistake can be shown on the form, then hands over to the
-  // install route (which binds the install to this person and browser and redirects to Shopify).
+  // install route (which binds the install to this person and browser and redirects to Shopify)
+  // with a link the merchant follows once they have seen which store it is.
   app.post('/shops/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
     mayManage(user);
@@ -144,7 +151,10 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       const { t } = await context(request, reply);
       return view(request, reply, { shop: typed, errors: { shop: t('shops.alreadyLinked') } }, 409);
     }
-    return reply.redirect(`${ACCOUNT_INSTALL_PATH}?${new URLSearchParams({ shop })}`, 303);
+    // A link, not a redirect: the area's CSP (form-action 'self') makes browsers stop a form
+    // submission that is redirected to another origin, and Shopify's is one.
+    const install = `${ACCOUNT_INSTALL_PATH}?${new URLSearchParams({ shop })}`;
+    return sendPage(reply, continueToShopifyPage(await context(request, reply), shop, install));
   });
 
   app.post('/shops/:connectionId/settings', SIGNED_IN, async (request, reply) => {

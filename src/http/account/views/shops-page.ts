@@ -50,7 +50,7 @@ function connectForm(ctx: PageContext, data: ShopsPageData, state: ShopsPageStat
     placeholder: 'acme.myshopify.com',
   })}
   <p class="muted hint">${t('shops.shopHint')}</p>
-  <button type="submit">${t('shops.connectSubmit')}</button>
+  <button type="submit">${t('shops.next')}</button>
 </form>`;
 }
 
@@ -63,6 +63,7 @@ function settingsForm(ctx: PageContext, c: Connection) {
   return html`<form method="post" action="/account/shops/${c.id}/settings" class="settings">
   <h3>${t('shops.settings')}</h3>
   ${csrfField(ctx)}
+  <div class="choices">
   <fieldset><legend>${t('shops.orderFilter')}</legend>
   ${radio('order_filter', 'ours', t('shops.orderFilter.ours'), c.orderFilter === 'ours')}
   ${radio('order_filter', 'all', t('shops.orderFilter.all'), c.orderFilter === 'all')}
@@ -71,7 +72,9 @@ function settingsForm(ctx: PageContext, c: Connection) {
   ${radio('notify_customer', 'yes', t('shops.notify.yes'), c.notifyCustomer)}
   ${radio('notify_customer', 'no', t('shops.notify.no'), !c.notifyCustomer)}
   </fieldset>
-  <button type="submit">${t('shops.save')}</button>
+  </div>
+  <p class="actions"><button type="submit">${t('shops.save')}</button>
+  <a class="button danger" href="/account/shops/${c.id}/disconnect">${t('shops.disconnect')}</a></p>
 </form>`;
 }
 
@@ -88,12 +91,12 @@ function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean) {
   const healthy = c.status === 'active';
   const health = healthy
     ? t('shops.health.active')
-    : html`${t('shops.health.broken')}${c.statusReason ? html` <small>(${c.statusReason})</small>` : ''}`;
+    : html`${t('shops.health.broken')}${c.statusReason ? html`<br><small class="muted">${c.statusReason}</small>` : ''}`;
   const problem = card.lastProblem;
   return html`<section class="card shop" data-connection="${c.id}" data-status="${c.status}">
 <h2>${c.shop} ${statusBadge(ctx, c)}</h2>
-<dl class="pairs">
-  <dt>${t('shops.status')}</dt><dd class="${healthy ? 'ok' : 'error'}">${t(`shops.platform.${c.platform}`)} — ${health}</dd>
+<dl class="health">
+  <dt>${t('shops.status')}</dt><dd class="${healthy ? 'ok' : 'health-broken'}">${t(`shops.platform.${c.platform}`)} — ${health}</dd>
   <dt>${t('shops.lastSync')}</dt><dd>${card.lastSyncAt ? when(ctx, card.lastSyncAt) : t('shops.never')}</dd>
   <dt>${t('shops.lastError')}</dt><dd>${
     problem
@@ -104,7 +107,7 @@ function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean) {
   <dt>${t('shops.linkedAt')}</dt><dd>${when(ctx, c.createdAt)}</dd>
   ${mayManage ? '' : settingsText(ctx, c)}
 </dl>
-${mayManage ? html`${settingsForm(ctx, c)}<p><a class="button danger" href="/account/shops/${c.id}/disconnect">${t('shops.disconnect')}</a></p>` : ''}
+${mayManage ? settingsForm(ctx, c) : ''}
 </section>`;
 }
 
@@ -128,9 +131,9 @@ function problemsTable(ctx: PageContext, data: ShopsPageData) {
   const shopOf = new Map(data.shops.map((s) => [s.connection.id, s.connection.shop]));
   const rows = data.problems.map(
     (p) => html`<tr data-problem="${p.id}">
-  <td data-label="${t('shops.problem.at')}">${when(ctx, p.createdAt)}</td>
+  <td data-label="${t('shops.problem.at')}" class="date">${when(ctx, p.createdAt)}</td>
   <td data-label="${t('shops.problem.shop')}">${shopOf.get(p.connectionId) ?? '—'}</td>
-  <td data-label="${t('shops.problem.order')}">${p.externalName ?? '—'}</td>
+  <td data-label="${t('shops.problem.order')}" class="nowrap">${p.externalName ?? '—'}</td>
   <td data-label="${t('shops.problem.kind')}">${t(`shops.kind.${p.kind}`)}</td>
   <td data-label="${t('shops.problem.message')}">${p.message}</td>
 </tr>`,
@@ -164,6 +167,18 @@ ${connectForm(ctx, data, state)}
 ${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage))}
 ${problemsTable(ctx, data)}
 ${pastTable(ctx, past)}`,
+  );
+}
+
+/** The last step before Shopify: which store, and what Shopify will ask. */
+export function continueToShopifyPage(ctx: PageContext, shop: string, installHref: string): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.continueTitle', { shop }),
+    html`<p>${t('shops.continueText')}</p>
+<p><a class="button" href="${installHref}">${t('shops.connectSubmit')}</a></p>
+<p><a href="/account/shops">${t('shops.cancel')}</a></p>`,
   );
 }
 
