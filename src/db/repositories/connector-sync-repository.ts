@@ -201,6 +201,24 @@ export function connectorSyncRepository(db: Queryable) {
       return new Map(rows.map((r) => [r.connection_id, r.n]));
     },
 
+    /**
+     * When each link last heard from its shop (the newest webhook processed within the link's life:
+     * a shop linked again later is a new link). `brandId` null: every brand's.
+     */
+    async lastSyncs(brandId: string | null): Promise<Map<string, Date>> {
+      const { rows } = await db.query<{ id: string; at: Date }>(
+        `SELECT c.id, max(i.processed_at) AS at
+           FROM connector_connections c
+           JOIN connector_inbox i ON i.platform = c.platform AND i.shop = c.shop
+            AND i.received_at >= c.created_at
+            AND (c.disconnected_at IS NULL OR i.received_at <= c.disconnected_at)
+          WHERE ($1::text IS NULL OR c.brand_id = $1) AND i.processed_at IS NOT NULL
+          GROUP BY c.id`,
+        [brandId],
+      );
+      return new Map(rows.map((r) => [r.id, r.at]));
+    },
+
     /** An outbox event as a connector's job reads it. */
     async findEvent(id: string): Promise<{ type: string; brandId: string; data: unknown; at: Date } | null> {
       const { rows } = await db.query<{ type: string; brandId: string; data: unknown; at: Date }>(
