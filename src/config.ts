@@ -22,6 +22,8 @@ export interface Config {
   /** How long a verified API key is trusted from memory; bounded so revocations apply within 5 s. */
   authCacheTtlMs: number;
   webhooksAllowInsecure: boolean;
+  /** CONNECTORS_ALLOW_INSECURE: shops linked by URL (PrestaShop) may be http and on loopback (tests). */
+  connectorsAllowInsecure: boolean;
   /** Runs the job worker inside the API process (the default for `npm start`). */
   runWorker: boolean;
   /**
@@ -95,6 +97,7 @@ export const ENV_SCHEMA = Type.Object({
   }),
   AUTH_CACHE_TTL_MS: Int(4000, 0, 4900, 'how long a verified key is trusted from memory'),
   WEBHOOKS_ALLOW_INSECURE: Bool(false, 'http and loopback webhook receivers (development)'),
+  CONNECTORS_ALLOW_INSECURE: Bool(false, 'http and loopback shop URLs for the connectors (development)'),
   RUN_WORKER: Bool(true, 'run the job worker inside the API process'),
   CURSOR_SECRET: Text('key of the list cursors', {
     minLength: 32,
@@ -266,6 +269,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     webhooksAllowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
+    connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
     runWorker: e.RUN_WORKER,
     cursorSecret: e.CURSOR_SECRET ?? null,
     ...seller(e),

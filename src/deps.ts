@@ -1,8 +1,9 @@
 import path from 'node:path';
-import type { Config } from './config.ts';
+import { type Config, isDevelopment } from './config.ts';
 import { connectionsService } from './connectors/connections-service.ts';
 import { connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
+import { prestashopConnector } from './connectors/prestashop/prestashop-connector.ts';
 import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
@@ -33,6 +34,7 @@ import { destinationGuard } from './infra/http/url-guard.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { PRESTASHOP_PROCESS_PUSH } from './jobs/prestashop-process-push.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/shopify-process-webhook.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
@@ -71,7 +73,9 @@ export function createDeps(
 
   const listeners = webhookListeners(stores.webhooks);
   const directory = connectorDirectory(stores.connections);
-  const events = outbox(subscribers({ webhooks: listeners, shopify: config.shopify ? directory : null }));
+  const events = outbox(
+    subscribers({ webhooks: listeners, shopify: config.shopify ? directory : null, prestashop: directory }),
+  );
   // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
   // PUBLIC_BASE_URL, else the listen address.
   const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
@@ -182,6 +186,23 @@ export function createDeps(
         processJob: SHOPIFY_PROCESS_WEBHOOK.name,
       })
     : null;
+  const prestashop = prestashopConnector({
+    stores,
+    transact,
+    orders,
+    connections,
+    cipher,
+    guard: destinationGuard({ allowInsecure: config.connectorsAllowInsecure }),
+    clock,
+    // The same rule as the Shopify connector's (config.ts): a published service keeps no shop
+    // credentials under a key stored beside them.
+    refusal:
+      config.connectorSecretKey === null && !isDevelopment(config.publicBaseUrl)
+        ? 'Shop credentials cannot be stored: set CONNECTOR_SECRET_KEY (`openssl rand -hex 32`).'
+        : null,
+    onChanged: directory.forget,
+    processJob: PRESTASHOP_PROCESS_PUSH.name,
+  });
   return {
     config,
     pool,
@@ -210,6 +231,8 @@ export function createDeps(
     connectorDirectory: directory,
     /** The Shopify connector; null unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
     shopify,
+    /** The PrestaShop connector (always on: each shop brings its own secret and Webservice key). */
+    prestashop,
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

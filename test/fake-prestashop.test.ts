@@ -228,33 +228,51 @@ describe('writing statuses back', () => {
 });
 
 describe("the module's push", () => {
-  it('is signed over the raw json_encode bytes and carries the documented shape', async () => {
-    const order = fake.createOrder(SHOP);
+  it("is signed over the raw json_encode bytes and carries the contract's shape", async () => {
+    const order = fake.createOrder(SHOP, { carrier: 'express' });
     const payload = fake.pushPayload(SHOP, order.id);
-    const sent = await fake.pushOrder(receiver.url('/connectors/prestashop/orders'), 'shop-secret', payload);
+    const credentials = { connectionId: 'con_0123456789abcdef', secret: 'shop-secret' };
+    const sent = await fake.pushOrder(receiver.url('/connectors/prestashop/orders'), credentials, payload);
     expect(sent.status).toBe(200);
     const hook = receiver.received.at(-1)!;
     const expected = createHmac('sha256', 'shop-secret').update(hook.body, 'utf8').digest('base64');
     expect(hook.headers['x-dlv-signature']).toBe(expected);
     expect(hook.headers['x-dlv-delivery-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(hook.headers).toMatchObject({
-      'x-dlv-event': 'order.validated',
-      'x-dlv-shop': `${fake.url(SHOP)}/`,
-    });
+    expect(hook.headers['x-dlv-connection']).toBe('con_0123456789abcdef');
+    expect(hook.headers['x-dlv-event']).toBeUndefined();
     expect(hook.body).toContain('\\/'); // shop_url as PHP writes it
     expect(hook.json).toMatchObject({
-      event: 'order.validated',
-      shop_url: `${fake.url(SHOP)}/`,
+      event: 'order.paid',
+      shop_url: fake.url(SHOP),
       order: {
         id: order.id,
-        current_state: { id: 2, paid: true },
-        carrier: { id_reference: 7 },
-        delivery_address: { postcode: '75011', city: 'Paris', country_iso: 'FR' },
-        weight_unit: 'kg',
-        lines: [{ quantity: 2, unit_weight: '0.450' }],
+        reference: order.reference,
+        id_carrier: Number(order.id_carrier),
+        carrier_service: 'express',
+        current_state: 2,
+        currency: 'EUR',
+        customer: { email: 'claire.martin@example.fr' },
+        delivery_address: {
+          postcode: '75011',
+          city: 'Paris',
+          country_iso: 'FR',
+          phone_mobile: '06 12 34 56 78',
+        },
+        products: [{ id_product: 1, quantity: 2, weight_kg: '0.450' }],
       },
     });
     const tampered = hook.body.replace('75011', '75012');
     expect(createHmac('sha256', 'shop-secret').update(tampered).digest('base64')).not.toBe(expected);
+  });
+
+  it("names no service for a carrier that is not the module's, and keeps a retry's delivery id", async () => {
+    const order = fake.createOrder(SHOP, { carrier: 'other' });
+    const payload = fake.pushPayload(SHOP, order.id, 'order.cancelled');
+    expect(payload).toMatchObject({ event: 'order.cancelled', order: { carrier_service: null } });
+    const credentials = { connectionId: 'con_0123456789abcdef', secret: 's' };
+    const url = receiver.url('/connectors/prestashop/orders');
+    const first = await fake.pushOrder(url, credentials, payload);
+    const retry = await fake.pushOrder(url, credentials, payload, { deliveryId: first.deliveryId });
+    expect(retry.headers['X-Dlv-Delivery-Id']).toBe(first.deliveryId);
   });
 });

@@ -51,6 +51,29 @@ export const connectorCommands: Record<string, CommandSpec> = {
       );
     },
   },
+  'connectors prestashop link': {
+    usage: 'dlv connectors prestashop link --brand ID --url https://shop [--key WEBSERVICE_KEY] [--json]',
+    options: ['brand', 'url', 'key'],
+    async run(ctx) {
+      const { connection, secret, pollEnabled } = await ctx.deps.prestashop.linking.link({
+        brandId: requireFlag(ctx, 'brand'),
+        url: requireFlag(ctx, 'url'),
+        key: optionalFlag(ctx, 'key') ?? undefined,
+      });
+      ctx.out(
+        [
+          `Linked ${connection.shop} to ${connection.brandId}.`,
+          'Paste these in the module’s settings (Modules › Delivery Orders › Configure); the secret is shown only now:',
+          `  Connection id: ${connection.id}`,
+          `  Shop secret:   ${secret}`,
+          pollEnabled
+            ? 'With the Webservice key: orders are also polled, and tracking numbers and deliveries written back.'
+            : 'Without a Webservice key: orders arrive by the module’s pushes only, and nothing is written back.',
+        ].join('\n'),
+        { ...connectionJson(connection), secret, poll_enabled: pollEnabled },
+      );
+    },
+  },
   'connectors list': {
     usage: 'dlv connectors list [--brand ID] [--json]',
     options: ['brand'],

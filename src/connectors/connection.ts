@@ -1,6 +1,6 @@
 /** What the shop connectors share: a brand's link to a shop, its health, and what could not be synced. */
 
-export type Platform = 'shopify';
+export type Platform = 'shopify' | 'woocommerce' | 'prestashop';
 
 /**
  * `active`: syncing. `broken`: the shop refused our credentials (token revoked…); nothing is sent

@@ -10,6 +10,7 @@ import { documentBuyersRepository } from './repositories/document-buyers-reposit
 import { idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
+import { prestashopShopsRepository } from './repositories/prestashop-shops-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
@@ -31,6 +32,7 @@ export function storesOn(db: Queryable) {
     invoices: invoicesRepository(db),
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
+    prestashopShops: prestashopShopsRepository(db),
     priceGrids: priceGridsRepository(db),
     sessions: sessionsRepository(db),
     users: usersRepository(db),

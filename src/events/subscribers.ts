@@ -1,5 +1,6 @@
 import type { ConnectorDirectory } from '../connectors/connector-directory.ts';
 import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
+import { PRESTASHOP_SYNC_ORDER } from '../jobs/prestashop-sync-order.ts';
 import { SHOPIFY_SYNC_ORDER } from '../jobs/shopify-sync-order.ts';
 import { WEBHOOKS_FAN_OUT } from '../jobs/webhooks-fan-out.ts';
 import type { EventType } from './catalogue.ts';
@@ -17,6 +18,8 @@ export function subscribers(parts: {
   webhooks: WebhookListeners;
   /** Null when the Shopify connector is not configured. */
   shopify: ConnectorDirectory | null;
+  /** The PrestaShop connector needs no configuration: always there. */
+  prestashop: ConnectorDirectory;
 }): Subscriber[] {
   const list: Subscriber[] = [
     { name: 'webhooks', job: WEBHOOKS_FAN_OUT.name, listens: parts.webhooks.listens },
@@ -30,5 +33,12 @@ export function subscribers(parts: {
       listens: (brandId, type) => SHOP_EVENTS.has(type) && shopify.hasActiveLink('shopify', brandId),
     });
   }
+  const prestashop = parts.prestashop;
+  list.push({
+    name: 'prestashop',
+    job: PRESTASHOP_SYNC_ORDER.name,
+    // Brands with an active PrestaShop link; the job itself skips orders that did not come from one.
+    listens: (brandId, type) => SHOP_EVENTS.has(type) && prestashop.hasActiveLink('prestashop', brandId),
+  });
   return list;
 }

@@ -4,6 +4,9 @@ import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, readPayload } from './job.ts';
+import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
+import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
+import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
 import { SHOPIFY_RECOVER } from './shopify-recover.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
@@ -22,6 +25,10 @@ export const JOBS: readonly Job[] = [
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
   SHOPIFY_RECOVER,
+  PRESTASHOP_PROCESS_PUSH,
+  PRESTASHOP_SYNC_ORDER,
+  PRESTASHOP_POLL,
+  PRESTASHOP_POLL_SHOP,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

@@ -23,42 +23,32 @@ export type { PsShop } from './fake-prestashop/state.ts';
  * Modes per shop: 'up'; 'down' (503 from the web server); 'unauthorized' (the key deactivated: 401 code 20).
  *
  * ─── Contract: the module's push (connectors/prestashop-module → /connectors/prestashop/orders) ───
- * The module's actionValidateOrder and actionOrderStatusPostUpdate hooks POST, once, synchronously,
- * with a short timeout and no retry (the bridge's Webservice poll catches up what is lost):
+ * Authoritative text: the shop-plugins contract the module is written to. Its actionValidateOrder and
+ * actionOrderStatusPostUpdate hooks (when the new state is paid, or the order is cancelled) POST:
  *
- *   POST {bridge}/connectors/prestashop/orders
+ *   POST {base}/connectors/prestashop/orders
  *   Content-Type: application/json
- *   User-Agent: PrestaShop/{_PS_VERSION_} deliveryorders/{module version}
- *   X-Dlv-Event: order.validated | order.status_changed
- *   X-Dlv-Shop: {shop_url}
- *   X-Dlv-Delivery-Id: {UUID v4, new for each push}
- *   X-Dlv-Signature: base64(HMAC-SHA256(per-shop secret, raw body bytes))
+ *   X-Dlv-Connection: {connection id from the module's settings, con_…}
+ *   X-Dlv-Delivery-Id: {UUID v4 per push; the same on a retry of the same push}
+ *   X-Dlv-Signature: base64(HMAC-SHA256(shop secret from the settings, raw body bytes))
  *
- *   {"event": "order.validated",
- *    "shop_url": "https://boutique.example/",          // Tools::getShopDomainSsl(true) . __PS_BASE_URI__
- *    "module_version": "1.0.0",
- *    "sent_at": "2025-03-01 10:00:00",                  // shop-local, see order.timezone
- *    "order": {
- *      "id": 12, "reference": "XKBKNABJK", "id_shop": 1,
- *      "current_state": {"id": 2, "name": "Paiement accepté", "paid": true, "shipped": false, "delivery": false},
- *      "date_add": "2025-03-01 10:00:00", "date_upd": "2025-03-01 10:00:00", "timezone": "Europe/Paris",
- *      "currency": "EUR", "total_paid_tax_incl": "56.70", "payment": "Carte bancaire",
- *      "carrier": {"id_carrier": 1, "id_reference": 7, "name": "Livraison le jour même", "id_order_carrier": 5},
- *      "customer": {"id": 3, "firstname": "Claire", "lastname": "Martin", "email": "claire.martin@example.fr"},
- *      "delivery_address": {"id": 9, "company": "", "firstname": "Claire", "lastname": "Martin",
- *        "address1": "12 rue Oberkampf", "address2": "…", "postcode": "75011", "city": "Paris",
- *        "country_iso": "FR", "phone": "", "phone_mobile": "06 12 34 56 78", "other": "Digicode 4821B"},
- *      "weight_unit": "kg",                               // PS_WEIGHT_UNIT; unit_weight is in it
- *      "lines": [{"product_id": 1, "product_attribute_id": 0, "reference": "THE-VERT-01",
- *                 "name": "Coffret thé vert", "quantity": 2, "unit_weight": "0.450"}]}}
+ *   {"event": "order.paid" | "order.cancelled", "shop_url": "https://shop.example.fr",
+ *    "order": {"id": 42, "reference": "XKBKNABJK", "id_carrier": 7, "carrier_service": "express" | null,
+ *      "current_state": 2, "total_paid_tax_incl": "59.90", "currency": "EUR", "date_upd": "2026-11-23 15:04:05",
+ *      "customer": {"email": "…", "firstname": "…", "lastname": "…"},
+ *      "delivery_address": {"company": "", "firstname": "…", "lastname": "…", "address1": "…", "address2": "",
+ *        "postcode": "75011", "city": "Paris", "country_iso": "FR", "phone": "", "phone_mobile": "…"},
+ *      "products": [{"id_product": 1, "name": "…", "quantity": 2, "weight_kg": "0.450"}]}}
  *
- * The body is PHP json_encode() output ("\/" and "\u00e9" escapes): verify the signature over the raw
- * bytes, before parsing. Idempotency is on (shop_url, order.id): the same order is pushed again on each
- * status change, with a new delivery id. Carrier matching is on `id_reference` (a carrier's id changes
- * each time it is edited in the back office; its id_reference does not).
+ * `carrier_service` is our service when the order's carrier is one of the module's (its id_reference is
+ * kept in Configuration as DLV_CARRIER_REF_<SERVICE>: a carrier's id changes each time it is edited in
+ * the back office, its id_reference does not), else null. The body is PHP json_encode() output ("\/"
+ * and "\u00e9" escapes): verify the signature over the raw bytes, before parsing. A 2xx is accepted
+ * (idempotent on shop + order id on our side); otherwise the module retries from its dlv_push_queue.
  * Statuses back go through the Webservice: PUT /api/order_carriers/{id} (tracking_number; the tracking
  * URL is the carrier's `url` with @ replaced by the number — there is no URL field on order_carrier)
- * and POST /api/order_histories (id_order, id_order_state: 4 Expédié, 5 Livré, 6 Annulé).
+ * and POST /api/order_histories (id_order, id_order_state: PS_OS_SHIPPING 4, PS_OS_DELIVERED 5,
+ * PS_OS_CANCELED 6, as installed).
  */
 
 const DOWN: Answer = {
@@ -128,16 +118,16 @@ export async function startFakePrestaShop() {
       changeState(shopState(slug), orderId, stateId, 1),
 
     /** The module's push body for an order (see the contract above). */
-    pushPayload: (slug: string, orderId: number, event: PushEvent = 'order.validated') =>
+    pushPayload: (slug: string, orderId: number, event: PushEvent = 'order.paid') =>
       pushPayload(shopState(slug), orderId, event),
 
-    /** Sends a push as the module does: POST `url`, signed with `secret`. */
+    /** Sends a push as the module does: POST `url`, naming the connection, signed with its secret. */
     pushOrder: (
       url: string,
-      secret: string,
+      credentials: { connectionId: string; secret: string },
       payload: Record<string, unknown>,
-      options: { deliveryId?: string; timeoutMs?: number } = {},
-    ) => sendPush(url, secret, payload, options),
+      options: { deliveryId?: string; timeoutMs?: number; signature?: string } = {},
+    ) => sendPush(url, credentials, payload, options),
 
     setMode(slug: string, mode: PsMode): void {
       shopState(slug).mode = mode;

@@ -35,7 +35,7 @@ export async function startLiveApi(options: { ownProcess?: boolean } = {}) {
   };
   try {
     t = await buildTestApp({
-      config: { databaseUrl: scratch.url, webhooksAllowInsecure: true },
+      config: { databaseUrl: scratch.url, webhooksAllowInsecure: true, connectorsAllowInsecure: true },
       clock: () => new Date(Date.now() + offsetMs),
     });
     let base: string;

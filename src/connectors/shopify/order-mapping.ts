@@ -1,7 +1,7 @@
 import type { OrderInput } from '../../domain/orders/order-input.ts';
-import { parsePhone } from '../../domain/orders/order-input.ts';
 import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
 import type { OrderFilter, ProblemKind } from '../connection.ts';
+import { addressLine, amountInEuros, phoneOrNull, recipientName, str, usableEmail } from '../order-fields.ts';
 import { toGid } from './shopify-json.ts';
 
 /** The members of Shopify's order payload (orders/paid, orders/cancelled) the connector reads. */
@@ -51,8 +51,6 @@ export type MappedOrder =
   | { kind: 'skip'; ref: ShopOrderRef; reason: string }
   | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string };
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-
 /** The order's gid: `admin_graphql_api_id`, else built from `id` read exactly (parseShopifyJson). */
 export function shopOrderRef(payload: unknown): ShopOrderRef | null {
   const p = (payload ?? {}) as ShopifyOrderPayload;
@@ -88,37 +86,13 @@ export function shopifyUnits(items: readonly ShopifyItem[]): {
     : { unit_type: 'parcel', quantity: 1 };
 }
 
-/** The delivery address as one line our locator reads: street, complement, postcode and city. */
-function addressLine(a: ShopifyAddress): string | null {
-  const street = [str(a.address1), str(a.address2)].filter(Boolean).join(', ');
-  const town = [str(a.zip), str(a.city)].filter(Boolean).join(' ');
-  const line = [street, town].filter(Boolean).join(' ');
-  return line === '' ? null : line.slice(0, 500);
+function addressLineOf(a: ShopifyAddress): string | null {
+  return addressLine({ street: a.address1, complement: a.address2, postcode: a.zip, city: a.city });
 }
 
 function recipient(a: ShopifyAddress): string | null {
   const name = str(a.name) ?? ([str(a.first_name), str(a.last_name)].filter(Boolean).join(' ') || null);
-  const company = str(a.company);
-  return [name, company].filter(Boolean).join(', ').slice(0, 200) || null;
-}
-
-/** A phone Shopify accepted but we cannot read is left out rather than refusing the whole order. */
-function phoneOrNull(...candidates: unknown[]): string | null {
-  for (const candidate of candidates) {
-    const phone = str(candidate);
-    if (phone === null) continue;
-    try {
-      return parsePhone(phone) ? phone : null;
-    } catch {}
-  }
-  return null;
-}
-
-/** Euros as a number, only for an order in euros (our amounts are in euros). */
-function amountEur(p: ShopifyOrderPayload): number | null {
-  const total = str(p.total_price);
-  if (p.currency !== 'EUR' || total === null || !/^\d+(\.\d{1,2})?$/.test(total)) return null;
-  return Number(total);
+  return recipientName(name, a.company);
 }
 
 /** Our service named by the shipping line, when the buyer chose one of ours at checkout. */
@@ -159,11 +133,11 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
       message: `The shipping address is outside France (${country}).`,
     };
   }
-  const deliveryAddress = addressLine(address);
+  const deliveryAddress = addressLineOf(address);
   if (deliveryAddress === null)
     return { kind: 'problem', ref, problem: 'invalid_address', message: 'The shipping address is empty.' };
   const email = str(p.email) ?? str(p.contact_email) ?? str(p.customer?.email);
-  if (email === null || !/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254)
+  if (!usableEmail(email))
     return {
       kind: 'problem',
       ref,
@@ -172,7 +146,7 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
     };
   const input: OrderInput = {
     customer_email: email,
-    amount_eur: amountEur(p),
+    amount_eur: amountInEuros(p.currency, p.total_price),
     delivery_address: deliveryAddress,
     delivery_recipient: recipient(address),
     delivery_phone: phoneOrNull(address.phone, p.phone),

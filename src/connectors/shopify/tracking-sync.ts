@@ -77,6 +77,8 @@ export function shopifyTrackingSync(deps: {
       const link = await sync.findLinkByTrackingRef(order.tracking_ref);
       if (!link) return 'not a Shopify order';
       const connection = await deps.connections.get(null, link.connectionId);
+      // A brand may link shops of several platforms: their orders are their own connector's.
+      if (connection.platform !== 'shopify') return 'not a Shopify order';
       if (connection.status !== 'active') return `link ${connection.status}: nothing sent`;
       const token = await deps.connections.tokenOf(connection);
       if (token === null) return 'no credentials: nothing sent';

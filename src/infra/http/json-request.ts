@@ -8,10 +8,12 @@ export interface JsonResponse {
 
 export interface JsonRequest {
   url: string;
-  method?: 'POST' | 'GET';
+  method?: 'POST' | 'GET' | 'PUT';
   headers?: Record<string, string>;
   /** Serialized as the JSON body. */
   body?: unknown;
+  /** A body sent as given instead (PrestaShop's Webservice takes its writes as XML only). */
+  rawBody?: { contentType: string; text: string };
   timeoutMs: number;
   /** Larger answers are refused rather than read whole into memory. */
   maxBytes?: number;
@@ -37,9 +39,10 @@ export async function requestJson(request: JsonRequest): Promise<JsonResponse> {
       headers: {
         accept: 'application/json',
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(request.rawBody ? { 'content-type': request.rawBody.contentType } : {}),
         ...request.headers,
       },
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      body: request.rawBody?.text ?? (request.body === undefined ? undefined : JSON.stringify(request.body)),
       redirect: 'manual',
       signal,
     });

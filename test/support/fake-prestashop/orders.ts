@@ -26,6 +26,8 @@ export interface PsOrderInput {
   /** Lines by product id (default: two of the shop's first product). */
   lines?: { productId: number; quantity: number }[];
   state?: number;
+  /** The carrier the buyer chose: one of our services (default standard) or the shop's own. */
+  carrier?: 'express' | 'standard' | 'economy' | 'other';
   /** When the order was placed (default: now). */
   at?: Date;
 }
@@ -75,7 +77,8 @@ export function createOrder(shop: PsShop, input: PsOrderInput = {}): Row {
     date_upd: at,
     ...input.address,
   });
-  const carrier = shop.tables.carriers![0]!;
+  const reference = { express: 7, standard: 8, economy: 9, other: 12 }[input.carrier ?? 'standard'];
+  const carrier = shop.tables.carriers!.find((c) => c.id_reference === String(reference))!;
   const lines = input.lines ?? [{ productId: shop.tables.products![0]!.id, quantity: 2 }];
   const products = lines.map((line) => {
     const product = shop.tables.products!.find((p) => p.id === line.productId);

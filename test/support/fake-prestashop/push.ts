@@ -2,69 +2,63 @@ import { randomUUID } from 'node:crypto';
 import { type PostResult, postJson } from '../fake-shopify/delivery.ts';
 import { bodyHmac } from '../fake-shopify/signing.ts';
 import { phpJsonEncode } from '../php-json.ts';
-import { type PsShop, psDate } from './state.ts';
+import { configuration, type PsShop } from './state.ts';
 
 /** The push the Delivery Orders PrestaShop module sends: see the contract in fake-prestashop.ts. */
 
-export type PushEvent = 'order.validated' | 'order.status_changed';
+export type PushEvent = 'order.paid' | 'order.cancelled';
+
+const SERVICES = ['express', 'standard', 'economy'] as const;
+
+/** Our service for a carrier: its id_reference is one the module keeps as DLV_CARRIER_REF_<SERVICE>. */
+function carrierService(shop: PsShop, carrierId: string): string | null {
+  const carrier = shop.tables.carriers!.find((c) => String(c.id) === carrierId);
+  if (!carrier) return null;
+  return (
+    SERVICES.find(
+      (s) => configuration(shop, `DLV_CARRIER_REF_${s.toUpperCase()}`) === String(carrier.id_reference),
+    ) ?? null
+  );
+}
+
+/** A product's weight in PS_WEIGHT_UNIT as kilograms, 3 decimals (the module converts). */
+function weightKg(shop: PsShop, weight: string | number): string {
+  const unit = configuration(shop, 'PS_WEIGHT_UNIT') ?? 'kg';
+  const grams = unit === 'g' ? 1 : unit === 'lb' ? 453.59237 : 1000;
+  return ((Number(weight) * grams) / 1000).toFixed(3);
+}
 
 export function pushPayload(shop: PsShop, orderId: number, event: PushEvent): Record<string, unknown> {
   const t = shop.tables;
   const order = t.orders!.find((o) => o.id === orderId);
   if (!order) throw new Error(`fake PrestaShop: ${shop.slug} has no order ${orderId}`);
-  const state = t.order_states!.find((s) => String(s.id) === order.current_state)!;
-  const carrier = t.carriers!.find((c) => String(c.id) === order.id_carrier)!;
-  const orderCarrier = t.order_carriers!.find((oc) => oc.id_order === String(order.id))!;
   const customer = t.customers!.find((c) => String(c.id) === order.id_customer)!;
   const address = t.addresses!.find((a) => String(a.id) === order.id_address_delivery)!;
   const country = t.countries!.find((c) => String(c.id) === address.id_country)!;
-  const lines = (shop.orderRows.get(order.id) ?? []).map((row) => {
+  const currency = t.currencies!.find((c) => String(c.id) === order.id_currency);
+  const products = (shop.orderRows.get(order.id) ?? []).map((row) => {
     const product = t.products!.find((p) => String(p.id) === row.product_id);
     return {
-      product_id: Number(row.product_id),
-      product_attribute_id: Number(row.product_attribute_id),
-      reference: row.product_reference,
+      id_product: Number(row.product_id),
       name: row.product_name,
       quantity: Number(row.product_quantity),
-      unit_weight: product ? Number(product.weight).toFixed(3) : '0.000',
+      weight_kg: weightKg(shop, product?.weight ?? 0),
     };
   });
   return {
     event,
-    shop_url: `${shop.url}/`,
-    module_version: '1.0.0',
-    sent_at: psDate(shop),
+    shop_url: shop.url,
     order: {
       id: order.id,
       reference: order.reference,
-      id_shop: Number(order.id_shop),
-      current_state: {
-        id: state.id,
-        name: state.name,
-        paid: state.paid === '1',
-        shipped: state.shipped === '1',
-        delivery: state.delivery === '1',
-      },
-      date_add: order.date_add,
-      date_upd: order.date_upd,
-      timezone: shop.timeZone,
-      currency: 'EUR',
+      id_carrier: Number(order.id_carrier),
+      carrier_service: carrierService(shop, String(order.id_carrier)),
+      current_state: Number(order.current_state),
       total_paid_tax_incl: Number(order.total_paid_tax_incl).toFixed(2),
-      payment: order.payment,
-      carrier: {
-        id_carrier: carrier.id,
-        id_reference: Number(carrier.id_reference),
-        name: carrier.name,
-        id_order_carrier: orderCarrier.id,
-      },
-      customer: {
-        id: customer.id,
-        firstname: customer.firstname,
-        lastname: customer.lastname,
-        email: customer.email,
-      },
+      currency: currency?.iso_code ?? 'EUR',
+      date_upd: order.date_upd,
+      customer: { email: customer.email, firstname: customer.firstname, lastname: customer.lastname },
       delivery_address: {
-        id: address.id,
         company: address.company,
         firstname: address.firstname,
         lastname: address.lastname,
@@ -75,31 +69,29 @@ export function pushPayload(shop: PsShop, orderId: number, event: PushEvent): Re
         country_iso: country.iso_code,
         phone: address.phone,
         phone_mobile: address.phone_mobile,
-        other: address.other,
       },
-      weight_unit: 'kg',
-      lines,
+      products,
     },
   };
 }
 
-/** POSTs a push as the module does: json_encode'd body, signed, one delivery id per push. */
+/** POSTs a push as the module does: json_encode'd body, signed, one delivery id per push (kept on a retry). */
 export async function sendPush(
   url: string,
-  secret: string,
+  credentials: { connectionId: string; secret: string },
   payload: Record<string, unknown>,
-  options: { deliveryId?: string; timeoutMs?: number } = {},
-): Promise<PostResult & { deliveryId: string; body: string; headers: Record<string, string> }> {
+  options: { deliveryId?: string; timeoutMs?: number; signature?: string } = {},
+): Promise<PostResult & { deliveryId: string; sentBody: string; headers: Record<string, string> }> {
   const body = phpJsonEncode(payload);
   const deliveryId = options.deliveryId ?? randomUUID();
   const headers = {
     'content-type': 'application/json',
-    'user-agent': 'PrestaShop/8.1.7 deliveryorders/1.0.0',
-    'X-Dlv-Event': String(payload.event),
-    'X-Dlv-Shop': String(payload.shop_url),
+    'user-agent': 'PrestaShop/8.1.7 dlvshipping/1.0.0',
+    'X-Dlv-Connection': credentials.connectionId,
     'X-Dlv-Delivery-Id': deliveryId,
-    'X-Dlv-Signature': bodyHmac(secret, body),
+    'X-Dlv-Signature': options.signature ?? bodyHmac(credentials.secret, body),
   };
   const result = await postJson(url, body, headers, options.timeoutMs ?? 5_000);
-  return { ...result, deliveryId, body, headers };
+  // `body` is the bridge's answer; what was sent is `sentBody`.
+  return { ...result, deliveryId, sentBody: body, headers };
 }

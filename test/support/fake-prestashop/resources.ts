@@ -244,6 +244,11 @@ export const RESOURCES: Record<string, ResourceDefinition> = {
       'name',
     ],
   },
+  currencies: {
+    singular: 'currency',
+    methods: ['GET', 'HEAD'],
+    fields: ['id', 'name', 'iso_code', 'conversion_rate', 'deleted', 'active'],
+  },
   configurations: {
     singular: 'configuration',
     methods: ['GET', 'HEAD'],

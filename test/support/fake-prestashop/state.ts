@@ -38,6 +38,12 @@ export interface PsShop {
 /** `YYYY-MM-DD HH:MM:SS` in the shop's timezone, as PrestaShop stores dates. */
 export const psDate = (shop: PsShop, ms = Date.now()) => wallTime(ms, shop.timeZone).replace('T', ' ');
 
+/** A Configuration value (Configuration::get), or null. */
+export function configuration(shop: PsShop, name: string): string | null {
+  const row = shop.tables.configurations!.find((c) => c.name === name);
+  return row ? String(row.value) : null;
+}
+
 export function nextRowId(shop: PsShop, resource: string): number {
   return (shop.tables[resource] ?? []).reduce((max, row) => Math.max(max, row.id), 0) + 1;
 }
@@ -102,32 +108,55 @@ export function newShop(slug: string, url: string, timeZone: string): PsShop {
   });
   // France is id 8 in PrestaShop's installed data.
   shop.tables.countries![0]!.id = 8;
-  insert(shop, 'carriers', {
+  insert(shop, 'currencies', {
+    name: 'Euro',
+    iso_code: 'EUR',
+    conversion_rate: '1.000000',
     deleted: 0,
-    is_module: 1,
-    id_tax_rules_group: 1,
-    id_reference: 7,
-    name: 'Livraison le jour même',
     active: 1,
-    is_free: 0,
-    url: 'https://suivi.delivery-orders.example/t/@',
-    shipping_handling: 0,
-    shipping_external: 1,
-    range_behavior: 0,
-    shipping_method: 2,
-    max_width: 0,
-    max_height: 0,
-    max_depth: 0,
-    max_weight: 0,
-    grade: 0,
-    external_module_name: 'deliveryorders',
-    need_range: 1,
-    position: 1,
-    delay: 'Livré aujourd’hui',
   });
+  // Our module's carriers, one per service (external_module_name dlvshipping), then a carrier of the
+  // shop's own that is not ours.
+  const carriers: [number, string, string, string][] = [
+    [7, 'Livraison DLV — Express', 'dlvshipping', 'https://suivi.livraison-dlv.fr/t/@'],
+    [8, 'Livraison DLV — Standard', 'dlvshipping', 'https://suivi.livraison-dlv.fr/t/@'],
+    [9, 'Livraison DLV — Économique', 'dlvshipping', 'https://suivi.livraison-dlv.fr/t/@'],
+    [12, 'Colissimo', '', 'https://www.laposte.fr/outils/suivre-vos-envois?code=@'],
+  ];
+  for (const [reference, name, module, url] of carriers)
+    insert(shop, 'carriers', {
+      deleted: 0,
+      is_module: module ? 1 : 0,
+      id_tax_rules_group: 1,
+      id_reference: reference,
+      name,
+      active: 1,
+      is_free: 0,
+      url,
+      shipping_handling: 0,
+      shipping_external: module ? 1 : 0,
+      range_behavior: 0,
+      shipping_method: 2,
+      max_width: 0,
+      max_height: 0,
+      max_depth: 0,
+      max_weight: 0,
+      grade: 0,
+      external_module_name: module,
+      need_range: module ? 1 : 0,
+      position: reference,
+      delay: 'Livré en 24 à 72 h',
+    });
+  // PS_OS_* as installed; DLV_CARRIER_REF_* as our module keeps its carriers' id_reference.
   for (const [name, value] of [
     ['PS_WEIGHT_UNIT', 'kg'],
     ['PS_TIMEZONE', timeZone],
+    ['PS_OS_SHIPPING', '4'],
+    ['PS_OS_DELIVERED', '5'],
+    ['PS_OS_CANCELED', '6'],
+    ['DLV_CARRIER_REF_EXPRESS', '7'],
+    ['DLV_CARRIER_REF_STANDARD', '8'],
+    ['DLV_CARRIER_REF_ECONOMY', '9'],
   ] as const)
     insert(shop, 'configurations', {
       name,

@@ -1,0 +1,119 @@
+import type { Stores, Transact } from '../db/stores.ts';
+import type { OrderInput } from '../domain/orders/order-input.ts';
+import type { OrderService } from '../domain/orders/order-service.ts';
+import { type AppError, isAppError } from '../errors.ts';
+import type { Connection, ProblemKind } from './connection.ts';
+
+/** A shop order as the connectors name it: its exact id on the platform, and what the merchant calls it. */
+export interface ExternalOrderRef {
+  externalId: string;
+  name: string | null;
+}
+
+/** Our refusals of an order that make a sync problem (the brand's to fix), not a failed job. */
+const PROBLEM_OF: Partial<Record<string, ProblemKind>> = {
+  out_of_zone: 'out_of_zone',
+  invalid_address: 'invalid_address',
+  unpriceable: 'unpriceable',
+  invalid_request: 'invalid_order',
+};
+
+class AlreadyLinked extends Error {}
+
+/**
+ * What every shop connector does with a shop order once mapped: create its one delivery order
+ * (idempotent on connection + shop order id, even when two deliveries race), cancel it when the shop
+ * cancels, and record what the brand must fix as a sync problem instead of failing the job.
+ */
+export function connectorOrderSync(deps: {
+  stores: Pick<Stores, 'connectorSync' | 'brands'>;
+  transact: Transact;
+  orders: OrderService;
+  clock: () => Date;
+}) {
+  const { stores, clock } = deps;
+  const sync = stores.connectorSync;
+
+  async function problem(
+    connection: Connection,
+    ref: ExternalOrderRef | null,
+    kind: ProblemKind,
+    message: string,
+  ): Promise<string> {
+    await sync.recordProblem({
+      connectionId: connection.id,
+      brandId: connection.brandId,
+      kind,
+      externalId: ref?.externalId ?? '',
+      externalName: ref?.name ?? null,
+      message,
+      at: clock(),
+    });
+    return `problem ${kind}: ${message}`;
+  }
+
+  return {
+    problem,
+
+    /** The shop order's delivery order, created once; a refusal of ours becomes a sync problem. */
+    async create(connection: Connection, ref: ExternalOrderRef, input: OrderInput): Promise<string> {
+      const existing = await sync.findLink(connection.id, ref.externalId);
+      if (existing) return `duplicate: already ${existing.trackingRef}`;
+      const brand = await stores.brands.findById(connection.brandId);
+      if (!brand) return 'ignored: brand not found';
+      let prepared: Awaited<ReturnType<OrderService['prepare']>>;
+      try {
+        prepared = await deps.orders.prepare(brand, input);
+      } catch (err) {
+        const kind = isAppError(err) ? PROBLEM_OF[err.code] : undefined;
+        if (kind === undefined) throw err;
+        return problem(connection, ref, kind, (err as AppError).message);
+      }
+      try {
+        const created = await deps.transact(async (tx) => {
+          const order = await deps.orders.insert(prepared, tx.orders);
+          const linked = await tx.connectorSync.linkOrder(
+            {
+              connectionId: connection.id,
+              externalId: ref.externalId,
+              externalName: ref.name,
+              orderId: order.id,
+              trackingRef: order.trackingRef,
+            },
+            clock(),
+          );
+          // Another delivery of the same order won the race: this order (and its event) is rolled back.
+          if (!linked) throw new AlreadyLinked();
+          return order;
+        });
+        return `created ${created.trackingRef}`;
+      } catch (err) {
+        if (err instanceof AlreadyLinked) return 'duplicate: created concurrently';
+        throw err;
+      }
+    },
+
+    /** The shop cancelled: the delivery order too, unless it is already on its way (a problem). */
+    async cancel(connection: Connection, ref: ExternalOrderRef): Promise<string> {
+      const link = await sync.findLink(connection.id, ref.externalId);
+      if (!link) return 'ignored: no delivery order for it';
+      try {
+        await deps.orders.cancel(connection.brandId, link.trackingRef);
+        return `cancelled ${link.trackingRef}`;
+      } catch (err) {
+        if (!isAppError(err) || err.code !== 'invalid_transition') throw err;
+        const current = await deps.orders.get(connection.brandId, link.trackingRef);
+        // The same cancellation seen again (a push retried, the poll): nothing more to do.
+        if (current.status === 'cancelled') return `already cancelled ${link.trackingRef}`;
+        return problem(
+          connection,
+          ref,
+          'not_cancellable',
+          `The shop cancelled the order but delivery ${link.trackingRef} can no longer be cancelled: ${err.message}`,
+        );
+      }
+    },
+  };
+}
+
+export type ConnectorOrderSync = ReturnType<typeof connectorOrderSync>;

@@ -1,0 +1,136 @@
+import {
+  type JsonRequest,
+  type JsonResponse,
+  NetworkError,
+  requestJson,
+} from '../../infra/http/json-request.ts';
+import type { DestinationGuard } from '../../infra/http/url-guard.ts';
+
+/** The shop refused our Webservice key (deleted, deactivated): retrying cannot help. */
+export class PrestaShopUnauthorized extends Error {}
+/** The shop cannot take the call now (no answer, 5xx, 429): the job tries again after its backoff. */
+export class PrestaShopRetryLater extends Error {}
+/** The shop answered, but refused what we asked (a permission the key lacks, an unknown id…). */
+export class PrestaShopRequestFailed extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export type Query = Record<string, string>;
+
+/** PrestaShop's error body: {"errors":[{"code":N,"message":"…"}]} (JSON output), else the status. */
+function describeError(response: JsonResponse): string {
+  try {
+    const errors = (JSON.parse(response.text) as { errors?: { code?: number; message?: string }[] }).errors;
+    if (Array.isArray(errors) && errors.length > 0)
+      return errors
+        .map((e) => `${e.message ?? 'error'} (code ${e.code ?? '?'})`)
+        .join('; ')
+        .slice(0, 300);
+  } catch {}
+  return `HTTP ${response.status}`;
+}
+
+const cdata = (value: string) => `<![CDATA[${value.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+
+/**
+ * One object as the Webservice reads writes: `<prestashop><order_carrier><id>…</id>…</order_carrier>
+ * </prestashop>`, every value in CDATA; multilingual fields ([{id, value}]) as `<language id="N">`.
+ * Associations and other nested values are left out (the objects we write have none).
+ */
+export function toPrestaShopXml(entity: string, fields: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (!/^[a-z_][a-z0-9_]*$/i.test(name)) continue;
+    if (typeof value === 'string' || typeof value === 'number')
+      parts.push(`<${name}>${cdata(String(value))}</${name}>`);
+    else if (
+      Array.isArray(value) &&
+      value.every((v) => v && typeof v === 'object' && 'id' in v && 'value' in v)
+    )
+      parts.push(
+        `<${name}>${value.map((v) => `<language id="${Number(v.id)}">${cdata(String(v.value))}</language>`).join('')}</${name}>`,
+      );
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<prestashop xmlns:xlink="http://www.w3.org/1999/xlink"><${entity}>${parts.join('')}</${entity}></prestashop>`;
+}
+
+/**
+ * A shop's Webservice (`{shop}/api/…`): the key as the Basic user with an empty password, JSON
+ * output for reads, XML bodies for writes (a JSON body is refused, code 127). The shop URL was
+ * chosen by a brand: every call checks again that it resolves to public addresses only (the same
+ * SSRF guard as webhooks). Never logs: the Authorization header carries the key.
+ */
+export function prestashopWebservice(options: {
+  guard: DestinationGuard;
+  timeoutMs?: number;
+  request?: (request: JsonRequest) => Promise<JsonResponse>;
+}) {
+  const request = options.request ?? requestJson;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  async function call(
+    shopUrl: string,
+    key: string,
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    query: Query,
+    xml?: string,
+  ): Promise<unknown> {
+    const url = new URL(`${shopUrl}/api/${path}`);
+    for (const [name, value] of Object.entries({ ...query, output_format: 'JSON' }))
+      url.searchParams.set(name, value);
+    try {
+      await options.guard.assertPublic(url);
+    } catch (err) {
+      // A shop that moved to a private address is refused like any request it cannot serve.
+      throw new PrestaShopRequestFailed(`the shop's address is refused: ${(err as Error).message}`, 0);
+    }
+    let response: JsonResponse;
+    try {
+      response = await request({
+        url: url.toString(),
+        method,
+        headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+        ...(xml === undefined ? {} : { rawBody: { contentType: 'text/xml', text: xml } }),
+        timeoutMs,
+      });
+    } catch (err) {
+      if (err instanceof NetworkError)
+        throw new PrestaShopRetryLater(`the shop is unreachable: ${err.message}`);
+      throw err;
+    }
+    const { status } = response;
+    if (status === 401) {
+      const reason = describeError(response);
+      // Code 26: the key is valid but not granted this resource — a setting, not a revoked key.
+      if (/code 26\)/.test(reason)) throw new PrestaShopRequestFailed(reason, status);
+      throw new PrestaShopUnauthorized(`the shop refused the Webservice key: ${reason}`);
+    }
+    if (status === 429 || status >= 500)
+      throw new PrestaShopRetryLater(`the shop answered ${status}: ${describeError(response)}`);
+    if (status < 200 || status >= 300)
+      throw new PrestaShopRequestFailed(`${method} /api/${path}: ${describeError(response)}`, status);
+    try {
+      return JSON.parse(response.text);
+    } catch {
+      throw new PrestaShopRetryLater(`${method} /api/${path}: the shop's answer is not JSON`);
+    }
+  }
+
+  return {
+    get: (shopUrl: string, key: string, path: string, query: Query = {}) =>
+      call(shopUrl, key, 'GET', path, query),
+    /** PUT replaces the whole object: send every field read by a GET, changed ones changed. */
+    put: (shopUrl: string, key: string, path: string, xml: string) =>
+      call(shopUrl, key, 'PUT', path, {}, xml),
+    post: (shopUrl: string, key: string, path: string, xml: string) =>
+      call(shopUrl, key, 'POST', path, {}, xml),
+  };
+}
+
+export type PrestaShopWebservice = ReturnType<typeof prestashopWebservice>;
