@@ -125,7 +125,7 @@ export function prestashopPushInbox(deps: {
       const connectionId = entry.deliveryId.split(':')[0]!;
       const connection = await stores.connections.find(connectionId);
       let outcome: string;
-      if (!connection || connection.platform !== 'prestashop') outcome = 'ignored: connection gone';
+      if (connection?.platform !== 'prestashop') outcome = 'ignored: connection gone';
       else {
         const body = JSON.parse(entry.payload ?? '{}') as { order?: PushedOrder };
         outcome = await handle(connection, entry.topic as PushEvent, body.order ?? {});
