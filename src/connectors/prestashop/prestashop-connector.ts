@@ -3,6 +3,7 @@ import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { CredentialCipher } from '../credentials.ts';
+import { prestashopLinkUpkeep } from './link-upkeep.ts';
 import { prestashopOrderPoll } from './order-poll.ts';
 import { prestashopLinking } from './prestashop-link.ts';
 import { prestashopPushInbox } from './push-inbox.ts';
@@ -51,7 +52,19 @@ export function prestashopConnector(deps: {
       refusal: deps.refusal,
       onChanged: deps.onChanged,
     }),
+    upkeep: prestashopLinkUpkeep({
+      stores,
+      transact: deps.transact,
+      connections,
+      ws,
+      cipher,
+      clock,
+      refusal: deps.refusal,
+      onChanged: deps.onChanged,
+    }),
     inbox,
+    /** The brand's links' poll state and last push, for the Shops page. */
+    overview: (brandId: string) => stores.prestashopShops.overview(brandId),
     statuses: prestashopStatusSync({ stores, connections, cipher, ws, health, clock }),
     poll: prestashopOrderPoll({ stores, connections, cipher, ws, inbox, health, clock }),
   };

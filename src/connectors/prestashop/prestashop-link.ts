@@ -1,26 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { Stores, Transact } from '../../db/stores.ts';
 import { prefixedId } from '../../domain/ids.ts';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, invalidField, isAppError } from '../../errors.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
+import { checkWebserviceKey, fieldRefusal, parseWebserviceKey } from './key-check.ts';
+import { newShopSecret } from './link-upkeep.ts';
 import { sealCredentials } from './shop-credentials.ts';
-import { readShopSettings, type ShopSettings } from './shop-settings.ts';
 import { wallClock } from './wall-clock.ts';
-import {
-  PrestaShopRequestFailed,
-  PrestaShopRetryLater,
-  PrestaShopUnauthorized,
-  type PrestaShopWebservice,
-} from './webservice-client.ts';
-
-/** A Webservice key as the back office generates it. */
-const KEY_PATTERN = /^[A-Z0-9]{32}$/;
-
-/** The resources the Webservice key must grant: what the poll reads and what statuses back write. */
-export const REQUIRED_PERMISSIONS =
-  'GET on orders, addresses, customers, countries, products, carriers, order_states, configurations and order_carriers; PUT on order_carriers; POST on order_histories';
+import type { PrestaShopWebservice } from './webservice-client.ts';
 
 /** What linking returns once: the secret is never shown again (stored encrypted only). */
 export interface PrestaShopLinkResult {
@@ -41,6 +29,21 @@ export function normaliseShopUrl(guard: DestinationGuard, raw: unknown): string 
   return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The SSRF guard's refusal of a non-public shop, worded for a shop (the guard's speaks of webhooks). */
+async function assertPublicShop(guard: DestinationGuard, url: URL): Promise<void> {
+  try {
+    await guard.assertPublic(url);
+  } catch (err) {
+    const detail = isAppError(err) ? err.details?.[0] : undefined;
+    if (detail?.field !== 'url') throw err;
+    throw invalidField(
+      'url',
+      detail.message.replace(/; webhooks are only delivered to public addresses$/, SHOP_PUBLIC),
+    );
+  }
+}
+const SHOP_PUBLIC = '; the shop must be reachable at a public address';
+
 /**
  * Linking a PrestaShop shop to a brand (the operator's `dlv connectors prestashop link`, later the
  * account area's Shops page): the shop's URL must be public; a Webservice key, when given, is tried
@@ -60,45 +63,21 @@ export function prestashopLinking(deps: {
 }) {
   const { stores, clock } = deps;
 
-  async function trySettings(url: string, key: string): Promise<ShopSettings> {
-    try {
-      // Reading one order proves the key works and may read orders; then the shop's settings.
-      await deps.ws.get(url, key, 'orders', { limit: '1' });
-      return await readShopSettings(deps.ws, url, key);
-    } catch (err) {
-      if (err instanceof PrestaShopUnauthorized)
-        throw new AppError(
-          'invalid_request',
-          'The shop refused the Webservice key (not active or mistyped).',
-        );
-      if (err instanceof PrestaShopRetryLater)
-        throw new AppError('unavailable', `The shop could not be reached; try again later (${err.message}).`);
-      if (err instanceof PrestaShopRequestFailed)
-        throw new AppError(
-          'invalid_request',
-          `The shop refused a Webservice call (${err.message}). The key needs: ${REQUIRED_PERMISSIONS}.`,
-        );
-      throw err;
-    }
-  }
-
   return {
     async link(input: { brandId: string; url: unknown; key?: unknown }): Promise<PrestaShopLinkResult> {
       if (deps.refusal) throw new AppError('unavailable', deps.refusal);
       const url = normaliseShopUrl(deps.guard, input.url);
-      const key = typeof input.key === 'string' && input.key.trim() !== '' ? input.key.trim() : null;
-      if (key !== null && !KEY_PATTERN.test(key))
-        throw invalidField('key', 'must be the 32-character Webservice key (letters and digits)');
+      const key = parseWebserviceKey(input.key);
       const brand = await stores.brands.findById(input.brandId);
       if (!brand) throw new AppError('not_found', `No brand with id "${input.brandId}".`);
       const existing = await stores.connections.findByShop('prestashop', url);
       // Said without naming the link: the shop may be another brand's.
       if (existing && existing.status !== 'disconnected')
-        throw new AppError('invalid_request', `The shop ${url} is already linked; disconnect it first.`);
-      await deps.guard.assertPublic(new URL(url));
-      const settings = key === null ? null : await trySettings(url, key);
+        throw fieldRefusal('url', `The shop ${url} is already linked; disconnect it first.`);
+      await assertPublicShop(deps.guard, new URL(url));
+      const settings = key === null ? null : await checkWebserviceKey(deps.ws, url, key);
       const id = prefixedId('con');
-      const secret = randomBytes(32).toString('base64url');
+      const secret = newShopSecret();
       const at = clock();
       const connection = await deps.transact(async (tx) => {
         const created = await tx.connections.insert({

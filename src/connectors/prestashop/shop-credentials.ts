@@ -14,14 +14,12 @@ export interface PrestaShopCredentials {
 export const sealCredentials = (cipher: CredentialCipher, connectionId: string, c: PrestaShopCredentials) =>
   cipher.encrypt(JSON.stringify({ secret: c.secret, key: c.key }), connectionId);
 
-/** The link's credentials, or null once disconnected (erased) or unreadable (another key). */
-export async function openCredentials(
-  stores: Pick<Stores, 'connections'>,
+/** Sealed credentials opened; null when unreadable (another CONNECTOR_SECRET_KEY, or altered). */
+export async function openSealed(
   cipher: CredentialCipher,
   connectionId: string,
+  sealed: Buffer,
 ): Promise<PrestaShopCredentials | null> {
-  const sealed = await stores.connections.credentialsOf(connectionId);
-  if (!sealed) return null;
   try {
     const parsed = JSON.parse(await cipher.decrypt(sealed, connectionId)) as Partial<PrestaShopCredentials>;
     if (typeof parsed.secret !== 'string' || parsed.secret === '') return null;
@@ -29,4 +27,14 @@ export async function openCredentials(
   } catch {
     return null;
   }
+}
+
+/** The link's credentials, or null once disconnected (erased) or unreadable (another key). */
+export async function openCredentials(
+  stores: Pick<Stores, 'connections'>,
+  cipher: CredentialCipher,
+  connectionId: string,
+): Promise<PrestaShopCredentials | null> {
+  const sealed = await stores.connections.credentialsOf(connectionId);
+  return sealed ? openSealed(cipher, connectionId, sealed) : null;
 }

@@ -148,6 +148,28 @@ export function connectionsRepository(db: Queryable) {
       return rows[0]?.credentials ?? null;
     },
 
+    /**
+     * The link's credentials, its row locked until the transaction ends: a change of one secret
+     * (re-sealed with the others) must not lose another made at the same time. Null once disconnected.
+     */
+    async credentialsForUpdate(id: string): Promise<Buffer | null> {
+      const { rows } = await db.query<{ credentials: Buffer | null }>(
+        `SELECT credentials FROM connector_connections WHERE id = $1 AND status <> 'disconnected' FOR UPDATE`,
+        [id],
+      );
+      return rows[0]?.credentials ?? null;
+    },
+
+    /** New credentials for a live link; false when it was disconnected meanwhile. */
+    async replaceCredentials(id: string, credentials: Buffer, scopes: string, at: Date): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `UPDATE connector_connections SET credentials = $2, scopes = $3, updated_at = $4
+          WHERE id = $1 AND status <> 'disconnected'`,
+        [id, credentials, scopes, at],
+      );
+      return rowCount === 1;
+    },
+
     /** `broken` (credentials kept, in case the shop only had a hiccup) or back to `active`. */
     async setHealth(id: string, status: 'active' | 'broken', reason: string | null, at: Date): Promise<void> {
       await db.query(

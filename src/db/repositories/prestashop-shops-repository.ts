@@ -10,8 +10,9 @@ export interface PrestaShopShop {
   deliveredStateId: number | null;
 }
 
-const COLUMNS = `connection_id AS "connectionId", poll_enabled AS "pollEnabled", time_zone AS "timeZone",
-  polled_through AS "polledThrough", last_polled_at AS "lastPolledAt", delivered_state_id AS "deliveredStateId"`;
+const columns = (t: string) => `${t}.connection_id AS "connectionId", ${t}.poll_enabled AS "pollEnabled",
+  ${t}.time_zone AS "timeZone", ${t}.polled_through AS "polledThrough", ${t}.last_polled_at AS "lastPolledAt",
+  ${t}.delivered_state_id AS "deliveredStateId"`;
 
 export function prestashopShopsRepository(db: Queryable) {
   return {
@@ -25,7 +26,7 @@ export function prestashopShopsRepository(db: Queryable) {
 
     async find(connectionId: string): Promise<PrestaShopShop | null> {
       const { rows } = await db.query<PrestaShopShop>(
-        `SELECT ${COLUMNS} FROM prestashop_shops WHERE connection_id = $1`,
+        `SELECT ${columns('p')} FROM prestashop_shops p WHERE p.connection_id = $1`,
         [connectionId],
       );
       return rows[0] ?? null;
@@ -52,6 +53,46 @@ export function prestashopShopsRepository(db: Queryable) {
           WHERE connection_id = $1`,
         [connectionId, polledThrough, at],
       );
+    },
+
+    /** A Webservice key given after the link: the poll turns on from `polledThrough` unless it has a mark already. */
+    async enablePoll(
+      connectionId: string,
+      shop: { timeZone: string | null; deliveredStateId: number | null; polledThrough: string },
+    ): Promise<void> {
+      await db.query(
+        `UPDATE prestashop_shops
+            SET poll_enabled = true, time_zone = $2, delivered_state_id = $3,
+                polled_through = coalesce(polled_through, $4)
+          WHERE connection_id = $1`,
+        [connectionId, shop.timeZone, shop.deliveredStateId, shop.polledThrough],
+      );
+    },
+
+    /** A resync: the high-water mark moved back (recordPoll only moves it forward). */
+    async rewindPoll(connectionId: string, polledThrough: string): Promise<void> {
+      await db.query(
+        `UPDATE prestashop_shops SET polled_through = $2, last_polled_at = NULL WHERE connection_id = $1`,
+        [connectionId, polledThrough],
+      );
+    },
+
+    /**
+     * What the Shops page shows of each of the brand's PrestaShop links: the poll's state and when
+     * the module last pushed (the inbox holds only pushes: the poll hands its orders over directly),
+     * counted within the link's life like the last sync.
+     */
+    async overview(brandId: string): Promise<(PrestaShopShop & { lastPushAt: Date | null })[]> {
+      const { rows } = await db.query<PrestaShopShop & { lastPushAt: Date | null }>(
+        `SELECT ${columns('p')},
+                (SELECT max(i.received_at) FROM connector_inbox i
+                  WHERE i.platform = 'prestashop' AND i.shop = c.shop AND i.received_at >= c.created_at
+                    AND (c.disconnected_at IS NULL OR i.received_at <= c.disconnected_at)) AS "lastPushAt"
+           FROM prestashop_shops p JOIN connector_connections c ON c.id = p.connection_id
+          WHERE c.brand_id = $1`,
+        [brandId],
+      );
+      return rows;
     },
 
     async setDeliveredState(connectionId: string, stateId: number): Promise<void> {

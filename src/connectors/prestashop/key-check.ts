@@ -1,0 +1,57 @@
+import { AppError, invalidField } from '../../errors.ts';
+import { readShopSettings, type ShopSettings } from './shop-settings.ts';
+import {
+  PrestaShopRequestFailed,
+  PrestaShopRetryLater,
+  PrestaShopUnauthorized,
+  type PrestaShopWebservice,
+} from './webservice-client.ts';
+
+/** A Webservice key as the back office generates it. */
+const KEY_PATTERN = /^[A-Z0-9]{32}$/;
+
+/** The resources the Webservice key must grant: what the poll reads and what statuses back write. */
+export const REQUIRED_PERMISSIONS =
+  'GET on orders, addresses, customers, countries, currencies, products, carriers, order_states, configurations and order_carriers; PUT on order_carriers; POST on order_histories';
+
+/** A typed Webservice key, trimmed; null when left blank; refused when it cannot be one. */
+export function parseWebserviceKey(raw: unknown): string | null {
+  const key = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
+  if (key !== null && !KEY_PATTERN.test(key))
+    throw invalidField('key', 'must be the 32-character Webservice key (letters and digits)');
+  return key;
+}
+
+/**
+ * Tries a Webservice key on the shop before anything is stored (linking, or a key added later):
+ * reading one order proves it works and may read orders; then the shop's settings. Refusals are
+ * `key` field errors (the message says which permissions it needs); an unreachable shop is
+ * `unavailable`, with the `url` field named so a form can show it there.
+ */
+export async function checkWebserviceKey(
+  ws: PrestaShopWebservice,
+  url: string,
+  key: string,
+): Promise<ShopSettings> {
+  try {
+    await ws.get(url, key, 'orders', { limit: '1' });
+    return await readShopSettings(ws, url, key);
+  } catch (err) {
+    if (err instanceof PrestaShopUnauthorized)
+      throw fieldRefusal('key', 'The shop refused the Webservice key (not active or mistyped).');
+    if (err instanceof PrestaShopRetryLater)
+      throw new AppError('unavailable', `The shop could not be reached; try again later (${err.message}).`, [
+        { field: 'url', message: `could not be reached; try again later (${err.message})` },
+      ]);
+    if (err instanceof PrestaShopRequestFailed)
+      throw fieldRefusal(
+        'key',
+        `The shop refused a Webservice call (${err.message}). The key needs: ${REQUIRED_PERMISSIONS}.`,
+      );
+    throw err;
+  }
+}
+
+/** An `invalid_request` whose message is a sentence and whose detail names the field it is about. */
+export const fieldRefusal = (field: string, message: string) =>
+  new AppError('invalid_request', message, [{ field, message }]);
