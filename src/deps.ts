@@ -4,6 +4,7 @@ import { connectionsService } from './connectors/connections-service.ts';
 import { connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
 import { prestashopConnector } from './connectors/prestashop/prestashop-connector.ts';
+import { connectorResync } from './connectors/resync.ts';
 import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
@@ -233,6 +234,12 @@ export function createDeps(
     shopify,
     /** The PrestaShop connector (always on: each shop brings its own secret and Webservice key). */
     prestashop,
+    /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
+    resync: connectorResync({
+      connections,
+      clock,
+      resyncers: { prestashop: (connection, since) => prestashop.poll.resync(connection, since) },
+    }),
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

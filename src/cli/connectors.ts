@@ -7,6 +7,9 @@ function optionalFlag(ctx: CommandContext, name: string): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
+/** A date, or a date-time with its offset (a bare time would be read in the machine's zone). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
 function health(c: Connection): string {
   return c.statusReason ? `${c.status} (${c.statusReason})` : c.status;
 }
@@ -63,7 +66,7 @@ export const connectorCommands: Record<string, CommandSpec> = {
       ctx.out(
         [
           `Linked ${connection.shop} to ${connection.brandId}.`,
-          'Paste these in the module’s settings (Modules › Delivery Orders › Configure); the secret is shown only now:',
+          'Paste these in the module’s settings (Modules › Module Manager › Livraison DLV › Configure); the secret is shown only now:',
           `  Connection id: ${connection.id}`,
           `  Shop secret:   ${secret}`,
           pollEnabled
@@ -150,6 +153,25 @@ export const connectorCommands: Record<string, CommandSpec> = {
         notifyCustomer: notify === null ? undefined : notify === 'yes',
       });
       ctx.out(`Updated ${connection.id}.`, connectionJson(connection));
+    },
+  },
+  'connectors resync': {
+    usage: 'dlv connectors resync ID [--since ISO] [--json]',
+    options: ['since'],
+    async run(ctx) {
+      const sinceFlag = optionalFlag(ctx, 'since');
+      if (sinceFlag !== null && !ISO_DATE_TIME.test(sinceFlag))
+        throw invalidField('since', 'must be an ISO 8601 date-time (2026-11-23T08:00:00Z)');
+      const { connection, since, outcome } = await ctx.deps.resync.resync(
+        null,
+        requireArg(ctx, 0, 'ID'),
+        sinceFlag === null ? undefined : new Date(sinceFlag),
+      );
+      ctx.out(`Resynced ${connection.shop} (${connection.id}) from ${since.toISOString()}: ${outcome}.`, {
+        ...connectionJson(connection),
+        since: since.toISOString(),
+        outcome,
+      });
     },
   },
   'connectors disconnect': {

@@ -1,4 +1,5 @@
 import type { Stores } from '../../db/stores.ts';
+import { AppError } from '../../errors.ts';
 import type { Connection } from '../connection.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { CredentialCipher } from '../credentials.ts';
@@ -8,7 +9,7 @@ import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
 import { listOf, readShopSettings, type ShopSettings, weightKg } from './shop-settings.ts';
 import { shiftWallClock, wallClock } from './wall-clock.ts';
-import type { PrestaShopWebservice } from './webservice-client.ts';
+import { PrestaShopRetryLater, type PrestaShopWebservice } from './webservice-client.ts';
 
 const PAGE = 50;
 /** Orders read per run at most; the rest next run (the high-water mark keeps the place). */
@@ -158,27 +159,55 @@ export function prestashopOrderPoll(deps: {
     return { seen, through };
   }
 
+  async function poll(connectionId: string): Promise<string> {
+    const connection = await deps.connections.get(null, connectionId);
+    if (connection.platform !== 'prestashop' || connection.status !== 'active')
+      return `link ${connection.status}: not polled`;
+    const shop = await stores.prestashopShops.find(connection.id);
+    const key = (await openCredentials(stores, deps.cipher, connection.id))?.key ?? null;
+    if (!shop?.pollEnabled || key === null) return 'no Webservice key: not polled';
+    const from = shop.polledThrough ?? wallClock(connection.createdAt, shop.timeZone);
+    try {
+      const { seen, through } = await run(connection, key, from);
+      await deps.health.succeeded(connection);
+      return `${seen} orders seen, through ${through ?? from}`;
+    } catch (err) {
+      if (await deps.health.failed(connection, err)) return 'link broken: key refused';
+      throw err;
+    }
+  }
+
   return {
     /** Active links whose poll is due (not run in the last `everyMs`). */
     due: (everyMs: number, limit = 100) =>
       stores.prestashopShops.duePolls(new Date(clock().getTime() - everyMs), limit),
 
     /** One run for one shop. Throws PrestaShopRetryLater when the shop is down (the job retries). */
-    async poll(connectionId: string): Promise<string> {
-      const connection = await deps.connections.get(null, connectionId);
-      if (connection.platform !== 'prestashop' || connection.status !== 'active')
-        return `link ${connection.status}: not polled`;
+    poll,
+
+    /**
+     * `dlv connectors resync`: the high-water mark moved back to `since` and one run now; orders
+     * already linked are skipped and creation is idempotent, so nothing is made twice. A run reads
+     * at most 1,000 orders: the cron's runs carry on from where it stopped.
+     */
+    async resync(connection: Connection, since: Date): Promise<string> {
       const shop = await stores.prestashopShops.find(connection.id);
-      const key = (await openCredentials(stores, deps.cipher, connection.id))?.key ?? null;
-      if (!shop?.pollEnabled || key === null) return 'no Webservice key: not polled';
-      const from = shop.polledThrough ?? wallClock(connection.createdAt, shop.timeZone);
+      if (!shop?.pollEnabled)
+        throw new AppError(
+          'invalid_request',
+          'This shop has no Webservice key: nothing can be read back from it (add one on the Shops page).',
+        );
+      if (connection.status !== 'active')
+        throw new AppError('invalid_request', `This link is ${connection.status}: it is not polled.`);
+      await stores.prestashopShops.rewindPoll(connection.id, wallClock(since, shop.timeZone));
       try {
-        const { seen, through } = await run(connection, key, from);
-        await deps.health.succeeded(connection);
-        return `${seen} orders seen, through ${through ?? from}`;
+        return await poll(connection.id);
       } catch (err) {
-        if (await deps.health.failed(connection, err)) return 'link broken: key refused';
-        throw err;
+        if (!(err instanceof PrestaShopRetryLater)) throw err;
+        throw new AppError(
+          'unavailable',
+          `The shop could not be reached (${err.message}); the poll will read from ${wallClock(since, shop.timeZone)} once it can.`,
+        );
       }
     },
   };
