@@ -2,6 +2,8 @@
  * The account area's words, in French and English. A missing key is a type error; `translate`
  * falls back to the key itself so a slip shows up on the page rather than as an empty string.
  */
+import { PRESTASHOP_EN, PRESTASHOP_FIELD_MESSAGES_FR, PRESTASHOP_FR } from './messages-prestashop.ts';
+
 export const LOCALES = ['fr', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
@@ -379,6 +381,7 @@ const EN = {
   'shops.kind.not_cancellable': 'Cancelled too late',
   'shops.kind.sync_failed': 'Sync failed',
   'shops.kind.data_request': 'Customer data request',
+  ...PRESTASHOP_EN,
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -764,6 +767,7 @@ const FR: Record<MessageKey, string> = {
   'shops.kind.not_cancellable': 'Annulée trop tard',
   'shops.kind.sync_failed': 'Échec de synchronisation',
   'shops.kind.data_request': 'Demande de données d’un client',
+  ...PRESTASHOP_FR,
 };
 
 const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { en: EN, fr: FR };
@@ -805,6 +809,7 @@ const FIELD_MESSAGES_FR: Record<string, string> = {
   'must be yes or no': 'doit être oui ou non',
   '"webhooks:write" is only for brands whose webhook subscriptions are open: request access on the Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)':
     '« webhooks:write » est réservé aux marques dont les abonnements webhook sont ouverts : demandez l’accès sur la page Webhooks',
+  ...PRESTASHOP_FIELD_MESSAGES_FR,
 };
 
 /** "Field: problem" for a form, in the page's language (the domain's text when it has no translation). */

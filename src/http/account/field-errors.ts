@@ -1,4 +1,5 @@
 import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
+import { PRESTASHOP_FR_PATTERNS } from '../../domain/accounts/messages-prestashop.ts';
 import { isAppError } from '../../errors.ts';
 import type { FieldErrors } from './views/form-fields.ts';
 import type { PageContext } from './views/layout.ts';
@@ -11,6 +12,7 @@ const FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
     (m) => `n’est pas une adresse publique (${m[1]}) : les webhooks ne partent que vers internet`,
   ],
   [/^host (.*) could not be resolved(.*)$/, (m) => `l’hôte ${m[1]} est introuvable${m[2]}`],
+  ...PRESTASHOP_FR_PATTERNS,
 ];
 
 function localized(ctx: PageContext, message: string): string {

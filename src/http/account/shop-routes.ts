@@ -9,6 +9,7 @@ import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
+import { prestashopShopRoutes } from './shop-routes-prestashop.ts';
 import {
   continueToShopifyPage,
   disconnectedPage,
@@ -17,12 +18,12 @@ import {
   shopsPage,
 } from './views/shops-page.ts';
 
-const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+export const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
-const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+export const sendPage = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
-const idOf = (request: FastifyRequest) => (request.params as { connectionId: string }).connectionId;
+export const idOf = (request: FastifyRequest) => (request.params as { connectionId: string }).connectionId;
 
 const SHOP_FIELDS = { shop: { name: 'shop', label: 'shops.shopField' } } as const;
 const SETTINGS_FIELDS = {
@@ -85,8 +86,11 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
               )[0] ?? null),
       })),
     );
+    const prestashop = shops.some((s) => s.connection.platform === 'prestashop')
+      ? new Map((await deps.prestashop.overview(user.brandId)).map((p) => [p.connectionId, p]))
+      : new Map();
     return {
-      shops,
+      shops: shops.map((s) => ({ ...s, prestashop: prestashop.get(s.connection.id) })),
       problems,
       problemLimit: DEFAULT_PROBLEM_LIMIT,
       shopifyEnabled: deps.shopify !== null,
@@ -94,6 +98,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     };
   }
 
+  /** The Shops page again, with what a form needs to show (what was typed, what was wrong). */
   async function view(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -110,6 +115,8 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     (await connections.list(user.brandId)).find(
       (l) => l.connection.shop === shop && l.connection.status !== 'disconnected',
     )?.connection ?? null;
+
+  prestashopShopRoutes(app, deps, { context, view, mayManage });
 
   app.get('/shops', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;

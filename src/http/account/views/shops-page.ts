@@ -3,6 +3,13 @@ import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField } from './form-fields.ts';
 import { parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
+import {
+  type PrestaShopCardInfo,
+  type PrestaShopFormState,
+  prestashopConnectCard,
+  prestashopHealthRows,
+  prestashopLinkForms,
+} from './shops-prestashop.ts';
 
 /** One of the brand's links as the page shows it. */
 export interface ShopCard {
@@ -10,6 +17,8 @@ export interface ShopCard {
   problems: number;
   lastSyncAt: Date | null;
   lastProblem: SyncProblem | null;
+  /** A PrestaShop link's poll and pushes. */
+  prestashop?: PrestaShopCardInfo;
 }
 
 export interface ShopsPageData {
@@ -27,10 +36,21 @@ export interface ShopsPageState {
   shop?: string;
   errors?: FieldErrors;
   notice?: string;
+  prestashop?: PrestaShopFormState;
 }
 
 const when = (ctx: PageContext, date: Date) =>
   html`<time datetime="${date.toISOString()}">${parisDateTime(ctx, date)}</time>`;
+
+/**
+ * A platform's own wording when it has one (`shops.prestashop.health.broken`), else the page's
+ * (`shops.health.broken`): the Shopify-worded default names no other platform's steps.
+ */
+export function platformText(ctx: PageContext, c: Connection, suffix: string): string {
+  const own = `shops.${c.platform}.${suffix}`;
+  const text = ctx.t(own);
+  return text === own ? ctx.t(`shops.${suffix}`) : text;
+}
 
 const statusBadge = (ctx: PageContext, c: Connection) =>
   html`<span class="badge badge-shop-${c.status}">${ctx.t(`shops.status.${c.status}`)}</span>`;
@@ -68,10 +88,15 @@ function settingsForm(ctx: PageContext, c: Connection) {
   ${radio('order_filter', 'ours', t('shops.orderFilter.ours'), c.orderFilter === 'ours')}
   ${radio('order_filter', 'all', t('shops.orderFilter.all'), c.orderFilter === 'all')}
   </fieldset>
-  <fieldset><legend>${t('shops.notify')}</legend>
+  ${
+    // PrestaShop e-mails its customers on its own order states: there is nothing of ours to choose.
+    c.platform === 'prestashop'
+      ? html`<input type="hidden" name="notify_customer" value="${c.notifyCustomer ? 'yes' : 'no'}">`
+      : html`<fieldset><legend>${t('shops.notify')}</legend>
   ${radio('notify_customer', 'yes', t('shops.notify.yes'), c.notifyCustomer)}
   ${radio('notify_customer', 'no', t('shops.notify.no'), !c.notifyCustomer)}
-  </fieldset>
+  </fieldset>`
+  }
   </div>
   <p class="actions"><button type="submit">${t('shops.save')}</button>
   <a class="button danger" href="/account/shops/${c.id}/disconnect">${t('shops.disconnect')}</a></p>
@@ -82,16 +107,21 @@ function settingsForm(ctx: PageContext, c: Connection) {
 function settingsText(ctx: PageContext, c: Connection) {
   const { t } = ctx;
   return html`<dt>${t('shops.orderFilter')}</dt><dd>${t(`shops.orderFilter.${c.orderFilter}`)}</dd>
-  <dt>${t('shops.notify')}</dt><dd>${c.notifyCustomer ? t('shops.notify.yes') : t('shops.notify.no')}</dd>`;
+  ${
+    c.platform === 'prestashop'
+      ? ''
+      : html`<dt>${t('shops.notify')}</dt><dd>${c.notifyCustomer ? t('shops.notify.yes') : t('shops.notify.no')}</dd>`
+  }`;
 }
 
-function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean) {
+function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean, state: ShopsPageState) {
   const { t } = ctx;
   const c = card.connection;
   const healthy = c.status === 'active';
+  // An active link may carry a note (a shop out of reach since…, the jobs retrying): shown too.
   const health = healthy
-    ? t('shops.health.active')
-    : html`${t('shops.health.broken')}${c.statusReason ? html`<br><small class="muted">${c.statusReason}</small>` : ''}`;
+    ? html`${t('shops.health.active')}${c.statusReason ? html`<br><small class="muted">${c.statusReason}</small>` : ''}`
+    : html`${platformText(ctx, c, 'health.broken')}${c.statusReason ? html`<br><small class="muted">${c.statusReason}</small>` : ''}`;
   const problem = card.lastProblem;
   return html`<section class="card shop" data-connection="${c.id}" data-status="${c.status}">
 <h2>${c.shop} ${statusBadge(ctx, c)}</h2>
@@ -105,9 +135,11 @@ function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean) {
   }</dd>
   <dt>${t('shops.problemCount')}</dt><dd>${card.problems > 0 ? html`<a href="#problems">${card.problems}</a>` : '0'}</dd>
   <dt>${t('shops.linkedAt')}</dt><dd>${when(ctx, c.createdAt)}</dd>
+  ${card.prestashop ? prestashopHealthRows(ctx, card.prestashop) : ''}
   ${mayManage ? '' : settingsText(ctx, c)}
 </dl>
 ${mayManage ? settingsForm(ctx, c) : ''}
+${mayManage && c.platform === 'prestashop' ? prestashopLinkForms(ctx, c, state.prestashop) : ''}
 </section>`;
 }
 
@@ -163,8 +195,9 @@ export function shopsPage(ctx: PageContext, data: ShopsPageData, state: ShopsPag
     html`<p>${t('shops.intro')}</p>
 ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
 ${connectForm(ctx, data, state)}
+${prestashopConnectCard(ctx, data.mayManage, state.prestashop)}
 <h2>${t('shops.yours')}</h2>
-${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage))}
+${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage, state))}
 ${problemsTable(ctx, data)}
 ${pastTable(ctx, past)}`,
   );
@@ -188,7 +221,7 @@ export function disconnectPage(ctx: PageContext, c: Connection): string {
   return layout(
     ctx,
     t('shops.disconnectTitle', { shop: c.shop }),
-    html`<p class="warning">${t('shops.disconnectWarning')}</p>
+    html`<p class="warning">${platformText(ctx, c, 'disconnectWarning')}</p>
 <form method="post" action="/account/shops/${c.id}/disconnect" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('shops.disconnectConfirm')}</button></form>
 <a href="/account/shops">${t('shops.cancel')}</a>`,
   );
@@ -205,7 +238,7 @@ export function disconnectedPage(
     ctx,
     t('shops.disconnectedTitle'),
     html`<p class="notice" role="status">${t('shops.disconnectedDone', { shop: c.shop })}</p>
-<p class="${remote === 'failed' ? 'warning' : ''}" data-remote="${remote}">${t(`shops.remote.${remote}`)}</p>
+<p class="${remote === 'failed' ? 'warning' : ''}" data-remote="${remote}">${platformText(ctx, c, `remote.${remote}`)}</p>
 <p><a href="/account/shops">${t('shops.back')}</a></p>`,
   );
 }
