@@ -233,6 +233,11 @@ export function createDeps(
     shopify,
     /** The PrestaShop connector (always on: each shop brings its own secret and Webservice key). */
     prestashop,
+    /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
+    jobQueue: {
+      recoverStalled: (tasks: readonly string[], graceMs: number) =>
+        stores.jobQueue.unlockStalledJobs(tasks, graceMs),
+    },
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

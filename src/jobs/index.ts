@@ -7,8 +7,8 @@ import { type Job, readPayload } from './job.ts';
 import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
+import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
-import { SHOPIFY_RECOVER } from './shopify-recover.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
@@ -24,11 +24,11 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_RECOVER,
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
-  SHOPIFY_RECOVER,
   PRESTASHOP_PROCESS_PUSH,
   PRESTASHOP_SYNC_ORDER,
   PRESTASHOP_POLL,
   PRESTASHOP_POLL_SHOP,
+  RECOVER_STALLED_JOBS,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

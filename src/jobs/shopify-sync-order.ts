@@ -1,6 +1,6 @@
 import { ShopifyRetryLater } from '../connectors/shopify/admin-client.ts';
 import { OUTBOX_JOB_PAYLOAD_VERSION } from '../events/outbox.ts';
-import { defineJob, type Job } from './job.ts';
+import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
 
 /** How often one event may be put off to Shopify's refill time before it counts as failing. */
 const MAX_DEFERRALS = 20;
@@ -15,6 +15,7 @@ export const SHOPIFY_SYNC_ORDER: Job<'event_id'> = defineJob({
   name: 'shopify_sync_order',
   payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
   fields: ['event_id'],
+  stalledAfterMs: STALLED_JOB_GRACE_MS,
   async run(deps, { event_id }, helpers) {
     if (!deps.shopify) throw new Error('the Shopify connector is not configured (SHOPIFY_API_KEY)');
     const deferrals = Number((helpers.job.payload as { deferrals?: unknown }).deferrals ?? 0) || 0;
