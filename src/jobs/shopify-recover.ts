@@ -9,7 +9,8 @@ import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 export const STALLED_JOB_GRACE_MS = 5 * 60 * 1000;
 
 /**
- * Every minute: the Shopify jobs a killed process held are run again. Without it, a webhook
+ * Every minute: the Shopify jobs a killed process held are run again, and the per-order job queues
+ * of orders that will not move again are dropped. Without it, a webhook
  * acknowledged just before a crash (Shopify will not send it again) or a fulfillment under way
  * would wait out graphile-worker's 4-hour lock.
  */
@@ -25,5 +26,7 @@ export const SHOPIFY_RECOVER = defineJob({
       STALLED_JOB_GRACE_MS,
     );
     if (freed > 0) helpers.logger.info(`ran again ${freed} Shopify jobs held by a worker that died`);
+    // graphile-worker keeps a queue's row after its last job: drop those of finished orders.
+    await deps.shopify.syncQueues.deleteFinished();
   },
 });

@@ -1,5 +1,6 @@
 import type { Platform, ProblemKind, SyncProblem } from '../../connectors/connection.ts';
 import { prefixedId } from '../../domain/ids.ts';
+import { TERMINAL_STATUSES } from '../../domain/orders/state-machine.ts';
 import type { Queryable } from '../pool.ts';
 
 export interface InboxEntry {
@@ -87,6 +88,56 @@ export function connectorSyncRepository(db: Queryable) {
         [tasks, graceMs],
       );
       return rows[0]?.n ?? 0;
+    },
+
+    /** The name of a graphile-worker job queue, by the id a job carries. */
+    async jobQueueName(queueId: number): Promise<string | null> {
+      const { rows } = await db.query<{ queue_name: string }>(
+        'SELECT queue_name FROM graphile_worker._private_job_queues WHERE id = $1',
+        [queueId],
+      );
+      return rows[0]?.queue_name ?? null;
+    },
+
+    /**
+     * When a job of `task` in the same queue carries an older outbox event than `eventId` and is
+     * still to run (waiting out a backoff or a deferral), when it is due; else null. Graphile runs a
+     * queue's jobs one at a time but by due time, so a retried job could otherwise be overtaken.
+     */
+    async olderQueuedEventDue(
+      task: string,
+      queueId: number,
+      jobId: string,
+      eventId: string,
+    ): Promise<Date | null> {
+      const { rows } = await db.query<{ due: Date | null }>(
+        `SELECT max(j.run_at) AS due
+           FROM graphile_worker._private_jobs j
+           JOIN graphile_worker._private_tasks k ON k.id = j.task_id AND k.identifier = $1
+           JOIN outbox_events e ON e.id = j.payload->>'event_id'
+           JOIN outbox_events mine ON mine.id = $4
+          WHERE j.job_queue_id = $2 AND j.id <> $3::bigint AND j.attempts < j.max_attempts
+            AND (e.created_at, j.id) < (mine.created_at, $3::bigint)`,
+        [task, queueId, jobId, eventId],
+      );
+      return rows[0]?.due ?? null;
+    },
+
+    /**
+     * Empty job queues of orders that will not move again (`prefix:<tracking ref>` of a delivered,
+     * returned or cancelled order): graphile-worker keeps a queue's row after its last job. Only
+     * those, never a queue a new job could still be added to while this runs.
+     */
+    async deleteFinishedOrderQueues(prefix: string): Promise<number> {
+      const { rowCount } = await db.query(
+        `DELETE FROM graphile_worker._private_job_queues q
+          USING orders o
+          WHERE left(q.queue_name, length($1) + 1) = $1 || ':' AND q.locked_at IS NULL
+            AND o.tracking_ref = substr(q.queue_name, length($1) + 2) AND o.status = ANY($2::text[])
+            AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.job_queue_id = q.id)`,
+        [prefix, TERMINAL_STATUSES],
+      );
+      return rowCount ?? 0;
     },
 
     async receive(entry: NewInboxEntry, job: string): Promise<number | null> {
