@@ -1,7 +1,7 @@
 import type { OrderInput } from '../../domain/orders/order-input.ts';
 import { parsePhone } from '../../domain/orders/order-input.ts';
 import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
-import type { OrderFilter, ProblemKind } from '../connection.ts';
+import type { OrderFilter, ProblemDetails, ProblemKind } from '../connection.ts';
 import { toGid } from './shopify-json.ts';
 
 /** The members of Shopify's order payload (orders/paid, orders/cancelled) the connector reads. */
@@ -49,7 +49,7 @@ export interface ShopOrderRef {
 export type MappedOrder =
   | { kind: 'order'; ref: ShopOrderRef; input: OrderInput }
   | { kind: 'skip'; ref: ShopOrderRef; reason: string }
-  | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string };
+  | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string; details: ProblemDetails };
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
@@ -147,7 +147,13 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
   const address = p.shipping_address;
   if (!address) {
     return filter === 'ours'
-      ? { kind: 'problem', ref, problem: 'invalid_address', message: 'The order has no shipping address.' }
+      ? {
+          kind: 'problem',
+          ref,
+          problem: 'invalid_address',
+          message: 'The order has no shipping address.',
+          details: { code: 'no_shipping_address' },
+        }
       : { kind: 'skip', ref, reason: 'no shipping address' };
   }
   const country = str(address.country_code)?.toUpperCase();
@@ -157,11 +163,18 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
       ref,
       problem: 'out_of_zone',
       message: `The shipping address is outside France (${country}).`,
+      details: { code: 'outside_france', country },
     };
   }
   const deliveryAddress = addressLine(address);
   if (deliveryAddress === null)
-    return { kind: 'problem', ref, problem: 'invalid_address', message: 'The shipping address is empty.' };
+    return {
+      kind: 'problem',
+      ref,
+      problem: 'invalid_address',
+      message: 'The shipping address is empty.',
+      details: { code: 'empty_address' },
+    };
   const email = str(p.email) ?? str(p.contact_email) ?? str(p.customer?.email);
   if (email === null || !/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254)
     return {
@@ -169,6 +182,7 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
       ref,
       problem: 'invalid_order',
       message: 'The order has no usable customer e-mail.',
+      details: { code: 'no_email' },
     };
   const input: OrderInput = {
     customer_email: email,

@@ -77,6 +77,7 @@ export function shopifyTrackingSync(deps: {
         externalId: link.externalId,
         externalName: link.externalName,
         message: `Could not send ${event.type} (${order!.status}) of ${order!.tracking_ref} to Shopify: ${reason}`,
+        details: { code: 'update_not_sent', tracking_ref: order!.tracking_ref, status: order!.status },
         at: new Date(),
       });
     },

@@ -1,7 +1,7 @@
 import type { Stores, Transact } from '../../db/stores.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import type { Connection, ProblemKind } from '../connection.ts';
+import type { Connection, ProblemDetails, ProblemKind } from '../connection.ts';
 import { mapPaidOrder, type ShopOrderRef, shopOrderRef } from './order-mapping.ts';
 import { parseShopifyJson, toGid } from './shopify-json.ts';
 
@@ -51,6 +51,7 @@ export function shopifyWebhookInbox(deps: {
     ref: ShopOrderRef | null,
     kind: ProblemKind,
     message: string,
+    details: ProblemDetails = {},
   ) {
     await sync.recordProblem({
       connectionId: connection.id,
@@ -59,16 +60,29 @@ export function shopifyWebhookInbox(deps: {
       externalId: ref?.gid ?? '',
       externalName: ref?.name ?? null,
       message,
+      details,
       at: clock(),
     });
     return `problem ${kind}: ${message}`;
+  }
+
+  /** An order created while the link is broken: the brand must know Shopify will not hear of it. */
+  function trackingNotSent(connection: Connection, ref: ShopOrderRef, trackingRef: string) {
+    return problem(
+      connection,
+      ref,
+      'sync_failed',
+      `Delivery ${trackingRef} was created, but its tracking is not sent to Shopify: the shop refused our access token. Connect the shop again; the tracking of orders created meanwhile stays here.`,
+      { code: 'tracking_link_broken', tracking_ref: trackingRef },
+    );
   }
 
   async function orderPaid(connection: Connection, payload: unknown): Promise<string> {
     const mapped = mapPaidOrder(payload, connection.orderFilter);
     if (mapped === null) return 'ignored: no order id';
     if (mapped.kind === 'skip') return `skipped: ${mapped.reason}`;
-    if (mapped.kind === 'problem') return problem(connection, mapped.ref, mapped.problem, mapped.message);
+    if (mapped.kind === 'problem')
+      return problem(connection, mapped.ref, mapped.problem, mapped.message, mapped.details);
     const existing = await sync.findLink(connection.id, mapped.ref.gid);
     if (existing) return `duplicate: already ${existing.trackingRef}`;
     const brand = await stores.brands.findById(connection.brandId);
@@ -79,7 +93,11 @@ export function shopifyWebhookInbox(deps: {
     } catch (err) {
       const kind = isAppError(err) ? PROBLEM_OF[err.code] : undefined;
       if (kind === undefined) throw err;
-      return problem(connection, mapped.ref, kind, (err as AppError).message);
+      const field = (err as AppError).details?.[0];
+      const details: ProblemDetails = field
+        ? { code: 'invalid_field', field: field.field, problem: field.message }
+        : {};
+      return problem(connection, mapped.ref, kind, (err as AppError).message, details);
     }
     try {
       const created = await deps.transact(async (tx) => {
@@ -98,6 +116,7 @@ export function shopifyWebhookInbox(deps: {
         if (!linked) throw new AlreadyLinked();
         return order;
       });
+      if (connection.status === 'broken') await trackingNotSent(connection, mapped.ref, created.trackingRef);
       return `created ${created.trackingRef}`;
     } catch (err) {
       if (err instanceof AlreadyLinked) return 'duplicate: created concurrently';
@@ -120,6 +139,7 @@ export function shopifyWebhookInbox(deps: {
         ref,
         'not_cancellable',
         `The shop cancelled the order but delivery ${link.trackingRef} can no longer be cancelled: ${err.message}`,
+        { code: 'cancelled_too_late', tracking_ref: link.trackingRef },
       );
     }
   }
@@ -151,6 +171,11 @@ export function shopifyWebhookInbox(deps: {
         `Customer ${toGid('Customer', customer?.id) ?? '(unknown)'} asked for their data (orders: ${
           orders.join(', ') || 'none named'
         }). Answer within 30 days; the request is kept in the connector inbox.`,
+        {
+          code: 'customer_data_request',
+          customer: toGid('Customer', customer?.id) ?? '?',
+          orders: orders.join(', ') || '—',
+        },
       );
       return { outcome, erase: false };
     }
@@ -163,8 +188,9 @@ export function shopifyWebhookInbox(deps: {
       return { outcome: 'disconnected', erase: true };
     }
     if (!ORDER_TOPICS.has(topic)) return { outcome: `ignored topic ${topic}`, erase: false };
-    if (connection.status !== 'active')
-      return { outcome: `ignored: link ${connection.status}`, erase: false };
+    // A broken link (the shop refused our token) still receives paid orders: the customer paid for
+    // a delivery, and creating it needs no call to Shopify; only the tracking push back does.
+    if (connection.status === 'disconnected') return { outcome: 'ignored: link disconnected', erase: false };
     const outcome =
       topic === 'orders/paid'
         ? await orderPaid(connection, payload)

@@ -1,4 +1,4 @@
-import type { Platform, ProblemKind, SyncProblem } from '../../connectors/connection.ts';
+import type { Platform, ProblemDetails, ProblemKind, SyncProblem } from '../../connectors/connection.ts';
 import { prefixedId } from '../../domain/ids.ts';
 import { TERMINAL_STATUSES } from '../../domain/orders/state-machine.ts';
 import type { Queryable } from '../pool.ts';
@@ -35,7 +35,10 @@ export interface OrderLink {
   fulfillmentId: string | null;
 }
 
-export type NewProblem = Omit<SyncProblem, 'id' | 'createdAt'> & { at: Date };
+export type NewProblem = Omit<SyncProblem, 'id' | 'createdAt' | 'details'> & {
+  at: Date;
+  details?: ProblemDetails;
+};
 
 interface ProblemRow {
   id: string;
@@ -45,6 +48,7 @@ interface ProblemRow {
   external_id: string;
   external_name: string | null;
   message: string;
+  details: ProblemDetails;
   created_at: Date;
 }
 
@@ -56,6 +60,7 @@ const toProblem = (r: ProblemRow): SyncProblem => ({
   externalId: r.external_id,
   externalName: r.external_name,
   message: r.message,
+  details: r.details,
   createdAt: r.created_at,
 });
 
@@ -222,10 +227,21 @@ export function connectorSyncRepository(db: Queryable) {
     /** Recorded once per shop order and kind: a webhook delivered again adds nothing. */
     async recordProblem(p: NewProblem): Promise<void> {
       await db.query(
-        `INSERT INTO connector_problems (id, connection_id, brand_id, kind, external_id, external_name, message, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, left($7, 2000), $8)
+        `INSERT INTO connector_problems (id, connection_id, brand_id, kind, external_id, external_name, message,
+           details, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, left($7, 2000), $8, $9)
          ON CONFLICT (connection_id, external_id, kind) DO NOTHING`,
-        [prefixedId('cpb'), p.connectionId, p.brandId, p.kind, p.externalId, p.externalName, p.message, p.at],
+        [
+          prefixedId('cpb'),
+          p.connectionId,
+          p.brandId,
+          p.kind,
+          p.externalId,
+          p.externalName,
+          p.message,
+          JSON.stringify(p.details ?? {}),
+          p.at,
+        ],
       );
     },
 
