@@ -51,9 +51,17 @@ export interface SyncProblem {
   externalId: string;
   /** What the merchant calls the order (`#1001`). */
   externalName: string | null;
+  /** The English sentence (CLI, logs); the account area words `kind` and `details` instead. */
   message: string;
+  details: ProblemDetails;
   createdAt: Date;
 }
+
+/**
+ * What the account area needs to word a problem in the brand's language: `code` names the exact
+ * case (a message key, `shops.problemText.<code>`, else the kind's); the other entries are its values.
+ */
+export type ProblemDetails = { code?: string } & Record<string, string>;
 
 export const CONNECTION_ID_PATTERN = /^con_[0-9a-f]{16}$/;
 
@@ -83,6 +91,7 @@ export function problemJson(p: SyncProblem) {
     external_id: p.externalId || null,
     external_name: p.externalName,
     message: p.message,
+    details: p.details,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -8,6 +8,7 @@ import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
+import { SHOPIFY_CLEANUP_QUEUES } from './shopify-cleanup-queues.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
@@ -24,6 +25,7 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_RECOVER,
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
+  SHOPIFY_CLEANUP_QUEUES,
   PRESTASHOP_PROCESS_PUSH,
   PRESTASHOP_SYNC_ORDER,
   PRESTASHOP_POLL,

@@ -2,6 +2,8 @@
  * The account area's words, in French and English. A missing key is a type error; `translate`
  * falls back to the key itself so a slip shows up on the page rather than as an empty string.
  */
+import { CONNECTOR_EN, CONNECTOR_FR } from './connector-messages.ts';
+
 export const LOCALES = ['fr', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
@@ -379,6 +381,7 @@ const EN = {
   'shops.kind.not_cancellable': 'Cancelled too late',
   'shops.kind.sync_failed': 'Sync failed',
   'shops.kind.data_request': 'Customer data request',
+  ...CONNECTOR_EN,
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -764,6 +767,7 @@ const FR: Record<MessageKey, string> = {
   'shops.kind.not_cancellable': 'Annulée trop tard',
   'shops.kind.sync_failed': 'Échec de synchronisation',
   'shops.kind.data_request': 'Demande de données d’un client',
+  ...CONNECTOR_FR,
 };
 
 const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { en: EN, fr: FR };

@@ -3,6 +3,7 @@ import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField } from './form-fields.ts';
 import { parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
+import { problemText } from './problem-text.ts';
 
 /** One of the brand's links as the page shows it. */
 export interface ShopCard {
@@ -135,7 +136,7 @@ function problemsTable(ctx: PageContext, data: ShopsPageData) {
   <td data-label="${t('shops.problem.shop')}">${shopOf.get(p.connectionId) ?? '—'}</td>
   <td data-label="${t('shops.problem.order')}" class="nowrap">${p.externalName ?? '—'}</td>
   <td data-label="${t('shops.problem.kind')}">${t(`shops.kind.${p.kind}`)}</td>
-  <td data-label="${t('shops.problem.message')}">${p.message}</td>
+  <td data-label="${t('shops.problem.message')}">${problemText(ctx, p)}</td>
 </tr>`,
   );
   return html`<section id="problems"><h2>${t('shops.problems')}</h2>
