@@ -49,6 +49,18 @@ export interface Config {
    * development only, where a key generated once is kept in the database instead.
    */
   connectorSecretKey: Buffer | null;
+  /**
+   * WooCommerce (and other) shops at http:// or loopback addresses (CONNECTORS_ALLOW_INSECURE): local
+   * development and tests only; otherwise a shop's address must be https and public (the SSRF guard).
+   */
+  connectorsAllowInsecure: boolean;
+  /** The carrier's name in shops (CARRIER_NAME): checkout, notes, tracking entries. */
+  carrierName: string;
+  /**
+   * The WooCommerce bridge needs no app credentials (each shop gives its key pair): on, unless the
+   * service is published (https) without CONNECTOR_SECRET_KEY to encrypt those keys.
+   */
+  woocommerce: boolean;
 }
 
 export interface ShopifyAppConfig {
@@ -140,6 +152,10 @@ export const ENV_SCHEMA = Type.Object({
     maxLength: 60,
     description: 'carrier name shown at checkout and in shops’ tracking information',
   }),
+  CONNECTORS_ALLOW_INSECURE: Bool(
+    false,
+    'http and loopback shop addresses for the WooCommerce/PrestaShop bridges (development)',
+  ),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -274,6 +290,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
+    connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
+    carrierName: e.CARRIER_NAME,
+    woocommerce: e.CONNECTOR_SECRET_KEY !== undefined || isDevelopment(e.PUBLIC_BASE_URL ?? null),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

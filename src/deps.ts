@@ -4,6 +4,10 @@ import { connectionsService } from './connectors/connections-service.ts';
 import { connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
 import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
+import {
+  type WooCommerceConnector,
+  wooCommerceConnector,
+} from './connectors/woocommerce/woocommerce-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -34,6 +38,7 @@ import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/shopify-process-webhook.ts';
+import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/woocommerce-process-order.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -71,7 +76,13 @@ export function createDeps(
 
   const listeners = webhookListeners(stores.webhooks);
   const directory = connectorDirectory(stores.connections);
-  const events = outbox(subscribers({ webhooks: listeners, shopify: config.shopify ? directory : null }));
+  const events = outbox(
+    subscribers({
+      webhooks: listeners,
+      shopify: config.shopify ? directory : null,
+      woocommerce: config.woocommerce ? directory : null,
+    }),
+  );
   // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
   // PUBLIC_BASE_URL, else the listen address.
   const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
@@ -162,6 +173,15 @@ export function createDeps(
       shopify: async (connection, token) => {
         await shopify?.operations.unregister(connection.shop, token, connection.remoteIds);
       },
+      woocommerce: async (connection) => {
+        await woocommerce?.removeWebhooks(connection);
+      },
+    },
+    resync: {
+      woocommerce: async (connection, since) => {
+        if (!woocommerce) throw new Error('the WooCommerce bridge is off');
+        return woocommerce.poll.poll(connection.id, { since });
+      },
     },
   });
   const shopify: ShopifyConnector | null = shopifyApp
@@ -177,6 +197,22 @@ export function createDeps(
         clock,
         baseUrl,
         processJob: SHOPIFY_PROCESS_WEBHOOK.name,
+      })
+    : null;
+  const woocommerce: WooCommerceConnector | null = config.woocommerce
+    ? wooCommerceConnector({
+        stores,
+        transact,
+        orders,
+        connections,
+        directory,
+        cipher,
+        // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints.
+        guard: destinationGuard({ allowInsecure: config.connectorsAllowInsecure }),
+        clock,
+        baseUrl,
+        carrierName: config.carrierName,
+        processJob: WOOCOMMERCE_PROCESS_ORDER.name,
       })
     : null;
   return {
@@ -207,6 +243,8 @@ export function createDeps(
     connectorDirectory: directory,
     /** The Shopify connector; null unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
     shopify,
+    /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */
+    woocommerce,
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

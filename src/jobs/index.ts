@@ -9,6 +9,9 @@ import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
+import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './woocommerce-poll.ts';
+import { WOOCOMMERCE_PROCESS_ORDER } from './woocommerce-process-order.ts';
+import { WOOCOMMERCE_SYNC_ORDER } from './woocommerce-sync-order.ts';
 
 /** Every job the service runs. A job whose name no worker knows waits in the queue. */
 export const JOBS: readonly Job[] = [
@@ -20,6 +23,10 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_RECOVER,
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
+  WOOCOMMERCE_PROCESS_ORDER,
+  WOOCOMMERCE_SYNC_ORDER,
+  WOOCOMMERCE_POLL,
+  WOOCOMMERCE_POLL_SHOP,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

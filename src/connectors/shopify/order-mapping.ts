@@ -1,7 +1,7 @@
 import type { OrderInput } from '../../domain/orders/order-input.ts';
-import { parsePhone } from '../../domain/orders/order-input.ts';
 import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
 import type { OrderFilter, ProblemKind } from '../connection.ts';
+import { parcelOf, phoneOrNull, str, usableEmail } from '../order-fields.ts';
 import { toGid } from './shopify-json.ts';
 
 /** The members of Shopify's order payload (orders/paid, orders/cancelled) the connector reads. */
@@ -51,8 +51,6 @@ export type MappedOrder =
   | { kind: 'skip'; ref: ShopOrderRef; reason: string }
   | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string };
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-
 /** The order's gid: `admin_graphql_api_id`, else built from `id` read exactly (parseShopifyJson). */
 export function shopOrderRef(payload: unknown): ShopOrderRef | null {
   const p = (payload ?? {}) as ShopifyOrderPayload;
@@ -83,9 +81,7 @@ export function shopifyUnits(items: readonly ShopifyItem[]): {
     const quantity = Number.isInteger(item.quantity) && item.quantity! > 0 ? item.quantity! : 1;
     if (typeof item.grams === 'number' && item.grams > 0) grams += Math.ceil(item.grams) * quantity;
   }
-  return grams > 0
-    ? { unit_type: 'parcel', quantity: 1, unit_weight: `${grams}g` }
-    : { unit_type: 'parcel', quantity: 1 };
+  return parcelOf(grams);
 }
 
 /** The delivery address as one line our locator reads: street, complement, postcode and city. */
@@ -100,18 +96,6 @@ function recipient(a: ShopifyAddress): string | null {
   const name = str(a.name) ?? ([str(a.first_name), str(a.last_name)].filter(Boolean).join(' ') || null);
   const company = str(a.company);
   return [name, company].filter(Boolean).join(', ').slice(0, 200) || null;
-}
-
-/** A phone Shopify accepted but we cannot read is left out rather than refusing the whole order. */
-function phoneOrNull(...candidates: unknown[]): string | null {
-  for (const candidate of candidates) {
-    const phone = str(candidate);
-    if (phone === null) continue;
-    try {
-      return parsePhone(phone) ? phone : null;
-    } catch {}
-  }
-  return null;
 }
 
 /** Euros as a number, only for an order in euros (our amounts are in euros). */
@@ -162,8 +146,8 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
   const deliveryAddress = addressLine(address);
   if (deliveryAddress === null)
     return { kind: 'problem', ref, problem: 'invalid_address', message: 'The shipping address is empty.' };
-  const email = str(p.email) ?? str(p.contact_email) ?? str(p.customer?.email);
-  if (email === null || !/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254)
+  const email = usableEmail(p.email, p.contact_email, p.customer?.email);
+  if (email === null)
     return {
       kind: 'problem',
       ref,

@@ -1,7 +1,8 @@
 import type { Stores, Transact } from '../../db/stores.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
-import { AppError, isAppError } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import type { Connection, ProblemKind } from '../connection.ts';
+import { type ExternalRef, orderIntake } from '../order-intake.ts';
 import { mapPaidOrder, type ShopOrderRef, shopOrderRef } from './order-mapping.ts';
 import { parseShopifyJson, toGid } from './shopify-json.ts';
 
@@ -16,16 +17,6 @@ export interface ReceivedWebhook {
   webhookId: unknown;
   rawBody: Buffer;
 }
-
-/** Our refusals of an order that make a sync problem (the brand's to fix), not a failed job. */
-const PROBLEM_OF: Partial<Record<string, ProblemKind>> = {
-  out_of_zone: 'out_of_zone',
-  invalid_address: 'invalid_address',
-  unpriceable: 'unpriceable',
-  invalid_request: 'invalid_order',
-};
-
-class AlreadyLinked extends Error {}
 
 const header = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
@@ -46,82 +37,24 @@ export function shopifyWebhookInbox(deps: {
   const { stores, clock } = deps;
   const sync = stores.connectorSync;
 
-  async function problem(
-    connection: Connection,
-    ref: ShopOrderRef | null,
-    kind: ProblemKind,
-    message: string,
-  ) {
-    await sync.recordProblem({
-      connectionId: connection.id,
-      brandId: connection.brandId,
-      kind,
-      externalId: ref?.gid ?? '',
-      externalName: ref?.name ?? null,
-      message,
-      at: clock(),
-    });
-    return `problem ${kind}: ${message}`;
-  }
+  const intake = orderIntake(deps);
+  const asRef = (ref: ShopOrderRef | null): ExternalRef | null =>
+    ref ? { externalId: ref.gid, name: ref.name } : null;
+  const problem = (connection: Connection, ref: ShopOrderRef | null, kind: ProblemKind, message: string) =>
+    intake.problem(connection, asRef(ref), kind, message);
 
   async function orderPaid(connection: Connection, payload: unknown): Promise<string> {
     const mapped = mapPaidOrder(payload, connection.orderFilter);
     if (mapped === null) return 'ignored: no order id';
     if (mapped.kind === 'skip') return `skipped: ${mapped.reason}`;
     if (mapped.kind === 'problem') return problem(connection, mapped.ref, mapped.problem, mapped.message);
-    const existing = await sync.findLink(connection.id, mapped.ref.gid);
-    if (existing) return `duplicate: already ${existing.trackingRef}`;
-    const brand = await stores.brands.findById(connection.brandId);
-    if (!brand) return 'ignored: brand not found';
-    let prepared: Awaited<ReturnType<OrderService['prepare']>>;
-    try {
-      prepared = await deps.orders.prepare(brand, mapped.input);
-    } catch (err) {
-      const kind = isAppError(err) ? PROBLEM_OF[err.code] : undefined;
-      if (kind === undefined) throw err;
-      return problem(connection, mapped.ref, kind, (err as AppError).message);
-    }
-    try {
-      const created = await deps.transact(async (tx) => {
-        const order = await deps.orders.insert(prepared, tx.orders);
-        const linked = await tx.connectorSync.linkOrder(
-          {
-            connectionId: connection.id,
-            externalId: mapped.ref.gid,
-            externalName: mapped.ref.name,
-            orderId: order.id,
-            trackingRef: order.trackingRef,
-          },
-          clock(),
-        );
-        // Another delivery of the same order won the race: this order (and its event) is rolled back.
-        if (!linked) throw new AlreadyLinked();
-        return order;
-      });
-      return `created ${created.trackingRef}`;
-    } catch (err) {
-      if (err instanceof AlreadyLinked) return 'duplicate: created concurrently';
-      throw err;
-    }
+    return intake.create(connection, asRef(mapped.ref)!, mapped.input);
   }
 
   async function orderCancelled(connection: Connection, payload: unknown): Promise<string> {
     const ref = shopOrderRef(payload);
     if (ref === null) return 'ignored: no order id';
-    const link = await sync.findLink(connection.id, ref.gid);
-    if (!link) return 'ignored: no delivery order for it';
-    try {
-      await deps.orders.cancel(connection.brandId, link.trackingRef);
-      return `cancelled ${link.trackingRef}`;
-    } catch (err) {
-      if (!isAppError(err) || err.code !== 'invalid_transition') throw err;
-      return problem(
-        connection,
-        ref,
-        'not_cancellable',
-        `The shop cancelled the order but delivery ${link.trackingRef} can no longer be cancelled: ${err.message}`,
-      );
-    }
+    return intake.cancel(connection, asRef(ref)!, 'The shop');
   }
 
   /** customers/redact and customers/data_request name orders by numeric id; we keep gids. */
