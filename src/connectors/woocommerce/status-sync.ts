@@ -84,10 +84,9 @@ export function wooStatusSync(deps: {
               link: order.tracking_url,
               dateShipped: event.at.toISOString().slice(0, 10),
             });
-            if (present !== (connection.syncState.shipmentTracking === 'present'))
-              await deps.stores.connections.mergeSyncState(connection.id, {
-                shipmentTracking: present ? 'present' : 'absent',
-              });
+            const known = present ? 'present' : 'absent';
+            if (connection.syncState.shipmentTracking !== known)
+              await deps.stores.connections.mergeSyncState(connection.id, { shipmentTracking: known });
             if (present) done.push('tracking entry');
           }
           await operations.addNote(
