@@ -171,7 +171,10 @@ export function createDeps(
     onChanged: directory.forget,
     remoteCleanup: {
       shopify: async (connection, token) => {
-        await shopify?.operations.unregister(connection.shop, token, connection.remoteIds);
+        // Without the app's configuration the shop cannot be called: its registrations stay.
+        if (!shopify) throw new Error('the Shopify connector is not configured');
+        const failures = await shopify.operations.unregister(connection.shop, token, connection.remoteIds);
+        if (failures.length) throw new Error(failures.join('; '));
       },
       woocommerce: async (connection) => {
         await woocommerce?.removeWebhooks(connection);

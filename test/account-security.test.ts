@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
+import { linkShop } from './support/shopify.ts';
 import { startSmtpReceiver } from './support/smtp-receiver.ts';
 
 /** What a signed-in person may and may not do in the account area, and the forms' CSRF checks. */
@@ -122,7 +123,9 @@ describe('roles and brands', () => {
       url: 'https://93.184.216.34/hooks/other',
       event_types: ['order.created'],
     });
+    const shop = await linkShop(t.deps, other.brandId);
     const fixtures: Record<string, string> = {
+      connectionId: shop.id,
       endpointId: subscription.id,
       keyId: other.keyId,
       trackingRef: order.trackingRef,
@@ -140,6 +143,7 @@ describe('roles and brands', () => {
     }
     expect((await t.app.inject({ url: `${API}/me`, headers: other.headers })).statusCode).toBe(200);
     expect((await t.deps.subscriptions.get(other.brandId, subscription.id)).status).toBe('active');
+    expect((await t.deps.connections.get(other.brandId, shop.id)).status).toBe('active');
   });
 
   it('asks an unverified e-mail to verify before any key', async () => {

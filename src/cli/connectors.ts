@@ -197,9 +197,13 @@ export const connectorCommands: Record<string, CommandSpec> = {
         requireArg(ctx, 0, 'ID'),
         'disconnected by the operator',
       );
+      const unreachable =
+        connection.remote === 'failed'
+          ? "\nWhat we registered on the shop (webhooks, carrier service) could not be removed: the shop was out of reach, refused the token, or the connector is off. Uninstalling the app from the shop's admin removes it."
+          : '';
       ctx.out(
-        `Disconnected ${connection.shop} (${connection.id}); its access token is erased.`,
-        connectionJson(connection),
+        `Disconnected ${connection.shop} (${connection.id}); its access token is erased.${unreachable}`,
+        { ...connectionJson(connection), remote_cleanup: connection.remote },
       );
     },
   },

@@ -18,7 +18,10 @@ export const DEFAULT_PROBLEM_LIMIT = 50;
 export const MANUAL_WOO_STATUSES = ['on-hold', 'pending'];
 export const MAX_PROBLEM_LIMIT = 500;
 
-/** What a platform does on the shop's side when a brand disconnects (remove our webhooks…). */
+/**
+ * What a platform does on the shop's side when a brand disconnects (remove our webhooks…); throws
+ * when some of it could not be removed (the shop unreachable, the token refused).
+ */
 export type RemoteCleanup = (connection: Connection, token: string) => Promise<void>;
 
 /** What a re-run of a platform's poll found. */
@@ -31,6 +34,13 @@ export interface ResyncSummary {
 
 /** A platform's poll, run now (from its mark, or from `since`). */
 export type Resync = (connection: Connection, since?: Date) => Promise<ResyncSummary>;
+
+/**
+ * What became of our registrations on the shop when it was disconnected: `removed`; `failed` (the
+ * shop could not be reached or refused: the brand should uninstall the app from its admin); `none`
+ * (nothing to remove: no credentials left, or already disconnected).
+ */
+export type RemoteOutcome = 'removed' | 'failed' | 'none';
 
 /**
  * A brand's shop links, for every platform: list them with their health and problems, change their
@@ -65,13 +75,20 @@ export function connectionsService(deps: {
     get,
     tokenOf,
 
-    /** Each link with its number of sync problems, newest link first. */
-    async list(brandId: string | null): Promise<{ connection: Connection; problems: number }[]> {
-      const [list, counts] = await Promise.all([
+    /** Each link with its number of sync problems and when its shop was last heard from, newest link first. */
+    async list(
+      brandId: string | null,
+    ): Promise<{ connection: Connection; problems: number; lastSyncAt: Date | null }[]> {
+      const [list, counts, syncs] = await Promise.all([
         connections.list(brandId),
         connectorSync.problemCounts(brandId),
+        connectorSync.lastSyncs(brandId),
       ]);
-      return list.map((connection) => ({ connection, problems: counts.get(connection.id) ?? 0 }));
+      return list.map((connection) => ({
+        connection,
+        problems: counts.get(connection.id) ?? 0,
+        lastSyncAt: syncs.get(connection.id) ?? null,
+      }));
     },
 
     async problems(filter: {
@@ -122,21 +139,28 @@ export function connectionsService(deps: {
 
     /**
      * Removes what we registered on the shop (best effort: an uninstalled app's registrations are
-     * gone already), then erases the credentials. Disconnecting twice is not an error.
+     * gone already), then erases the credentials: a shop out of reach never keeps a brand linked.
+     * `remote` says which, so the caller can tell the brand to finish in the shop's admin.
+     * Disconnecting twice is not an error.
      */
     async disconnect(
       brandId: string | null,
       id: string,
       reason = 'disconnected by the brand',
-    ): Promise<Connection> {
+    ): Promise<Connection & { remote: RemoteOutcome }> {
       const connection = await get(brandId, id);
-      if (connection.status === 'disconnected') return connection;
+      if (connection.status === 'disconnected') return { ...connection, remote: 'none' };
       const cleanup = deps.remoteCleanup[connection.platform];
       const token = await tokenOf(connection).catch(() => null);
-      if (cleanup && token) await cleanup(connection, token).catch(() => {});
+      let remote: RemoteOutcome = 'none';
+      if (cleanup && token)
+        remote = await cleanup(connection, token).then(
+          () => 'removed' as const,
+          () => 'failed' as const,
+        );
       await connections.disconnect(connection.id, reason, deps.clock());
       deps.onChanged();
-      return get(brandId, id);
+      return { ...(await get(brandId, id)), remote };
     },
 
     /** Runs the link's poll now: orders changed since its mark, or since `since`, are fetched again. */

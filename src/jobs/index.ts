@@ -5,12 +5,14 @@ import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, readPayload } from './job.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
+import { SHOPIFY_RECOVER } from './shopify-recover.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
 import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './woocommerce-poll.ts';
 import { WOOCOMMERCE_PROCESS_ORDER } from './woocommerce-process-order.ts';
+import { WOOCOMMERCE_RECOVER } from './woocommerce-recover.ts';
 import { WOOCOMMERCE_SYNC_ORDER } from './woocommerce-sync-order.ts';
 
 /** Every job the service runs. A job whose name no worker knows waits in the queue. */
@@ -23,10 +25,12 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_RECOVER,
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
+  SHOPIFY_RECOVER,
   WOOCOMMERCE_PROCESS_ORDER,
   WOOCOMMERCE_SYNC_ORDER,
   WOOCOMMERCE_POLL,
   WOOCOMMERCE_POLL_SHOP,
+  WOOCOMMERCE_RECOVER,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Config } from '../../src/config.ts';
 import { PASSWORD } from '../support/account-browser.ts';
 import { buildTestApp, type TestApp } from '../support/app.ts';
 import { startSmtpReceiver } from '../support/smtp-receiver.ts';
@@ -24,11 +26,23 @@ export interface Stage {
   close(): Promise<void>;
 }
 
-/** The real app on a loopback port, a real SMTP server catching its mail, and a headless Chromium. */
-export async function openStage(): Promise<Stage> {
+/** A loopback port free now: for an app that must know its own address before it listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The real app on a loopback port, a real SMTP server catching its mail, and a headless Chromium.
+ * `port`: listen there (with `config.publicBaseUrl` pointing at it, for redirects back to the app).
+ */
+export async function openStage(options: { config?: Partial<Config>; port?: number } = {}): Promise<Stage> {
   const smtp = await startSmtpReceiver();
-  const t = await buildTestApp({ config: { smtpUrl: smtp.url } });
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const t = await buildTestApp({ config: { smtpUrl: smtp.url, ...options.config } });
+  await t.app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const { port } = t.app.server.address() as AddressInfo;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,

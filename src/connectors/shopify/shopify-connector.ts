@@ -68,6 +68,9 @@ export function shopifyConnector(deps: {
       operations,
       carrierName: app.carrierName,
     }),
+    /** The connector's jobs held by a worker that died, run again (src/jobs/shopify-recover.ts). */
+    recoverStalledJobs: (tasks: readonly string[], graceMs: number) =>
+      stores.connectorSync.unlockStalledJobs(tasks, graceMs),
   };
 }
 

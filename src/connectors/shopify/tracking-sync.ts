@@ -33,6 +33,24 @@ export function shopifyTrackingSync(deps: {
 }) {
   const sync = deps.stores.connectorSync;
 
+  /**
+   * A status changed before the order has our fulfillment: the order.created job may still be
+   * waiting for Shopify (try again later), or the shop's order has nothing left for us to fulfil
+   * (cancelled or fulfilled otherwise before we could): then no fulfillment will ever come (null).
+   */
+  async function fulfillmentToCome(
+    shop: string,
+    token: string,
+    link: { connectionId: string; externalId: string },
+  ): Promise<string | null> {
+    const open = await deps.operations.openFulfillmentOrders(shop, token, link.externalId);
+    // Made meanwhile (its fulfillment orders are then closed): read the link again.
+    const now = await sync.findLink(link.connectionId, link.externalId);
+    if (now?.fulfillmentId) return now.fulfillmentId;
+    if (open.length === 0) return null;
+    throw new ShopifyRetryLater('the fulfillment is not created yet', null);
+  }
+
   return {
     /** The job gave up on this event: the brand sees that the shop missed this update. */
     async recordFailure(eventId: string, reason: string): Promise<void> {
@@ -82,10 +100,10 @@ export function shopifyTrackingSync(deps: {
         }
         const status = FULFILLMENT_EVENT_OF[order.status];
         if (!status) return `no event for ${order.status}`;
-        // Created by the order.created job, which may still be waiting for Shopify.
-        if (!link.fulfillmentId) throw new ShopifyRetryLater('the fulfillment is not created yet', null);
+        const fulfillmentId = link.fulfillmentId ?? (await fulfillmentToCome(shop, token, link));
+        if (fulfillmentId === null) return 'no fulfillment on the shop: nothing to send';
         await deps.operations.createFulfillmentEvent(shop, token, {
-          fulfillmentId: link.fulfillmentId,
+          fulfillmentId,
           status,
           happenedAt: event.at.toISOString(),
           estimatedDeliveryAt: order.status === 'delivered' ? null : estimatedDelivery(order.promised_date),

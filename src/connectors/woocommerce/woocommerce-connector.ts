@@ -73,12 +73,19 @@ export function wooCommerceConnector(deps: {
       operations,
       carrierName: deps.carrierName,
     }),
+    /** The bridge's jobs held by a worker that died, run again (src/jobs/woocommerce-recover.ts). */
+    recoverStalledJobs: (tasks: readonly string[], graceMs: number) =>
+      stores.connectorSync.unlockStalledJobs(tasks, graceMs),
     /** The links the poll visits. */
     activeLinks: () => stores.connections.listActive('woocommerce'),
     /** Disconnecting: our webhooks are deleted from the shop (best effort). */
-    async removeWebhooks(connection: Parameters<typeof wooAccess>[1]): Promise<string[]> {
+    async removeWebhooks(connection: Parameters<typeof wooAccess>[1]): Promise<void> {
       const shop = await wooAccess(deps.connections, connection);
-      return shop ? operations.deleteWebhooks(shop, connection.remoteIds.webhookSubscriptions ?? []) : [];
+      const failures = shop
+        ? await operations.deleteWebhooks(shop, connection.remoteIds.webhookSubscriptions ?? [])
+        : [];
+      // The disconnect still happens; the brand is told to delete them in WooCommerce › Webhooks.
+      if (failures.length > 0) throw new Error(`could not delete webhooks: ${failures.join('; ')}`);
     },
   };
 }

@@ -68,6 +68,27 @@ export function connectorSyncRepository(db: Queryable) {
      * Stores a received webhook and enqueues `job` for it, in one statement: both or neither. A
      * delivery id already stored (the shop retrying) stores nothing and returns null.
      */
+    /**
+     * Jobs of `tasks` held longer than `graceMs`: their worker died (a process killed mid-job keeps
+     * its row locks only while its connection lives, but graphile-worker's job lock lasts 4 hours).
+     * Each worker runs one job at a time, so unlocking the workers holding them frees just these
+     * jobs, which run again at once (they are all safe to run twice). Returns how many were freed.
+     */
+    async unlockStalledJobs(tasks: readonly string[], graceMs: number): Promise<number> {
+      const { rows } = await db.query<{ n: number }>(
+        `WITH stalled AS (
+           SELECT DISTINCT locked_by FROM graphile_worker.jobs
+            WHERE task_identifier = ANY($1::text[]) AND locked_by IS NOT NULL
+              AND locked_at < now() - make_interval(secs => $2::double precision / 1000)
+         ), unlocked AS (
+           SELECT graphile_worker.force_unlock_workers(array_agg(locked_by)) FROM stalled HAVING count(*) > 0
+         )
+         SELECT (SELECT count(*) FROM stalled)::int AS n, (SELECT count(*) FROM unlocked) AS done`,
+        [tasks, graceMs],
+      );
+      return rows[0]?.n ?? 0;
+    },
+
     async receive(entry: NewInboxEntry, job: string): Promise<number | null> {
       const { rows } = await db.query<{ id: number }>({
         name: 'connectors.receive',
@@ -183,6 +204,24 @@ export function connectorSyncRepository(db: Queryable) {
         [brandId],
       );
       return new Map(rows.map((r) => [r.connection_id, r.n]));
+    },
+
+    /**
+     * When each link last heard from its shop (the newest webhook processed within the link's life:
+     * a shop linked again later is a new link). `brandId` null: every brand's.
+     */
+    async lastSyncs(brandId: string | null): Promise<Map<string, Date>> {
+      const { rows } = await db.query<{ id: string; at: Date }>(
+        `SELECT c.id, max(i.processed_at) AS at
+           FROM connector_connections c
+           JOIN connector_inbox i ON i.platform = c.platform AND i.shop = c.shop
+            AND i.received_at >= c.created_at
+            AND (c.disconnected_at IS NULL OR i.received_at <= c.disconnected_at)
+          WHERE ($1::text IS NULL OR c.brand_id = $1) AND i.processed_at IS NOT NULL
+          GROUP BY c.id`,
+        [brandId],
+      );
+      return new Map(rows.map((r) => [r.id, r.at]));
     },
 
     /** An outbox event as a connector's job reads it. */

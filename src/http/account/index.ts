@@ -23,6 +23,7 @@ import {
   SESSION_COOKIE,
   safeEqual,
 } from './session-cookies.ts';
+import { shopRoutes } from './shop-routes.ts';
 import { teamRoutes } from './team-routes.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -142,6 +143,7 @@ export function accountArea(deps: Deps) {
     companyRoutes(account, deps, { context });
     keyRollRoutes(account, deps, { context });
     teamRoutes(account, deps, { context });
+    shopRoutes(account, deps, { context });
     connectorRoutes(account, deps);
 
     account.addHook('onClose', async () => {

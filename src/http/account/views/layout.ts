@@ -27,6 +27,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
         <a href="/account/invoices">${t('nav.invoices')}</a>
         <a href="/account/rates">${t('nav.rates')}</a>
         ${canSeeWebhooks(ctx.user.role) ? html`<a href="/account/webhooks">${t('nav.webhooks')}</a>` : ''}
+        <a href="/account/shops">${t('nav.shops')}</a>
         <a href="/account/company">${t('nav.company')}</a>
         ${ctx.user.role === 'owner' ? html`<a href="/account/team">${t('nav.team')}</a>` : ''}
         <form method="post" action="/account/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('nav.signOut')}</button></form>

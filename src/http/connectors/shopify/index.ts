@@ -13,6 +13,8 @@ export const SHOPIFY_PREFIX = '/connectors/shopify';
 export const SHOPIFY_STATE_COOKIE = 'dlv_shopify_state';
 /** Where the account area starts an install for the signed-in person (it owns the session cookie). */
 export const ACCOUNT_INSTALL_PATH = `${ACCOUNT_PATH}/connectors/shopify/install`;
+/** The account area's Shops page, where a completed install lands (with a notice). */
+export const ACCOUNT_SHOPS_PATH = `${ACCOUNT_PATH}/shops`;
 
 /** Shopify's order payloads can be large (hundreds of line items); rate requests carry the cart. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -56,7 +58,10 @@ export function shopifyRoutes(deps: Deps) {
       const browserState = request.cookies[SHOPIFY_STATE_COOKIE] ?? null;
       reply.clearCookie(SHOPIFY_STATE_COOKIE, { path: SHOPIFY_PREFIX });
       const connection = await shopify.linking.completeInstall(query, browserState);
-      return reply.redirect(`${ACCOUNT_PATH}?${new URLSearchParams({ shopify: connection.shop })}`, 303);
+      return reply.redirect(
+        `${ACCOUNT_SHOPS_PATH}?${new URLSearchParams({ connected: connection.shop })}`,
+        303,
+      );
     });
 
     // Every topic, the privacy ones (configured in the app's settings) included, arrives here.

@@ -1,0 +1,199 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
+import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
+import type { Deps } from '../../deps.ts';
+import { canManageKeys, type User } from '../../domain/accounts/user.ts';
+import { AppError, invalidField } from '../../errors.ts';
+import { ACCOUNT_INSTALL_PATH } from '../connectors/shopify/index.ts';
+import { userOf } from '../shared/principal.ts';
+import { fieldErrors } from './field-errors.ts';
+import { query, text } from './form.ts';
+import type { PageContextOf } from './index.ts';
+import {
+  continueToShopifyPage,
+  disconnectedPage,
+  disconnectPage,
+  type ShopsPageState,
+  shopsPage,
+} from './views/shops-page.ts';
+
+const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
+
+const sendPage = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+const idOf = (request: FastifyRequest) => (request.params as { connectionId: string }).connectionId;
+
+const SHOP_FIELDS = { shop: { name: 'shop', label: 'shops.shopField' } } as const;
+const SETTINGS_FIELDS = {
+  order_filter: { name: 'order_filter', label: 'shops.orderFilter' },
+  notify_customer: { name: 'notify_customer', label: 'shops.notify' },
+} as const;
+
+/**
+ * What a merchant types for their store, as its permanent domain: `acme`, `acme.myshopify.com`,
+ * the address bar's `https://acme.myshopify.com/admin` or `admin.shopify.com/store/acme` (the admin's
+ * own address, whose handle is the myshopify name). A custom domain (`acme.com`) names no store
+ * Shopify's OAuth knows: it is refused with how to find the right one.
+ */
+export function shopDomainFromForm(input: string): string {
+  let value = input
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '');
+  const admin = /^admin\.shopify\.com\/store\/([^/?#]+)/.exec(value);
+  value = admin ? admin[1]! : value.replace(/[/?#].*$/, '');
+  if (!value.includes('.')) value = `${value}.myshopify.com`;
+  if (!isShopDomain(value))
+    throw invalidField(
+      'shop',
+      'must be your store’s name (acme) or its myshopify.com address (acme.myshopify.com)',
+    );
+  return value;
+}
+
+/**
+ * `/account/shops` («Boutiques»): connecting a Shopify store (through the signed-in install route),
+ * the brand's links with their health, settings and disconnect, and the sync problems. Everyone of
+ * the brand reads it; owners and developers (who hold the API keys) change it.
+ */
+export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+  const { connections } = deps;
+
+  function mayManage(user: User): void {
+    if (!canManageKeys(user.role)) throw new AppError('insufficient_scope', 'Your role cannot change shops.');
+  }
+
+  async function pageData(user: User) {
+    const [list, problems] = await Promise.all([
+      connections.list(user.brandId),
+      connections.problems({ brandId: user.brandId, limit: DEFAULT_PROBLEM_LIMIT }),
+    ]);
+    const shops = await Promise.all(
+      list.map(async (entry) => ({
+        ...entry,
+        // Few links per brand: the newest problem of each, however old, for its health line.
+        lastProblem:
+          entry.problems === 0 || entry.connection.status === 'disconnected'
+            ? null
+            : ((
+                await connections.problems({
+                  brandId: user.brandId,
+                  connectionId: entry.connection.id,
+                  limit: 1,
+                })
+              )[0] ?? null),
+      })),
+    );
+    return {
+      shops,
+      problems,
+      problemLimit: DEFAULT_PROBLEM_LIMIT,
+      shopifyEnabled: deps.shopify !== null,
+      mayManage: canManageKeys(user.role),
+    };
+  }
+
+  async function view(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: ShopsPageState = {},
+    status = 200,
+  ) {
+    const { user } = userOf(request).session;
+    const data = await pageData(user);
+    return sendPage(reply, shopsPage(await context(request, reply), data, state), status);
+  }
+
+  /** A link of the brand that is not disconnected, by shop (the notices name only the brand's own). */
+  const liveShop = async (user: User, shop: string) =>
+    (await connections.list(user.brandId)).find(
+      (l) => l.connection.shop === shop && l.connection.status !== 'disconnected',
+    )?.connection ?? null;
+
+  app.get('/shops', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    const ctx = await context(request, reply);
+    const data = await pageData(user);
+    // The OAuth callback lands here with `connected`; a settings change with `saved`. Only the
+    // brand's own live links are named, whatever the address says.
+    const connected = query(request, 'connected', 255);
+    const saved = query(request, 'saved', 40);
+    const live = data.shops.map((s) => s.connection).filter((c) => c.status !== 'disconnected');
+    const justConnected = connected ? live.find((c) => c.shop === connected) : undefined;
+    const justSaved = saved ? live.find((c) => c.id === saved) : undefined;
+    const notice = justConnected
+      ? ctx.t('shops.connected', { shop: justConnected.shop })
+      : justSaved
+        ? ctx.t('shops.saved', { shop: justSaved.shop })
+        : undefined;
+    return sendPage(reply, shopsPage(ctx, data, { notice }));
+  });
+
+  // Checks the store's name here, where a mistake can be shown on the form, then hands over to the
+  // install route (which binds the install to this person and browser and redirects to Shopify)
+  // with a link the merchant follows once they have seen which store it is.
+  app.post('/shops/connect', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    mayManage(user);
+    if (!deps.shopify)
+      throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
+    const typed = text(request, 'shop', 300);
+    let shop: string;
+    try {
+      shop = shopDomainFromForm(typed);
+    } catch (err) {
+      const errors = fieldErrors(err, await context(request, reply), SHOP_FIELDS);
+      return view(request, reply, { shop: typed, errors }, 400);
+    }
+    // Going through Shopify only to be told at the end that it is linked already would waste a trip.
+    if (await liveShop(user, shop)) {
+      const { t } = await context(request, reply);
+      return view(request, reply, { shop: typed, errors: { shop: t('shops.alreadyLinked') } }, 409);
+    }
+    // A link, not a redirect: the area's CSP (form-action 'self') makes browsers stop a form
+    // submission that is redirected to another origin, and Shopify's is one.
+    const install = `${ACCOUNT_INSTALL_PATH}?${new URLSearchParams({ shop })}`;
+    return sendPage(reply, continueToShopifyPage(await context(request, reply), shop, install));
+  });
+
+  app.post('/shops/:connectionId/settings', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    mayManage(user);
+    const connection = await connections.get(user.brandId, idOf(request));
+    if (connection.status === 'disconnected')
+      throw new AppError(
+        'invalid_request',
+        'This shop is disconnected: connect it again to change its settings.',
+      );
+    const notify = text(request, 'notify_customer', 10);
+    try {
+      if (notify !== 'yes' && notify !== 'no') throw invalidField('notify_customer', 'must be yes or no');
+      await connections.updateSettings(user.brandId, connection.id, {
+        orderFilter: text(request, 'order_filter', 10),
+        notifyCustomer: notify === 'yes',
+      });
+    } catch (err) {
+      const ctx = await context(request, reply);
+      const errors = fieldErrors(err, ctx, SETTINGS_FIELDS);
+      // A tampered form only: the page shows why above the shops.
+      return view(request, reply, { notice: Object.values(errors).join(' ') }, 400);
+    }
+    return reply.redirect(`/account/shops?saved=${connection.id}`, 303);
+  });
+
+  app.get('/shops/:connectionId/disconnect', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    mayManage(user);
+    const connection = await connections.get(user.brandId, idOf(request));
+    if (connection.status === 'disconnected') return reply.redirect('/account/shops', 303);
+    return sendPage(reply, disconnectPage(await context(request, reply), connection));
+  });
+
+  app.post('/shops/:connectionId/disconnect', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    mayManage(user);
+    const done = await connections.disconnect(user.brandId, idOf(request), `disconnected by ${user.email}`);
+    return sendPage(reply, disconnectedPage(await context(request, reply), done, done.remote));
+  });
+}

@@ -1,0 +1,211 @@
+import type { Connection, SyncProblem } from '../../../connectors/connection.ts';
+import { html } from '../../shared/html.ts';
+import { type FieldErrors, inputField } from './form-fields.ts';
+import { parisDateTime } from './format.ts';
+import { csrfField, layout, type PageContext } from './layout.ts';
+
+/** One of the brand's links as the page shows it. */
+export interface ShopCard {
+  connection: Connection;
+  problems: number;
+  lastSyncAt: Date | null;
+  lastProblem: SyncProblem | null;
+}
+
+export interface ShopsPageData {
+  shops: ShopCard[];
+  problems: SyncProblem[];
+  /** The bound on `problems` (the page says when it is reached). */
+  problemLimit: number;
+  /** The operator configured the Shopify app (SHOPIFY_API_KEY…): a store can be connected. */
+  shopifyEnabled: boolean;
+  /** Owners and developers connect, change and disconnect; the others read. */
+  mayManage: boolean;
+}
+
+export interface ShopsPageState {
+  shop?: string;
+  errors?: FieldErrors;
+  notice?: string;
+}
+
+const when = (ctx: PageContext, date: Date) =>
+  html`<time datetime="${date.toISOString()}">${parisDateTime(ctx, date)}</time>`;
+
+const statusBadge = (ctx: PageContext, c: Connection) =>
+  html`<span class="badge badge-shop-${c.status}">${ctx.t(`shops.status.${c.status}`)}</span>`;
+
+function connectForm(ctx: PageContext, data: ShopsPageData, state: ShopsPageState) {
+  const { t } = ctx;
+  if (!data.mayManage) return html`<p class="muted">${t('shops.readOnly')}</p>`;
+  if (!data.shopifyEnabled) return html`<p class="notice">${t('shops.notEnabled')}</p>`;
+  return html`<form method="post" action="/account/shops/connect" class="card">
+  <h2>${t('shops.connect')}</h2>
+  ${csrfField(ctx)}
+  ${inputField(t('shops.shopField'), 'shop', {
+    value: state.shop ?? '',
+    error: state.errors?.shop,
+    maxlength: 255,
+    required: true,
+    placeholder: 'acme.myshopify.com',
+  })}
+  <p class="muted hint">${t('shops.shopHint')}</p>
+  <button type="submit">${t('shops.next')}</button>
+</form>`;
+}
+
+function radio(name: string, value: string, label: string, checked: boolean) {
+  return html`<label class="check"><input type="radio" name="${name}" value="${value}"${checked ? html` checked` : ''}> ${label}</label>`;
+}
+
+function settingsForm(ctx: PageContext, c: Connection) {
+  const { t } = ctx;
+  return html`<form method="post" action="/account/shops/${c.id}/settings" class="settings">
+  <h3>${t('shops.settings')}</h3>
+  ${csrfField(ctx)}
+  <div class="choices">
+  <fieldset><legend>${t('shops.orderFilter')}</legend>
+  ${radio('order_filter', 'ours', t('shops.orderFilter.ours'), c.orderFilter === 'ours')}
+  ${radio('order_filter', 'all', t('shops.orderFilter.all'), c.orderFilter === 'all')}
+  </fieldset>
+  <fieldset><legend>${t('shops.notify')}</legend>
+  ${radio('notify_customer', 'yes', t('shops.notify.yes'), c.notifyCustomer)}
+  ${radio('notify_customer', 'no', t('shops.notify.no'), !c.notifyCustomer)}
+  </fieldset>
+  </div>
+  <p class="actions"><button type="submit">${t('shops.save')}</button>
+  <a class="button danger" href="/account/shops/${c.id}/disconnect">${t('shops.disconnect')}</a></p>
+</form>`;
+}
+
+/** The settings as words, for the people who may not change them. */
+function settingsText(ctx: PageContext, c: Connection) {
+  const { t } = ctx;
+  return html`<dt>${t('shops.orderFilter')}</dt><dd>${t(`shops.orderFilter.${c.orderFilter}`)}</dd>
+  <dt>${t('shops.notify')}</dt><dd>${c.notifyCustomer ? t('shops.notify.yes') : t('shops.notify.no')}</dd>`;
+}
+
+function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean) {
+  const { t } = ctx;
+  const c = card.connection;
+  const healthy = c.status === 'active';
+  const health = healthy
+    ? t('shops.health.active')
+    : html`${t('shops.health.broken')}${c.statusReason ? html`<br><small class="muted">${c.statusReason}</small>` : ''}`;
+  const problem = card.lastProblem;
+  return html`<section class="card shop" data-connection="${c.id}" data-status="${c.status}">
+<h2>${c.shop} ${statusBadge(ctx, c)}</h2>
+<dl class="health">
+  <dt>${t('shops.status')}</dt><dd class="${healthy ? 'ok' : 'health-broken'}">${t(`shops.platform.${c.platform}`)} — ${health}</dd>
+  <dt>${t('shops.lastSync')}</dt><dd>${card.lastSyncAt ? when(ctx, card.lastSyncAt) : t('shops.never')}</dd>
+  <dt>${t('shops.lastError')}</dt><dd>${
+    problem
+      ? html`${when(ctx, problem.createdAt)} — ${t(`shops.kind.${problem.kind}`)}${problem.externalName ? html` (${problem.externalName})` : ''}`
+      : t('shops.noError')
+  }</dd>
+  <dt>${t('shops.problemCount')}</dt><dd>${card.problems > 0 ? html`<a href="#problems">${card.problems}</a>` : '0'}</dd>
+  <dt>${t('shops.linkedAt')}</dt><dd>${when(ctx, c.createdAt)}</dd>
+  ${mayManage ? '' : settingsText(ctx, c)}
+</dl>
+${mayManage ? settingsForm(ctx, c) : ''}
+</section>`;
+}
+
+function pastTable(ctx: PageContext, past: Connection[]) {
+  const { t } = ctx;
+  if (past.length === 0) return '';
+  return html`<section><h2>${t('shops.past')}</h2>
+<table class="list"><thead><tr><th>${t('shops.problem.shop')}</th><th>${t('shops.linkedAt')}</th><th>${t('shops.disconnectedAt')}</th><th>${t('shops.reason')}</th></tr></thead>
+<tbody>${past.map(
+    (c) => html`<tr data-connection="${c.id}" data-status="${c.status}">
+  <td data-label="${t('shops.problem.shop')}">${c.shop}</td>
+  <td data-label="${t('shops.linkedAt')}">${when(ctx, c.createdAt)}</td>
+  <td data-label="${t('shops.disconnectedAt')}">${c.disconnectedAt ? when(ctx, c.disconnectedAt) : '—'}</td>
+  <td data-label="${t('shops.reason')}">${c.statusReason ?? '—'}</td>
+</tr>`,
+  )}</tbody></table></section>`;
+}
+
+function problemsTable(ctx: PageContext, data: ShopsPageData) {
+  const { t } = ctx;
+  const shopOf = new Map(data.shops.map((s) => [s.connection.id, s.connection.shop]));
+  const rows = data.problems.map(
+    (p) => html`<tr data-problem="${p.id}">
+  <td data-label="${t('shops.problem.at')}" class="date">${when(ctx, p.createdAt)}</td>
+  <td data-label="${t('shops.problem.shop')}">${shopOf.get(p.connectionId) ?? '—'}</td>
+  <td data-label="${t('shops.problem.order')}" class="nowrap">${p.externalName ?? '—'}</td>
+  <td data-label="${t('shops.problem.kind')}">${t(`shops.kind.${p.kind}`)}</td>
+  <td data-label="${t('shops.problem.message')}">${p.message}</td>
+</tr>`,
+  );
+  return html`<section id="problems"><h2>${t('shops.problems')}</h2>
+${
+  data.problems.length === 0
+    ? html`<p>${t('shops.noProblems')}</p>`
+    : html`<p class="muted">${t('shops.problemsIntro')}${
+        data.problems.length >= data.problemLimit
+          ? html` ${t('shops.problemsLimit', { n: String(data.problemLimit) })}`
+          : ''
+      }</p>
+<table class="list problems"><thead><tr><th>${t('shops.problem.at')}</th><th>${t('shops.problem.shop')}</th><th>${t('shops.problem.order')}</th><th>${t('shops.problem.kind')}</th><th>${t('shops.problem.message')}</th></tr></thead>
+<tbody>${rows}</tbody></table>`
+}</section>`;
+}
+
+/** `/account/shops`: connect a store, the brand's links with their health and settings, the sync problems. */
+export function shopsPage(ctx: PageContext, data: ShopsPageData, state: ShopsPageState = {}): string {
+  const { t } = ctx;
+  const live = data.shops.filter((s) => s.connection.status !== 'disconnected');
+  const past = data.shops.filter((s) => s.connection.status === 'disconnected').map((s) => s.connection);
+  return layout(
+    ctx,
+    t('shops.title'),
+    html`<p>${t('shops.intro')}</p>
+${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+${connectForm(ctx, data, state)}
+<h2>${t('shops.yours')}</h2>
+${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage))}
+${problemsTable(ctx, data)}
+${pastTable(ctx, past)}`,
+  );
+}
+
+/** The last step before Shopify: which store, and what Shopify will ask. */
+export function continueToShopifyPage(ctx: PageContext, shop: string, installHref: string): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.continueTitle', { shop }),
+    html`<p>${t('shops.continueText')}</p>
+<p><a class="button" href="${installHref}">${t('shops.connectSubmit')}</a></p>
+<p><a href="/account/shops">${t('shops.cancel')}</a></p>`,
+  );
+}
+
+/** The confirmation a disconnect asks for (a second page: no script needed). */
+export function disconnectPage(ctx: PageContext, c: Connection): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.disconnectTitle', { shop: c.shop }),
+    html`<p class="warning">${t('shops.disconnectWarning')}</p>
+<form method="post" action="/account/shops/${c.id}/disconnect" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('shops.disconnectConfirm')}</button></form>
+<a href="/account/shops">${t('shops.cancel')}</a>`,
+  );
+}
+
+/** After a disconnect: done here, and whether the shop still holds our registrations. */
+export function disconnectedPage(
+  ctx: PageContext,
+  c: Connection,
+  remote: 'removed' | 'failed' | 'none',
+): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.disconnectedTitle'),
+    html`<p class="notice" role="status">${t('shops.disconnectedDone', { shop: c.shop })}</p>
+<p class="${remote === 'failed' ? 'warning' : ''}" data-remote="${remote}">${t(`shops.remote.${remote}`)}</p>
+<p><a href="/account/shops">${t('shops.back')}</a></p>`,
+  );
+}
