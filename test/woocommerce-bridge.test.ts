@@ -56,7 +56,9 @@ describe('connect by key provisioning', () => {
     const back = new URL(await w.fake.approve(authorize.toString()));
     expect(back.searchParams.get('success')).toBe('1');
     const landed = await w.t.app.inject({ url: `${back.pathname}${back.search}` });
-    expect(landed.headers.location).toBe('/account?woocommerce=connected');
+    expect(landed.headers.location).toBe(
+      `/account/shops?${new URLSearchParams({ connected: w.fake.url(SLUG) })}`,
+    );
 
     connection = await w.t.deps.connections.get(null, connectionId);
     expect(connection).toMatchObject({ platform: 'woocommerce', shop: w.fake.url(SLUG), status: 'active' });
@@ -100,6 +102,43 @@ describe('connect by key provisioning', () => {
     expect(res.statusCode).toBe(401);
     const after = await w.t.pool.query('SELECT count(*)::int AS n FROM connector_connections');
     expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+});
+
+describe('the Shops page', () => {
+  it('links a store with pasted keys, or hands over to the store’s approval page without them', async () => {
+    const user = await createUser(w.t.deps, { brandId: brand.brandId });
+    const b = new Browser(w.t.app, '10.77.0.2');
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    w.fake.addShop('form-shop');
+    const key = w.fake.createKey('form-shop');
+    const bad = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
+      url: w.fake.url('form-shop'),
+      consumer_key: key.consumerKey,
+      consumer_secret: 'cs_wrong',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('consumer secret');
+    expect(w.fake.shop('form-shop').webhooks).toHaveLength(0);
+
+    const handOver = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
+      url: `${w.fake.url('form-shop')}/`,
+    });
+    expect(handOver.status).toBe(200);
+    expect(handOver.body).toContain(
+      `/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent(w.fake.url('form-shop'))}`,
+    );
+
+    const linked = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
+      url: w.fake.url('form-shop'),
+      consumer_key: key.consumerKey,
+      consumer_secret: key.consumerSecret,
+    });
+    expect(linked.status).toBe(303);
+    const page = await b.get(linked.location!);
+    expect(page.body).toContain(w.fake.url('form-shop'));
+    expect(page.body).toContain('WooCommerce');
+    expect(w.fake.shop('form-shop').webhooks).toHaveLength(2);
   });
 });
 

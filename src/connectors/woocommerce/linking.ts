@@ -59,6 +59,15 @@ export function wooLinking(deps: {
       throw new AppError('invalid_request', `The shop ${store} is already linked; disconnect it first.`);
   }
 
+  /** The brand, and the store's address checked (https, public, not linked already). */
+  async function checkStore(brandId: string, url: unknown, field = 'url') {
+    const brand = await stores.brands.findById(brandId);
+    if (!brand) throw new AppError('not_found', `No brand with id "${brandId}".`);
+    const store = await checkedStoreUrl(url, deps.guard, field);
+    await refuseLinked(store);
+    return { brand, store };
+  }
+
   async function link(input: {
     brandId: string;
     url: unknown;
@@ -66,16 +75,13 @@ export function wooLinking(deps: {
     consumerSecret: unknown;
     connectionId?: string;
   }): Promise<Connection> {
-    const brand = await stores.brands.findById(input.brandId);
-    if (!brand) throw new AppError('not_found', `No brand with id "${input.brandId}".`);
     const key = typeof input.consumerKey === 'string' ? input.consumerKey.trim() : '';
     const secret = typeof input.consumerSecret === 'string' ? input.consumerSecret.trim() : '';
     if (!CONSUMER_KEY.test(key))
       throw invalidField('consumer_key', 'must be a WooCommerce consumer key (ck_…)');
     if (!CONSUMER_SECRET.test(secret))
       throw invalidField('consumer_secret', 'must be a WooCommerce consumer secret (cs_…)');
-    const store = await checkedStoreUrl(input.url, deps.guard);
-    await refuseLinked(store);
+    const { brand, store } = await checkStore(input.brandId, input.url);
     const id = input.connectionId ?? prefixedId('con');
     const shop = { store, keys: { consumerKey: key, consumerSecret: secret } };
     const webhookSecret = randomBytes(32).toString('base64url');
@@ -119,11 +125,10 @@ export function wooLinking(deps: {
      * callback's path. The app name shown on the shop's approval page names the brand, so a
      * merchant is never asked to approve an unnamed link.
      */
+    checkStore,
+
     async beginConnect(input: { brandId: string; userId: string | null; shopUrl: unknown }) {
-      const brand = await stores.brands.findById(input.brandId);
-      if (!brand) throw new AppError('not_found', `No brand with id "${input.brandId}".`);
-      const store = await checkedStoreUrl(input.shopUrl, deps.guard, 'shop_url');
-      await refuseLinked(store);
+      const { brand, store } = await checkStore(input.brandId, input.shopUrl, 'shop_url');
       const state = randomBytes(32).toString('base64url');
       const connectionId = prefixedId('con');
       await stores.connections.insertInstall({

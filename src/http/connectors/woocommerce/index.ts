@@ -64,9 +64,9 @@ export function wooCommerceRoutes(deps: Deps) {
       // Only whether it worked is said here: the details are in the account area, behind sign-in.
       const linked = query.success === '1' && connection?.status === 'active';
       const result: Record<string, string> = linked
-        ? { woocommerce: 'connected' }
+        ? { connected: connection.shop }
         : { woocommerce_error: query.success === '0' ? 'denied' : 'failed' };
-      return reply.redirect(`${ACCOUNT_PATH}?${new URLSearchParams(result)}`, 303);
+      return reply.redirect(`${ACCOUNT_PATH}/shops?${new URLSearchParams(result)}`, 303);
     });
 
     app.post(
