@@ -5,6 +5,10 @@ import { connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
 import { prestashopConnector } from './connectors/prestashop/prestashop-connector.ts';
 import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
+import {
+  type WooCommerceConnector,
+  wooCommerceConnector,
+} from './connectors/woocommerce/woocommerce-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -27,7 +31,7 @@ import { webhookRequests } from './domain/webhooks/webhook-requests.ts';
 import { webhookService } from './domain/webhooks/webhook-service.ts';
 import { webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
 import { outbox } from './events/outbox.ts';
-import { subscribers } from './events/subscribers.ts';
+import { ORDER_QUEUE_PREFIXES, subscribers } from './events/subscribers.ts';
 import { idempotentRequests } from './http/public/idempotent-requests.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
@@ -36,6 +40,7 @@ import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './jobs/prestashop-process-push.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/shopify-process-webhook.ts';
+import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/woocommerce-process-order.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -74,7 +79,12 @@ export function createDeps(
   const listeners = webhookListeners(stores.webhooks);
   const directory = connectorDirectory(stores.connections);
   const events = outbox(
-    subscribers({ webhooks: listeners, shopify: config.shopify ? directory : null, prestashop: directory }),
+    subscribers({
+      webhooks: listeners,
+      shopify: config.shopify ? directory : null,
+      prestashop: directory,
+      woocommerce: config.woocommerce ? directory : null,
+    }),
   );
   // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
   // PUBLIC_BASE_URL, else the listen address.
@@ -169,6 +179,15 @@ export function createDeps(
         const failures = await shopify.operations.unregister(connection.shop, token, connection.remoteIds);
         if (failures.length) throw new Error(failures.join('; '));
       },
+      woocommerce: async (connection) => {
+        await woocommerce?.removeWebhooks(connection);
+      },
+    },
+    resync: {
+      woocommerce: async (connection, since) => {
+        if (!woocommerce) throw new Error('the WooCommerce bridge is off');
+        return woocommerce.poll.poll(connection.id, { since });
+      },
     },
   });
   const shopify: ShopifyConnector | null = shopifyApp
@@ -203,6 +222,22 @@ export function createDeps(
     onChanged: directory.forget,
     processJob: PRESTASHOP_PROCESS_PUSH.name,
   });
+  const woocommerce: WooCommerceConnector | null = config.woocommerce
+    ? wooCommerceConnector({
+        stores,
+        transact,
+        orders,
+        connections,
+        directory,
+        cipher,
+        // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints.
+        guard: destinationGuard({ allowInsecure: config.connectorsAllowInsecure }),
+        clock,
+        baseUrl,
+        carrierName: config.carrierName,
+        processJob: WOOCOMMERCE_PROCESS_ORDER.name,
+      })
+    : null;
   return {
     config,
     pool,
@@ -237,7 +272,14 @@ export function createDeps(
     jobQueue: {
       recoverStalled: (tasks: readonly string[], graceMs: number) =>
         stores.jobQueue.unlockStalledJobs(tasks, graceMs),
+      /** The per-order queues of the shop connectors whose order is finished (jobs/cleanup-order-queues.ts). */
+      deleteFinishedOrderQueues: async () => {
+        for (const prefix of ORDER_QUEUE_PREFIXES)
+          await stores.connectorSync.deleteFinishedOrderQueues(prefix);
+      },
     },
+    /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */
+    woocommerce,
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

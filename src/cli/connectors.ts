@@ -8,7 +8,21 @@ function optionalFlag(ctx: CommandContext, name: string): string | null {
 }
 
 function health(c: Connection): string {
-  return c.statusReason ? `${c.status} (${c.statusReason})` : c.status;
+  const status = c.statusReason ? `${c.status} (${c.statusReason})` : c.status;
+  return c.status === 'active' && c.syncError ? `${status}, last sync failed` : status;
+}
+
+/** The polled platforms' sync health: last poll, what failed, what was repaired on the shop. */
+function syncLines(c: Connection): string[] {
+  if (c.platform === 'shopify') return [];
+  return [
+    `  last sync: ${c.lastSyncedAt?.toISOString() ?? 'never'}${c.syncCursor ? ` (orders changed up to ${c.syncCursor}Z)` : ''}`,
+    ...(c.syncError ? [`  error:     ${c.syncError}`] : []),
+    ...(c.syncState.webhookNotice
+      ? [`  webhooks:  ${c.syncState.webhookNotice} (${c.syncState.webhooksReactivatedAt ?? ''})`]
+      : []),
+    ...(c.extraStatuses.length ? [`  statuses:  processing, ${c.extraStatuses.join(', ')}`] : []),
+  ];
 }
 
 function describeProblems(problems: SyncProblem[]): string {
@@ -74,6 +88,43 @@ export const connectorCommands: Record<string, CommandSpec> = {
       );
     },
   },
+  'connectors woocommerce link': {
+    usage: 'dlv connectors woocommerce link --brand ID --url https://shop --key ck_… --secret cs_… [--json]',
+    options: ['brand', 'url', 'key', 'secret'],
+    async run(ctx) {
+      if (!ctx.deps.woocommerce)
+        throw new AppError('not_found', 'The WooCommerce bridge is off: set CONNECTOR_SECRET_KEY.');
+      const connection = await ctx.deps.woocommerce.linking.link({
+        brandId: requireFlag(ctx, 'brand'),
+        url: requireFlag(ctx, 'url'),
+        consumerKey: requireFlag(ctx, 'key'),
+        consumerSecret: requireFlag(ctx, 'secret'),
+      });
+      ctx.out(
+        `Linked ${connection.shop} to ${connection.brandId} as ${connection.id} (order.created and order.updated webhooks created; orders polled every 5 minutes).`,
+        connectionJson(connection),
+      );
+    },
+  },
+  'connectors resync': {
+    usage: 'dlv connectors resync ID [--since ISO-DATE] [--json]',
+    options: ['since'],
+    async run(ctx) {
+      const sinceFlag = optionalFlag(ctx, 'since');
+      const since = sinceFlag === null ? undefined : new Date(sinceFlag);
+      if (sinceFlag !== null && (!/^\d{4}-\d{2}-\d{2}/.test(sinceFlag) || Number.isNaN(since!.getTime())))
+        throw invalidField('since', 'must be an ISO date such as 2026-11-01 or 2026-11-01T08:00:00Z');
+      const id = requireArg(ctx, 0, 'ID');
+      const summary = await ctx.deps.connections.resync(null, id, since);
+      ctx.out(
+        [
+          `${id}: ${summary.seen} orders read, ${summary.stored} new to process.`,
+          ...summary.webhooks.map((w) => `  ${w}`),
+        ].join('\n'),
+        { connection_id: id, ...summary },
+      );
+    },
+  },
   'connectors list': {
     usage: 'dlv connectors list [--brand ID] [--json]',
     options: ['brand'],
@@ -114,10 +165,15 @@ export const connectorCommands: Record<string, CommandSpec> = {
           `  orders:    ${connection.orderFilter === 'all' ? 'every order with a shipping address' : 'orders shipped with our services'}`,
           `  notify:    ${connection.notifyCustomer ? 'the shop e-mails the tracking to its customer' : 'no customer e-mail'}`,
           `  linked:    ${connection.createdAt.toISOString()}`,
+          ...syncLines(connection),
           '',
           describeProblems(problems),
         ].join('\n'),
-        { ...connectionJson(connection), problems: problems.map(problemJson) },
+        {
+          ...connectionJson(connection),
+          webhook_notice: connection.syncState.webhookNotice ?? null,
+          problems: problems.map(problemJson),
+        },
       );
     },
   },
@@ -139,15 +195,19 @@ export const connectorCommands: Record<string, CommandSpec> = {
     },
   },
   'connectors settings': {
-    usage: 'dlv connectors settings ID [--orders ours|all] [--notify yes|no] [--json]',
-    options: ['orders', 'notify'],
+    usage:
+      'dlv connectors settings ID [--orders ours|all] [--notify yes|no] [--statuses on-hold,pending|none] [--json]',
+    options: ['orders', 'notify', 'statuses'],
     async run(ctx) {
       const notify = optionalFlag(ctx, 'notify');
       if (notify !== null && notify !== 'yes' && notify !== 'no')
         throw invalidField('notify', 'must be yes or no');
+      const statuses = optionalFlag(ctx, 'statuses');
       const connection = await ctx.deps.connections.updateSettings(null, requireArg(ctx, 0, 'ID'), {
         orderFilter: optionalFlag(ctx, 'orders') ?? undefined,
         notifyCustomer: notify === null ? undefined : notify === 'yes',
+        extraStatuses:
+          statuses === null ? undefined : statuses === 'none' ? [] : statuses.split(',').map((x) => x.trim()),
       });
       ctx.out(`Updated ${connection.id}.`, connectionJson(connection));
     },

@@ -10,6 +10,12 @@ import {
 import type { CredentialCipher } from './credentials.ts';
 
 export const DEFAULT_PROBLEM_LIMIT = 50;
+
+/**
+ * WooCommerce statuses a brand may ship besides `processing` (paid): `on-hold` is where bank
+ * transfers and cheques wait, `pending` where cash on delivery may. Never `cancelled` or `failed`.
+ */
+export const MANUAL_WOO_STATUSES = ['on-hold', 'pending'];
 export const MAX_PROBLEM_LIMIT = 500;
 
 /**
@@ -17,6 +23,17 @@ export const MAX_PROBLEM_LIMIT = 500;
  * when some of it could not be removed (the shop unreachable, the token refused).
  */
 export type RemoteCleanup = (connection: Connection, token: string) => Promise<void>;
+
+/** What a re-run of a platform's poll found. */
+export interface ResyncSummary {
+  seen: number;
+  stored: number;
+  cursor: string | null;
+  webhooks: string[];
+}
+
+/** A platform's poll, run now (from its mark, or from `since`). */
+export type Resync = (connection: Connection, since?: Date) => Promise<ResyncSummary>;
 
 /**
  * What became of our registrations on the shop when it was disconnected: `removed`; `failed` (the
@@ -37,6 +54,8 @@ export function connectionsService(deps: {
   /** Called after a change made here, so this instance's directory need not wait for its poll. */
   onChanged: () => void;
   remoteCleanup: Partial<Record<Platform, RemoteCleanup>>;
+  /** The platforms that poll their shops (Shopify does not: its webhooks are retried for 48 hours). */
+  resync?: Partial<Record<Platform, Resync>>;
 }) {
   const { connections, connectorSync } = deps.stores;
 
@@ -90,15 +109,29 @@ export function connectionsService(deps: {
     async updateSettings(
       brandId: string | null,
       id: string,
-      settings: { orderFilter?: string; notifyCustomer?: boolean },
+      settings: { orderFilter?: string; notifyCustomer?: boolean; extraStatuses?: string[] },
     ): Promise<Connection> {
       const connection = await get(brandId, id);
-      const { orderFilter } = settings;
+      const { orderFilter, extraStatuses } = settings;
       if (orderFilter !== undefined && orderFilter !== 'ours' && orderFilter !== 'all')
         throw invalidField('order_filter', 'must be ours or all');
+      if (extraStatuses !== undefined) {
+        if (connection.platform !== 'woocommerce')
+          throw invalidField('extra_statuses', 'only WooCommerce links take extra statuses');
+        const bad = extraStatuses.find((s) => !MANUAL_WOO_STATUSES.includes(s));
+        if (bad !== undefined)
+          throw invalidField(
+            'extra_statuses',
+            `must be among ${MANUAL_WOO_STATUSES.join(', ')} (not ${bad})`,
+          );
+      }
       await connections.updateSettings(
         connection.id,
-        { orderFilter: orderFilter as OrderFilter | undefined, notifyCustomer: settings.notifyCustomer },
+        {
+          orderFilter: orderFilter as OrderFilter | undefined,
+          notifyCustomer: settings.notifyCustomer,
+          extraStatuses: extraStatuses === undefined ? undefined : [...new Set(extraStatuses)],
+        },
         deps.clock(),
       );
       return get(brandId, id);
@@ -128,6 +161,16 @@ export function connectionsService(deps: {
       await connections.disconnect(connection.id, reason, deps.clock());
       deps.onChanged();
       return { ...(await get(brandId, id)), remote };
+    },
+
+    /** Runs the link's poll now: orders changed since its mark, or since `since`, are fetched again. */
+    async resync(brandId: string | null, id: string, since?: Date): Promise<ResyncSummary> {
+      const connection = await get(brandId, id);
+      const run = deps.resync?.[connection.platform];
+      if (!run) throw new AppError('invalid_request', `A ${connection.platform} link has no poll to re-run.`);
+      if (since !== undefined && (Number.isNaN(since.getTime()) || since > deps.clock()))
+        throw invalidField('since', 'must be a date in the past');
+      return run(connection, since);
     },
 
     /** The shop refused our token: stop calling it until it is linked again. */

@@ -71,6 +71,11 @@ export function connectorOrderSync(deps: {
   return {
     problem,
 
+    /** True when the shop order already has its delivery order (skip fetching what `create` needs). */
+    async isLinked(connection: Connection, externalId: string): Promise<boolean> {
+      return (await sync.findLink(connection.id, externalId)) !== null;
+    },
+
     /** The shop order's delivery order, created once; a refusal of ours becomes a sync problem. */
     async create(connection: Connection, ref: ExternalOrderRef, input: OrderInput): Promise<string> {
       const existing = await sync.findLink(connection.id, ref.externalId);

@@ -1,7 +1,15 @@
 import type { OrderInput } from '../../domain/orders/order-input.ts';
 import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
 import type { OrderFilter, ProblemDetails, ProblemKind } from '../connection.ts';
-import { addressLine, amountInEuros, phoneOrNull, recipientName, str, usableEmail } from '../order-fields.ts';
+import {
+  addressLine,
+  amountInEuros,
+  parcelOf,
+  phoneOrNull,
+  recipientName,
+  str,
+  usableEmail,
+} from '../order-fields.ts';
 import { toGid } from './shopify-json.ts';
 
 /** The members of Shopify's order payload (orders/paid, orders/cancelled) the connector reads. */
@@ -81,9 +89,7 @@ export function shopifyUnits(items: readonly ShopifyItem[]): {
     const quantity = Number.isInteger(item.quantity) && item.quantity! > 0 ? item.quantity! : 1;
     if (typeof item.grams === 'number' && item.grams > 0) grams += Math.ceil(item.grams) * quantity;
   }
-  return grams > 0
-    ? { unit_type: 'parcel', quantity: 1, unit_weight: `${grams}g` }
-    : { unit_type: 'parcel', quantity: 1 };
+  return parcelOf(grams);
 }
 
 function addressLineOf(a: ShopifyAddress): string | null {

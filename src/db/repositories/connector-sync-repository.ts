@@ -160,6 +160,11 @@ export function connectorSyncRepository(db: Queryable) {
       return rows[0] ?? null;
     },
 
+    /** A stored delivery given up on: forgotten, so the same state can be stored (and processed) again. */
+    async forgetInbox(id: number): Promise<void> {
+      await db.query('DELETE FROM connector_inbox WHERE id = $1 AND processed_at IS NULL', [id]);
+    },
+
     /** `erasePayload`: what the payload said is no longer needed (privacy requests keep no copy). */
     async markProcessed(id: number, outcome: string, at: Date, erasePayload = false): Promise<void> {
       await db.query(
