@@ -133,8 +133,7 @@ export function wooOrderSync(deps: {
         return outcome;
       };
       const connection = await stores.connections.findByShop('woocommerce', entry.shop);
-      if (connection?.status !== 'active')
-        return finish(`ignored: link ${connection?.status ?? 'missing'}`);
+      if (connection?.status !== 'active') return finish(`ignored: link ${connection?.status ?? 'missing'}`);
       let order: WooOrder;
       try {
         order = JSON.parse(entry.payload ?? '{}') as WooOrder;
