@@ -22,8 +22,6 @@ export interface Config {
   /** How long a verified API key is trusted from memory; bounded so revocations apply within 5 s. */
   authCacheTtlMs: number;
   webhooksAllowInsecure: boolean;
-  /** CONNECTORS_ALLOW_INSECURE: shops linked by URL (PrestaShop) may be http and on loopback (tests). */
-  connectorsAllowInsecure: boolean;
   /** Runs the job worker inside the API process (the default for `npm start`). */
   runWorker: boolean;
   /**
@@ -51,6 +49,18 @@ export interface Config {
    * development only, where a key generated once is kept in the database instead.
    */
   connectorSecretKey: Buffer | null;
+  /**
+   * WooCommerce (and other) shops at http:// or loopback addresses (CONNECTORS_ALLOW_INSECURE): local
+   * development and tests only; otherwise a shop's address must be https and public (the SSRF guard).
+   */
+  connectorsAllowInsecure: boolean;
+  /** The carrier's name in shops (CARRIER_NAME): checkout, notes, tracking entries. */
+  carrierName: string;
+  /**
+   * The WooCommerce bridge needs no app credentials (each shop gives its key pair): on, unless the
+   * service is published (https) without CONNECTOR_SECRET_KEY to encrypt those keys.
+   */
+  woocommerce: boolean;
 }
 
 export interface ShopifyAppConfig {
@@ -97,7 +107,6 @@ export const ENV_SCHEMA = Type.Object({
   }),
   AUTH_CACHE_TTL_MS: Int(4000, 0, 4900, 'how long a verified key is trusted from memory'),
   WEBHOOKS_ALLOW_INSECURE: Bool(false, 'http and loopback webhook receivers (development)'),
-  CONNECTORS_ALLOW_INSECURE: Bool(false, 'http and loopback shop URLs for the connectors (development)'),
   RUN_WORKER: Bool(true, 'run the job worker inside the API process'),
   CURSOR_SECRET: Text('key of the list cursors', {
     minLength: 32,
@@ -143,6 +152,10 @@ export const ENV_SCHEMA = Type.Object({
     maxLength: 60,
     description: 'carrier name shown at checkout and in shops’ tracking information',
   }),
+  CONNECTORS_ALLOW_INSECURE: Bool(
+    false,
+    'http and loopback shop addresses for the WooCommerce/PrestaShop bridges (development)',
+  ),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -269,7 +282,6 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? null,
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     webhooksAllowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
-    connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
     runWorker: e.RUN_WORKER,
     cursorSecret: e.CURSOR_SECRET ?? null,
     ...seller(e),
@@ -278,6 +290,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
+    connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
+    carrierName: e.CARRIER_NAME,
+    woocommerce: e.CONNECTOR_SECRET_KEY !== undefined || isDevelopment(e.PUBLIC_BASE_URL ?? null),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
   };
 }

@@ -6,6 +6,10 @@ import { credentialCipher } from './connectors/credentials.ts';
 import { prestashopConnector } from './connectors/prestashop/prestashop-connector.ts';
 import { connectorResync } from './connectors/resync.ts';
 import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
+import {
+  type WooCommerceConnector,
+  wooCommerceConnector,
+} from './connectors/woocommerce/woocommerce-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -27,8 +31,9 @@ import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
 import { webhookRequests } from './domain/webhooks/webhook-requests.ts';
 import { webhookService } from './domain/webhooks/webhook-service.ts';
 import { webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
+import { AppError } from './errors.ts';
 import { outbox } from './events/outbox.ts';
-import { subscribers } from './events/subscribers.ts';
+import { ORDER_QUEUE_PREFIXES, subscribers } from './events/subscribers.ts';
 import { idempotentRequests } from './http/public/idempotent-requests.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
@@ -37,6 +42,7 @@ import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './jobs/prestashop-process-push.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/shopify-process-webhook.ts';
+import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/woocommerce-process-order.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -75,7 +81,12 @@ export function createDeps(
   const listeners = webhookListeners(stores.webhooks);
   const directory = connectorDirectory(stores.connections);
   const events = outbox(
-    subscribers({ webhooks: listeners, shopify: config.shopify ? directory : null, prestashop: directory }),
+    subscribers({
+      webhooks: listeners,
+      shopify: config.shopify ? directory : null,
+      prestashop: directory,
+      woocommerce: config.woocommerce ? directory : null,
+    }),
   );
   // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
   // PUBLIC_BASE_URL, else the listen address.
@@ -170,6 +181,9 @@ export function createDeps(
         const failures = await shopify.operations.unregister(connection.shop, token, connection.remoteIds);
         if (failures.length) throw new Error(failures.join('; '));
       },
+      woocommerce: async (connection) => {
+        await woocommerce?.removeWebhooks(connection);
+      },
     },
   });
   const shopify: ShopifyConnector | null = shopifyApp
@@ -204,6 +218,22 @@ export function createDeps(
     onChanged: directory.forget,
     processJob: PRESTASHOP_PROCESS_PUSH.name,
   });
+  const woocommerce: WooCommerceConnector | null = config.woocommerce
+    ? wooCommerceConnector({
+        stores,
+        transact,
+        orders,
+        connections,
+        directory,
+        cipher,
+        // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints.
+        guard: destinationGuard({ allowInsecure: config.connectorsAllowInsecure }),
+        clock,
+        baseUrl,
+        carrierName: config.carrierName,
+        processJob: WOOCOMMERCE_PROCESS_ORDER.name,
+      })
+    : null;
   return {
     config,
     pool,
@@ -238,8 +268,35 @@ export function createDeps(
     resync: connectorResync({
       connections,
       clock,
-      resyncers: { prestashop: (connection, since) => prestashop.poll.resync(connection, since) },
+      resyncers: {
+        prestashop: async (connection, since) => {
+          const from = since ?? connection.createdAt;
+          return { outcome: await prestashop.poll.resync(connection, from), from };
+        },
+        // From the link's high-water mark unless told otherwise: WooCommerce never retries webhooks.
+        woocommerce: async (connection, since) => {
+          if (!woocommerce) throw new AppError('invalid_request', 'The WooCommerce bridge is off.');
+          const found = await woocommerce.poll.poll(connection.id, { since });
+          const outcome = [
+            `${found.seen} orders read, ${found.stored} new to process`,
+            ...found.webhooks,
+          ].join('; ');
+          return { outcome, from: since ?? null, figures: { seen: found.seen, stored: found.stored } };
+        },
+      },
     }),
+    /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
+    jobQueue: {
+      recoverStalled: (tasks: readonly string[], graceMs: number) =>
+        stores.jobQueue.unlockStalledJobs(tasks, graceMs),
+      /** The per-order queues of the shop connectors whose order is finished (jobs/cleanup-order-queues.ts). */
+      deleteFinishedOrderQueues: async () => {
+        for (const prefix of ORDER_QUEUE_PREFIXES)
+          await stores.connectorSync.deleteFinishedOrderQueues(prefix);
+      },
+    },
+    /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */
+    woocommerce,
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

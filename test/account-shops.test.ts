@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProblemKind } from '../src/connectors/connection.ts';
+import type { ProblemDetails, ProblemKind } from '../src/connectors/connection.ts';
 import { storesOn } from '../src/db/stores.ts';
 import { shopDomainFromForm } from '../src/http/account/shop-routes.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
@@ -72,7 +72,14 @@ async function connectThroughPage(b: Browser, typed: string, shop: string) {
   return landed.location!;
 }
 
-const record = (connectionId: string, brandId: string, kind: ProblemKind, name: string, at: Date) =>
+const record = (
+  connectionId: string,
+  brandId: string,
+  kind: ProblemKind,
+  name: string,
+  at: Date,
+  details?: ProblemDetails,
+) =>
   storesOn(t.pool).connectorSync.recordProblem({
     connectionId,
     brandId,
@@ -80,6 +87,7 @@ const record = (connectionId: string, brandId: string, kind: ProblemKind, name: 
     externalId: `gid://shopify/Order/${name.slice(1)}`,
     externalName: name,
     message: `${kind} for ${name}`,
+    details,
     at,
   });
 
@@ -123,6 +131,15 @@ describe('/account/shops', () => {
     const again = await b.submit('/account/shops', '/account/shops/connect', { shop });
     expect(again.status).toBe(409);
     expect(again.body).toContain('This store is already connected');
+    // Through Shopify all the same (an old tab): the callback says so as a page, and links nothing.
+    const install = await b.get(`/account/connectors/shopify/install?shop=${shop}`);
+    const callback = new URL(fake.approve(install.location!));
+    const refused = await b.get(`${callback.pathname}${callback.search}`);
+    expect(refused.status).toBe(400);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.body).toContain('This store is already connected. Disconnect it first');
+    expect(refused.body).toContain('href="/account/shops"');
+    expect(await t.deps.connections.list(brandId)).toHaveLength(1);
 
     // Disconnect: a confirmation page, a CSRF-checked POST; our registrations leave the shop.
     const id = link!.connection.id;
@@ -215,7 +232,9 @@ describe('/account/shops', () => {
     );
     expect(order.every((i) => i > 0)).toBe(true);
     expect(order).toEqual([...order].sort((x, y) => x - y));
-    expect(page.body).toContain('out_of_zone for #1001');
+    // Worded from the kind (these carry no details), never the connector's English sentence.
+    expect(page.body).toContain('The delivery address is outside the area we deliver.');
+    expect(page.body).not.toContain('out_of_zone for #1001');
 
     // Settings: persisted, the notice names the shop; a tampered value changes nothing.
     const saved = await b.submit('/account/shops', `/account/shops/${healthy.id}/settings`, {
@@ -246,6 +265,45 @@ describe('/account/shops', () => {
     expect(fr.body).toContain('Synchronisation en cours.');
     expect(fr.body).toContain('Adresse hors de notre zone');
     expect(fr.body).toContain('Toutes les commandes payées avec une adresse de livraison');
+  });
+
+  it('words the sync problems in the brand’s language from their kind and details', async () => {
+    const { b, brandId } = await signedIn(t);
+    const link = await linkShop(t.deps, brandId);
+    const at = new Date(Date.UTC(2026, 2, 5, 9, 30));
+    await record(link.id, brandId, 'out_of_zone', '#3001', at, {
+      code: 'invalid_field',
+      field: 'delivery_address',
+      problem: 'must be in Île-de-France',
+    });
+    await record(link.id, brandId, 'sync_failed', '#3002', at, {
+      code: 'update_not_sent',
+      tracking_ref: 'DLV-7K3M9Q2XHP',
+      status: 'in_transit',
+    });
+    await record(link.id, brandId, 'invalid_address', '#3003', at, { code: 'outside_france', country: 'BE' });
+    await record(link.id, brandId, 'unpriceable', '#3004', at);
+    // A case this page has no words for (a newer connector's): its own sentence rather than nothing.
+    await record(link.id, brandId, 'invalid_order', '#3005', at, { code: 'not_worded_yet' });
+
+    const fr = (await b.get('/account/shops?lang=fr')).body;
+    expect(fr).toContain(
+      'L’adresse de livraison est hors de la zone que nous livrons. delivery_address : doit être en Île-de-France',
+    );
+    expect(fr).toContain(
+      'Shopify n’a pas pris la mise à jour de DLV-7K3M9Q2XHP (En transit), malgré nos nouvelles tentatives.',
+    );
+    expect(fr).toContain('L’adresse de livraison est hors de France (BE).');
+    expect(fr).toContain('Votre grille tarifaire n’a pas de prix');
+    expect(fr).toContain('invalid_order for #3005');
+    for (const english of ['out_of_zone for', 'sync_failed for', 'unpriceable for'])
+      expect(fr).not.toContain(english);
+
+    const en = (await b.get('/account/shops?lang=en')).body;
+    expect(en).toContain(
+      'Shopify did not take the update of DLV-7K3M9Q2XHP (In transit), despite our retries.',
+    );
+    expect(en).toContain('The shipping address is outside France (BE).');
   });
 
   it('lets the finance role read but not connect, change or disconnect', async () => {

@@ -173,9 +173,18 @@ describe('userErrors', () => {
       trackingInfo: [{ number: 'DLV-1', url: 'https://track.example/DLV-1' }],
       notifyCustomer: true,
     });
-    expect(
-      (await gql(MUTATIONS.order, { id: order.gid })).json.data.order.fulfillmentOrders.nodes[0].status,
-    ).toBe('CLOSED');
+    const after = (await gql(MUTATIONS.order, { id: order.gid })).json.data.order;
+    expect(after.fulfillmentOrders.nodes[0].status).toBe('CLOSED');
+    // Order.fulfillments: a plain list (no connection), each with its FulfillmentTrackingInfo list.
+    expect(after.fulfillments).toEqual([
+      {
+        id: created.fulfillment.id,
+        name: expect.any(String),
+        status: 'SUCCESS',
+        trackingInfo: [{ company: 'Delivery Orders', number: 'DLV-1', url: 'https://track.example/DLV-1' }],
+        createdAt: expect.any(String),
+      },
+    ]);
     const twice = (await gql(MUTATIONS.fulfill, fulfillment(foId))).json.data.fulfillmentCreate;
     expect(twice.fulfillment).toBeNull();
     expect(twice.userErrors[0].message).toBe(

@@ -37,3 +37,46 @@ describe('job runner', () => {
     }
   });
 });
+
+describe('recover_stalled_jobs', () => {
+  it('frees the jobs a dead worker held past their grace (those that declare one), and only those', async () => {
+    const { RECOVER_STALLED_JOBS } = await import('../src/jobs/recover-stalled-jobs.ts');
+    const { WEBHOOKS_FAN_OUT } = await import('../src/jobs/webhooks-fan-out.ts');
+    const { ISSUE_DUE_INVOICES } = await import('../src/jobs/issue-invoices.ts');
+    const add = async (task: string, queue: string) =>
+      (
+        await t.pool.query<{ id: string }>(
+          `SELECT id FROM graphile_worker.add_job($1, '{"v":1,"event_id":"msg_nothing"}'::json,
+                  run_at := now() + interval '1 hour', queue_name := $2)`,
+          [task, queue],
+        )
+      ).rows[0]!.id;
+    const stalled = await add(WEBHOOKS_FAN_OUT.name, 'q-stalled');
+    const recent = await add(WEBHOOKS_FAN_OUT.name, 'q-recent');
+    const undeclared = await add(ISSUE_DUE_INVOICES.name, 'q-undeclared');
+    // As SIGKILL leaves them: locked by workers that will never finish.
+    const lock = (id: string, worker: string, ago: string) =>
+      t.pool.query(
+        `UPDATE graphile_worker._private_jobs SET locked_by = $2, locked_at = now() - $3::interval WHERE id = $1`,
+        [id, worker, ago],
+      );
+    await lock(stalled, 'dead-1', '10 minutes');
+    await lock(recent, 'alive-2', '1 minute');
+    await lock(undeclared, 'dead-3', '10 minutes');
+
+    const logged: string[] = [];
+    const helpers = { logger: { info: (m: string) => logged.push(m) } } as never;
+    await RECOVER_STALLED_JOBS.run(t.deps, {}, helpers);
+
+    const { rows } = await t.pool.query<{ id: string; locked_by: string | null }>(
+      'SELECT id::text, locked_by FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[])',
+      [[stalled, recent, undeclared]],
+    );
+    const lockedBy = Object.fromEntries(rows.map((r) => [r.id, r.locked_by]));
+    expect(lockedBy).toEqual({ [stalled]: null, [recent]: 'alive-2', [undeclared]: 'dead-3' });
+    expect(logged).toEqual(['ran again 1 jobs held by a worker that died']);
+    await t.pool.query('DELETE FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[])', [
+      [stalled, recent, undeclared],
+    ]);
+  });
+});

@@ -26,6 +26,8 @@ afterEach(() => fake.setMode('up'));
 afterAll(() => fake?.close());
 
 const NOW = new Date('2026-03-02T10:00:00Z');
+/** Our tracking number, looked for among the order's fulfillments. */
+const REF = 'DLV-7K3M9Q2XHP';
 
 function client(apiSecret = SECRET) {
   const waits: number[] = [];
@@ -113,7 +115,7 @@ describe('GraphQL at the pinned version', () => {
     const { shop } = await installed();
     const { operations } = client();
     const err = await operations
-      .openFulfillmentOrders(shop, 'shpat_revoked', 'gid://shopify/Order/1')
+      .fulfillmentState(shop, 'shpat_revoked', 'gid://shopify/Order/1', REF)
       .catch((e) => e);
     expect(err).toBeInstanceOf(ShopifyUnauthorized);
     expect(fake.shop(shop).calls.at(-1)?.outcome).toBe('unauthorized');
@@ -123,7 +125,7 @@ describe('GraphQL at the pinned version', () => {
     const { shop, token } = await installed();
     const { operations } = client();
     await expect(
-      operations.openFulfillmentOrders(shop, token, 'gid://shopify/Order/123'),
+      operations.fulfillmentState(shop, token, 'gid://shopify/Order/123', REF),
     ).rejects.toBeInstanceOf(ShopifyRequestFailed);
   });
 
@@ -131,12 +133,12 @@ describe('GraphQL at the pinned version', () => {
     const { shop, token } = await installed();
     const { operations } = client();
     fake.setMode('down');
-    const down = await operations.openFulfillmentOrders(shop, token, 'gid://shopify/Order/1').catch((e) => e);
+    const down = await operations.fulfillmentState(shop, token, 'gid://shopify/Order/1', REF).catch((e) => e);
     expect(down).toBeInstanceOf(ShopifyRetryLater);
     expect((down as ShopifyRetryLater).retryAt).toBeNull();
     fake.setMode('rate-limited');
     const limited = await operations
-      .openFulfillmentOrders(shop, token, 'gid://shopify/Order/1')
+      .fulfillmentState(shop, token, 'gid://shopify/Order/1', REF)
       .catch((e) => e);
     expect(limited).toBeInstanceOf(ShopifyRetryLater);
     expect((limited as ShopifyRetryLater).retryAt).toEqual(new Date(NOW.getTime() + 2000));
@@ -146,11 +148,11 @@ describe('GraphQL at the pinned version', () => {
     const { shop, token } = await installed();
     const { operations, waits } = client();
     fake.setMode('throttled');
-    const err = await operations.openFulfillmentOrders(shop, token, 'gid://shopify/Order/1').catch((e) => e);
+    const err = await operations.fulfillmentState(shop, token, 'gid://shopify/Order/1', REF).catch((e) => e);
     expect(err).toBeInstanceOf(ShopifyRetryLater);
-    // The query asks 13 points, the bucket is empty, 100 points come back per second: 130 ms.
-    expect(waits).toEqual([130, 130]);
-    expect((err as ShopifyRetryLater).retryAt).toEqual(new Date(NOW.getTime() + 260 + 130));
+    // The query asks 33 points, the bucket is empty, 100 points come back per second: 330 ms.
+    expect(waits).toEqual([330, 330]);
+    expect((err as ShopifyRetryLater).retryAt).toEqual(new Date(NOW.getTime() + 660 + 330));
     expect(fake.shop(shop).calls.map((c) => c.outcome)).toEqual(['throttled', 'throttled', 'throttled']);
   });
 
@@ -164,8 +166,9 @@ describe('GraphQL at the pinned version', () => {
     expect(res.status).toBe(404);
     expect(SHOPIFY_API_VERSION).toMatch(/^\d{4}-(01|04|07|10)$/);
     const { operations } = client();
-    await expect(
-      operations.openFulfillmentOrders(shop, token, fake.newOrder(shop).gid),
-    ).resolves.toHaveLength(1);
+    await expect(operations.fulfillmentState(shop, token, fake.newOrder(shop).gid, REF)).resolves.toEqual({
+      open: [expect.any(String)],
+      existing: null,
+    });
   });
 });

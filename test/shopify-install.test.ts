@@ -127,6 +127,50 @@ describe('callback', () => {
     expect((await b.get(url)).status).toBe(401);
   });
 
+  it('answers the merchant’s browser with a page in their language and a way back, with the API’s status', async () => {
+    const { b } = await signedIn();
+    const shop = newShop();
+    const { state } = await startInstall(b, shop);
+    const params = { code: 'abc', host: 'YWRtaW4', shop, state, timestamp: nowSeconds() };
+    const page = (res: { body: string; headers: Record<string, unknown> }) => {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(res.body).toContain('href="/account/shops"');
+      expect(res.body).not.toContain('"ok":false');
+      return res.body;
+    };
+
+    const forged = await b.get(signedCallback(params, 'wrong-secret'));
+    expect(forged.status).toBe(401);
+    expect(page(forged)).toContain('<h1>Your shop could not be connected</h1>');
+    expect(forged.body).toContain('was not opened by Shopify');
+
+    // A French merchant whose browser did not start this install.
+    const french = await t.app.inject({
+      url: signedCallback(params),
+      headers: { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' },
+    });
+    expect(french.statusCode).toBe(401);
+    expect(page({ body: french.body, headers: french.headers })).toContain(
+      '<h1>Votre boutique n’a pas pu être connectée</h1>',
+    );
+    expect(french.body).toContain('commencée dans un autre navigateur');
+    expect(french.body).toContain('Retour aux boutiques');
+
+    // The genuine callback (each refusal cleared the state cookie: put back as the browser had
+    // it), but Shopify is out of reach (the code exchange fails): 503.
+    b.cookies.set('dlv_shopify_state', state);
+    const unreachable = await b.get(signedCallback(params));
+    expect(unreachable.status).toBe(503);
+    expect(page(unreachable)).toContain('Shopify could not be reached');
+    // Used once: the same redirect again is an expired install.
+    b.cookies.set('dlv_shopify_state', state);
+    const replayed = await b.get(signedCallback(params));
+    expect(replayed.status).toBe(401);
+    expect(page(replayed)).toContain('expired or was already used');
+    expect(await connectionCount(shop)).toBe(0);
+  });
+
   it('refuses a state started for another shop', async () => {
     const { b } = await signedIn();
     const { state } = await startInstall(b, newShop());

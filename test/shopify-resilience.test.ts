@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SHOPIFY_RECOVER } from '../src/jobs/shopify-recover.ts';
+import { RECOVER_STALLED_JOBS } from '../src/jobs/recover-stalled-jobs.ts';
 import {
   deliveryOrdersOf,
   fulfillmentsOf,
@@ -136,7 +136,10 @@ describe('a worker killed mid-job', () => {
     expect(await runSyncJobsNow(t)).toBe(0);
     await sleep(300);
     expect(fulfillmentsOf(fake, shop, order.gid)).toHaveLength(0);
-    await t.pool.query('SELECT graphile_worker.add_job($1, $2::json)', [SHOPIFY_RECOVER.name, '{"v":1}']);
+    await t.pool.query('SELECT graphile_worker.add_job($1, $2::json)', [
+      RECOVER_STALLED_JOBS.name,
+      '{"v":1}',
+    ]);
     await eventually(
       async () => (await runSyncJobsNow(t)) > 0 || fulfillmentsOf(fake, shop, order.gid).length > 0,
     );

@@ -59,10 +59,11 @@ async function ordersOf(gid: string) {
 }
 
 async function problemsOf(gid: string) {
-  const { rows } = await t.pool.query('SELECT kind, message FROM connector_problems WHERE external_id = $1', [
-    gid,
-  ]);
-  return rows as { kind: string; message: string }[];
+  const { rows } = await t.pool.query(
+    'SELECT kind, message, details FROM connector_problems WHERE external_id = $1',
+    [gid],
+  );
+  return rows as { kind: string; message: string; details: Record<string, string> }[];
 }
 
 describe('webhook signature', () => {
@@ -178,7 +179,14 @@ describe('orders/paid', () => {
     const order = paidOrderPayload({ zip: '13001' });
     expect(await deliver('orders/paid', order.text)).toMatch(/^problem out_of_zone/);
     expect(await ordersOf(order.gid)).toHaveLength(0);
-    expect(await problemsOf(order.gid)).toEqual([{ kind: 'out_of_zone', message: expect.any(String) }]);
+    // The English sentence for the CLI; what the account area words in the brand's language.
+    expect(await problemsOf(order.gid)).toEqual([
+      {
+        kind: 'out_of_zone',
+        message: expect.stringContaining('13001'),
+        details: { code: 'invalid_field', field: 'delivery_address', problem: 'must be in Île-de-France' },
+      },
+    ]);
     // Shopify retrying it records nothing more.
     await deliver('orders/paid', order.text);
     expect(await problemsOf(order.gid)).toHaveLength(1);
@@ -188,7 +196,10 @@ describe('orders/paid', () => {
     const order = paidOrderPayload({ country: 'DE', zip: '75011' });
     await deliver('orders/paid', order.text);
     expect(await ordersOf(order.gid)).toHaveLength(0);
-    expect((await problemsOf(order.gid))[0]?.kind).toBe('out_of_zone');
+    expect((await problemsOf(order.gid))[0]).toMatchObject({
+      kind: 'out_of_zone',
+      details: { code: 'outside_france', country: 'DE' },
+    });
   });
 
   it('skips an order shipped otherwise, unless the brand takes all orders', async () => {
@@ -203,6 +214,32 @@ describe('orders/paid', () => {
     const all = paidOrderPayload({ shippingCode: 'ups-ground' });
     expect(await deliver('orders/paid', all.text, { shop: connection.shop })).toMatch(/^created/);
     expect((await ordersOf(all.gid))[0]).toMatchObject({ brand_id: other.brandId, service: 'standard' });
+  });
+
+  it('creates the delivery order of a paid order arriving while the link is broken, and says its tracking is not sent', async () => {
+    const other = await createBrandWithKey(t.deps);
+    const connection = await linkShop(t.deps, other.brandId);
+    await t.deps.connections.markBroken(connection.id, 'Shopify refused the access token (401)');
+    const order = paidOrderPayload();
+    expect(await deliver('orders/paid', order.text, { shop: connection.shop })).toMatch(/^created DLV-/);
+    const [created] = await ordersOf(order.gid);
+    expect(created).toMatchObject({ brand_id: other.brandId, status: 'pending' });
+    expect(await problemsOf(order.gid)).toEqual([
+      {
+        kind: 'sync_failed',
+        message: expect.stringContaining(`${created.tracking_ref} was created`),
+        details: { code: 'tracking_link_broken', tracking_ref: created.tracking_ref },
+      },
+    ]);
+    // Shopify's retry makes nothing more; its cancellation needs no call to Shopify either.
+    expect(await deliver('orders/paid', order.text, { shop: connection.shop })).toMatch(/^duplicate/);
+    expect(await deliver('orders/cancelled', order.text, { shop: connection.shop })).toMatch(/^cancelled/);
+    // A disconnected link takes nothing.
+    await t.deps.connections.disconnect(other.brandId, connection.id);
+    const late = paidOrderPayload();
+    expect(await deliver('orders/paid', late.text, { shop: connection.shop })).toBe(
+      'ignored: link disconnected',
+    );
   });
 
   it('ignores the orders of a shop nobody linked', async () => {
@@ -223,7 +260,9 @@ describe('orders/cancelled, app/uninstalled and privacy', () => {
     await deliver('orders/paid', picked.text);
     await t.deps.orders.setStatus((await ordersOf(picked.gid))[0].tracking_ref, 'picked_up', null);
     expect(await deliver('orders/cancelled', picked.text)).toMatch(/^problem not_cancellable/);
-    expect((await ordersOf(picked.gid))[0].status).toBe('picked_up');
+    const { status, tracking_ref } = (await ordersOf(picked.gid))[0];
+    expect(status).toBe('picked_up');
+    expect((await problemsOf(picked.gid))[0]?.details).toEqual({ code: 'cancelled_too_late', tracking_ref });
   });
 
   it('disconnects on app/uninstalled and erases the token', async () => {

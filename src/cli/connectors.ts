@@ -11,7 +11,21 @@ function optionalFlag(ctx: CommandContext, name: string): string | null {
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 function health(c: Connection): string {
-  return c.statusReason ? `${c.status} (${c.statusReason})` : c.status;
+  const status = c.statusReason ? `${c.status} (${c.statusReason})` : c.status;
+  return c.status === 'active' && c.syncError ? `${status}, last sync failed` : status;
+}
+
+/** The polled platforms' sync health: last poll, what failed, what was repaired on the shop. */
+function syncLines(c: Connection): string[] {
+  if (c.platform === 'shopify') return [];
+  return [
+    `  last sync: ${c.lastSyncedAt?.toISOString() ?? 'never'}${c.syncCursor ? ` (orders changed up to ${c.syncCursor}Z)` : ''}`,
+    ...(c.syncError ? [`  error:     ${c.syncError}`] : []),
+    ...(c.syncState.webhookNotice
+      ? [`  webhooks:  ${c.syncState.webhookNotice} (${c.syncState.webhooksReactivatedAt ?? ''})`]
+      : []),
+    ...(c.extraStatuses.length ? [`  statuses:  processing, ${c.extraStatuses.join(', ')}`] : []),
+  ];
 }
 
 function describeProblems(problems: SyncProblem[]): string {
@@ -77,6 +91,24 @@ export const connectorCommands: Record<string, CommandSpec> = {
       );
     },
   },
+  'connectors woocommerce link': {
+    usage: 'dlv connectors woocommerce link --brand ID --url https://shop --key ck_… --secret cs_… [--json]',
+    options: ['brand', 'url', 'key', 'secret'],
+    async run(ctx) {
+      if (!ctx.deps.woocommerce)
+        throw new AppError('not_found', 'The WooCommerce bridge is off: set CONNECTOR_SECRET_KEY.');
+      const connection = await ctx.deps.woocommerce.linking.link({
+        brandId: requireFlag(ctx, 'brand'),
+        url: requireFlag(ctx, 'url'),
+        consumerKey: requireFlag(ctx, 'key'),
+        consumerSecret: requireFlag(ctx, 'secret'),
+      });
+      ctx.out(
+        `Linked ${connection.shop} to ${connection.brandId} as ${connection.id} (order.created and order.updated webhooks created; orders polled every 5 minutes).`,
+        connectionJson(connection),
+      );
+    },
+  },
   'connectors list': {
     usage: 'dlv connectors list [--brand ID] [--json]',
     options: ['brand'],
@@ -117,10 +149,15 @@ export const connectorCommands: Record<string, CommandSpec> = {
           `  orders:    ${connection.orderFilter === 'all' ? 'every order with a shipping address' : 'orders shipped with our services'}`,
           `  notify:    ${connection.notifyCustomer ? 'the shop e-mails the tracking to its customer' : 'no customer e-mail'}`,
           `  linked:    ${connection.createdAt.toISOString()}`,
+          ...syncLines(connection),
           '',
           describeProblems(problems),
         ].join('\n'),
-        { ...connectionJson(connection), problems: problems.map(problemJson) },
+        {
+          ...connectionJson(connection),
+          webhook_notice: connection.syncState.webhookNotice ?? null,
+          problems: problems.map(problemJson),
+        },
       );
     },
   },
@@ -142,15 +179,19 @@ export const connectorCommands: Record<string, CommandSpec> = {
     },
   },
   'connectors settings': {
-    usage: 'dlv connectors settings ID [--orders ours|all] [--notify yes|no] [--json]',
-    options: ['orders', 'notify'],
+    usage:
+      'dlv connectors settings ID [--orders ours|all] [--notify yes|no] [--statuses on-hold,pending|none] [--json]',
+    options: ['orders', 'notify', 'statuses'],
     async run(ctx) {
       const notify = optionalFlag(ctx, 'notify');
       if (notify !== null && notify !== 'yes' && notify !== 'no')
         throw invalidField('notify', 'must be yes or no');
+      const statuses = optionalFlag(ctx, 'statuses');
       const connection = await ctx.deps.connections.updateSettings(null, requireArg(ctx, 0, 'ID'), {
         orderFilter: optionalFlag(ctx, 'orders') ?? undefined,
         notifyCustomer: notify === null ? undefined : notify === 'yes',
+        extraStatuses:
+          statuses === null ? undefined : statuses === 'none' ? [] : statuses.split(',').map((x) => x.trim()),
       });
       ctx.out(`Updated ${connection.id}.`, connectionJson(connection));
     },
@@ -162,16 +203,20 @@ export const connectorCommands: Record<string, CommandSpec> = {
       const sinceFlag = optionalFlag(ctx, 'since');
       if (sinceFlag !== null && !ISO_DATE_TIME.test(sinceFlag))
         throw invalidField('since', 'must be an ISO 8601 date-time (2026-11-23T08:00:00Z)');
-      const { connection, since, outcome } = await ctx.deps.resync.resync(
+      const { connection, since, outcome, figures } = await ctx.deps.resync.resync(
         null,
         requireArg(ctx, 0, 'ID'),
         sinceFlag === null ? undefined : new Date(sinceFlag),
       );
-      ctx.out(`Resynced ${connection.shop} (${connection.id}) from ${since.toISOString()}: ${outcome}.`, {
-        ...connectionJson(connection),
-        since: since.toISOString(),
-        outcome,
-      });
+      ctx.out(
+        `Resynced ${connection.shop} (${connection.id}) from ${since?.toISOString() ?? 'its last mark'}: ${outcome}.`,
+        {
+          ...connectionJson(connection),
+          since: since?.toISOString() ?? null,
+          outcome,
+          ...figures,
+        },
+      );
     },
   },
   'connectors disconnect': {

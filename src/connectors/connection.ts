@@ -22,6 +22,15 @@ export interface Connection {
   orderFilter: OrderFilter;
   notifyCustomer: boolean;
   remoteIds: RemoteIds;
+  /** Shop statuses that make a delivery order besides the paid one (polled platforms). */
+  extraStatuses: string[];
+  /** The poll's high-water mark (platform-defined; WooCommerce: an ISO UTC date). */
+  syncCursor: string | null;
+  /** The last poll that reached the shop. */
+  lastSyncedAt: Date | null;
+  /** What went wrong since (shop unreachable, a webhook disabled…); null when healthy. */
+  syncError: string | null;
+  syncState: SyncState;
   createdAt: Date;
   updatedAt: Date;
   disconnectedAt: Date | null;
@@ -31,6 +40,16 @@ export interface Connection {
 export interface RemoteIds {
   webhookSubscriptions?: string[];
   carrierService?: string;
+}
+
+/** What a bridge learnt about the shop and remembers; never a credential. */
+export interface SyncState {
+  /** WooCommerce: whether the Shipment Tracking extension answers (checked once). */
+  shipmentTracking?: 'present' | 'absent';
+  /** The last time a disabled shop webhook was found and reactivated. */
+  webhooksReactivatedAt?: string;
+  /** What was found and repaired then (a webhook disabled by the shop, one deleted). */
+  webhookNotice?: string;
 }
 
 export type ProblemKind =
@@ -51,9 +70,17 @@ export interface SyncProblem {
   externalId: string;
   /** What the merchant calls the order (`#1001`). */
   externalName: string | null;
+  /** The English sentence (CLI, logs); the account area words `kind` and `details` instead. */
   message: string;
+  details: ProblemDetails;
   createdAt: Date;
 }
+
+/**
+ * What the account area needs to word a problem in the brand's language: `code` names the exact
+ * case (a message key, `shops.problemText.<code>`, else the kind's); the other entries are its values.
+ */
+export type ProblemDetails = { code?: string } & Record<string, string>;
 
 export const CONNECTION_ID_PATTERN = /^con_[0-9a-f]{16}$/;
 
@@ -68,6 +95,9 @@ export function connectionJson(c: Connection, problems?: number) {
     status_reason: c.statusReason,
     order_filter: c.orderFilter,
     notify_customer: c.notifyCustomer,
+    extra_statuses: c.extraStatuses,
+    last_synced_at: c.lastSyncedAt?.toISOString() ?? null,
+    sync_error: c.syncError,
     created_at: c.createdAt.toISOString(),
     disconnected_at: c.disconnectedAt?.toISOString() ?? null,
     ...(problems === undefined ? {} : { problems }),
@@ -83,6 +113,7 @@ export function problemJson(p: SyncProblem) {
     external_id: p.externalId || null,
     external_name: p.externalName,
     message: p.message,
+    details: p.details,
     created_at: p.createdAt.toISOString(),
   };
 }

@@ -10,6 +10,12 @@ import {
 import type { CredentialCipher } from './credentials.ts';
 
 export const DEFAULT_PROBLEM_LIMIT = 50;
+
+/**
+ * WooCommerce statuses a brand may ship besides `processing` (paid): `on-hold` is where bank
+ * transfers and cheques wait, `pending` where cash on delivery may. Never `cancelled` or `failed`.
+ */
+export const MANUAL_WOO_STATUSES = ['on-hold', 'pending'];
 export const MAX_PROBLEM_LIMIT = 500;
 
 /**
@@ -90,15 +96,29 @@ export function connectionsService(deps: {
     async updateSettings(
       brandId: string | null,
       id: string,
-      settings: { orderFilter?: string; notifyCustomer?: boolean },
+      settings: { orderFilter?: string; notifyCustomer?: boolean; extraStatuses?: string[] },
     ): Promise<Connection> {
       const connection = await get(brandId, id);
-      const { orderFilter } = settings;
+      const { orderFilter, extraStatuses } = settings;
       if (orderFilter !== undefined && orderFilter !== 'ours' && orderFilter !== 'all')
         throw invalidField('order_filter', 'must be ours or all');
+      if (extraStatuses !== undefined) {
+        if (connection.platform !== 'woocommerce')
+          throw invalidField('extra_statuses', 'only WooCommerce links take extra statuses');
+        const bad = extraStatuses.find((s) => !MANUAL_WOO_STATUSES.includes(s));
+        if (bad !== undefined)
+          throw invalidField(
+            'extra_statuses',
+            `must be among ${MANUAL_WOO_STATUSES.join(', ')} (not ${bad})`,
+          );
+      }
       await connections.updateSettings(
         connection.id,
-        { orderFilter: orderFilter as OrderFilter | undefined, notifyCustomer: settings.notifyCustomer },
+        {
+          orderFilter: orderFilter as OrderFilter | undefined,
+          notifyCustomer: settings.notifyCustomer,
+          extraStatuses: extraStatuses === undefined ? undefined : [...new Set(extraStatuses)],
+        },
         deps.clock(),
       );
       return get(brandId, id);

@@ -48,3 +48,16 @@ export function amountInEuros(currency: unknown, total: unknown): number | null 
   if (currency !== 'EUR' || amount === null || !/^\d+(\.\d+)?$/.test(amount)) return null;
   return Math.round(Number(amount) * 100) / 100;
 }
+
+/** The first e-mail of the candidates, when our orders accept it (the shop's check is looser); else null. */
+export function firstUsableEmail(...candidates: unknown[]): string | null {
+  const email = candidates.map(str).find((c) => c !== null) ?? null;
+  return usableEmail(email) ? email : null;
+}
+
+/** One parcel of `grams` (the merchant ships the order together); no weight: the API's default. */
+export function parcelOf(grams: number): { unit_type: 'parcel'; quantity: number; unit_weight?: string } {
+  return grams > 0
+    ? { unit_type: 'parcel', quantity: 1, unit_weight: `${Math.ceil(grams)}g` }
+    : { unit_type: 'parcel', quantity: 1 };
+}

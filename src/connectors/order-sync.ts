@@ -2,7 +2,7 @@ import type { Stores, Transact } from '../db/stores.ts';
 import type { OrderInput } from '../domain/orders/order-input.ts';
 import type { OrderService } from '../domain/orders/order-service.ts';
 import { type AppError, isAppError } from '../errors.ts';
-import type { Connection, ProblemKind } from './connection.ts';
+import type { Connection, ProblemDetails, ProblemKind } from './connection.ts';
 
 /** A shop order as the connectors name it: its exact id on the platform, and what the merchant calls it. */
 export interface ExternalOrderRef {
@@ -39,6 +39,7 @@ export function connectorOrderSync(deps: {
     ref: ExternalOrderRef | null,
     kind: ProblemKind,
     message: string,
+    details: ProblemDetails = {},
   ): Promise<string> {
     await sync.recordProblem({
       connectionId: connection.id,
@@ -47,13 +48,33 @@ export function connectorOrderSync(deps: {
       externalId: ref?.externalId ?? '',
       externalName: ref?.name ?? null,
       message,
+      details,
       at: clock(),
     });
     return `problem ${kind}: ${message}`;
   }
 
+  /**
+   * An order created while the link is broken (the shop refused our token): the delivery order needs
+   * no call to the shop, but its tracking cannot go back, and the brand must know.
+   */
+  function trackingNotSent(connection: Connection, ref: ExternalOrderRef, trackingRef: string) {
+    return problem(
+      connection,
+      ref,
+      'sync_failed',
+      `Delivery ${trackingRef} was created, but its tracking is not sent to the shop: the shop refused our access. Connect the shop again; the tracking of orders created meanwhile stays here.`,
+      { code: 'tracking_link_broken', tracking_ref: trackingRef },
+    );
+  }
+
   return {
     problem,
+
+    /** True when the shop order already has its delivery order (skip fetching what `create` needs). */
+    async isLinked(connection: Connection, externalId: string): Promise<boolean> {
+      return (await sync.findLink(connection.id, externalId)) !== null;
+    },
 
     /** The shop order's delivery order, created once; a refusal of ours becomes a sync problem. */
     async create(connection: Connection, ref: ExternalOrderRef, input: OrderInput): Promise<string> {
@@ -67,7 +88,11 @@ export function connectorOrderSync(deps: {
       } catch (err) {
         const kind = isAppError(err) ? PROBLEM_OF[err.code] : undefined;
         if (kind === undefined) throw err;
-        return problem(connection, ref, kind, (err as AppError).message);
+        const field = (err as AppError).details?.[0];
+        const details: ProblemDetails = field
+          ? { code: 'invalid_field', field: field.field, problem: field.message }
+          : {};
+        return problem(connection, ref, kind, (err as AppError).message, details);
       }
       try {
         const created = await deps.transact(async (tx) => {
@@ -86,6 +111,7 @@ export function connectorOrderSync(deps: {
           if (!linked) throw new AlreadyLinked();
           return order;
         });
+        if (connection.status === 'broken') await trackingNotSent(connection, ref, created.trackingRef);
         return `created ${created.trackingRef}`;
       } catch (err) {
         if (err instanceof AlreadyLinked) return 'duplicate: created concurrently';
@@ -110,6 +136,7 @@ export function connectorOrderSync(deps: {
           ref,
           'not_cancellable',
           `The shop cancelled the order but delivery ${link.trackingRef} can no longer be cancelled: ${err.message}`,
+          { code: 'cancelled_too_late', tracking_ref: link.trackingRef },
         );
       }
     },

@@ -3,15 +3,19 @@ import type { Connection, Platform } from './connection.ts';
 import type { ConnectionsService } from './connections-service.ts';
 
 /**
- * A platform's catch-up for one link: reads the shop's orders changed since `since` and takes those
- * we miss (idempotent per shop order). Returns what it did, in a line.
+ * A platform's catch-up for one link: reads the shop's orders changed since `since` (none given: the
+ * platform's default) and takes those we miss (idempotent per shop order). Returns what it did, in
+ * a line, and the figures behind it.
  */
-export type Resync = (connection: Connection, since: Date) => Promise<string>;
+export type Resync = (
+  connection: Connection,
+  since: Date | undefined,
+) => Promise<{ outcome: string; from: Date | null; figures?: Record<string, unknown> }>;
 
 /**
  * `dlv connectors resync ID [--since ISO]`, for every platform that plugs its `Resync` in (deps.ts):
  * the operator's way to recover orders after an outage longer than the platform's own catch-up, or
- * orders from before the link. `since` defaults to the link's creation; never in the future.
+ * orders from before the link. `since` is never in the future.
  */
 export function connectorResync(deps: {
   connections: ConnectionsService;
@@ -26,15 +30,23 @@ export function connectorResync(deps: {
       brandId: string | null,
       id: string,
       since?: Date,
-    ): Promise<{ connection: Connection; since: Date; outcome: string }> {
+    ): Promise<{
+      connection: Connection;
+      /** Null: from the link's own high-water mark. */
+      since: Date | null;
+      outcome: string;
+      figures: Record<string, unknown>;
+    }> {
       const connection = await deps.connections.get(brandId, id);
       const resync = deps.resyncers[connection.platform];
       if (!resync)
         throw new AppError('invalid_request', `Resync is not available for ${connection.platform} links.`);
-      const from = since ?? connection.createdAt;
-      if (Number.isNaN(from.getTime())) throw invalidField('since', 'must be an ISO 8601 date-time');
-      if (from.getTime() > deps.clock().getTime()) throw invalidField('since', 'must not be in the future');
-      return { connection, since: from, outcome: await resync(connection, from) };
+      if (since !== undefined && Number.isNaN(since.getTime()))
+        throw invalidField('since', 'must be an ISO 8601 date-time');
+      if (since !== undefined && since.getTime() > deps.clock().getTime())
+        throw invalidField('since', 'must not be in the future');
+      const done = await resync(connection, since);
+      return { connection, since: done.from, outcome: done.outcome, figures: done.figures ?? {} };
     },
   };
 }

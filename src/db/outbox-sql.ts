@@ -24,14 +24,21 @@ export function outboxCtes(
         FROM ${source}
       RETURNING id
     ), outbox_jobs_${i} AS (
-      SELECT graphile_worker.add_job(job, json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', outbox_event_${i}.id),
-                                     max_attempts := 25)
-        FROM outbox_event_${i}, unnest(${p(event.jobs)}::text[]) AS job
+      SELECT graphile_worker.add_job(j.job, json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', outbox_event_${i}.id),
+                                     queue_name := j.queue, max_attempts := 25)
+        FROM outbox_event_${i}, ${jobsOf(event, p)}
     )`,
     )
     .join(', ');
   const counts = written.map((_, i) => `(SELECT count(*) FROM outbox_jobs_${i})`).join(' + ');
   return { ctes, select: `${counts} AS outbox_jobs` };
+}
+
+/** The event's jobs as rows `j(job, queue)`; the queue is null unless a subscriber declared one. */
+function jobsOf(event: OutboxEvent, p: (value: unknown) => string): string {
+  return event.queues
+    ? `unnest(${p(event.jobs)}::text[], ${p(event.queues)}::text[]) AS j(job, queue)`
+    : `(SELECT job, NULL::text AS queue FROM unnest(${p(event.jobs)}::text[]) AS job) AS j`;
 }
 
 /** Writes events on their own, inside the caller's transaction (a change made by several statements). */

@@ -18,6 +18,12 @@ export interface Subscriber {
    * cheap: a cached answer, refreshed when the subscriptions change.
    */
   listens(brandId: string, type: EventType): boolean | Promise<boolean>;
+  /**
+   * The graphile-worker queue of this subscriber's job for `event`, when its jobs must not overtake
+   * one another (a shop must hear an order's moves in the order they happened): jobs of one queue
+   * run one at a time, oldest first. None (the default): the jobs run in parallel.
+   */
+  queue?(event: Pick<OutboxEvent, 'type' | 'brandId' | 'data'>): string | null;
 }
 
 /** An event to write in the same statement or transaction as the change it reports. */
@@ -30,6 +36,8 @@ export interface OutboxEvent<T extends EventType = EventType> {
   at: Date;
   /** One job per interested subscriber, enqueued with the event. */
   jobs: readonly string[];
+  /** Each job's queue (same index; null: none), when a subscriber declared one. */
+  queues?: readonly (string | null)[];
 }
 
 /**
@@ -38,6 +46,8 @@ export interface OutboxEvent<T extends EventType = EventType> {
  * is built only when someone will read it.
  */
 export function outbox(subscribers: readonly Subscriber[]) {
+  const queueOf = new Map(subscribers.flatMap((s) => (s.queue ? [[s.job, s.queue.bind(s)] as const] : [])));
+
   async function jobsFor(brandId: string, type: EventType): Promise<string[]> {
     const jobs: string[] = [];
     for (const subscriber of subscribers) {
@@ -54,7 +64,10 @@ export function outbox(subscribers: readonly Subscriber[]) {
     at: Date,
     data: () => EventPayloads[T],
   ): OutboxEvent<T> | null {
-    return jobs.length === 0 ? null : { id: prefixedId('msg', 12), type, brandId, data: data(), at, jobs };
+    if (jobs.length === 0) return null;
+    const event: OutboxEvent<T> = { id: prefixedId('msg', 12), type, brandId, data: data(), at, jobs };
+    const queues = jobs.map((job) => queueOf.get(job)?.(event) ?? null);
+    return queues.some((queue) => queue !== null) ? { ...event, queues } : event;
   }
 
   return {

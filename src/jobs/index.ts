@@ -2,17 +2,21 @@ import type { TaskList } from 'graphile-worker';
 import type { Deps } from '../deps.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
+import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, readPayload } from './job.ts';
 import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
+import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
-import { SHOPIFY_RECOVER } from './shopify-recover.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
+import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './woocommerce-poll.ts';
+import { WOOCOMMERCE_PROCESS_ORDER } from './woocommerce-process-order.ts';
+import { WOOCOMMERCE_SYNC_ORDER } from './woocommerce-sync-order.ts';
 
 /** Every job the service runs. A job whose name no worker knows waits in the queue. */
 export const JOBS: readonly Job[] = [
@@ -24,11 +28,16 @@ export const JOBS: readonly Job[] = [
   WEBHOOKS_RECOVER,
   SHOPIFY_PROCESS_WEBHOOK,
   SHOPIFY_SYNC_ORDER,
-  SHOPIFY_RECOVER,
+  CLEANUP_ORDER_QUEUES,
   PRESTASHOP_PROCESS_PUSH,
   PRESTASHOP_SYNC_ORDER,
   PRESTASHOP_POLL,
   PRESTASHOP_POLL_SHOP,
+  WOOCOMMERCE_PROCESS_ORDER,
+  WOOCOMMERCE_SYNC_ORDER,
+  WOOCOMMERCE_POLL,
+  WOOCOMMERCE_POLL_SHOP,
+  RECOVER_STALLED_JOBS,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

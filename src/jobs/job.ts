@@ -15,8 +15,17 @@ export interface Job<F extends string = string> {
   /** Recurring jobs: crontab time fields and options (`0 * * * * ?max=3`); at most once per slot. */
   schedule?: string;
   maxAttempts?: number;
+  /**
+   * Longer than this job ever runs: one held longer lost its worker (a process killed mid-job), and
+   * `recover_stalled_jobs` runs it again instead of waiting out graphile-worker's 4-hour lock. Only
+   * for jobs that are safe to run twice.
+   */
+  stalledAfterMs?: number;
   run(deps: Deps, payload: Record<F, string>, helpers: JobHelpers): Promise<void>;
 }
+
+/** Minutes, not hours: longer than any job with outside calls (a few of at most 10 s each) may run. */
+export const STALLED_JOB_GRACE_MS = 5 * 60 * 1000;
 
 export const defineJob = <const F extends string>(job: Job<F>): Job<F> => job;
 

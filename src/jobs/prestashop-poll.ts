@@ -1,4 +1,4 @@
-import { defineJob, type Job } from './job.ts';
+import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
 
 /** A shop is polled at most this often; the cron runs more often so a shop's turn comes on time. */
 export const PRESTASHOP_POLL_EVERY_MS = 4 * 60 * 1000;
@@ -30,6 +30,7 @@ export const PRESTASHOP_POLL_SHOP: Job<'connection_id'> = defineJob({
   payloadVersion: 1,
   fields: ['connection_id'],
   maxAttempts: 3,
+  stalledAfterMs: STALLED_JOB_GRACE_MS,
   async run(deps, { connection_id }, helpers) {
     const outcome = await deps.prestashop.poll.poll(connection_id);
     helpers.logger.debug(`prestashop poll ${connection_id}: ${outcome}`);

@@ -1,5 +1,5 @@
 import { OUTBOX_JOB_PAYLOAD_VERSION } from '../events/outbox.ts';
-import { defineJob, type Job } from './job.ts';
+import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
 
 /**
  * The PrestaShop subscriber's job for one outbox event: our tracking number into the shop's
@@ -11,6 +11,7 @@ export const PRESTASHOP_SYNC_ORDER: Job<'event_id'> = defineJob({
   name: 'prestashop_sync_order',
   payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
   fields: ['event_id'],
+  stalledAfterMs: STALLED_JOB_GRACE_MS,
   async run(deps, { event_id }, helpers) {
     try {
       const outcome = await deps.prestashop.statuses.handle(event_id);

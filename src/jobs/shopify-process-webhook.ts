@@ -1,4 +1,4 @@
-import { defineJob, type Job } from './job.ts';
+import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
 
 /**
  * One webhook Shopify sent (stored by the receiver, which enqueued this in the same statement):
@@ -10,6 +10,7 @@ export const SHOPIFY_PROCESS_WEBHOOK: Job<'inbox_id'> = defineJob({
   payloadVersion: 1,
   fields: ['inbox_id'],
   maxAttempts: 10,
+  stalledAfterMs: STALLED_JOB_GRACE_MS,
   async run(deps, { inbox_id }, helpers) {
     if (!deps.shopify) throw new Error('the Shopify connector is not configured (SHOPIFY_API_KEY)');
     if (!/^\d+$/.test(inbox_id)) throw new Error(`shopify_process_webhook: bad inbox_id ${inbox_id}`);

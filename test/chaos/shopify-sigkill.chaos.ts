@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
-import { SHOPIFY_RECOVER } from '../../src/jobs/shopify-recover.ts';
+import { RECOVER_STALLED_JOBS } from '../../src/jobs/recover-stalled-jobs.ts';
 import { type FakeShopify, startFakeShopify } from '../support/fake-shopify.ts';
 import { spawnServer } from '../support/spawn-server.ts';
 import { freePort, killApi, type RunningApi, sleep, useOwnedCluster } from './harness.ts';
@@ -96,7 +96,7 @@ describe('crash safety: the service killed with SIGKILL while 100 orders/paid we
       `UPDATE graphile_worker._private_jobs SET locked_at = locked_at - interval '1 hour' WHERE locked_at < $1`,
       [clock[0].at],
     );
-    await db.query('SELECT graphile_worker.add_job($1, $2::json)', [SHOPIFY_RECOVER.name, '{"v":1}']);
+    await db.query('SELECT graphile_worker.add_job($1, $2::json)', [RECOVER_STALLED_JOBS.name, '{"v":1}']);
 
     const deadline = Date.now() + 60_000;
     let counts = { orders: 0, fulfilled: 0 };

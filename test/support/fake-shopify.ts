@@ -12,7 +12,7 @@ import {
   type WebhookDelivery,
 } from './fake-shopify/delivery.ts';
 import { answerGraphql, type HttpAnswer, type Mode } from './fake-shopify/graphql-endpoint.ts';
-import { topicToEnum } from './fake-shopify/graphql-input.ts';
+import { parseOperation, topicToEnum } from './fake-shopify/graphql-input.ts';
 import { gid, nextBigId, nextSmallId, renderRawJson } from './fake-shopify/ids.ts';
 import { OAuth, OAuthError } from './fake-shopify/oauth.ts';
 import {
@@ -66,6 +66,25 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
   const oauth = new OAuth(options.apiKey, options.apiSecret, (d) => shops.get(d), options.redirectUrls);
   const deliveries: WebhookDelivery[] = [];
   let mode: Mode = 'up';
+  let latency: (() => number) | null = null;
+  /** Operations whose next answers are lost, and how many. */
+  const lostAnswers = new Map<string, number>();
+
+  function answerLost(rawBody: string): boolean {
+    if (lostAnswers.size === 0) return false;
+    let query: unknown;
+    try {
+      query = JSON.parse(rawBody).query;
+    } catch {
+      return false;
+    }
+    const parsed = typeof query === 'string' ? parseOperation(query) : null;
+    const field = parsed && 'field' in parsed ? parsed.field : null;
+    const left = field ? (lostAnswers.get(field) ?? 0) : 0;
+    if (left <= 0) return false;
+    lostAnswers.set(field!, left - 1);
+    return true;
+  }
 
   function route(req: http.IncomingMessage, rawBody: string): HttpAnswer {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -115,8 +134,17 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const answer = route(req, Buffer.concat(chunks).toString('utf8'));
+    req.on('end', async () => {
+      // A slow Shopify: the call is handled (and recorded) only after its delay.
+      const delay = latency && req.url?.includes('/admin/api/') ? latency() : 0;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const answer = route(req, rawBody);
+      if (answerLost(rawBody)) {
+        // Done on Shopify's side, but the caller never hears of it (a cut connection, a crash).
+        res.destroy();
+        return;
+      }
       res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
       res.end(answer.body);
     });
@@ -269,6 +297,19 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
 
     setMode(next: Mode): void {
       mode = next;
+    },
+
+    /**
+     * The next `count` calls of `operation` (a GraphQL field) are carried out, then their
+     * connection is cut before the answer: what the caller sees when it dies mid-call.
+     */
+    loseAnswers(operation: string, count = 1): void {
+      lostAnswers.set(operation, count);
+    },
+
+    /** How long each Admin API call waits before Shopify handles it (null: at once). */
+    setLatency(next: (() => number) | null): void {
+      latency = next;
     },
 
     async close(): Promise<void> {

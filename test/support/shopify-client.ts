@@ -104,6 +104,9 @@ export const MUTATIONS = {
   }
 }`,
   order: `query Order($id: ID!) {
-  order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status } } }
+  order(id: $id) {
+    fulfillmentOrders(first: 10) { nodes { id status } }
+    fulfillments(first: 20) { id status trackingInfo { company number url } }
+  }
 }`,
 };

@@ -50,8 +50,13 @@ const CARRIER_SERVICE_DELETE = `mutation carrierServiceDelete($id: ID!) {
   carrierServiceDelete(id: $id) { deletedId userErrors { field message } }
 }`;
 
-const FULFILLMENT_ORDERS = `query fulfillmentOrders($id: ID!) {
-  order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status } } }
+// Its fulfillments too: one we made whose answer never reached us (a crash, a cut connection) is
+// only found there, its fulfillment orders being closed by then.
+const FULFILLMENT_STATE = `query fulfillmentState($id: ID!) {
+  order(id: $id) {
+    fulfillmentOrders(first: 10) { nodes { id status } }
+    fulfillments(first: 20) { id status trackingInfo { number } }
+  }
 }`;
 
 const FULFILLMENT_CREATE = `mutation fulfillmentCreate($fulfillment: FulfillmentInput!, $message: String) {
@@ -151,13 +156,30 @@ export function shopifyOperations(client: ShopifyAdminClient) {
       return failures;
     },
 
-    /** The order's fulfillment orders still open for fulfilment. */
-    async openFulfillmentOrders(shop: string, token: string, orderGid: string): Promise<string[]> {
+    /**
+     * The order's fulfillment orders still open for fulfilment, and the fulfillment (not
+     * cancelled) carrying `trackingNumber`, if any.
+     */
+    async fulfillmentState(
+      shop: string,
+      token: string,
+      orderGid: string,
+      trackingNumber: string,
+    ): Promise<{ open: string[]; existing: string | null }> {
       const data = await client.graphql<{
-        order: { fulfillmentOrders: { nodes: { id: string; status: string }[] } } | null;
-      }>(shop, token, FULFILLMENT_ORDERS, { id: orderGid });
+        order: {
+          fulfillmentOrders: { nodes: { id: string; status: string }[] };
+          fulfillments: { id: string; status: string; trackingInfo: { number: string | null }[] }[];
+        } | null;
+      }>(shop, token, FULFILLMENT_STATE, { id: orderGid });
       if (!data.order) throw new ShopifyRequestFailed(`order ${orderGid} not found on ${shop}`);
-      return data.order.fulfillmentOrders.nodes.filter((n) => FULFILLABLE.has(n.status)).map((n) => n.id);
+      const ours = data.order.fulfillments.find(
+        (f) => f.status !== 'CANCELLED' && f.trackingInfo.some((t) => t.number === trackingNumber),
+      );
+      return {
+        open: data.order.fulfillmentOrders.nodes.filter((n) => FULFILLABLE.has(n.status)).map((n) => n.id),
+        existing: ours?.id ?? null,
+      };
     },
 
     async createFulfillment(

@@ -1,7 +1,15 @@
 import type { OrderInput } from '../../domain/orders/order-input.ts';
 import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
-import type { OrderFilter, ProblemKind } from '../connection.ts';
-import { addressLine, amountInEuros, phoneOrNull, recipientName, str, usableEmail } from '../order-fields.ts';
+import type { OrderFilter, ProblemDetails, ProblemKind } from '../connection.ts';
+import {
+  addressLine,
+  amountInEuros,
+  parcelOf,
+  phoneOrNull,
+  recipientName,
+  str,
+  usableEmail,
+} from '../order-fields.ts';
 import { toGid } from './shopify-json.ts';
 
 /** The members of Shopify's order payload (orders/paid, orders/cancelled) the connector reads. */
@@ -49,7 +57,7 @@ export interface ShopOrderRef {
 export type MappedOrder =
   | { kind: 'order'; ref: ShopOrderRef; input: OrderInput }
   | { kind: 'skip'; ref: ShopOrderRef; reason: string }
-  | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string };
+  | { kind: 'problem'; ref: ShopOrderRef; problem: ProblemKind; message: string; details: ProblemDetails };
 
 /** The order's gid: `admin_graphql_api_id`, else built from `id` read exactly (parseShopifyJson). */
 export function shopOrderRef(payload: unknown): ShopOrderRef | null {
@@ -81,9 +89,7 @@ export function shopifyUnits(items: readonly ShopifyItem[]): {
     const quantity = Number.isInteger(item.quantity) && item.quantity! > 0 ? item.quantity! : 1;
     if (typeof item.grams === 'number' && item.grams > 0) grams += Math.ceil(item.grams) * quantity;
   }
-  return grams > 0
-    ? { unit_type: 'parcel', quantity: 1, unit_weight: `${grams}g` }
-    : { unit_type: 'parcel', quantity: 1 };
+  return parcelOf(grams);
 }
 
 function addressLineOf(a: ShopifyAddress): string | null {
@@ -121,7 +127,13 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
   const address = p.shipping_address;
   if (!address) {
     return filter === 'ours'
-      ? { kind: 'problem', ref, problem: 'invalid_address', message: 'The order has no shipping address.' }
+      ? {
+          kind: 'problem',
+          ref,
+          problem: 'invalid_address',
+          message: 'The order has no shipping address.',
+          details: { code: 'no_shipping_address' },
+        }
       : { kind: 'skip', ref, reason: 'no shipping address' };
   }
   const country = str(address.country_code)?.toUpperCase();
@@ -131,11 +143,18 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
       ref,
       problem: 'out_of_zone',
       message: `The shipping address is outside France (${country}).`,
+      details: { code: 'outside_france', country },
     };
   }
   const deliveryAddress = addressLineOf(address);
   if (deliveryAddress === null)
-    return { kind: 'problem', ref, problem: 'invalid_address', message: 'The shipping address is empty.' };
+    return {
+      kind: 'problem',
+      ref,
+      problem: 'invalid_address',
+      message: 'The shipping address is empty.',
+      details: { code: 'empty_address' },
+    };
   const email = str(p.email) ?? str(p.contact_email) ?? str(p.customer?.email);
   if (!usableEmail(email))
     return {
@@ -143,6 +162,7 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder
       ref,
       problem: 'invalid_order',
       message: 'The order has no usable customer e-mail.',
+      details: { code: 'no_email' },
     };
   const input: OrderInput = {
     customer_email: email,

@@ -9,7 +9,7 @@ import { shopifyAdminClient } from './admin-client.ts';
 import { shopifyCarrierRates } from './carrier-rates.ts';
 import { shopifyOperations } from './operations.ts';
 import { shopifyLinking } from './shopify-link.ts';
-import { shopifyTrackingSync } from './tracking-sync.ts';
+import { SHOPIFY_QUEUE_PREFIX, shopifyTrackingSync } from './tracking-sync.ts';
 import { shopifyWebhookInbox } from './webhook-inbox.ts';
 
 /** The Shopify connector, wired once (deps.ts) when SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
@@ -68,9 +68,13 @@ export function shopifyConnector(deps: {
       operations,
       carrierName: app.carrierName,
     }),
-    /** The connector's jobs held by a worker that died, run again (src/jobs/shopify-recover.ts). */
-    recoverStalledJobs: (tasks: readonly string[], graceMs: number) =>
-      stores.connectorSync.unlockStalledJobs(tasks, graceMs),
+    /** The per-order job queues of the tracking sync (src/events/subscribers.ts perOrderQueue). */
+    syncQueues: {
+      nameOf: (queueId: number) => stores.connectorSync.jobQueueName(queueId),
+      olderEventDue: (task: string, queueId: number, jobId: string, eventId: string) =>
+        stores.connectorSync.olderQueuedEventDue(task, queueId, jobId, eventId),
+      deleteFinished: () => stores.connectorSync.deleteFinishedOrderQueues(SHOPIFY_QUEUE_PREFIX),
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ShopifyAppConfig } from '../../config.ts';
 import type { Stores } from '../../db/stores.ts';
 import { prefixedId } from '../../domain/ids.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, type ErrorCode } from '../../errors.ts';
 import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
 import {
@@ -19,6 +19,31 @@ import { adminOrigin, isValidQueryHmac, parseShopDomain } from './shop-domain.ts
 export const INSTALL_TTL_MS = 10 * 60 * 1000;
 /** Shopify's callback `timestamp` older than this is refused (a replayed redirect). */
 const CALLBACK_MAX_AGE_S = 24 * 3600;
+
+/**
+ * Why an install or a link was refused, for the page a merchant's browser lands on (the message
+ * is English, for the CLI and the logs; the page speaks the person's language from this).
+ */
+export type InstallRefusal =
+  | 'unsigned'
+  | 'expired'
+  | 'other_browser'
+  | 'incomplete'
+  | 'already_linked'
+  | 'token_refused'
+  | 'shopify_unreachable'
+  | 'shopify_refused';
+
+/** An AppError (status and message as ever) that says which refusal it is. */
+export class InstallRefused extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly refusal: InstallRefusal,
+  ) {
+    super(code, message);
+  }
+}
 
 /** Where the connector's routes live, from the service's public address. */
 export function shopifyUrls(baseUrl: string) {
@@ -52,11 +77,19 @@ export function shopifyLinking(deps: {
 
   function describeShopifyFailure(err: unknown): never {
     if (err instanceof ShopifyUnauthorized)
-      throw new AppError('unauthorized', 'Shopify refused the access token for this shop.');
+      throw new InstallRefused(
+        'unauthorized',
+        'Shopify refused the access token for this shop.',
+        'token_refused',
+      );
     if (err instanceof ShopifyRetryLater)
-      throw new AppError('unavailable', `Shopify could not be reached; try again later (${err.message}).`);
+      throw new InstallRefused(
+        'unavailable',
+        `Shopify could not be reached; try again later (${err.message}).`,
+        'shopify_unreachable',
+      );
     if (err instanceof ShopifyRequestFailed)
-      throw new AppError('invalid_request', `Shopify refused: ${err.message}`);
+      throw new InstallRefused('invalid_request', `Shopify refused: ${err.message}`, 'shopify_refused');
     throw err;
   }
 
@@ -71,7 +104,11 @@ export function shopifyLinking(deps: {
     const existing = await stores.connections.findByShop('shopify', input.shop);
     // Said without naming the link: the shop may be another brand's.
     if (existing && existing.status !== 'disconnected')
-      throw new AppError('invalid_request', `The shop ${input.shop} is already linked; disconnect it first.`);
+      throw new InstallRefused(
+        'invalid_request',
+        `The shop ${input.shop} is already linked; disconnect it first.`,
+        'already_linked',
+      );
     const { remoteIds, warnings } = await deps.operations
       .register(input.shop, input.token, {
         webhooks: urls.webhooks,
@@ -98,6 +135,7 @@ export function shopifyLinking(deps: {
         externalId: '',
         externalName: null,
         message,
+        details: { code: 'no_carrier_service' },
         at: clock(),
       });
     }
@@ -151,22 +189,35 @@ export function shopifyLinking(deps: {
      */
     async completeInstall(query: Record<string, unknown>, browserState: string | null): Promise<Connection> {
       if (!isValidQueryHmac(query, app.apiSecret))
-        throw new AppError('unauthorized', 'The Shopify callback is not signed by Shopify (hmac).');
+        throw new InstallRefused(
+          'unauthorized',
+          'The Shopify callback is not signed by Shopify (hmac).',
+          'unsigned',
+        );
       const shop = parseShopDomain(query.shop);
       const timestamp = Number(query.timestamp);
       if (!Number.isFinite(timestamp) || Math.abs(clock().getTime() / 1000 - timestamp) > CALLBACK_MAX_AGE_S)
-        throw new AppError('unauthorized', 'The Shopify callback is too old; install again.');
+        throw new InstallRefused(
+          'unauthorized',
+          'The Shopify callback is too old; install again.',
+          'expired',
+        );
       const state = typeof query.state === 'string' ? query.state : '';
       if (browserState === null || state !== browserState)
-        throw new AppError(
+        throw new InstallRefused(
           'unauthorized',
           'This install was not started from this browser; install again from the account area.',
+          'other_browser',
         );
       const install = await stores.connections.takeInstall(state, clock());
       if (!install || install.shop !== shop || install.platform !== 'shopify')
-        throw new AppError('unauthorized', 'This install has expired or was already used; install again.');
+        throw new InstallRefused(
+          'unauthorized',
+          'This install has expired or was already used; install again.',
+          'expired',
+        );
       if (typeof query.code !== 'string' || query.code === '')
-        throw new AppError('invalid_request', 'code: is required');
+        throw new InstallRefused('invalid_request', 'code: is required', 'incomplete');
       const { accessToken, scope } = await deps.client
         .exchangeCode(shop, query.code)
         .catch(describeShopifyFailure);

@@ -1,9 +1,13 @@
+import type { OrderLink } from '../../db/repositories/connector-sync-repository.ts';
 import type { Stores } from '../../db/stores.ts';
 import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import { ShopifyRetryLater, ShopifyUnauthorized } from './admin-client.ts';
 import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts';
+
+/** The tracking sync's job queues, one per delivery order: `shopify:<tracking ref>`. */
+export const SHOPIFY_QUEUE_PREFIX = 'shopify';
 
 /** Our statuses as Shopify fulfillment events; the others (pending…) have none. */
 export const FULFILLMENT_EVENT_OF: Partial<Record<OrderStatus, FulfillmentEventStatus>> = {
@@ -34,16 +38,24 @@ export function shopifyTrackingSync(deps: {
   const sync = deps.stores.connectorSync;
 
   /**
-   * A status changed before the order has our fulfillment: the order.created job may still be
-   * waiting for Shopify (try again later), or the shop's order has nothing left for us to fulfil
-   * (cancelled or fulfilled otherwise before we could): then no fulfillment will ever come (null).
+   * Our fulfillment on the shop when we have none recorded: one made by an earlier run whose
+   * answer never reached us (found by our tracking number) is adopted, never made twice. Null with
+   * the fulfillment orders still open to us, or none left.
    */
-  async function fulfillmentToCome(
-    shop: string,
-    token: string,
-    link: { connectionId: string; externalId: string },
-  ): Promise<string | null> {
-    const open = await deps.operations.openFulfillmentOrders(shop, token, link.externalId);
+  async function adoptOrFind(shop: string, token: string, link: OrderLink) {
+    const state = await deps.operations.fulfillmentState(shop, token, link.externalId, link.trackingRef);
+    if (state.existing) await sync.setFulfillment(link.connectionId, link.externalId, state.existing);
+    return state;
+  }
+
+  /**
+   * A status changed before the order has our fulfillment recorded: it may exist already (adopted),
+   * the order.created job may still be waiting for Shopify (try again later), or the shop's order
+   * has nothing left for us to fulfil (cancelled or fulfilled otherwise): then none will ever come.
+   */
+  async function fulfillmentToCome(shop: string, token: string, link: OrderLink): Promise<string | null> {
+    const { open, existing } = await adoptOrFind(shop, token, link);
+    if (existing) return existing;
     // Made meanwhile (its fulfillment orders are then closed): read the link again.
     const now = await sync.findLink(link.connectionId, link.externalId);
     if (now?.fulfillmentId) return now.fulfillmentId;
@@ -65,6 +77,7 @@ export function shopifyTrackingSync(deps: {
         externalId: link.externalId,
         externalName: link.externalName,
         message: `Could not send ${event.type} (${order!.status}) of ${order!.tracking_ref} to Shopify: ${reason}`,
+        details: { code: 'update_not_sent', tracking_ref: order!.tracking_ref, status: order!.status },
         at: new Date(),
       });
     },
@@ -86,11 +99,8 @@ export function shopifyTrackingSync(deps: {
       try {
         if (event.type === 'order.created') {
           if (link.fulfillmentId) return `fulfillment ${link.fulfillmentId} exists`;
-          const fulfillmentOrderIds = await deps.operations.openFulfillmentOrders(
-            shop,
-            token,
-            link.externalId,
-          );
+          const { open: fulfillmentOrderIds, existing } = await adoptOrFind(shop, token, link);
+          if (existing) return `fulfillment ${existing} adopted`;
           if (fulfillmentOrderIds.length === 0) return 'no open fulfillment order: nothing to fulfil';
           const fulfillmentId = await deps.operations.createFulfillment(shop, token, {
             fulfillmentOrderIds,

@@ -1,7 +1,7 @@
 import type { Stores, Transact } from '../../db/stores.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import { AppError } from '../../errors.ts';
-import type { Connection, ProblemKind } from '../connection.ts';
+import type { Connection, ProblemDetails, ProblemKind } from '../connection.ts';
 import { connectorOrderSync } from '../order-sync.ts';
 import { mapPaidOrder, type ShopOrderRef, shopOrderRef } from './order-mapping.ts';
 import { parseShopifyJson, toGid } from './shopify-json.ts';
@@ -39,14 +39,20 @@ export function shopifyWebhookInbox(deps: {
 
   const shared = connectorOrderSync({ stores, transact: deps.transact, orders: deps.orders, clock });
   const toRef = (ref: ShopOrderRef | null) => (ref ? { externalId: ref.gid, name: ref.name } : null);
-  const problem = (connection: Connection, ref: ShopOrderRef | null, kind: ProblemKind, message: string) =>
-    shared.problem(connection, toRef(ref), kind, message);
+  const problem = (
+    connection: Connection,
+    ref: ShopOrderRef | null,
+    kind: ProblemKind,
+    message: string,
+    details: ProblemDetails = {},
+  ) => shared.problem(connection, toRef(ref), kind, message, details);
 
   async function orderPaid(connection: Connection, payload: unknown): Promise<string> {
     const mapped = mapPaidOrder(payload, connection.orderFilter);
     if (mapped === null) return 'ignored: no order id';
     if (mapped.kind === 'skip') return `skipped: ${mapped.reason}`;
-    if (mapped.kind === 'problem') return problem(connection, mapped.ref, mapped.problem, mapped.message);
+    if (mapped.kind === 'problem')
+      return problem(connection, mapped.ref, mapped.problem, mapped.message, mapped.details);
     return shared.create(connection, toRef(mapped.ref)!, mapped.input);
   }
 
@@ -83,6 +89,11 @@ export function shopifyWebhookInbox(deps: {
         `Customer ${toGid('Customer', customer?.id) ?? '(unknown)'} asked for their data (orders: ${
           orders.join(', ') || 'none named'
         }). Answer within 30 days; the request is kept in the connector inbox.`,
+        {
+          code: 'customer_data_request',
+          customer: toGid('Customer', customer?.id) ?? '?',
+          orders: orders.join(', ') || '—',
+        },
       );
       return { outcome, erase: false };
     }
@@ -95,8 +106,9 @@ export function shopifyWebhookInbox(deps: {
       return { outcome: 'disconnected', erase: true };
     }
     if (!ORDER_TOPICS.has(topic)) return { outcome: `ignored topic ${topic}`, erase: false };
-    if (connection.status !== 'active')
-      return { outcome: `ignored: link ${connection.status}`, erase: false };
+    // A broken link (the shop refused our token) still receives paid orders: the customer paid for
+    // a delivery, and creating it needs no call to Shopify; only the tracking push back does.
+    if (connection.status === 'disconnected') return { outcome: 'ignored: link disconnected', erase: false };
     const outcome =
       topic === 'orders/paid'
         ? await orderPaid(connection, payload)

@@ -4,6 +4,7 @@ import type {
   OrderFilter,
   Platform,
   RemoteIds,
+  SyncState,
 } from '../../connectors/connection.ts';
 import { AppError } from '../../errors.ts';
 import type { Queryable } from '../pool.ts';
@@ -19,6 +20,11 @@ interface ConnectionRow {
   order_filter: OrderFilter;
   notify_customer: boolean;
   remote_ids: RemoteIds;
+  extra_statuses: string[];
+  sync_cursor: string | null;
+  last_synced_at: Date | null;
+  sync_error: string | null;
+  sync_state: SyncState;
   created_at: Date;
   updated_at: Date;
   disconnected_at: Date | null;
@@ -26,7 +32,8 @@ interface ConnectionRow {
 
 // Credentials are left out: only `credentialsOf` reads them, for the one call that needs them.
 const COLUMNS = `id, brand_id, platform, shop, status, status_reason, scopes, order_filter, notify_customer,
-  remote_ids, created_at, updated_at, disconnected_at`;
+  remote_ids, extra_statuses, sync_cursor, last_synced_at, sync_error, sync_state, created_at, updated_at,
+  disconnected_at`;
 
 const toConnection = (r: ConnectionRow): Connection => ({
   id: r.id,
@@ -39,6 +46,11 @@ const toConnection = (r: ConnectionRow): Connection => ({
   orderFilter: r.order_filter,
   notifyCustomer: r.notify_customer,
   remoteIds: r.remote_ids,
+  extraStatuses: r.extra_statuses,
+  syncCursor: r.sync_cursor,
+  lastSyncedAt: r.last_synced_at,
+  syncError: r.sync_error,
+  syncState: r.sync_state,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   disconnectedAt: r.disconnected_at,
@@ -53,6 +65,8 @@ export interface NewConnection {
   scopes: string;
   remoteIds: RemoteIds;
   at: Date;
+  /** Where the poll starts (polled platforms). */
+  syncCursor?: string | null;
 }
 
 export interface PendingInstall {
@@ -62,6 +76,8 @@ export interface PendingInstall {
   brandId: string;
   userId: string | null;
   expiresAt: Date;
+  /** The connection id chosen when the install started (WooCommerce's key provisioning). */
+  connectionId?: string | null;
 }
 
 export function connectionsRepository(db: Queryable) {
@@ -70,9 +86,19 @@ export function connectionsRepository(db: Queryable) {
       try {
         const { rows } = await db.query<ConnectionRow>(
           `INSERT INTO connector_connections (id, brand_id, platform, shop, status, credentials, scopes, remote_ids,
-             created_at, updated_at)
-           VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $8) RETURNING ${COLUMNS}`,
-          [row.id, row.brandId, row.platform, row.shop, row.credentials, row.scopes, row.remoteIds, row.at],
+             created_at, updated_at, sync_cursor)
+           VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $8, $9) RETURNING ${COLUMNS}`,
+          [
+            row.id,
+            row.brandId,
+            row.platform,
+            row.shop,
+            row.credentials,
+            row.scopes,
+            row.remoteIds,
+            row.at,
+            row.syncCursor ?? null,
+          ],
         );
         return toConnection(rows[0]!);
       } catch (err) {
@@ -192,23 +218,90 @@ export function connectionsRepository(db: Queryable) {
 
     async updateSettings(
       id: string,
-      settings: { orderFilter?: OrderFilter; notifyCustomer?: boolean },
+      settings: { orderFilter?: OrderFilter; notifyCustomer?: boolean; extraStatuses?: string[] },
       at: Date,
     ): Promise<void> {
       await db.query(
         `UPDATE connector_connections
             SET order_filter = coalesce($2, order_filter), notify_customer = coalesce($3, notify_customer),
-                updated_at = $4
+                extra_statuses = coalesce($5, extra_statuses), updated_at = $4
           WHERE id = $1`,
-        [id, settings.orderFilter ?? null, settings.notifyCustomer ?? null, at],
+        [
+          id,
+          settings.orderFilter ?? null,
+          settings.notifyCustomer ?? null,
+          at,
+          settings.extraStatuses ?? null,
+        ],
       );
+    },
+
+    /** Every link of a platform that is still syncing (the poll's list). */
+    async listActive(platform: Platform): Promise<Connection[]> {
+      const { rows } = await db.query<ConnectionRow>(
+        `SELECT ${COLUMNS} FROM connector_connections WHERE platform = $1 AND status = 'active' ORDER BY id`,
+        [platform],
+      );
+      return rows.map(toConnection);
+    },
+
+    /**
+     * What a poll found: the cursor moves forward only (never back: a slow poll finishing after a
+     * newer one must not make the next one fetch everything again), unless `rewind` (a resync).
+     */
+    async recordSync(
+      id: string,
+      result: { cursor?: string | null; error: string | null; reached: boolean; rewind?: boolean },
+      at: Date,
+    ): Promise<void> {
+      await db.query(
+        `UPDATE connector_connections
+            SET sync_cursor = CASE WHEN $2::text IS NULL THEN sync_cursor
+                                   WHEN $5 OR sync_cursor IS NULL OR $2 > sync_cursor THEN $2 ELSE sync_cursor END,
+                sync_error = left($3, 500),
+                last_synced_at = CASE WHEN $4 THEN $6 ELSE last_synced_at END
+          WHERE id = $1`,
+        [id, result.cursor ?? null, result.error, result.reached, result.rewind ?? false, at],
+      );
+    },
+
+    /** Moves the poll's mark back to `cursor` when it is further (an order to fetch again). */
+    async rewindCursor(id: string, cursor: string): Promise<void> {
+      await db.query('UPDATE connector_connections SET sync_cursor = least(sync_cursor, $2) WHERE id = $1', [
+        id,
+        cursor,
+      ]);
+    },
+
+    /** Merges `patch` into what the bridge remembers about the shop. */
+    async mergeSyncState(id: string, patch: SyncState): Promise<void> {
+      await db.query('UPDATE connector_connections SET sync_state = sync_state || $2::jsonb WHERE id = $1', [
+        id,
+        JSON.stringify(patch),
+      ]);
+    },
+
+    async setRemoteIds(id: string, remoteIds: RemoteIds, at: Date): Promise<void> {
+      await db.query('UPDATE connector_connections SET remote_ids = $2, updated_at = $3 WHERE id = $1', [
+        id,
+        remoteIds,
+        at,
+      ]);
     },
 
     async insertInstall(install: PendingInstall): Promise<void> {
       await db.query(
-        `INSERT INTO connector_installs (state, platform, shop, brand_id, user_id, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [install.state, install.platform, install.shop, install.brandId, install.userId, install.expiresAt],
+        `INSERT INTO connector_installs (state, platform, shop, brand_id, user_id, expires_at, connection_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          install.state,
+          install.platform,
+          install.shop,
+          install.brandId,
+          install.userId,
+          install.expiresAt,
+          install.connectionId ?? null,
+        ],
       );
       // Abandoned installs go with the next one.
       await db.query("DELETE FROM connector_installs WHERE expires_at < $1::timestamptz - interval '1 day'", [
@@ -225,6 +318,7 @@ export function connectionsRepository(db: Queryable) {
         brand_id: string;
         user_id: string | null;
         expires_at: Date;
+        connection_id: string | null;
       }>('DELETE FROM connector_installs WHERE state = $1 RETURNING *', [state]);
       const r = rows[0];
       if (!r || r.expires_at <= now) return null;
@@ -235,6 +329,7 @@ export function connectionsRepository(db: Queryable) {
         brandId: r.brand_id,
         userId: r.user_id,
         expiresAt: r.expires_at,
+        connectionId: r.connection_id,
       };
     },
   };

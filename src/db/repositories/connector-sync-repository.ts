@@ -1,5 +1,6 @@
-import type { Platform, ProblemKind, SyncProblem } from '../../connectors/connection.ts';
+import type { Platform, ProblemDetails, ProblemKind, SyncProblem } from '../../connectors/connection.ts';
 import { prefixedId } from '../../domain/ids.ts';
+import { TERMINAL_STATUSES } from '../../domain/orders/state-machine.ts';
 import type { Queryable } from '../pool.ts';
 
 export interface InboxEntry {
@@ -34,7 +35,10 @@ export interface OrderLink {
   fulfillmentId: string | null;
 }
 
-export type NewProblem = Omit<SyncProblem, 'id' | 'createdAt'> & { at: Date };
+export type NewProblem = Omit<SyncProblem, 'id' | 'createdAt' | 'details'> & {
+  at: Date;
+  details?: ProblemDetails;
+};
 
 interface ProblemRow {
   id: string;
@@ -44,6 +48,7 @@ interface ProblemRow {
   external_id: string;
   external_name: string | null;
   message: string;
+  details: ProblemDetails;
   created_at: Date;
 }
 
@@ -55,6 +60,7 @@ const toProblem = (r: ProblemRow): SyncProblem => ({
   externalId: r.external_id,
   externalName: r.external_name,
   message: r.message,
+  details: r.details,
   createdAt: r.created_at,
 });
 
@@ -68,25 +74,54 @@ export function connectorSyncRepository(db: Queryable) {
      * Stores a received webhook and enqueues `job` for it, in one statement: both or neither. A
      * delivery id already stored (the shop retrying) stores nothing and returns null.
      */
-    /**
-     * Jobs of `tasks` held longer than `graceMs`: their worker died (a process killed mid-job keeps
-     * its row locks only while its connection lives, but graphile-worker's job lock lasts 4 hours).
-     * Each worker runs one job at a time, so unlocking the workers holding them frees just these
-     * jobs, which run again at once (they are all safe to run twice). Returns how many were freed.
-     */
-    async unlockStalledJobs(tasks: readonly string[], graceMs: number): Promise<number> {
-      const { rows } = await db.query<{ n: number }>(
-        `WITH stalled AS (
-           SELECT DISTINCT locked_by FROM graphile_worker.jobs
-            WHERE task_identifier = ANY($1::text[]) AND locked_by IS NOT NULL
-              AND locked_at < now() - make_interval(secs => $2::double precision / 1000)
-         ), unlocked AS (
-           SELECT graphile_worker.force_unlock_workers(array_agg(locked_by)) FROM stalled HAVING count(*) > 0
-         )
-         SELECT (SELECT count(*) FROM stalled)::int AS n, (SELECT count(*) FROM unlocked) AS done`,
-        [tasks, graceMs],
+    /** The name of a graphile-worker job queue, by the id a job carries. */
+    async jobQueueName(queueId: number): Promise<string | null> {
+      const { rows } = await db.query<{ queue_name: string }>(
+        'SELECT queue_name FROM graphile_worker._private_job_queues WHERE id = $1',
+        [queueId],
       );
-      return rows[0]?.n ?? 0;
+      return rows[0]?.queue_name ?? null;
+    },
+
+    /**
+     * When a job of `task` in the same queue carries an older outbox event than `eventId` and is
+     * still to run (waiting out a backoff or a deferral), when it is due; else null. Graphile runs a
+     * queue's jobs one at a time but by due time, so a retried job could otherwise be overtaken.
+     */
+    async olderQueuedEventDue(
+      task: string,
+      queueId: number,
+      jobId: string,
+      eventId: string,
+    ): Promise<Date | null> {
+      const { rows } = await db.query<{ due: Date | null }>(
+        `SELECT max(j.run_at) AS due
+           FROM graphile_worker._private_jobs j
+           JOIN graphile_worker._private_tasks k ON k.id = j.task_id AND k.identifier = $1
+           JOIN outbox_events e ON e.id = j.payload->>'event_id'
+           JOIN outbox_events mine ON mine.id = $4
+          WHERE j.job_queue_id = $2 AND j.id <> $3::bigint AND j.attempts < j.max_attempts
+            AND (e.created_at, j.id) < (mine.created_at, $3::bigint)`,
+        [task, queueId, jobId, eventId],
+      );
+      return rows[0]?.due ?? null;
+    },
+
+    /**
+     * Empty job queues of orders that will not move again (`prefix:<tracking ref>` of a delivered,
+     * returned or cancelled order): graphile-worker keeps a queue's row after its last job. Only
+     * those, never a queue a new job could still be added to while this runs.
+     */
+    async deleteFinishedOrderQueues(prefix: string): Promise<number> {
+      const { rowCount } = await db.query(
+        `DELETE FROM graphile_worker._private_job_queues q
+          USING orders o
+          WHERE left(q.queue_name, length($1) + 1) = $1 || ':' AND q.locked_at IS NULL
+            AND o.tracking_ref = substr(q.queue_name, length($1) + 2) AND o.status = ANY($2::text[])
+            AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.job_queue_id = q.id)`,
+        [prefix, TERMINAL_STATUSES],
+      );
+      return rowCount ?? 0;
     },
 
     async receive(entry: NewInboxEntry, job: string): Promise<number | null> {
@@ -123,6 +158,11 @@ export function connectorSyncRepository(db: Queryable) {
         [id],
       );
       return rows[0] ?? null;
+    },
+
+    /** A stored delivery given up on: forgotten, so the same state can be stored (and processed) again. */
+    async forgetInbox(id: number): Promise<void> {
+      await db.query('DELETE FROM connector_inbox WHERE id = $1 AND processed_at IS NULL', [id]);
     },
 
     /** `erasePayload`: what the payload said is no longer needed (privacy requests keep no copy). */
@@ -171,10 +211,21 @@ export function connectorSyncRepository(db: Queryable) {
     /** Recorded once per shop order and kind: a webhook delivered again adds nothing. */
     async recordProblem(p: NewProblem): Promise<void> {
       await db.query(
-        `INSERT INTO connector_problems (id, connection_id, brand_id, kind, external_id, external_name, message, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, left($7, 2000), $8)
+        `INSERT INTO connector_problems (id, connection_id, brand_id, kind, external_id, external_name, message,
+           details, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, left($7, 2000), $8, $9)
          ON CONFLICT (connection_id, external_id, kind) DO NOTHING`,
-        [prefixedId('cpb'), p.connectionId, p.brandId, p.kind, p.externalId, p.externalName, p.message, p.at],
+        [
+          prefixedId('cpb'),
+          p.connectionId,
+          p.brandId,
+          p.kind,
+          p.externalId,
+          p.externalName,
+          p.message,
+          JSON.stringify(p.details ?? {}),
+          p.at,
+        ],
       );
     },
 

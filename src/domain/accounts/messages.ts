@@ -2,6 +2,8 @@
  * The account area's words, in French and English. A missing key is a type error; `translate`
  * falls back to the key itself so a slip shows up on the page rather than as an empty string.
  */
+
+import { CONNECTOR_EN, CONNECTOR_FR } from './connector-messages.ts';
 import { PRESTASHOP_EN, PRESTASHOP_FIELD_MESSAGES_FR, PRESTASHOP_FR } from './messages-prestashop.ts';
 
 export const LOCALES = ['fr', 'en'] as const;
@@ -339,6 +341,19 @@ const EN = {
   'shops.problemCount': 'Sync problems',
   'shops.linkedAt': 'Connected',
   'shops.platform.shopify': 'Shopify',
+  'shops.platform.woocommerce': 'WooCommerce',
+  'shops.wooConnect': 'Connect a WooCommerce store',
+  'shops.wooUrl': 'Your store’s address',
+  'shops.wooHint':
+    'Its home page, such as https://boutique.example.fr. Leave the keys empty to approve the connection in your WordPress admin, or paste a Read/Write key made in WooCommerce › Settings › Advanced › REST API.',
+  'shops.wooKey': 'Consumer key (optional)',
+  'shops.wooSecret': 'Consumer secret (optional)',
+  'shops.wooContinueText':
+    'Your store will ask you (signed in to WordPress as a shop manager) to approve a Read/Write key for us, then bring you back here.',
+  'shops.wooContinue': 'Continue to my store',
+  'shops.wooNotEnabled':
+    'WooCommerce stores cannot be connected yet: the operator has not set CONNECTOR_SECRET_KEY.',
+  'shops.syncHealth': 'Sync',
   'shops.settings': 'Settings',
   'shops.orderFilter': 'Orders to import',
   'shops.orderFilter.ours': 'Only orders shipped with our service (chosen at checkout)',
@@ -382,6 +397,7 @@ const EN = {
   'shops.kind.sync_failed': 'Sync failed',
   'shops.kind.data_request': 'Customer data request',
   ...PRESTASHOP_EN,
+  ...CONNECTOR_EN,
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -724,6 +740,19 @@ const FR: Record<MessageKey, string> = {
   'shops.problemCount': 'Problèmes de synchronisation',
   'shops.linkedAt': 'Connectée le',
   'shops.platform.shopify': 'Shopify',
+  'shops.platform.woocommerce': 'WooCommerce',
+  'shops.wooConnect': 'Connecter une boutique WooCommerce',
+  'shops.wooUrl': 'Adresse de votre boutique',
+  'shops.wooHint':
+    'Sa page d’accueil, par exemple https://boutique.example.fr. Laissez les clés vides pour approuver la connexion dans votre administration WordPress, ou collez une clé Lecture/Écriture créée dans WooCommerce › Réglages › Avancé › API REST.',
+  'shops.wooKey': 'Clé client (facultative)',
+  'shops.wooSecret': 'Secret client (facultatif)',
+  'shops.wooContinueText':
+    'Votre boutique vous demandera (connecté à WordPress en gérant de boutique) d’approuver une clé Lecture/Écriture pour nous, puis vous ramènera ici.',
+  'shops.wooContinue': 'Continuer vers ma boutique',
+  'shops.wooNotEnabled':
+    'Les boutiques WooCommerce ne peuvent pas encore être connectées : l’opérateur n’a pas défini CONNECTOR_SECRET_KEY.',
+  'shops.syncHealth': 'Synchronisation',
   'shops.settings': 'Réglages',
   'shops.orderFilter': 'Commandes à importer',
   'shops.orderFilter.ours': 'Seulement celles expédiées avec notre service (choisi au paiement)',
@@ -768,6 +797,7 @@ const FR: Record<MessageKey, string> = {
   'shops.kind.sync_failed': 'Échec de synchronisation',
   'shops.kind.data_request': 'Demande de données d’un client',
   ...PRESTASHOP_FR,
+  ...CONNECTOR_FR,
 };
 
 const CATALOGUE: Record<Locale, Record<MessageKey, string>> = { en: EN, fr: FR };

@@ -36,4 +36,21 @@ export function connectorRoutes(app: FastifyInstance, deps: Deps): void {
     });
     return reply.redirect(authorizeUrl, 302);
   });
+
+  // The WooCommerce plugin's "Connect" button, through /connectors/woocommerce/connect: the key
+  // provisioning is started for the signed-in person's brand (WooCommerce then calls our callback
+  // server to server, so no browser cookie binds it: the single-use state in its URL does).
+  app.get('/connectors/woocommerce/connect', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    const woocommerce = deps.woocommerce;
+    if (!woocommerce)
+      throw new AppError('not_found', 'The WooCommerce bridge is not set up on this service.');
+    if (!canManageKeys(user.role)) throw new AppError('insufficient_scope', 'Your role cannot link a shop.');
+    const { authorizeUrl } = await woocommerce.linking.beginConnect({
+      brandId: user.brandId,
+      userId: user.id,
+      shopUrl: (request.query as Record<string, unknown>).shop_url,
+    });
+    return reply.redirect(authorizeUrl, 302);
+  });
 }

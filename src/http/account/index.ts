@@ -12,6 +12,7 @@ import { connectorRoutes } from './connector-routes.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
+import { ACCOUNT_CSP, sendAccountMessage } from './message-page.ts';
 import { orderRoutes } from './order-routes.ts';
 import { ratesRoutes } from './rates-routes.ts';
 import {
@@ -30,9 +31,6 @@ import { webhookRoutes } from './webhook-routes.ts';
 
 export const ACCOUNT_PREFIX = ACCOUNT_PATH;
 
-// Pages and forms only from here; no script, no inline style, no framing.
-const ACCOUNT_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
 const CSS = readFileSync(new URL('./static/account.css', import.meta.url));
 
 declare module 'fastify' {
@@ -156,18 +154,13 @@ export function accountArea(deps: Deps) {
 /**
  * The 404 page for an account address the router refused before reaching the area (a path
  * parameter too long to be any object's id): an object that does not exist, said as a page.
- * Nobody is signed in here (the session is not read): the page has no navigation.
  */
 export function sendAccountNotFound(request: FastifyRequest, reply: FastifyReply) {
-  const asked = new URL(request.url, 'http://x').searchParams.get('lang');
-  const locale = isLocale(asked) ? asked : negotiateLocale(request.headers['accept-language']);
-  const t = translate(locale);
-  const ctx: PageContext = { locale, t, switchHref: ACCOUNT_PATH, user: null, csrf: '' };
-  return reply
-    .code(404)
-    .header('content-security-policy', ACCOUNT_CSP)
-    .type('text/html; charset=utf-8')
-    .send(messagePage(ctx, t('error.title'), t('error.404'), home(ctx)));
+  return sendAccountMessage(request, reply, 404, (t) => ({
+    title: t('error.title'),
+    message: t('error.404'),
+    link: { href: ACCOUNT_PATH, label: t('error.back') },
+  }));
 }
 
 export type PageContextOf = (request: FastifyRequest, reply: FastifyReply) => Promise<PageContext>;

@@ -3,8 +3,9 @@ import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
 import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
 import type { Deps } from '../../deps.ts';
 import { canManageKeys, type User } from '../../domain/accounts/user.ts';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, invalidField, isAppError } from '../../errors.ts';
 import { ACCOUNT_INSTALL_PATH } from '../connectors/shopify/index.ts';
+import { ACCOUNT_CONNECT_PATH } from '../connectors/woocommerce/index.ts';
 import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
@@ -12,6 +13,7 @@ import type { PageContextOf } from './index.ts';
 import { prestashopShopRoutes } from './shop-routes-prestashop.ts';
 import {
   continueToShopifyPage,
+  continueToWooPage,
   disconnectedPage,
   disconnectPage,
   type ShopsPageState,
@@ -26,6 +28,11 @@ export const sendPage = (reply: FastifyReply, body: string, status = 200) =>
 export const idOf = (request: FastifyRequest) => (request.params as { connectionId: string }).connectionId;
 
 const SHOP_FIELDS = { shop: { name: 'shop', label: 'shops.shopField' } } as const;
+const WOO_FIELDS = {
+  url: { name: 'url', label: 'shops.wooUrl' },
+  consumer_key: { name: 'consumer_key', label: 'shops.wooKey' },
+  consumer_secret: { name: 'consumer_secret', label: 'shops.wooSecret' },
+} as const;
 const SETTINGS_FIELDS = {
   order_filter: { name: 'order_filter', label: 'shops.orderFilter' },
   notify_customer: { name: 'notify_customer', label: 'shops.notify' },
@@ -94,6 +101,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       problems,
       problemLimit: DEFAULT_PROBLEM_LIMIT,
       shopifyEnabled: deps.shopify !== null,
+      wooEnabled: deps.woocommerce !== null,
       mayManage: canManageKeys(user.role),
     };
   }
@@ -162,6 +170,39 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     // submission that is redirected to another origin, and Shopify's is one.
     const install = `${ACCOUNT_INSTALL_PATH}?${new URLSearchParams({ shop })}`;
     return sendPage(reply, continueToShopifyPage(await context(request, reply), shop, install));
+  });
+
+  // WooCommerce: pasted keys link at once (checked by creating our webhooks); without keys, the
+  // address is checked here and the person continues, by a link, to the store's approval page.
+  app.post('/shops/woocommerce/connect', SIGNED_IN, async (request, reply) => {
+    const { user } = userOf(request).session;
+    mayManage(user);
+    const woocommerce = deps.woocommerce;
+    if (!woocommerce)
+      throw new AppError('not_found', 'The WooCommerce bridge is not set up on this service.');
+    const typed = text(request, 'url', 300);
+    const key = text(request, 'consumer_key', 100);
+    const secret = text(request, 'consumer_secret', 100);
+    try {
+      if (key || secret) {
+        const connection = await woocommerce.linking.link({
+          brandId: user.brandId,
+          url: typed,
+          consumerKey: key,
+          consumerSecret: secret,
+        });
+        return reply.redirect(`/account/shops?${new URLSearchParams({ connected: connection.shop })}`, 303);
+      }
+      const { store } = await woocommerce.linking.checkStore(user.brandId, typed);
+      const href = `${ACCOUNT_CONNECT_PATH}?${new URLSearchParams({ shop_url: store })}`;
+      return sendPage(reply, continueToWooPage(await context(request, reply), store, href));
+    } catch (err) {
+      if (!isAppError(err) || err.code !== 'invalid_request') throw err;
+      const ctx = await context(request, reply);
+      const errors = fieldErrors(err, ctx, WOO_FIELDS);
+      if (Object.keys(errors).length === 0) errors.url = err.message;
+      return view(request, reply, { storeUrl: typed, errors }, 400);
+    }
   });
 
   app.post('/shops/:connectionId/settings', SIGNED_IN, async (request, reply) => {

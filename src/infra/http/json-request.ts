@@ -4,11 +4,13 @@ export interface JsonResponse {
   /** Raw Retry-After, for 429 and 503. */
   retryAfter: string | null;
   text: string;
+  /** Other response headers a caller reads (names in lower case), e.g. x-wp-totalpages. */
+  headers?: Record<string, string>;
 }
 
 export interface JsonRequest {
   url: string;
-  method?: 'POST' | 'GET' | 'PUT';
+  method?: 'POST' | 'GET' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
   /** Serialized as the JSON body. */
   body?: unknown;
@@ -63,6 +65,7 @@ export async function requestJson(request: JsonRequest): Promise<JsonResponse> {
       status: response.status,
       retryAfter: response.headers.get('retry-after'),
       text: Buffer.concat(chunks).toString('utf8'),
+      headers: Object.fromEntries(response.headers),
     };
   } catch (err) {
     if (err instanceof NetworkError) throw err;

@@ -126,15 +126,27 @@ export const OPERATIONS: Record<string, Operation> = {
   order: {
     kind: 'query',
     args: { id: 'ID!' },
-    // order (1) + fulfillmentOrders connection (2) + first: 10 nodes (10)
-    requestedCost: 13,
+    // order (1) + fulfillmentOrders connection (2) + first: 10 nodes (10) + fulfillments(first: 20)
+    // (a plain list, Order.fulfillments: [Fulfillment!]!: 1 per object asked)
+    requestedCost: 33,
     run(shop, { id }) {
       const order = shop.orders.find((o) => o.gid === id);
       if (!order) return { result: null, actualCost: 1 };
       const nodes = order.fulfillmentOrders.map((fo) => ({ id: fo.id, status: fo.status }));
+      // Newest last, as Shopify lists them; each with its FulfillmentTrackingInfo list.
+      const fulfillments = shop.fulfillments
+        .filter((f) => f.orderGid === order.gid)
+        .slice(0, 20)
+        .map(({ id: fulfillmentId, name, status, trackingInfo, createdAt }) => ({
+          id: fulfillmentId,
+          name,
+          status,
+          trackingInfo: trackingInfo.map((t) => ({ ...t })),
+          createdAt,
+        }));
       return {
-        result: { id: order.gid, name: order.name, fulfillmentOrders: { nodes } },
-        actualCost: 3 + nodes.length,
+        result: { id: order.gid, name: order.name, fulfillmentOrders: { nodes }, fulfillments },
+        actualCost: 3 + nodes.length + fulfillments.length,
       };
     },
   },

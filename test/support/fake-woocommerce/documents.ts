@@ -35,7 +35,13 @@ export interface OrderInput {
   shipping?: Partial<WooAddress>;
   /** Lines by product id (the shop's products); default: two of its first product. */
   lineItems?: { productId: number; quantity: number }[];
-  shippingLine?: { method_id?: string; method_title?: string; instance_id?: string; total?: string };
+  shippingLine?: {
+    method_id?: string;
+    method_title?: string;
+    instance_id?: string;
+    total?: string;
+    meta?: { key: string; value: string }[];
+  };
   customerNote?: string;
   customerId?: number;
   paymentMethod?: { id: string; title: string };
@@ -79,6 +85,7 @@ export function newOrder(shop: WooShop, input: OrderInput): WooOrder {
         method_id: shipping.method_id ?? 'flat_rate',
         instance_id: shipping.instance_id ?? '3',
         total: shipping.total ?? '6.90',
+        ...(shipping.meta ? { meta: shipping.meta } : {}),
       },
     ],
     createdAt: at,
@@ -161,11 +168,12 @@ export function orderDocument(shop: WooShop, order: WooOrder): Record<string, un
     meta_data: [],
     line_items: lineItems,
     tax_lines: [],
-    shipping_lines: order.shippingLines.map((line) => ({
+    shipping_lines: order.shippingLines.map(({ meta, ...line }) => ({
       ...line,
       total_tax: '0.00',
       taxes: [],
-      meta_data: [],
+      // WC_Meta_Data as the API writes it: an id per entry, the key, the value.
+      meta_data: (meta ?? []).map((m, i) => ({ id: line.id * 10 + i + 1, key: m.key, value: m.value })),
     })),
     fee_lines: [],
     coupon_lines: [],

@@ -60,6 +60,8 @@ export interface WooShippingLine {
   method_id: string;
   instance_id: string;
   total: string;
+  /** Item meta the shipping method stored (the DLV plugin: `dlv_service`), shown as meta_data. */
+  meta?: { key: string; value: string }[];
 }
 
 /** The stored order: what the REST answer is rendered from (dates as instants). */

@@ -3,6 +3,7 @@ import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField } from './form-fields.ts';
 import { parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
+import { problemText } from './problem-text.ts';
 import {
   type PrestaShopCardInfo,
   type PrestaShopFormState,
@@ -28,12 +29,16 @@ export interface ShopsPageData {
   problemLimit: number;
   /** The operator configured the Shopify app (SHOPIFY_API_KEY…): a store can be connected. */
   shopifyEnabled: boolean;
+  /** The WooCommerce bridge is on (CONNECTOR_SECRET_KEY when published). */
+  wooEnabled: boolean;
   /** Owners and developers connect, change and disconnect; the others read. */
   mayManage: boolean;
 }
 
 export interface ShopsPageState {
   shop?: string;
+  /** The WooCommerce form's store address, as typed. */
+  storeUrl?: string;
   errors?: FieldErrors;
   notice?: string;
   prestashop?: PrestaShopFormState;
@@ -72,6 +77,35 @@ function connectForm(ctx: PageContext, data: ShopsPageData, state: ShopsPageStat
   <p class="muted hint">${t('shops.shopHint')}</p>
   <button type="submit">${t('shops.next')}</button>
 </form>`;
+}
+
+/** WooCommerce: the store's address, and a pasted key pair or nothing (then the one-click approval). */
+function wooConnectForm(ctx: PageContext, data: ShopsPageData, state: ShopsPageState) {
+  const { t } = ctx;
+  if (!data.mayManage) return '';
+  if (!data.wooEnabled) return html`<p class="notice">${t('shops.wooNotEnabled')}</p>`;
+  return html`<form method="post" action="/account/shops/woocommerce/connect" class="card">
+  <h2>${t('shops.wooConnect')}</h2>
+  ${csrfField(ctx)}
+  ${inputField(t('shops.wooUrl'), 'url', {
+    value: state.storeUrl ?? '',
+    error: state.errors?.url,
+    maxlength: 255,
+    required: true,
+    placeholder: 'https://boutique.example.fr',
+  })}
+  ${inputField(t('shops.wooKey'), 'consumer_key', { value: '', error: state.errors?.consumer_key, maxlength: 60, placeholder: 'ck_…' })}
+  ${inputField(t('shops.wooSecret'), 'consumer_secret', { value: '', error: state.errors?.consumer_secret, maxlength: 60, placeholder: 'cs_…' })}
+  <p class="muted hint">${t('shops.wooHint')}</p>
+  <button type="submit">${t('shops.next')}</button>
+</form>`;
+}
+
+/** The polled platforms' health: what the last poll met, what was repaired on the shop. */
+function syncHealth(ctx: PageContext, c: Connection) {
+  const notes = [c.syncError, c.syncState.webhookNotice].filter((n): n is string => Boolean(n));
+  if (c.platform === 'shopify' || notes.length === 0) return '';
+  return html`<dt>${ctx.t('shops.syncHealth')}</dt><dd class="health-broken">${notes.join(' — ')}</dd>`;
 }
 
 function radio(name: string, value: string, label: string, checked: boolean) {
@@ -133,6 +167,7 @@ function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean, state: S
       ? html`${when(ctx, problem.createdAt)} — ${t(`shops.kind.${problem.kind}`)}${problem.externalName ? html` (${problem.externalName})` : ''}`
       : t('shops.noError')
   }</dd>
+  ${syncHealth(ctx, c)}
   <dt>${t('shops.problemCount')}</dt><dd>${card.problems > 0 ? html`<a href="#problems">${card.problems}</a>` : '0'}</dd>
   <dt>${t('shops.linkedAt')}</dt><dd>${when(ctx, c.createdAt)}</dd>
   ${card.prestashop ? prestashopHealthRows(ctx, card.prestashop) : ''}
@@ -167,7 +202,7 @@ function problemsTable(ctx: PageContext, data: ShopsPageData) {
   <td data-label="${t('shops.problem.shop')}">${shopOf.get(p.connectionId) ?? '—'}</td>
   <td data-label="${t('shops.problem.order')}" class="nowrap">${p.externalName ?? '—'}</td>
   <td data-label="${t('shops.problem.kind')}">${t(`shops.kind.${p.kind}`)}</td>
-  <td data-label="${t('shops.problem.message')}">${p.message}</td>
+  <td data-label="${t('shops.problem.message')}">${problemText(ctx, p)}</td>
 </tr>`,
   );
   return html`<section id="problems"><h2>${t('shops.problems')}</h2>
@@ -196,6 +231,7 @@ export function shopsPage(ctx: PageContext, data: ShopsPageData, state: ShopsPag
 ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
 ${connectForm(ctx, data, state)}
 ${prestashopConnectCard(ctx, data.mayManage, state.prestashop)}
+${wooConnectForm(ctx, data, state)}
 <h2>${t('shops.yours')}</h2>
 ${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage, state))}
 ${problemsTable(ctx, data)}
@@ -211,6 +247,18 @@ export function continueToShopifyPage(ctx: PageContext, shop: string, installHre
     t('shops.continueTitle', { shop }),
     html`<p>${t('shops.continueText')}</p>
 <p><a class="button" href="${installHref}">${t('shops.connectSubmit')}</a></p>
+<p><a href="/account/shops">${t('shops.cancel')}</a></p>`,
+  );
+}
+
+/** The last step before the store's approval page. */
+export function continueToWooPage(ctx: PageContext, store: string, connectHref: string): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.continueTitle', { shop: store }),
+    html`<p>${t('shops.wooContinueText')}</p>
+<p><a class="button" href="${connectHref}">${t('shops.wooContinue')}</a></p>
 <p><a href="/account/shops">${t('shops.cancel')}</a></p>`,
   );
 }

@@ -1,10 +1,12 @@
 import fastifyCookie from '@fastify/cookie';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ShopifyRateRequest } from '../../../connectors/shopify/carrier-rates.ts';
 import { isShopDomain, isValidBodyHmac, parseShopDomain } from '../../../connectors/shopify/shop-domain.ts';
 import type { ShopifyConnector } from '../../../connectors/shopify/shopify-connector.ts';
+import { InstallRefused } from '../../../connectors/shopify/shopify-link.ts';
 import type { Deps } from '../../../deps.ts';
-import { AppError } from '../../../errors.ts';
+import { AppError, isAppError } from '../../../errors.ts';
+import { sendAccountMessage } from '../../account/message-page.ts';
 import { ACCOUNT_PATH } from '../../account/session-cookies.ts';
 import { shopOf } from '../../shared/principal.ts';
 
@@ -57,7 +59,12 @@ export function shopifyRoutes(deps: Deps) {
       const query = request.query as Record<string, unknown>;
       const browserState = request.cookies[SHOPIFY_STATE_COOKIE] ?? null;
       reply.clearCookie(SHOPIFY_STATE_COOKIE, { path: SHOPIFY_PREFIX });
-      const connection = await shopify.linking.completeInstall(query, browserState);
+      let connection: Awaited<ReturnType<typeof shopify.linking.completeInstall>>;
+      try {
+        connection = await shopify.linking.completeInstall(query, browserState);
+      } catch (err) {
+        return sendInstallFailure(request, reply, err);
+      }
       return reply.redirect(
         `${ACCOUNT_SHOPS_PATH}?${new URLSearchParams({ connected: connection.shop })}`,
         303,
@@ -96,4 +103,22 @@ export function shopifyRoutes(deps: Deps) {
         shopify.rates.quote(shopOf(request).shop, (request.body ?? {}) as ShopifyRateRequest),
     );
   };
+}
+
+/**
+ * A failed callback, said to the merchant whose browser Shopify sent here: a page in the account
+ * area's style and their language, with the same status the API would give and a way back to the
+ * Shops page (the English message stays in the log).
+ */
+function sendInstallFailure(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+  const status = isAppError(err) ? err.status : 500;
+  if (status >= 500) request.log.error({ err }, 'shopify install callback failed');
+  else request.log.info({ reason: (err as Error).message }, 'shopify install callback refused');
+  const refusal =
+    err instanceof InstallRefused ? err.refusal : isAppError(err) && status < 500 ? 'incomplete' : 'failed';
+  return sendAccountMessage(request, reply, status, (t) => ({
+    title: t('shops.callback.title'),
+    message: t(`shops.callback.${refusal}`),
+    link: { href: ACCOUNT_SHOPS_PATH, label: t('shops.back') },
+  }));
 }

@@ -1,0 +1,124 @@
+import {
+  type JsonRequest,
+  type JsonResponse,
+  NetworkError,
+  requestJson,
+} from '../../infra/http/json-request.ts';
+import type { DestinationGuard } from '../../infra/http/url-guard.ts';
+
+/** The shop refused our key (revoked, deleted, read-only): retrying cannot help. */
+export class WooUnauthorized extends Error {}
+
+/** The shop cannot take the call now (down, maintenance 503, 429, no answer): try again later. */
+export class WooRetryLater extends Error {}
+
+/** The shop answered, but not with what we asked (404, 400 with a WordPress error code…). */
+export class WooRequestFailed extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/** A key pair of WooCommerce › Settings › Advanced › REST API, as stored encrypted. */
+export interface WooKeys {
+  consumerKey: string;
+  consumerSecret: string;
+}
+
+export interface WooAnswer<T> {
+  body: T;
+  /** X-WP-TotalPages of a collection (1 when absent). */
+  totalPages: number;
+}
+
+type Method = NonNullable<JsonRequest['method']>;
+
+/**
+ * WooCommerce's REST API (`{store}/wp-json/…`) with a key pair as HTTP Basic — what WooCommerce
+ * reads over https (a plain-http shop, allowed only with CONNECTORS_ALLOW_INSECURE for local
+ * development, would need OAuth 1.0a on a real WordPress). The shop's address was chosen by a
+ * brand, so every call first checks that it still resolves to public addresses (the SSRF guard),
+ * redirects are never followed, and answers are bounded. Never logs: headers carry the key.
+ */
+export function wooRestClient(options: {
+  guard: DestinationGuard;
+  timeoutMs?: number;
+  request?: (request: JsonRequest) => Promise<JsonResponse>;
+}) {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const request = options.request ?? requestJson;
+
+  function describeError(response: JsonResponse): { message: string; code: string | null } {
+    try {
+      const body = JSON.parse(response.text) as { code?: unknown; message?: unknown };
+      const code = typeof body.code === 'string' ? body.code : null;
+      const message = typeof body.message === 'string' ? body.message : '';
+      return { code, message: `${code ?? 'error'}: ${message}`.slice(0, 300) };
+    } catch {
+      return { code: null, message: 'not a WooCommerce REST answer' };
+    }
+  }
+
+  async function call<T>(
+    store: string,
+    keys: WooKeys,
+    method: Method,
+    path: string,
+    body?: unknown,
+  ): Promise<WooAnswer<T>> {
+    const url = new URL(`${store}/wp-json${path}`);
+    try {
+      await options.guard.assertPublic(url);
+    } catch (err) {
+      throw new WooRequestFailed(`the shop's address is refused: ${(err as Error).message}`, 0, null);
+    }
+    const auth = Buffer.from(`${keys.consumerKey}:${keys.consumerSecret}`, 'utf8').toString('base64');
+    let response: JsonResponse;
+    try {
+      response = await request({
+        url: url.toString(),
+        method,
+        headers: { authorization: `Basic ${auth}` },
+        body,
+        timeoutMs,
+      });
+    } catch (err) {
+      if (err instanceof NetworkError) throw new WooRetryLater(`the shop is unreachable: ${err.message}`);
+      throw err;
+    }
+    const { status } = response;
+    if (status === 401) {
+      throw new WooUnauthorized(`the shop refused the API key (401 ${describeError(response).message})`);
+    }
+    if (status === 429 || status >= 500)
+      throw new WooRetryLater(`the shop answered ${status}${status === 503 ? ' (maintenance?)' : ''}`);
+    if (status < 200 || status >= 300) {
+      const { message, code } = describeError(response);
+      throw new WooRequestFailed(`the shop answered ${status} (${message})`, status, code);
+    }
+    let parsed: T;
+    try {
+      parsed = JSON.parse(response.text) as T;
+    } catch {
+      // A page in front of WordPress (a cache, a firewall) answering 200 with HTML.
+      throw new WooRetryLater('the shop answered something that is not JSON');
+    }
+    const pages = Number(response.headers?.['x-wp-totalpages']);
+    return { body: parsed, totalPages: Number.isInteger(pages) && pages > 0 ? pages : 1 };
+  }
+
+  return {
+    get: <T>(store: string, keys: WooKeys, path: string) => call<T>(store, keys, 'GET', path),
+    post: <T>(store: string, keys: WooKeys, path: string, body: unknown) =>
+      call<T>(store, keys, 'POST', path, body),
+    put: <T>(store: string, keys: WooKeys, path: string, body: unknown) =>
+      call<T>(store, keys, 'PUT', path, body),
+    delete: <T>(store: string, keys: WooKeys, path: string) => call<T>(store, keys, 'DELETE', path),
+  };
+}
+
+export type WooRestClient = ReturnType<typeof wooRestClient>;

@@ -1,0 +1,125 @@
+import type { Stores } from '../../db/stores.ts';
+import type { OrderJson } from '../../domain/orders/order-json.ts';
+import type { OrderStatus } from '../../domain/orders/state-machine.ts';
+import type { ConnectionsService } from '../connections-service.ts';
+import type { WooOperations } from './operations.ts';
+import { WooUnauthorized } from './rest-client.ts';
+import { wooAccess } from './woo-credentials.ts';
+
+/** The order note for each status (French: the shop's customers read the customer notes). */
+const NOTE_OF: Partial<Record<OrderStatus, string>> = {
+  picked_up: 'Votre colis a été pris en charge par notre livreur.',
+  in_transit: 'Colis en transit.',
+  out_for_delivery: 'Votre colis est en cours de livraison aujourd’hui.',
+  failed_attempt: 'Nous n’avons pas pu livrer votre colis ; une nouvelle tentative sera planifiée.',
+  delivered: 'Votre colis a été livré.',
+  returned: 'Colis retourné à l’expéditeur.',
+  cancelled: 'Livraison annulée.',
+};
+
+/** The statuses the customer is told about (a customer note, e-mailed by WooCommerce). */
+const CUSTOMER_STATUSES = new Set<OrderStatus>([
+  'picked_up',
+  'out_for_delivery',
+  'delivered',
+  'failed_attempt',
+]);
+
+/**
+ * Delivery statuses written back to the shop for delivery orders that came from it: a private
+ * note with the tracking link on creation, plus a Shipment Tracking entry when the shop runs that
+ * extension (checked once: a shop without it answers 404 rest_no_route, remembered as absent); on
+ * each status change a note (a customer note for the ones the customer cares about, unless the
+ * brand turned notifications off); delivered sets the shop order to `completed`. The idempotent
+ * calls come first and the note last, so a retry after a failure adds no second note for them.
+ * A refused key breaks the link (the brand sees it) instead of retrying for nothing.
+ */
+export function wooStatusSync(deps: {
+  stores: Pick<Stores, 'connectorSync' | 'connections'>;
+  connections: ConnectionsService;
+  operations: WooOperations;
+  carrierName: string;
+}) {
+  const sync = deps.stores.connectorSync;
+  const { operations } = deps;
+
+  return {
+    /** The job gave up on this event: the brand sees that the shop missed this update. */
+    async recordFailure(eventId: string, reason: string): Promise<void> {
+      const event = await sync.findEvent(eventId);
+      const order = (event?.data as { order?: OrderJson } | undefined)?.order;
+      const link = order ? await sync.findLinkByTrackingRef(order.tracking_ref) : null;
+      if (!link || !event) return;
+      await sync.recordProblem({
+        connectionId: link.connectionId,
+        brandId: event.brandId,
+        kind: 'sync_failed',
+        externalId: link.externalId,
+        externalName: link.externalName,
+        message: `Could not send ${event.type} (${order!.status}) of ${order!.tracking_ref} to WooCommerce: ${reason}`,
+        at: new Date(),
+      });
+    },
+
+    async handle(eventId: string): Promise<string> {
+      const event = await sync.findEvent(eventId);
+      if (!event || (event.type !== 'order.created' && event.type !== 'order.status_changed'))
+        return 'not an order event';
+      const order = (event.data as { order: OrderJson }).order;
+      const link = await sync.findLinkByTrackingRef(order.tracking_ref);
+      if (!link) return 'not a shop order';
+      const connection = await deps.connections.get(null, link.connectionId);
+      if (connection.platform !== 'woocommerce') return 'not a WooCommerce order';
+      if (connection.status !== 'active') return `link ${connection.status}: nothing sent`;
+      const shop = await wooAccess(deps.connections, connection);
+      if (shop === null) return 'no credentials: nothing sent';
+      const id = link.externalId;
+      try {
+        if (event.type === 'order.created') {
+          const done: string[] = [];
+          if (connection.syncState.shipmentTracking !== 'absent') {
+            const present = await operations.addShipmentTracking(shop, id, {
+              provider: deps.carrierName,
+              number: order.tracking_ref,
+              link: order.tracking_url,
+              dateShipped: event.at.toISOString().slice(0, 10),
+            });
+            const known = present ? 'present' : 'absent';
+            if (connection.syncState.shipmentTracking !== known)
+              await deps.stores.connections.mergeSyncState(connection.id, { shipmentTracking: known });
+            if (present) done.push('tracking entry');
+          }
+          await operations.addNote(
+            shop,
+            id,
+            `${deps.carrierName} : livraison ${order.tracking_ref} créée. Suivi : ${order.tracking_url}`,
+            false,
+          );
+          return [...done, 'note'].join(' + ');
+        }
+        const note = NOTE_OF[order.status];
+        if (!note) return `nothing for ${order.status}`;
+        if (order.status === 'delivered') await operations.setOrderStatus(shop, id, 'completed');
+        const toCustomer = connection.notifyCustomer && CUSTOMER_STATUSES.has(order.status);
+        await operations.addNote(
+          shop,
+          id,
+          `${note} Suivi ${order.tracking_ref} : ${order.tracking_url}`,
+          toCustomer,
+        );
+        return `${order.status === 'delivered' ? 'completed + ' : ''}${toCustomer ? 'customer ' : ''}note ${order.status}`;
+      } catch (err) {
+        if (err instanceof WooUnauthorized) {
+          await deps.connections.markBroken(
+            connection.id,
+            'WooCommerce refused the API key (401): connect the shop again',
+          );
+          return 'link broken: key refused';
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+export type WooStatusSync = ReturnType<typeof wooStatusSync>;

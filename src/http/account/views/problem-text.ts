@@ -1,0 +1,24 @@
+import type { SyncProblem } from '../../../connectors/connection.ts';
+import { fieldError } from '../../../domain/accounts/messages.ts';
+import type { PageContext } from './layout.ts';
+
+/**
+ * A sync problem in the page's language: the sentence of its `details.code` with its values, or
+ * of its kind. A code this page has no words for (a newer connector's) shows the connector's own
+ * English sentence rather than nothing.
+ */
+export function problemText(ctx: PageContext, problem: SyncProblem): string {
+  const { t } = ctx;
+  const { code, ...values } = problem.details;
+  const kindText = t(`shops.problemText.${problem.kind}`);
+  if (!code) return kindText;
+  if (code === 'invalid_field' && values.field && values.problem)
+    return `${kindText} ${fieldError(ctx.locale, values.field, values.problem)}`;
+  const key = `shops.problemText.${code}`;
+  const words = {
+    ...values,
+    ...(values.status ? { status: t(`orderStatus.${values.status}`) } : {}),
+  };
+  const text = t(key, words);
+  return text === key ? problem.message : text;
+}

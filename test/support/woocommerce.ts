@@ -1,0 +1,89 @@
+import { createServer } from 'node:net';
+import type { Runner } from 'graphile-worker';
+import { expect } from 'vitest';
+import { startWorker } from '../../src/worker.ts';
+import { buildTestApp, createBrandWithKey, type TestApp } from './app.ts';
+import { type FakeWooCommerce, startFakeWooCommerce } from './fake-woocommerce.ts';
+import { createScratchDatabase } from './scratch-database.ts';
+import { CONNECTOR_KEY } from './shopify.ts';
+
+/** A free loopback port: the bridge's public address (its webhook and callback URLs) must be known before it listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The service listening on loopback with its worker, on its own database, beside a fake
+ * WooCommerce (one-click callbacks over http allowed) — what a shop talks to in production.
+ */
+export async function startWooBridge() {
+  const scratch = await createScratchDatabase();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let t: TestApp | undefined;
+  let runner: Runner | undefined;
+  let fake: FakeWooCommerce | undefined;
+  const stop = async () => {
+    await runner?.stop();
+    await t?.close();
+    await fake?.close();
+    await scratch.drop();
+  };
+  try {
+    t = await buildTestApp({
+      config: {
+        databaseUrl: scratch.url,
+        publicBaseUrl: base,
+        connectorsAllowInsecure: true,
+        connectorSecretKey: CONNECTOR_KEY,
+        woocommerce: true,
+      },
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    runner = await startWorker(t.deps, { pollIntervalMs: 100, concurrency: 4 });
+    fake = await startFakeWooCommerce({ insecureCallbacks: true, deliveryTimeoutMs: 5000 });
+    const app = t;
+    return {
+      t: app,
+      fake,
+      base,
+      databaseUrl: scratch.url,
+      brand: (options: Parameters<typeof createBrandWithKey>[1] = {}) =>
+        createBrandWithKey(app.deps, options),
+      close: stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export type WooBridge = Awaited<ReturnType<typeof startWooBridge>>;
+
+/** Waits until `check` returns something truthy (the worker is asynchronous). */
+export async function eventually<T>(
+  check: () => Promise<T>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) expect.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Our shipping method on a checkout: the plugin's `dlv` rate with its service in the item meta. */
+export const OUR_SHIPPING = (service = 'express') => ({
+  method_id: 'dlv',
+  method_title: 'Express — livré demain',
+  instance_id: '7',
+  total: '12.90',
+  meta: [{ key: 'dlv_service', value: service }],
+});
