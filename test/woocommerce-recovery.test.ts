@@ -299,3 +299,25 @@ describe('statuses back', () => {
     expect(c.syncState.shipmentTracking).toBe('absent');
   });
 });
+
+describe('a status job run again (a worker killed after the shop wrote the note)', () => {
+  it('finds its note on the order and adds no second one', async () => {
+    const { slug, shop, connection } = await linkedShop({ shipmentTracking: true });
+    const { id } = w.fake.createOrder(slug, { shippingLine: OUR_SHIPPING() });
+    await w.fake.flushWebhooks(slug);
+    await eventually(() => oneDelivery(connection, id), 'the delivery order');
+    const [delivery] = await deliveryOf(connection, id);
+    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null);
+    const notes = () => shop.notes.filter((n) => n.orderId === id);
+    await eventually(async () => notes().length === 2, 'the creation and pickup notes');
+    const { rows: events } = await w.t.pool.query(
+      `SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1 ORDER BY created_at`,
+      [delivery!.tracking_ref],
+    );
+    expect(events).toHaveLength(2);
+    for (const event of events)
+      expect(await w.t.deps.woocommerce!.status.handle(event.id, { rerun: true })).toContain('already there');
+    expect(notes()).toHaveLength(2);
+    expect(shop.trackings.get(id)).toHaveLength(1);
+  });
+});

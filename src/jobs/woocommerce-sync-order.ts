@@ -14,7 +14,8 @@ export const WOOCOMMERCE_SYNC_ORDER: Job<'event_id'> = defineJob({
   async run(deps, { event_id }, helpers) {
     if (!deps.woocommerce) throw new Error('the WooCommerce bridge is off (CONNECTOR_SECRET_KEY)');
     try {
-      const outcome = await deps.woocommerce.status.handle(event_id);
+      // A second attempt may follow one that wrote the note and died before finishing.
+      const outcome = await deps.woocommerce.status.handle(event_id, { rerun: helpers.job.attempts > 1 });
       helpers.logger.debug(`woocommerce sync ${event_id}: ${outcome}`);
     } catch (err) {
       if (helpers.job.attempts >= helpers.job.max_attempts)

@@ -22,6 +22,8 @@ const GRAMS_PER_UNIT: Record<string, number> = { kg: 1000, g: 1, lbs: 453.59237,
 
 const SHIPMENT_TRACKING = '/wc-shipment-tracking/v3/orders';
 export const PAGE_SIZE = 100;
+/** How far the shop's clock may lag ours when its notes are matched to an event's time. */
+const NOTE_CLOCK_SLACK_MS = 60_000;
 
 /** A store and its keys: every call names both. */
 export interface WooShopAccess {
@@ -119,6 +121,26 @@ export function wooOperations(client: WooRestClient) {
         note,
         customer_note: customerNote,
       });
+    },
+
+    /**
+     * Whether the order has a note with exactly this text written at `since` or later (the shop's
+     * clock: a minute's slack), newest first as WooCommerce lists them.
+     */
+    async hasNoteSince(shop: WooShopAccess, orderId: string, note: string, since: Date): Promise<boolean> {
+      const { body } = await client.get<{ note?: unknown; date_created_gmt?: unknown }[]>(
+        shop.store,
+        shop.keys,
+        `/wc/v3/orders/${encodeURIComponent(orderId)}/notes?type=any`,
+      );
+      const from = since.getTime() - NOTE_CLOCK_SLACK_MS;
+      return (Array.isArray(body) ? body : []).some(
+        (n) =>
+          typeof n.note === 'string' &&
+          n.note.trim() === note.trim() &&
+          typeof n.date_created_gmt === 'string' &&
+          Date.parse(`${n.date_created_gmt}Z`) >= from,
+      );
     },
 
     async setOrderStatus(shop: WooShopAccess, orderId: string, status: string): Promise<void> {

@@ -61,7 +61,12 @@ export function wooStatusSync(deps: {
       });
     },
 
-    async handle(eventId: string): Promise<string> {
+    /**
+     * `rerun`: this event's job ran before (a failed attempt, or a worker killed mid-job): its note
+     * may already be on the order, so it is looked for first — a note, unlike the tracking entry
+     * and the status, is not idempotent, and a customer note is e-mailed.
+     */
+    async handle(eventId: string, options: { rerun?: boolean } = {}): Promise<string> {
       const event = await sync.findEvent(eventId);
       if (!event || (event.type !== 'order.created' && event.type !== 'order.status_changed'))
         return 'not an order event';
@@ -74,6 +79,12 @@ export function wooStatusSync(deps: {
       const shop = await wooAccess(deps.connections, connection);
       if (shop === null) return 'no credentials: nothing sent';
       const id = link.externalId;
+      const addNote = async (text: string, toCustomer: boolean) => {
+        if (options.rerun && (await operations.hasNoteSince(shop, id, text, event.at)))
+          return 'note (already there)';
+        await operations.addNote(shop, id, text, toCustomer);
+        return 'note';
+      };
       try {
         if (event.type === 'order.created') {
           const done: string[] = [];
@@ -89,25 +100,21 @@ export function wooStatusSync(deps: {
               await deps.stores.connections.mergeSyncState(connection.id, { shipmentTracking: known });
             if (present) done.push('tracking entry');
           }
-          await operations.addNote(
-            shop,
-            id,
+          const noted = await addNote(
             `${deps.carrierName} : livraison ${order.tracking_ref} créée. Suivi : ${order.tracking_url}`,
             false,
           );
-          return [...done, 'note'].join(' + ');
+          return [...done, noted].join(' + ');
         }
         const note = NOTE_OF[order.status];
         if (!note) return `nothing for ${order.status}`;
         if (order.status === 'delivered') await operations.setOrderStatus(shop, id, 'completed');
         const toCustomer = connection.notifyCustomer && CUSTOMER_STATUSES.has(order.status);
-        await operations.addNote(
-          shop,
-          id,
+        const noted = await addNote(
           `${note} Suivi ${order.tracking_ref} : ${order.tracking_url}`,
           toCustomer,
         );
-        return `${order.status === 'delivered' ? 'completed + ' : ''}${toCustomer ? 'customer ' : ''}note ${order.status}`;
+        return `${order.status === 'delivered' ? 'completed + ' : ''}${toCustomer ? 'customer ' : ''}${noted} ${order.status}`;
       } catch (err) {
         if (err instanceof WooUnauthorized) {
           await deps.connections.markBroken(
