@@ -337,7 +337,7 @@ describe('the shopify outbox subscriber', () => {
       "SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1",
       [direct.data.trackingRef],
     );
-    expect(await t.deps.shopify!.tracking.handle(rows[0].id)).toBe('not a Shopify order');
+    expect(await t.deps.shopify!.tracking.handle(rows[0].id)).toBe('not a shop order');
 
     const unlinked = await createBrandWithKey(t.deps);
     const other = await createOrder(t.app, unlinked);

@@ -2,6 +2,7 @@ import type { Stores } from '../../db/stores.ts';
 import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { CredentialCipher } from '../credentials.ts';
+import { shopOrderEvent } from '../order-event.ts';
 import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
 import { listOf, readShopSettings } from './shop-settings.ts';
@@ -92,15 +93,14 @@ export function prestashopStatusSync(deps: {
     },
 
     async handle(eventId: string): Promise<string> {
-      const event = await sync.findEvent(eventId);
-      if (!event || (event.type !== 'order.created' && event.type !== 'order.status_changed'))
-        return 'not an order event';
-      const order = (event.data as { order: OrderJson }).order;
-      const link = await sync.findLinkByTrackingRef(order.tracking_ref);
-      if (!link) return 'not a shop order';
-      const connection = await deps.connections.get(null, link.connectionId);
-      if (connection.platform !== 'prestashop') return 'not a PrestaShop order';
-      if (connection.status !== 'active') return `link ${connection.status}: nothing sent`;
+      const found = await shopOrderEvent(
+        { sync, connections: deps.connections },
+        eventId,
+        'prestashop',
+        'PrestaShop',
+      );
+      if ('skip' in found) return found.skip;
+      const { event, order, link, connection } = found;
       const key = (await openCredentials(stores, deps.cipher, connection.id))?.key ?? null;
       if (key === null) return 'no Webservice key: nothing sent';
       try {

@@ -3,6 +3,7 @@ import type { Stores } from '../../db/stores.ts';
 import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
+import { shopOrderEvent } from '../order-event.ts';
 import { ShopifyRetryLater, ShopifyUnauthorized } from './admin-client.ts';
 import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts';
 
@@ -83,16 +84,14 @@ export function shopifyTrackingSync(deps: {
     },
 
     async handle(eventId: string): Promise<string> {
-      const event = await sync.findEvent(eventId);
-      if (!event || (event.type !== 'order.created' && event.type !== 'order.status_changed'))
-        return 'not an order event';
-      const order = (event.data as { order: OrderJson }).order;
-      const link = await sync.findLinkByTrackingRef(order.tracking_ref);
-      if (!link) return 'not a Shopify order';
-      const connection = await deps.connections.get(null, link.connectionId);
-      // A brand may link shops of several platforms: their orders are their own connector's.
-      if (connection.platform !== 'shopify') return 'not a Shopify order';
-      if (connection.status !== 'active') return `link ${connection.status}: nothing sent`;
+      const found = await shopOrderEvent(
+        { sync, connections: deps.connections },
+        eventId,
+        'shopify',
+        'Shopify',
+      );
+      if ('skip' in found) return found.skip;
+      const { event, order, link, connection } = found;
       const token = await deps.connections.tokenOf(connection);
       if (token === null) return 'no credentials: nothing sent';
       const { shop } = connection;

@@ -2,6 +2,7 @@ import type { Stores } from '../../db/stores.ts';
 import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
+import { shopOrderEvent } from '../order-event.ts';
 import type { WooOperations } from './operations.ts';
 import { WooUnauthorized } from './rest-client.ts';
 import { wooAccess } from './woo-credentials.ts';
@@ -67,15 +68,14 @@ export function wooStatusSync(deps: {
      * and the status, is not idempotent, and a customer note is e-mailed.
      */
     async handle(eventId: string, options: { rerun?: boolean } = {}): Promise<string> {
-      const event = await sync.findEvent(eventId);
-      if (!event || (event.type !== 'order.created' && event.type !== 'order.status_changed'))
-        return 'not an order event';
-      const order = (event.data as { order: OrderJson }).order;
-      const link = await sync.findLinkByTrackingRef(order.tracking_ref);
-      if (!link) return 'not a shop order';
-      const connection = await deps.connections.get(null, link.connectionId);
-      if (connection.platform !== 'woocommerce') return 'not a WooCommerce order';
-      if (connection.status !== 'active') return `link ${connection.status}: nothing sent`;
+      const found = await shopOrderEvent(
+        { sync, connections: deps.connections },
+        eventId,
+        'woocommerce',
+        'WooCommerce',
+      );
+      if ('skip' in found) return found.skip;
+      const { event, order, link, connection } = found;
       const shop = await wooAccess(deps.connections, connection);
       if (shop === null) return 'no credentials: nothing sent';
       const id = link.externalId;
