@@ -62,6 +62,11 @@ export function createDeps(
   const stores = storesOn(pool);
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
+  // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints, in shop terms.
+  const shopGuard = destinationGuard({
+    allowInsecure: config.connectorsAllowInsecure,
+    publicRule: 'the shop must be reachable at a public address',
+  });
 
   const brands = brandService(stores.brands);
   const authenticator = apiKeyAuthenticator(stores.apiKeys, {
@@ -207,7 +212,7 @@ export function createDeps(
     orders,
     connections,
     cipher,
-    guard: destinationGuard({ allowInsecure: config.connectorsAllowInsecure }),
+    guard: shopGuard,
     clock,
     // The same rule as the Shopify connector's (config.ts): a published service keeps no shop
     // credentials under a key stored beside them.
@@ -226,8 +231,7 @@ export function createDeps(
         connections,
         directory,
         cipher,
-        // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints.
-        guard: destinationGuard({ allowInsecure: config.connectorsAllowInsecure }),
+        guard: shopGuard,
         clock,
         baseUrl,
         carrierName: config.carrierName,

@@ -1,6 +1,6 @@
 import type { Stores, Transact } from '../../db/stores.ts';
 import { prefixedId } from '../../domain/ids.ts';
-import { AppError, invalidField, isAppError } from '../../errors.ts';
+import { AppError, invalidField } from '../../errors.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
@@ -28,21 +28,6 @@ export function normaliseShopUrl(guard: DestinationGuard, raw: unknown): string 
   if (url.search !== '' || url.hash !== '') throw invalidField('url', 'must not have a query or fragment');
   return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`;
 }
-
-/** The SSRF guard's refusal of a non-public shop, worded for a shop (the guard's speaks of webhooks). */
-async function assertPublicShop(guard: DestinationGuard, url: URL): Promise<void> {
-  try {
-    await guard.assertPublic(url);
-  } catch (err) {
-    const detail = isAppError(err) ? err.details?.[0] : undefined;
-    if (detail?.field !== 'url') throw err;
-    throw invalidField(
-      'url',
-      detail.message.replace(/; webhooks are only delivered to public addresses$/, SHOP_PUBLIC),
-    );
-  }
-}
-const SHOP_PUBLIC = '; the shop must be reachable at a public address';
 
 /**
  * Linking a PrestaShop shop to a brand (the operator's `dlv connectors prestashop link`, later the
@@ -74,7 +59,7 @@ export function prestashopLinking(deps: {
       // Said without naming the link: the shop may be another brand's.
       if (existing && existing.status !== 'disconnected')
         throw fieldRefusal('url', `The shop ${url} is already linked; disconnect it first.`);
-      await assertPublicShop(deps.guard, new URL(url));
+      await deps.guard.assertPublic(new URL(url));
       const settings = key === null ? null : await checkWebserviceKey(deps.ws, url, key);
       const id = prefixedId('con');
       const secret = newShopSecret();

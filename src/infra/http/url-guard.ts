@@ -15,7 +15,11 @@ export interface UrlGuardOptions {
 
 export interface DestinationOptions extends UrlGuardOptions {
   lookup?: ResolveHost;
+  /** Why a non-public address is refused, in the caller's terms (default: the webhooks' rule). */
+  publicRule?: string;
 }
+
+const WEBHOOKS_PUBLIC_RULE = 'webhooks are only delivered to public addresses';
 
 /** The static checks on an endpoint URL, done when the operator adds it. */
 export function validateEndpointUrl(url: string, options: UrlGuardOptions): URL {
@@ -69,7 +73,7 @@ export async function assertPublicDestination(url: URL, options: DestinationOpti
     const name = describe(range);
     const what = `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} address`;
     const where = address === host ? `${host} is ${what}` : `${host} resolves to ${address}, ${what}`;
-    throw invalidField('url', `${where}; webhooks are only delivered to public addresses`);
+    throw invalidField('url', `${where}; ${options.publicRule ?? WEBHOOKS_PUBLIC_RULE}`);
   }
   return addresses;
 }
