@@ -129,6 +129,8 @@ describe('GET /orders?sort=updated_at (the change feed)', () => {
     const ctx = { id: b.brandId, defaultPickupAddress: ADDRESSES[0]! };
     const first = await t.deps.orders.create(ctx, { customer_email: 'a@example.com' });
     const second = await t.deps.orders.create(ctx, { customer_email: 'b@example.com' });
+    // A later millisecond: within one, the feed orders changes by id, and this test is about time.
+    await sleep(5);
     await t.deps.orders.update(b.brandId, first.trackingRef, { reference: 'CHANGED' });
     expect((await page('', b)).orders.map((o) => o.tracking_ref)).toEqual([
       second.trackingRef,

