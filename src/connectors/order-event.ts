@@ -34,3 +34,30 @@ export async function shopOrderEvent(
   if (connection.status !== 'active') return { skip: `link ${connection.status}: nothing sent` };
   return { event: { ...event, type: event.type }, order, link, connection };
 }
+
+/**
+ * A connector's status job gave up on an event: the brand sees, as a sync problem, that the shop
+ * missed this update of the order. Nothing when the event or its shop link is gone.
+ */
+export async function recordUpdateNotSent(
+  sync: Stores['connectorSync'],
+  eventId: string,
+  platformName: string,
+  reason: string,
+  at: Date,
+): Promise<void> {
+  const event = await sync.findEvent(eventId);
+  const order = (event?.data as { order?: OrderJson } | undefined)?.order;
+  const link = order ? await sync.findLinkByTrackingRef(order.tracking_ref) : null;
+  if (!link || !event || !order) return;
+  await sync.recordProblem({
+    connectionId: link.connectionId,
+    brandId: event.brandId,
+    kind: 'sync_failed',
+    externalId: link.externalId,
+    externalName: link.externalName,
+    message: `Could not send ${event.type} (${order.status}) of ${order.tracking_ref} to ${platformName}: ${reason}`,
+    details: { code: 'update_not_sent', tracking_ref: order.tracking_ref, status: order.status },
+    at,
+  });
+}

@@ -1,8 +1,7 @@
 import type { Stores } from '../../db/stores.ts';
-import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { CredentialCipher } from '../credentials.ts';
-import { shopOrderEvent } from '../order-event.ts';
+import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
 import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
 import { listOf, readShopSettings } from './shop-settings.ts';
@@ -76,21 +75,8 @@ export function prestashopStatusSync(deps: {
 
   return {
     /** The job gave up on this event: the brand sees that the shop missed this update. */
-    async recordFailure(eventId: string, reason: string): Promise<void> {
-      const event = await sync.findEvent(eventId);
-      const order = (event?.data as { order?: OrderJson } | undefined)?.order;
-      const link = order ? await sync.findLinkByTrackingRef(order.tracking_ref) : null;
-      if (!link || !event || !order) return;
-      await sync.recordProblem({
-        connectionId: link.connectionId,
-        brandId: event.brandId,
-        kind: 'sync_failed',
-        externalId: link.externalId,
-        externalName: link.externalName,
-        message: `Could not send ${event.type} (${order.status}) of ${order.tracking_ref} to PrestaShop: ${reason}`,
-        at: deps.clock(),
-      });
-    },
+    recordFailure: (eventId: string, reason: string): Promise<void> =>
+      recordUpdateNotSent(sync, eventId, 'PrestaShop', reason, deps.clock()),
 
     async handle(eventId: string): Promise<string> {
       const found = await shopOrderEvent(

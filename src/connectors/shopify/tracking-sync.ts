@@ -1,9 +1,8 @@
 import type { OrderLink } from '../../db/repositories/connector-sync-repository.ts';
 import type { Stores } from '../../db/stores.ts';
-import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
-import { shopOrderEvent } from '../order-event.ts';
+import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
 import { ShopifyRetryLater, ShopifyUnauthorized } from './admin-client.ts';
 import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts';
 
@@ -66,22 +65,8 @@ export function shopifyTrackingSync(deps: {
 
   return {
     /** The job gave up on this event: the brand sees that the shop missed this update. */
-    async recordFailure(eventId: string, reason: string): Promise<void> {
-      const event = await sync.findEvent(eventId);
-      const order = (event?.data as { order?: OrderJson } | undefined)?.order;
-      const link = order ? await sync.findLinkByTrackingRef(order.tracking_ref) : null;
-      if (!link || !event) return;
-      await sync.recordProblem({
-        connectionId: link.connectionId,
-        brandId: event.brandId,
-        kind: 'sync_failed',
-        externalId: link.externalId,
-        externalName: link.externalName,
-        message: `Could not send ${event.type} (${order!.status}) of ${order!.tracking_ref} to Shopify: ${reason}`,
-        details: { code: 'update_not_sent', tracking_ref: order!.tracking_ref, status: order!.status },
-        at: new Date(),
-      });
-    },
+    recordFailure: (eventId: string, reason: string): Promise<void> =>
+      recordUpdateNotSent(sync, eventId, 'Shopify', reason, new Date()),
 
     async handle(eventId: string): Promise<string> {
       const found = await shopOrderEvent(

@@ -1,8 +1,7 @@
 import type { Stores } from '../../db/stores.ts';
-import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
-import { shopOrderEvent } from '../order-event.ts';
+import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
 import type { WooOperations } from './operations.ts';
 import { WooUnauthorized } from './rest-client.ts';
 import { wooAccess } from './woo-credentials.ts';
@@ -46,21 +45,8 @@ export function wooStatusSync(deps: {
 
   return {
     /** The job gave up on this event: the brand sees that the shop missed this update. */
-    async recordFailure(eventId: string, reason: string): Promise<void> {
-      const event = await sync.findEvent(eventId);
-      const order = (event?.data as { order?: OrderJson } | undefined)?.order;
-      const link = order ? await sync.findLinkByTrackingRef(order.tracking_ref) : null;
-      if (!link || !event) return;
-      await sync.recordProblem({
-        connectionId: link.connectionId,
-        brandId: event.brandId,
-        kind: 'sync_failed',
-        externalId: link.externalId,
-        externalName: link.externalName,
-        message: `Could not send ${event.type} (${order!.status}) of ${order!.tracking_ref} to WooCommerce: ${reason}`,
-        at: new Date(),
-      });
-    },
+    recordFailure: (eventId: string, reason: string): Promise<void> =>
+      recordUpdateNotSent(sync, eventId, 'WooCommerce', reason, new Date()),
 
     /**
      * `rerun`: this event's job ran before (a failed attempt, or a worker killed mid-job): its note
