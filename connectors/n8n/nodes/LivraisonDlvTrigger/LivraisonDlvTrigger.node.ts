@@ -35,6 +35,23 @@ function stored(context: IHookFunctions | IWebhookFunctions): Subscription & IDa
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x));
 
+/**
+ * Deletes the node's subscription on the API when `remote` (404: already deleted, from the account
+ * area say — the goal is reached), and forgets its id and secret.
+ */
+async function forgetSubscription(context: IHookFunctions, remote: boolean): Promise<void> {
+  const data = stored(context);
+  if (remote && data.subscriptionId) {
+    await apiRequest.call(context, {
+      method: 'DELETE',
+      path: `/webhook-subscriptions/${encodeURIComponent(data.subscriptionId)}`,
+      allowNotFound: true,
+    });
+  }
+  delete data.subscriptionId;
+  delete data.secret;
+}
+
 export class LivraisonDlvTrigger implements INodeType {
   description: INodeTypeDescription = {
     displayName: 'Livraison DLV Trigger',
@@ -85,15 +102,7 @@ export class LivraisonDlvTrigger implements INodeType {
           return true;
         }
         // Gone, disabled, or made for another URL or other events: replace it.
-        if (subscription) {
-          await apiRequest.call(this, {
-            method: 'DELETE',
-            path: `/webhook-subscriptions/${encodeURIComponent(data.subscriptionId)}`,
-            allowNotFound: true,
-          });
-        }
-        delete data.subscriptionId;
-        delete data.secret;
+        await forgetSubscription(this, Boolean(subscription));
         return false;
       },
 
@@ -116,17 +125,7 @@ export class LivraisonDlvTrigger implements INodeType {
       },
 
       async delete(this: IHookFunctions): Promise<boolean> {
-        const data = stored(this);
-        if (data.subscriptionId) {
-          // 404: already deleted (from the account area, say): the goal is reached.
-          await apiRequest.call(this, {
-            method: 'DELETE',
-            path: `/webhook-subscriptions/${encodeURIComponent(data.subscriptionId)}`,
-            allowNotFound: true,
-          });
-        }
-        delete data.subscriptionId;
-        delete data.secret;
+        await forgetSubscription(this, Boolean(stored(this).subscriptionId));
         return true;
       },
     },
