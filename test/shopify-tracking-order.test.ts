@@ -72,7 +72,7 @@ describe('an order’s moves reach Shopify in order', () => {
         `shopify:${ref}`,
       ]);
     expect((await queues()).rows).toHaveLength(1);
-    await live.t.deps.shopify!.syncQueues.deleteFinished();
+    await live.t.deps.jobQueue.deleteFinishedOrderQueues();
     expect((await queues()).rows).toHaveLength(0);
   });
 

@@ -9,7 +9,7 @@ import { shopifyAdminClient } from './admin-client.ts';
 import { shopifyCarrierRates } from './carrier-rates.ts';
 import { shopifyOperations } from './operations.ts';
 import { shopifyLinking } from './shopify-link.ts';
-import { SHOPIFY_QUEUE_PREFIX, shopifyTrackingSync } from './tracking-sync.ts';
+import { shopifyTrackingSync } from './tracking-sync.ts';
 import { shopifyWebhookInbox } from './webhook-inbox.ts';
 
 /** The Shopify connector, wired once (deps.ts) when SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
@@ -73,7 +73,6 @@ export function shopifyConnector(deps: {
       nameOf: (queueId: number) => stores.connectorSync.jobQueueName(queueId),
       olderEventDue: (task: string, queueId: number, jobId: string, eventId: string) =>
         stores.connectorSync.olderQueuedEventDue(task, queueId, jobId, eventId),
-      deleteFinished: () => stores.connectorSync.deleteFinishedOrderQueues(SHOPIFY_QUEUE_PREFIX),
     },
   };
 }
