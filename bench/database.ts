@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
+import { storedJsonSql } from '../src/db/repositories/order-sql.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
+import { STORED_JSON_VERSION } from '../src/domain/orders/order-json.ts';
 import { openEmbeddedDatabase } from '../src/infra/embedded-postgres.ts';
 
 export async function prepareDatabase(): Promise<{ url: string; cleanup(): Promise<void> }> {
@@ -29,18 +31,32 @@ export async function prepareDatabase(): Promise<{ url: string; cleanup(): Promi
   };
 }
 
-/** Many orders for one brand, straight in SQL: unique refs from a counter (hex digits are Crockford). */
+/**
+ * Many orders for one brand, straight in SQL, as the service writes them (history and stored JSON
+ * included): unique refs from a counter (hex digits are Crockford).
+ */
 export async function seedOrders(pool: pg.Pool, brandId: string, count: number): Promise<void> {
   const batch = 200_000;
+  const at = `to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   for (let from = 1; from <= count; from += batch) {
     await pool.query(
       `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, service, unit_type, quantity, unit_weight_grams,
           delivery_address, delivery_postcode, delivery_city, delivery_zone, price_excl_tax_cents, vat_cents, price_cents,
-          promised_date, created_at, updated_at)
-       SELECT 'DLV-' || lpad(upper(to_hex(g)), 10, '0'), $1, (ARRAY['pending','picked_up','in_transit','delivered'])[1 + g % 4],
-              'seed@example.com', 'standard', 'parcel', 1, 1000, '1 rue X 75011 Paris', '75011', 'Paris', 'paris',
-              700, 140, 840, '2026-01-02', now() - make_interval(secs => $3 - g), now() - make_interval(secs => $3 - g)
-         FROM generate_series($2::int, $4::int) g`,
+          promised_date, created_at, updated_at, priced_at, history, json_rest, json_version)
+       SELECT s.tracking_ref, s.brand_id, s.status, s.customer_email, s.service, s.unit_type, s.quantity,
+              s.unit_weight_grams, s.delivery_address, s.delivery_postcode, s.delivery_city, 'paris',
+              s.price_excl_tax_cents, 140, s.price_cents, s.promised_date, s.created_at, s.updated_at, s.created_at,
+              ('[{"status":"' || s.status || '","at":"' || ${at} || '","note":null}]')::json,
+              ${storedJsonSql((column) => `s.${column}`)}, ${STORED_JSON_VERSION}
+         FROM (SELECT 'DLV-' || lpad(upper(to_hex(g)), 10, '0') AS tracking_ref, $1::text AS brand_id,
+                      (ARRAY['pending','picked_up','in_transit','delivered'])[1 + g % 4] AS status, NULL::text AS reference,
+                      'seed@example.com' AS customer_email, NULL::bigint AS amount_cents, NULL::text AS pickup_address,
+                      '1 rue X 75011 Paris' AS delivery_address, '75011' AS delivery_postcode, 'Paris' AS delivery_city,
+                      NULL::text AS delivery_recipient, NULL::text AS delivery_phone, NULL::text AS delivery_email,
+                      'standard' AS service, 'parcel' AS unit_type, 1 AS quantity, 1000 AS unit_weight_grams,
+                      840 AS price_cents, 700 AS price_excl_tax_cents, '2026-01-02'::date AS promised_date,
+                      now() - make_interval(secs => $3 - g) AS created_at, now() - make_interval(secs => $3 - g) AS updated_at
+                 FROM generate_series($2::int, $4::int) g) s`,
       [brandId, from, count + 1, Math.min(from + batch - 1, count)],
     );
   }

@@ -127,10 +127,12 @@ function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // Callback-style: no promise per request for a check that is false until shutdown.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    return sendError(reply, new AppError('unavailable', 'The server is shutting down; retry in a moment.'));
+    // Answered here: the request goes no further (done is not called).
+    sendError(reply, new AppError('unavailable', 'The server is shutting down; retry in a moment.'));
   });
 }
 

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
-import { orderDetailJson, orderJson, orderLinks } from '../src/domain/orders/order-json.ts';
+import {
+  orderDetailJson,
+  orderEventJsonText,
+  orderJson,
+  orderLinks,
+} from '../src/domain/orders/order-json.ts';
+import type { OrderStatus } from '../src/domain/orders/state-machine.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 
 /**
@@ -101,19 +107,15 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     const repo = ordersRepository(t.pool);
     await fc.assert(
       fc.asyncProperty(fc.array(orderRow, { minLength: 1, maxLength: 5 }), async (rows) => {
-        await t.pool.query(
-          'DELETE FROM order_events WHERE order_id IN (SELECT id FROM orders WHERE brand_id = $1)',
-          [brand.brandId],
-        );
         await t.pool.query('DELETE FROM orders WHERE brand_id = $1', [brand.brandId]);
         for (const r of rows) {
           await t.pool.query(
             `INSERT INTO orders (tracking_ref, brand_id, status, reference, customer_email, amount_cents, pickup_address,
                 delivery_address, delivery_postcode, delivery_city, delivery_zone, delivery_recipient, delivery_phone,
                 delivery_email, service, unit_type, quantity, unit_weight_grams, price_excl_tax_cents, vat_cents,
-                price_cents, promised_date, created_at, updated_at)
+                price_cents, promised_date, created_at, updated_at, priced_at, history)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'paris', $11, $12, $13, $14, $15, $16, $17, $18, $19,
-                $20, $21, $22, $23)`,
+                $20, $21, $22, $23, $22, $24)`,
             [
               `DLV-${(++counter).toString(16).toUpperCase().padStart(10, '0')}`,
               brand.brandId,
@@ -138,22 +140,28 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
               r.promised_date.toISOString().slice(0, 10),
               r.created_at,
               r.updated_at,
+              // A history entry whose note is any text (the detail renders the events too).
+              `[${orderEventJsonText({ status: r.status as OrderStatus, at: new Date(r.updated_at), note: r.delivery_recipient })}]`,
             ],
           );
-          // A history entry whose note is any text (the detail renders the events too).
-          await t.pool.query(
-            `INSERT INTO order_events (order_id, status, note, at)
-             SELECT id, status, $2, updated_at FROM orders WHERE tracking_ref = $1`,
-            [`DLV-${counter.toString(16).toUpperCase().padStart(10, '0')}`, r.delivery_recipient],
-          );
         }
-        const pairs = await renderings(repo, brand.brandId);
-        expect(pairs).toHaveLength(rows.length);
-        for (const { id, sql, order, detail } of pairs) {
-          expect(id).toBe(order.id);
-          expect(JSON.parse(sql)).toStrictEqual(orderJson(order, LINKS));
-          expect(sql).toBe(JSON.stringify(orderJson(order, LINKS)));
-          expect(detail).toBe(JSON.stringify(orderDetailJson(order, LINKS)));
+        // Rows written without their JSON (as before migration 0023) are rendered from their columns;
+        // once refreshed, from the text stored with them: the same bytes either way.
+        for (const stored of [false, true]) {
+          if (stored) await t.deps.orders.refreshStoredJson();
+          const pairs = await renderings(repo, brand.brandId);
+          expect(pairs).toHaveLength(rows.length);
+          for (const { id, sql, order, detail } of pairs) {
+            expect(id).toBe(order.id);
+            expect(JSON.parse(sql)).toStrictEqual(orderJson(order, LINKS));
+            expect(sql).toBe(JSON.stringify(orderJson(order, LINKS)));
+            expect(detail).toBe(JSON.stringify(orderDetailJson(order, LINKS)));
+          }
+          const { rows: kept } = await t.pool.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM orders WHERE brand_id = $1 AND json_rest IS NOT NULL',
+            [brand.brandId],
+          );
+          expect(kept[0]!.n).toBe(stored ? rows.length : 0);
         }
       }),
       { numRuns: 150 },
@@ -171,13 +179,36 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
       delivery_phone: '06 12 34 56 78',
       unit_weight: '2.5kg',
     });
-    await t.deps.orders.create(context, { customer_email: 'no-address@example.com' });
-    const pairs = await renderings(ordersRepository(t.pool), brand.brandId);
-    expect(pairs).toHaveLength(2);
-    for (const { sql, order, detail } of pairs) {
-      expect(sql).toBe(JSON.stringify(orderJson(order, LINKS)));
-      // GET /orders/{ref}: the detail with its events, rendered by PostgreSQL too.
-      expect(detail).toBe(JSON.stringify(orderDetailJson(order, LINKS)));
-    }
+    const later = await t.deps.orders.create(context, { customer_email: 'no-address@example.com' });
+    const expectSame = async () => {
+      const pairs = await renderings(ordersRepository(t.pool), brand.brandId);
+      expect(pairs).toHaveLength(2);
+      for (const { sql, order, detail } of pairs) {
+        expect(sql).toBe(JSON.stringify(orderJson(order, LINKS)));
+        // GET /orders/{ref}: the detail with its events, rendered by PostgreSQL too.
+        expect(detail).toBe(JSON.stringify(orderDetailJson(order, LINKS)));
+      }
+    };
+    await expectSame();
+    // Each kind of write stores the JSON again: completing the address (which prices the order),
+    // editing details, moving it on.
+    await t.deps.orders.update(brand.brandId, later.trackingRef, {
+      delivery_address: '3 rue de la Paix 93100 Montreuil',
+    });
+    await t.deps.orders.update(brand.brandId, later.trackingRef, {
+      reference: 'R \\ "2"',
+      delivery_phone: null,
+    });
+    await t.deps.orders.setStatus(later.trackingRef, 'picked_up', 'Scanned « at the hub »');
+    await expectSame();
+    // A fix by hand, which does not store the JSON: the stored text is marked stale, not served.
+    await t.pool.query("UPDATE orders SET reference = 'By hand' WHERE tracking_ref = $1", [later.trackingRef]);
+    await expectSame();
+    const { rows } = await t.pool.query<{ priced: boolean; events: number }>(
+      // Billable from the change that priced it (the address completed: its second event).
+      "SELECT priced_at = (history->1->>'at')::timestamptz AS priced, json_array_length(history) AS events FROM orders WHERE tracking_ref = $1",
+      [later.trackingRef],
+    );
+    expect(rows[0]).toEqual({ priced: true, events: 4 });
   });
 });

@@ -16,11 +16,12 @@ async function seedOrders(brandId: string, n: number): Promise<void> {
   await t.pool.query(
     `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, service, unit_type, quantity, unit_weight_grams,
         delivery_address, delivery_postcode, delivery_city, delivery_zone, price_excl_tax_cents, vat_cents, price_cents,
-        promised_date, created_at, updated_at)
+        promised_date, created_at, updated_at, priced_at, history)
      SELECT 'DLV-' || upper(substr(translate(encode(gen_random_bytes_compat(), 'hex'), 'abcdef', 'ABCDEF'), 1, 10)),
             $1, CASE WHEN g % 3 = 0 THEN 'delivered' ELSE 'pending' END, 'seed@example.com', 'standard', 'parcel', 1, 1000,
             '1 rue X 75011 Paris', '75011', 'Paris', 'paris', 700, 140, 840, '2026-01-02',
-            now() - make_interval(secs => ($2 - g)), now() - make_interval(secs => ($2 - g))
+            now() - make_interval(secs => ($2 - g)), now() - make_interval(secs => ($2 - g)),
+            now() - make_interval(secs => ($2 - g)), '[]'
        FROM generate_series(1, $2) g`,
     [brandId, n],
   );

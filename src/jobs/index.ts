@@ -9,6 +9,7 @@ import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
+import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
 import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
@@ -38,6 +39,7 @@ export const JOBS: readonly Job[] = [
   WOOCOMMERCE_POLL,
   WOOCOMMERCE_POLL_SHOP,
   RECOVER_STALLED_JOBS,
+  REFRESH_ORDER_JSON,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

@@ -33,7 +33,7 @@ export const NOTHING_STORED = { orders: 0, events: 0, webhooks: 0, keys: 0 };
 export async function brandFootprint(pool: Pool, brandId: string) {
   const { rows } = await pool.query<{ orders: number; events: number; webhooks: number; keys: number }>(
     `SELECT (SELECT count(*)::int FROM orders WHERE brand_id = $1) AS orders,
-            (SELECT count(*)::int FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.brand_id = $1) AS events,
+            (SELECT coalesce(sum(json_array_length(history)), 0)::int FROM orders WHERE brand_id = $1) AS events,
             (SELECT count(*)::int FROM outbox_events WHERE brand_id = $1) AS webhooks,
             (SELECT count(*)::int FROM idempotency_keys WHERE brand_id = $1) AS keys`,
     [brandId],

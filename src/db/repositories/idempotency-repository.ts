@@ -44,7 +44,14 @@ export function idempotencyRepository(db: Queryable) {
          ON CONFLICT (brand_id, key) DO UPDATE
            SET request_hash = EXCLUDED.request_hash, status_code = EXCLUDED.status_code,
                response_body = EXCLUDED.response_body, created_at = now()`,
-        [brandId, key, response.requestHash, response.statusCode, JSON.stringify(response.body)],
+        [
+          brandId,
+          key,
+          response.requestHash,
+          response.statusCode,
+          // A body already rendered as JSON text is stored as the JSON it holds.
+          typeof response.body === 'string' ? response.body : JSON.stringify(response.body),
+        ],
       );
     },
     async deleteExpired(): Promise<number> {

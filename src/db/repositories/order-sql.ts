@@ -1,9 +1,12 @@
+import { ORDER_COLUMNS, type Order } from '../../domain/orders/order-fields.ts';
 import {
-  type JsonForm,
-  ORDER_COLUMNS,
-  ORDER_JSON_MEMBERS,
-  type Order,
-} from '../../domain/orders/order-fields.ts';
+  LIVE_JSON_MEMBERS,
+  STORED_JSON_MEMBERS,
+  STORED_JSON_VERSION,
+} from '../../domain/orders/order-json.ts';
+import { VAT_RATE } from '../../domain/pricing/money.ts';
+
+type JsonMember = (typeof STORED_JSON_MEMBERS)[number];
 
 /**
  * The orders table's statements' pieces, all derived from the domain's column map
@@ -31,20 +34,59 @@ export function updatableColumn(field: string): string {
   return column;
 }
 
+/** The SQL of a column's value: the row's (`o.column`), or a statement's parameter for a new value. */
+export type ColumnSql = (column: string) => string;
+const ROW: ColumnSql = (column) => `o.${column}`;
+
+const columnOf = (field: keyof Order | null) => ORDER_COLUMNS.find((c) => c.field === field)?.column ?? '';
+
 /**
- * `orderJson` in SQL, member for member and in the same order, over the orders row aliased `o`.
- * Euros are cents / 100 in float8, the same IEEE division as in JavaScript; instants in
- * toISOString's format (UTC, milliseconds truncated, as the driver does when it parses a
- * timestamp). `vatRate` and `trackingBaseUrl` are the SQL of the VAT rate and `OrderLinks` parameters.
+ * One member's value in SQL, as `orderJson` renders it. Euros are cents / 100 in float8, the same
+ * IEEE division as in JavaScript; instants in toISOString's format (UTC, milliseconds truncated, as
+ * the driver does when it parses a timestamp). `trackingBaseUrl` is the SQL of the `OrderLinks`
+ * parameter.
  */
-export function orderJsonFields(vatRate: string, trackingBaseUrl: string): string {
-  const column = (field: keyof Order | null) => ORDER_COLUMNS.find((c) => c.field === field)?.column;
-  const sql: Record<JsonForm, (col: string | undefined) => string> = {
-    plain: (col) => `o.${col}`,
-    euros: (col) => `o.${col}::float8 / 100`,
-    instant: (col) => `to_char(o.${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-    vat_rate: () => `CASE WHEN o.price_cents IS NULL THEN NULL ELSE ${vatRate}::float8 END`,
-    tracking_url: (col) => `${trackingBaseUrl}::text || o.${col}`,
-  };
-  return ORDER_JSON_MEMBERS.map((m) => `${sql[m.form](column(m.field))} AS ${m.name}`).join(', ');
+function memberSql(member: JsonMember, value: ColumnSql, trackingBaseUrl: string): string {
+  const col = value(columnOf(member.field));
+  switch (member.form) {
+    case 'plain':
+      return col;
+    case 'euros':
+      return `${col}::float8 / 100`;
+    case 'instant':
+      return `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    case 'vat_rate':
+      return `CASE WHEN ${value('price_cents')} IS NULL THEN NULL ELSE ${VAT_RATE}::float8 END`;
+    case 'tracking_url':
+      return `${trackingBaseUrl}::text || ${col}`;
+  }
+}
+
+/**
+ * `storedOrderJson` in SQL (members rendered by row_to_json, whose separators are JSON.stringify's,
+ * braces cut off), from the row's columns or from new values (an UPDATE's SET, where `o.` is the row
+ * before the change).
+ */
+export function storedJsonSql(value: ColumnSql = ROW): string {
+  const fields = STORED_JSON_MEMBERS.map((m) => `${memberSql(m, value, "''")} AS ${m.name}`).join(', ');
+  return `(SELECT left(substr(row_to_json(r)::text, 2), -1) FROM (SELECT ${fields}) r)`;
+}
+
+/** Assignments that store the row's JSON (after `storedJsonSql` of the same new values). */
+export const storeJsonSql = (value: ColumnSql) =>
+  `json_rest = ${storedJsonSql(value)}, json_version = ${STORED_JSON_VERSION}`;
+
+/**
+ * The order's public JSON text over the row aliased `o` (byte-equal to `orderJson`, held so by a
+ * property test): the members up to the tracking URL, then the stored text, or, for a row stored
+ * under another version, the same members rendered from its columns. With `events`, the detail.
+ */
+export function orderJsonSql(trackingBaseUrl: string, options: { events: boolean }): string {
+  const live = LIVE_JSON_MEMBERS.map(
+    (m) =>
+      `'${JSON.stringify(m.name)}:' || coalesce(to_json(${memberSql(m, ROW, trackingBaseUrl)})::text, 'null')`,
+  ).join(` || ',' || `);
+  const stored = `CASE WHEN o.json_version = ${STORED_JSON_VERSION} THEN o.json_rest ELSE ${storedJsonSql()} END`;
+  const events = options.events ? ` || ',"events":' || o.history::text` : '';
+  return `('{' || ${live} || ',' || ${stored}${events} || '}')`;
 }

@@ -1,12 +1,23 @@
 import type { Order, OrderEvent, OrderWithEvents } from '../../domain/orders/order.ts';
-import type { OrderLinks } from '../../domain/orders/order-json.ts';
+import {
+  type OrderLinks,
+  orderEventJsonText,
+  STORED_JSON_VERSION,
+  storedOrderJson,
+} from '../../domain/orders/order-json.ts';
 import type { ChangesQuery } from '../../domain/orders/order-page.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
-import { VAT_RATE } from '../../domain/pricing/money.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
 import { outboxCtes } from '../outbox-sql.ts';
 import type { Queryable } from '../pool.ts';
-import { INSERT_COLUMNS, ORDER_SELECT, orderJsonFields, toOrder, updatableColumn } from './order-sql.ts';
+import {
+  INSERT_COLUMNS,
+  ORDER_SELECT,
+  orderJsonSql,
+  storeJsonSql,
+  toOrder,
+  updatableColumn,
+} from './order-sql.ts';
 
 /** One page of a brand's orders, newest first, after the order `after` (keyset on created_at, id). */
 export interface PageQuery {
@@ -24,15 +35,16 @@ type EventRow = { status: OrderStatus; at: string; note: string | null };
 const toEvents = (rows: EventRow[] | null): OrderEvent[] =>
   (rows ?? []).map((e) => ({ status: e.status, at: new Date(e.at), note: e.note }));
 
-const instant = (sql: string) => `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** A row of `SELECT ${ORDER_SELECT}, history AS events`. */
+const toOrderWithEvents = (row: Record<string, unknown>): OrderWithEvents => ({
+  ...toOrder(row),
+  events: toEvents(row.events as EventRow[]),
+});
 
-// The order's JSON as `orderJson` renders it, $2 being VAT_RATE and $3 the tracking base URL; the
-// detail adds its events, each rendered by row_to_json with compact separators like
-// JSON.stringify's (json_agg and json_build_object would add spaces).
-const JSON_FIELDS = orderJsonFields('$2', '$3');
-const DETAIL_EVENTS = `(SELECT coalesce('[' || string_agg(
-      row_to_json((SELECT r FROM (SELECT e.status, ${instant('e.at')} AS at, e.note) r))::text, ',' ORDER BY e.id) || ']', '[]')::json
-    FROM order_events e WHERE e.order_id = o.id)`;
+// The order's JSON as `orderJson` renders it, $2 being the tracking base URL; the detail adds its
+// history, stored with the row as the JSON the detail shows.
+const ORDER_JSON = orderJsonSql('$2', { events: false });
+const DETAIL_JSON = orderJsonSql('$2', { events: true });
 
 /**
  * Orders whose reference starts with `prefix`, as a range in byte order (the index's collation): a
@@ -44,11 +56,52 @@ function referencePrefixSql(prefix: string, values: unknown[]): string {
 }
 
 const insertValues = (order: NewOrder) => INSERT_COLUMNS.map((c) => order[c.field as keyof NewOrder]);
-const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')}, updated_at)
-  VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, $${INSERT_COLUMNS.findIndex((c) => c.field === 'createdAt') + 1})
+const param = (field: keyof NewOrder) => `$${INSERT_COLUMNS.findIndex((c) => c.field === field) + 1}`;
+const HISTORY_PARAM = `$${INSERT_COLUMNS.length + 1}`;
+const JSON_PARAM = `$${INSERT_COLUMNS.length + 2}`;
+// priced_at: the order is billable from its creation when created with a price (see migration 0006).
+const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')},
+    updated_at, priced_at, history, json_rest, json_version)
+  VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, ${param('createdAt')},
+    CASE WHEN ${param('priceCents')}::integer IS NULL THEN NULL ELSE ${param('createdAt')}::timestamptz END,
+    ${HISTORY_PARAM}::json, ${JSON_PARAM}, ${STORED_JSON_VERSION})
   ON CONFLICT (tracking_ref) DO NOTHING
-  RETURNING id, status, created_at`;
-const NOTE_PARAM = INSERT_COLUMNS.length + 1;
+  RETURNING id`;
+
+/**
+ * The SET list of a change: the given values (a parameter each, appended to `values`), the event
+ * appended to the history, `priced_at` when the change prices the order (its first price makes it
+ * billable from the change's instant), and the stored JSON rendered from the new values.
+ */
+function changeAssignments(
+  values: unknown[],
+  given: Record<string, string>,
+  set: Partial<NewOrder>,
+  event: { status: OrderStatus; at: Date; note: string | null },
+  at: string,
+): string {
+  const params: Record<string, string> = { ...given };
+  const assignments = Object.entries(set).map(([field, value]) => {
+    const column = updatableColumn(field);
+    params[column] = `$${values.push(value)}`;
+    return `${column} = ${params[column]}`;
+  });
+  // A new value as its column's type (the CASE's common type), so that the expressions below read
+  // it as that type instead of deducing another one for the parameter; the planner folds the CASE.
+  const newValue = (column: string) =>
+    params[column] ? `(CASE WHEN true THEN ${params[column]} ELSE o.${column} END)` : `o.${column}`;
+  if ('priceCents' in set) {
+    assignments.push(
+      `priced_at = CASE WHEN o.priced_at IS NULL AND ${newValue('price_cents')} IS NOT NULL THEN ${at} ELSE o.priced_at END`,
+    );
+  }
+  const entry = `$${values.push(orderEventJsonText(event))}`;
+  assignments.push(
+    `history = (left(o.history::text, -1) || CASE WHEN o.history::text = '[]' THEN '' ELSE ',' END || ${entry}::text || ']')::json`,
+  );
+  assignments.push(storeJsonSql(newValue));
+  return assignments.join(', ');
+}
 
 export function ordersRepository(db: Queryable) {
   return {
@@ -58,20 +111,23 @@ export function ordersRepository(db: Queryable) {
      * Prepared by name: with no listener it is the service's hottest write.
      */
     async insert(order: NewOrder, note: string | null, event: OutboxEvent | null): Promise<Order | null> {
-      const values = [...insertValues(order), note];
+      const stored: Order = { ...order, id: 0, pickedUpAt: null, updatedAt: order.createdAt };
+      const history = `[${orderEventJsonText({ status: order.status, at: order.createdAt, note })}]`;
+      const values = [...insertValues(order), history, storedOrderJson(stored)];
       const outbox = outboxCtes([event], values, 'o');
       const { rows } = await db.query({
         name: outbox ? 'orders.insert.event' : 'orders.insert',
-        text: `WITH o AS (${INSERT_STATEMENT}),
-          e AS (INSERT INTO order_events (order_id, status, note, at) SELECT id, status, $${NOTE_PARAM}, created_at FROM o)
-          ${outbox ? `, ${outbox.ctes}` : ''}
-          SELECT o.id${outbox ? `, ${outbox.select}` : ''} FROM o`,
+        text: outbox
+          ? `WITH o AS (${INSERT_STATEMENT}), ${outbox.ctes} SELECT o.id, ${outbox.select} FROM o`
+          : INSERT_STATEMENT,
         values,
       });
       // Only the id comes back: every other value is the one just sent (parsing a wide row back
       // would cost the hottest write more than its statement does).
       const row = rows[0] as { id: number } | undefined;
-      return row ? { ...order, id: row.id, pickedUpAt: null, updatedAt: order.createdAt } : null;
+      if (!row) return null;
+      stored.id = row.id;
+      return stored;
     },
 
     /** The order with its events, oldest first; `brandId` null only for the operator. */
@@ -79,14 +135,11 @@ export function ordersRepository(db: Queryable) {
       const { rows } = await db.query<Record<string, unknown> & { events: EventRow[] | null }>({
         name: 'orders.findByRef',
         text: `SELECT ${ORDER_SELECT},
-           (SELECT json_agg(json_build_object('status', e.status, 'at', e.at, 'note', e.note) ORDER BY e.id)
-              FROM order_events e WHERE e.order_id = o.id) AS events
-           FROM orders o
+history AS events FROM orders o
           WHERE tracking_ref = $1 AND ($2::text IS NULL OR brand_id = $2)`,
         values: [trackingRef, brandId],
       });
-      const row = rows[0];
-      return row ? { ...toOrder(row), events: toEvents(row.events) } : null;
+      return rows[0] ? toOrderWithEvents(rows[0]) : null;
     },
 
     /** The order behind a tracking page, with its events and its brand's name. */
@@ -96,15 +149,11 @@ export function ordersRepository(db: Queryable) {
       >({
         name: 'orders.findByTrackingToken',
         text: `SELECT ${ORDER_SELECT}, (SELECT b.name FROM brands b WHERE b.id = o.brand_id) AS brand_name,
-           (SELECT json_agg(json_build_object('status', e.status, 'at', e.at, 'note', e.note) ORDER BY e.id)
-              FROM order_events e WHERE e.order_id = o.id) AS events
-           FROM orders o WHERE tracking_token = $1`,
+           history AS events FROM orders o WHERE tracking_token = $1`,
         values: [token],
       });
       const row = rows[0];
-      return row
-        ? { order: { ...toOrder(row), events: toEvents(row.events) }, brandName: row.brand_name }
-        : null;
+      return row ? { order: toOrderWithEvents(row), brandName: row.brand_name } : null;
     },
 
     /**
@@ -115,10 +164,8 @@ export function ordersRepository(db: Queryable) {
     async findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null> {
       const { rows } = await db.query<{ json: string }>({
         name: 'orders.findDetailJson',
-        text: `SELECT row_to_json(j)::text AS json FROM orders o
-          CROSS JOIN LATERAL (SELECT ${JSON_FIELDS}, ${DETAIL_EVENTS} AS events) j
-          WHERE o.tracking_ref = $1 AND o.brand_id = $4`,
-        values: [trackingRef, VAT_RATE, links.trackingBaseUrl, brandId],
+        text: `SELECT ${DETAIL_JSON} AS json FROM orders o WHERE o.tracking_ref = $1 AND o.brand_id = $3`,
+        values: [trackingRef, links.trackingBaseUrl, brandId],
       });
       return rows[0]?.json ?? null;
     },
@@ -139,7 +186,7 @@ export function ordersRepository(db: Queryable) {
       q: PageQuery,
       links: OrderLinks,
     ): Promise<Array<{ id: number; json: string }>> {
-      const values: unknown[] = [brandId, VAT_RATE, links.trackingBaseUrl];
+      const values: unknown[] = [brandId, links.trackingBaseUrl];
       let where = 'o.brand_id = $1';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
       const prefix = q.referencePrefix ?? null;
@@ -149,7 +196,7 @@ export function ordersRepository(db: Queryable) {
       }
       const { rows } = await db.query<{ id: number; json: string }>({
         name: `orders.listJson.${q.status !== null ? 's' : ''}${prefix !== null ? 'r' : ''}${q.after !== null ? 'a' : ''}`,
-        text: `SELECT o.id, row_to_json(j)::text AS json FROM orders o CROSS JOIN LATERAL (SELECT ${JSON_FIELDS}) j
+        text: `SELECT o.id, ${ORDER_JSON} AS json FROM orders o
           WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(q.limit)}`,
         values,
       });
@@ -167,8 +214,8 @@ export function ordersRepository(db: Queryable) {
       q: ChangesQuery,
       links: OrderLinks,
     ): Promise<Array<{ id: number; at: string; json: string }>> {
-      const values: unknown[] = [brandId, VAT_RATE, links.trackingBaseUrl, q.before];
-      let where = 'o.brand_id = $1 AND o.updated_at < $4';
+      const values: unknown[] = [brandId, links.trackingBaseUrl, q.before];
+      let where = 'o.brand_id = $1 AND o.updated_at < $3';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
       if (q.referencePrefix !== null) where += referencePrefixSql(q.referencePrefix, values);
       if (q.since !== null) where += ` AND o.updated_at > $${values.push(q.since)}`;
@@ -179,8 +226,8 @@ export function ordersRepository(db: Queryable) {
       const { rows } = await db.query<{ id: number; at: string; json: string }>({
         name: `orders.listChangedJson.${flags}`,
         text: `SELECT o.id, to_char(o.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
-            row_to_json(j)::text AS json
-          FROM orders o CROSS JOIN LATERAL (SELECT ${JSON_FIELDS}) j
+            ${ORDER_JSON} AS json
+          FROM orders o
           WHERE ${where} ORDER BY o.updated_at, o.id LIMIT $${values.push(q.limit)}`,
         values,
       });
@@ -192,46 +239,60 @@ export function ordersRepository(db: Queryable) {
       orderId: number,
       change: { from: OrderStatus; to: OrderStatus; note: string | null; at: Date; set?: Partial<NewOrder> },
       events: readonly (OutboxEvent | null)[],
-    ): Promise<Order | null> {
-      const values: unknown[] = [orderId, change.to, change.from, change.at, change.note];
-      const assignments = Object.entries(change.set ?? {})
-        .map(([field, value]) => `, ${updatableColumn(field)} = $${values.push(value)}`)
-        .join('');
+    ): Promise<OrderWithEvents | null> {
+      const values: unknown[] = [orderId, change.to, change.from, change.at];
+      const given = { status: '$2', updated_at: '$4' };
+      const event = { status: change.to, at: change.at, note: change.note };
+      const assignments = changeAssignments(values, given, change.set ?? {}, event, '$4');
       const outbox = outboxCtes(events, values, 'o');
       const { rows } = await db.query(
         `WITH o AS (
-          UPDATE orders SET status = $2, updated_at = $4,
-            picked_up_at = CASE WHEN $3 = 'pending' AND $2 <> 'cancelled' THEN $4 ELSE picked_up_at END${assignments}
-          WHERE id = $1 AND status = $3
-          RETURNING ${ORDER_SELECT}
-        ), e AS (
-          INSERT INTO order_events (order_id, status, note, at) SELECT id, status, $5, $4 FROM o
+          UPDATE orders o SET status = $2, updated_at = $4,
+            picked_up_at = CASE WHEN $3 = 'pending' AND $2 <> 'cancelled' THEN $4 ELSE o.picked_up_at END,
+            ${assignments}
+          WHERE o.id = $1 AND o.status = $3
+          RETURNING ${ORDER_SELECT}, history AS events
         )${outbox ? `, ${outbox.ctes}` : ''}
         SELECT o.*${outbox ? `, ${outbox.select}` : ''} FROM o`,
         values,
       );
-      return rows[0] ? toOrder(rows[0]) : null;
+      return rows[0] ? toOrderWithEvents(rows[0]) : null;
     },
 
     /** Updates details without a status change, if the order is still in `status`; appends an event. */
     async updateDetails(
       orderId: number,
       change: { status: OrderStatus; note: string; at: Date; set: Partial<NewOrder> },
-    ): Promise<Order | null> {
-      const values: unknown[] = [orderId, change.status, change.at, change.note];
-      const assignments = Object.entries(change.set)
-        .map(([field, value]) => `, ${updatableColumn(field)} = $${values.push(value)}`)
-        .join('');
+    ): Promise<OrderWithEvents | null> {
+      const values: unknown[] = [orderId, change.status, change.at];
+      const event = { status: change.status, at: change.at, note: change.note };
+      const assignments = changeAssignments(values, { updated_at: '$3' }, change.set, event, '$3');
       const { rows } = await db.query(
-        `WITH o AS (
-          UPDATE orders SET updated_at = $3${assignments} WHERE id = $1 AND status = $2 RETURNING ${ORDER_SELECT}
-        ), e AS (
-          INSERT INTO order_events (order_id, status, note, at) SELECT id, status, $4, $3 FROM o
-        )
-        SELECT * FROM o`,
+        `UPDATE orders o SET updated_at = $3, ${assignments} WHERE o.id = $1 AND o.status = $2
+          RETURNING ${ORDER_SELECT}, history AS events`,
         values,
       );
-      return rows[0] ? toOrder(rows[0]) : null;
+      return rows[0] ? toOrderWithEvents(rows[0]) : null;
+    },
+
+    /**
+     * Stores the JSON of the rows stored under another version (see STORED_JSON_VERSION), rendered
+     * from their columns, among the `limit` orders after the id `after`. Returns how many it rewrote
+     * and the last id it looked at (null past the end). Reads of those rows were right meanwhile,
+     * only slower.
+     */
+    async refreshStoredJson(
+      after: number,
+      limit: number,
+    ): Promise<{ refreshed: number; last: number | null }> {
+      const { rows } = await db.query<{ refreshed: number; last: number | null }>(
+        `WITH r AS (SELECT id FROM orders WHERE id > $1 ORDER BY id LIMIT $2),
+          u AS (UPDATE orders o SET ${storeJsonSql((column) => `o.${column}`)} FROM r
+                 WHERE o.id = r.id AND o.json_version IS DISTINCT FROM ${STORED_JSON_VERSION} RETURNING 1)
+        SELECT (SELECT count(*) FROM u)::int AS refreshed, (SELECT max(id) FROM r) AS last`,
+        [after, limit],
+      );
+      return rows[0]!;
     },
   };
 }

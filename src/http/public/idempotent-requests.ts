@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts';
 /** A response as first sent: replayed byte-for-byte-equivalent to a retry with the same key. */
 export interface Outcome {
   statusCode: number;
+  /** The response body: a value, or already JSON text (stored as the JSON it holds). */
   body: unknown;
 }
 

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Deps } from '../../../../deps.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import {
   IdempotencyHeaders,
@@ -45,14 +46,17 @@ export function createOrderRoute(app: TypedApp, deps: Deps): void {
         () => deps.orders.prepare(principal.brand, request.body),
         async (tx, prepared) => {
           const order = await deps.orders.insert(prepared, tx?.orders);
+          // JSON text, stringified once: the response schema's serializer would walk the order again.
+          const json = JSON.stringify(deps.orders.detailJson(order));
           return {
             statusCode: 200,
-            body: { ok: true, trackingRef: order.trackingRef, order: deps.orders.detailJson(order) },
+            body: `{"ok":true,"trackingRef":"${order.trackingRef}","order":${json}}`,
           };
         },
       );
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      // A replay sends back exactly what the first request received.
+      // A replay sends back exactly what the first request received (stored as JSON, read back parsed).
+      if (typeof result.body === 'string') return sendJsonText(reply.status(200), result.body);
       return reply.status(200).send(result.body as Static<typeof OrderCreatedResponse>);
     },
   );
