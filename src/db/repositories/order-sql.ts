@@ -1,6 +1,8 @@
 import { ORDER_COLUMNS, type Order } from '../../domain/orders/order-fields.ts';
 import {
   LIVE_JSON_MEMBERS,
+  liveOrderJson,
+  type OrderLinks,
   STORED_JSON_MEMBERS,
   STORED_JSON_VERSION,
 } from '../../domain/orders/order-json.ts';
@@ -76,17 +78,35 @@ export function storedJsonSql(value: ColumnSql = ROW): string {
 export const storeJsonSql = (value: ColumnSql) =>
   `json_rest = ${storedJsonSql(value)}, json_version = ${STORED_JSON_VERSION}`;
 
+const LIVE_FIELDS = LIVE_JSON_MEMBERS.map((m) => {
+  if (m.field === null) throw new Error(`${m.name}: a member rendered at each read comes from a column`);
+  return m.field;
+});
+
 /**
- * The order's public JSON text over the row aliased `o` (byte-equal to `orderJson`, held so by a
- * property test): the members up to the tracking URL, then the stored text, or, for a row stored
- * under another version, the same members rendered from its columns. With `events`, the detail.
+ * What a read of the order's JSON selects over the row aliased `o` (for `orderJsonText`): the
+ * columns of the members rendered at each read, and the stored text as `json_rest` — or, for a row
+ * stored under another version, the same members rendered from its columns.
  */
-export function orderJsonSql(trackingBaseUrl: string, options: { events: boolean }): string {
-  const live = LIVE_JSON_MEMBERS.map(
-    (m) =>
-      `'${JSON.stringify(m.name)}:' || coalesce(to_json(${memberSql(m, ROW, trackingBaseUrl)})::text, 'null')`,
-  ).join(` || ',' || `);
-  const stored = `CASE WHEN o.json_version = ${STORED_JSON_VERSION} THEN o.json_rest ELSE ${storedJsonSql()} END`;
-  const events = options.events ? ` || ',"events":' || o.history::text` : '';
-  return `('{' || ${live} || ',' || ${stored}${events} || '}')`;
+export const ORDER_JSON_SELECT = [
+  ...LIVE_FIELDS.map((field) => `o.${columnOf(field)}`),
+  `CASE WHEN o.json_version = ${STORED_JSON_VERSION} THEN o.json_rest ELSE ${storedJsonSql()} END AS json_rest`,
+].join(', ');
+
+/**
+ * The columns of `ORDER_JSON_SELECT`, from `values[from]` on (a row read with `rowMode: 'array'`,
+ * which spares the driver an object per row), as the order's public JSON text, byte-equal to
+ * `orderJson` (a property test holds it so); with `events` (the stored history's text), the
+ * detail. Assembled here rather than by PostgreSQL: a concatenation in JavaScript copies nothing,
+ * one in SQL copies each order's text once more before sending it.
+ */
+export function orderJsonText(
+  values: readonly unknown[],
+  from: number,
+  links: OrderLinks,
+  events?: string,
+): string {
+  const live = liveOrderJson(values, from, links);
+  const rest = values[from + LIVE_FIELDS.length] as string;
+  return `{${live},${rest}${events === undefined ? '' : `,"events":${events}`}}`;
 }

@@ -12,8 +12,9 @@ import { outboxCtes } from '../outbox-sql.ts';
 import type { Queryable } from '../pool.ts';
 import {
   INSERT_COLUMNS,
+  ORDER_JSON_SELECT,
   ORDER_SELECT,
-  orderJsonSql,
+  orderJsonText,
   storeJsonSql,
   toOrder,
   updatableColumn,
@@ -40,11 +41,6 @@ const toOrderWithEvents = (row: Record<string, unknown>): OrderWithEvents => ({
   ...toOrder(row),
   events: toEvents(row.events as EventRow[]),
 });
-
-// The order's JSON as `orderJson` renders it, $2 being the tracking base URL; the detail adds its
-// history, stored with the row as the JSON the detail shows.
-const ORDER_JSON = orderJsonSql('$2', { events: false });
-const DETAIL_JSON = orderJsonSql('$2', { events: true });
 
 /**
  * Orders whose reference starts with `prefix`, as a range in byte order (the index's collation): a
@@ -162,12 +158,14 @@ history AS events FROM orders o
      * once per connection; the unique index on tracking_ref makes the plan right for any value.
      */
     async findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null> {
-      const { rows } = await db.query<{ json: string }>({
+      const { rows } = await db.query<unknown[]>({
         name: 'orders.findDetailJson',
-        text: `SELECT ${DETAIL_JSON} AS json FROM orders o WHERE o.tracking_ref = $1 AND o.brand_id = $3`,
-        values: [trackingRef, links.trackingBaseUrl, brandId],
+        text: `SELECT o.history::text, ${ORDER_JSON_SELECT} FROM orders o WHERE o.tracking_ref = $1 AND o.brand_id = $2`,
+        values: [trackingRef, brandId],
+        rowMode: 'array',
       });
-      return rows[0]?.json ?? null;
+      const row = rows[0];
+      return row ? orderJsonText(row, 1, links, row[0] as string) : null;
     },
 
     /**
@@ -186,7 +184,7 @@ history AS events FROM orders o
       q: PageQuery,
       links: OrderLinks,
     ): Promise<Array<{ id: number; json: string }>> {
-      const values: unknown[] = [brandId, links.trackingBaseUrl];
+      const values: unknown[] = [brandId];
       let where = 'o.brand_id = $1';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
       const prefix = q.referencePrefix ?? null;
@@ -194,13 +192,14 @@ history AS events FROM orders o
       if (q.after !== null) {
         where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(q.after)} AND c.brand_id = $1)`;
       }
-      const { rows } = await db.query<{ id: number; json: string }>({
+      const { rows } = await db.query<unknown[]>({
         name: `orders.listJson.${q.status !== null ? 's' : ''}${prefix !== null ? 'r' : ''}${q.after !== null ? 'a' : ''}`,
-        text: `SELECT o.id, ${ORDER_JSON} AS json FROM orders o
+        text: `SELECT o.id, ${ORDER_JSON_SELECT} FROM orders o
           WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(q.limit)}`,
         values,
+        rowMode: 'array',
       });
-      return rows;
+      return rows.map((row) => ({ id: row[0] as number, json: orderJsonText(row, 1, links) }));
     },
 
     /**
@@ -214,8 +213,8 @@ history AS events FROM orders o
       q: ChangesQuery,
       links: OrderLinks,
     ): Promise<Array<{ id: number; at: string; json: string }>> {
-      const values: unknown[] = [brandId, links.trackingBaseUrl, q.before];
-      let where = 'o.brand_id = $1 AND o.updated_at < $3';
+      const values: unknown[] = [brandId, q.before];
+      let where = 'o.brand_id = $1 AND o.updated_at < $2';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
       if (q.referencePrefix !== null) where += referencePrefixSql(q.referencePrefix, values);
       if (q.since !== null) where += ` AND o.updated_at > $${values.push(q.since)}`;
@@ -223,15 +222,20 @@ history AS events FROM orders o
         where += ` AND (o.updated_at, o.id) > ($${values.push(q.after.at)}::timestamptz, $${values.push(q.after.id)})`;
       }
       const flags = `${q.status !== null ? 's' : ''}${q.referencePrefix !== null ? 'r' : ''}${q.since !== null ? 'f' : ''}${q.after !== null ? 'a' : ''}`;
-      const { rows } = await db.query<{ id: number; at: string; json: string }>({
+      const { rows } = await db.query<unknown[]>({
         name: `orders.listChangedJson.${flags}`,
         text: `SELECT o.id, to_char(o.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
-            ${ORDER_JSON} AS json
+            ${ORDER_JSON_SELECT}
           FROM orders o
           WHERE ${where} ORDER BY o.updated_at, o.id LIMIT $${values.push(q.limit)}`,
         values,
+        rowMode: 'array',
       });
-      return rows;
+      return rows.map((row) => ({
+        id: row[0] as number,
+        at: row[1] as string,
+        json: orderJsonText(row, 2, links),
+      }));
     },
 
     /** Moves the order from `from` to `to` (with its event and outbox events); null if it was no longer in `from`. */
