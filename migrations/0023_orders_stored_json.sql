@@ -39,3 +39,12 @@ END $$;
 CREATE TRIGGER orders_json_stale BEFORE UPDATE ON orders FOR EACH ROW
   WHEN (NEW.json_rest IS NOT DISTINCT FROM OLD.json_rest AND NEW.json_version IS NOT DISTINCT FROM OLD.json_version)
   EXECUTE FUNCTION orders_mark_json_stale();
+
+-- What the `refresh_order_json` job must look at: rows marked stale (json_version NULL: written
+-- before this migration, or changed by hand) through a partial index the service's own writes never
+-- enter; and, once per version of the rendering, every row (a pass recorded here when finished).
+CREATE INDEX orders_json_stale_idx ON orders (id) WHERE json_version IS NULL;
+CREATE TABLE order_json_passes (
+  version     integer PRIMARY KEY,
+  finished_at timestamptz NOT NULL
+);

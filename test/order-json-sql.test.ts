@@ -211,4 +211,42 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     );
     expect(rows[0]).toEqual({ priced: true, events: 4 });
   });
+
+  it('are rewritten by refresh_order_json: every row once per rendering version, then rows marked stale', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const context = { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' };
+    const order = await t.deps.orders.create(context, {
+      customer_email: 'refresh@example.com',
+      delivery_address: '12 rue Oberkampf 75011 Paris',
+    });
+    const stored = async () =>
+      (
+        await t.pool.query<{ json_rest: string; json_version: number | null }>(
+          'SELECT json_rest, json_version FROM orders WHERE id = $1',
+          [order.id],
+        )
+      ).rows[0]!;
+    const rendered = await stored();
+    // As an older release would have stored it (another version, other members).
+    const olderRelease = () =>
+      t.pool.query('UPDATE orders SET json_rest = $2, json_version = 12345 WHERE id = $1', [
+        order.id,
+        '"status":"from an older release"',
+      ]);
+    await olderRelease();
+    await t.pool.query('DELETE FROM order_json_passes');
+    // Read meanwhile: rendered from the columns, not from the older text.
+    const [pair] = await renderings(ordersRepository(t.pool), brand.brandId);
+    expect(pair!.sql).toBe(JSON.stringify(orderJson(pair!.order, LINKS)));
+
+    expect(await t.deps.orders.refreshStoredJson()).toBeGreaterThanOrEqual(1);
+    expect(await stored()).toEqual(rendered);
+    // The pass is recorded: the next runs look only at the rows marked stale (an index of them).
+    await olderRelease();
+    expect(await t.deps.orders.refreshStoredJson()).toBe(0);
+    await t.pool.query("UPDATE orders SET reference = 'fixed by hand' WHERE id = $1", [order.id]);
+    expect((await stored()).json_version).toBeNull();
+    expect(await t.deps.orders.refreshStoredJson()).toBe(1);
+    expect((await stored()).json_rest).toContain('"reference":"fixed by hand"');
+  });
 });

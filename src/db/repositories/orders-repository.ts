@@ -281,22 +281,39 @@ history AS events FROM orders o
 
     /**
      * Stores the JSON of the rows stored under another version (see STORED_JSON_VERSION), rendered
-     * from their columns, among the `limit` orders after the id `after`. Returns how many it rewrote
-     * and the last id it looked at (null past the end). Reads of those rows were right meanwhile,
-     * only slower.
+     * from their columns, among the `limit` orders after the id `after` — all of them, or with
+     * `onlyMarked` only those marked stale (json_version NULL, a partial index). Returns how many it
+     * rewrote and the last id it looked at (null past the end). Reads of those rows were right
+     * meanwhile, only slower.
      */
     async refreshStoredJson(
       after: number,
       limit: number,
+      onlyMarked = false,
     ): Promise<{ refreshed: number; last: number | null }> {
       const { rows } = await db.query<{ refreshed: number; last: number | null }>(
-        `WITH r AS (SELECT id FROM orders WHERE id > $1 ORDER BY id LIMIT $2),
+        `WITH r AS (SELECT id FROM orders WHERE id > $1${onlyMarked ? ' AND json_version IS NULL' : ''} ORDER BY id LIMIT $2),
           u AS (UPDATE orders o SET ${storeJsonSql((column) => `o.${column}`)} FROM r
                  WHERE o.id = r.id AND o.json_version IS DISTINCT FROM ${STORED_JSON_VERSION} RETURNING 1)
         SELECT (SELECT count(*) FROM u)::int AS refreshed, (SELECT max(id) FROM r) AS last`,
         [after, limit],
       );
       return rows[0]!;
+    },
+
+    /** Whether a pass over every order finished for this version of the stored JSON. */
+    async storedJsonPassDone(): Promise<boolean> {
+      const { rows } = await db.query('SELECT 1 FROM order_json_passes WHERE version = $1', [
+        STORED_JSON_VERSION,
+      ]);
+      return rows.length > 0;
+    },
+
+    async recordStoredJsonPass(at: Date): Promise<void> {
+      await db.query(
+        'INSERT INTO order_json_passes (version, finished_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [STORED_JSON_VERSION, at],
+      );
     },
   };
 }

@@ -260,17 +260,23 @@ export function orderService(deps: {
     },
 
     /**
-     * Stores the JSON of every order stored under another rendering (written before a member of the
-     * order's JSON changed): the `refresh_order_json` job. Returns how many orders it rewrote.
+     * Stores the JSON of the orders whose stored text is stale: once per rendering version, every
+     * order (those written before a member of the order's JSON changed); then only those marked
+     * stale (a fix by hand), through a partial index. The `refresh_order_json` job. Returns how many
+     * orders it rewrote. A row an older release writes after the pass is rendered from its columns
+     * (the same bytes) until its next change.
      */
     async refreshStoredJson(): Promise<number> {
+      const everyOrder = !(await orders.storedJsonPassDone());
       let refreshed = 0;
       for (let after = 0; ; ) {
-        const batch = await orders.refreshStoredJson(after, 5_000);
+        const batch = await orders.refreshStoredJson(after, 5_000, !everyOrder);
         refreshed += batch.refreshed;
-        if (batch.last === null) return refreshed;
+        if (batch.last === null) break;
         after = batch.last;
       }
+      if (everyOrder) await orders.recordStoredJsonPass(clock());
+      return refreshed;
     },
 
     /** The order's public JSON with its history (this deployment's links filled in). */
