@@ -202,7 +202,9 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     await t.deps.orders.setStatus(later.trackingRef, 'picked_up', 'Scanned « at the hub »');
     await expectSame();
     // A fix by hand, which does not store the JSON: the stored text is marked stale, not served.
-    await t.pool.query("UPDATE orders SET reference = 'By hand' WHERE tracking_ref = $1", [later.trackingRef]);
+    await t.pool.query("UPDATE orders SET reference = 'By hand' WHERE tracking_ref = $1", [
+      later.trackingRef,
+    ]);
     await expectSame();
     const { rows } = await t.pool.query<{ priced: boolean; events: number }>(
       // Billable from the change that priced it (the address completed: its second event).
