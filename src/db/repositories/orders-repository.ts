@@ -102,8 +102,8 @@ function changeAssignments(
 export function ordersRepository(db: Queryable) {
   return {
     /**
-     * Inserts the order with its first event, and its outbox event when someone listens, in one
-     * statement. Returns null when the tracking ref is already taken (the caller draws another).
+     * Inserts the order with its history (the creation event) and its stored JSON, and its outbox
+     * event when someone listens, in one statement. Returns null when the tracking ref is already taken (the caller draws another).
      * Prepared by name: with no listener it is the service's hottest write.
      */
     async insert(order: NewOrder, note: string | null, event: OutboxEvent | null): Promise<Order | null> {
@@ -153,8 +153,9 @@ history AS events FROM orders o
     },
 
     /**
-     * The brand's order in its public detail JSON (`orderDetailJson`), rendered by PostgreSQL: the
-     * detail is a hot read, and this spares building an Order and serialising it again. Prepared
+     * The brand's order in its public detail JSON (`orderDetailJson`), from the text stored with
+     * the row (see `orderJsonText`): the detail is a hot read, and this spares building an Order and
+     * serialising it again. Prepared
      * once per connection; the unique index on tracking_ref makes the plan right for any value.
      */
     async findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null> {
@@ -170,9 +171,9 @@ history AS events FROM orders o
 
     /**
      * A page of orders, newest first (`after`: the internal id of the previous page's last order),
-     * each already in its public JSON (`orderJson`) as rendered by PostgreSQL: the list route is the
+     * each in its public JSON (`orderJson`) from the text stored with the row: the list route is the
      * heaviest read, and this spares it parsing some twenty columns and two timestamps per order and
-     * serializing them again. A test holds this rendering byte-equal to `orderJson` of `findByRef`.
+     * serializing them again. A test holds this text byte-equal to `orderJson` of `findByRef`.
      *
      * One statement text per combination of filters, each prepared once per connection under its
      * own name: planning a page would cost more than running it, and with no `$n IS NULL OR`

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
 
 /**
- * Sends JSON text produced elsewhere (by PostgreSQL, or kept from an earlier request) as it is: a
- * string payload with a JSON content type skips the response serializer. Routes pass their typed
+ * Sends JSON text produced elsewhere (stored with an order, or built once by the route) as it is:
+ * a string payload with a JSON content type skips the response serializer. Routes pass their typed
  * reply, which expects the object its schema describes, hence the loose parameter; the fuzz suite
  * checks every such body against the declared schema.
  */

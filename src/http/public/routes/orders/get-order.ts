@@ -19,8 +19,8 @@ export function getOrderRoute(app: TypedApp, deps: Deps): void {
       },
     },
     async (request, reply) => {
-      // Rendered by PostgreSQL (held equal to orderDetailJson by a test): the hottest read builds no
-      // Order object and serialises nothing in Node.
+      // The text stored with the order (held equal to orderDetailJson by a test): the hottest read
+      // builds no Order object and serialises nothing.
       const json = await deps.orders.getDetailJson(principalOf(request).brand.id, request.params.trackingRef);
       return sendJsonText(reply, `{"ok":true,"order":${json}}`);
     },

@@ -23,7 +23,7 @@ export function listOrdersRoute(app: TypedApp, deps: Deps): void {
     },
     async (request, reply) => {
       const page = await deps.orders.listJson(principalOf(request).brand.id, request.query);
-      // The orders arrive as JSON text (rendered by PostgreSQL): the page is assembled around them
+      // The orders arrive as JSON text (stored with each order): the page is assembled around them
       // rather than parsed and serialized again. Cursors are base64url, safe inside a JSON string.
       const cursor = page.nextCursor === null ? 'null' : `"${page.nextCursor}"`;
       return sendJsonText(reply, `{"ok":true,"orders":[${page.orders.join(',')}],"next_cursor":${cursor}}`);
