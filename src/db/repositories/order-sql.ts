@@ -74,8 +74,8 @@ export function storedJsonSql(value: ColumnSql = ROW): string {
   return `(SELECT left(substr(row_to_json(r)::text, 2), -1) FROM (SELECT ${fields}) r)`;
 }
 
-/** Assignments that store the row's JSON (after `storedJsonSql` of the same new values). */
-export const storeJsonSql = (value: ColumnSql) =>
+/** Assignments that store the row's JSON, rendered from `value`s (by default the row's own). */
+export const storeJsonSql = (value: ColumnSql = ROW) =>
   `json_rest = ${storedJsonSql(value)}, json_version = ${STORED_JSON_VERSION}`;
 
 const LIVE_FIELDS = LIVE_JSON_MEMBERS.map((m) => {

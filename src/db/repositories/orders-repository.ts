@@ -65,16 +65,16 @@ const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.colu
   RETURNING id`;
 
 /**
- * The SET list of a change: the given values (a parameter each, appended to `values`), the event
- * appended to the history, `priced_at` when the change prices the order (its first price makes it
- * billable from the change's instant), and the stored JSON rendered from the new values.
+ * The SET list of a change beside the values already `given` (column → parameter; `updated_at`
+ * among them): the values `set` (a parameter each, appended to `values`), the event appended to
+ * the history, `priced_at` when the change prices the order (its first price makes it billable
+ * from the change's instant), and the stored JSON rendered from the new values.
  */
 function changeAssignments(
   values: unknown[],
   given: Record<string, string>,
   set: Partial<NewOrder>,
   event: { status: OrderStatus; at: Date; note: string | null },
-  at: string,
 ): string {
   const params: Record<string, string> = { ...given };
   const assignments = Object.entries(set).map(([field, value]) => {
@@ -88,7 +88,7 @@ function changeAssignments(
     params[column] ? `(CASE WHEN true THEN ${params[column]} ELSE o.${column} END)` : `o.${column}`;
   if ('priceCents' in set) {
     assignments.push(
-      `priced_at = CASE WHEN o.priced_at IS NULL AND ${newValue('price_cents')} IS NOT NULL THEN ${at} ELSE o.priced_at END`,
+      `priced_at = CASE WHEN o.priced_at IS NULL AND ${newValue('price_cents')} IS NOT NULL THEN ${params.updated_at} ELSE o.priced_at END`,
     );
   }
   const entry = `$${values.push(orderEventJsonText(event))}`;
@@ -103,8 +103,9 @@ export function ordersRepository(db: Queryable) {
   return {
     /**
      * Inserts the order with its history (the creation event) and its stored JSON, and its outbox
-     * event when someone listens, in one statement. Returns null when the tracking ref is already taken (the caller draws another).
-     * Prepared by name: with no listener it is the service's hottest write.
+     * event when someone listens, in one statement. Returns null when the tracking ref is already
+     * taken (the caller draws another). Prepared by name: with no listener it is the service's
+     * hottest write.
      */
     async insert(order: NewOrder, note: string | null, event: OutboxEvent | null): Promise<Order | null> {
       const stored: Order = { ...order, id: 0, pickedUpAt: null, updatedAt: order.createdAt };
@@ -130,8 +131,7 @@ export function ordersRepository(db: Queryable) {
     async findByRef(trackingRef: string, brandId: string | null): Promise<OrderWithEvents | null> {
       const { rows } = await db.query<Record<string, unknown> & { events: EventRow[] | null }>({
         name: 'orders.findByRef',
-        text: `SELECT ${ORDER_SELECT},
-history AS events FROM orders o
+        text: `SELECT ${ORDER_SELECT}, history AS events FROM orders o
           WHERE tracking_ref = $1 AND ($2::text IS NULL OR brand_id = $2)`,
         values: [trackingRef, brandId],
       });
@@ -155,8 +155,8 @@ history AS events FROM orders o
     /**
      * The brand's order in its public detail JSON (`orderDetailJson`), from the text stored with
      * the row (see `orderJsonText`): the detail is a hot read, and this spares building an Order and
-     * serialising it again. Prepared
-     * once per connection; the unique index on tracking_ref makes the plan right for any value.
+     * serialising it again. Prepared once per connection; the unique index on tracking_ref makes the
+     * plan right for any value.
      */
     async findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null> {
       const { rows } = await db.query<unknown[]>({
@@ -248,7 +248,7 @@ history AS events FROM orders o
       const values: unknown[] = [orderId, change.to, change.from, change.at];
       const given = { status: '$2', updated_at: '$4' };
       const event = { status: change.to, at: change.at, note: change.note };
-      const assignments = changeAssignments(values, given, change.set ?? {}, event, '$4');
+      const assignments = changeAssignments(values, given, change.set ?? {}, event);
       const outbox = outboxCtes(events, values, 'o');
       const { rows } = await db.query(
         `WITH o AS (
@@ -271,7 +271,7 @@ history AS events FROM orders o
     ): Promise<OrderWithEvents | null> {
       const values: unknown[] = [orderId, change.status, change.at];
       const event = { status: change.status, at: change.at, note: change.note };
-      const assignments = changeAssignments(values, { updated_at: '$3' }, change.set, event, '$3');
+      const assignments = changeAssignments(values, { updated_at: '$3' }, change.set, event);
       const { rows } = await db.query(
         `UPDATE orders o SET updated_at = $3, ${assignments} WHERE o.id = $1 AND o.status = $2
           RETURNING ${ORDER_SELECT}, history AS events`,
@@ -294,7 +294,7 @@ history AS events FROM orders o
     ): Promise<{ refreshed: number; last: number | null }> {
       const { rows } = await db.query<{ refreshed: number; last: number | null }>(
         `WITH r AS (SELECT id FROM orders WHERE id > $1${onlyMarked ? ' AND json_version IS NULL' : ''} ORDER BY id LIMIT $2),
-          u AS (UPDATE orders o SET ${storeJsonSql((column) => `o.${column}`)} FROM r
+          u AS (UPDATE orders o SET ${storeJsonSql()} FROM r
                  WHERE o.id = r.id AND o.json_version IS DISTINCT FROM ${STORED_JSON_VERSION} RETURNING 1)
         SELECT (SELECT count(*) FROM u)::int AS refreshed, (SELECT max(id) FROM r) AS last`,
         [after, limit],

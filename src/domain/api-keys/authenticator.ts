@@ -57,15 +57,23 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
     });
   }
 
+  /** The key of a well-formed token this instance knows and has not seen expire; null otherwise. */
+  function cached(token: string): KeyIdentity | null {
+    const hit = cache.get(token);
+    if (!hit || hit.expiresAt <= now()) return null;
+    touch(hit.principal);
+    return hit.principal;
+  }
+
   return {
     /**
      * `token`: the bearer token presented (null when none). Throws 401 `unauthorized` for a missing,
      * malformed, unknown, revoked or expired key.
      */
     async authenticate(presented: string | null): Promise<KeyIdentity> {
-      const known = this.authenticateCached(presented);
-      if (known) return known;
       const token = checkKeyFormat(presented);
+      const known = cached(token);
+      if (known) return known;
       cache.delete(token);
       const record = await keys.findActiveByHash(hashApiKey(token), new Date(now()));
       if (!record) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.');
@@ -83,12 +91,7 @@ export function apiKeyAuthenticator(keys: ApiKeysRepository, options: Authentica
      * The same answer without waiting when this instance knows the key (nearly every request):
      * the key, a 401 thrown for a malformed one, or null when only the database can tell.
      */
-    authenticateCached(presented: string | null): KeyIdentity | null {
-      const hit = cache.get(checkKeyFormat(presented));
-      if (!hit || hit.expiresAt <= now()) return null;
-      touch(hit.principal);
-      return hit.principal;
-    },
+    authenticateCached: (presented: string | null): KeyIdentity | null => cached(checkKeyFormat(presented)),
     /** Drops a key from this instance's cache at once (other instances follow within ttlMs). */
     forget(keyId: string): void {
       for (const [token, entry] of cache) if (entry.principal.key.id === keyId) cache.delete(token);

@@ -43,17 +43,26 @@ const RENDER: Record<JsonForm, (value: unknown, order: Order, links: OrderLinks)
   tracking_url: (value, _, links) => `${links.trackingBaseUrl}${value as string}`,
 };
 
-/**
- * The public shape of an order, shared by the API and the webhooks so both always say the same
- * thing. Every field is present; a missing value is `null`. PostgreSQL renders the same JSON for the
- * list and detail routes (orders-sql.ts); a property test holds the two byte-equal.
- */
-export function orderJson(order: Order, links: OrderLinks): OrderJson {
+/** The given members of the order's JSON, in their order. */
+function renderMembers(
+  members: typeof ORDER_JSON_MEMBERS,
+  order: Order,
+  links: OrderLinks,
+): Record<string, unknown> {
   const json: Record<string, unknown> = {};
-  for (const member of ORDER_JSON_MEMBERS) {
+  for (const member of members) {
     json[member.name] = RENDER[member.form](member.field === null ? null : order[member.field], order, links);
   }
-  return json as OrderJson;
+  return json;
+}
+
+/**
+ * The public shape of an order, shared by the API and the webhooks so both always say the same
+ * thing. Every field is present; a missing value is `null`. The list and detail routes send the
+ * same JSON stored with the row (order-sql.ts); a property test holds the two byte-equal.
+ */
+export function orderJson(order: Order, links: OrderLinks): OrderJson {
+  return renderMembers(ORDER_JSON_MEMBERS, order, links) as OrderJson;
 }
 
 const eventJson = (e: OrderEvent) => ({ status: e.status, at: e.at.toISOString(), note: e.note });
@@ -89,15 +98,7 @@ export const STORED_JSON_VERSION = (() => {
 
 /** The stored members of the order's JSON, without braces: `"status":"pending",…`. */
 export function storedOrderJson(order: Order): string {
-  const json: Record<string, unknown> = {};
-  for (const member of STORED_JSON_MEMBERS) {
-    json[member.name] = RENDER[member.form](
-      member.field === null ? null : order[member.field],
-      order,
-      NO_LINKS,
-    );
-  }
-  return JSON.stringify(json).slice(1, -1);
+  return JSON.stringify(renderMembers(STORED_JSON_MEMBERS, order, NO_LINKS)).slice(1, -1);
 }
 const NO_LINKS: OrderLinks = { trackingBaseUrl: '' };
 

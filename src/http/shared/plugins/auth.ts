@@ -123,14 +123,18 @@ export function registerAuth(
     }, done);
   });
 
+  // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
+  // still counts against its rate limit (and gets the RateLimit headers), yet before the body is read.
   app.addHook('preParsing', (request, _reply, payload, done) => {
     const auth = request.routeOptions.config.auth;
+    // A 'session' route registered outside the account area (whose hook sets the user) stays shut.
     if (auth === 'session') {
       if (request.principal?.kind !== 'user') return done(new AppError('unauthorized', 'Sign in first.'));
       return done(null, payload);
     }
     if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return done(null, payload);
     const principal = request.principal;
+    // Unreachable after the onRequest hook above, which refuses without a valid key; fail closed anyway.
     if (principal?.kind !== 'apiKey')
       return done(new AppError('unauthorized', 'A valid API key is required.'));
     const scoped = () =>
