@@ -168,6 +168,34 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     );
   });
 
+  it("answers an order's creation with its detail, byte for byte, without rendering it twice", async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const context = { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          reference: nullable(text.filter((r) => r.trim() !== '')),
+          delivery_recipient: nullable(text),
+          amount_eur: nullable(fc.integer({ min: 0, max: 10_000_000 }).map((c) => c / 100)),
+          delivery_address: nullable(
+            fc.constantFrom('12 rue Oberkampf 75011 Paris', '3 rue de la Paix 93100 Montreuil'),
+          ),
+        }),
+        async (input) => {
+          const prepared = await t.deps.orders.prepare(context, {
+            customer_email: 'a@example.com',
+            ...input,
+          });
+          const { order, json } = await t.deps.orders.insertRendered(prepared);
+          const read = await t.deps.orders.get(brand.brandId, order.trackingRef);
+          expect(json).toBe(JSON.stringify(t.deps.orders.detailJson(read)));
+          expect(json).toBe(JSON.stringify(t.deps.orders.detailJson(order)));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('renders the orders created through the API the same way too', async () => {
     const brand = await createBrandWithKey(t.deps);
     const context = { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' };

@@ -77,15 +77,12 @@ const server = createServer(async (req, res) => {
         createdAt: now,
       };
       // The statement the API runs for a brand nobody subscribes to (as the bench brand): no event.
-      const order = await orders.insert(row, 'Order created', null);
+      const { order } = (await orders.insert(row, 'Order created', null))!;
       return send(res, 200, {
         ok: true,
-        trackingRef: order!.trackingRef,
+        trackingRef: order.trackingRef,
         order: orderDetailJson(
-          {
-            ...order!,
-            events: [{ status: 'pending', at: now, note: 'Order created' }],
-          },
+          { ...order, events: [{ status: 'pending', at: now, note: 'Order created' }] },
           links,
         ),
       });

@@ -53,14 +53,11 @@ function referencePrefixSql(prefix: string, values: unknown[]): string {
 
 const insertValues = (order: NewOrder) => INSERT_COLUMNS.map((c) => order[c.field as keyof NewOrder]);
 const param = (field: keyof NewOrder) => `$${INSERT_COLUMNS.findIndex((c) => c.field === field) + 1}`;
-const HISTORY_PARAM = `$${INSERT_COLUMNS.length + 1}`;
-const JSON_PARAM = `$${INSERT_COLUMNS.length + 2}`;
-// priced_at: the order is billable from its creation when created with a price (see migration 0006).
+const [PRICED_AT_PARAM, HISTORY_PARAM, JSON_PARAM] = [1, 2, 3].map((i) => `$${INSERT_COLUMNS.length + i}`);
 const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')},
     updated_at, priced_at, history, json_rest, json_version)
   VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, ${param('createdAt')},
-    CASE WHEN ${param('priceCents')}::integer IS NULL THEN NULL ELSE ${param('createdAt')}::timestamptz END,
-    ${HISTORY_PARAM}::json, ${JSON_PARAM}, ${STORED_JSON_VERSION})
+    ${PRICED_AT_PARAM}, ${HISTORY_PARAM}::json, ${JSON_PARAM}, ${STORED_JSON_VERSION})
   ON CONFLICT (tracking_ref) DO NOTHING
   RETURNING id`;
 
@@ -76,19 +73,21 @@ function changeAssignments(
   set: Partial<NewOrder>,
   event: { status: OrderStatus; at: Date; note: string | null },
 ): string {
-  const params: Record<string, string> = { ...given };
+  // A new value as its column's type (the CASE's common type; a domain's base type, migration
+  // 0024), the same expression wherever the parameter is read, so that PostgreSQL deduces one type
+  // for it instead of two; the planner folds the CASE.
+  const typed = (param: string, column: string) => `(CASE WHEN true THEN ${param} ELSE o.${column} END)`;
+  const params: Record<string, string> = {};
+  for (const [column, param] of Object.entries(given)) params[column] = typed(param, column);
   const assignments = Object.entries(set).map(([field, value]) => {
     const column = updatableColumn(field);
-    params[column] = `$${values.push(value)}`;
+    params[column] = typed(`$${values.push(value)}`, column);
     return `${column} = ${params[column]}`;
   });
-  // A new value as its column's type (the CASE's common type), so that the expressions below read
-  // it as that type instead of deducing another one for the parameter; the planner folds the CASE.
-  const newValue = (column: string) =>
-    params[column] ? `(CASE WHEN true THEN ${params[column]} ELSE o.${column} END)` : `o.${column}`;
+  const newValue = (column: string) => params[column] ?? `o.${column}`;
   if ('priceCents' in set) {
     assignments.push(
-      `priced_at = CASE WHEN o.priced_at IS NULL AND ${newValue('price_cents')} IS NOT NULL THEN ${params.updated_at} ELSE o.priced_at END`,
+      `priced_at = CASE WHEN o.priced_at IS NULL AND ${newValue('price_cents')} IS NOT NULL THEN ${given.updated_at} ELSE o.priced_at END`,
     );
   }
   const entry = `$${values.push(orderEventJsonText(event))}`;
@@ -103,14 +102,22 @@ export function ordersRepository(db: Queryable) {
   return {
     /**
      * Inserts the order with its history (the creation event) and its stored JSON, and its outbox
-     * event when someone listens, in one statement. Returns null when the tracking ref is already
-     * taken (the caller draws another). Prepared by name: with no listener it is the service's
+     * event when someone listens, in one statement. Returns the order with the texts of its stored
+     * JSON and history (the creation's answer reuses them), or null when the tracking ref is
+     * already taken (the caller draws another). Prepared by name: with no listener it is the service's
      * hottest write.
      */
-    async insert(order: NewOrder, note: string | null, event: OutboxEvent | null): Promise<Order | null> {
+    async insert(
+      order: NewOrder,
+      note: string | null,
+      event: OutboxEvent | null,
+    ): Promise<{ order: Order; storedJson: string; history: string } | null> {
       const stored: Order = { ...order, id: 0, pickedUpAt: null, updatedAt: order.createdAt };
       const history = `[${orderEventJsonText({ status: order.status, at: order.createdAt, note })}]`;
-      const values = [...insertValues(order), history, storedOrderJson(stored)];
+      const storedJson = storedOrderJson(stored);
+      // priced_at: an order created with a price is billable from its creation (migration 0006).
+      const pricedAt = order.priceCents === null ? null : order.createdAt;
+      const values = [...insertValues(order), pricedAt, history, storedJson];
       const outbox = outboxCtes([event], values, 'o');
       const { rows } = await db.query({
         name: outbox ? 'orders.insert.event' : 'orders.insert',
@@ -124,7 +131,7 @@ export function ordersRepository(db: Queryable) {
       const row = rows[0] as { id: number } | undefined;
       if (!row) return null;
       stored.id = row.id;
-      return stored;
+      return { order: stored, storedJson, history };
     },
 
     /** The order with its events, oldest first; `brandId` null only for the operator. */
@@ -246,13 +253,14 @@ export function ordersRepository(db: Queryable) {
       events: readonly (OutboxEvent | null)[],
     ): Promise<OrderWithEvents | null> {
       const values: unknown[] = [orderId, change.to, change.from, change.at];
+      // $2 is text wherever it is read (the SET casts it; the column's domain checks it there).
       const given = { status: '$2', updated_at: '$4' };
       const event = { status: change.to, at: change.at, note: change.note };
       const assignments = changeAssignments(values, given, change.set ?? {}, event);
       const outbox = outboxCtes(events, values, 'o');
       const { rows } = await db.query(
         `WITH o AS (
-          UPDATE orders o SET status = $2, updated_at = $4,
+          UPDATE orders o SET status = $2::text, updated_at = $4,
             picked_up_at = CASE WHEN $3 = 'pending' AND $2 <> 'cancelled' THEN $4 ELSE o.picked_up_at END,
             ${assignments}
           WHERE o.id = $1 AND o.status = $3

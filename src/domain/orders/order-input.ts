@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { AppError, invalidField, validateFields } from '../../errors.ts';
 import { locateAddresses, type Place } from '../coverage/locate-address.ts';
 import { eurosToCents, hasAtMostTwoDecimals } from '../pricing/money.ts';
 import { DEFAULT_SERVICE, parseService } from '../pricing/services.ts';
@@ -89,22 +89,26 @@ export function normaliseEmail(value: string | null | undefined): string | null 
   return `${raw.slice(0, at)}@${raw.slice(at + 1).toLowerCase()}`;
 }
 
+// Module-level (each check takes the input): closures made per call would each cost a
+// defineProperty under tsx, which keeps function names, on the hottest write.
+const ORDER_INPUT_CHECKS = {
+  customerEmail: (input: OrderInput) => normaliseEmail(input.customer_email)!,
+  amountCents: (input: OrderInput) => parseAmount(input.amount_eur),
+  pickupAddress: (input: OrderInput) => text(input.pickup_address),
+  deliveryAddress: (input: OrderInput) => text(input.delivery_address),
+  deliveryRecipient: (input: OrderInput) => text(input.delivery_recipient),
+  deliveryPhone: (input: OrderInput) => parsePhone(input.delivery_phone),
+  deliveryEmail: (input: OrderInput) => normaliseEmail(input.delivery_email),
+  service: (input: OrderInput) => (input.service == null ? DEFAULT_SERVICE : parseService(input.service)),
+  unitType: (input: OrderInput) => parseUnitType(input.unit_type ?? DEFAULT_UNIT_TYPE),
+  quantity: (input: OrderInput) => parseQuantity(input.quantity ?? 1),
+  unitWeightGrams: (input: OrderInput) => parseWeightGrams(input.unit_weight ?? '1kg'),
+  reference: (input: OrderInput) => text(input.reference),
+};
+
 /** Every field of a new order checked at once: one 400 lists every problem. */
 export function validateOrderInput(input: OrderInput): ValidatedOrderInput {
-  return validateAll({
-    customerEmail: () => normaliseEmail(input.customer_email)!,
-    amountCents: () => parseAmount(input.amount_eur),
-    pickupAddress: () => text(input.pickup_address),
-    deliveryAddress: () => text(input.delivery_address),
-    deliveryRecipient: () => text(input.delivery_recipient),
-    deliveryPhone: () => parsePhone(input.delivery_phone),
-    deliveryEmail: () => normaliseEmail(input.delivery_email),
-    service: () => (input.service == null ? DEFAULT_SERVICE : parseService(input.service)),
-    unitType: () => parseUnitType(input.unit_type ?? DEFAULT_UNIT_TYPE),
-    quantity: () => parseQuantity(input.quantity ?? 1),
-    unitWeightGrams: () => parseWeightGrams(input.unit_weight ?? '1kg'),
-    reference: () => text(input.reference),
-  });
+  return validateFields(input, ORDER_INPUT_CHECKS);
 }
 
 /**

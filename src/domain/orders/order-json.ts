@@ -96,18 +96,38 @@ export const STORED_JSON_VERSION = (() => {
   return hash | 0;
 })();
 
-/** The stored members of the order's JSON, without braces: `"status":"pending",…`. */
-export function storedOrderJson(order: Order): string {
-  return JSON.stringify(renderMembers(STORED_JSON_MEMBERS, order, NO_LINKS)).slice(1, -1);
-}
+// Each member's `"name":` (after a comma but for the first), field and rendering, for the texts
+// below: they run for every order written or listed, so nothing is looked up by name and no
+// object is built to be stringified.
+const textParts = (members: typeof ORDER_JSON_MEMBERS) =>
+  members.map((member, i) => ({
+    prefix: `${i === 0 ? '' : ','}${JSON.stringify(member.name)}:`,
+    field: member.field,
+    render: RENDER[member.form],
+  }));
+const LIVE_PARTS = textParts(LIVE_JSON_MEMBERS);
+const STORED_PARTS = textParts(STORED_JSON_MEMBERS);
 const NO_LINKS: OrderLinks = { trackingBaseUrl: '' };
 
-// Each live member's `"name":` (after a comma but for the first) and its rendering: a page of
-// fifty orders runs this fifty times, so nothing is looked up by name.
-const LIVE_PARTS = LIVE_JSON_MEMBERS.map((member, i) => ({
-  prefix: `${i === 0 ? '' : ','}${JSON.stringify(member.name)}:`,
-  render: RENDER[member.form],
-}));
+/** The given members of the order's JSON as text, without braces (what JSON.stringify writes). */
+function membersText(parts: typeof STORED_PARTS, order: Order, links: OrderLinks): string {
+  let text = '';
+  for (const part of parts) {
+    const value = part.render(part.field === null ? null : order[part.field], order, links);
+    text += part.prefix + JSON.stringify(value ?? null);
+  }
+  return text;
+}
+
+/** The stored members of the order's JSON, without braces: `"status":"pending",…`. */
+export const storedOrderJson = (order: Order): string => membersText(STORED_PARTS, order, NO_LINKS);
+
+/**
+ * `JSON.stringify(orderDetailJson(order, links))`, from the texts its creation stored (the stored
+ * members and the history): the answer to the order's creation, without rendering it twice.
+ */
+export const orderDetailJsonText = (order: Order, stored: string, history: string, links: OrderLinks) =>
+  `{${membersText(LIVE_PARTS, order, links)},${stored},"events":${history}}`;
 
 /**
  * The members rendered at each read, without braces (`"tracking_ref":…,"tracking_url":…`), from

@@ -18,7 +18,13 @@ import {
   parsePhone,
   validateOrderInput,
 } from './order-input.ts';
-import { type OrderJson, type OrderLinks, orderDetailJson, orderJson } from './order-json.ts';
+import {
+  type OrderJson,
+  type OrderLinks,
+  orderDetailJson,
+  orderDetailJsonText,
+  orderJson,
+} from './order-json.ts';
 import {
   changesQuery,
   encodeChangePosition,
@@ -97,11 +103,12 @@ export function orderService(deps: {
     };
   }
 
+  /** The new order, and its detail JSON text (rendered from what the insert stored). */
   async function insertWithFreshRef(
     store: Stores['orders'],
     row: NewOrder,
     listeners: string[],
-  ): Promise<OrderWithEvents> {
+  ): Promise<{ order: OrderWithEvents; json: string }> {
     const note =
       row.status === 'pending' ? 'Order created' : 'Order created; waiting for the delivery address';
     for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
@@ -112,8 +119,12 @@ export function orderService(deps: {
       const created = await store.insert(candidate, note, event);
       // The new order is this call's own object: completed in place (copying thirty fields per
       // order is measurable on the hottest write).
-      if (created)
-        return Object.assign(created, { events: [{ status: created.status, at: created.createdAt, note }] });
+      if (created) {
+        const order = Object.assign(created.order, {
+          events: [{ status: created.order.status, at: created.order.createdAt, note }],
+        });
+        return { order, json: orderDetailJsonText(order, created.storedJson, created.history, links) };
+      }
     }
     // 5 collisions in a row on 50 random bits means something else is wrong.
     throw new Error('could not allocate a unique tracking reference');
@@ -234,7 +245,12 @@ export function orderService(deps: {
     },
 
     /** Writes a prepared order (`store`: inside the caller's transaction, when it has one). */
-    insert(prepared: PreparedOrder, store: Stores['orders'] = orders): Promise<OrderWithEvents> {
+    async insert(prepared: PreparedOrder, store: Stores['orders'] = orders): Promise<OrderWithEvents> {
+      return (await insertWithFreshRef(store, prepared.row, prepared.listeners)).order;
+    },
+
+    /** `insert`, with the new order's detail JSON text (`detailJson`, stringified). */
+    insertRendered(prepared: PreparedOrder, store: Stores['orders'] = orders) {
       return insertWithFreshRef(store, prepared.row, prepared.listeners);
     },
 

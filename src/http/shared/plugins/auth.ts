@@ -137,17 +137,26 @@ export function registerAuth(
     // Unreachable after the onRequest hook above, which refuses without a valid key; fail closed anyway.
     if (principal?.kind !== 'apiKey')
       return done(new AppError('unauthorized', 'A valid API key is required.'));
-    const scoped = () =>
-      principal.key.scopes.includes(auth)
-        ? done(null, payload)
-        : done(new AppError('insufficient_scope', `This API key lacks the "${auth}" scope needed here.`));
-    if (request.routeOptions.config.brandFeature !== 'webhooks') return scoped();
+    if (request.routeOptions.config.brandFeature !== 'webhooks')
+      return done(scopeError(principal, auth), payload);
     features
       .webhooksAllowed(principal.brand.id)
       .then(
         (allowed) =>
-          allowed ? scoped() : done(new AppError('webhooks_not_enabled', WEBHOOKS_NOT_ENABLED_MESSAGE)),
+          allowed
+            ? done(scopeError(principal, auth), payload)
+            : done(new AppError('webhooks_not_enabled', WEBHOOKS_NOT_ENABLED_MESSAGE)),
         done,
       );
   });
+}
+
+/**
+ * Null when the key has the route's scope. A function, not a closure made per request: under tsx,
+ * which keeps function names, each such closure costs a defineProperty.
+ */
+function scopeError(principal: { key: { scopes: readonly string[] } }, scope: string): AppError | null {
+  return principal.key.scopes.includes(scope)
+    ? null
+    : new AppError('insufficient_scope', `This API key lacks the "${scope}" scope needed here.`);
 }

@@ -11,6 +11,9 @@ import {
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency-key.ts';
 
+// Returned anonymous: a closure named per request costs a defineProperty under tsx (keepNames).
+const fingerprintOf = (body: unknown) => () => requestFingerprint('POST /orders', body);
+
 export function createOrderRoute(app: TypedApp, deps: Deps): void {
   app.post(
     '/orders',
@@ -39,15 +42,15 @@ export function createOrderRoute(app: TypedApp, deps: Deps): void {
       const scope = {
         brandId: principal.brand.id,
         key,
-        fingerprint: () => requestFingerprint('POST /orders', request.body),
+        fingerprint: fingerprintOf(request.body),
       };
       const result = await deps.idempotentRequests.run(
         scope,
         () => deps.orders.prepare(principal.brand, request.body),
         async (tx, prepared) => {
-          const order = await deps.orders.insert(prepared, tx?.orders);
-          // JSON text, stringified once: the response schema's serializer would walk the order again.
-          const json = JSON.stringify(deps.orders.detailJson(order));
+          // JSON text, from what the insert stored: the response schema's serializer would walk
+          // the order again.
+          const { order, json } = await deps.orders.insertRendered(prepared, tx?.orders);
           return {
             statusCode: 200,
             body: `{"ok":true,"trackingRef":"${order.trackingRef}","order":${json}}`,
