@@ -54,7 +54,10 @@ describe('migration 0024 (order rules as domains)', () => {
     const row = async () => (await pool.query('SELECT * FROM orders')).rows[0];
     const [rowBefore, storageBefore] = [await row(), await storage()];
 
-    await migrate(pool);
+    // 0024 alone (later migrations change other indexes).
+    const file0024 = (await readdir(MIGRATIONS_DIR)).find((f) => f.startsWith('0024_'))!;
+    await copyFile(path.join(MIGRATIONS_DIR, file0024), path.join(before0024, file0024));
+    await migrate(pool, before0024);
     expect(await row()).toEqual(rowBefore);
     // Rebuilt: only the index on an expression of a changed column (`reference COLLATE "C"`).
     const rebuilt = (await storage()).filter((s, i) => s.file !== storageBefore[i]!.file).map((s) => s.name);

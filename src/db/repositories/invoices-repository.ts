@@ -50,7 +50,14 @@ export interface StoredInvoice extends Totals {
  * before pickup. An order is priced when it is created, unless it was created without an address:
  * then it is priced, and billed, when the address is completed (migration 0006).
  */
-const BILLABLE = `brand_id = $1 AND priced_at >= $2 AND priced_at < $3 AND status <> 'cancelled'`;
+const pricedIn = (o: string, start: string, end: string) =>
+  `((${o}created_at >= ${start} AND ${o}created_at < ${end} AND ${o}priced_at = ${o}created_at)
+    OR (${o}priced_at <> ${o}created_at AND ${o}priced_at >= ${start} AND ${o}priced_at < ${end}))`;
+/**
+ * Priced in [start, end), as two index ranges (migration 0025): an order priced at its creation by
+ * the (brand_id, created_at) index, one priced later by the partial (brand_id, priced_at) index.
+ */
+const BILLABLE = `brand_id = $1 AND ${pricedIn('', '$2', '$3')} AND status <> 'cancelled'`;
 
 /** The totals of a set of lines, summed in cents (for an invoice, a credit note, a month's orders). */
 export const SUM_TOTALS = `count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
@@ -136,11 +143,12 @@ export function invoicesRepository(db: Queryable) {
     /** Brands with at least one billable order in the period and no invoice for it yet. */
     async brandsToInvoice(period: string, start: Date, end: Date): Promise<string[]> {
       const { rows } = await db.query<{ brand_id: string }>(
-        // Per brand, so each probe uses the (brand_id, priced_at) index rather than scanning all orders.
+        // One probe per brand through the brand's two indexes (LATERAL … LIMIT 1: an EXISTS could be
+        // planned as one pass over every brand's orders).
         `SELECT b.id AS brand_id FROM brands b
-          WHERE EXISTS (SELECT 1 FROM orders o WHERE o.brand_id = b.id AND o.priced_at >= $2 AND o.priced_at < $3
-                          AND o.status <> 'cancelled')
-            AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.brand_id = b.id AND i.period = $1)
+          CROSS JOIN LATERAL (SELECT 1 FROM orders o WHERE o.brand_id = b.id AND ${pricedIn('o.', '$2', '$3')}
+                                AND o.status <> 'cancelled' LIMIT 1) billable
+          WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.brand_id = b.id AND i.period = $1)
           ORDER BY b.id`,
         [period, start, end],
       );
