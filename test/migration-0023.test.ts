@@ -1,39 +1,26 @@
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { MIGRATIONS_DIR, migrate } from '../src/db/migrate.ts';
-import { createPool, type Pool } from '../src/db/pool.ts';
-import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { Pool } from '../src/db/pool.ts';
 import { createDeps } from '../src/deps.ts';
-import { testDatabaseUrl } from './support/app.ts';
+import { type MigrationDatabase, migrationDatabase } from './support/migration-database.ts';
 
 /**
  * Migration 0023 moves each order's history from `order_events` into the row and drops the
  * priced_at trigger: an order written under 0022 must read the same afterwards, byte for byte.
  */
-let database: Awaited<ReturnType<typeof createThrowawayDatabase>>;
+let db: MigrationDatabase;
 let pool: Pool;
-let before0023: string;
 beforeAll(async () => {
-  database = await createThrowawayDatabase(testDatabaseUrl(), 'dlv_mig0023');
-  pool = createPool(database.url, 2);
-  before0023 = await mkdtemp(path.join(os.tmpdir(), 'dlv-mig-'));
-  for (const file of (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < '0023')) {
-    await copyFile(path.join(MIGRATIONS_DIR, file), path.join(before0023, file));
-  }
+  db = await migrationDatabase('0023');
+  pool = db.pool;
 });
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-  await rm(before0023, { recursive: true, force: true });
-});
+afterAll(() => db.drop());
 
 describe('migration 0023 (history and JSON in the order row)', () => {
   it('carries every event of an order written before it, and its reads stay the same', async () => {
-    await migrate(pool, before0023);
-    const deps = createDeps(loadConfig({ DATABASE_URL: database.url }), pool);
+    await db.migrateBefore();
+    const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
     const brand = await deps.brands.create({
       name: 'Before 0023',
       pickupAddress: '1 rue de Rivoli 75001 Paris',

@@ -1,33 +1,19 @@
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR, migrate } from '../src/db/migrate.ts';
-import { createPool, type Pool } from '../src/db/pool.ts';
-import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
-import { testDatabaseUrl } from './support/app.ts';
+import type { Pool } from '../src/db/pool.ts';
+import { type MigrationDatabase, migrationDatabase } from './support/migration-database.ts';
 
 /**
  * Migration 0024 moves the orders' single-column rules from table CHECK constraints to domains: the
  * rows and indexes stay as they are (no rewrite; one expression index rebuilt), and every rule refuses what it refused before,
  * with the same SQLSTATE and, but for the three price columns now sharing one, the same name.
  */
-let database: Awaited<ReturnType<typeof createThrowawayDatabase>>;
+let db: MigrationDatabase;
 let pool: Pool;
-let before0024: string;
 beforeAll(async () => {
-  database = await createThrowawayDatabase(testDatabaseUrl(), 'dlv_mig0024');
-  pool = createPool(database.url, 2);
-  before0024 = await mkdtemp(path.join(os.tmpdir(), 'dlv-mig-'));
-  for (const file of (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < '0024')) {
-    await copyFile(path.join(MIGRATIONS_DIR, file), path.join(before0024, file));
-  }
+  db = await migrationDatabase('0024');
+  pool = db.pool;
 });
-afterAll(async () => {
-  await pool.end();
-  await database.drop();
-  await rm(before0024, { recursive: true, force: true });
-});
+afterAll(() => db.drop());
 
 const storage = async () =>
   (
@@ -40,7 +26,7 @@ const storage = async () =>
 
 describe('migration 0024 (order rules as domains)', () => {
   it('keeps the rows and indexes in place, and every rule still refuses a bad value', async () => {
-    await migrate(pool, before0024);
+    await db.migrateBefore();
     await pool.query(`INSERT INTO brands (id, name) VALUES ('brd_0000000000000024', 'Before 0024')`);
     await pool.query(
       `INSERT INTO orders (tracking_ref, tracking_token, brand_id, status, reference, customer_email, amount_cents,
@@ -55,9 +41,7 @@ describe('migration 0024 (order rules as domains)', () => {
     const [rowBefore, storageBefore] = [await row(), await storage()];
 
     // 0024 alone (later migrations change other indexes).
-    const file0024 = (await readdir(MIGRATIONS_DIR)).find((f) => f.startsWith('0024_'))!;
-    await copyFile(path.join(MIGRATIONS_DIR, file0024), path.join(before0024, file0024));
-    await migrate(pool, before0024);
+    await db.migrateIt();
     expect(await row()).toEqual(rowBefore);
     // Rebuilt: only the index on an expression of a changed column (`reference COLLATE "C"`).
     const rebuilt = (await storage()).filter((s, i) => s.file !== storageBefore[i]!.file).map((s) => s.name);
