@@ -22,7 +22,7 @@ export async function migrationDatabase(migration: string): Promise<MigrationDat
   const pool = createPool(database.url, 2);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dlv-mig-'));
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql'));
-  const copy = async (keep: (file: string) => boolean) => {
+  const copyAndMigrate = async (keep: (file: string) => boolean) => {
     for (const file of files.filter(keep))
       await copyFile(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
     return migrate(pool, dir);
@@ -30,8 +30,8 @@ export async function migrationDatabase(migration: string): Promise<MigrationDat
   return {
     url: database.url,
     pool,
-    migrateBefore: () => copy((f) => f < migration),
-    migrateIt: () => copy((f) => f.startsWith(`${migration}_`)),
+    migrateBefore: () => copyAndMigrate((f) => f < migration),
+    migrateIt: () => copyAndMigrate((f) => f.startsWith(`${migration}_`)),
     async drop() {
       await pool.end();
       await database.drop();

@@ -109,25 +109,34 @@ const LIVE_PARTS = textParts(LIVE_JSON_MEMBERS);
 const STORED_PARTS = textParts(STORED_JSON_MEMBERS);
 const NO_LINKS: OrderLinks = { trackingBaseUrl: '' };
 
-/** The given members of the order's JSON as text, without braces (what JSON.stringify writes). */
-function membersText(parts: typeof STORED_PARTS, order: Order, links: OrderLinks): string {
+/** The stored members of the order's JSON as JSON.stringify writes them, without braces: `"status":…`. */
+export function storedOrderJson(order: Order): string {
   let text = '';
-  for (const part of parts) {
-    const value = part.render(part.field === null ? null : order[part.field], order, links);
+  for (const part of STORED_PARTS) {
+    const value = part.render(part.field === null ? null : order[part.field], order, NO_LINKS);
     text += part.prefix + JSON.stringify(value ?? null);
   }
   return text;
 }
 
-/** The stored members of the order's JSON, without braces: `"status":"pending",…`. */
-export const storedOrderJson = (order: Order): string => membersText(STORED_PARTS, order, NO_LINKS);
-
 /**
  * `JSON.stringify(orderDetailJson(order, links))`, from the texts its creation stored (the stored
  * members and the history): the answer to the order's creation, without rendering it twice.
  */
-export const orderDetailJsonText = (order: Order, stored: string, history: string, links: OrderLinks) =>
-  `{${membersText(LIVE_PARTS, order, links)},${stored},"events":${history}}`;
+export function orderDetailJsonText(
+  order: Order,
+  stored: string,
+  history: string,
+  links: OrderLinks,
+): string {
+  // The live members' fields are columns (order-sql.ts refuses a derived one).
+  const live = liveOrderJson(
+    LIVE_PARTS.map((part) => order[part.field!]),
+    0,
+    links,
+  );
+  return `{${live},${stored},"events":${history}}`;
+}
 
 /**
  * The members rendered at each read, without braces (`"tracking_ref":…,"tracking_url":…`), from

@@ -103,12 +103,12 @@ export function orderService(deps: {
     };
   }
 
-  /** The new order, and its detail JSON text (rendered from what the insert stored). */
+  /** The new order, and the texts of its stored JSON and history (for `insertRendered`). */
   async function insertWithFreshRef(
     store: Stores['orders'],
     row: NewOrder,
     listeners: string[],
-  ): Promise<{ order: OrderWithEvents; json: string }> {
+  ): Promise<{ order: OrderWithEvents; storedJson: string; history: string }> {
     const note =
       row.status === 'pending' ? 'Order created' : 'Order created; waiting for the delivery address';
     for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
@@ -123,7 +123,7 @@ export function orderService(deps: {
         const order = Object.assign(created.order, {
           events: [{ status: created.order.status, at: created.order.createdAt, note }],
         });
-        return { order, json: orderDetailJsonText(order, created.storedJson, created.history, links) };
+        return { order, storedJson: created.storedJson, history: created.history };
       }
     }
     // 5 collisions in a row on 50 random bits means something else is wrong.
@@ -249,9 +249,17 @@ export function orderService(deps: {
       return (await insertWithFreshRef(store, prepared.row, prepared.listeners)).order;
     },
 
-    /** `insert`, with the new order's detail JSON text (`detailJson`, stringified). */
-    insertRendered(prepared: PreparedOrder, store: Stores['orders'] = orders) {
-      return insertWithFreshRef(store, prepared.row, prepared.listeners);
+    /**
+     * `insert`, with the new order's detail JSON text (`detailJson`, stringified), assembled from
+     * the texts the insert stored: only the HTTP answer needs it.
+     */
+    async insertRendered(prepared: PreparedOrder, store: Stores['orders'] = orders) {
+      const { order, storedJson, history } = await insertWithFreshRef(
+        store,
+        prepared.row,
+        prepared.listeners,
+      );
+      return { order, json: orderDetailJsonText(order, storedJson, history, links) };
     },
 
     get: (brandId: string, trackingRef: string) => find(trackingRef, brandId),
