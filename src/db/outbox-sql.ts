@@ -34,6 +34,45 @@ export function outboxCtes(
   return { ctes, select: `${counts} AS outbox_jobs` };
 }
 
+/**
+ * `outboxCtes` for one statement making many changes: `source` names a CTE returning one row per
+ * change made, keyed by its column `key`; each event comes with the key of its change and is written
+ * (with its jobs) only if that change was made. One parameter, the events as a JSON array, appended
+ * to `values`. Null when there is no event.
+ */
+export function keyedOutboxCtes(
+  events: ReadonlyArray<{ key: string; event: OutboxEvent }>,
+  values: unknown[],
+  source: { cte: string; key: string },
+): { ctes: string; select: string } | null {
+  if (events.length === 0) return null;
+  const rows = events.map(({ key, event }) => ({
+    key,
+    id: event.id,
+    brand_id: event.brandId,
+    type: event.type,
+    data: event.data,
+    created_at: event.at,
+    jobs: event.jobs,
+    queues: event.queues ?? null,
+  }));
+  const ctes = `outbox_keyed AS (
+      SELECT * FROM json_to_recordset($${values.push(JSON.stringify(rows))}::json) AS e(key text, id text, brand_id text,
+        type text, data jsonb, created_at timestamptz, jobs text[], queues text[])
+    ), outbox_keyed_events AS (
+      INSERT INTO outbox_events (id, brand_id, type, data, created_at)
+      SELECT e.id, e.brand_id, e.type, e.data, e.created_at
+        FROM outbox_keyed e JOIN ${source.cte} s ON s.${source.key} = e.key
+      RETURNING id
+    ), outbox_keyed_jobs AS (
+      SELECT graphile_worker.add_job(j.job, json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', w.id),
+                                     queue_name := j.queue, max_attempts := 25)
+        FROM outbox_keyed_events w JOIN outbox_keyed e ON e.id = w.id,
+             unnest(e.jobs, e.queues) AS j(job, queue)
+    )`;
+  return { ctes, select: '(SELECT count(*) FROM outbox_keyed_jobs) AS outbox_jobs' };
+}
+
 /** The event's jobs as rows `j(job, queue)`; the queue is null unless a subscriber declared one. */
 function jobsOf(event: OutboxEvent, p: (value: unknown) => string): string {
   return event.queues

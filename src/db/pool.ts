@@ -10,6 +10,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 // `date` columns stay 'YYYY-MM-DD' strings: they are calendar days in Europe/Paris, not instants.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
+/** Whether `db` is the pool itself rather than one client (a transaction's). */
+export function isPool(db: Queryable): db is Pool {
+  return db instanceof pg.Pool;
+}
+
 export function createPool(connectionString: string, max = 20): Pool {
   const pool = new pg.Pool({
     connectionString,

@@ -9,9 +9,17 @@ import type { ChangesQuery } from '../../domain/orders/order-page.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
 import { outboxCtes } from '../outbox-sql.ts';
-import type { Queryable } from '../pool.ts';
+import { isPool, type Queryable } from '../pool.ts';
+import { coalescedDetailLookups, findDetailJson } from './order-details.ts';
+import { coalescedOrderInserts, insertOrder, type NewOrder } from './order-inserts.ts';
 import {
-  INSERT_COLUMNS,
+  coalescedPages,
+  findPage,
+  type JsonPage,
+  type PageQuery,
+  referencePrefixSql,
+} from './order-pages.ts';
+import {
   ORDER_JSON_SELECT,
   ORDER_SELECT,
   orderJsonText,
@@ -20,16 +28,7 @@ import {
   updatableColumn,
 } from './order-sql.ts';
 
-/** One page of a brand's orders, newest first, after the order `after` (keyset on created_at, id). */
-export interface PageQuery {
-  status: OrderStatus | null;
-  /** Only orders whose `reference` starts with this (the account area's search); null for all. */
-  referencePrefix?: string | null;
-  limit: number;
-  after: number | null;
-}
-
-export type NewOrder = Omit<Order, 'id' | 'pickedUpAt' | 'updatedAt'>;
+export type { NewOrder };
 
 type EventRow = { status: OrderStatus; at: string; note: string | null };
 
@@ -41,25 +40,6 @@ const toOrderWithEvents = (row: Record<string, unknown>): OrderWithEvents => ({
   ...toOrder(row),
   events: toEvents(row.events as EventRow[]),
 });
-
-/**
- * Orders whose reference starts with `prefix`, as a range in byte order (the index's collation): a
- * string starting with the prefix sorts between it and it followed by the highest code point
- * (unless that noncharacter comes next). Parameters are appended to `values`.
- */
-function referencePrefixSql(prefix: string, values: unknown[]): string {
-  return ` AND o.reference COLLATE "C" >= $${values.push(prefix)} AND o.reference COLLATE "C" < $${values.push(`${prefix}\u{10FFFF}`)}`;
-}
-
-const insertValues = (order: NewOrder) => INSERT_COLUMNS.map((c) => order[c.field as keyof NewOrder]);
-const param = (field: keyof NewOrder) => `$${INSERT_COLUMNS.findIndex((c) => c.field === field) + 1}`;
-const [PRICED_AT_PARAM, HISTORY_PARAM, JSON_PARAM] = [1, 2, 3].map((i) => `$${INSERT_COLUMNS.length + i}`);
-const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')},
-    updated_at, priced_at, history, json_rest, json_version)
-  VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, ${param('createdAt')},
-    ${PRICED_AT_PARAM}, ${HISTORY_PARAM}::json, ${JSON_PARAM}, ${STORED_JSON_VERSION})
-  ON CONFLICT (tracking_ref) DO NOTHING
-  RETURNING id`;
 
 /**
  * The SET list of a change beside the values already `given` (column → parameter; `updated_at`
@@ -98,14 +78,25 @@ function changeAssignments(
   return assignments.join(', ');
 }
 
+/**
+ * At most this many creations, details or pages per coalesced statement (coalesced-statements.ts):
+ * the requests of one turn of the event loop, under load a few dozen at most.
+ */
+const MAX_BATCH = 50;
+
 export function ordersRepository(db: Queryable) {
+  // On the pool, statements of one kind asked for in the same turn are coalesced into one; inside
+  // a transaction (a client), each runs as asked, in the transaction's order.
+  const shared = isPool(db) ? db : null;
+  const inserts = shared && coalescedOrderInserts(shared, MAX_BATCH);
+  const details = shared && coalescedDetailLookups(shared, MAX_BATCH);
+  const pages = shared && coalescedPages(shared, MAX_BATCH);
   return {
     /**
      * Inserts the order with its history (the creation event) and its stored JSON, and its outbox
-     * event when someone listens, in one statement. Returns the order with the texts of its stored
-     * JSON and history (the creation's answer reuses them), or null when the tracking ref is
-     * already taken (the caller draws another). Prepared by name: with no listener it is the service's
-     * hottest write.
+     * event when someone listens, in one statement (order-inserts.ts). Returns the order with the
+     * texts of its stored JSON and history (the creation's answer reuses them), or null when the
+     * tracking ref is already taken (the caller draws another).
      */
     async insert(
       order: NewOrder,
@@ -117,20 +108,10 @@ export function ordersRepository(db: Queryable) {
       const storedJson = storedOrderJson(stored);
       // priced_at: an order created with a price is billable from its creation (migration 0006).
       const pricedAt = order.priceCents === null ? null : order.createdAt;
-      const values = [...insertValues(order), pricedAt, history, storedJson];
-      const outbox = outboxCtes([event], values, 'o');
-      const { rows } = await db.query({
-        name: outbox ? 'orders.insert.event' : 'orders.insert',
-        text: outbox
-          ? `WITH o AS (${INSERT_STATEMENT}), ${outbox.ctes} SELECT o.id, ${outbox.select} FROM o`
-          : INSERT_STATEMENT,
-        values,
-      });
-      // Only the id comes back: every other value is the one just sent (parsing a wide row back
-      // would cost the hottest write more than its statement does).
-      const row = rows[0] as { id: number } | undefined;
-      if (!row) return null;
-      stored.id = row.id;
+      const row = { order, pricedAt, history, storedJson, event };
+      const id = inserts ? await inserts.run(row) : await insertOrder(db, row);
+      if (id === null) return null;
+      stored.id = id;
       return { order: stored, storedJson, history };
     },
 
@@ -161,19 +142,12 @@ export function ordersRepository(db: Queryable) {
 
     /**
      * The brand's order in its public detail JSON (`orderDetailJson`), from the text stored with
-     * the row (see `orderJsonText`): the detail is a hot read, and this spares building an Order and
-     * serialising it again. Prepared once per connection; the unique index on tracking_ref makes the
-     * plan right for any value.
+     * the row (order-details.ts): the detail is a hot read, and this spares building an Order and
+     * serialising it again.
      */
     async findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null> {
-      const { rows } = await db.query<unknown[]>({
-        name: 'orders.findDetailJson',
-        text: `SELECT o.history::text, ${ORDER_JSON_SELECT} FROM orders o WHERE o.tracking_ref = $1 AND o.brand_id = $2`,
-        values: [trackingRef, brandId],
-        rowMode: 'array',
-      });
-      const row = rows[0];
-      return row ? orderJsonText(row, 1, links, row[0] as string) : null;
+      const lookup = { trackingRef, brandId, links };
+      return details ? details.run(lookup) : findDetailJson(db, lookup);
     },
 
     /**
@@ -181,33 +155,11 @@ export function ordersRepository(db: Queryable) {
      * each in its public JSON (`orderJson`) from the text stored with the row: the list route is the
      * heaviest read, and this spares it parsing some twenty columns and two timestamps per order and
      * serializing them again. A test holds this text byte-equal to `orderJson` of `findByRef`.
-     *
-     * One statement text per combination of filters, each prepared once per connection under its
-     * own name: planning a page would cost more than running it, and with no `$n IS NULL OR`
-     * branches the prepared plan is right whatever the values (index on status or not). Columns
-     * are qualified: the rendering beside them has columns of the same names.
+     * On the pool, the pages asked for in one turn share a statement (order-pages.ts).
      */
-    async listJson(
-      brandId: string,
-      q: PageQuery,
-      links: OrderLinks,
-    ): Promise<Array<{ id: number; json: string }>> {
-      const values: unknown[] = [brandId];
-      let where = 'o.brand_id = $1';
-      if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
-      const prefix = q.referencePrefix ?? null;
-      if (prefix !== null) where += referencePrefixSql(prefix, values);
-      if (q.after !== null) {
-        where += ` AND (o.created_at, o.id) < (SELECT c.created_at, c.id FROM orders c WHERE c.id = $${values.push(q.after)} AND c.brand_id = $1)`;
-      }
-      const { rows } = await db.query<unknown[]>({
-        name: `orders.listJson.${q.status !== null ? 's' : ''}${prefix !== null ? 'r' : ''}${q.after !== null ? 'a' : ''}`,
-        text: `SELECT o.id, ${ORDER_JSON_SELECT} FROM orders o
-          WHERE ${where} ORDER BY o.created_at DESC, o.id DESC LIMIT $${values.push(q.limit)}`,
-        values,
-        rowMode: 'array',
-      });
-      return rows.map((row) => ({ id: row[0] as number, json: orderJsonText(row, 1, links) }));
+    listJson(brandId: string, q: PageQuery, links: OrderLinks): Promise<JsonPage> {
+      const lookup = { brandId, q, links };
+      return pages ? pages(lookup) : findPage(db, lookup);
     },
 
     /**
@@ -224,7 +176,11 @@ export function ordersRepository(db: Queryable) {
       const values: unknown[] = [brandId, q.before];
       let where = 'o.brand_id = $1 AND o.updated_at < $2';
       if (q.status !== null) where += ` AND o.status = $${values.push(q.status)}`;
-      if (q.referencePrefix !== null) where += referencePrefixSql(q.referencePrefix, values);
+      if (q.referencePrefix !== null)
+        where += referencePrefixSql(q.referencePrefix, (from, to) => [
+          `$${values.push(from)}`,
+          `$${values.push(to)}`,
+        ]);
       if (q.since !== null) where += ` AND o.updated_at > $${values.push(q.since)}`;
       if (q.after !== null) {
         where += ` AND (o.updated_at, o.id) > ($${values.push(q.after.at)}::timestamptz, $${values.push(q.after.id)})`;

@@ -1,4 +1,4 @@
-import type { PageQuery } from '../../db/repositories/orders-repository.ts';
+import type { PageQuery } from '../../db/repositories/order-pages.ts';
 import { invalidField, validateAll } from '../../errors.ts';
 import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
 import { isOrderStatus, ORDER_STATUSES, type OrderStatus } from './state-machine.ts';

@@ -1,0 +1,108 @@
+import type { Order } from '../../domain/orders/order.ts';
+import { STORED_JSON_VERSION } from '../../domain/orders/order-json.ts';
+import type { OutboxEvent } from '../../events/outbox.ts';
+import { coalescedStatements } from '../coalesced-statements.ts';
+import { keyedOutboxCtes, outboxCtes } from '../outbox-sql.ts';
+import type { Pool, Queryable } from '../pool.ts';
+import { INSERT_COLUMNS } from './order-sql.ts';
+
+export type NewOrder = Omit<Order, 'id' | 'pickedUpAt' | 'updatedAt'>;
+
+/** A new order as its INSERT writes it: its columns, its stored JSON and history, its event if any. */
+export interface NewOrderRow {
+  order: NewOrder;
+  /** Billable from: its creation when it was priced then (migration 0006), else null. */
+  pricedAt: Date | null;
+  history: string;
+  storedJson: string;
+  /** Written with the order (and its subscribers' jobs), only if the order is. */
+  event: OutboxEvent | null;
+}
+
+/** The new order's id, or null when its tracking ref was taken (the caller draws another). */
+export type Inserted = number | null;
+
+const param = (field: keyof NewOrder) => `$${INSERT_COLUMNS.findIndex((c) => c.field === field) + 1}`;
+const [PRICED_AT_PARAM, HISTORY_PARAM, JSON_PARAM] = [1, 2, 3].map((i) => `$${INSERT_COLUMNS.length + i}`);
+const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.column).join(', ')},
+    updated_at, priced_at, history, json_rest, json_version)
+  VALUES (${INSERT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, ${param('createdAt')},
+    ${PRICED_AT_PARAM}, ${HISTORY_PARAM}::json, ${JSON_PARAM}, ${STORED_JSON_VERSION})
+  ON CONFLICT (tracking_ref) DO NOTHING
+  RETURNING id`;
+
+const insertValues = (row: NewOrderRow) => [
+  ...INSERT_COLUMNS.map((c) => row.order[c.field as keyof NewOrder]),
+  row.pricedAt,
+  row.history,
+  row.storedJson,
+];
+
+/**
+ * One order, with its outbox event and its subscribers' jobs when someone listens, in one
+ * statement. Only the id comes back: every other value is the one just sent (parsing a wide row
+ * back would cost the hottest write more than its statement does). Prepared by name.
+ */
+export async function insertOrder(db: Queryable, row: NewOrderRow): Promise<Inserted> {
+  const values = insertValues(row);
+  const outbox = outboxCtes([row.event], values, 'o');
+  const { rows } = await db.query<{ id: number }>({
+    name: outbox ? 'orders.insert.event' : 'orders.insert',
+    text: outbox
+      ? `WITH o AS (${INSERT_STATEMENT}), ${outbox.ctes} SELECT o.id, ${outbox.select} FROM o`
+      : INSERT_STATEMENT,
+    values,
+  });
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Many new orders in one statement: one JSON array of rows keyed by column, expanded into the
+ * table's row type by PostgreSQL, which applies the columns' domains as it does to parameters —
+ * the same columns and values as INSERT_STATEMENT. Each row is told apart by its tracking token
+ * (unique, and drawn with the order): the events of the orders written go with them, and the ids
+ * come back to their rows, even when two rows drew the same tracking ref (the first is written).
+ */
+const BATCH_COLUMNS = [...INSERT_COLUMNS.map((c) => c.column), 'updated_at', 'priced_at', 'json_rest'];
+const INSERT_BATCH_STATEMENT = `INSERT INTO orders (${BATCH_COLUMNS.join(', ')}, history, json_version)
+  SELECT ${BATCH_COLUMNS.map((c) => `r.${c}`).join(', ')}, r.history, ${STORED_JSON_VERSION}
+    FROM json_populate_recordset(NULL::orders, $1::json) AS r
+  ON CONFLICT (tracking_ref) DO NOTHING
+  RETURNING id, tracking_token`;
+
+/** One row of the batch's JSON array: its columns, and its history as the JSON it is. */
+function batchRowJson(row: NewOrderRow): string {
+  const columns: Record<string, unknown> = {};
+  for (const c of INSERT_COLUMNS) columns[c.column] = row.order[c.field as keyof NewOrder];
+  columns.updated_at = row.order.createdAt;
+  columns.priced_at = row.pricedAt;
+  columns.json_rest = row.storedJson;
+  return `{"history":${row.history},${JSON.stringify(columns).slice(1)}`;
+}
+
+async function insertOrders(db: Queryable, rows: NewOrderRow[]): Promise<Inserted[]> {
+  const tokens = new Set(rows.map((r) => r.order.trackingToken));
+  // Two rows with one token (128 random bits each: never seen) could not be told apart: each alone.
+  if (tokens.size < rows.length) return Promise.all(rows.map((row) => insertOrder(db, row)));
+  const values: unknown[] = [`[${rows.map(batchRowJson).join(',')}]`];
+  const events = rows.flatMap((r) => (r.event ? [{ key: r.order.trackingToken, event: r.event }] : []));
+  const outbox = keyedOutboxCtes(events, values, { cte: 'o', key: 'tracking_token' });
+  const { rows: inserted } = await db.query<{ id: number; tracking_token: string }>({
+    name: outbox ? 'orders.insertBatch.events' : 'orders.insertBatch',
+    text: outbox
+      ? `WITH o AS (${INSERT_BATCH_STATEMENT}), ${outbox.ctes} SELECT o.id, o.tracking_token, ${outbox.select} FROM o`
+      : INSERT_BATCH_STATEMENT,
+    values,
+  });
+  const ids = new Map(inserted.map((r) => [r.tracking_token, r.id]));
+  return rows.map((row) => ids.get(row.order.trackingToken) ?? null);
+}
+
+/** Creations on the pool, coalesced per turn of the event loop (a transaction's inserts are its own). */
+export function coalescedOrderInserts(pool: Pool, maxBatch: number) {
+  return coalescedStatements<NewOrderRow, Inserted>({
+    one: (row) => insertOrder(pool, row),
+    many: (rows) => insertOrders(pool, rows),
+    maxBatch,
+  });
+}
