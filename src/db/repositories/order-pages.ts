@@ -1,6 +1,6 @@
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
-import { coalescedStatements } from '../coalesced-statements.ts';
+import { type CoalescedStatements, coalescedStatements } from '../coalesced-statements.ts';
 import type { Pool, Queryable } from '../pool.ts';
 import { ORDER_JSON_SELECT, orderJsonText } from './order-sql.ts';
 
@@ -96,6 +96,7 @@ async function findPages(db: Queryable, lookups: PageLookup[]): Promise<JsonPage
     arrays.set(name, []);
     return `q.${name}`;
   });
+  // Each lookup's values, in the order its own statement would take them (its text is dropped).
   for (const lookup of lookups) {
     pageSelect(lookup, (name, v) => {
       arrays.get(name)!.push(v);
@@ -121,7 +122,7 @@ async function findPages(db: Queryable, lookups: PageLookup[]): Promise<JsonPage
 
 /** Pages asked for on the pool, coalesced per turn of the event loop and per shape. */
 export function coalescedPages(pool: Pool, maxBatch: number): (lookup: PageLookup) => Promise<JsonPage> {
-  const byShape = new Map<string, ReturnType<typeof coalescedStatements<PageLookup, JsonPage>>>();
+  const byShape = new Map<string, CoalescedStatements<PageLookup, JsonPage>>();
   return (lookup) => {
     const shape = shapeOf(lookup.q);
     let pages = byShape.get(shape);
