@@ -47,6 +47,24 @@ describe('coalesced statements', () => {
     expect(calls).toEqual(['one 7', 'many 1,2,3', 'many 4,5,6', 'one 8']);
   });
 
+  it('never puts items of different groups in one statement', async () => {
+    const calls: string[] = [];
+    const writes = coalescedStatements<number, number>({
+      one: async (item) => {
+        calls.push(`one ${item}`);
+        return item;
+      },
+      many: async (items) => {
+        calls.push(`many ${items.join(',')}`);
+        return items;
+      },
+      maxBatch: 10,
+      groupOf: (item) => (item % 2 === 0 ? 'even' : 'odd'),
+    });
+    expect(await Promise.all([1, 2, 3, 4, 5].map((i) => writes.run(i)))).toEqual([1, 2, 3, 4, 5]);
+    expect(calls.sort()).toEqual(['many 1,3,5', 'many 2,4']);
+  });
+
   it('writes again one by one when PostgreSQL refuses the shared statement: only the bad item fails', async () => {
     const { calls, writes } = recorded(async () => {
       throw refused('new row violates check constraint');

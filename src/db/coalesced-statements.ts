@@ -13,6 +13,8 @@ export interface CoalescingOptions<I, O> {
   many(items: I[]): Promise<O[]>;
   /** At most this many items per statement; more are split. */
   maxBatch: number;
+  /** Items of different groups never share a statement (e.g. pages with different filters). */
+  groupOf?(item: I): string;
 }
 
 interface Pending<I, O> {
@@ -36,11 +38,11 @@ interface Pending<I, O> {
  * statement of its own would.
  */
 export function coalescedStatements<I, O>(options: CoalescingOptions<I, O>): CoalescedStatements<I, O> {
-  let queue: Pending<I, O>[] = [];
+  let queue = new Map<string, Pending<I, O>[]>();
 
   const settleAlone = (p: Pending<I, O>) => options.one(p.item).then(p.resolve, p.reject);
 
-  async function run(batch: Pending<I, O>[]): Promise<void> {
+  async function settle(batch: Pending<I, O>[]): Promise<void> {
     if (batch.length === 1) return settleAlone(batch[0]!);
     let outcomes: O[];
     try {
@@ -55,17 +57,22 @@ export function coalescedStatements<I, O>(options: CoalescingOptions<I, O>): Coa
 
   function flush(): void {
     const due = queue;
-    queue = [];
-    for (let from = 0; from < due.length; from += options.maxBatch) {
-      void run(due.slice(from, from + options.maxBatch));
+    queue = new Map();
+    for (const group of due.values()) {
+      for (let from = 0; from < group.length; from += options.maxBatch) {
+        void settle(group.slice(from, from + options.maxBatch));
+      }
     }
   }
 
   return {
     run(item) {
       return new Promise<O>((resolve, reject) => {
-        if (queue.length === 0) setImmediate(flush);
-        queue.push({ item, resolve, reject });
+        if (queue.size === 0) setImmediate(flush);
+        const key = options.groupOf?.(item) ?? '';
+        const group = queue.get(key);
+        if (group) group.push({ item, resolve, reject });
+        else queue.set(key, [{ item, resolve, reject }]);
       });
     },
   };

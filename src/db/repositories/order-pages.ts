@@ -1,6 +1,6 @@
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
-import { type CoalescedStatements, coalescedStatements } from '../coalesced-statements.ts';
+import { coalescedStatements } from '../coalesced-statements.ts';
 import type { Pool, Queryable } from '../pool.ts';
 import { ORDER_JSON_SELECT, orderJsonText } from './order-sql.ts';
 
@@ -121,19 +121,11 @@ async function findPages(db: Queryable, lookups: PageLookup[]): Promise<JsonPage
 }
 
 /** Pages asked for on the pool, coalesced per turn of the event loop and per shape. */
-export function coalescedPages(pool: Pool, maxBatch: number): (lookup: PageLookup) => Promise<JsonPage> {
-  const byShape = new Map<string, CoalescedStatements<PageLookup, JsonPage>>();
-  return (lookup) => {
-    const shape = shapeOf(lookup.q);
-    let pages = byShape.get(shape);
-    if (!pages) {
-      pages = coalescedStatements<PageLookup, JsonPage>({
-        one: (l) => findPage(pool, l),
-        many: (ls) => findPages(pool, ls),
-        maxBatch,
-      });
-      byShape.set(shape, pages);
-    }
-    return pages.run(lookup);
-  };
+export function coalescedPages(pool: Pool, maxBatch: number) {
+  return coalescedStatements<PageLookup, JsonPage>({
+    one: (lookup) => findPage(pool, lookup),
+    many: (lookups) => findPages(pool, lookups),
+    maxBatch,
+    groupOf: (lookup) => shapeOf(lookup.q),
+  });
 }

@@ -159,7 +159,7 @@ export function ordersRepository(db: Queryable) {
      */
     listJson(brandId: string, q: PageQuery, links: OrderLinks): Promise<JsonPage> {
       const lookup = { brandId, q, links };
-      return pages ? pages(lookup) : findPage(db, lookup);
+      return pages ? pages.run(lookup) : findPage(db, lookup);
     },
 
     /**
