@@ -157,6 +157,9 @@ describe('reading orders', () => {
     expect(product.product.weight).toBe('0.450000');
     const missing = await ws('/orders/999', { key: readKey.key, shop });
     expect(missing).toMatchObject({ status: 404, text: '' });
+    // Chosen fields: a one-item list under the plural name, as PrestaShop 8 answers them.
+    const chosen = await ws(`/orders/${order.id}?display=[id,current_state]`, { key: readKey.key, shop });
+    expect(chosen.json).toEqual({ orders: [{ id: order.id, current_state: '2' }] });
     const xml = await ws('/addresses/1', { key: readKey.key, shop, json: false });
     expect(xml.text).toContain('<address><id><![CDATA[1]]></id>');
     expect(xml.text).toContain('<postcode><![CDATA[75011]]></postcode>');

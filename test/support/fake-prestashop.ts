@@ -65,7 +65,15 @@ export async function startFakePrestaShop() {
     const shop = split ? shops.get(split.slug) : undefined;
     if (!shop || !split || !/^\/api(\/|$)/.test(split.rest)) return { status: 404, body: 'Not Found' };
     if (shop.mode === 'down') return DOWN;
-    const answer = answerWebservice(shop, call, split.rest.slice('/api'.length));
+    let answer = answerWebservice(shop, call, split.rest.slice('/api'.length));
+    const lost = shop.losing.findIndex(
+      (l) => l.method === call.method.toUpperCase() && split.rest.startsWith(l.path),
+    );
+    if (lost >= 0) {
+      // Done in the shop, but the caller hears only a gateway timeout.
+      shop.losing.splice(lost, 1);
+      answer = { ...DOWN, status: 504 };
+    }
     shop.calls.push({
       method: call.method,
       path: split.rest,
@@ -128,6 +136,11 @@ export async function startFakePrestaShop() {
       payload: Record<string, unknown>,
       options: { deliveryId?: string; timeoutMs?: number; signature?: string } = {},
     ) => sendPush(url, credentials, payload, options),
+
+    /** The next `method` call under `path` (e.g. /api/order_histories) is applied, its answer lost (504). */
+    loseAnswerOf(slug: string, method: string, path: string): void {
+      shopState(slug).losing.push({ method: method.toUpperCase(), path });
+    },
 
     setMode(slug: string, mode: PsMode): void {
       shopState(slug).mode = mode;

@@ -4,7 +4,7 @@ import type { CredentialCipher } from '../credentials.ts';
 import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
 import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
-import { listOf, readShopSettings } from './shop-settings.ts';
+import { listOf, oneOf, readShopSettings } from './shop-settings.ts';
 import { type PrestaShopWebservice, toPrestaShopXml } from './webservice-client.ts';
 
 /**
@@ -59,11 +59,13 @@ export function prestashopStatusSync(deps: {
       if (stateId === null) return 'the shop has no "delivered" state: nothing written';
       await stores.prestashopShops.setDeliveredState(connectionId, stateId);
     }
-    const order = (await ws.get(url, key, `orders/${orderId}`, { display: '[id,current_state]' })) as {
-      order?: { current_state?: unknown };
-    };
+    const order = oneOf(
+      await ws.get(url, key, `orders/${orderId}`, { display: '[id,current_state]' }),
+      'orders',
+      'order',
+    );
     // Already there (a retry after a lost answer, or the merchant was quicker): no second history row.
-    if (String(order.order?.current_state) === String(stateId)) return 'already delivered in the shop';
+    if (String(order?.current_state) === String(stateId)) return 'already delivered in the shop';
     await ws.post(
       url,
       key,

@@ -33,6 +33,8 @@ export interface PsShop {
   /** orders' order_rows association, by order id. */
   orderRows: Map<number, Record<string, string>[]>;
   calls: PsCall[];
+  /** Calls whose answer is lost after the shop applied them (a proxy timing out): see loseAnswerOf. */
+  losing: { method: string; path: string }[];
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in the shop's timezone, as PrestaShop stores dates. */
@@ -73,6 +75,7 @@ export function newShop(slug: string, url: string, timeZone: string): PsShop {
     tables: Object.fromEntries(Object.keys(RESOURCES).map((r) => [r, []])),
     orderRows: new Map(),
     calls: [],
+    losing: [],
   };
   const now = psDate(shop);
   for (const [id, name, flags] of ORDER_STATES) {

@@ -139,6 +139,10 @@ export function answerWebservice(shop: PsShop, call: Call, path: string): Answer
       // getFilteredObjectDetails(): an unknown id is a bare 404, without an error body.
       if (!row) return { status: 404, headers: { 'PSWS-Version': '8.1.7' }, body: '' };
       const display = q.get('display') ? selectRows(resource, [row], q).display : 'full';
+      // Chosen fields come back as a one-item list under the plural name (PrestaShop 8:
+      // {"orders":[{"id":5,"current_state":"18"}]}), the whole object under the singular one.
+      if (Array.isArray(display))
+        return output(json, 200, { [resource]: [render(resource, row, display, shop)] });
       return output(json, 200, { [definition.singular]: render(resource, row, display, shop) });
     }
     const saved = write(shop, resource, method, call.body);
