@@ -225,6 +225,13 @@ describe('writing statuses back', () => {
     const after = (await ws(`/orders/${order.id}`)).json.order;
     expect(after.current_state).toBe('5');
     expect(after.date_upd > '2024-01-01 01:00:00').toBe(true);
+    // The state's e-mail goes to the customer only when the call asks for it (OrderHistory::addWs).
+    expect(fake.shop(SHOP).mails.filter((m) => m.idOrder === order.id)).toEqual([]);
+    const mailed = await ws('/order_histories?sendemail=1', { method: 'POST', body });
+    expect(mailed.status).toBe(201);
+    expect(fake.shop(SHOP).mails.filter((m) => m.idOrder === order.id)).toEqual([
+      { idOrder: order.id, idOrderState: 5, to: 'claire.martin@example.fr' },
+    ]);
     const withId = `<prestashop><order_history><id>3</id><id_order>${order.id}</id_order><id_order_state>5</id_order_state></order_history></prestashop>`;
     expect((await ws('/order_histories', { method: 'POST', body: withId })).json.errors[0].code).toBe(91);
   });

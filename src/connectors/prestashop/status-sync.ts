@@ -11,7 +11,7 @@ import { type PrestaShopWebservice, toPrestaShopXml } from './webservice-client.
  * Statuses pushed back to the shop through its Webservice, for delivery orders that came from it:
  * on creation our tracking number into the order's `order_carriers` row (GET it, PUT it back whole:
  * PUT replaces the object), and on delivery an `order_histories` entry moving the order to the shop's
- * "delivered" state. The shop down: thrown, the job retries with backoff, and the link says so until
+ * "delivered" state, with `sendemail=1` when the link notifies customers (the state's own e-mail). The shop down: thrown, the job retries with backoff, and the link says so until
  * a call goes through. The key refused (401): the link is broken, the brand told.
  */
 export function prestashopStatusSync(deps: {
@@ -52,6 +52,7 @@ export function prestashopStatusSync(deps: {
     key: string,
     connectionId: string,
     orderId: string,
+    notifyCustomer: boolean,
   ): Promise<string> {
     let stateId = (await stores.prestashopShops.find(connectionId))?.deliveredStateId ?? null;
     if (stateId === null) {
@@ -71,6 +72,8 @@ export function prestashopStatusSync(deps: {
       key,
       'order_histories',
       toPrestaShopXml('order_history', { id_order: orderId, id_order_state: stateId }),
+      // OrderHistory::addWs sends the state's e-mail (per its settings) only when asked to.
+      notifyCustomer ? { sendemail: '1' } : {},
     );
     return `order state ${stateId} (delivered) added`;
   }
@@ -96,7 +99,13 @@ export function prestashopStatusSync(deps: {
         if (event.type === 'order.created')
           outcome = await writeTracking(connection.shop, key, link.externalId, order.tracking_ref);
         else if (order.status === 'delivered')
-          outcome = await markDelivered(connection.shop, key, connection.id, link.externalId);
+          outcome = await markDelivered(
+            connection.shop,
+            key,
+            connection.id,
+            link.externalId,
+            connection.notifyCustomer,
+          );
         await deps.health.succeeded(connection);
         return outcome;
       } catch (err) {

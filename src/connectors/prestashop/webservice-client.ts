@@ -128,8 +128,8 @@ export function prestashopWebservice(options: {
     /** PUT replaces the whole object: send every field read by a GET, changed ones changed. */
     put: (shopUrl: string, key: string, path: string, xml: string) =>
       call(shopUrl, key, 'PUT', path, {}, xml),
-    post: (shopUrl: string, key: string, path: string, xml: string) =>
-      call(shopUrl, key, 'POST', path, {}, xml),
+    post: (shopUrl: string, key: string, path: string, xml: string, query: Query = {}) =>
+      call(shopUrl, key, 'POST', path, query, xml),
   };
 }
 

@@ -61,7 +61,7 @@ function authenticate(shop: PsShop, call: Call): Record<string, string[]> {
   return found.permissions;
 }
 
-function write(shop: PsShop, resource: string, method: string, body: string): Row {
+function write(shop: PsShop, resource: string, method: string, body: string, q: URLSearchParams): Row {
   let entities: ReturnType<typeof entitiesOf>;
   try {
     entities = entitiesOf(body);
@@ -89,7 +89,13 @@ function write(shop: PsShop, resource: string, method: string, body: string): Ro
     const state = shop.tables.order_states!.find((s) => String(s.id) === fields.id_order_state);
     if (!order || !state)
       throw new WsError(400, 85, 'Validation error: "Property OrderHistory->id_order is not valid"');
-    return changeState(shop, order.id, state.id, Number(fields.id_employee ?? 0));
+    const history = changeState(shop, order.id, state.id, Number(fields.id_employee ?? 0));
+    // OrderHistory::addWs: the state's e-mail only with ?sendemail=1, and only if the state sends one.
+    if (q.get('sendemail') === '1' && state.send_email === '1') {
+      const customer = shop.tables.customers!.find((c) => String(c.id) === String(order.id_customer));
+      shop.mails.push({ idOrder: order.id, idOrderState: state.id, to: String(customer?.email ?? '') });
+    }
+    return history;
   }
   if (method === 'POST') return insert(shop, resource, { ...fields, date_add: psDate(shop) });
   for (const field of definition.fields) {
@@ -145,7 +151,7 @@ export function answerWebservice(shop: PsShop, call: Call, path: string): Answer
         return output(json, 200, { [resource]: [render(resource, row, display, shop)] });
       return output(json, 200, { [definition.singular]: render(resource, row, display, shop) });
     }
-    const saved = write(shop, resource, method, call.body);
+    const saved = write(shop, resource, method, call.body, q);
     return output(json, method === 'POST' ? 201 : 200, {
       [definition.singular]: render(resource, saved, 'full', shop),
     });
