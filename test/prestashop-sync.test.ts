@@ -202,6 +202,40 @@ describe('the Webservice poll', () => {
     expect(problems.filter((p) => p.kind === 'not_cancellable')).toHaveLength(0);
   });
 
+  it('counts only our carriers by their id_reference: a shop carrier named like ours never counts, ours edited still does', async () => {
+    const own = await linkPrestaShop(live, fake, brandId);
+    // The merchant's own carriers, named exactly as ours or as our services.
+    const sameName = fake.addCarrier(own.slug, 'Livraison DLV — Standard');
+    const standard = fake.addCarrier(own.slug, 'Standard');
+    const express = fake.addCarrier(own.slug, 'Express');
+    // Ours, edited in the back office: a new id, the same id_reference.
+    const ourExpress = own.shop.tables.carriers!.find((c) => c.id_reference === '7')!;
+    const edited = fake.editCarrier(own.slug, ourExpress.id, { name: 'Livraison DLV — Express (nouveau)' });
+    const theirs = [sameName, standard, express].map((c) => fake.createOrder(own.slug, { carrierId: c.id }));
+    const ours = fake.createOrder(own.slug, { carrierId: edited.id });
+    // The module's pushes name no service for theirs (and the bridge skips them)…
+    for (const order of theirs)
+      expect(fake.pushPayload(own.slug, order.id)).toMatchObject({ order: { carrier_service: null } });
+    expect(fake.pushPayload(own.slug, ours.id)).toMatchObject({ order: { carrier_service: 'express' } });
+    // …and the poll, which reads the carriers itself, counts only ours.
+    expect(await live.t.deps.prestashop.poll.poll(own.connection.id)).toMatch(/orders seen/);
+    for (const order of theirs)
+      expect(await deliveryOrdersOf(live, own.connection.id, order.id)).toHaveLength(0);
+    expect(await deliveryOrdersOf(live, own.connection.id, ours.id)).toEqual([
+      expect.objectContaining({ service: 'express' }),
+    ]);
+    for (const order of theirs) await push(fake, own, order.id);
+    await eventually(async () => {
+      const { rows } = await live.t.pool.query(
+        'SELECT count(*)::int AS n FROM connector_inbox WHERE shop = $1 AND processed_at IS NULL',
+        [own.connection.shop],
+      );
+      return rows[0].n === 0;
+    }, 'every push processed');
+    for (const order of theirs)
+      expect(await deliveryOrdersOf(live, own.connection.id, order.id)).toHaveLength(0);
+  });
+
   it('is not run for a shop linked without a Webservice key', async () => {
     const pushOnly = await linkPrestaShop(live, fake, brandId, { withKey: false });
     expect(await live.t.deps.prestashop.poll.poll(pushOnly.connection.id)).toBe(

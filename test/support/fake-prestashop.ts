@@ -1,4 +1,10 @@
-import { changeState, createOrder, type PsOrderInput } from './fake-prestashop/orders.ts';
+import {
+  addCarrier,
+  changeState,
+  createOrder,
+  editCarrier,
+  type PsOrderInput,
+} from './fake-prestashop/orders.ts';
 import { type PushEvent, pushPayload, sendPush } from './fake-prestashop/push.ts';
 import { RESOURCES } from './fake-prestashop/resources.ts';
 import {
@@ -120,6 +126,13 @@ export async function startFakePrestaShop() {
 
     /** A customer checks out (state 2 "Paiement accepté" unless given). */
     createOrder: (slug: string, input: PsOrderInput = {}) => createOrder(shopState(slug), input),
+
+    /** The merchant adds a carrier of its own (its name may well be one of ours: it never counts). */
+    addCarrier: (slug: string, name: string) => addCarrier(shopState(slug), name),
+
+    /** The merchant edits a carrier: a new id, the same id_reference (PrestaShop's versioning). */
+    editCarrier: (slug: string, carrierId: number, changes?: Record<string, string>) =>
+      editCarrier(shopState(slug), carrierId, changes),
 
     /** The merchant changes the order's state in the back office (an order_histories row). */
     setOrderState: (slug: string, orderId: number, stateId: number) =>
