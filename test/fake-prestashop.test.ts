@@ -69,6 +69,18 @@ describe('authentication', () => {
     fake.setMode(SHOP, 'up');
   });
 
+  it('lists at its root, in XML, the resources the key is granted and what it may do with each', async () => {
+    const narrow = fake.createKey(SHOP, { orders: ['GET'], order_carriers: ['GET', 'PUT'] });
+    const root = await ws('/', { key: narrow.key, json: false });
+    expect(root.status).toBe(200);
+    expect(root.text).toContain(
+      `<orders xlink:href="${fake.url(SHOP)}/api/orders" get="true" put="false" post="false" patch="false" delete="false" head="false">`,
+    );
+    expect(root.text).toMatch(/<order_carriers xlink:href="[^"]*" get="true" put="true" post="false"/);
+    expect(root.text).not.toContain('<order_histories');
+    expect((await ws('/', { key: 'A'.repeat(32), json: false })).status).toBe(401);
+  });
+
   it('limits a key to its resources and methods, and names unknown resources', async () => {
     const readOrders = fake.createKey(SHOP, { orders: ['GET'], order_carriers: ['GET'] });
     expect((await ws('/customers', { key: readOrders.key })).json.errors[0]).toMatchObject({ code: 26 });

@@ -72,6 +72,39 @@ describe('dlv connectors prestashop link', () => {
     expect(again.stderr).toContain('already linked');
   });
 
+  it('refuses a key lacking any permission the bridge uses, naming the missing ones, storing nothing', async () => {
+    fake.addShop('partial');
+    const before = await count('connector_connections');
+    // Enough to read orders and the settings (all a link used to try), not to poll or write back.
+    const partial = fake.createKey('partial', {
+      orders: ['GET'],
+      configurations: ['GET'],
+      order_states: ['GET'],
+      addresses: ['GET'],
+      customers: ['GET'],
+      countries: ['GET'],
+      currencies: ['GET'],
+      products: ['GET'],
+      order_carriers: ['GET'],
+    }).key;
+    const refused = live.t.deps.prestashop.linking.link({ brandId, url: fake.url('partial'), key: partial });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining(
+        'The Webservice key lacks permissions (GET carriers, PUT order_carriers, POST order_histories).',
+      ),
+      details: [{ field: 'key', message: expect.stringContaining('GET carriers, PUT order_carriers') }],
+    });
+    expect(await count('connector_connections')).toBe(before);
+    // A key given later is checked the same way, and changes nothing.
+    const linked = await linkPrestaShop(live, fake, brandId, { withKey: false });
+    const narrow = fake.createKey(linked.slug, { orders: ['GET'], configurations: ['GET'] }).key;
+    await expect(
+      live.t.deps.prestashop.upkeep.replaceKey(brandId, linked.connection.id, narrow),
+    ).rejects.toMatchObject({ message: expect.stringContaining('POST order_histories') });
+    expect((await storesOn(live.t.pool).prestashopShops.find(linked.connection.id))?.pollEnabled).toBe(false);
+  });
+
   it('refuses a key the shop refuses, a malformed key and a shop that is not public, storing nothing', async () => {
     fake.addShop('refusals');
     const before = await count('connector_connections');

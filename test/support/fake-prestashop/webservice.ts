@@ -106,6 +106,30 @@ function write(shop: PsShop, resource: string, method: string, body: string, q: 
   return target!;
 }
 
+/**
+ * The Webservice's root (`GET /api/`, WebserviceOutputBuilder::getResourcesList): each resource the
+ * key is granted, with what it may do as attributes. XML only here (how PrestaShop documents it, and
+ * how the bridge reads it).
+ */
+function resourcesList(shop: PsShop, permissions: Record<string, string[]>): Answer {
+  const flags = (methods: string[]) =>
+    ['get', 'put', 'post', 'patch', 'delete', 'head']
+      .map((m) => `${m}="${methods.includes(m.toUpperCase()) ? 'true' : 'false'}"`)
+      .join(' ');
+  const nodes = Object.keys(RESOURCES)
+    .filter((resource) => permissions[resource])
+    .map((resource) => {
+      const href = `${shop.url}/api/${resource}`;
+      const attributes = `xlink:href="${href}" ${flags(permissions[resource]!)}`;
+      return `<${resource} ${attributes}><description ${attributes}>The ${resource}</description><schema xlink:href="${href}?schema=blank" type="blank"/><schema xlink:href="${href}?schema=synopsis" type="synopsis"/></${resource}>`;
+    });
+  return {
+    status: 200,
+    headers: { 'PSWS-Version': '8.1.7', 'content-type': 'text/xml;charset=utf-8' },
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n<prestashop xmlns:xlink="http://www.w3.org/1999/xlink"><api shopName="${shop.slug}">${nodes.join('')}</api></prestashop>\n`,
+  };
+}
+
 export function answerWebservice(shop: PsShop, call: Call, path: string): Answer {
   const q = call.url.searchParams;
   const json = (q.get('output_format') ?? q.get('io_format') ?? '').toUpperCase() === 'JSON';
@@ -113,6 +137,7 @@ export function answerWebservice(shop: PsShop, call: Call, path: string): Answer
   try {
     const permissions = authenticate(shop, call);
     const [resource = '', id] = path.split('/').filter(Boolean);
+    if (resource === '' && (method === 'GET' || method === 'HEAD')) return resourcesList(shop, permissions);
     const definition = RESOURCES[resource];
     if (!definition)
       throw new WsError(
