@@ -257,7 +257,12 @@ describe("the module's push", () => {
     const sent = await fake.pushOrder(receiver.url('/connectors/prestashop/orders'), credentials, payload);
     expect(sent.status).toBe(200);
     const hook = receiver.received.at(-1)!;
-    const expected = createHmac('sha256', 'shop-secret').update(hook.body, 'utf8').digest('base64');
+    // Signed over the time of sending and the body (no replays): `{timestamp}.{body}`.
+    const timestamp = hook.headers['x-dlv-timestamp']!;
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    const expected = createHmac('sha256', 'shop-secret')
+      .update(`${timestamp}.${hook.body}`, 'utf8')
+      .digest('base64');
     expect(hook.headers['x-dlv-signature']).toBe(expected);
     expect(hook.headers['x-dlv-delivery-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(hook.headers['x-dlv-connection']).toBe('con_0123456789abcdef');
@@ -284,7 +289,9 @@ describe("the module's push", () => {
       },
     });
     const tampered = hook.body.replace('75011', '75012');
-    expect(createHmac('sha256', 'shop-secret').update(tampered).digest('base64')).not.toBe(expected);
+    expect(createHmac('sha256', 'shop-secret').update(`${timestamp}.${tampered}`).digest('base64')).not.toBe(
+      expected,
+    );
   });
 
   it("names no service for a carrier that is not the module's, and keeps a retry's delivery id", async () => {

@@ -1,8 +1,10 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseShopUrl } from '../src/connectors/prestashop/prestashop-link.ts';
 import { storesOn } from '../src/db/stores.ts';
 import { destinationGuard } from '../src/infra/http/url-guard.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
+import { postJson } from './support/fake-shopify/delivery.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
   deliveryOrdersOf,
@@ -156,6 +158,64 @@ describe('the push receiver', () => {
     expect((await send(other.connection.id, other.secret)).status).toBe(401);
     expect(await inbox()).toBe(before);
     expect(await deliveryOrdersOf(live, linked.connection.id, order.id)).toHaveLength(0);
+  });
+
+  it('refuses a replayed push: outside the 5-minute window, or its signature seen before (401), storing nothing', async () => {
+    const order = fake.createOrder(linked.slug);
+    const payload = fake.pushPayload(linked.slug, order.id);
+    const url = pushUrlOf(live);
+    const credentials = { connectionId: linked.connection.id, secret: linked.secret };
+    const now = Math.floor(Date.now() / 1000);
+    const before = await inbox();
+    // Signed correctly, but six minutes old, or six minutes ahead.
+    for (const timestamp of [now - 360, now + 360]) {
+      const stale = await fake.pushOrder(url, credentials, payload, { timestamp });
+      expect(stale.status).toBe(401);
+      expect(JSON.parse(stale.body).message).toMatch(/5-minute window/);
+    }
+    // No timestamp, or the body signed without it (the old scheme): not signed.
+    const noStamp = await postJson(
+      url,
+      JSON.stringify(payload),
+      {
+        'content-type': 'application/json',
+        'X-Dlv-Connection': linked.connection.id,
+        'X-Dlv-Delivery-Id': randomUUID(),
+        'X-Dlv-Signature': createHmac('sha256', linked.secret)
+          .update(JSON.stringify(payload))
+          .digest('base64'),
+      },
+      5_000,
+    );
+    expect(noStamp.status).toBe(401);
+    expect(await inbox()).toBe(before);
+
+    // A push captured and sent again as it was, or under another delivery id: refused.
+    const sent = await fake.pushOrder(url, credentials, payload, { timestamp: now });
+    expect(sent.status).toBe(200);
+    const replayed = await postJson(url, sent.sentBody, sent.headers, 5_000);
+    expect(replayed.status).toBe(401);
+    const renamed = await postJson(
+      url,
+      sent.sentBody,
+      { ...sent.headers, 'X-Dlv-Delivery-Id': randomUUID() },
+      5_000,
+    );
+    expect(renamed.status).toBe(401);
+    expect(JSON.parse(renamed.body).message).toMatch(/received already/);
+    expect(await inbox()).toBe(before + 1);
+    // The module's own retry (the same delivery, signed anew at a later second): a duplicate, accepted.
+    const retry = await fake.pushOrder(url, credentials, payload, {
+      deliveryId: sent.deliveryId,
+      timestamp: now + 1,
+    });
+    expect(retry.status).toBe(200);
+    expect(JSON.parse(retry.body)).toEqual({ ok: true, duplicate: true });
+    expect(await inbox()).toBe(before + 1);
+    // What is remembered is in the database, for every instance.
+    expect(
+      await count('prestashop_push_signatures WHERE connection_id = $1', [linked.connection.id]),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a signed push without a delivery id or with an unknown event (400), storing nothing', async () => {

@@ -36,7 +36,8 @@ export type { PsShop } from './fake-prestashop/state.ts';
  *   Content-Type: application/json
  *   X-Dlv-Connection: {connection id from the module's settings, con_…}
  *   X-Dlv-Delivery-Id: {UUID v4 per push; the same on a retry of the same push}
- *   X-Dlv-Signature: base64(HMAC-SHA256(shop secret from the settings, raw body bytes))
+ *   X-Dlv-Timestamp: {Unix seconds when this attempt is sent}
+ *   X-Dlv-Signature: base64(HMAC-SHA256(shop secret from the settings, "{timestamp}.{raw body bytes}"))
  *
  *   {"event": "order.paid" | "order.cancelled", "shop_url": "https://shop.example.fr",
  *    "order": {"id": 42, "reference": "XKBKNABJK", "id_carrier": 7, "carrier_service": "express" | null,
@@ -49,7 +50,8 @@ export type { PsShop } from './fake-prestashop/state.ts';
  * `carrier_service` is our service when the order's carrier is one of the module's (its id_reference is
  * kept in Configuration as DLV_CARRIER_REF_<SERVICE>: a carrier's id changes each time it is edited in
  * the back office, its id_reference does not), else null. The body is PHP json_encode() output ("\/"
- * and "\u00e9" escapes): verify the signature over the raw bytes, before parsing. A 2xx is accepted
+ * and "\u00e9" escapes): verify the signature over the timestamp and the raw bytes, before parsing;
+ * a timestamp more than 5 minutes off, or a signature seen before, is a replay (refused). A 2xx is accepted
  * (idempotent on shop + order id on our side); otherwise the module retries from its dlv_push_queue.
  * Statuses back go through the Webservice: PUT /api/order_carriers/{id} (tracking_number; the tracking
  * URL is the carrier's `url` with @ replaced by the number — there is no URL field on order_carrier)
@@ -147,7 +149,7 @@ export async function startFakePrestaShop() {
       url: string,
       credentials: { connectionId: string; secret: string },
       payload: Record<string, unknown>,
-      options: { deliveryId?: string; timeoutMs?: number; signature?: string } = {},
+      options: { deliveryId?: string; timeoutMs?: number; signature?: string; timestamp?: number } = {},
     ) => sendPush(url, credentials, payload, options),
 
     /** The next `method` call under `path` (e.g. /api/order_histories) is applied, its answer lost (504). */
