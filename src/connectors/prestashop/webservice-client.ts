@@ -137,8 +137,9 @@ export function prestashopWebservice(options: {
     async permissions(shopUrl: string, key: string): Promise<Map<string, Set<string>>> {
       const xml = String(await call(shopUrl, key, 'GET', '', {}, undefined, 'XML'));
       const granted = new Map<string, Set<string>>();
-      for (const [, name, attributes] of xml.matchAll(/<([a-z_]+)\s+xlink:href="[^"]*"([^>]*)>/g)) {
-        if (granted.has(name!)) continue;
+      // Every element with method attributes, whatever their order (a description repeats its resource's).
+      for (const [, name, attributes] of xml.matchAll(/<([a-z_]+)((?:\s+[\w:-]+="[^"]*")+)\s*\/?>/g)) {
+        if (granted.has(name!) || !/\sget="/.test(attributes!)) continue;
         const methods = new Set<string>();
         for (const [, method, value] of attributes!.matchAll(/\b(get|put|post|patch|delete|head)="(\w+)"/g))
           if (value === 'true') methods.add(method!.toUpperCase());
