@@ -176,6 +176,33 @@ describe('connecting a PrestaShop shop from the Shops page', () => {
       ps_url: 'http://10.1.2.3/',
     });
     expect(frPrivate.body).toContain('Adresse de la boutique : n’est pas une adresse publique');
+    // A key that reads orders but may not write statuses back: the missing permissions are named.
+    const readOnly = fake.createKey(shop.slug, {
+      ...Object.fromEntries(
+        ['orders', 'addresses', 'customers', 'countries', 'currencies', 'products', 'carriers'].map((r) => [
+          r,
+          ['GET'],
+        ]),
+      ),
+      order_states: ['GET'],
+      configurations: ['GET'],
+      order_carriers: ['GET'],
+    }).key;
+    const frMissing = await b.submit('/account/shops', '/account/shops/prestashop/connect', {
+      ps_url: shop.url,
+      ps_key: readOnly,
+    });
+    expect(frMissing.status).toBe(400);
+    expect(frMissing.body).toContain(
+      'Clé Webservice (facultative) : il manque des droits à la clé Webservice (PUT order_carriers, POST order_histories)',
+    );
+    const enMissing = await b.submit('/account/shops?lang=en', '/account/shops/prestashop/connect', {
+      ps_url: shop.url,
+      ps_key: readOnly,
+    });
+    expect(enMissing.body).toMatch(
+      /id="ps_key-error">[^<]*The Webservice key lacks permissions \(PUT order_carriers, POST order_histories\)/,
+    );
     expect(await stored()).toBe(before);
   });
 

@@ -69,6 +69,18 @@ describe('authentication', () => {
     fake.setMode(SHOP, 'up');
   });
 
+  it('lists at its root, in XML, the resources the key is granted and what it may do with each', async () => {
+    const narrow = fake.createKey(SHOP, { orders: ['GET'], order_carriers: ['GET', 'PUT'] });
+    const root = await ws('/', { key: narrow.key, json: false });
+    expect(root.status).toBe(200);
+    expect(root.text).toContain(
+      `<orders xlink:href="${fake.url(SHOP)}/api/orders" get="true" put="false" post="false" patch="false" delete="false" head="false">`,
+    );
+    expect(root.text).toMatch(/<order_carriers xlink:href="[^"]*" get="true" put="true" post="false"/);
+    expect(root.text).not.toContain('<order_histories');
+    expect((await ws('/', { key: 'A'.repeat(32), json: false })).status).toBe(401);
+  });
+
   it('limits a key to its resources and methods, and names unknown resources', async () => {
     const readOrders = fake.createKey(SHOP, { orders: ['GET'], order_carriers: ['GET'] });
     expect((await ws('/customers', { key: readOrders.key })).json.errors[0]).toMatchObject({ code: 26 });
@@ -157,6 +169,9 @@ describe('reading orders', () => {
     expect(product.product.weight).toBe('0.450000');
     const missing = await ws('/orders/999', { key: readKey.key, shop });
     expect(missing).toMatchObject({ status: 404, text: '' });
+    // Chosen fields: a one-item list under the plural name, as PrestaShop 8 answers them.
+    const chosen = await ws(`/orders/${order.id}?display=[id,current_state]`, { key: readKey.key, shop });
+    expect(chosen.json).toEqual({ orders: [{ id: order.id, current_state: '2' }] });
     const xml = await ws('/addresses/1', { key: readKey.key, shop, json: false });
     expect(xml.text).toContain('<address><id><![CDATA[1]]></id>');
     expect(xml.text).toContain('<postcode><![CDATA[75011]]></postcode>');
@@ -222,6 +237,13 @@ describe('writing statuses back', () => {
     const after = (await ws(`/orders/${order.id}`)).json.order;
     expect(after.current_state).toBe('5');
     expect(after.date_upd > '2024-01-01 01:00:00').toBe(true);
+    // The state's e-mail goes to the customer only when the call asks for it (OrderHistory::addWs).
+    expect(fake.shop(SHOP).mails.filter((m) => m.idOrder === order.id)).toEqual([]);
+    const mailed = await ws('/order_histories?sendemail=1', { method: 'POST', body });
+    expect(mailed.status).toBe(201);
+    expect(fake.shop(SHOP).mails.filter((m) => m.idOrder === order.id)).toEqual([
+      { idOrder: order.id, idOrderState: 5, to: 'claire.martin@example.fr' },
+    ]);
     const withId = `<prestashop><order_history><id>3</id><id_order>${order.id}</id_order><id_order_state>5</id_order_state></order_history></prestashop>`;
     expect((await ws('/order_histories', { method: 'POST', body: withId })).json.errors[0].code).toBe(91);
   });
@@ -235,7 +257,12 @@ describe("the module's push", () => {
     const sent = await fake.pushOrder(receiver.url('/connectors/prestashop/orders'), credentials, payload);
     expect(sent.status).toBe(200);
     const hook = receiver.received.at(-1)!;
-    const expected = createHmac('sha256', 'shop-secret').update(hook.body, 'utf8').digest('base64');
+    // Signed over the time of sending and the body (no replays): `{timestamp}.{body}`.
+    const timestamp = hook.headers['x-dlv-timestamp']!;
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
+    const expected = createHmac('sha256', 'shop-secret')
+      .update(`${timestamp}.${hook.body}`, 'utf8')
+      .digest('base64');
     expect(hook.headers['x-dlv-signature']).toBe(expected);
     expect(hook.headers['x-dlv-delivery-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(hook.headers['x-dlv-connection']).toBe('con_0123456789abcdef');
@@ -262,7 +289,9 @@ describe("the module's push", () => {
       },
     });
     const tampered = hook.body.replace('75011', '75012');
-    expect(createHmac('sha256', 'shop-secret').update(tampered).digest('base64')).not.toBe(expected);
+    expect(createHmac('sha256', 'shop-secret').update(`${timestamp}.${tampered}`).digest('base64')).not.toBe(
+      expected,
+    );
   });
 
   it("names no service for a carrier that is not the module's, and keeps a retry's delivery id", async () => {

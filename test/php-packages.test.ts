@@ -104,7 +104,12 @@ describe('WooCommerce plugin and PrestaShop module (PHP)', () => {
       const pushes = receiver.received.slice(before).filter((r) => PUSH_PATH.test(r.path));
       expect(pushes.length).toBeGreaterThanOrEqual(25);
       for (const push of pushes) {
-        const signature = createHmac('sha256', SHOP_SECRET).update(push.body, 'utf8').digest('base64');
+        // Signed over `{timestamp}.{body}` (the bridge refuses replays): the timestamp is Unix seconds.
+        const timestamp = push.headers['x-dlv-timestamp']!;
+        expect(timestamp).toMatch(/^\d{10}$/);
+        const signature = createHmac('sha256', SHOP_SECRET)
+          .update(`${timestamp}.${push.body}`, 'utf8')
+          .digest('base64');
         expect(push.headers['x-dlv-signature']).toBe(signature);
         expect(push.headers['x-dlv-connection']).toBe('con_test42');
         expect(push.headers['x-dlv-delivery-id']).toMatch(

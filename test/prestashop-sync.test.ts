@@ -1,8 +1,10 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseShopUrl } from '../src/connectors/prestashop/prestashop-link.ts';
 import { storesOn } from '../src/db/stores.ts';
 import { destinationGuard } from '../src/infra/http/url-guard.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
+import { postJson } from './support/fake-shopify/delivery.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
   deliveryOrdersOf,
@@ -72,6 +74,39 @@ describe('dlv connectors prestashop link', () => {
     expect(again.stderr).toContain('already linked');
   });
 
+  it('refuses a key lacking any permission the bridge uses, naming the missing ones, storing nothing', async () => {
+    fake.addShop('partial');
+    const before = await count('connector_connections');
+    // Enough to read orders and the settings (all a link used to try), not to poll or write back.
+    const partial = fake.createKey('partial', {
+      orders: ['GET'],
+      configurations: ['GET'],
+      order_states: ['GET'],
+      addresses: ['GET'],
+      customers: ['GET'],
+      countries: ['GET'],
+      currencies: ['GET'],
+      products: ['GET'],
+      order_carriers: ['GET'],
+    }).key;
+    const refused = live.t.deps.prestashop.linking.link({ brandId, url: fake.url('partial'), key: partial });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining(
+        'The Webservice key lacks permissions (GET carriers, PUT order_carriers, POST order_histories).',
+      ),
+      details: [{ field: 'key', message: expect.stringContaining('GET carriers, PUT order_carriers') }],
+    });
+    expect(await count('connector_connections')).toBe(before);
+    // A key given later is checked the same way, and changes nothing.
+    const linked = await linkPrestaShop(live, fake, brandId, { withKey: false });
+    const narrow = fake.createKey(linked.slug, { orders: ['GET'], configurations: ['GET'] }).key;
+    await expect(
+      live.t.deps.prestashop.upkeep.replaceKey(brandId, linked.connection.id, narrow),
+    ).rejects.toMatchObject({ message: expect.stringContaining('POST order_histories') });
+    expect((await storesOn(live.t.pool).prestashopShops.find(linked.connection.id))?.pollEnabled).toBe(false);
+  });
+
   it('refuses a key the shop refuses, a malformed key and a shop that is not public, storing nothing', async () => {
     fake.addShop('refusals');
     const before = await count('connector_connections');
@@ -123,6 +158,64 @@ describe('the push receiver', () => {
     expect((await send(other.connection.id, other.secret)).status).toBe(401);
     expect(await inbox()).toBe(before);
     expect(await deliveryOrdersOf(live, linked.connection.id, order.id)).toHaveLength(0);
+  });
+
+  it('refuses a replayed push: outside the 5-minute window, or its signature seen before (401), storing nothing', async () => {
+    const order = fake.createOrder(linked.slug);
+    const payload = fake.pushPayload(linked.slug, order.id);
+    const url = pushUrlOf(live);
+    const credentials = { connectionId: linked.connection.id, secret: linked.secret };
+    const now = Math.floor(Date.now() / 1000);
+    const before = await inbox();
+    // Signed correctly, but six minutes old, or six minutes ahead.
+    for (const timestamp of [now - 360, now + 360]) {
+      const stale = await fake.pushOrder(url, credentials, payload, { timestamp });
+      expect(stale.status).toBe(401);
+      expect(JSON.parse(stale.body).message).toMatch(/5-minute window/);
+    }
+    // No timestamp, or the body signed without it (the old scheme): not signed.
+    const noStamp = await postJson(
+      url,
+      JSON.stringify(payload),
+      {
+        'content-type': 'application/json',
+        'X-Dlv-Connection': linked.connection.id,
+        'X-Dlv-Delivery-Id': randomUUID(),
+        'X-Dlv-Signature': createHmac('sha256', linked.secret)
+          .update(JSON.stringify(payload))
+          .digest('base64'),
+      },
+      5_000,
+    );
+    expect(noStamp.status).toBe(401);
+    expect(await inbox()).toBe(before);
+
+    // A push captured and sent again as it was, or under another delivery id: refused.
+    const sent = await fake.pushOrder(url, credentials, payload, { timestamp: now });
+    expect(sent.status).toBe(200);
+    const replayed = await postJson(url, sent.sentBody, sent.headers, 5_000);
+    expect(replayed.status).toBe(401);
+    const renamed = await postJson(
+      url,
+      sent.sentBody,
+      { ...sent.headers, 'X-Dlv-Delivery-Id': randomUUID() },
+      5_000,
+    );
+    expect(renamed.status).toBe(401);
+    expect(JSON.parse(renamed.body).message).toMatch(/received already/);
+    expect(await inbox()).toBe(before + 1);
+    // The module's own retry (the same delivery, signed anew at a later second): a duplicate, accepted.
+    const retry = await fake.pushOrder(url, credentials, payload, {
+      deliveryId: sent.deliveryId,
+      timestamp: now + 1,
+    });
+    expect(retry.status).toBe(200);
+    expect(JSON.parse(retry.body)).toEqual({ ok: true, duplicate: true });
+    expect(await inbox()).toBe(before + 1);
+    // What is remembered is in the database, for every instance.
+    expect(
+      await count('prestashop_push_signatures WHERE connection_id = $1', [linked.connection.id]),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a signed push without a delivery id or with an unknown event (400), storing nothing', async () => {
@@ -200,6 +293,40 @@ describe('the Webservice poll', () => {
     await live.t.deps.prestashop.poll.poll(linked.connection.id);
     const problems = await live.t.deps.connections.problems({ brandId, connectionId: linked.connection.id });
     expect(problems.filter((p) => p.kind === 'not_cancellable')).toHaveLength(0);
+  });
+
+  it('counts only our carriers by their id_reference: a shop carrier named like ours never counts, ours edited still does', async () => {
+    const own = await linkPrestaShop(live, fake, brandId);
+    // The merchant's own carriers, named exactly as ours or as our services.
+    const sameName = fake.addCarrier(own.slug, 'Livraison DLV — Standard');
+    const standard = fake.addCarrier(own.slug, 'Standard');
+    const express = fake.addCarrier(own.slug, 'Express');
+    // Ours, edited in the back office: a new id, the same id_reference.
+    const ourExpress = own.shop.tables.carriers!.find((c) => c.id_reference === '7')!;
+    const edited = fake.editCarrier(own.slug, ourExpress.id, { name: 'Livraison DLV — Express (nouveau)' });
+    const theirs = [sameName, standard, express].map((c) => fake.createOrder(own.slug, { carrierId: c.id }));
+    const ours = fake.createOrder(own.slug, { carrierId: edited.id });
+    // The module's pushes name no service for theirs (and the bridge skips them)…
+    for (const order of theirs)
+      expect(fake.pushPayload(own.slug, order.id)).toMatchObject({ order: { carrier_service: null } });
+    expect(fake.pushPayload(own.slug, ours.id)).toMatchObject({ order: { carrier_service: 'express' } });
+    // …and the poll, which reads the carriers itself, counts only ours.
+    expect(await live.t.deps.prestashop.poll.poll(own.connection.id)).toMatch(/orders seen/);
+    for (const order of theirs)
+      expect(await deliveryOrdersOf(live, own.connection.id, order.id)).toHaveLength(0);
+    expect(await deliveryOrdersOf(live, own.connection.id, ours.id)).toEqual([
+      expect.objectContaining({ service: 'express' }),
+    ]);
+    for (const order of theirs) await push(fake, own, order.id);
+    await eventually(async () => {
+      const { rows } = await live.t.pool.query(
+        'SELECT count(*)::int AS n FROM connector_inbox WHERE shop = $1 AND processed_at IS NULL',
+        [own.connection.shop],
+      );
+      return rows[0].n === 0;
+    }, 'every push processed');
+    for (const order of theirs)
+      expect(await deliveryOrdersOf(live, own.connection.id, order.id)).toHaveLength(0);
   });
 
   it('is not run for a shop linked without a Webservice key', async () => {

@@ -106,6 +106,66 @@ describe('a paid order pushed by the module', () => {
     );
     const histories = linked.shop.tables.order_histories!.filter((h) => h.id_order === String(order.id));
     expect(histories.map((h) => h.id_order_state)).toEqual(['2', '5']);
+    // The link notifies customers (the default): the shop sends the delivered state's e-mail.
+    expect(linked.shop.mails.filter((m) => m.idOrder === order.id)).toEqual([
+      { idOrder: order.id, idOrderState: 5, to: 'claire.martin@example.fr' },
+    ]);
+  });
+
+  it('asks the shop for no e-mail when the link does not notify customers', async () => {
+    await live.t.deps.connections.updateSettings(brandId, linked.connection.id, { notifyCustomer: false });
+    try {
+      const order = fake.createOrder(linked.slug);
+      await push(fake, linked, order.id);
+      const ref = await eventually(
+        async () => (await deliveryOrdersOf(live, linked.connection.id, order.id))[0]?.tracking_ref,
+        'the delivery order',
+      );
+      await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
+      await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
+      await eventually(
+        async () => linked.shop.tables.orders!.find((o) => o.id === order.id)!.current_state === '5',
+        'the shop order delivered',
+      );
+      const post = linked.shop.calls.find(
+        (c) =>
+          c.path === '/api/order_histories' &&
+          c.body.includes(`<id_order><![CDATA[${order.id}]]></id_order>`),
+      );
+      expect(post?.query.sendemail).toBeUndefined();
+      expect(linked.shop.mails.filter((m) => m.idOrder === order.id)).toEqual([]);
+    } finally {
+      await live.t.deps.connections.updateSettings(brandId, linked.connection.id, { notifyCustomer: true });
+    }
+  });
+
+  it('gets the delivered state once when the shop applied it but its answer was lost', async () => {
+    const order = fake.createOrder(linked.slug);
+    await push(fake, linked, order.id);
+    const ref = await eventually(
+      async () => (await deliveryOrdersOf(live, linked.connection.id, order.id))[0]?.tracking_ref,
+      'the delivery order',
+    );
+    await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
+    fake.loseAnswerOf(linked.slug, 'POST', '/api/order_histories');
+    await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
+    const reads = () =>
+      linked.shop.calls.filter((c) => c.method === 'GET' && c.path === `/api/orders/${order.id}`);
+    // The first try applied it (the answer lost); the retry reads the order before writing again.
+    await eventually(async () => {
+      await runRetriesNow(live, 'prestashop_sync_order');
+      return reads().length >= 2;
+    }, 'the retry reading the order');
+    await eventually(async () => (await linkRow()).statusReason === null, 'the retry done');
+    const histories = linked.shop.tables.order_histories!.filter((h) => h.id_order === String(order.id));
+    expect(histories.map((h) => h.id_order_state)).toEqual(['2', '5']);
+    expect(
+      linked.shop.calls.filter(
+        (c) =>
+          c.path === '/api/order_histories' &&
+          c.body.includes(`<id_order><![CDATA[${order.id}]]></id_order>`),
+      ),
+    ).toHaveLength(1);
   });
 
   it('is cancelled when the shop cancels it', async () => {

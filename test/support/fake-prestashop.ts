@@ -1,4 +1,10 @@
-import { changeState, createOrder, type PsOrderInput } from './fake-prestashop/orders.ts';
+import {
+  addCarrier,
+  changeState,
+  createOrder,
+  editCarrier,
+  type PsOrderInput,
+} from './fake-prestashop/orders.ts';
 import { type PushEvent, pushPayload, sendPush } from './fake-prestashop/push.ts';
 import { RESOURCES } from './fake-prestashop/resources.ts';
 import {
@@ -30,7 +36,8 @@ export type { PsShop } from './fake-prestashop/state.ts';
  *   Content-Type: application/json
  *   X-Dlv-Connection: {connection id from the module's settings, con_…}
  *   X-Dlv-Delivery-Id: {UUID v4 per push; the same on a retry of the same push}
- *   X-Dlv-Signature: base64(HMAC-SHA256(shop secret from the settings, raw body bytes))
+ *   X-Dlv-Timestamp: {Unix seconds when this attempt is sent}
+ *   X-Dlv-Signature: base64(HMAC-SHA256(shop secret from the settings, "{timestamp}.{raw body bytes}"))
  *
  *   {"event": "order.paid" | "order.cancelled", "shop_url": "https://shop.example.fr",
  *    "order": {"id": 42, "reference": "XKBKNABJK", "id_carrier": 7, "carrier_service": "express" | null,
@@ -43,7 +50,8 @@ export type { PsShop } from './fake-prestashop/state.ts';
  * `carrier_service` is our service when the order's carrier is one of the module's (its id_reference is
  * kept in Configuration as DLV_CARRIER_REF_<SERVICE>: a carrier's id changes each time it is edited in
  * the back office, its id_reference does not), else null. The body is PHP json_encode() output ("\/"
- * and "\u00e9" escapes): verify the signature over the raw bytes, before parsing. A 2xx is accepted
+ * and "\u00e9" escapes): verify the signature over the timestamp and the raw bytes, before parsing;
+ * a timestamp more than 5 minutes off, or a signature seen before, is a replay (refused). A 2xx is accepted
  * (idempotent on shop + order id on our side); otherwise the module retries from its dlv_push_queue.
  * Statuses back go through the Webservice: PUT /api/order_carriers/{id} (tracking_number; the tracking
  * URL is the carrier's `url` with @ replaced by the number — there is no URL field on order_carrier)
@@ -65,7 +73,15 @@ export async function startFakePrestaShop() {
     const shop = split ? shops.get(split.slug) : undefined;
     if (!shop || !split || !/^\/api(\/|$)/.test(split.rest)) return { status: 404, body: 'Not Found' };
     if (shop.mode === 'down') return DOWN;
-    const answer = answerWebservice(shop, call, split.rest.slice('/api'.length));
+    let answer = answerWebservice(shop, call, split.rest.slice('/api'.length));
+    const lost = shop.losing.findIndex(
+      (l) => l.method === call.method.toUpperCase() && split.rest.startsWith(l.path),
+    );
+    if (lost >= 0) {
+      // Done in the shop, but the caller hears only a gateway timeout.
+      shop.losing.splice(lost, 1);
+      answer = { ...DOWN, status: 504 };
+    }
     shop.calls.push({
       method: call.method,
       path: split.rest,
@@ -113,6 +129,13 @@ export async function startFakePrestaShop() {
     /** A customer checks out (state 2 "Paiement accepté" unless given). */
     createOrder: (slug: string, input: PsOrderInput = {}) => createOrder(shopState(slug), input),
 
+    /** The merchant adds a carrier of its own (its name may well be one of ours: it never counts). */
+    addCarrier: (slug: string, name: string) => addCarrier(shopState(slug), name),
+
+    /** The merchant edits a carrier: a new id, the same id_reference (PrestaShop's versioning). */
+    editCarrier: (slug: string, carrierId: number, changes?: Record<string, string>) =>
+      editCarrier(shopState(slug), carrierId, changes),
+
     /** The merchant changes the order's state in the back office (an order_histories row). */
     setOrderState: (slug: string, orderId: number, stateId: number) =>
       changeState(shopState(slug), orderId, stateId, 1),
@@ -126,8 +149,13 @@ export async function startFakePrestaShop() {
       url: string,
       credentials: { connectionId: string; secret: string },
       payload: Record<string, unknown>,
-      options: { deliveryId?: string; timeoutMs?: number; signature?: string } = {},
+      options: { deliveryId?: string; timeoutMs?: number; signature?: string; timestamp?: number } = {},
     ) => sendPush(url, credentials, payload, options),
+
+    /** The next `method` call under `path` (e.g. /api/order_histories) is applied, its answer lost (504). */
+    loseAnswerOf(slug: string, method: string, path: string): void {
+      shopState(slug).losing.push({ method: method.toUpperCase(), path });
+    },
 
     setMode(slug: string, mode: PsMode): void {
       shopState(slug).mode = mode;

@@ -68,20 +68,26 @@ class DlvApiClient
     }
 
     /**
-     * Sends one order event, signed with the shop secret; true when our side accepted it (2xx).
+     * Sends one order event, signed with the shop secret and the time of sending; true when our side
+     * accepted it (2xx). The bridge refuses a push more than 5 minutes off its clock, or one it has
+     * seen already: each attempt is signed anew.
+     *
+     * @param int|null $timestamp Unix seconds; null is time()
      *
      * @return true|string true, or why it failed
      */
-    public function pushOrder($json, $deliveryId, $connectionId, $secret)
+    public function pushOrder($json, $deliveryId, $connectionId, $secret, $timestamp = null)
     {
         if ($connectionId === '' || $secret === '') {
             return 'no connection id or shop secret in the module settings';
         }
+        $timestamp = (string) ($timestamp === null ? time() : (int) $timestamp);
         $answer = call_user_func($this->post, $this->baseUrl . '/connectors/prestashop/orders', [
             'Content-Type' => 'application/json',
             'X-Dlv-Connection' => $connectionId,
             'X-Dlv-Delivery-Id' => $deliveryId,
-            'X-Dlv-Signature' => self::signature($json, $secret),
+            'X-Dlv-Timestamp' => $timestamp,
+            'X-Dlv-Signature' => self::signature($json, $secret, $timestamp),
         ], $json, self::PUSH_TIMEOUT);
         if (isset($answer['error'])) {
             return 'request failed: ' . $answer['error'];
@@ -93,10 +99,10 @@ class DlvApiClient
         return true;
     }
 
-    /** base64(HMAC-SHA256(secret, raw body)): what the bridge recomputes. */
-    public static function signature($rawBody, $secret)
+    /** base64(HMAC-SHA256(secret, "{timestamp}.{raw body}")): what the bridge recomputes. */
+    public static function signature($rawBody, $secret, $timestamp)
     {
-        return base64_encode(hash_hmac('sha256', $rawBody, $secret, true));
+        return base64_encode(hash_hmac('sha256', $timestamp . '.' . $rawBody, $secret, true));
     }
 
     /** Every rate complete, or null: never a carrier with a guessed price. */

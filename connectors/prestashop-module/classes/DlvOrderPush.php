@@ -35,7 +35,7 @@ class DlvOrderPush
         $secret = (string) Configuration::get('DLV_SHOP_SECRET');
 
         return DlvPushQueue::flush(function (array $row) use ($client, $connectionId, $secret) {
-            return $client->pushOrder($row['body'], $row['delivery_id'], $connectionId, $secret);
+            return $client->pushOrder($row['body'], $row['delivery_id'], $connectionId, $secret, DlvPushQueue::now());
         });
     }
 

@@ -2,7 +2,7 @@
 /**
  * The outbox of order events (table dlv_push_queue): an event is written before it is sent and
  * deleted once our side accepted it, so an event that could not be sent is sent again later, with
- * the same delivery id and the same bytes (hence the same signature).
+ * the same delivery id and the same bytes (signed again with the time of that attempt).
  *
  * @author    Livraison DLV
  * @license   MIT
@@ -131,7 +131,8 @@ class DlvPushQueue
         Db::getInstance()->delete(self::TABLE, '`id_dlv_push` = ' . (int) $row['id_dlv_push']);
     }
 
-    private static function now()
+    /** The current Unix time (the tests' clock when set): also what a push is signed with. */
+    public static function now()
     {
         return self::$clock ? (int) call_user_func(self::$clock) : time();
     }

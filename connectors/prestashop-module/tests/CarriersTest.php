@@ -61,6 +61,21 @@ class CarriersTest extends ModuleTestCase
         $this->assertNull(DlvCarriers::serviceOf(0));
     }
 
+    public function testAShopCarrierNamedLikeOursIsNotOurs()
+    {
+        // The merchant's own carriers, named as ours or as our services: only the reference counts.
+        foreach (['Livraison DLV Standard', 'Livraison DLV', 'Standard', 'Express'] as $name) {
+            $id = PsTest::save('Carrier', ['name' => $name, 'external_module_name' => '']);
+            PsTest::$rows['Carrier'][$id]['id_reference'] = $id;
+            $this->assertNull(DlvCarriers::serviceOf($id), $name);
+        }
+        // Even one the merchant made by copying ours under its own reference.
+        $ours = new Carrier($this->carrierId('express'));
+        $copy = PsTest::save('Carrier', ['name' => $ours->name, 'external_module_name' => 'dlvshipping']);
+        PsTest::$rows['Carrier'][$copy]['id_reference'] = $copy;
+        $this->assertNull(DlvCarriers::serviceOf($copy));
+    }
+
     public function testUninstallDeletesTheCurrentCarriersTheQueueAndTheSettings()
     {
         $express = $this->carrierId('express');

@@ -68,8 +68,12 @@ class OrderPushTest extends ModuleTestCase
         $this->assertSame('application/json', $push['headers']['content-type']);
         $this->assertSame('con_test42', $push['headers']['x-dlv-connection']);
         $this->assertMatchesRegularExpression('/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/', $push['headers']['x-dlv-delivery-id']);
+        // Signed over the time of sending and the body, so the bridge can refuse a replay.
+        $timestamp = $push['headers']['x-dlv-timestamp'];
+        $this->assertMatchesRegularExpression('/^\d+$/', $timestamp);
+        $this->assertLessThan(60, abs((int) $timestamp - time()));
         $this->assertSame(
-            base64_encode(hash_hmac('sha256', $push['body'], self::env('DLV_TEST_SHOP_SECRET'), true)),
+            base64_encode(hash_hmac('sha256', $timestamp . '.' . $push['body'], self::env('DLV_TEST_SHOP_SECRET'), true)),
             $push['headers']['x-dlv-signature']
         );
         $this->assertSame([
@@ -107,7 +111,7 @@ class OrderPushTest extends ModuleTestCase
         $this->assertSame('order.cancelled', json_decode($pushes[0]['body'], true)['event']);
     }
 
-    public function testAFailedPushIsRetriedWithTheSameDeliveryIdAndBytes()
+    public function testAFailedPushIsRetriedWithTheSameDeliveryIdAndBytesSignedAnew()
     {
         $now = 1_800_000_000;
         DlvPushQueue::$clock = function () use (&$now) {
@@ -135,7 +139,10 @@ class OrderPushTest extends ModuleTestCase
         $this->assertSame(['fail', 'ok', 'ok'], array_column($pushes, 'mode'));
         $this->assertSame($pushes[0]['headers']['x-dlv-delivery-id'], $pushes[1]['headers']['x-dlv-delivery-id']);
         $this->assertSame($pushes[0]['body'], $pushes[1]['body']);
-        $this->assertSame($pushes[0]['headers']['x-dlv-signature'], $pushes[1]['headers']['x-dlv-signature']);
+        // Each attempt is signed with its own time: a retry is no replay.
+        $this->assertSame((string) 1_800_000_000, $pushes[0]['headers']['x-dlv-timestamp']);
+        $this->assertSame((string) 1_800_000_061, $pushes[1]['headers']['x-dlv-timestamp']);
+        $this->assertNotSame($pushes[0]['headers']['x-dlv-signature'], $pushes[1]['headers']['x-dlv-signature']);
         $this->assertSame('order.cancelled', json_decode($pushes[2]['body'], true)['event']);
         $this->assertNotSame($pushes[0]['headers']['x-dlv-delivery-id'], $pushes[2]['headers']['x-dlv-delivery-id']);
         $this->assertSame([], $this->queue());

@@ -7,7 +7,7 @@ import type { PushedOrder } from './order-mapping.ts';
 import type { PrestaShopPushInbox } from './push-inbox.ts';
 import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
-import { listOf, readShopSettings, type ShopSettings, weightKg } from './shop-settings.ts';
+import { listOf, oneOf, readShopSettings, type ShopSettings, weightKg } from './shop-settings.ts';
 import { shiftWallClock, wallClock } from './wall-clock.ts';
 import { PrestaShopRetryLater, type PrestaShopWebservice } from './webservice-client.ts';
 
@@ -49,9 +49,7 @@ export function prestashopOrderPoll(deps: {
         cache.set(
           path,
           Number(id) > 0
-            ? ws
-                .get(url, key, path)
-                .then((body) => ((body as Record<string, Row>)[singular] ?? null) as Row | null)
+            ? ws.get(url, key, path).then((body) => oneOf(body, resource, singular))
             : Promise.resolve(null),
         );
       return cache.get(path)!;

@@ -18,11 +18,19 @@ import { openCredentials } from './shop-credentials.ts';
 export interface ReceivedPush {
   connectionId: unknown;
   deliveryId: unknown;
+  timestamp: unknown;
   signature: unknown;
   rawBody: Buffer | null;
 }
 
-const UNSIGNED = 'The push is not signed for a linked shop (X-Dlv-Connection, X-Dlv-Signature).';
+const UNSIGNED =
+  'The push is not signed for a linked shop (X-Dlv-Connection, X-Dlv-Timestamp, X-Dlv-Signature).';
+const REPLAYED =
+  'The push is outside the 5-minute window of its X-Dlv-Timestamp, or was received already: it is refused.';
+/** How far a push's timestamp may be from our clock, either way. */
+export const PUSH_WINDOW_S = 5 * 60;
+/** Unix seconds, as PHP's time() writes them. */
+const TIMESTAMP = /^\d{1,12}$/;
 /** Compared against when the connection is unknown, so an unknown id costs the same as a bad signature. */
 const DECOY_SECRET = 'decoy-secret-for-unknown-connections';
 const DELIVERY_ID = /^[A-Za-z0-9-]{8,100}$/;
@@ -30,21 +38,30 @@ const DELIVERY_ID = /^[A-Za-z0-9-]{8,100}$/;
 const header = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
-/** base64 HMAC-SHA256 of the raw body, compared in constant time. */
-function validSignature(rawBody: Buffer, given: string | null, secret: string): boolean {
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
+/**
+ * base64 HMAC-SHA256 of `{timestamp}.{raw body}`, compared in constant time: the decoded signature
+ * when it holds, else null. The timestamp is signed so that a captured push cannot be sent again
+ * later: the window and the signatures already seen refuse it.
+ */
+function validSignature(
+  rawBody: Buffer,
+  timestamp: string,
+  given: string | null,
+  secret: string,
+): Buffer | null {
+  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
   const actual = Buffer.from(given ?? '', 'base64');
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return actual.length === expected.length && timingSafeEqual(actual, expected) ? actual : null;
 }
 
 /**
  * The module's pushes (`POST /connectors/prestashop/orders`): checked (connection, signature over the
- * raw body, shape), stored once per delivery id with their processing job enqueued in the same
+ * timestamp and the raw body, the timestamp's window, not seen before, shape), stored once per delivery id with their processing job enqueued in the same
  * statement, answered at once; then processed by that job. The Webservice poll hands the orders it
  * finds to `handle` too, so both paths create the same one delivery order per shop order.
  */
 export function prestashopPushInbox(deps: {
-  stores: Pick<Stores, 'connections' | 'connectorSync' | 'brands'>;
+  stores: Pick<Stores, 'connections' | 'connectorSync' | 'brands' | 'prestashopShops'>;
   transact: Transact;
   orders: OrderService;
   cipher: CredentialCipher;
@@ -75,7 +92,8 @@ export function prestashopPushInbox(deps: {
 
     /**
      * Verifies and stores a push; true when new, false when this delivery id was stored already (the
-     * module retrying). An unknown or disconnected connection is refused exactly like a bad signature.
+     * module retrying, signed anew). An unknown or disconnected connection is refused exactly like a
+     * bad signature; a timestamp more than 5 minutes off, or a signature already seen, is refused too.
      */
     async receive(push: ReceivedPush): Promise<boolean> {
       const connectionId = header(push.connectionId);
@@ -84,8 +102,19 @@ export function prestashopPushInbox(deps: {
       const usable = connection?.platform === 'prestashop' && connection.status !== 'disconnected';
       const credentials = usable ? await openCredentials(stores, deps.cipher, connection.id) : null;
       const rawBody = push.rawBody ?? Buffer.alloc(0);
-      const signed = validSignature(rawBody, header(push.signature), credentials?.secret ?? DECOY_SECRET);
-      if (!signed || !credentials || !connection) throw new AppError('unauthorized', UNSIGNED);
+      const timestamp = header(push.timestamp);
+      const stamp = timestamp !== null && TIMESTAMP.test(timestamp) ? timestamp : '';
+      const signed = validSignature(
+        rawBody,
+        stamp,
+        header(push.signature),
+        credentials?.secret ?? DECOY_SECRET,
+      );
+      if (!signed || stamp === '' || !credentials || !connection)
+        throw new AppError('unauthorized', UNSIGNED);
+      const at = clock();
+      if (Math.abs(at.getTime() / 1000 - Number(stamp)) > PUSH_WINDOW_S)
+        throw new AppError('unauthorized', REPLAYED);
 
       const deliveryId = header(push.deliveryId);
       if (deliveryId === null || !DELIVERY_ID.test(deliveryId))
@@ -101,6 +130,11 @@ export function prestashopPushInbox(deps: {
         throw new AppError('invalid_request', `event: must be one of ${PUSH_EVENTS.join(', ')}`);
       const ref = prestashopOrderRef(body.order);
       if (ref === null) throw new AppError('invalid_request', 'order.id: must be the shop order’s id');
+      // Seen by any instance while its timestamp could still pass (twice the window: it may be ahead
+      // of our clock as much as behind): a replay. The module signs each attempt anew.
+      const forgetBefore = new Date(at.getTime() - 2 * PUSH_WINDOW_S * 1000);
+      if (!(await stores.prestashopShops.rememberPushSignature(connection.id, signed, at, forgetBefore)))
+        throw new AppError('unauthorized', REPLAYED);
       const id = await sync.receive(
         {
           platform: 'prestashop',
@@ -110,7 +144,7 @@ export function prestashopPushInbox(deps: {
           topic: event as string,
           externalOrderId: ref.externalId,
           payload: rawBody.toString('utf8'),
-          at: clock(),
+          at,
         },
         deps.processJob,
       );

@@ -35,6 +35,17 @@ export function listOf(body: unknown, resource: string): Row[] {
   return Array.isArray(list) ? (list as Row[]) : [];
 }
 
+/**
+ * One object read by id (`GET /api/{resource}/{id}`): `{"order":{…}}` with the whole object, but a
+ * one-item list under the plural name, `{"orders":[{…}]}`, when fields were chosen with
+ * `display=[…]` (PrestaShop 8); null when neither holds an object.
+ */
+export function oneOf(body: unknown, resource: string, singular: string): Row | null {
+  const object = (body as Record<string, unknown> | null)?.[singular];
+  if (object && typeof object === 'object' && !Array.isArray(object)) return object as Row;
+  return listOf(body, resource)[0] ?? null;
+}
+
 /** A multilingual field ([{id, value}]) or a plain one, as the strings it holds. */
 const texts = (value: unknown): string[] =>
   Array.isArray(value)

@@ -4,14 +4,14 @@ import type { CredentialCipher } from '../credentials.ts';
 import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
 import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
-import { listOf, readShopSettings } from './shop-settings.ts';
+import { listOf, oneOf, readShopSettings } from './shop-settings.ts';
 import { type PrestaShopWebservice, toPrestaShopXml } from './webservice-client.ts';
 
 /**
  * Statuses pushed back to the shop through its Webservice, for delivery orders that came from it:
  * on creation our tracking number into the order's `order_carriers` row (GET it, PUT it back whole:
  * PUT replaces the object), and on delivery an `order_histories` entry moving the order to the shop's
- * "delivered" state. The shop down: thrown, the job retries with backoff, and the link says so until
+ * "delivered" state, with `sendemail=1` when the link notifies customers (the state's own e-mail). The shop down: thrown, the job retries with backoff, and the link says so until
  * a call goes through. The key refused (401): the link is broken, the brand told.
  */
 export function prestashopStatusSync(deps: {
@@ -52,6 +52,7 @@ export function prestashopStatusSync(deps: {
     key: string,
     connectionId: string,
     orderId: string,
+    notifyCustomer: boolean,
   ): Promise<string> {
     let stateId = (await stores.prestashopShops.find(connectionId))?.deliveredStateId ?? null;
     if (stateId === null) {
@@ -59,16 +60,20 @@ export function prestashopStatusSync(deps: {
       if (stateId === null) return 'the shop has no "delivered" state: nothing written';
       await stores.prestashopShops.setDeliveredState(connectionId, stateId);
     }
-    const order = (await ws.get(url, key, `orders/${orderId}`, { display: '[id,current_state]' })) as {
-      order?: { current_state?: unknown };
-    };
+    const order = oneOf(
+      await ws.get(url, key, `orders/${orderId}`, { display: '[id,current_state]' }),
+      'orders',
+      'order',
+    );
     // Already there (a retry after a lost answer, or the merchant was quicker): no second history row.
-    if (String(order.order?.current_state) === String(stateId)) return 'already delivered in the shop';
+    if (String(order?.current_state) === String(stateId)) return 'already delivered in the shop';
     await ws.post(
       url,
       key,
       'order_histories',
       toPrestaShopXml('order_history', { id_order: orderId, id_order_state: stateId }),
+      // OrderHistory::addWs sends the state's e-mail (per its settings) only when asked to.
+      notifyCustomer ? { sendemail: '1' } : {},
     );
     return `order state ${stateId} (delivered) added`;
   }
@@ -94,7 +99,13 @@ export function prestashopStatusSync(deps: {
         if (event.type === 'order.created')
           outcome = await writeTracking(connection.shop, key, link.externalId, order.tracking_ref);
         else if (order.status === 'delivered')
-          outcome = await markDelivered(connection.shop, key, connection.id, link.externalId);
+          outcome = await markDelivered(
+            connection.shop,
+            key,
+            connection.id,
+            link.externalId,
+            connection.notifyCustomer,
+          );
         await deps.health.succeeded(connection);
         return outcome;
       } catch (err) {

@@ -80,9 +80,12 @@ export function prestashopWebservice(options: {
     path: string,
     query: Query,
     xml?: string,
+    output: 'JSON' | 'XML' = 'JSON',
   ): Promise<unknown> {
     const url = new URL(`${shopUrl}/api/${path}`);
-    for (const [name, value] of Object.entries({ ...query, output_format: 'JSON' }))
+    for (const [name, value] of Object.entries(
+      output === 'JSON' ? { ...query, output_format: 'JSON' } : query,
+    ))
       url.searchParams.set(name, value);
     try {
       await options.guard.assertPublic(url);
@@ -115,6 +118,7 @@ export function prestashopWebservice(options: {
       throw new PrestaShopRetryLater(`the shop answered ${status}: ${describeError(response)}`);
     if (status < 200 || status >= 300)
       throw new PrestaShopRequestFailed(`${method} /api/${path}: ${describeError(response)}`, status);
+    if (output === 'XML') return response.text;
     try {
       return JSON.parse(response.text);
     } catch {
@@ -125,11 +129,29 @@ export function prestashopWebservice(options: {
   return {
     get: (shopUrl: string, key: string, path: string, query: Query = {}) =>
       call(shopUrl, key, 'GET', path, query),
+    /**
+     * What the key may do, from the Webservice's root (`GET /api/`): each resource it is granted and
+     * its methods (`<orders xlink:href="…" get="true" put="false" post="false" …>`). Read in XML, the
+     * format PrestaShop documents this listing in.
+     */
+    async permissions(shopUrl: string, key: string): Promise<Map<string, Set<string>>> {
+      const xml = String(await call(shopUrl, key, 'GET', '', {}, undefined, 'XML'));
+      const granted = new Map<string, Set<string>>();
+      // Every element with method attributes, whatever their order (a description repeats its resource's).
+      for (const [, name, attributes] of xml.matchAll(/<([a-z_]+)((?:\s+[\w:-]+="[^"]*")+)\s*\/?>/g)) {
+        if (granted.has(name!) || !/\sget="/.test(attributes!)) continue;
+        const methods = new Set<string>();
+        for (const [, method, value] of attributes!.matchAll(/\b(get|put|post|patch|delete|head)="(\w+)"/g))
+          if (value === 'true') methods.add(method!.toUpperCase());
+        granted.set(name!, methods);
+      }
+      return granted;
+    },
     /** PUT replaces the whole object: send every field read by a GET, changed ones changed. */
     put: (shopUrl: string, key: string, path: string, xml: string) =>
       call(shopUrl, key, 'PUT', path, {}, xml),
-    post: (shopUrl: string, key: string, path: string, xml: string) =>
-      call(shopUrl, key, 'POST', path, {}, xml),
+    post: (shopUrl: string, key: string, path: string, xml: string, query: Query = {}) =>
+      call(shopUrl, key, 'POST', path, query, xml),
   };
 }
 

@@ -16,6 +16,29 @@ const columns = (t: string) => `${t}.connection_id AS "connectionId", ${t}.poll_
 
 export function prestashopShopsRepository(db: Queryable) {
   return {
+    /**
+     * Records a push's signature as seen; false when it was seen already (a replay). The link's
+     * signatures seen before `forgetBefore` are deleted first: a push that old is refused by its
+     * timestamp anyway.
+     */
+    async rememberPushSignature(
+      connectionId: string,
+      signature: Buffer,
+      at: Date,
+      forgetBefore: Date,
+    ): Promise<boolean> {
+      await db.query('DELETE FROM prestashop_push_signatures WHERE connection_id = $1 AND seen_at < $2', [
+        connectionId,
+        forgetBefore,
+      ]);
+      const { rowCount } = await db.query(
+        `INSERT INTO prestashop_push_signatures (connection_id, signature, seen_at) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING`,
+        [connectionId, signature, at],
+      );
+      return rowCount === 1;
+    },
+
     async insert(shop: Omit<PrestaShopShop, 'lastPolledAt'>, at: Date): Promise<void> {
       await db.query(
         `INSERT INTO prestashop_shops (connection_id, poll_enabled, time_zone, polled_through, delivered_state_id, created_at)

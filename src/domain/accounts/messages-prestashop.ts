@@ -146,6 +146,11 @@ export const PRESTASHOP_FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][]
     (m) => `la boutique est injoignable ; réessayez plus tard (${m[1]})`,
   ],
   [
+    /^The Webservice key lacks permissions \((.*)\)\. The key needs: .*$/,
+    (m) =>
+      `il manque des droits à la clé Webservice (${m[1]}) : la clé doit avoir les droits indiqués sous le champ.`,
+  ],
+  [
     /^The shop refused a Webservice call \((.*)\)\. The key needs: .*$/,
     (m) =>
       `la boutique a refusé un appel Webservice (${m[1]}) : la clé doit avoir les droits indiqués sous le champ.`,

@@ -28,6 +28,8 @@ export interface PsOrderInput {
   state?: number;
   /** The carrier the buyer chose: one of our services (default standard) or the shop's own. */
   carrier?: 'express' | 'standard' | 'economy' | 'other';
+  /** Or a carrier by its id (one added by addCarrier or editCarrier); wins over `carrier`. */
+  carrierId?: number;
   /** When the order was placed (default: now). */
   at?: Date;
 }
@@ -78,7 +80,11 @@ export function createOrder(shop: PsShop, input: PsOrderInput = {}): Row {
     ...input.address,
   });
   const reference = { express: 7, standard: 8, economy: 9, other: 12 }[input.carrier ?? 'standard'];
-  const carrier = shop.tables.carriers!.find((c) => c.id_reference === String(reference))!;
+  const carrier =
+    input.carrierId === undefined
+      ? shop.tables.carriers!.find((c) => c.id_reference === String(reference) && c.deleted !== '1')!
+      : shop.tables.carriers!.find((c) => c.id === input.carrierId)!;
+  if (!carrier) throw new Error(`fake PrestaShop: ${shop.slug} has no carrier ${input.carrierId}`);
   const lines = input.lines ?? [{ productId: shop.tables.products![0]!.id, quantity: 2 }];
   const products = lines.map((line) => {
     const product = shop.tables.products!.find((p) => p.id === line.productId);
@@ -188,4 +194,28 @@ export function changeState(shop: PsShop, orderId: number, stateId: number, empl
     id_order: orderId,
     date_add: now,
   });
+}
+
+/** A new carrier id: ids are never reused, and a reference is the id of its carrier's first version. */
+const nextCarrierId = (shop: PsShop) =>
+  Math.max(...shop.tables.carriers!.flatMap((c) => [c.id, Number(c.id_reference)])) + 1;
+
+/** A carrier of the merchant's own (Shipping › Carriers › Add): a new id that is its own reference. */
+export function addCarrier(shop: PsShop, name: string): Row {
+  const template = shop.tables.carriers!.find((c) => c.external_module_name === '')!;
+  const id = nextCarrierId(shop);
+  const row: Row = { ...template, id, id_reference: String(id), name };
+  shop.tables.carriers!.push(row);
+  return row;
+}
+
+/** The back office saving an edited carrier: a copy with a new id and the same reference, the old one deleted. */
+export function editCarrier(shop: PsShop, carrierId: number, changes: Record<string, string> = {}): Row {
+  const old = shop.tables.carriers!.find((c) => c.id === carrierId);
+  if (!old) throw new Error(`fake PrestaShop: ${shop.slug} has no carrier ${carrierId}`);
+  const id = nextCarrierId(shop);
+  const row: Row = { ...old, ...changes, id };
+  old.deleted = '1';
+  shop.tables.carriers!.push(row);
+  return row;
 }

@@ -75,21 +75,43 @@ export function pushPayload(shop: PsShop, orderId: number, event: PushEvent): Re
   };
 }
 
-/** POSTs a push as the module does: json_encode'd body, signed, one delivery id per push (kept on a retry). */
+let lastTimestamp = 0;
+/**
+ * Now, in Unix seconds, but never a second already used: the tests push the same order's bytes several
+ * times a second (the module's retries come a minute apart), and the same bytes signed in the same
+ * second are one push replayed, refused. Replay tests pass their own `timestamp`.
+ */
+function nextTimestamp(): number {
+  lastTimestamp = Math.max(Math.floor(Date.now() / 1000), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
+/**
+ * POSTs a push as the module does: json_encode'd body, signed with the time it is sent, one delivery
+ * id per push (kept on a retry, signed anew).
+ */
 export async function sendPush(
   url: string,
   credentials: { connectionId: string; secret: string },
   payload: Record<string, unknown>,
-  options: { deliveryId?: string; timeoutMs?: number; signature?: string } = {},
+  options: {
+    deliveryId?: string;
+    timeoutMs?: number;
+    signature?: string;
+    /** Unix seconds (default: now), signed with the body. */
+    timestamp?: number;
+  } = {},
 ): Promise<PostResult & { deliveryId: string; sentBody: string; headers: Record<string, string> }> {
   const body = phpJsonEncode(payload);
   const deliveryId = options.deliveryId ?? randomUUID();
+  const timestamp = String(options.timestamp ?? nextTimestamp());
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'PrestaShop/8.1.7 dlvshipping/1.0.0',
     'X-Dlv-Connection': credentials.connectionId,
     'X-Dlv-Delivery-Id': deliveryId,
-    'X-Dlv-Signature': options.signature ?? bodyHmac(credentials.secret, body),
+    'X-Dlv-Timestamp': timestamp,
+    'X-Dlv-Signature': options.signature ?? bodyHmac(credentials.secret, `${timestamp}.${body}`),
   };
   const result = await postJson(url, body, headers, options.timeoutMs ?? 5_000);
   // `body` is the bridge's answer; what was sent is `sentBody`.

@@ -33,6 +33,10 @@ export interface PsShop {
   /** orders' order_rows association, by order id. */
   orderRows: Map<number, Record<string, string>[]>;
   calls: PsCall[];
+  /** The e-mails the shop sent its customers (OrderHistory::addWithemail: the state's own mail). */
+  mails: { idOrder: number; idOrderState: number; to: string }[];
+  /** Calls whose answer is lost after the shop applied them (a proxy timing out): see loseAnswerOf. */
+  losing: { method: string; path: string }[];
 }
 
 /** `YYYY-MM-DD HH:MM:SS` in the shop's timezone, as PrestaShop stores dates. */
@@ -73,6 +77,8 @@ export function newShop(slug: string, url: string, timeZone: string): PsShop {
     tables: Object.fromEntries(Object.keys(RESOURCES).map((r) => [r, []])),
     orderRows: new Map(),
     calls: [],
+    mails: [],
+    losing: [],
   };
   const now = psDate(shop);
   for (const [id, name, flags] of ORDER_STATES) {

@@ -61,7 +61,7 @@ function authenticate(shop: PsShop, call: Call): Record<string, string[]> {
   return found.permissions;
 }
 
-function write(shop: PsShop, resource: string, method: string, body: string): Row {
+function write(shop: PsShop, resource: string, method: string, body: string, q: URLSearchParams): Row {
   let entities: ReturnType<typeof entitiesOf>;
   try {
     entities = entitiesOf(body);
@@ -89,7 +89,13 @@ function write(shop: PsShop, resource: string, method: string, body: string): Ro
     const state = shop.tables.order_states!.find((s) => String(s.id) === fields.id_order_state);
     if (!order || !state)
       throw new WsError(400, 85, 'Validation error: "Property OrderHistory->id_order is not valid"');
-    return changeState(shop, order.id, state.id, Number(fields.id_employee ?? 0));
+    const history = changeState(shop, order.id, state.id, Number(fields.id_employee ?? 0));
+    // OrderHistory::addWs: the state's e-mail only with ?sendemail=1, and only if the state sends one.
+    if (q.get('sendemail') === '1' && state.send_email === '1') {
+      const customer = shop.tables.customers!.find((c) => String(c.id) === String(order.id_customer));
+      shop.mails.push({ idOrder: order.id, idOrderState: state.id, to: String(customer?.email ?? '') });
+    }
+    return history;
   }
   if (method === 'POST') return insert(shop, resource, { ...fields, date_add: psDate(shop) });
   for (const field of definition.fields) {
@@ -100,6 +106,30 @@ function write(shop: PsShop, resource: string, method: string, body: string): Ro
   return target!;
 }
 
+/**
+ * The Webservice's root (`GET /api/`, WebserviceOutputBuilder::getResourcesList): each resource the
+ * key is granted, with what it may do as attributes. XML only here (how PrestaShop documents it, and
+ * how the bridge reads it).
+ */
+function resourcesList(shop: PsShop, permissions: Record<string, string[]>): Answer {
+  const flags = (methods: string[]) =>
+    ['get', 'put', 'post', 'patch', 'delete', 'head']
+      .map((m) => `${m}="${methods.includes(m.toUpperCase()) ? 'true' : 'false'}"`)
+      .join(' ');
+  const nodes = Object.keys(RESOURCES)
+    .filter((resource) => permissions[resource])
+    .map((resource) => {
+      const href = `${shop.url}/api/${resource}`;
+      const attributes = `xlink:href="${href}" ${flags(permissions[resource]!)}`;
+      return `<${resource} ${attributes}><description ${attributes}>The ${resource}</description><schema xlink:href="${href}?schema=blank" type="blank"/><schema xlink:href="${href}?schema=synopsis" type="synopsis"/></${resource}>`;
+    });
+  return {
+    status: 200,
+    headers: { 'PSWS-Version': '8.1.7', 'content-type': 'text/xml;charset=utf-8' },
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n<prestashop xmlns:xlink="http://www.w3.org/1999/xlink"><api shopName="${shop.slug}">${nodes.join('')}</api></prestashop>\n`,
+  };
+}
+
 export function answerWebservice(shop: PsShop, call: Call, path: string): Answer {
   const q = call.url.searchParams;
   const json = (q.get('output_format') ?? q.get('io_format') ?? '').toUpperCase() === 'JSON';
@@ -107,6 +137,7 @@ export function answerWebservice(shop: PsShop, call: Call, path: string): Answer
   try {
     const permissions = authenticate(shop, call);
     const [resource = '', id] = path.split('/').filter(Boolean);
+    if (resource === '' && (method === 'GET' || method === 'HEAD')) return resourcesList(shop, permissions);
     const definition = RESOURCES[resource];
     if (!definition)
       throw new WsError(
@@ -139,9 +170,13 @@ export function answerWebservice(shop: PsShop, call: Call, path: string): Answer
       // getFilteredObjectDetails(): an unknown id is a bare 404, without an error body.
       if (!row) return { status: 404, headers: { 'PSWS-Version': '8.1.7' }, body: '' };
       const display = q.get('display') ? selectRows(resource, [row], q).display : 'full';
+      // Chosen fields come back as a one-item list under the plural name (PrestaShop 8:
+      // {"orders":[{"id":5,"current_state":"18"}]}), the whole object under the singular one.
+      if (Array.isArray(display))
+        return output(json, 200, { [resource]: [render(resource, row, display, shop)] });
       return output(json, 200, { [definition.singular]: render(resource, row, display, shop) });
     }
-    const saved = write(shop, resource, method, call.body);
+    const saved = write(shop, resource, method, call.body, q);
     return output(json, method === 'POST' ? 201 : 200, {
       [definition.singular]: render(resource, saved, 'full', shop),
     });

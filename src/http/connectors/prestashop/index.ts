@@ -11,8 +11,9 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 /**
  * `/connectors/prestashop`: where our PrestaShop module pushes paid and cancelled orders. Each push
  * names its link (X-Dlv-Connection) and is signed with that link's secret (X-Dlv-Signature, base64
- * HMAC-SHA256 of the raw body), checked before anything else is read; it is stored and answered at
- * once, and processed by a job.
+ * HMAC-SHA256 of `{X-Dlv-Timestamp}.{raw body}`), checked before anything else is read; a timestamp
+ * more than 5 minutes off or a signature seen before is refused (no replays); it is stored and
+ * answered at once, and processed by a job.
  */
 export function prestashopRoutes(deps: Deps) {
   return async (app: FastifyInstance) => {
@@ -23,6 +24,7 @@ export function prestashopRoutes(deps: Deps) {
         const stored = await deps.prestashop.inbox.receive({
           connectionId: first(request.headers['x-dlv-connection']),
           deliveryId: first(request.headers['x-dlv-delivery-id']),
+          timestamp: first(request.headers['x-dlv-timestamp']),
           signature: first(request.headers['x-dlv-signature']),
           rawBody: request.rawBody,
         });
