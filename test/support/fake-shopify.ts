@@ -164,9 +164,7 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
       if (!options.privacyWebhookUrl) throw new Error('fake Shopify: no privacyWebhookUrl configured');
       return [options.privacyWebhookUrl];
     }
-    const urls = shop.webhookSubscriptions
-      .filter((s) => s.topic === topicToEnum(topic))
-      .map((s) => s.callbackUrl);
+    const urls = shop.webhookSubscriptions.filter((s) => s.topic === topicToEnum(topic)).map((s) => s.uri);
     if (!urls.length) throw new Error(`fake Shopify: ${shop.domain} has no subscription to ${topic}`);
     return urls;
   }
@@ -239,9 +237,7 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
      */
     async uninstall(domain: string): Promise<PostResult[]> {
       const shop = shopState(domain);
-      const urls = shop.webhookSubscriptions
-        .filter((s) => s.topic === 'APP_UNINSTALLED')
-        .map((s) => s.callbackUrl);
+      const urls = shop.webhookSubscriptions.filter((s) => s.topic === 'APP_UNINSTALLED').map((s) => s.uri);
       const payload = fake.appUninstalledPayload(domain);
       shop.accessTokens.length = 0;
       shop.webhookSubscriptions.length = 0;

@@ -100,7 +100,8 @@ export function shopifyOperations(client: ShopifyAdminClient) {
             };
           }>(shop, token, WEBHOOK_SUBSCRIPTION_CREATE, {
             topic,
-            webhookSubscription: { callbackUrl: urls.webhooks, format: 'JSON' },
+            // `uri` since 2025-10 (SHOPIFY_API_VERSION), where `callbackUrl` is deprecated.
+            webhookSubscription: { uri: urls.webhooks, format: 'JSON' },
           });
           checkUserErrors(`webhookSubscriptionCreate ${topic}`, data.webhookSubscriptionCreate.userErrors);
           const id = data.webhookSubscriptionCreate.webhookSubscription?.id;
