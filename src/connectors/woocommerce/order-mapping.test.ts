@@ -28,7 +28,7 @@ describe('mapWooOrder', () => {
     const mapped = mapWooOrder(order(), 'ours');
     expect(mapped).toEqual({
       kind: 'order',
-      ref: { id: '727', name: '#727' },
+      ref: { id: '727', number: '727', name: '#727' },
       input: {
         customer_email: 'claire.martin@example.fr',
         amount_eur: 62.2,
@@ -37,9 +37,18 @@ describe('mapWooOrder', () => {
         delivery_phone: '06 12 34 56 78',
         delivery_email: 'claire.martin@example.fr',
         service: 'economy',
-        reference: '#727',
+        // The order number as the shop shows it, without WooCommerce's "#" (README).
+        reference: '727',
       },
     });
+  });
+
+  it('takes the reference from `number` (a sequential-numbers plugin may change it), never the id', () => {
+    expect(mapWooOrder(order({ number: 'WC-2001' }), 'ours')).toMatchObject({
+      ref: { id: '727' },
+      input: { reference: 'WC-2001' },
+    });
+    expect(mapWooOrder(order({ number: null }), 'ours')).toMatchObject({ input: { reference: '727' } });
   });
 
   it('skips another method unless the brand takes every order, and refuses what we cannot deliver', () => {
