@@ -153,6 +153,45 @@ describe('a shop’s whole life', () => {
   });
 });
 
+describe('which paid orders are ours', () => {
+  it('only those shipped with our carrier service’s rate: the shop’s own “Standard”, “Express”, “Livraison” are not', async () => {
+    const { t, fake } = live;
+    const { shop } = await installShop(live);
+    const skipped = [
+      ...['Standard', 'Express', 'Livraison', 'standard'].map((name) => fake.merchantRate(name)),
+      // Another carrier-calculated service whose codes look like ours.
+      { code: 'express', title: 'Colissimo — Express', source: 'Colissimo' },
+    ].map((shippingLine) => fake.newOrder(shop, { shippingLine }));
+    const ours = fake.newOrder(shop, {
+      shippingLine: fake.carrierRate(shop, 'express', 'Livraison DLV — Express — same day'),
+    });
+    for (const order of [...skipped, ours])
+      expect((await fake.sendWebhook(shop, 'orders/paid', order.payload)).status).toBe(200);
+    expect(JSON.parse(skipped[0]!.payload).shipping_lines[0]).toMatchObject({
+      code: 'Standard',
+      title: 'Standard',
+      source: 'shopify',
+      carrier_identifier: null,
+    });
+    expect(JSON.parse(ours.payload).shipping_lines[0]).toMatchObject({
+      code: 'express',
+      source: 'Livraison DLV',
+      carrier_identifier: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    expect(await oneDeliveryOrder(t, ours.gid)).toMatchObject({ service: 'express', status: 'pending' });
+    const outcomes = await eventually(async () => {
+      const { rows } = await t.pool.query(
+        'SELECT outcome FROM connector_inbox WHERE external_order_id = ANY($1) AND processed_at IS NOT NULL',
+        [skipped.map((o) => o.gid)],
+      );
+      return rows.length === skipped.length && rows.map((r) => r.outcome as string);
+    });
+    expect(outcomes).toEqual(skipped.map(() => 'skipped: not shipped with our services'));
+    for (const order of skipped) expect(await deliveryOrdersOf(t, order.gid)).toHaveLength(0);
+    expect(skipped.flatMap((o) => fulfillmentsOf(fake, shop, o.gid))).toEqual([]);
+  });
+});
+
 describe('carrier-service rates at checkout', () => {
   it('answers the fake’s rate request in Shopify’s shape with the prices of POST /rates', async () => {
     const { t, fake } = live;

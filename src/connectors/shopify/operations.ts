@@ -135,7 +135,13 @@ export function shopifyOperations(client: ShopifyAdminClient) {
           `Live rates at checkout are not available on this shop (${err.message}); carrier-calculated shipping needs the Advanced plan, or the Shopify plan billed yearly or with the add-on.`,
         );
       }
-      return { remoteIds: { webhookSubscriptions, ...(carrierService ? { carrierService } : {}) }, warnings };
+      return {
+        remoteIds: {
+          webhookSubscriptions,
+          ...(carrierService ? { carrierService, carrierServiceName: urls.carrierName } : {}),
+        },
+        warnings,
+      };
     },
 
     /** Best effort on disconnect: what fails here is gone anyway once the app is uninstalled. */

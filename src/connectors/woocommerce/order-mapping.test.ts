@@ -51,6 +51,33 @@ describe('mapWooOrder', () => {
     expect(mapWooOrder(order({ number: null }), 'ours')).toMatchObject({ input: { reference: '727' } });
   });
 
+  it('counts only our method by its id: a shop method named or configured like ours never does', () => {
+    const lookalikes = [
+      {
+        method_id: 'flat_rate',
+        method_title: 'Livraison DLV — Express',
+        meta_data: [{ key: 'dlv_service', value: 'express' }],
+      },
+      { method_id: 'free_shipping', method_title: 'Standard', meta_data: [] },
+      { method_id: 'local_pickup', method_title: 'Livraison', meta_data: [] },
+      { method_id: 'dlv_same_day', method_title: 'Express', meta_data: [] },
+      { method_id: 'DLV', method_title: 'Express', meta_data: [] },
+      { method_id: 'dlv:express', method_title: 'Express', meta_data: [] },
+      { method_title: 'dlv', meta_data: [] },
+    ];
+    for (const line of lookalikes)
+      expect(mapWooOrder(order({ shipping_lines: [line] }), 'ours'), JSON.stringify(line)).toMatchObject({
+        kind: 'skip',
+      });
+    const mixed = order({
+      shipping_lines: [
+        lookalikes[0],
+        { method_id: 'dlv', meta_data: [{ key: 'dlv_service', value: 'standard' }] },
+      ],
+    });
+    expect(mapWooOrder(mixed, 'ours')).toMatchObject({ kind: 'order', input: { service: 'standard' } });
+  });
+
   it('skips another method unless the brand takes every order, and refuses what we cannot deliver', () => {
     const flat = order({ shipping_lines: [{ method_id: 'flat_rate', meta_data: [] }] });
     expect(mapWooOrder(flat, 'ours')).toMatchObject({ kind: 'skip' });
