@@ -398,13 +398,17 @@ describe('the shopify outbox subscriber', () => {
     return rows[0].n as number;
   }
 
-  it('gets a job for the orders of brands with an active link, and leaves orders not from Shopify alone', async () => {
+  it('gets a job for the moves of orders of brands with an active link, and leaves orders not from Shopify alone', async () => {
     const order = paidOrderPayload();
     const created = await deliver('orders/paid', order.text);
     const ref = created.replace('created ', '');
+    // Nothing for Shopify until the parcel is picked up (the fulfillment waits for it).
+    expect(await syncJobs(ref)).toBe(0);
+    await t.deps.orders.setStatus(ref, 'picked_up', null);
     expect(await syncJobs(ref)).toBe(1);
     const direct = await createOrder(t.app, brand);
     expect(direct.statusCode).toBe(200);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null);
     const { rows } = await t.pool.query(
       "SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1",
       [direct.data.trackingRef],
