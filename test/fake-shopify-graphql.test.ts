@@ -134,6 +134,33 @@ describe('input coercion, as Shopify reports it (top-level errors, no data)', ()
   });
 });
 
+describe('webhook subscription addresses by version', () => {
+  it('takes `uri` from 2025-10 (and the deprecated `callbackUrl`), and refuses `uri` before it', async () => {
+    const uri = receiver.url('/by-uri');
+    const current = await gql(MUTATIONS.subscribe, { topic: 'ORDERS_CANCELLED', sub: { uri } }, '2025-10');
+    expect(current.json.data.webhookSubscriptionCreate).toMatchObject({
+      webhookSubscription: { topic: 'ORDERS_CANCELLED', uri },
+      userErrors: [],
+    });
+    expect(fake.shop(SHOP).webhookSubscriptions.at(-1)).toMatchObject({ uri, addressField: 'uri' });
+    const deprecated = await gql(
+      MUTATIONS.subscribe,
+      { topic: 'ORDERS_CANCELLED', sub: { callbackUrl: receiver.url('/by-callback') } },
+      '2025-10',
+    );
+    expect(deprecated.json.data.webhookSubscriptionCreate.userErrors).toEqual([]);
+    const older = await gql(
+      MUTATIONS.subscribe,
+      { topic: 'ORDERS_CANCELLED', sub: { uri: receiver.url('/older') } },
+      '2025-07',
+    );
+    expect(older.json.data).toBeUndefined();
+    expect(older.json.errors[0].extensions.problems).toEqual([
+      { path: ['uri'], explanation: 'Field is not defined on WebhookSubscriptionInput' },
+    ]);
+  });
+});
+
 describe('userErrors', () => {
   it('refuses a second subscription of one address to one topic', async () => {
     const variables = { topic: 'ORDERS_PAID', sub: { callbackUrl: receiver.url('/paid'), format: 'JSON' } };

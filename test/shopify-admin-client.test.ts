@@ -97,7 +97,13 @@ describe('GraphQL at the pinned version', () => {
       'carrierServiceCreate',
     ]);
     expect(remoteIds.webhookSubscriptions).toEqual(state.webhookSubscriptions.map((s) => s.id));
+    // 2025-10 names the address `uri`; `callbackUrl` is deprecated there.
+    for (const call of state.calls.filter((c) => c.operation === 'webhookSubscriptionCreate'))
+      expect(call.variables.webhookSubscription).toEqual({ uri: URLS.webhooks, format: 'JSON' });
+    expect(state.webhookSubscriptions.map((s) => s.addressField)).toEqual(['uri', 'uri', 'uri']);
     expect(remoteIds.carrierService).toBe(state.carrierServices[0]!.id);
+    // The name Shopify will report our rates under on the shop's orders (`source`).
+    expect(remoteIds.carrierServiceName).toBe('Livraison DLV');
 
     // Shopify refuses a second subscription of the same address: what the second try made is undone.
     const again = await operations.register(shop, token, URLS).catch((e: unknown) => e);

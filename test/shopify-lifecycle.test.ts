@@ -8,9 +8,10 @@ import {
   type LiveShopify,
   oneDeliveryOrder,
   paidOrder,
+  pendingSyncJobs,
   startLiveShopify,
 } from './support/shopify-live.ts';
-import { eventually } from './support/webhook-receiver.ts';
+import { eventually, sleep } from './support/webhook-receiver.ts';
 
 /**
  * The whole life of a shop against the fake Shopify, over real HTTP both ways and with the job
@@ -84,7 +85,15 @@ describe('a shop’s whole life', () => {
     expect(Number(delivery.amount_cents)).toBe(6270);
     expect(Number(delivery.unit_weight_grams)).toBe(900);
 
-    // Tracking back: one fulfillment with our carrier, number and public tracking page.
+    // Nothing reaches Shopify while the parcel waits for pickup: no fulfillment, no "shipped"
+    // e-mail to the customer, and the merchant can still cancel the order there.
+    await sleep(500);
+    expect(fulfillmentsOf(fake, shop, order.gid)).toEqual([]);
+    expect(state.calls.filter((c) => c.operation === 'fulfillmentCreate')).toEqual([]);
+
+    // Picked up: one fulfillment with our carrier, number and public tracking page, then the
+    // pickup as its first event.
+    await t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null);
     const [fulfillment] = await eventually(async () => {
       const found = fulfillmentsOf(fake, shop, order.gid);
       return found.length > 0 && found;
@@ -101,7 +110,7 @@ describe('a shop’s whole life', () => {
       state.orders.find((o) => o.gid === order.gid)!.fulfillmentOrders.map((fo) => fo.id),
     );
 
-    // The operator moves the parcel: each status becomes a fulfillment event, in order.
+    // The operator moves the parcel on: each status becomes a fulfillment event, in order.
     const moves: [OrderStatus, string][] = [
       ['picked_up', 'CARRIER_PICKED_UP'],
       ['in_transit', 'IN_TRANSIT'],
@@ -112,7 +121,7 @@ describe('a shop’s whole life', () => {
     ];
     for (const [index, [status, expected]] of moves.entries()) {
       const before = new Date();
-      await t.deps.orders.setStatus(delivery.tracking_ref, status, null);
+      if (index > 0) await t.deps.orders.setStatus(delivery.tracking_ref, status, null);
       const events = await eventually(async () => {
         const found = state.fulfillmentEvents.filter((e) => e.fulfillmentId === fulfillment!.id);
         return found.length === index + 1 && found;
@@ -120,7 +129,7 @@ describe('a shop’s whole life', () => {
       const event = events.at(-1)!;
       expect(event.status).toBe(expected);
       const happened = new Date(event.happenedAt).getTime();
-      expect(happened).toBeGreaterThanOrEqual(before.getTime() - 1000);
+      if (index > 0) expect(happened).toBeGreaterThanOrEqual(before.getTime() - 1000);
       expect(happened).toBeLessThanOrEqual(Date.now());
       expect(event.estimatedDeliveryAt).toBe(
         status === 'delivered' ? null : `${json.promised_date}T16:00:00Z`,
@@ -132,10 +141,10 @@ describe('a shop’s whole life', () => {
     const other = paidOrder(live, shop);
     await fake.sendWebhook(shop, 'orders/paid', other.payload);
     const otherDelivery = await oneDeliveryOrder(t, other.gid);
-    await eventually(async () => fulfillmentsOf(fake, shop, other.gid).length === 1);
     const cancelled = await fake.sendWebhook(shop, 'orders/cancelled', fake.cancelOrder(shop, other.gid));
     expect(cancelled.status).toBe(200);
     await eventually(async () => (await deliveryOrdersOf(t, other.gid))[0]?.status === 'cancelled');
+    expect(fulfillmentsOf(fake, shop, other.gid)).toEqual([]);
     expect((await deliveryOrdersOf(t, order.gid))[0].status).toBe('delivered');
     expect(otherDelivery.tracking_ref).not.toBe(delivery.tracking_ref);
 
@@ -150,6 +159,94 @@ describe('a shop’s whole life', () => {
       return rows[0].status === 'disconnected' && rows[0];
     });
     expect(gone.credentials).toBeNull();
+  });
+});
+
+describe('the fulfillment waits for pickup', () => {
+  it('a delivery order cancelled before pickup leaves the Shopify order unfulfilled, and sends nothing', async () => {
+    const { t, fake } = live;
+    const { brand, shop } = await installShop(live);
+    const order = paidOrder(live, shop);
+    await fake.sendWebhook(shop, 'orders/paid', order.payload);
+    const delivery = await oneDeliveryOrder(t, order.gid);
+    const cancelled = await call(t.app, {
+      method: 'POST',
+      url: `${API}/orders/${delivery.tracking_ref}/cancel`,
+      headers: brand.headers,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await sleep(800);
+    const state = fake.shop(shop);
+    expect(fulfillmentsOf(fake, shop, order.gid)).toEqual([]);
+    expect(state.orders.find((o) => o.gid === order.gid)!.fulfillmentOrders.map((fo) => fo.status)).toEqual([
+      'OPEN',
+    ]);
+    expect(
+      state.calls.filter(
+        (c) => c.operation === 'fulfillmentCreate' || c.operation === 'fulfillmentEventCreate',
+      ),
+    ).toEqual([]);
+    expect(await pendingSyncJobs(t)).toEqual([]);
+  });
+
+  it('notifies the customer per the link’s setting at pickup, not at the order’s creation', async () => {
+    const { t, fake } = live;
+    const { brand, shop, connectionId } = await installShop(live);
+    const order = paidOrder(live, shop);
+    await fake.sendWebhook(shop, 'orders/paid', order.payload);
+    const delivery = await oneDeliveryOrder(t, order.gid);
+    await t.deps.connections.updateSettings(brand.brandId, connectionId, { notifyCustomer: false });
+    await t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null);
+    const [fulfillment] = await eventually(async () => {
+      const found = fulfillmentsOf(fake, shop, order.gid);
+      return found.length > 0 && found;
+    });
+    expect(fulfillment!.notifyCustomer).toBe(false);
+    await eventually(async () =>
+      fake.shop(shop).fulfillmentEvents.some((e) => e.fulfillmentId === fulfillment!.id),
+    );
+    expect(
+      fake.shop(shop).fulfillmentEvents.filter((e) => e.fulfillmentId === fulfillment!.id),
+    ).toMatchObject([{ status: 'CARRIER_PICKED_UP' }]);
+  });
+});
+
+describe('which paid orders are ours', () => {
+  it('only those shipped with our carrier service’s rate: the shop’s own “Standard”, “Express”, “Livraison” are not', async () => {
+    const { t, fake } = live;
+    const { shop } = await installShop(live);
+    const skipped = [
+      ...['Standard', 'Express', 'Livraison', 'standard'].map((name) => fake.merchantRate(name)),
+      // Another carrier-calculated service whose codes look like ours.
+      { code: 'express', title: 'Colissimo — Express', source: 'Colissimo' },
+    ].map((shippingLine) => fake.newOrder(shop, { shippingLine }));
+    const ours = fake.newOrder(shop, {
+      shippingLine: fake.carrierRate(shop, 'express', 'Livraison DLV — Express — same day'),
+    });
+    for (const order of [...skipped, ours])
+      expect((await fake.sendWebhook(shop, 'orders/paid', order.payload)).status).toBe(200);
+    expect(JSON.parse(skipped[0]!.payload).shipping_lines[0]).toMatchObject({
+      code: 'Standard',
+      title: 'Standard',
+      source: 'shopify',
+      carrier_identifier: null,
+    });
+    expect(JSON.parse(ours.payload).shipping_lines[0]).toMatchObject({
+      code: 'express',
+      source: 'Livraison DLV',
+      carrier_identifier: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    expect(await oneDeliveryOrder(t, ours.gid)).toMatchObject({ service: 'express', status: 'pending' });
+    const outcomes = await eventually(async () => {
+      const { rows } = await t.pool.query(
+        'SELECT outcome FROM connector_inbox WHERE external_order_id = ANY($1) AND processed_at IS NOT NULL',
+        [skipped.map((o) => o.gid)],
+      );
+      return rows.length === skipped.length && rows.map((r) => r.outcome as string);
+    });
+    expect(outcomes).toEqual(skipped.map(() => 'skipped: not shipped with our services'));
+    for (const order of skipped) expect(await deliveryOrdersOf(t, order.gid)).toHaveLength(0);
+    expect(skipped.flatMap((o) => fulfillmentsOf(fake, shop, o.gid))).toEqual([]);
   });
 });
 

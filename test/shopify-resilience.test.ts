@@ -35,6 +35,13 @@ async function paidAndReceived(shop: string) {
   return { order, delivery: await oneDeliveryOrder(live.t, order.gid) };
 }
 
+/** A paid order received and then picked up: the pickup is what makes our fulfillment on the shop. */
+async function pickedUp(shop: string) {
+  const received = await paidAndReceived(shop);
+  await live.t.deps.orders.setStatus(received.delivery.tracking_ref, 'picked_up', null);
+  return received;
+}
+
 const oneFulfillment = async (shop: string, gid: string) => {
   await eventually(async () => fulfillmentsOf(live.fake, shop, gid).length > 0, 15_000);
   // Nothing arrives twice, however many attempts it took.
@@ -68,7 +75,7 @@ describe('Shopify unavailable', () => {
   it('Shopify down (503): the fulfillment job fails, is retried later, and the fulfillment arrives once', async () => {
     const { shop } = await installShop(live);
     live.fake.setMode('down');
-    const { order } = await paidAndReceived(shop);
+    const { order } = await pickedUp(shop);
     const [job] = await eventually(async () => {
       const jobs = await pendingSyncJobs(live.t);
       // Graphile counts the attempt when it takes the job, and records the error when it fails.
@@ -107,7 +114,7 @@ describe('Shopify unavailable', () => {
     async (_label, mode, outcome) => {
       const { shop } = await installShop(live);
       live.fake.setMode(mode);
-      const { order } = await paidAndReceived(shop);
+      const { order } = await pickedUp(shop);
       await eventually(async () => live.fake.shop(shop).calls.some((c) => c.outcome === outcome));
       await sleep(500);
       expect(fulfillmentsOf(live.fake, shop, order.gid)).toHaveLength(0);
@@ -124,7 +131,7 @@ describe('a worker killed mid-job', () => {
     const { t, fake } = live;
     const { shop } = await installShop(live);
     fake.setMode('down');
-    const { order } = await paidAndReceived(shop);
+    const { order } = await pickedUp(shop);
     await eventually(async () => (await pendingSyncJobs(t)).some((j) => j.last_error !== null));
     // As a process killed with SIGKILL leaves it: locked by a worker that will never finish it.
     await t.pool.query(
@@ -163,7 +170,7 @@ describe('orders we cannot deliver', () => {
     expect(await deliveryOrdersOf(live.t, order.gid)).toHaveLength(0);
     expect(callsOf(shop, 'fulfillmentCreate')).toHaveLength(0);
     // The next order of the shop goes through.
-    const { order: next } = await paidAndReceived(shop);
+    const { order: next } = await pickedUp(shop);
     await oneFulfillment(shop, next.gid);
   });
 });
@@ -171,11 +178,12 @@ describe('orders we cannot deliver', () => {
 describe('a revoked token', () => {
   it('marks the link broken on Shopify’s 401 and stops retrying', async () => {
     const { shop, connectionId } = await installShop(live);
-    const { order, delivery } = await paidAndReceived(shop);
+    const { order, delivery } = await pickedUp(shop);
     await oneFulfillment(shop, order.gid);
+    await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
     // The merchant revoked the app's token (its access, not the app itself).
     live.fake.shop(shop).accessTokens.length = 0;
-    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null);
+    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'in_transit', null);
     const broken = await eventually(async () => {
       const { rows } = await live.t.pool.query(
         'SELECT status, status_reason FROM connector_connections WHERE id = $1',
@@ -188,7 +196,7 @@ describe('a revoked token', () => {
     await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
 
     // Later changes are not sent to a shop that refuses us.
-    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'in_transit', null);
+    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'out_for_delivery', null);
     await sleep(500);
     expect(live.fake.shop(shop).calls.filter((c) => c.outcome === 'unauthorized')).toHaveLength(1);
     expect(await pendingSyncJobs(live.t)).toHaveLength(0);

@@ -29,17 +29,22 @@ afterEach(() => {
 });
 afterAll(() => live?.close());
 
-/** A linked shop and one paid order of it, delivered to us, with our fulfillment on the shop. */
-async function fulfilledOrder() {
+/** A linked shop and one paid order of it, delivered to us, waiting for pickup. */
+async function receivedOrder() {
   const { shop } = await installShop(live);
   const order = paidOrder(live, shop);
   expect((await live.fake.sendWebhook(shop, 'orders/paid', order.payload)).status).toBe(200);
   const delivery = await oneDeliveryOrder(live.t, order.gid);
+  return { shop, order, ref: delivery.tracking_ref as string };
+}
+
+/** Our fulfillment of the order on the shop, once made (at pickup). */
+async function fulfillmentOf(shop: string, gid: string, timeout?: number): Promise<string> {
   const [fulfillment] = await eventually(async () => {
-    const found = fulfillmentsOf(live.fake, shop, order.gid);
+    const found = fulfillmentsOf(live.fake, shop, gid);
     return found.length > 0 && found;
-  });
-  return { shop, order, ref: delivery.tracking_ref as string, fulfillmentId: fulfillment!.id };
+  }, timeout);
+  return fulfillment!.id;
 }
 
 const eventsOf = (shop: string, fulfillmentId: string) =>
@@ -52,12 +57,14 @@ const move = (ref: string, status: OrderStatus) => live.t.deps.orders.setStatus(
 
 describe('an order’s moves reach Shopify in order', () => {
   it('quick successive moves arrive in the order they happened, though the worker runs 4 jobs at once', async () => {
-    const { shop, ref, fulfillmentId } = await fulfilledOrder();
+    const { shop, order, ref } = await receivedOrder();
     // Each call takes less time than the one before: calls made side by side would land reversed.
     let calls = 0;
     live.fake.setLatency(() => Math.max(0, 600 - 150 * calls++));
     for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered'] as const)
       await move(ref, status);
+    // The pickup made the fulfillment; the later moves waited for it.
+    const fulfillmentId = await fulfillmentOf(shop, order.gid, 15_000);
     await eventually(async () => eventsOf(shop, fulfillmentId).length === 4, 15_000);
     expect(eventsOf(shop, fulfillmentId)).toEqual([
       'CARRIER_PICKED_UP',
@@ -77,13 +84,14 @@ describe('an order’s moves reach Shopify in order', () => {
   });
 
   it('a move made while an older one waits out its retry is sent after it', async () => {
-    const { shop, ref, fulfillmentId } = await fulfilledOrder();
+    const { shop, order, ref } = await receivedOrder();
     live.fake.setMode('down');
     await move(ref, 'picked_up');
     await eventually(async () => (await pendingSyncJobs(live.t)).some((j) => /503/.test(j.last_error ?? '')));
-    // Shopify is back; the picked-up event is still waiting for its retry (graphile's backoff).
+    // Shopify is back; the pickup (fulfillment and event) is still waiting for its retry (graphile's backoff).
     live.fake.setMode('up');
     await move(ref, 'in_transit');
+    const fulfillmentId = await fulfillmentOf(shop, order.gid, 15_000);
     await eventually(async () => eventsOf(shop, fulfillmentId).length === 2, 15_000);
     expect(eventsOf(shop, fulfillmentId)).toEqual(['CARRIER_PICKED_UP', 'IN_TRANSIT']);
   });
@@ -91,12 +99,10 @@ describe('an order’s moves reach Shopify in order', () => {
 
 describe('a fulfillment whose answer was lost', () => {
   it('is adopted on the next run, never made twice, and later moves are sent to it', async () => {
-    const { shop } = await installShop(live);
-    // Shopify makes the fulfillment, but the connection is cut before we hear of it.
+    const { shop, order, ref } = await receivedOrder();
+    // At pickup Shopify makes the fulfillment, but the connection is cut before we hear of it.
     live.fake.loseAnswers('fulfillmentCreate');
-    const order = paidOrder(live, shop);
-    await live.fake.sendWebhook(shop, 'orders/paid', order.payload);
-    const delivery = await oneDeliveryOrder(live.t, order.gid);
+    await move(ref, 'picked_up');
     await eventually(async () => (await pendingSyncJobs(live.t)).some((j) => j.last_error !== null));
     const [made] = fulfillmentsOf(live.fake, shop, order.gid);
     expect(made).toBeDefined();
@@ -110,9 +116,9 @@ describe('a fulfillment whose answer was lost', () => {
     expect(adopted).toBe(made!.id);
     expect(fulfillmentsOf(live.fake, shop, order.gid)).toHaveLength(1);
 
-    await move(delivery.tracking_ref, 'picked_up');
-    await eventually(async () => eventsOf(shop, made!.id).length === 1);
-    expect(eventsOf(shop, made!.id)).toEqual(['CARRIER_PICKED_UP']);
+    await move(ref, 'in_transit');
+    await eventually(async () => eventsOf(shop, made!.id).length === 2);
+    expect(eventsOf(shop, made!.id)).toEqual(['CARRIER_PICKED_UP', 'IN_TRANSIT']);
     expect(fulfillmentsOf(live.fake, shop, order.gid)).toHaveLength(1);
   });
 });

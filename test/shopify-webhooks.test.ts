@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storesOn } from '../src/db/stores.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -202,8 +203,71 @@ describe('orders/paid', () => {
     });
   });
 
+  it('takes only the rates of our carrier service: a shop’s own rate or another carrier’s named like ours never counts', async () => {
+    // Shopify's shapes: a merchant rate has source "shopify" and no carrier_identifier, its code
+    // the rate's name; a carrier-calculated rate has its carrier service's name and identifier.
+    const merchant = (name: string) => ({
+      code: name,
+      title: name,
+      source: 'shopify',
+      carrier_identifier: null,
+    });
+    const carrier = (source: string, code: string) => ({
+      code,
+      title: `${source} — ${code}`,
+      source,
+      carrier_identifier: '9a0e7a5d31c4b2f8e6d1c0b9a8f7e6d5',
+    });
+    for (const line of [
+      merchant('Standard'),
+      merchant('standard'),
+      merchant('Express'),
+      merchant('Livraison'),
+      merchant('Livraison DLV'),
+      { ...merchant('Standard'), source: 'Livraison DLV' },
+      carrier('Colissimo', 'standard'),
+      carrier('ups_shipping', 'express'),
+      carrier('Livraison DLV', 'Livraison'),
+    ]) {
+      const order = paidOrderPayload({ shippingLine: line });
+      expect(await deliver('orders/paid', order.text), JSON.stringify(line)).toMatch(/^skipped/);
+      expect(await ordersOf(order.gid)).toHaveLength(0);
+    }
+    for (const code of ['express', 'standard', 'economy']) {
+      const order = paidOrderPayload({ shippingLine: carrier('Livraison DLV', code) });
+      expect(await deliver('orders/paid', order.text)).toMatch(/^created DLV-/);
+      expect((await ordersOf(order.gid))[0]).toMatchObject({ service: code });
+    }
+  });
+
+  it('knows our rates by the carrier service name registered on the shop, though CARRIER_NAME changed since', async () => {
+    const other = await createBrandWithKey(t.deps);
+    const connection = await linkShop(t.deps, other.brandId);
+    await storesOn(t.pool).connections.setRemoteIds(
+      connection.id,
+      {
+        webhookSubscriptions: [],
+        carrierService: 'gid://shopify/DeliveryCarrierService/1',
+        carrierServiceName: 'Coursiers Paris',
+      },
+      new Date(),
+    );
+    t.deps.connectorDirectory.forget();
+    const line = (source: string) => ({
+      code: 'express',
+      source,
+      carrier_identifier: 'd41d8cd98f00b204e9800998ecf8427e',
+    });
+    const registered = paidOrderPayload({ shippingLine: line('Coursiers Paris') });
+    expect(await deliver('orders/paid', registered.text, { shop: connection.shop })).toMatch(/^created DLV-/);
+    const current = paidOrderPayload({ shippingLine: line('Livraison DLV') });
+    expect(await deliver('orders/paid', current.text, { shop: connection.shop })).toMatch(/^skipped/);
+  });
+
   it('skips an order shipped otherwise, unless the brand takes all orders', async () => {
-    const order = paidOrderPayload({ shippingCode: 'ups-ground' });
+    const order = paidOrderPayload({
+      shippingLine: { code: 'ups-ground', source: 'ups_shipping', carrier_identifier: 'b7e1c0d2a3f4' },
+    });
     expect(await deliver('orders/paid', order.text)).toMatch(/^skipped/);
     expect(await ordersOf(order.gid)).toHaveLength(0);
     expect(await problemsOf(order.gid)).toHaveLength(0);
@@ -211,9 +275,17 @@ describe('orders/paid', () => {
     const other = await createBrandWithKey(t.deps);
     const connection = await linkShop(t.deps, other.brandId);
     await t.deps.connections.updateSettings(other.brandId, connection.id, { orderFilter: 'all' });
-    const all = paidOrderPayload({ shippingCode: 'ups-ground' });
+    const all = paidOrderPayload({
+      shippingLine: { code: 'ups-ground', source: 'ups_shipping', carrier_identifier: 'b7e1c0d2a3f4' },
+    });
     expect(await deliver('orders/paid', all.text, { shop: connection.shop })).toMatch(/^created/);
     expect((await ordersOf(all.gid))[0]).toMatchObject({ brand_id: other.brandId, service: 'standard' });
+    // Taking every order, the shop's own rate named "Express" still does not choose our express.
+    const express = paidOrderPayload({
+      shippingLine: { code: 'Express', title: 'Express', source: 'shopify', carrier_identifier: null },
+    });
+    expect(await deliver('orders/paid', express.text, { shop: connection.shop })).toMatch(/^created/);
+    expect((await ordersOf(express.gid))[0]).toMatchObject({ service: 'standard' });
   });
 
   it('creates the delivery order of a paid order arriving while the link is broken, and says its tracking is not sent', async () => {
@@ -326,13 +398,17 @@ describe('the shopify outbox subscriber', () => {
     return rows[0].n as number;
   }
 
-  it('gets a job for the orders of brands with an active link, and leaves orders not from Shopify alone', async () => {
+  it('gets a job for the moves of orders of brands with an active link, and leaves orders not from Shopify alone', async () => {
     const order = paidOrderPayload();
     const created = await deliver('orders/paid', order.text);
     const ref = created.replace('created ', '');
+    // Nothing for Shopify until the parcel is picked up (the fulfillment waits for it).
+    expect(await syncJobs(ref)).toBe(0);
+    await t.deps.orders.setStatus(ref, 'picked_up', null);
     expect(await syncJobs(ref)).toBe(1);
     const direct = await createOrder(t.app, brand);
     expect(direct.statusCode).toBe(200);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null);
     const { rows } = await t.pool.query(
       "SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1",
       [direct.data.trackingRef],

@@ -165,7 +165,7 @@ describe('orders and statuses', () => {
     const order = JSON.parse(await w.t.deps.orders.getDetailJson(brand.brandId, trackingRef));
     expect(order).toMatchObject({
       service: 'express',
-      reference: `#${orderId}`,
+      reference: String(orderId),
       customer_email: 'claire.martin@example.fr',
       delivery_phone: '+33612345678',
     });

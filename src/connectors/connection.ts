@@ -40,6 +40,8 @@ export interface Connection {
 export interface RemoteIds {
   webhookSubscriptions?: string[];
   carrierService?: string;
+  /** The carrier service's name: Shopify reports its rates on orders under it (`source`). */
+  carrierServiceName?: string;
 }
 
 /** What a bridge learnt about the shop and remembers; never a credential. */

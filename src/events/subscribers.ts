@@ -13,6 +13,8 @@ export const ORDER_QUEUE_PREFIXES = [SHOPIFY_QUEUE_PREFIX, 'prestashop', 'woocom
 
 /** The events a shop connector pushes back to the shop (tracking). */
 const SHOP_EVENTS: ReadonlySet<EventType> = new Set(['order.created', 'order.status_changed']);
+/** Shopify hears of a delivery order at its pickup, its first status change that ships it. */
+const SHOPIFY_EVENTS: ReadonlySet<EventType> = new Set(['order.status_changed']);
 
 /**
  * One queue per delivery order and subscriber (`shopify:DLV-…`): the order's moves reach the shop
@@ -48,7 +50,7 @@ export function subscribers(parts: {
       name: 'shopify',
       job: SHOPIFY_SYNC_ORDER.name,
       // Brands with an active Shopify link; the job itself skips orders that did not come from Shopify.
-      listens: (brandId, type) => SHOP_EVENTS.has(type) && shopify.hasActiveLink('shopify', brandId),
+      listens: (brandId, type) => SHOPIFY_EVENTS.has(type) && shopify.hasActiveLink('shopify', brandId),
       queue: perOrderQueue(SHOPIFY_QUEUE_PREFIX),
     });
   }

@@ -18,6 +18,8 @@ import { OAuth, OAuthError } from './fake-shopify/oauth.ts';
 import {
   appUninstalledDocument,
   cancelledOrderDocument,
+  carrierIdentifier,
+  merchantRate,
   type OrderOverrides,
   type PrivacyOptions,
   paidOrderDocument,
@@ -27,7 +29,8 @@ import { bodyHmac } from './fake-shopify/signing.ts';
 import { type FakeOrder, newShopState, type ShopState } from './fake-shopify/state.ts';
 import { STANDARD_PLAN, type ThrottleOptions } from './fake-shopify/throttle.ts';
 
-export type { OrderOverrides, PrivacyOptions } from './fake-shopify/payloads.ts';
+export type { OrderOverrides, PrivacyOptions, ShippingLineInput } from './fake-shopify/payloads.ts';
+export { merchantRate } from './fake-shopify/payloads.ts';
 export type { ShopState } from './fake-shopify/state.ts';
 
 /**
@@ -164,9 +167,7 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
       if (!options.privacyWebhookUrl) throw new Error('fake Shopify: no privacyWebhookUrl configured');
       return [options.privacyWebhookUrl];
     }
-    const urls = shop.webhookSubscriptions
-      .filter((s) => s.topic === topicToEnum(topic))
-      .map((s) => s.callbackUrl);
+    const urls = shop.webhookSubscriptions.filter((s) => s.topic === topicToEnum(topic)).map((s) => s.uri);
     if (!urls.length) throw new Error(`fake Shopify: ${shop.domain} has no subscription to ${topic}`);
     return urls;
   }
@@ -187,6 +188,24 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
     shop: shopState,
 
     approve: (authorizeUrl: string): string => oauth.approve(authorizeUrl),
+
+    /**
+     * The shipping line of a rate the shop's active carrier service returned at checkout
+     * (`serviceCode`, `serviceName` as it answered them), as Shopify reports it on the order.
+     */
+    carrierRate(domain: string, serviceCode: string, serviceName = serviceCode) {
+      const service = shopState(domain).carrierServices.find((s) => s.active);
+      if (!service) throw new Error(`fake Shopify: ${domain} has no active carrier service`);
+      return {
+        code: serviceCode,
+        title: serviceName,
+        source: service.name,
+        carrier_identifier: carrierIdentifier(domain, service.name),
+      };
+    },
+
+    /** A merchant's own rate named `name`: source "shopify", no carrier_identifier. */
+    merchantRate,
 
     /** A paid order (orders/paid payload) with one OPEN fulfillment order holding all its line items. */
     newOrder(domain: string, overrides: OrderOverrides = {}) {
@@ -239,9 +258,7 @@ export async function startFakeShopify(options: FakeShopifyOptions) {
      */
     async uninstall(domain: string): Promise<PostResult[]> {
       const shop = shopState(domain);
-      const urls = shop.webhookSubscriptions
-        .filter((s) => s.topic === 'APP_UNINSTALLED')
-        .map((s) => s.callbackUrl);
+      const urls = shop.webhookSubscriptions.filter((s) => s.topic === 'APP_UNINSTALLED').map((s) => s.uri);
       const payload = fake.appUninstalledPayload(domain);
       shop.accessTokens.length = 0;
       shop.webhookSubscriptions.length = 0;

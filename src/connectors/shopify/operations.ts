@@ -100,7 +100,8 @@ export function shopifyOperations(client: ShopifyAdminClient) {
             };
           }>(shop, token, WEBHOOK_SUBSCRIPTION_CREATE, {
             topic,
-            webhookSubscription: { callbackUrl: urls.webhooks, format: 'JSON' },
+            // `uri` since 2025-10 (SHOPIFY_API_VERSION), where `callbackUrl` is deprecated.
+            webhookSubscription: { uri: urls.webhooks, format: 'JSON' },
           });
           checkUserErrors(`webhookSubscriptionCreate ${topic}`, data.webhookSubscriptionCreate.userErrors);
           const id = data.webhookSubscriptionCreate.webhookSubscription?.id;
@@ -134,7 +135,13 @@ export function shopifyOperations(client: ShopifyAdminClient) {
           `Live rates at checkout are not available on this shop (${err.message}); carrier-calculated shipping needs the Advanced plan, or the Shopify plan billed yearly or with the add-on.`,
         );
       }
-      return { remoteIds: { webhookSubscriptions, ...(carrierService ? { carrierService } : {}) }, warnings };
+      return {
+        remoteIds: {
+          webhookSubscriptions,
+          ...(carrierService ? { carrierService, carrierServiceName: urls.carrierName } : {}),
+        },
+        warnings,
+      };
     },
 
     /** Best effort on disconnect: what fails here is gone anyway once the app is uninstalled. */

@@ -7,10 +7,13 @@ const ORDER = `{"id":820982911946154508,"admin_graphql_api_id":"gid://shopify/Or
   "customer":{"id":115310627314723954,"email":"jon@example.com"},
   "shipping_address":{"first_name":"Jon","last_name":"Doe","name":"Jon Doe","company":"Acme","address1":"12 rue Oberkampf",
     "address2":"Bât. B","zip":"75011","city":"Paris","country_code":"FR","phone":"+33 6 12 34 56 78"},
-  "shipping_lines":[{"code":"Express","title":"Livraison DLV — Express"}],
+  "shipping_lines":[{"code":"express","title":"Livraison DLV — Express","source":"Livraison DLV",
+    "carrier_identifier":"650f1a14fa979ec5c74d063e968411d4"}],
   "line_items":[{"id":866550311766439020,"grams":250,"quantity":3,"requires_shipping":true},
                 {"id":141249953214522974,"grams":5000,"quantity":1,"requires_shipping":false},
                 {"id":257004973105704598,"grams":0,"quantity":2,"requires_shipping":true}]}`;
+
+const CARRIER = 'Livraison DLV';
 
 describe('Shopify ids', () => {
   it('keeps ids beyond 2^53 exact, where JSON.parse rounds them', () => {
@@ -44,7 +47,7 @@ describe('Shopify ids', () => {
 
 describe('paid order → delivery order input', () => {
   it('maps e-mail, total, address, recipient, phone, service, units and reference', () => {
-    const mapped = mapPaidOrder(parseShopifyJson(ORDER), 'ours');
+    const mapped = mapPaidOrder(parseShopifyJson(ORDER), 'ours', CARRIER);
     expect(mapped).toEqual({
       kind: 'order',
       ref: {
@@ -68,10 +71,46 @@ describe('paid order → delivery order input', () => {
     });
   });
 
+  it('takes only our carrier service’s rates: a merchant rate or another carrier’s named like ours is not', () => {
+    const withLine = (line: Record<string, unknown>) => {
+      const order = parseShopifyJson(ORDER) as Record<string, unknown>;
+      order.shipping_lines = [line];
+      return order;
+    };
+    // Shopify's merchant rate: source "shopify", carrier_identifier null, code = the rate's name.
+    for (const name of ['Standard', 'Express', 'Livraison', 'economy', 'Livraison DLV']) {
+      const merchant = withLine({ code: name, title: name, source: 'shopify', carrier_identifier: null });
+      expect(mapPaidOrder(merchant, 'ours', CARRIER)?.kind, name).toBe('skip');
+      const all = mapPaidOrder(merchant, 'all', CARRIER);
+      expect(all?.kind === 'order' && all.input.service, name).toBe('standard');
+    }
+    const carrier = (source: string, code: string, id: string | null = 'a7c3e9d1f0b2c4d6e8f0a1b3c5d7e9f1') =>
+      withLine({ code, title: `${source} — ${code}`, source, carrier_identifier: id });
+    for (const other of [
+      carrier('Colissimo', 'express'),
+      carrier('ups_shipping', 'standard'),
+      carrier(CARRIER, 'Livraison'),
+      carrier(CARRIER, 'express', null),
+    ])
+      expect(mapPaidOrder(other, 'ours', CARRIER)?.kind).toBe('skip');
+    for (const code of ['express', 'standard', 'economy']) {
+      const ours = mapPaidOrder(carrier(CARRIER, code), 'ours', CARRIER);
+      expect(ours?.kind === 'order' && ours.input.service).toBe(code);
+    }
+    // The name is compared as Shopify may case it; another of the shop's lines does not hide ours.
+    const both = withLine({});
+    both.shipping_lines = [
+      { code: 'Express', title: 'Express', source: 'shopify', carrier_identifier: null },
+      { code: 'economy', source: 'livraison dlv', carrier_identifier: 'a7c3e9d1f0b2c4d6e8f0a1b3c5d7e9f1' },
+    ];
+    const mapped = mapPaidOrder(both, 'ours', CARRIER);
+    expect(mapped?.kind === 'order' && mapped.input.service).toBe('economy');
+  });
+
   it('skips orders not shipped with us unless the brand takes all, then uses the default service', () => {
-    const other = parseShopifyJson(ORDER.replace('"code":"Express"', '"code":"ups_ground"'));
-    expect(mapPaidOrder(other, 'ours')?.kind).toBe('skip');
-    const all = mapPaidOrder(other, 'all');
+    const other = parseShopifyJson(ORDER.replace('"code":"express"', '"code":"ups_ground"'));
+    expect(mapPaidOrder(other, 'ours', CARRIER)?.kind).toBe('skip');
+    const all = mapPaidOrder(other, 'all', CARRIER);
     expect(all?.kind === 'order' && all.input.service).toBe('standard');
   });
 
@@ -79,24 +118,39 @@ describe('paid order → delivery order input', () => {
     const foreign = mapPaidOrder(
       parseShopifyJson(ORDER.replace('"country_code":"FR"', '"country_code":"BE"')),
       'ours',
+      CARRIER,
     );
     expect(foreign).toMatchObject({ kind: 'problem', problem: 'out_of_zone' });
     const noAddress = parseShopifyJson(ORDER) as Record<string, unknown>;
     noAddress.shipping_address = null;
-    expect(mapPaidOrder(noAddress, 'ours')).toMatchObject({ kind: 'problem', problem: 'invalid_address' });
+    expect(mapPaidOrder(noAddress, 'ours', CARRIER)).toMatchObject({
+      kind: 'problem',
+      problem: 'invalid_address',
+    });
     const noEmail = parseShopifyJson(
       ORDER.replaceAll('"email":"Jon@Example.com"', '"email":null').replace(
         '"email":"jon@example.com"',
         '"email":null',
       ),
     );
-    expect(mapPaidOrder(noEmail, 'ours')).toMatchObject({ kind: 'problem', problem: 'invalid_order' });
-    const badPhone = mapPaidOrder(parseShopifyJson(ORDER.replace('+33 6 12 34 56 78', '12')), 'ours');
+    expect(mapPaidOrder(noEmail, 'ours', CARRIER)).toMatchObject({
+      kind: 'problem',
+      problem: 'invalid_order',
+    });
+    const badPhone = mapPaidOrder(
+      parseShopifyJson(ORDER.replace('+33 6 12 34 56 78', '12')),
+      'ours',
+      CARRIER,
+    );
     expect(badPhone?.kind === 'order' && badPhone.input.delivery_phone).toBeNull();
   });
 
   it('leaves the amount out of an order in another currency', () => {
-    const usd = mapPaidOrder(parseShopifyJson(ORDER.replace('"currency":"EUR"', '"currency":"USD"')), 'ours');
+    const usd = mapPaidOrder(
+      parseShopifyJson(ORDER.replace('"currency":"EUR"', '"currency":"USD"')),
+      'ours',
+      CARRIER,
+    );
     expect(usd?.kind === 'order' && usd.input.amount_eur).toBeNull();
   });
 });

@@ -32,6 +32,19 @@ export interface ShopifyItem {
   requires_shipping?: boolean | null;
 }
 
+/**
+ * A shipping line as Shopify reports it. A rate the merchant set in the shop has `source` "shopify"
+ * and no `carrier_identifier`, its `code` and `title` being whatever the merchant named it; a rate a
+ * carrier service computed has that service's name as `source`, the `service_code` it answered as
+ * `code`, and a `carrier_identifier`.
+ */
+interface ShopifyShippingLine {
+  code?: string | null;
+  title?: string | null;
+  source?: string | null;
+  carrier_identifier?: string | null;
+}
+
 interface ShopifyOrderPayload {
   id?: unknown;
   admin_graphql_api_id?: unknown;
@@ -43,7 +56,7 @@ interface ShopifyOrderPayload {
   total_price?: string | null;
   customer?: { id?: unknown; admin_graphql_api_id?: unknown; email?: string | null } | null;
   shipping_address?: ShopifyAddress | null;
-  shipping_lines?: { code?: string | null; title?: string | null }[] | null;
+  shipping_lines?: ShopifyShippingLine[] | null;
   line_items?: ShopifyItem[] | null;
 }
 
@@ -101,11 +114,19 @@ function recipient(a: ShopifyAddress): string | null {
   return recipientName(name, a.company);
 }
 
-/** Our service named by the shipping line, when the buyer chose one of ours at checkout. */
-export function chosenService(p: {
-  shipping_lines?: ShopifyOrderPayload['shipping_lines'];
-}): ServiceCode | null {
+/**
+ * Our service, when the buyer chose a rate of our carrier service (registered as `carrierName`) at
+ * checkout: a carrier-calculated line from that service, with a code our rates answered. A shop's
+ * own rate or another carrier's named "Standard" or "express" is not ours, whatever its name.
+ */
+export function chosenService(
+  p: { shipping_lines?: ShopifyOrderPayload['shipping_lines'] },
+  carrierName: string,
+): ServiceCode | null {
+  const ours = carrierName.trim().toLowerCase();
   for (const line of p.shipping_lines ?? []) {
+    if (str(line.carrier_identifier) === null) continue;
+    if (str(line.source)?.toLowerCase() !== ours) continue;
     const code = str(line.code)?.toLowerCase();
     if (isServiceCode(code)) return code;
   }
@@ -113,15 +134,15 @@ export function chosenService(p: {
 }
 
 /**
- * A paid Shopify order as our order input, or why it is not one: skipped (not shipped with us, and
- * the brand takes only those), or a problem the brand must see (no usable address, outside France).
+ * A paid Shopify order as our order input, or why it is not one: skipped (not shipped with our
+ * carrier service, and the brand takes only those), or a problem the brand must see (no usable address, outside France).
  * Prices, zones and the rest are checked by the order service itself.
  */
-export function mapPaidOrder(payload: unknown, filter: OrderFilter): MappedOrder | null {
+export function mapPaidOrder(payload: unknown, filter: OrderFilter, carrierName: string): MappedOrder | null {
   const ref = shopOrderRef(payload);
   if (ref === null) return null;
   const p = payload as ShopifyOrderPayload;
-  const service = chosenService(p);
+  const service = chosenService(p, carrierName);
   if (service === null && filter === 'ours')
     return { kind: 'skip', ref, reason: 'not shipped with our services' };
   const address = p.shipping_address;

@@ -55,6 +55,7 @@ export function shopifyConnector(deps: {
       orders: deps.orders,
       clock,
       processJob: deps.processJob,
+      carrierName: app.carrierName,
       onChanged,
     }),
     rates: shopifyCarrierRates({

@@ -1,9 +1,10 @@
 import type { OrderLink } from '../../db/repositories/connector-sync-repository.ts';
 import type { Stores } from '../../db/stores.ts';
+import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
-import { ShopifyRetryLater, ShopifyUnauthorized } from './admin-client.ts';
+import { ShopifyUnauthorized } from './admin-client.ts';
 import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts';
 
 /** The tracking sync's job queues, one per delivery order: `shopify:<tracking ref>`. */
@@ -24,10 +25,14 @@ export const FULFILLMENT_EVENT_OF: Partial<Record<OrderStatus, FulfillmentEventS
 const estimatedDelivery = (day: string | null) => (day ? `${day}T16:00:00Z` : null);
 
 /**
- * Tracking pushed back to the shop, for delivery orders that came from it: on creation a
- * fulfillment carrying our tracking number and page; on each status change a fulfillment event.
- * Throws ShopifyRetryLater when the job should run again later; a refused token breaks the link
- * (the brand sees it) instead of retrying for nothing.
+ * Tracking pushed back to the shop, for delivery orders that came from it. Nothing while the parcel
+ * waits for pickup: a fulfillment tells Shopify (and, notified, the customer) that the order has
+ * shipped, and a fulfilled order can no longer be cancelled there. So the first status past
+ * `pending` makes our fulfillment (our tracking number and page, the customer notified per the
+ * link's setting at that moment), and each status change is a fulfillment event on it; a delivery
+ * order cancelled before pickup leaves the shop's order unfulfilled. Throws ShopifyRetryLater when
+ * the job should run again later; a refused token breaks the link (the brand sees it) instead of
+ * retrying for nothing.
  */
 export function shopifyTrackingSync(deps: {
   stores: Pick<Stores, 'connectorSync'>;
@@ -38,29 +43,31 @@ export function shopifyTrackingSync(deps: {
   const sync = deps.stores.connectorSync;
 
   /**
-   * Our fulfillment on the shop when we have none recorded: one made by an earlier run whose
-   * answer never reached us (found by our tracking number) is adopted, never made twice. Null with
-   * the fulfillment orders still open to us, or none left.
+   * Our fulfillment, made at pickup: one an earlier run made whose answer never reached us (found
+   * by our tracking number) is adopted, never made twice; else one over the fulfillment orders
+   * still open to us. Null when the shop's order has nothing left for us to fulfil (cancelled or
+   * fulfilled otherwise): then none will ever come.
    */
-  async function adoptOrFind(shop: string, token: string, link: OrderLink) {
+  async function fulfil(
+    shop: string,
+    token: string,
+    link: OrderLink,
+    order: OrderJson,
+    notifyCustomer: boolean,
+  ): Promise<string | null> {
     const state = await deps.operations.fulfillmentState(shop, token, link.externalId, link.trackingRef);
-    if (state.existing) await sync.setFulfillment(link.connectionId, link.externalId, state.existing);
-    return state;
-  }
-
-  /**
-   * A status changed before the order has our fulfillment recorded: it may exist already (adopted),
-   * the order.created job may still be waiting for Shopify (try again later), or the shop's order
-   * has nothing left for us to fulfil (cancelled or fulfilled otherwise): then none will ever come.
-   */
-  async function fulfillmentToCome(shop: string, token: string, link: OrderLink): Promise<string | null> {
-    const { open, existing } = await adoptOrFind(shop, token, link);
-    if (existing) return existing;
-    // Made meanwhile (its fulfillment orders are then closed): read the link again.
-    const now = await sync.findLink(link.connectionId, link.externalId);
-    if (now?.fulfillmentId) return now.fulfillmentId;
-    if (open.length === 0) return null;
-    throw new ShopifyRetryLater('the fulfillment is not created yet', null);
+    if (state.existing) {
+      await sync.setFulfillment(link.connectionId, link.externalId, state.existing);
+      return state.existing;
+    }
+    if (state.open.length === 0) return null;
+    const fulfillmentId = await deps.operations.createFulfillment(shop, token, {
+      fulfillmentOrderIds: state.open,
+      tracking: { company: deps.carrierName, number: order.tracking_ref, url: order.tracking_url },
+      notifyCustomer,
+    });
+    await sync.setFulfillment(link.connectionId, link.externalId, fulfillmentId);
+    return fulfillmentId;
   }
 
   return {
@@ -77,27 +84,20 @@ export function shopifyTrackingSync(deps: {
       );
       if ('skip' in found) return found.skip;
       const { event, order, link, connection } = found;
+      // Created, waiting for its address or for pickup: nothing has shipped yet.
+      const status = FULFILLMENT_EVENT_OF[order.status];
+      if (!status) return `no event for ${order.status}`;
+      // Cancelled before pickup, before any fulfillment: the shop's order stays unfulfilled. (An
+      // order fulfilled at its creation, before fulfillments waited for pickup, still hears it.)
+      if (order.status === 'cancelled' && !link.fulfillmentId)
+        return 'cancelled before pickup: the shop order stays unfulfilled';
       const token = await deps.connections.tokenOf(connection);
       if (token === null) return 'no credentials: nothing sent';
       const { shop } = connection;
       try {
-        if (event.type === 'order.created') {
-          if (link.fulfillmentId) return `fulfillment ${link.fulfillmentId} exists`;
-          const { open: fulfillmentOrderIds, existing } = await adoptOrFind(shop, token, link);
-          if (existing) return `fulfillment ${existing} adopted`;
-          if (fulfillmentOrderIds.length === 0) return 'no open fulfillment order: nothing to fulfil';
-          const fulfillmentId = await deps.operations.createFulfillment(shop, token, {
-            fulfillmentOrderIds,
-            tracking: { company: deps.carrierName, number: order.tracking_ref, url: order.tracking_url },
-            notifyCustomer: connection.notifyCustomer,
-          });
-          await sync.setFulfillment(link.connectionId, link.externalId, fulfillmentId);
-          return `fulfillment ${fulfillmentId} created`;
-        }
-        const status = FULFILLMENT_EVENT_OF[order.status];
-        if (!status) return `no event for ${order.status}`;
-        const fulfillmentId = link.fulfillmentId ?? (await fulfillmentToCome(shop, token, link));
-        if (fulfillmentId === null) return 'no fulfillment on the shop: nothing to send';
+        const fulfillmentId =
+          link.fulfillmentId ?? (await fulfil(shop, token, link, order, connection.notifyCustomer));
+        if (fulfillmentId === null) return 'no open fulfillment order: nothing to send';
         await deps.operations.createFulfillmentEvent(shop, token, {
           fulfillmentId,
           status,
@@ -105,7 +105,9 @@ export function shopifyTrackingSync(deps: {
           estimatedDeliveryAt: order.status === 'delivered' ? null : estimatedDelivery(order.promised_date),
           ...(order.status === 'cancelled' ? { message: 'Delivery cancelled' } : {}),
         });
-        return `event ${status} sent`;
+        return link.fulfillmentId
+          ? `event ${status} sent`
+          : `fulfillment ${fulfillmentId}, event ${status} sent`;
       } catch (err) {
         if (err instanceof ShopifyUnauthorized) {
           await deps.connections.markBroken(

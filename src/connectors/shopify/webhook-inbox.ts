@@ -32,6 +32,8 @@ export function shopifyWebhookInbox(deps: {
   clock: () => Date;
   /** The job that processes a stored webhook (src/jobs/shopify-process-webhook.ts). */
   processJob: string;
+  /** CARRIER_NAME: our carrier service's name on shops linked before it was recorded per link. */
+  carrierName: string;
   onChanged: () => void;
 }) {
   const { stores, clock } = deps;
@@ -48,7 +50,10 @@ export function shopifyWebhookInbox(deps: {
   ) => shared.problem(connection, toRef(ref), kind, message, details);
 
   async function orderPaid(connection: Connection, payload: unknown): Promise<string> {
-    const mapped = mapPaidOrder(payload, connection.orderFilter);
+    // Shopify reports a carrier-calculated rate under its carrier service's name: the one we
+    // registered on this shop (CARRIER_NAME may have changed since).
+    const carrierName = connection.remoteIds.carrierServiceName ?? deps.carrierName;
+    const mapped = mapPaidOrder(payload, connection.orderFilter, carrierName);
     if (mapped === null) return 'ignored: no order id';
     if (mapped.kind === 'skip') return `skipped: ${mapped.reason}`;
     if (mapped.kind === 'problem')

@@ -28,7 +28,7 @@ describe('mapWooOrder', () => {
     const mapped = mapWooOrder(order(), 'ours');
     expect(mapped).toEqual({
       kind: 'order',
-      ref: { id: '727', name: '#727' },
+      ref: { id: '727', number: '727', name: '#727' },
       input: {
         customer_email: 'claire.martin@example.fr',
         amount_eur: 62.2,
@@ -37,9 +37,45 @@ describe('mapWooOrder', () => {
         delivery_phone: '06 12 34 56 78',
         delivery_email: 'claire.martin@example.fr',
         service: 'economy',
-        reference: '#727',
+        // The order number as the shop shows it, without WooCommerce's "#" (README).
+        reference: '727',
       },
     });
+  });
+
+  it('takes the reference from `number` (a sequential-numbers plugin may change it), never the id', () => {
+    expect(mapWooOrder(order({ number: 'WC-2001' }), 'ours')).toMatchObject({
+      ref: { id: '727' },
+      input: { reference: 'WC-2001' },
+    });
+    expect(mapWooOrder(order({ number: null }), 'ours')).toMatchObject({ input: { reference: '727' } });
+  });
+
+  it('counts only our method by its id: a shop method named or configured like ours never does', () => {
+    const lookalikes = [
+      {
+        method_id: 'flat_rate',
+        method_title: 'Livraison DLV — Express',
+        meta_data: [{ key: 'dlv_service', value: 'express' }],
+      },
+      { method_id: 'free_shipping', method_title: 'Standard', meta_data: [] },
+      { method_id: 'local_pickup', method_title: 'Livraison', meta_data: [] },
+      { method_id: 'dlv_same_day', method_title: 'Express', meta_data: [] },
+      { method_id: 'DLV', method_title: 'Express', meta_data: [] },
+      { method_id: 'dlv:express', method_title: 'Express', meta_data: [] },
+      { method_title: 'dlv', meta_data: [] },
+    ];
+    for (const line of lookalikes)
+      expect(mapWooOrder(order({ shipping_lines: [line] }), 'ours'), JSON.stringify(line)).toMatchObject({
+        kind: 'skip',
+      });
+    const mixed = order({
+      shipping_lines: [
+        lookalikes[0],
+        { method_id: 'dlv', meta_data: [{ key: 'dlv_service', value: 'standard' }] },
+      ],
+    });
+    expect(mapWooOrder(mixed, 'ours')).toMatchObject({ kind: 'order', input: { service: 'standard' } });
   });
 
   it('skips another method unless the brand takes every order, and refuses what we cannot deliver', () => {

@@ -49,7 +49,9 @@ export interface WooOrder {
 export interface WooOrderRef {
   /** The order's id as a decimal string (our link's external id). */
   id: string;
-  /** What the merchant and the customer call it (`number`, which plugins may change). */
+  /** The order number as the shop shows it (`number`, which plugins may change), without a "#". */
+  number: string;
+  /** What the merchant sees in the shop's order list (`#2001`), for links and problems. */
   name: string;
 }
 
@@ -62,7 +64,8 @@ export function wooOrderRef(order: unknown): WooOrderRef | null {
   const o = (order ?? {}) as WooOrder;
   const id = typeof o.id === 'number' && Number.isSafeInteger(o.id) && o.id > 0 ? String(o.id) : null;
   if (id === null) return null;
-  return { id, name: `#${str(o.number) ?? id}` };
+  const number = str(o.number)?.replace(/^#+/, '') || id;
+  return { id, number, name: `#${number}` };
 }
 
 /** Our service, when the buyer chose our shipping method at checkout (meta `dlv_service`). */
@@ -130,7 +133,7 @@ export function mapWooOrder(order: unknown, filter: OrderFilter): MappedWooOrder
       delivery_phone: phoneOrNull(address.phone, o.billing?.phone),
       delivery_email: email,
       service: ours?.service ?? DEFAULT_SERVICE,
-      reference: ref.name.slice(0, 100),
+      reference: ref.number.slice(0, 100),
     },
   };
 }

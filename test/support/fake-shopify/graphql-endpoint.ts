@@ -78,9 +78,13 @@ export function answerGraphql(args: {
       },
     ]);
   }
-  const resolved = resolveArguments(parsed, definition.args, variables, {
-    WebhookSubscriptionTopic: args.webhookTopicEnum,
-  });
+  const resolved = resolveArguments(
+    parsed,
+    definition.args,
+    variables,
+    { WebhookSubscriptionTopic: args.webhookTopicEnum },
+    args.version,
+  );
   if ('errors' in resolved) return fail(resolved.errors);
 
   const requested = definition.requestedCost;

@@ -62,7 +62,7 @@ function literal(raw: string): unknown {
   return /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw; // an enum value
 }
 
-// ---- Admin API input types used by the connector (2025-10) ----
+// ---- Admin API input types used by the connector (2025-10; see ADDED_IN for older versions) ----
 
 const SCALARS: Record<string, (value: unknown) => string | null> = {
   String: (v) => (typeof v === 'string' ? null : `Could not coerce value ${JSON.stringify(v)} to String`),
@@ -97,8 +97,11 @@ const ENUMS: Record<string, string[]> = {
   WebhookSubscriptionFormat: ['JSON', 'XML'],
 };
 
-const INPUTS: Record<string, Record<string, string>> = {
+type Inputs = Record<string, Record<string, string>>;
+
+const INPUTS: Inputs = {
   WebhookSubscriptionInput: {
+    // Deprecated since 2025-10 (still accepted there), in favour of `uri`.
     callbackUrl: 'URL',
     uri: 'String',
     format: 'WebhookSubscriptionFormat',
@@ -154,6 +157,25 @@ const INPUTS: Record<string, Record<string, string>> = {
   },
 };
 
+/** Input fields a version introduced: the versions before it answer "Field is not defined". */
+const ADDED_IN: Record<string, Record<string, string>> = {
+  WebhookSubscriptionInput: { uri: '2025-10' },
+};
+
+/** The input types as `version` has them ('unstable' is the newest). */
+export function inputsFor(version: string): Inputs {
+  const inputs: Inputs = {};
+  for (const [type, fields] of Object.entries(INPUTS)) {
+    const added = ADDED_IN[type] ?? {};
+    inputs[type] = Object.fromEntries(
+      Object.entries(fields).filter(
+        ([field]) => !added[field] || version === 'unstable' || version >= added[field]!,
+      ),
+    );
+  }
+  return inputs;
+}
+
 /** WebhookSubscriptionTopic values are the API version's topics: orders/paid → ORDERS_PAID. */
 export const topicToEnum = (topic: string) => topic.replace(/[/.]/g, '_').toUpperCase();
 
@@ -163,13 +185,17 @@ interface Problem {
 }
 
 type Enums = Record<string, string[]>;
+interface Schema {
+  enums: Enums;
+  inputs: Inputs;
+}
 
 function coerce(
   value: unknown,
   type: string,
   path: Problem['path'],
   problems: Problem[],
-  enums: Enums,
+  schema: Schema,
 ): void {
   if (type.endsWith('!')) {
     if (value === null || value === undefined) {
@@ -182,7 +208,7 @@ function coerce(
   if (type.startsWith('[')) {
     const items = Array.isArray(value) ? value : [value]; // GraphQL coerces one value to a list
     for (const [index, item] of items.entries())
-      coerce(item, type.slice(1, -1), [...path, index], problems, enums);
+      coerce(item, type.slice(1, -1), [...path, index], problems, schema);
     return;
   }
   const scalar = SCALARS[type];
@@ -191,14 +217,14 @@ function coerce(
     if (explanation) problems.push({ path, explanation });
     return;
   }
-  const values = enums[type];
+  const values = schema.enums[type];
   if (values) {
     if (typeof value !== 'string' || !values.includes(value)) {
       problems.push({ path, explanation: `Expected "${value}" to be one of: ${values.join(', ')}` });
     }
     return;
   }
-  const fields = INPUTS[type]!;
+  const fields = schema.inputs[type]!;
   if (typeof value !== 'object' || Array.isArray(value)) {
     problems.push({ path, explanation: `Expected "${JSON.stringify(value)}" to be a key-value object.` });
     return;
@@ -208,7 +234,7 @@ function coerce(
       problems.push({ path: [...path, key], explanation: `Field is not defined on ${type}` });
   }
   for (const [key, fieldType] of Object.entries(fields)) {
-    coerce((value as Record<string, unknown>)[key], fieldType, [...path, key], problems, enums);
+    coerce((value as Record<string, unknown>)[key], fieldType, [...path, key], problems, schema);
   }
 }
 
@@ -221,10 +247,11 @@ export function resolveArguments(
   signature: Record<string, string>,
   variables: Record<string, unknown>,
   versionEnums: Enums,
+  version: string,
 ): { values: Record<string, unknown> } | { errors: GraphqlError[] } {
   const errors: GraphqlError[] = [];
   const values: Record<string, unknown> = {};
-  const enums = { ...ENUMS, ...versionEnums };
+  const schema: Schema = { enums: { ...ENUMS, ...versionEnums }, inputs: inputsFor(version) };
   const missing = Object.entries(signature)
     .filter(([name, type]) => type.endsWith('!') && !(name in operation.args))
     .map(([name]) => name);
@@ -245,7 +272,7 @@ export function resolveArguments(
     }
     if ('literal' in arg) {
       const problems: Problem[] = [];
-      coerce(arg.literal, expected, [], problems, enums);
+      coerce(arg.literal, expected, [], problems, schema);
       if (problems.length)
         errors.push({ message: `Argument '${name}' has an invalid value`, extensions: { problems } });
       values[name] = arg.literal;
@@ -274,7 +301,7 @@ export function resolveArguments(
       continue;
     }
     const problems: Problem[] = [];
-    coerce(variables[arg.variable], def.type, [], problems, enums);
+    coerce(variables[arg.variable], def.type, [], problems, schema);
     if (problems.length) {
       const where = problems.every((p) => p.path.length)
         ? ` for ${problems.map((p) => `${p.path.join('.')} (${p.explanation})`).join(', ')}`

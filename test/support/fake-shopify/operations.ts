@@ -36,34 +36,32 @@ export const OPERATIONS: Record<string, Operation> = {
   webhookSubscriptionCreate: mutation(
     { topic: 'WebhookSubscriptionTopic!', webhookSubscription: 'WebhookSubscriptionInput!' },
     (shop, { topic, webhookSubscription }) => {
-      const callbackUrl: string | undefined = webhookSubscription.callbackUrl ?? webhookSubscription.uri;
-      if (!callbackUrl) {
+      // 2025-10 takes the address as `uri`; `callbackUrl` is deprecated there, and alone before it.
+      const field = webhookSubscription.uri !== undefined ? 'uri' : 'callbackUrl';
+      const uri: string | undefined = webhookSubscription.uri ?? webhookSubscription.callbackUrl;
+      if (!uri) {
         return failed('webhookSubscription', [
-          { field: ['webhookSubscription', 'callbackUrl'], message: "Address can't be blank" },
+          { field: ['webhookSubscription', field], message: "Address can't be blank" },
         ]);
       }
-      if (shop.webhookSubscriptions.some((s) => s.topic === topic && s.callbackUrl === callbackUrl)) {
+      if (shop.webhookSubscriptions.some((s) => s.topic === topic && s.uri === uri)) {
         return failed('webhookSubscription', [
-          {
-            field: ['webhookSubscription', 'callbackUrl'],
-            message: 'Address for this topic has already been taken',
-          },
+          { field: ['webhookSubscription', field], message: 'Address for this topic has already been taken' },
         ]);
       }
       const subscription = {
         id: gid('WebhookSubscription', nextBigId()),
         topic,
-        callbackUrl,
+        uri,
+        callbackUrl: uri,
+        addressField: field,
         format: webhookSubscription.format ?? 'JSON',
         createdAt: now(),
-      };
+      } as const;
       shop.webhookSubscriptions.push(subscription);
+      const { addressField: _, ...shown } = subscription;
       return {
-        webhookSubscription: {
-          ...subscription,
-          endpoint: { __typename: 'WebhookHttpEndpoint', callbackUrl },
-          uri: callbackUrl,
-        },
+        webhookSubscription: { ...shown, endpoint: { __typename: 'WebhookHttpEndpoint', callbackUrl: uri } },
         userErrors: [],
       };
     },

