@@ -19,10 +19,10 @@ export function sessionsRepository(db: Queryable) {
       );
     },
     /**
-     * The session if it has been used since `idleSince`, its last use moved to `at` in the same
-     * statement; an idle one is deleted and null returned.
+     * The session if it has been used since `idleSince` and opened after `openedSince`, its last use
+     * moved to `at` in the same statement; an idle or too old one is deleted and null returned.
      */
-    async touch(id: Buffer, at: Date, idleSince: Date): Promise<SessionRecord | null> {
+    async touch(id: Buffer, at: Date, idleSince: Date, openedSince: Date): Promise<SessionRecord | null> {
       const { rows } = await db.query<{
         user_id: string;
         created_at: Date;
@@ -30,9 +30,9 @@ export function sessionsRepository(db: Queryable) {
         step_up_at: Date | null;
         csrf_token: string;
       }>(
-        `UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at > $3
+        `UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at > $3 AND created_at > $4
          RETURNING user_id, created_at, last_seen_at, step_up_at, csrf_token`,
-        [id, at, idleSince],
+        [id, at, idleSince, openedSince],
       );
       const row = rows[0];
       if (!row) {
@@ -56,9 +56,19 @@ export function sessionsRepository(db: Queryable) {
     async deleteAllOf(userId: string): Promise<void> {
       await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
     },
-    /** Sessions idle since before `idleSince`, and tokens expired or used before `before`: dead rows. */
-    async deleteExpired(idleSince: Date, before: Date): Promise<{ sessions: number; tokens: number }> {
-      const sessions = await db.query('DELETE FROM sessions WHERE last_seen_at <= $1', [idleSince]);
+    /**
+     * Sessions idle since before `idleSince` or opened before `openedSince`, and tokens expired or
+     * used before `before`: dead rows.
+     */
+    async deleteExpired(
+      idleSince: Date,
+      openedSince: Date,
+      before: Date,
+    ): Promise<{ sessions: number; tokens: number }> {
+      const sessions = await db.query('DELETE FROM sessions WHERE last_seen_at <= $1 OR created_at <= $2', [
+        idleSince,
+        openedSince,
+      ]);
       const tokens = await db.query('DELETE FROM user_tokens WHERE expires_at < $1 OR used_at < $1', [
         before,
       ]);

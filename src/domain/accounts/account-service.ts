@@ -12,6 +12,8 @@ import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TokenPurpose, type User, validateEmail } from './user.ts';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
+/** However active, a session ends this long after sign-in (ASVS 3.3.1 wants an absolute limit). */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
 export const STEP_UP_MS = 10 * 60_000;
 const RESET_TTL_MS = 3600_000;
 const VERIFY_TTL_MS = 24 * 3600_000;
@@ -147,12 +149,17 @@ export function accountService(deps: AccountServiceDeps) {
       return openSession(user.id);
     },
 
-    /** The session of a cookie's token, or null (unknown, idle for 12 h, or its brand disabled). */
+    /** The session of a cookie's token, or null (unknown, idle for 12 h, 7 days old, or its brand disabled). */
     async resume(token: string): Promise<ActiveSession | null> {
       if (!TOKEN_PATTERN.test(token)) return null;
       const id = hashSecret(token);
       const now = clock();
-      const record = await sessions.touch(id, now, new Date(now.getTime() - SESSION_IDLE_MS));
+      const record = await sessions.touch(
+        id,
+        now,
+        new Date(now.getTime() - SESSION_IDLE_MS),
+        new Date(now.getTime() - SESSION_ABSOLUTE_MS),
+      );
       if (!record) return null;
       const found = await users.findById(record.userId);
       if (!found || found.brandDisabledAt) {
@@ -165,10 +172,14 @@ export function accountService(deps: AccountServiceDeps) {
 
     signOut: (session: ActiveSession) => sessions.delete(session.id),
 
-    /** Removes idle sessions and dead one-time tokens (hourly job). */
+    /** Removes idle or too old sessions and dead one-time tokens (hourly job). */
     deleteExpired() {
       const now = clock().getTime();
-      return sessions.deleteExpired(new Date(now - SESSION_IDLE_MS), new Date(now - 3600_000));
+      return sessions.deleteExpired(
+        new Date(now - SESSION_IDLE_MS),
+        new Date(now - SESSION_ABSOLUTE_MS),
+        new Date(now - 3600_000),
+      );
     },
 
     /** Re-entering the password opens sensitive actions for STEP_UP_MS. */
