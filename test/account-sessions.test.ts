@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storesOn } from '../src/db/stores.ts';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, type TestApp } from './support/app.ts';
 
@@ -30,6 +31,14 @@ const countKeys = async (brandId: string) =>
       brandId,
     ])
   ).rows[0]!.n;
+
+/** A key created for the user through the service (no page, no step-up): its id. */
+async function existingKey(userId: string): Promise<string> {
+  const found = await storesOn(t.pool).users.findById(userId);
+  const { passwordHash: _, ...user } = found!;
+  return (await t.deps.accountKeys.create({ user, ip: null }, { name: 'To roll', scopes: ['orders:read'] }))
+    .id;
+}
 
 describe('session lifetime', () => {
   it('ends a session used every few hours once it is 7 days old (absolute lifetime)', async () => {
@@ -75,5 +84,71 @@ describe('session lifetime', () => {
     await t.deps.accounts.deleteExpired();
     const { rows } = await t.pool.query('SELECT id FROM sessions WHERE user_id = $1', [userId]);
     expect(rows.map((r) => Buffer.from(r.id).equals(fresh))).toEqual([true]);
+  });
+});
+
+describe('step-up before a key change', () => {
+  it('counts wrong passwords with sign-in attempts and ends the session at the limit: no key, even with the right one after', async () => {
+    const { b, brandId } = await signedIn();
+    const page = await b.get('/account/keys');
+    const csrf = csrfOf(page.body);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await b.post('/account/keys', {
+        _csrf: csrf,
+        name: 'Guessed',
+        scopes: 'orders:read',
+        password: `wrong-guess-number-${i}`,
+      });
+      statuses.push(res.status);
+    }
+    // The sign-in took one attempt of the 10 per 15 minutes; nine wrong guesses, then the limit.
+    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(401));
+    expect(statuses[9]).toBe(429);
+    const right = await b.post('/account/keys', {
+      _csrf: csrf,
+      name: 'Guessed',
+      scopes: 'orders:read',
+      password: PASSWORD,
+    });
+    expect(right.status).toBe(303);
+    expect(right.location).toBe('/account/sign-in');
+    expect(keyOf(right.body)).toBeNull();
+    expect(await countKeys(brandId)).toBe(0);
+    expect((await b.get('/account')).location).toBe('/account/sign-in');
+  });
+
+  it('counts step-up guesses per account: another address signing in is refused after them', async () => {
+    const { b, email } = await signedIn();
+    const csrf = csrfOf((await b.get('/account/keys')).body);
+    for (let i = 0; i < 9; i++) {
+      const res = await b.post('/account/keys', {
+        _csrf: csrf,
+        name: 'Guessed',
+        scopes: 'orders:read',
+        password: `wrong-guess-number-${i}`,
+      });
+      expect(res.status).toBe(401);
+    }
+    expect((await browser().signIn(email, PASSWORD)).status).toBe(429);
+  });
+
+  it('throttles the step-up of a key roll the same way', async () => {
+    const { b, brandId, userId } = await signedIn();
+    const keyId = await existingKey(userId);
+    const csrf = csrfOf((await b.get(`/account/keys/${keyId}/roll`)).body);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await b.post(`/account/keys/${keyId}/roll`, {
+        _csrf: csrf,
+        grace: '1h',
+        password: `wrong-guess-number-${i}`,
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 9)).toEqual(Array(9).fill(401));
+    expect(statuses[9]).toBe(429);
+    expect((await b.get('/account')).location).toBe('/account/sign-in');
+    expect(await countKeys(brandId)).toBe(1);
   });
 });

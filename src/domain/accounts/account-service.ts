@@ -182,8 +182,19 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    /** Re-entering the password opens sensitive actions for STEP_UP_MS. */
-    async stepUp(session: ActiveSession, password: string): Promise<void> {
+    /**
+     * Re-entering the password opens sensitive actions for STEP_UP_MS. Each attempt counts with the
+     * sign-in attempts (same buckets, per account and per address): a stolen session cannot guess
+     * the password more often than a sign-in form could, and past the limit the session ends.
+     */
+    async stepUp(session: ActiveSession, password: string, ip: string): Promise<void> {
+      try {
+        await limit(`signin:ip:${ip}`);
+        await limit(`signin:acct:${session.user.email.toLowerCase()}`);
+      } catch (err) {
+        await sessions.delete(session.id);
+        throw err;
+      }
       const found = await users.findById(session.user.id);
       if (!found || !(await verifyPassword(found.passwordHash, password.slice(0, 1024)))) {
         throw new AppError('unauthorized', 'The password is wrong.');

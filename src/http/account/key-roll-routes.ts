@@ -4,6 +4,7 @@ import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { clientIp, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
+import { stepUpLimited } from './key-routes.ts';
 import { keyCreatedPage } from './views/account-pages.ts';
 import { rollPage } from './views/key-roll-pages.ts';
 
@@ -41,7 +42,8 @@ export function keyRollRoutes(
     // The key is looked up (404 for another brand's) before the password is even checked.
     await accountKeys.find(session.user, keyIdOf(request));
     try {
-      if (!accounts.isSteppedUp(session)) await accounts.stepUp(session, text(request, 'password'));
+      if (!accounts.isSteppedUp(session))
+        await accounts.stepUp(session, text(request, 'password'), clientIp(request));
       const rolled = await accountKeys.roll(
         { user: session.user, ip: clientIp(request) },
         keyIdOf(request),
@@ -50,6 +52,7 @@ export function keyRollRoutes(
       return sendPage(reply, keyCreatedPage(ctx, rolled));
     } catch (err) {
       if (!isAppError(err)) throw err;
+      if (err.code === 'rate_limited') return stepUpLimited(reply, ctx);
       if (err.code === 'unauthorized')
         return form(request, reply, { grace, error: ctx.t('signIn.refused') }, 401);
       if (err.code !== 'invalid_request') throw err;
