@@ -65,12 +65,14 @@ describe('sign-up to a working API key', () => {
 
     const keysPage = await b.get('/account/keys');
     expect(keysPage.body).toContain('name="password"'); // step-up asked
-    const created = await b.post('/account/keys', {
-      _csrf: csrfOf(keysPage.body),
-      name: 'Shopify production',
-      scopes: ['orders:read', 'orders:write'],
-      password: PASSWORD,
-    });
+    const created = await b.follow(
+      b.post('/account/keys', {
+        _csrf: csrfOf(keysPage.body),
+        name: 'Shopify production',
+        scopes: ['orders:read', 'orders:write'],
+        password: PASSWORD,
+      }),
+    );
     expect(created.status, created.body).toBe(200);
     expect(created.body).toContain('shown only once');
     const key = keyOf(created.body)!;

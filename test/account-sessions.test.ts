@@ -152,3 +152,97 @@ describe('step-up before a key change', () => {
     expect(await countKeys(brandId)).toBe(1);
   });
 });
+
+describe('a new key, shown once (post/redirect/get)', () => {
+  it('creating answers with a redirect; the page shows the key once, a reload shows none and creates none', async () => {
+    const { b, brandId } = await signedIn();
+    const page = await b.get('/account/keys');
+    const created = await b.post('/account/keys', {
+      _csrf: csrfOf(page.body),
+      name: 'Shown once',
+      scopes: 'orders:read',
+      password: PASSWORD,
+    });
+    expect(created.status).toBe(303);
+    expect(keyOf(created.body)).toBeNull();
+    expect(created.location).toMatch(/^\/account\/keys\/key_[0-9a-f]{16}\/new$/);
+    expect(await countKeys(brandId)).toBe(1);
+
+    const shown = await b.get(created.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    const key = keyOf(shown.body)!;
+    expect(key).toBeTruthy();
+    expect(shown.body).toContain('Shown once');
+    const me = await t.app.inject({ url: `${API}/me`, headers: { authorization: `Bearer ${key}` } });
+    expect(me.statusCode).toBe(200);
+
+    const reloaded = await b.get(created.location!);
+    expect(reloaded.status).toBe(410);
+    expect(keyOf(reloaded.body)).toBeNull();
+    expect(reloaded.body).toContain('already been shown');
+    expect(await countKeys(brandId)).toBe(1);
+  });
+
+  it('the reveal cookie holds no key in clear and works only for its session and its key', async () => {
+    const { b, brandId } = await signedIn();
+    const page = await b.get('/account/keys');
+    const created = await b.post('/account/keys', {
+      _csrf: csrfOf(page.body),
+      name: 'Sealed',
+      scopes: 'orders:read',
+      password: PASSWORD,
+    });
+    const sealed = created.setCookies.find((c) => c.startsWith('dlv_new_key='))!;
+    expect(sealed).toMatch(/; HttpOnly/);
+    expect(sealed).toMatch(/; Path=\/account\/keys/);
+    expect(sealed).not.toMatch(/dlv_[0-9a-f]{8}/);
+    // Another person of the same brand, given the cookie, sees nothing.
+    const other = new Browser(t.app, `10.7.1.${++ipCounter}`);
+    const colleague = await createUser(t.deps, { brandId, role: 'developer' });
+    await other.signIn(colleague.email, PASSWORD);
+    const cookie = b.cookies.get('dlv_new_key')!;
+    other.cookies.set('dlv_new_key', cookie);
+    const stolen = await other.get(created.location!);
+    expect(stolen.status).toBe(410);
+    expect(keyOf(stolen.body)).toBeNull();
+    // Nor does the right session for another of its brand's keys.
+    const otherKey = await existingKey(colleague.userId);
+    const elsewhere = await b.get(`/account/keys/${otherKey}/new`);
+    expect(elsewhere.status).toBe(410);
+    expect(keyOf(elsewhere.body)).toBeNull();
+    // A cookie that is not a sealed key (garbage, truncated) is no key either.
+    for (const garbage of ['x', 'A'.repeat(60), cookie.slice(0, -4)]) {
+      b.cookies.set('dlv_new_key', garbage);
+      expect((await b.get(created.location!)).status).toBe(410);
+    }
+  });
+
+  it('another brand’s key id is the 404 page', async () => {
+    const { b } = await signedIn();
+    const stranger = await createUser(t.deps);
+    const keyId = await existingKey(stranger.userId);
+    expect((await b.get(`/account/keys/${keyId}/new`)).status).toBe(404);
+  });
+
+  it('rolling answers with a redirect too: the new key once, a reload rolls nothing', async () => {
+    const { b, brandId, userId } = await signedIn();
+    const keyId = await existingKey(userId);
+    const form = await b.get(`/account/keys/${keyId}/roll`);
+    const rolled = await b.post(`/account/keys/${keyId}/roll`, {
+      _csrf: csrfOf(form.body),
+      grace: '1h',
+      password: PASSWORD,
+    });
+    expect(rolled.status).toBe(303);
+    expect(keyOf(rolled.body)).toBeNull();
+    expect(await countKeys(brandId)).toBe(2);
+    const shown = await b.get(rolled.location!);
+    expect(shown.status).toBe(200);
+    expect(keyOf(shown.body)).toBeTruthy();
+    const reloaded = await b.get(rolled.location!);
+    expect(reloaded.status).toBe(410);
+    expect(keyOf(reloaded.body)).toBeNull();
+    expect(await countKeys(brandId)).toBe(2);
+  });
+});

@@ -6,8 +6,9 @@ import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import { clientIp, list, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
-import { ACCOUNT_PATH, SESSION_COOKIE } from './session-cookies.ts';
-import { homePage, keyCreatedPage, keysPage, revokePage } from './views/account-pages.ts';
+import { revealOnce } from './key-reveal.ts';
+import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE } from './session-cookies.ts';
+import { homePage, keysPage, revokePage } from './views/account-pages.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
@@ -24,7 +25,11 @@ export function stepUpLimited(reply: FastifyReply, ctx: PageContext) {
 }
 
 /** The home page and the brand's API keys: list, create (after re-entering the password), revoke. */
-export function keyRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+export function keyRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { signer, context }: { signer: CookieSigner; context: PageContextOf },
+): void {
   const { accounts, accountKeys } = deps;
 
   app.get('/', SIGNED_IN, async (request, reply) =>
@@ -53,7 +58,7 @@ export function keyRoutes(app: FastifyInstance, deps: Deps, { context }: { conte
       if (!accounts.isSteppedUp(session))
         await accounts.stepUp(session, text(request, 'password'), clientIp(request));
       const created = await accountKeys.create({ user: session.user, ip: clientIp(request) }, input);
-      return sendPage(reply, keyCreatedPage(ctx, created));
+      return revealOnce(request, reply, signer, deps.config.publicBaseUrl, created);
     } catch (err) {
       if (!isAppError(err)) throw err;
       if (err.code === 'rate_limited') return stepUpLimited(reply, ctx);
