@@ -1,4 +1,5 @@
 import type { TokenPurpose } from '../../domain/accounts/user.ts';
+import { ACCOUNT_RESET_MAIL } from '../../jobs/account-reset-mail.ts';
 import type { Queryable } from '../pool.ts';
 
 export interface SessionRecord {
@@ -90,6 +91,27 @@ export function sessionsRepository(db: Queryable) {
         [hash, purpose, at],
       );
       return rows[0]?.user_id ?? null;
+    },
+    /** Uses up every live token of the user for `purposes` (a new password ends every reset link). */
+    async useUpTokens(userId: string, purposes: readonly TokenPurpose[], at: Date): Promise<void> {
+      await db.query(
+        'UPDATE user_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = ANY($2::text[]) AND used_at IS NULL',
+        [userId, purposes, at],
+      );
+    },
+    /** Queues the reset e-mail for an address, whoever it belongs to (the job looks). */
+    async enqueueResetMail(email: string, locale: string): Promise<void> {
+      await db.query(
+        `SELECT graphile_worker.add_job($1, json_build_object('v', $2::int, 'email', $3::text, 'locale', $4::text),
+                max_attempts := $5)`,
+        [
+          ACCOUNT_RESET_MAIL.name,
+          ACCOUNT_RESET_MAIL.payloadVersion,
+          email,
+          locale,
+          ACCOUNT_RESET_MAIL.maxAttempts,
+        ],
+      );
     },
     /** Whether the token would be accepted now (the reset form is shown only for a live link). */
     async tokenIsLive(hash: Buffer, purpose: TokenPurpose, at: Date): Promise<boolean> {

@@ -33,6 +33,8 @@ export interface AccountServiceDeps {
   mail: AccountMail;
   /** Sign-in attempts, counted per account and per address. */
   signInLimiter: RateLimiter;
+  /** Reset e-mails asked for, counted per e-mail address and per client address. */
+  resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
   clock: () => Date;
 }
@@ -209,9 +211,27 @@ export function accountService(deps: AccountServiceDeps) {
       return at !== null && clock().getTime() - at.getTime() < STEP_UP_MS;
     },
 
-    /** Sends a reset link when the e-mail has an account; says nothing either way. */
-    async requestReset(emailInput: string, locale: string): Promise<void> {
-      const user = await users.findByEmail(emailInput.trim().slice(0, 254));
+    /**
+     * Queues a reset e-mail (`sendResetLink`) for the address, within the limits; says nothing
+     * either way. The same work whether the address has an account or not (no lookup here, one
+     * job queued), so neither the answer nor its time tells who is a customer. Over a limit,
+     * nothing is queued and the caller answers the same.
+     */
+    async requestReset(input: { email: string; locale: string; ip: string }): Promise<void> {
+      if (!(await deps.resetLimiter.take(`reset:ip:${input.ip}`)).allowed) return;
+      let email: string;
+      try {
+        email = validateEmail(input.email).toLowerCase();
+      } catch {
+        return; // no address could receive it
+      }
+      if (!(await deps.resetLimiter.take(`reset:acct:${email}`)).allowed) return;
+      await deps.transact((stores) => stores.sessions.enqueueResetMail(email, input.locale));
+    },
+
+    /** The reset e-mail's job: a link (one hour, single use) when the address has an account. */
+    async sendResetLink(email: string, locale: string): Promise<void> {
+      const user = await users.findByEmail(email);
       if (!user) return;
       await deps.mail.resetPassword(
         user.email,
@@ -245,8 +265,9 @@ export function accountService(deps: AccountServiceDeps) {
       TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
 
     /**
-     * Sets the new password with a live link (used up), and ends every session of the user. An
-     * invitation's link works the same way: it sets the first password.
+     * Sets the new password with a live link, and ends every session of the user and every other
+     * reset or invitation link still out (an older link must not undo the change). An invitation's
+     * link works the same way: it sets the first password.
      */
     async resetPassword(
       token: string,
@@ -261,6 +282,7 @@ export function accountService(deps: AccountServiceDeps) {
         if (!user) throw dead;
         checkPassword(password, user.email);
         await stores.users.setPassword(user.id, await hashPassword(password));
+        await stores.sessions.useUpTokens(user.id, ['reset_password', 'invite'], clock());
         // Whoever held the old password may hold a session: none survives the change.
         await stores.sessions.deleteAllOf(user.id);
         // The link reached the inbox, which is what verification proves.

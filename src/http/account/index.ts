@@ -149,6 +149,7 @@ export function accountArea(deps: Deps) {
     account.addHook('onClose', async () => {
       deps.mailer.close();
       await deps.signInLimiter.close();
+      await deps.resetLimiter.close();
     });
   };
 }
