@@ -46,6 +46,8 @@ import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/woocommerce-process-order.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
+/** Password-reset e-mails: 5 an hour, per e-mail address and per client address. */
+export const RESET_MAIL_POLICY: BucketPolicy = { burst: 5, perSecond: 5 / 3600 };
 
 export type Clock = () => Date;
 
@@ -140,24 +142,27 @@ export function createDeps(
       log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     });
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
-  let limiter: RateLimiter | null = null;
-  const signInLimiter: RateLimiter = {
-    take: (key) => {
-      limiter ??= config.redisUrl
-        ? redisRateLimiter(config.redisUrl, SIGN_IN_POLICY)
-        : memoryRateLimiter(SIGN_IN_POLICY);
-      return limiter.take(key);
-    },
-    close: async () => {
-      await limiter?.close();
-    },
+  const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
+    let limiter: RateLimiter | null = null;
+    return {
+      take: (key) => {
+        limiter ??= config.redisUrl ? redisRateLimiter(config.redisUrl, policy) : memoryRateLimiter(policy);
+        return limiter.take(key);
+      },
+      close: async () => {
+        await limiter?.close();
+      },
+    };
   };
+  const signInLimiter = lazyLimiter(SIGN_IN_POLICY);
+  const resetLimiter = lazyLimiter(RESET_MAIL_POLICY);
   const accounts = accountService({
     users: stores.users,
     sessions: stores.sessions,
     transact,
     mail: accountMail(mailer, config.publicBaseUrl ?? `http://${config.host}:${config.port}`),
     signInLimiter,
+    resetLimiter,
     signup: config.accountSignup,
     clock,
   });
@@ -246,6 +251,7 @@ export function createDeps(
     team,
     mailer,
     signInLimiter,
+    resetLimiter,
     clock,
     brands,
     apiKeys,

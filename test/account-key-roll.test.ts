@@ -26,11 +26,13 @@ async function ownerWithKey() {
   const user = await createUser(t.deps, { role: 'developer' });
   const b = new Browser(t.app, `10.3.0.${++ipCounter}`);
   await b.signIn(user.email, PASSWORD);
-  const created = await b.submit('/account/keys', '/account/keys', {
-    name: 'Shop',
-    scopes: ['orders:read', 'orders:write'],
-    password: PASSWORD,
-  });
+  const created = await b.follow(
+    b.submit('/account/keys', '/account/keys', {
+      name: 'Shop',
+      scopes: ['orders:read', 'orders:write'],
+      password: PASSWORD,
+    }),
+  );
   const key = keyOf(created.body)!;
   const listed = await b.get('/account/keys');
   const keyId = listed.body.match(/\/account\/keys\/(key_[0-9a-f]{16})\/roll/)![1]!;
@@ -45,7 +47,9 @@ describe('rolling a key', () => {
     expect(form.status).toBe(200);
     expect(form.body).toContain('name="grace" value="now"');
     expect(form.body).not.toContain('name="password"'); // stepped up a moment ago
-    const rolled = await b.post(`/account/keys/${keyId}/roll`, { _csrf: csrfOf(form.body), grace: 'now' });
+    const rolled = await b.follow(
+      b.post(`/account/keys/${keyId}/roll`, { _csrf: csrfOf(form.body), grace: 'now' }),
+    );
     expect(rolled.status, rolled.body).toBe(200);
     const fresh = keyOf(rolled.body)!;
     expect(fresh).not.toBe(key);
@@ -63,7 +67,9 @@ describe('rolling a key', () => {
   it('with grace 1 h: the old key works, then stops once the clock passes the hour', async () => {
     const { b, key, keyId } = await ownerWithKey();
     const form = await b.get(`/account/keys/${keyId}/roll`);
-    const rolled = await b.post(`/account/keys/${keyId}/roll`, { _csrf: csrfOf(form.body), grace: '1h' });
+    const rolled = await b.follow(
+      b.post(`/account/keys/${keyId}/roll`, { _csrf: csrfOf(form.body), grace: '1h' }),
+    );
     const fresh = keyOf(rolled.body)!;
     expect(await me(key)).toBe(200); // and now in the cache, whose entries live 2 h here
     expect((await b.get('/account/keys')).body).toContain('stops working on');

@@ -29,12 +29,14 @@ describe('account area logs', () => {
     const b = new Browser(app, '10.77.0.1');
     expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
     const keysPage = await b.get('/account/keys');
-    const created = await b.post('/account/keys', {
-      _csrf: csrfOf(keysPage.body),
-      name: 'Logged?',
-      scopes: ['orders:read'],
-      password: PASSWORD,
-    });
+    const created = await b.follow(
+      b.post('/account/keys', {
+        _csrf: csrfOf(keysPage.body),
+        name: 'Logged?',
+        scopes: ['orders:read'],
+        password: PASSWORD,
+      }),
+    );
     const key = keyOf(created.body)!;
     expect(key).toBeTruthy();
     const session = b.cookies.get('dlv_session');

@@ -84,12 +84,14 @@ describe('roles and brands', () => {
   it('lets developers create keys', async () => {
     const { b, brandId } = await signedIn({ role: 'developer' });
     const page = await b.get('/account/keys');
-    const res = await b.post('/account/keys', {
-      _csrf: csrfOf(page.body),
-      name: 'CI',
-      scopes: 'orders:read',
-      password: PASSWORD,
-    });
+    const res = await b.follow(
+      b.post('/account/keys', {
+        _csrf: csrfOf(page.body),
+        name: 'CI',
+        scopes: 'orders:read',
+        password: PASSWORD,
+      }),
+    );
     expect(keyOf(res.body)).toBeTruthy();
     expect(await countKeys(brandId)).toBe(1);
   });

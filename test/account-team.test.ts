@@ -111,11 +111,13 @@ describe('team page', () => {
   it('removes a member after a confirmation: their sessions end, the keys they made keep working', async () => {
     const { dev, b } = await brandWithTeam();
     const devBrowser = await signedIn(dev);
-    const created = await devBrowser.submit('/account/keys', '/account/keys', {
-      name: 'CI',
-      scopes: ['orders:read'],
-      password: PASSWORD,
-    });
+    const created = await devBrowser.follow(
+      devBrowser.submit('/account/keys', '/account/keys', {
+        name: 'CI',
+        scopes: ['orders:read'],
+        password: PASSWORD,
+      }),
+    );
     const key = keyOf(created.body)!;
     const confirm = await b.get(`/account/team/${dev.userId}/remove`);
     expect(confirm.status).toBe(200);

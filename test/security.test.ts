@@ -118,7 +118,12 @@ describe('every authenticated route', () => {
 describe('every account route that needs a session', () => {
   it('exists (the account area is in the catalog)', () => {
     expect(sessionRoutes(t.app).map((r) => `${r.method} ${r.url}`)).toEqual(
-      expect.arrayContaining(['GET /account', 'GET /account/keys', 'POST /account/keys']),
+      expect.arrayContaining([
+        'GET /account',
+        'GET /account/keys',
+        'POST /account/keys',
+        'GET /account/keys/:keyId/new',
+      ]),
     );
   });
 

@@ -1,6 +1,9 @@
 import { defineJob } from './job.ts';
 
-/** Hourly: sessions idle for 12 h and one-time tokens expired or used are refused anyway; drop them. */
+/**
+ * Hourly: sessions idle for 12 h or 7 days old, and one-time tokens expired or used, are refused
+ * anyway; drop them.
+ */
 export const CLEANUP_ACCOUNTS = defineJob({
   name: 'account_cleanup',
   payloadVersion: 1,
@@ -10,7 +13,7 @@ export const CLEANUP_ACCOUNTS = defineJob({
     const deleted = await deps.accounts.deleteExpired();
     if (deleted.sessions + deleted.tokens > 0) {
       helpers.logger.info(
-        `deleted ${deleted.sessions} idle sessions and ${deleted.tokens} dead account tokens`,
+        `deleted ${deleted.sessions} expired sessions and ${deleted.tokens} dead account tokens`,
       );
     }
   },

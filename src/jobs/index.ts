@@ -1,5 +1,6 @@
 import type { TaskList } from 'graphile-worker';
 import type { Deps } from '../deps.ts';
+import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
@@ -40,6 +41,7 @@ export const JOBS: readonly Job[] = [
   WOOCOMMERCE_POLL_SHOP,
   RECOVER_STALLED_JOBS,
   REFRESH_ORDER_JSON,
+  ACCOUNT_RESET_MAIL,
 ] as Job[];
 
 export function taskList(deps: Deps): TaskList {

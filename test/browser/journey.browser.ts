@@ -54,7 +54,12 @@ describe.skipIf(!hasChromium)('a brand from sign-up to a rolled key (Chromium)',
     await page.click('form[action="/account/keys"] button[type=submit]');
     const key = (await page.textContent('.secret code'))!.trim();
     expect(key).toMatch(/^dlv_[0-9a-f]{64}$/);
+    expect(page.url()).toMatch(/\/account\/keys\/key_[0-9a-f]{16}\/new$/); // reached by a redirect
     await shoot(page, 'account-key-created');
+    // A reload shows the key no more, and creates none.
+    await page.reload();
+    expect(await page.textContent('main')).toContain('already been shown');
+    expect(await page.locator('.secret').count()).toBe(0);
 
     const created = await api('/orders', key, {
       method: 'POST',

@@ -71,6 +71,12 @@ export class Browser {
 
   post = (url: string, form: Record<string, string | string[]>) => this.send('POST', url, form);
 
+  /** Follows a 303 (post/redirect/get) as a browser does; any other answer is given back as it is. */
+  async follow(res: PageResponse | Promise<PageResponse>): Promise<PageResponse> {
+    const answer = await res;
+    return answer.status === 303 && answer.location ? this.get(answer.location) : answer;
+  }
+
   async signIn(email: string, password: string) {
     return this.submit('/account/sign-in', '/account/sign-in', { email, password });
   }

@@ -1,4 +1,5 @@
 import type { TokenPurpose } from '../../domain/accounts/user.ts';
+import { ACCOUNT_RESET_MAIL } from '../../jobs/account-reset-mail.ts';
 import type { Queryable } from '../pool.ts';
 
 export interface SessionRecord {
@@ -19,10 +20,10 @@ export function sessionsRepository(db: Queryable) {
       );
     },
     /**
-     * The session if it has been used since `idleSince`, its last use moved to `at` in the same
-     * statement; an idle one is deleted and null returned.
+     * The session if it has been used since `idleSince` and opened after `openedSince`, its last use
+     * moved to `at` in the same statement; an idle or too old one is deleted and null returned.
      */
-    async touch(id: Buffer, at: Date, idleSince: Date): Promise<SessionRecord | null> {
+    async touch(id: Buffer, at: Date, idleSince: Date, openedSince: Date): Promise<SessionRecord | null> {
       const { rows } = await db.query<{
         user_id: string;
         created_at: Date;
@@ -30,9 +31,9 @@ export function sessionsRepository(db: Queryable) {
         step_up_at: Date | null;
         csrf_token: string;
       }>(
-        `UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at > $3
+        `UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at > $3 AND created_at > $4
          RETURNING user_id, created_at, last_seen_at, step_up_at, csrf_token`,
-        [id, at, idleSince],
+        [id, at, idleSince, openedSince],
       );
       const row = rows[0];
       if (!row) {
@@ -56,9 +57,19 @@ export function sessionsRepository(db: Queryable) {
     async deleteAllOf(userId: string): Promise<void> {
       await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
     },
-    /** Sessions idle since before `idleSince`, and tokens expired or used before `before`: dead rows. */
-    async deleteExpired(idleSince: Date, before: Date): Promise<{ sessions: number; tokens: number }> {
-      const sessions = await db.query('DELETE FROM sessions WHERE last_seen_at <= $1', [idleSince]);
+    /**
+     * Sessions idle since before `idleSince` or opened before `openedSince`, and tokens expired or
+     * used before `before`: dead rows.
+     */
+    async deleteExpired(
+      idleSince: Date,
+      openedSince: Date,
+      before: Date,
+    ): Promise<{ sessions: number; tokens: number }> {
+      const sessions = await db.query('DELETE FROM sessions WHERE last_seen_at <= $1 OR created_at <= $2', [
+        idleSince,
+        openedSince,
+      ]);
       const tokens = await db.query('DELETE FROM user_tokens WHERE expires_at < $1 OR used_at < $1', [
         before,
       ]);
@@ -80,6 +91,27 @@ export function sessionsRepository(db: Queryable) {
         [hash, purpose, at],
       );
       return rows[0]?.user_id ?? null;
+    },
+    /** Uses up every live token of the user for `purposes` (a new password ends every reset link). */
+    async useUpTokens(userId: string, purposes: readonly TokenPurpose[], at: Date): Promise<void> {
+      await db.query(
+        'UPDATE user_tokens SET used_at = $3 WHERE user_id = $1 AND purpose = ANY($2::text[]) AND used_at IS NULL',
+        [userId, purposes, at],
+      );
+    },
+    /** Queues the reset e-mail for an address, whoever it belongs to (the job looks). */
+    async enqueueResetMail(email: string, locale: string): Promise<void> {
+      await db.query(
+        `SELECT graphile_worker.add_job($1, json_build_object('v', $2::int, 'email', $3::text, 'locale', $4::text),
+                max_attempts := $5)`,
+        [
+          ACCOUNT_RESET_MAIL.name,
+          ACCOUNT_RESET_MAIL.payloadVersion,
+          email,
+          locale,
+          ACCOUNT_RESET_MAIL.maxAttempts,
+        ],
+      );
     },
     /** Whether the token would be accepted now (the reset form is shown only for a live link). */
     async tokenIsLive(hash: Buffer, purpose: TokenPurpose, at: Date): Promise<boolean> {

@@ -12,6 +12,8 @@ import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TokenPurpose, type User, validateEmail } from './user.ts';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
+/** However active, a session ends this long after sign-in (ASVS 3.3.1 wants an absolute limit). */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
 export const STEP_UP_MS = 10 * 60_000;
 const RESET_TTL_MS = 3600_000;
 const VERIFY_TTL_MS = 24 * 3600_000;
@@ -31,6 +33,8 @@ export interface AccountServiceDeps {
   mail: AccountMail;
   /** Sign-in attempts, counted per account and per address. */
   signInLimiter: RateLimiter;
+  /** Reset e-mails asked for, counted per e-mail address and per client address. */
+  resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
   clock: () => Date;
 }
@@ -147,12 +151,17 @@ export function accountService(deps: AccountServiceDeps) {
       return openSession(user.id);
     },
 
-    /** The session of a cookie's token, or null (unknown, idle for 12 h, or its brand disabled). */
+    /** The session of a cookie's token, or null (unknown, idle for 12 h, 7 days old, or its brand disabled). */
     async resume(token: string): Promise<ActiveSession | null> {
       if (!TOKEN_PATTERN.test(token)) return null;
       const id = hashSecret(token);
       const now = clock();
-      const record = await sessions.touch(id, now, new Date(now.getTime() - SESSION_IDLE_MS));
+      const record = await sessions.touch(
+        id,
+        now,
+        new Date(now.getTime() - SESSION_IDLE_MS),
+        new Date(now.getTime() - SESSION_ABSOLUTE_MS),
+      );
       if (!record) return null;
       const found = await users.findById(record.userId);
       if (!found || found.brandDisabledAt) {
@@ -165,14 +174,29 @@ export function accountService(deps: AccountServiceDeps) {
 
     signOut: (session: ActiveSession) => sessions.delete(session.id),
 
-    /** Removes idle sessions and dead one-time tokens (hourly job). */
+    /** Removes idle or too old sessions and dead one-time tokens (hourly job). */
     deleteExpired() {
       const now = clock().getTime();
-      return sessions.deleteExpired(new Date(now - SESSION_IDLE_MS), new Date(now - 3600_000));
+      return sessions.deleteExpired(
+        new Date(now - SESSION_IDLE_MS),
+        new Date(now - SESSION_ABSOLUTE_MS),
+        new Date(now - 3600_000),
+      );
     },
 
-    /** Re-entering the password opens sensitive actions for STEP_UP_MS. */
-    async stepUp(session: ActiveSession, password: string): Promise<void> {
+    /**
+     * Re-entering the password opens sensitive actions for STEP_UP_MS. Each attempt counts with the
+     * sign-in attempts (same buckets, per account and per address): a stolen session cannot guess
+     * the password more often than a sign-in form could, and past the limit the session ends.
+     */
+    async stepUp(session: ActiveSession, password: string, ip: string): Promise<void> {
+      try {
+        await limit(`signin:ip:${ip}`);
+        await limit(`signin:acct:${session.user.email.toLowerCase()}`);
+      } catch (err) {
+        await sessions.delete(session.id);
+        throw err;
+      }
       const found = await users.findById(session.user.id);
       if (!found || !(await verifyPassword(found.passwordHash, password.slice(0, 1024)))) {
         throw new AppError('unauthorized', 'The password is wrong.');
@@ -187,9 +211,27 @@ export function accountService(deps: AccountServiceDeps) {
       return at !== null && clock().getTime() - at.getTime() < STEP_UP_MS;
     },
 
-    /** Sends a reset link when the e-mail has an account; says nothing either way. */
-    async requestReset(emailInput: string, locale: string): Promise<void> {
-      const user = await users.findByEmail(emailInput.trim().slice(0, 254));
+    /**
+     * Queues a reset e-mail (`sendResetLink`) for the address, within the limits; says nothing
+     * either way. The same work whether the address has an account or not (no lookup here, one
+     * job queued), so neither the answer nor its time tells who is a customer. Over a limit,
+     * nothing is queued and the caller answers the same.
+     */
+    async requestReset(input: { email: string; locale: string; ip: string }): Promise<void> {
+      if (!(await deps.resetLimiter.take(`reset:ip:${input.ip}`)).allowed) return;
+      let email: string;
+      try {
+        email = validateEmail(input.email).toLowerCase();
+      } catch {
+        return; // no address could receive it
+      }
+      if (!(await deps.resetLimiter.take(`reset:acct:${email}`)).allowed) return;
+      await deps.transact((stores) => stores.sessions.enqueueResetMail(email, input.locale));
+    },
+
+    /** The reset e-mail's job: a link (one hour, single use) when the address has an account. */
+    async sendResetLink(email: string, locale: string): Promise<void> {
+      const user = await users.findByEmail(email);
       if (!user) return;
       await deps.mail.resetPassword(
         user.email,
@@ -223,8 +265,9 @@ export function accountService(deps: AccountServiceDeps) {
       TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
 
     /**
-     * Sets the new password with a live link (used up), and ends every session of the user. An
-     * invitation's link works the same way: it sets the first password.
+     * Sets the new password with a live link, and ends every session of the user and every other
+     * reset or invitation link still out (an older link must not undo the change). An invitation's
+     * link works the same way: it sets the first password.
      */
     async resetPassword(
       token: string,
@@ -239,6 +282,7 @@ export function accountService(deps: AccountServiceDeps) {
         if (!user) throw dead;
         checkPassword(password, user.email);
         await stores.users.setPassword(user.id, await hashPassword(password));
+        await stores.sessions.useUpTokens(user.id, ['reset_password', 'invite'], clock());
         // Whoever held the old password may hold a session: none survives the change.
         await stores.sessions.deleteAllOf(user.id);
         // The link reached the inbox, which is what verification proves.

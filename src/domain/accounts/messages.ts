@@ -70,6 +70,10 @@ const EN = {
   'keys.created': 'Your new key',
   'keys.createdWarning': 'Copy it now: it is shown only once. We keep only a fingerprint of it.',
   'keys.back': 'Back to the keys',
+  'keys.alreadyShown':
+    'This key has already been shown: we keep only a fingerprint of it. If you did not copy it, revoke it and create another one.',
+  'stepUp.limited':
+    'Too many wrong passwords: for your safety you have been signed out. Wait a few minutes, then sign in again.',
   'keys.revokeTitle': 'Revoke this key?',
   'keys.revokeWarning': 'Requests using it will be refused within 5 seconds. This cannot be undone.',
   'keys.revokeConfirm': 'Yes, revoke it',
@@ -466,6 +470,10 @@ const FR: Record<MessageKey, string> = {
   'keys.createdWarning':
     'Copiez-la maintenant : elle n’est affichée qu’une fois. Nous n’en gardons qu’une empreinte.',
   'keys.back': 'Retour aux clés',
+  'keys.alreadyShown':
+    'Cette clé a déjà été affichée : nous n’en gardons qu’une empreinte. Si vous ne l’avez pas copiée, révoquez-la et créez-en une autre.',
+  'stepUp.limited':
+    'Trop de mots de passe erronés : par sécurité, vous avez été déconnecté. Patientez quelques minutes puis reconnectez-vous.',
   'keys.revokeTitle': 'Révoquer cette clé ?',
   'keys.revokeWarning': 'Les requêtes qui l’utilisent seront refusées sous 5 secondes. C’est définitif.',
   'keys.revokeConfirm': 'Oui, la révoquer',

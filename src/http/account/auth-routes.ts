@@ -140,7 +140,12 @@ export function authRoutes(
 
   app.post('/forgot', PAGE, async (request, reply) => {
     const ctx = await context(request, reply);
-    await accounts.requestReset(text(request, 'email', 254), ctx.locale);
+    // The same answer whether the address has an account, and whether a limit was reached.
+    await accounts.requestReset({
+      email: text(request, 'email', 254),
+      locale: ctx.locale,
+      ip: clientIp(request),
+    });
     return sendPage(reply, messagePage(ctx, ctx.t('forgot.title'), ctx.t('forgot.sent')));
   });
 

@@ -10,6 +10,7 @@ import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { connectorRoutes } from './connector-routes.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
+import { keyRevealRoutes } from './key-reveal.ts';
 import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { ACCOUNT_CSP, sendAccountMessage } from './message-page.ts';
@@ -133,13 +134,14 @@ export function accountArea(deps: Deps) {
     );
 
     authRoutes(account, deps, { signer, context });
-    keyRoutes(account, deps, { context });
+    keyRoutes(account, deps, { signer, context });
+    keyRevealRoutes(account, deps, { signer, context });
     orderRoutes(account, deps, { context });
     invoiceRoutes(account, deps, { context });
     ratesRoutes(account, deps, { context });
     webhookRoutes(account, deps, { context });
     companyRoutes(account, deps, { context });
-    keyRollRoutes(account, deps, { context });
+    keyRollRoutes(account, deps, { signer, context });
     teamRoutes(account, deps, { context });
     shopRoutes(account, deps, { context });
     connectorRoutes(account, deps);
@@ -147,6 +149,7 @@ export function accountArea(deps: Deps) {
     account.addHook('onClose', async () => {
       deps.mailer.close();
       await deps.signInLimiter.close();
+      await deps.resetLimiter.close();
     });
   };
 }

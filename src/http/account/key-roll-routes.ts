@@ -4,7 +4,9 @@ import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { clientIp, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
-import { keyCreatedPage } from './views/account-pages.ts';
+import { revealOnce } from './key-reveal.ts';
+import { stepUpLimited } from './key-routes.ts';
+import type { CookieSigner } from './session-cookies.ts';
 import { rollPage } from './views/key-roll-pages.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
@@ -14,11 +16,14 @@ const sendPage = (reply: FastifyReply, body: string, status = 200) =>
 
 const keyIdOf = (request: FastifyRequest) => (request.params as { keyId: string }).keyId;
 
-/** Rolling a key: a new key with the same scopes, shown once; the old one stops after a grace period. */
+/**
+ * Rolling a key: a new key with the same scopes, shown once (after a redirect, so a reload rolls
+ * nothing); the old one stops after a grace period.
+ */
 export function keyRollRoutes(
   app: FastifyInstance,
   deps: Deps,
-  { context }: { context: PageContextOf },
+  { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   const { accounts, accountKeys } = deps;
 
@@ -41,15 +46,17 @@ export function keyRollRoutes(
     // The key is looked up (404 for another brand's) before the password is even checked.
     await accountKeys.find(session.user, keyIdOf(request));
     try {
-      if (!accounts.isSteppedUp(session)) await accounts.stepUp(session, text(request, 'password'));
+      if (!accounts.isSteppedUp(session))
+        await accounts.stepUp(session, text(request, 'password'), clientIp(request));
       const rolled = await accountKeys.roll(
         { user: session.user, ip: clientIp(request) },
         keyIdOf(request),
         grace,
       );
-      return sendPage(reply, keyCreatedPage(ctx, rolled));
+      return revealOnce(request, reply, signer, deps.config.publicBaseUrl, rolled);
     } catch (err) {
       if (!isAppError(err)) throw err;
+      if (err.code === 'rate_limited') return stepUpLimited(reply, ctx);
       if (err.code === 'unauthorized')
         return form(request, reply, { grace, error: ctx.t('signIn.refused') }, 401);
       if (err.code !== 'invalid_request') throw err;

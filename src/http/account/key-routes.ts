@@ -6,15 +6,30 @@ import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import { clientIp, list, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
-import { homePage, keyCreatedPage, keysPage, revokePage } from './views/account-pages.ts';
+import { revealOnce } from './key-reveal.ts';
+import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE } from './session-cookies.ts';
+import { homePage, keysPage, revokePage } from './views/account-pages.ts';
+import { messagePage, type PageContext } from './views/layout.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
 const sendPage = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
 
+/** Too many step-up attempts ended the session (the domain deleted it): the browser forgets it too. */
+export function stepUpLimited(reply: FastifyReply, ctx: PageContext) {
+  reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
+  const signIn = { href: `${ACCOUNT_PATH}/sign-in`, label: ctx.t('signIn.title') };
+  const page = messagePage({ ...ctx, user: null }, ctx.t('signIn.title'), ctx.t('stepUp.limited'), signIn);
+  return sendPage(reply, page, 429);
+}
+
 /** The home page and the brand's API keys: list, create (after re-entering the password), revoke. */
-export function keyRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+export function keyRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { signer, context }: { signer: CookieSigner; context: PageContextOf },
+): void {
   const { accounts, accountKeys } = deps;
 
   app.get('/', SIGNED_IN, async (request, reply) =>
@@ -40,11 +55,13 @@ export function keyRoutes(app: FastifyInstance, deps: Deps, { context }: { conte
     const input = { name: text(request, 'name', 200), scopes: list(request, 'scopes') };
     const state = { values: { name: input.name }, scopes: input.scopes };
     try {
-      if (!accounts.isSteppedUp(session)) await accounts.stepUp(session, text(request, 'password'));
+      if (!accounts.isSteppedUp(session))
+        await accounts.stepUp(session, text(request, 'password'), clientIp(request));
       const created = await accountKeys.create({ user: session.user, ip: clientIp(request) }, input);
-      return sendPage(reply, keyCreatedPage(ctx, created));
+      return revealOnce(request, reply, signer, deps.config.publicBaseUrl, created);
     } catch (err) {
       if (!isAppError(err)) throw err;
+      if (err.code === 'rate_limited') return stepUpLimited(reply, ctx);
       if (err.code === 'unauthorized')
         return keysView(request, reply, { ...state, error: ctx.t('signIn.refused') }, 401);
       if (err.code !== 'invalid_request') throw err;

@@ -1,9 +1,18 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const SESSION_COOKIE = 'dlv_session';
 export const CSRF_COOKIE = 'dlv_csrf';
 export const LANG_COOKIE = 'dlv_lang';
+/** A new API key on its way from the POST that made it to the one page that shows it (sealed). */
+export const NEW_KEY_COOKIE = 'dlv_new_key';
 export const ACCOUNT_PATH = '/account';
 
 /**
@@ -21,6 +30,8 @@ export function cookieSigner(loadKey: () => Promise<Buffer>) {
     return key;
   };
   const mac = (k: Buffer, value: string) => createHmac('sha256', k).update(value).digest('base64url');
+  // A key of its own for encryption, derived from the signing key: one secret to keep, two uses.
+  const sealKey = async () => Buffer.from(hkdfSync('sha256', await keyNow(), '', 'dlv cookie seal', 32));
   return {
     async sign(value: string): Promise<string> {
       return `${value}.${mac(await keyNow(), value)}`;
@@ -31,6 +42,29 @@ export function cookieSigner(loadKey: () => Promise<Buffer>) {
       if (dot <= 0) return null;
       const value = cookie.slice(0, dot);
       return safeEqual(cookie.slice(dot + 1), mac(await keyNow(), value)) ? value : null;
+    },
+    /**
+     * Encrypts `value` (AES-256-GCM) for a cookie that must not be readable, bound to `context`:
+     * opened with another context, it is treated as absent.
+     */
+    async seal(value: string, context: string): Promise<string> {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', await sealKey(), iv).setAAD(Buffer.from(context));
+      const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+    },
+    async open(cookie: string | undefined, context: string): Promise<string | null> {
+      if (!cookie || cookie.length > 400) return null;
+      const data = Buffer.from(cookie, 'base64url');
+      if (data.length < 29) return null;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', await sealKey(), data.subarray(0, 12))
+          .setAAD(Buffer.from(context))
+          .setAuthTag(data.subarray(12, 28));
+        return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8');
+      } catch {
+        return null;
+      }
     },
   };
 }
