@@ -6,6 +6,7 @@ import { createDeps } from './deps.ts';
 import { seedDemoBrand } from './domain/brands/demo.ts';
 import { lookupPostcode } from './domain/coverage/postcodes.ts';
 import { loggerOptions } from './http/shared/logging.ts';
+import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
 import { startWorker, surviveDatabaseLoss } from './worker.ts';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -80,6 +81,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  if (err instanceof ConfigError) console.error(`configuration error: ${err.message}`);
+  else if (err instanceof EmbeddedDatabaseError)
+    console.error(`cannot start the embedded PostgreSQL: ${err.message}`);
+  else console.error(err);
   process.exit(1);
 });

