@@ -56,7 +56,7 @@ export function creditNotesRepository(db: Queryable) {
     /**
      * The order's invoice line no credit note takes back yet, if any (only issued or paid invoices
      * have lines): its invoice, its price, and how many of the order's lines were credited before.
-     * An order is on several invoices only when re-billed (migration 0026), every line but the
+     * An order is on several invoices only when re-billed (migration 0027), every line but the
      * newest credited.
      */
     async openInvoiceLine(orderId: number): Promise<{

@@ -246,7 +246,7 @@ export function ordersRepository(db: Queryable) {
 
     /**
      * Bills the order again from `at` (its month's invoice, not issued yet), at its current price:
-     * a re-priced order whose issued invoice line a credit note just took back (migration 0026).
+     * a re-priced order whose issued invoice line a credit note just took back (migration 0027).
      */
     async rebill(orderId: number, at: Date): Promise<void> {
       await db.query('UPDATE orders SET priced_at = $2 WHERE id = $1', [orderId, at]);
