@@ -36,6 +36,10 @@ export interface AccountServiceDeps {
 }
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
+/** The invitation's refusal of an address that has an account (the operator's CLI says so). */
+export const EMAIL_TAKEN = 'already has an account';
+const isTaken = (err: unknown) =>
+  err instanceof AppError && err.details?.[0]?.field === 'email' && err.details[0].message === EMAIL_TAKEN;
 
 /** Sign-up, e-mail verification, sign-in and sessions, password reset. */
 export function accountService(deps: AccountServiceDeps) {
@@ -213,10 +217,35 @@ export function accountService(deps: AccountServiceDeps) {
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
         return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
       });
-      if (!user) throw invalidField('email', 'already has an account');
+      if (!user) throw invalidField('email', EMAIL_TAKEN);
       const { passwordHash: _, ...invited } = user;
       await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
       return invited;
+    },
+
+    /**
+     * A brand owner's invitation (the team page). An address another brand's person holds is
+     * answered like a new one (null instead of the person), so an owner cannot learn who has an
+     * account elsewhere; its holder is told by e-mail that they cannot join while a member of
+     * their company, and nothing of theirs changes. Someone of the brand itself is refused: the
+     * owner sees them on the team page anyway.
+     */
+    async inviteMember(input: {
+      brandId: string;
+      brandName: string;
+      email: string;
+      role: string;
+      locale: string;
+    }): Promise<User | null> {
+      try {
+        return await this.invite(input);
+      } catch (err) {
+        if (!isTaken(err)) throw err;
+        const holder = await users.findByEmail(input.email.trim());
+        if (!holder || holder.brandId === input.brandId) throw err;
+        await deps.mail.inviteClash(holder.email, input.brandName, input.locale);
+        return null;
+      }
     },
 
     linkIsLive: (token: string, purpose: 'reset_password' | 'invite' | 'verify_email') =>
