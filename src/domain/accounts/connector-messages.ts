@@ -12,6 +12,8 @@ export const CONNECTOR_EN = {
     'This connection request has expired or was already used. Start again from your Shops page.',
   'shops.callback.other_browser':
     'This connection was started in another browser (or its cookies were cleared). Start again from your Shops page, in this browser.',
+  'shops.callback.not_allowed':
+    'The person who started this connection may no longer connect shops for this company (removed, or their role changed), so nothing was connected.',
   'shops.callback.incomplete':
     'The address Shopify sent you back with is incomplete. Start again from your Shops page.',
   'shops.callback.already_linked':
@@ -56,6 +58,8 @@ export const CONNECTOR_FR: Record<keyof typeof CONNECTOR_EN, string> = {
     'Cette demande de connexion a expiré ou a déjà servi. Recommencez depuis votre page Boutiques.',
   'shops.callback.other_browser':
     'Cette connexion a été commencée dans un autre navigateur (ou ses cookies ont été effacés). Recommencez depuis votre page Boutiques, dans ce navigateur.',
+  'shops.callback.not_allowed':
+    'La personne qui a commencé cette connexion ne peut plus connecter de boutique pour cette société (retirée, ou son rôle a changé) : rien n’a été connecté.',
   'shops.callback.incomplete':
     'L’adresse de retour envoyée par Shopify est incomplète. Recommencez depuis votre page Boutiques.',
   'shops.callback.already_linked':

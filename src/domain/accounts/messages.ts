@@ -321,6 +321,9 @@ const EN = {
   'shops.connectSubmit': 'Continue to Shopify',
   'shops.next': 'Next',
   'shops.continueTitle': 'Connect {shop}',
+  'shops.confirmText':
+    'Connect the store {shop} to {brand}? Its paid orders will become delivery orders billed to {brand}. Go on only if you asked for it from your own store.',
+  'shops.confirmSubmit': 'Yes, connect this store',
   'shops.continueText':
     'Shopify will show what the app may do (read the orders, fulfil them, offer our rates at checkout) and ask you to install it; you then come back here.',
   'shops.notEnabled': 'Shopify stores cannot be connected yet: the operator has not enabled the Shopify app.',
@@ -721,6 +724,9 @@ const FR: Record<MessageKey, string> = {
   'shops.connectSubmit': 'Continuer vers Shopify',
   'shops.next': 'Suivant',
   'shops.continueTitle': 'Connecter {shop}',
+  'shops.confirmText':
+    'Connecter la boutique {shop} à {brand} ? Ses commandes payées deviendront des commandes de livraison facturées à {brand}. Continuez seulement si vous l’avez demandé depuis votre propre boutique.',
+  'shops.confirmSubmit': 'Oui, connecter cette boutique',
   'shops.continueText':
     'Shopify affiche ce que l’application pourra faire (lire les commandes, les expédier, proposer nos tarifs au paiement) et vous demande de l’installer ; vous revenez ensuite ici.',
   'shops.notEnabled':

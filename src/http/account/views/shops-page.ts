@@ -239,6 +239,33 @@ ${pastTable(ctx, past)}`,
   );
 }
 
+/**
+ * What a shop's link into the account area lands on (Shopify's app URL, the WooCommerce plugin's
+ * button): which store would be linked to which company, and the Shops page's form to go on.
+ */
+export function confirmShopPage(
+  ctx: PageContext,
+  link: {
+    platform: 'shopify' | 'woocommerce';
+    shop: string;
+    action: string;
+    fields: Record<string, string>;
+  },
+): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.continueTitle', { shop: link.shop }),
+    html`<p class="warning">${t('shops.confirmText', { shop: link.shop, brand: ctx.user!.brandName })}</p>
+<form method="post" action="${link.action}" class="inline" data-platform="${link.platform}">${csrfField(ctx)}${Object.entries(
+      link.fields,
+    ).map(
+      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+    )}<button type="submit">${t('shops.confirmSubmit')}</button></form>
+<a href="/account/shops">${t('shops.cancel')}</a>`,
+  );
+}
+
 /** The last step before Shopify: which store, and what Shopify will ask. */
 export function continueToShopifyPage(ctx: PageContext, shop: string, installHref: string): string {
   const { t } = ctx;
