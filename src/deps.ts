@@ -160,6 +160,8 @@ export function createDeps(
     signInLimiter,
     signup: config.accountSignup,
     clock,
+    onKeyRevoked: (keyId) => authenticator.forget(keyId),
+    onShopsChanged: directory.forget,
   });
   const accountKeys = keyManagement({
     keys: stores.apiKeys,

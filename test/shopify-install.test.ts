@@ -118,6 +118,21 @@ describe('install', () => {
     expect((await installs()).rowCount).toBe(1);
   });
 
+  it('is not for an unconfirmed e-mail address: neither the confirmation nor the form starts anything', async () => {
+    const user = await createUser(t.deps, { verified: false });
+    const b = new Browser(t.app, `10.18.3.${++ip}`);
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    const shop = newShop();
+    expect((await b.get(`/account/connectors/shopify/install?shop=${shop}`)).status).toBe(403);
+    const res = await b.submit('/account/shops', '/account/shops/connect', { shop });
+    expect(res.status).toBe(403);
+    expect(b.cookies.has('dlv_shopify_state')).toBe(false);
+    const installs = await t.pool.query('SELECT 1 FROM connector_installs WHERE brand_id = $1', [
+      user.brandId,
+    ]);
+    expect(installs.rowCount).toBe(0);
+  });
+
   it('is not for the finance role', async () => {
     const { b } = await signedIn('finance');
     expect((await b.get(`/account/connectors/shopify/install?shop=${newShop()}`)).status).toBe(403);
@@ -201,12 +216,14 @@ describe('callback', () => {
   });
 
   it('binds the state to the person who started it: removed or demoted since, nothing is exchanged', async () => {
-    for (const change of ['demoted', 'removed'] as const) {
+    for (const change of ['demoted', 'removed', 'unconfirmed'] as const) {
       const { b, userId } = await signedIn();
       const shop = newShop();
       const { state } = await startInstall(b, shop);
       if (change === 'demoted')
         await t.pool.query("UPDATE users SET role = 'finance' WHERE id = $1", [userId]);
+      else if (change === 'unconfirmed')
+        await t.pool.query('UPDATE users SET email_verified_at = NULL WHERE id = $1', [userId]);
       else {
         // Another owner keeps the brand; the starter's pending install goes with them.
         await t.pool.query('DELETE FROM sessions WHERE user_id = $1', [userId]);

@@ -150,10 +150,33 @@ describe('starting a connection', () => {
     expect(w.fake.shop('attacker-shop').keys).toHaveLength(0);
   });
 
+  it('is not for an unconfirmed e-mail address', async () => {
+    const user = await createUser(w.t.deps, { brandId: brand.brandId, verified: false });
+    const b = new Browser(w.t.app, '10.77.0.5');
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    w.fake.addShop('unconfirmed-shop');
+    const url = w.fake.url('unconfirmed-shop');
+    const link = await b.get(`/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent(url)}`);
+    expect(link.status).toBe(403);
+    expect((await b.submit('/account/shops', '/account/shops/woocommerce/connect', { url })).status).toBe(
+      403,
+    );
+    const key = w.fake.createKey('unconfirmed-shop');
+    const pasted = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
+      url,
+      consumer_key: key.consumerKey,
+      consumer_secret: key.consumerSecret,
+    });
+    expect(pasted.status).toBe(403);
+    expect(w.fake.shop('unconfirmed-shop').webhooks).toHaveLength(0);
+    const { rows } = await w.t.pool.query('SELECT 1 FROM connector_installs WHERE shop = $1', [url]);
+    expect(rows).toEqual([]);
+  });
+
   it('refuses the keys of a state that expired or whose starter may no longer link, storing nothing', async () => {
-    for (const change of ['expired', 'demoted'] as const) {
+    for (const [i, change] of (['expired', 'demoted', 'unconfirmed'] as const).entries()) {
       const starter = await createUser(w.t.deps, { brandId: brand.brandId });
-      const b = new Browser(w.t.app, `10.77.1.${change.length}`);
+      const b = new Browser(w.t.app, `10.77.1.${i + 1}`);
       expect((await b.signIn(starter.email, PASSWORD)).status).toBe(303);
       const slug = `bound-${change}`;
       w.fake.addShop(slug);
@@ -166,7 +189,9 @@ describe('starting a connection', () => {
           "UPDATE connector_installs SET expires_at = now() - interval '1 second' WHERE shop = $1",
           [w.fake.url(slug)],
         );
-      else await w.t.pool.query("UPDATE users SET role = 'finance' WHERE id = $1", [starter.userId]);
+      else if (change === 'demoted')
+        await w.t.pool.query("UPDATE users SET role = 'finance' WHERE id = $1", [starter.userId]);
+      else await w.t.pool.query('UPDATE users SET email_verified_at = NULL WHERE id = $1', [starter.userId]);
       await expect(w.fake.approve(storeHref(started.body)), change).rejects.toThrow();
       expect(w.fake.shop(slug).keys, change).toHaveLength(0);
       const { rows } = await w.t.pool.query('SELECT 1 FROM connector_connections WHERE shop = $1', [

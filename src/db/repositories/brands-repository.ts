@@ -37,6 +37,18 @@ export function brandsRepository(db: Queryable) {
       );
       return toBrand(rows[0]!);
     },
+    /**
+     * True when the brand has owners and none of them ever confirmed their address (a sign-up
+     * whose e-mail may be someone else's). A brand the operator runs without people is not.
+     */
+    async unconfirmed(id: string): Promise<boolean> {
+      const { rows } = await db.query<{ unconfirmed: boolean }>(
+        `SELECT count(*) > 0 AND count(email_verified_at) = 0 AS unconfirmed
+           FROM users WHERE brand_id = $1 AND role = 'owner'`,
+        [id],
+      );
+      return rows[0]!.unconfirmed;
+    },
     async findById(id: string): Promise<Brand | null> {
       const { rows } = await db.query<BrandRow>('SELECT * FROM brands WHERE id = $1', [id]);
       return rows[0] ? toBrand(rows[0]) : null;

@@ -33,6 +33,10 @@ export interface AccountServiceDeps {
   signInLimiter: RateLimiter;
   signup: 'open' | 'invite';
   clock: () => Date;
+  /** Told of keys a password reset revoked, so this process's authentication cache drops them. */
+  onKeyRevoked?: (keyId: string) => void;
+  /** Told when a password reset disconnected shop links, so the connectors' directory forgets them. */
+  onShopsChanged?: () => void;
 }
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
@@ -65,6 +69,39 @@ export function accountService(deps: AccountServiceDeps) {
       at: clock(),
     });
     return { token: secret.token };
+  }
+
+  /**
+   * What an account held before its address was proven: a reset is the first proof that the
+   * address's real owner is here, so whatever was made without it stops. Keys that person created;
+   * and if no owner of the brand had ever confirmed (a sign-up in someone else's name), every key
+   * and shop link of the brand (the links' secrets erased: the shops' calls are refused).
+   */
+  async function revokeUnproven(stores: Parameters<Parameters<Transact>[0]>[0], user: User) {
+    const wholeBrand = user.role === 'owner' && (await stores.brands.unconfirmed(user.brandId));
+    const keys = (await stores.apiKeys.listForBrand(user.brandId)).filter(
+      (k) => !k.revokedAt && (wholeBrand || k.createdByUserId === user.id),
+    );
+    for (const key of keys) {
+      await stores.apiKeys.revoke(key.id);
+      await stores.apiKeys.recordEvent({
+        brandId: key.brandId,
+        keyId: key.id,
+        userId: null,
+        action: 'revoked',
+        ip: null,
+      });
+    }
+    let shops = 0;
+    if (wholeBrand) {
+      for (const link of await stores.connections.list(user.brandId)) {
+        if (link.status === 'disconnected') continue;
+        const reason =
+          'linked before any owner confirmed their e-mail address (disconnected at a password reset)';
+        if (await stores.connections.disconnect(link.id, reason, clock())) shops++;
+      }
+    }
+    return { keyIds: keys.map((k) => k.id), shops };
   }
 
   async function limit(key: string): Promise<void> {
@@ -262,17 +299,24 @@ export function accountService(deps: AccountServiceDeps) {
     ): Promise<void> {
       const dead = new AppError('not_found', 'This link has expired or has already been used.');
       if (!TOKEN_PATTERN.test(token)) throw dead;
-      await deps.transact(async (stores) => {
+      const revoked = await deps.transact(async (stores) => {
         const userId = await stores.sessions.consumeToken(hashSecret(token), purpose, clock());
-        const user = userId ? await stores.users.findById(userId) : null;
-        if (!user) throw dead;
-        checkPassword(password, user.email);
-        await stores.users.setPassword(user.id, await hashPassword(password));
+        const found = userId ? await stores.users.findById(userId) : null;
+        if (!found) throw dead;
+        checkPassword(password, found.email);
+        await stores.users.setPassword(found.id, await hashPassword(password));
         // Whoever held the old password may hold a session: none survives the change.
-        await stores.sessions.deleteAllOf(user.id);
+        await stores.sessions.deleteAllOf(found.id);
+        // An invitation's link is the account's first use: nothing was made before it.
+        const { passwordHash: _, ...user } = found;
+        const unproven =
+          purpose === 'reset_password' && !user.emailVerifiedAt ? await revokeUnproven(stores, user) : null;
         // The link reached the inbox, which is what verification proves.
         await stores.users.markVerified(user.id);
+        return unproven;
       });
+      for (const keyId of revoked?.keyIds ?? []) deps.onKeyRevoked?.(keyId);
+      if (revoked?.shops) deps.onShopsChanged?.();
     },
   };
 }

@@ -30,6 +30,8 @@ export const CONNECTOR_EN = {
   'shops.problemText.invalid_address': 'The shipping address could not be understood.',
   'shops.problemText.unpriceable': 'Your price grid has no price for this order’s service, size or weight.',
   'shops.problemText.invalid_order': 'The order cannot become a delivery order.',
+  'shops.problemText.owner_unconfirmed':
+    'This order was not created: no owner of your company has confirmed their e-mail address. Confirm it (the link we sent), then ask us to import the order again.',
   'shops.problemText.not_cancellable':
     'The shop cancelled the order, but its delivery can no longer be cancelled.',
   'shops.problemText.sync_failed': 'An update could not be sent to the shop.',
@@ -78,6 +80,8 @@ export const CONNECTOR_FR: Record<keyof typeof CONNECTOR_EN, string> = {
   'shops.problemText.unpriceable':
     'Votre grille tarifaire n’a pas de prix pour le service, le format ou le poids de cette commande.',
   'shops.problemText.invalid_order': 'La commande ne peut pas devenir une commande de livraison.',
+  'shops.problemText.owner_unconfirmed':
+    'Cette commande n’a pas été créée : aucun propriétaire de votre société n’a confirmé son adresse e-mail. Confirmez-la (lien envoyé), puis demandez-nous d’importer la commande à nouveau.',
   'shops.problemText.not_cancellable':
     'La boutique a annulé la commande, mais sa livraison ne peut plus être annulée.',
   'shops.problemText.sync_failed': 'Une mise à jour n’a pas pu être envoyée à la boutique.',

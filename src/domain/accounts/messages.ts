@@ -324,6 +324,8 @@ const EN = {
   'shops.confirmText':
     'Connect the store {shop} to {brand}? Its paid orders will become delivery orders billed to {brand}. Go on only if you asked for it from your own store.',
   'shops.confirmSubmit': 'Yes, connect this store',
+  'shops.verifyFirst':
+    'Confirm your e-mail address (see the link we sent) before connecting a shop: its orders become delivery orders billed to your company.',
   'shops.continueText':
     'Shopify will show what the app may do (read the orders, fulfil them, offer our rates at checkout) and ask you to install it; you then come back here.',
   'shops.notEnabled': 'Shopify stores cannot be connected yet: the operator has not enabled the Shopify app.',
@@ -727,6 +729,8 @@ const FR: Record<MessageKey, string> = {
   'shops.confirmText':
     'Connecter la boutique {shop} à {brand} ? Ses commandes payées deviendront des commandes de livraison facturées à {brand}. Continuez seulement si vous l’avez demandé depuis votre propre boutique.',
   'shops.confirmSubmit': 'Oui, connecter cette boutique',
+  'shops.verifyFirst':
+    'Confirmez votre adresse e-mail (lien envoyé) avant de connecter une boutique : ses commandes deviennent des commandes de livraison facturées à votre société.',
   'shops.continueText':
     'Shopify affiche ce que l’application pourra faire (lire les commandes, les expédier, proposer nos tarifs au paiement) et vous demande de l’installer ; vous revenez ensuite ici.',
   'shops.notEnabled':

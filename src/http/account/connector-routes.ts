@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseShopDomain } from '../../connectors/shopify/shop-domain.ts';
 import type { Deps } from '../../deps.ts';
-import { canManageKeys } from '../../domain/accounts/user.ts';
+import { canLinkShops, canManageKeys, UNVERIFIED_LINK } from '../../domain/accounts/user.ts';
 import { AppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { query } from './form.ts';
@@ -25,6 +25,7 @@ export function connectorRoutes(
   function mayLink(request: Parameters<typeof userOf>[0]) {
     const { user } = userOf(request).session;
     if (!canManageKeys(user.role)) throw new AppError('insufficient_scope', 'Your role cannot link a shop.');
+    if (!canLinkShops(user, user.brandId)) throw new AppError('insufficient_scope', UNVERIFIED_LINK);
   }
 
   app.get('/connectors/shopify/install', SIGNED_IN, async (request, reply) => {

@@ -3,7 +3,7 @@ import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
 import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
 import { INSTALL_TTL_MS } from '../../connectors/shopify/shopify-link.ts';
 import type { Deps } from '../../deps.ts';
-import { canManageKeys, type User } from '../../domain/accounts/user.ts';
+import { canLinkShops, canManageKeys, UNVERIFIED_LINK, type User } from '../../domain/accounts/user.ts';
 import { AppError, invalidField, isAppError } from '../../errors.ts';
 import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../connectors/shopify/index.ts';
 import { userOf } from '../shared/principal.ts';
@@ -72,6 +72,12 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     if (!canManageKeys(user.role)) throw new AppError('insufficient_scope', 'Your role cannot change shops.');
   }
 
+  /** Starting a link (its shop then creates billable orders): a confirmed address too. */
+  function mayLink(user: User): void {
+    mayManage(user);
+    if (!canLinkShops(user, user.brandId)) throw new AppError('insufficient_scope', UNVERIFIED_LINK);
+  }
+
   async function pageData(user: User) {
     const [list, problems] = await Promise.all([
       connections.list(user.brandId),
@@ -103,6 +109,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       shopifyEnabled: deps.shopify !== null,
       wooEnabled: deps.woocommerce !== null,
       mayManage: canManageKeys(user.role),
+      mayLink: canLinkShops(user, user.brandId),
     };
   }
 
@@ -124,7 +131,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       (l) => l.connection.shop === shop && l.connection.status !== 'disconnected',
     )?.connection ?? null;
 
-  prestashopShopRoutes(app, deps, { context, view, mayManage });
+  prestashopShopRoutes(app, deps, { context, view, mayManage, mayLink });
 
   app.get('/shops', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
@@ -153,7 +160,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
   // (form-action 'self') makes browsers stop a form submission redirected to another origin.
   app.post('/shops/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
-    mayManage(user);
+    mayLink(user);
     const shopify = deps.shopify;
     if (!shopify) throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
     const typed = text(request, 'shop', 300);
@@ -191,7 +198,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
   // its URL), and the person continues, by a link, to the store's approval page.
   app.post('/shops/woocommerce/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
-    mayManage(user);
+    mayLink(user);
     const woocommerce = deps.woocommerce;
     if (!woocommerce)
       throw new AppError('not_found', 'The WooCommerce bridge is not set up on this service.');
