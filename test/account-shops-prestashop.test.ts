@@ -441,6 +441,29 @@ describe('an account whose e-mail address is not confirmed', () => {
     });
     expect(still.statusCode).toBe(200);
   });
+  it('leaves alone what the operator made before the brand’s first owner arrived', async () => {
+    const brandId = (await t.deps.brands.create({ name: 'Opéré SAS', pickupAddress: TEST_PICKUP_ADDRESS }))
+      .id;
+    const shop = newShop();
+    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    // The owner is invited afterwards and has not accepted yet.
+    const { userId } = await createUser(t.deps, { brandId, verified: false });
+    expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);
+    expect(await t.deps.prestashop.inbox.process(await lastInbox(connection.id))).toMatch(/^created /);
+    // They choose a password through "forgot password" rather than the invitation: nothing is lost.
+    const reset = newSecret();
+    await storesOn(t.pool).sessions.insertToken({
+      hash: reset.hash,
+      userId,
+      purpose: 'reset_password',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await t.deps.accounts.resetPassword(reset.token, 'an-owner-passphrase-77');
+    const me = await t.app.inject({ url: '/public/v1/me', headers: { authorization: `Bearer ${key.key}` } });
+    expect(me.statusCode).toBe(200);
+    expect((await t.deps.connections.get(null, connection.id)).status).toBe('active');
+  });
 });
 
 describe('dlv connectors resync', () => {

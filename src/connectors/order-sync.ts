@@ -82,9 +82,10 @@ export function connectorOrderSync(deps: {
       if (existing) return `duplicate: already ${existing.trackingRef}`;
       const brand = await stores.brands.findById(connection.brandId);
       if (!brand) return 'ignored: brand not found';
-      // Billable orders only for a brand someone has vouched for by confirming their address
-      // (a link made before that was required, or by the operator for such a brand).
-      if (await stores.brands.unconfirmed(brand.id))
+      // Billable orders only for a brand someone has vouched for by confirming their address (a
+      // link made before that was required, or by the operator once such an owner had arrived).
+      const unconfirmedSince = await stores.brands.unconfirmedSince(brand.id);
+      if (unconfirmedSince && connection.createdAt >= unconfirmedSince)
         return problem(
           connection,
           ref,

@@ -75,12 +75,13 @@ export function accountService(deps: AccountServiceDeps) {
    * What an account held before its address was proven: a reset is the first proof that the
    * address's real owner is here, so whatever was made without it stops. Keys that person created;
    * and if no owner of the brand had ever confirmed (a sign-up in someone else's name), every key
-   * and shop link of the brand (the links' secrets erased: the shops' calls are refused).
+   * and shop link of the brand made since its first owner arrived (the links' secrets erased: the
+   * shops' calls are refused). What the operator made for the brand before that stays.
    */
   async function revokeUnproven(stores: Parameters<Parameters<Transact>[0]>[0], user: User) {
-    const wholeBrand = user.role === 'owner' && (await stores.brands.unconfirmed(user.brandId));
+    const since = user.role === 'owner' ? await stores.brands.unconfirmedSince(user.brandId) : null;
     const keys = (await stores.apiKeys.listForBrand(user.brandId)).filter(
-      (k) => !k.revokedAt && (wholeBrand || k.createdByUserId === user.id),
+      (k) => !k.revokedAt && (k.createdByUserId === user.id || (since !== null && k.createdAt >= since)),
     );
     for (const key of keys) {
       await stores.apiKeys.revoke(key.id);
@@ -93,9 +94,9 @@ export function accountService(deps: AccountServiceDeps) {
       });
     }
     let shops = 0;
-    if (wholeBrand) {
+    if (since) {
       for (const link of await stores.connections.list(user.brandId)) {
-        if (link.status === 'disconnected') continue;
+        if (link.status === 'disconnected' || link.createdAt < since) continue;
         const reason =
           'linked before any owner confirmed their e-mail address (disconnected at a password reset)';
         if (await stores.connections.disconnect(link.id, reason, clock())) shops++;
