@@ -148,6 +148,12 @@ describe('starting a connection', () => {
     ).toBe(403);
     expect(await installsOf(victim.brandId)).toEqual([]);
     expect(w.fake.shop('attacker-shop').keys).toHaveLength(0);
+    // The address is shown as text, whatever it holds.
+    const odd = await b.get(
+      `/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent('"><b>x')}`,
+    );
+    expect(odd.body).not.toContain('"><b>x');
+    expect(odd.body).toContain('&quot;&gt;&lt;b&gt;x');
   });
 
   it('is not for an unconfirmed e-mail address', async () => {
