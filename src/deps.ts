@@ -165,6 +165,8 @@ export function createDeps(
     resetLimiter,
     signup: config.accountSignup,
     clock,
+    onKeyRevoked: (keyId) => authenticator.forget(keyId),
+    onShopsChanged: directory.forget,
   });
   const accountKeys = keyManagement({
     keys: stores.apiKeys,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialCipher } from '../src/connectors/credentials.ts';
 import { openCredentials } from '../src/connectors/prestashop/shop-credentials.ts';
 import { storesOn } from '../src/db/stores.ts';
+import { newSecret } from '../src/domain/accounts/secrets.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
@@ -367,6 +368,128 @@ describe('a linked PrestaShop shop', () => {
       ps_url: newShop().url,
     });
     expect(linked.body).toContain('Copiez le secret de la boutique maintenant');
+  });
+});
+
+describe('an account whose e-mail address is not confirmed', () => {
+  /** A brand made by sign-up in someone else's name: its only owner never confirmed the address. */
+  async function unconfirmedBrand() {
+    const brandId = (await t.deps.brands.create({ name: 'Squat SARL', pickupAddress: TEST_PICKUP_ADDRESS }))
+      .id;
+    return signedIn({ brandId, verified: false });
+  }
+  const lastInbox = async (connectionId: string) =>
+    (
+      await t.pool.query<{ id: number }>(
+        "SELECT id FROM connector_inbox WHERE delivery_id LIKE $1 || ':%' ORDER BY id DESC LIMIT 1",
+        [connectionId],
+      )
+    ).rows[0]!.id;
+  const ordersOf = async (connectionId: string) =>
+    (await t.pool.query('SELECT 1 FROM connector_orders WHERE connection_id = $1', [connectionId])).rowCount;
+
+  it('links no shop: the Shops page asks to confirm it first, and the form is refused, storing nothing', async () => {
+    const { b } = await unconfirmedBrand();
+    const page = await b.get('/account/shops');
+    expect(page.body).toContain(
+      'Confirm your e-mail address (see the link we sent) before connecting a shop',
+    );
+    expect(page.body).not.toContain('action="/account/shops/prestashop/connect"');
+    const before = await stored();
+    const shop = newShop();
+    const res = await b.post('/account/shops/prestashop/connect', {
+      _csrf: csrfOf(page.body),
+      ps_url: shop.url,
+      ps_key: shop.key,
+    });
+    expect(res.status).toBe(403);
+    expect(await stored()).toBe(before);
+    // In French too.
+    expect((await b.get('/account/shops?lang=fr')).body).toContain(
+      'Confirmez votre adresse e-mail (lien envoyé) avant de connecter une boutique',
+    );
+  });
+
+  it('creates no delivery order from its shops’ signed pushes until an owner confirms', async () => {
+    const { brandId, userId } = await unconfirmedBrand();
+    const shop = newShop();
+    // A link made before confirmation was required (here, by the operator).
+    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);
+    const refused = await t.deps.prestashop.inbox.process(await lastInbox(connection.id));
+    expect(refused).toMatch(/^problem invalid_order: No owner of this brand has confirmed/);
+    expect(await ordersOf(connection.id)).toBe(0);
+    const [problem] = await t.deps.connections.problems({ brandId, connectionId: connection.id });
+    expect(problem!.details).toEqual({ code: 'owner_unconfirmed' });
+
+    await storesOn(t.pool).users.markVerified(userId);
+    expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);
+    expect(await t.deps.prestashop.inbox.process(await lastInbox(connection.id))).toMatch(/^created /);
+    expect(await ordersOf(connection.id)).toBe(1);
+  });
+
+  it('loses its keys and shop secrets when the address’s real owner resets the password', async () => {
+    const { brandId, userId, email } = await unconfirmedBrand();
+    const shop = newShop();
+    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const me = () => t.app.inject({ url: '/public/v1/me', headers: { authorization: `Bearer ${key.key}` } });
+    expect((await me()).statusCode).toBe(200);
+
+    // The real owner asks for a reset and opens the link in their inbox.
+    const reset = newSecret();
+    await storesOn(t.pool).sessions.insertToken({
+      hash: reset.hash,
+      userId,
+      purpose: 'reset_password',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await t.deps.accounts.resetPassword(reset.token, `a-new-passphrase-${email.length}-ok`);
+
+    expect((await me()).statusCode).toBe(401);
+    expect(await t.deps.connections.get(null, connection.id)).toMatchObject({ status: 'disconnected' });
+    expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(401);
+    const { rows } = await t.pool.query('SELECT action FROM key_events WHERE key_id = $1', [key.id]);
+    expect(rows.map((r) => r.action)).toContain('revoked');
+
+    // A confirmed owner's reset takes nothing away.
+    const kept = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const again = newSecret();
+    await storesOn(t.pool).sessions.insertToken({
+      hash: again.hash,
+      userId,
+      purpose: 'reset_password',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await t.deps.accounts.resetPassword(again.token, `another-passphrase-${email.length}-ok`);
+    const still = await t.app.inject({
+      url: '/public/v1/me',
+      headers: { authorization: `Bearer ${kept.key}` },
+    });
+    expect(still.statusCode).toBe(200);
+  });
+  it('leaves alone what the operator made before the brand’s first owner arrived', async () => {
+    const brandId = (await t.deps.brands.create({ name: 'Opéré SAS', pickupAddress: TEST_PICKUP_ADDRESS }))
+      .id;
+    const shop = newShop();
+    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    // The owner is invited afterwards and has not accepted yet.
+    const { userId } = await createUser(t.deps, { brandId, verified: false });
+    expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);
+    expect(await t.deps.prestashop.inbox.process(await lastInbox(connection.id))).toMatch(/^created /);
+    // They choose a password through "forgot password" rather than the invitation: nothing is lost.
+    const reset = newSecret();
+    await storesOn(t.pool).sessions.insertToken({
+      hash: reset.hash,
+      userId,
+      purpose: 'reset_password',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await t.deps.accounts.resetPassword(reset.token, 'an-owner-passphrase-77');
+    const me = await t.app.inject({ url: '/public/v1/me', headers: { authorization: `Bearer ${key.key}` } });
+    expect(me.statusCode).toBe(200);
+    expect((await t.deps.connections.get(null, connection.id)).status).toBe('active');
   });
 });
 

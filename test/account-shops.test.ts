@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from './support/app.ts';
 import { type FakeShopify, startFakeShopify } from './support/fake-shopify.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import {
+  authorizeHref,
   CONNECTOR_KEY,
   linkShop,
   newShop,
@@ -56,17 +57,15 @@ const statusOf = async (id: string) =>
     )
   ).rows[0] as { status: string; erased: boolean };
 
-/** The merchant's whole trip: the form, the install route, Shopify's approval, the callback. */
+/** The merchant's whole trip: the form (which starts the install), Shopify's approval, the callback. */
 async function connectThroughPage(b: Browser, typed: string, shop: string) {
   fake.addShop(shop);
   const sent = await b.submit('/account/shops', '/account/shops/connect', { shop: typed });
   expect(sent.status, sent.body).toBe(200);
   expect(sent.body).toContain(`<h1>Connect ${shop}</h1>`);
-  const href = sent.body.match(/href="(\/account\/connectors\/shopify\/install[^"]*)"/)![1]!;
-  expect(href).toBe(`/account/connectors/shopify/install?shop=${shop}`);
-  const install = await b.get(href);
-  expect(install.status).toBe(302);
-  const callback = new URL(fake.approve(install.location!));
+  const authorize = new URL(authorizeHref(sent.body));
+  expect(authorize.pathname).toBe(`/${shop}/admin/oauth/authorize`);
+  const callback = new URL(fake.approve(authorize.toString()));
   const landed = await b.get(`${callback.pathname}${callback.search}`);
   expect(landed.status, landed.body).toBe(303);
   return landed.location!;
@@ -110,7 +109,7 @@ describe('the shop field', () => {
 
 describe('/account/shops', () => {
   it('connects a store through Shopify, lands on the page with a notice, and disconnects it there', async () => {
-    const { b, brandId } = await signedIn(t);
+    const { b, brandId, userId } = await signedIn(t);
     const empty = await b.get('/account/shops');
     expect(empty.body).toContain('Connect a Shopify store');
     expect(empty.body).toContain('No shop connected yet.');
@@ -131,9 +130,11 @@ describe('/account/shops', () => {
     const again = await b.submit('/account/shops', '/account/shops/connect', { shop });
     expect(again.status).toBe(409);
     expect(again.body).toContain('This store is already connected');
-    // Through Shopify all the same (an old tab): the callback says so as a page, and links nothing.
-    const install = await b.get(`/account/connectors/shopify/install?shop=${shop}`);
-    const callback = new URL(fake.approve(install.location!));
+    // Through Shopify all the same (an install started in an old tab): the callback says so as a
+    // page, and links nothing.
+    const { state, authorizeUrl } = await t.deps.shopify!.linking.beginInstall({ brandId, userId, shop });
+    b.cookies.set('dlv_shopify_state', state);
+    const callback = new URL(fake.approve(authorizeUrl));
     const refused = await b.get(`${callback.pathname}${callback.search}`);
     expect(refused.status).toBe(400);
     expect(refused.headers['content-type']).toMatch(/^text\/html/);

@@ -95,6 +95,30 @@ describe('team page', () => {
     expect(rowCount).toBe(0);
   });
 
+  it('answers an invitation of another brand’s person exactly as one of an unknown address, and tells only the invitee', async () => {
+    const { b } = await brandWithTeam();
+    const elsewhere = await createUser(t.deps, { role: 'developer' });
+    const unknown = uniqueEmail('nobody');
+    const answers = [];
+    for (const email of [unknown, elsewhere.email]) {
+      const sent = await b.submit('/account/team', '/account/team/invite', { email, role: 'developer' });
+      answers.push({ status: sent.status, location: sent.location });
+      expect((await b.get(sent.location!)).body).toContain('Invitation sent');
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    // The other brand's person stays where they are, with their account untouched.
+    const { rows } = await t.pool.query('SELECT brand_id, role FROM users WHERE lower(email) = lower($1)', [
+      elsewhere.email,
+    ]);
+    expect(rows).toEqual([{ brand_id: elsewhere.brandId, role: 'developer' }]);
+    // The invitee is told what happens (no link that would move their account), in the inviter's language.
+    const mail = [...smtp.inbox].reverse().find((m) => m.to.includes(elsewhere.email))!;
+    const body = mail.raw.replace(/=\r?\n/g, '');
+    expect(body).toContain('already has an account with another company');
+    expect(body).toContain('cannot join');
+    expect(smtp.linkTo(elsewhere.email, '/account/invite')).toBeNull();
+  });
+
   it('changes a member’s role, which their next request sees', async () => {
     const { dev, b } = await brandWithTeam();
     const devBrowser = await signedIn(dev);

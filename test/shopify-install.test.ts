@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
+import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
-import { newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './support/shopify.ts';
+import { authorizeHref, newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './support/shopify.ts';
 
 /**
  * Installing from the account area: the install is bound to the signed-in person's brand and to
@@ -42,10 +42,11 @@ function signedCallback(params: Record<string, string>, secret = SHOPIFY_SECRET)
 
 const nowSeconds = () => String(Math.floor(Date.now() / 1000));
 
+/** The Shops page's form (a POST with its CSRF token), then the link it shows to Shopify. */
 async function startInstall(b: Browser, shop: string) {
-  const res = await b.get(`/account/connectors/shopify/install?shop=${shop}`);
-  expect(res.status, res.body).toBe(302);
-  const authorize = new URL(res.location!);
+  const res = await b.submit('/account/shops', '/account/shops/connect', { shop });
+  expect(res.status, res.body).toBe(200);
+  const authorize = new URL(authorizeHref(res.body));
   return { authorize, state: authorize.searchParams.get('state')! };
 }
 
@@ -92,9 +93,52 @@ describe('install', () => {
     expect(b.cookies.get('dlv_shopify_state')).toBe(state);
   });
 
+  it('starts nothing from a link (a cross-site GET): it asks to confirm with the Shops page’s form', async () => {
+    const { b, brandId } = await signedIn();
+    const shop = newShop();
+    const page = await b.get(`/account/connectors/shopify/install?shop=${shop}`);
+    expect(page.status, page.body).toBe(200);
+    expect(page.body).toContain(`<h1>Connect ${shop}</h1>`);
+    expect(page.body).toContain('form method="post" action="/account/shops/connect"');
+    expect(page.body).toContain(`<input type="hidden" name="shop" value="${shop}">`);
+    expect(page.setCookies.join()).not.toContain('dlv_shopify_state');
+    const installs = () => t.pool.query('SELECT 1 FROM connector_installs WHERE brand_id = $1', [brandId]);
+    expect((await installs()).rowCount).toBe(0);
+    // Posted without the session's token (another site's form), or with another person's: refused.
+    expect((await b.post('/account/shops/connect', { shop })).status).toBe(403);
+    const other = await signedIn();
+    const theirs = csrfOf((await other.b.get('/account/shops')).body);
+    expect((await b.post('/account/shops/connect', { _csrf: theirs, shop })).status).toBe(403);
+    expect((await installs()).rowCount).toBe(0);
+    // The confirmation's own form starts it, bound to this browser.
+    const started = await b.post('/account/shops/connect', { _csrf: csrfOf(page.body), shop });
+    expect(started.status).toBe(200);
+    const state = new URL(authorizeHref(started.body)).searchParams.get('state');
+    expect(b.cookies.get('dlv_shopify_state')).toBe(state);
+    expect((await installs()).rowCount).toBe(1);
+  });
+
+  it('is not for an unconfirmed e-mail address: neither the confirmation nor the form starts anything', async () => {
+    const user = await createUser(t.deps, { verified: false });
+    const b = new Browser(t.app, `10.18.3.${++ip}`);
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    const shop = newShop();
+    expect((await b.get(`/account/connectors/shopify/install?shop=${shop}`)).status).toBe(403);
+    const res = await b.submit('/account/shops', '/account/shops/connect', { shop });
+    expect(res.status).toBe(403);
+    expect(b.cookies.has('dlv_shopify_state')).toBe(false);
+    const installs = await t.pool.query('SELECT 1 FROM connector_installs WHERE brand_id = $1', [
+      user.brandId,
+    ]);
+    expect(installs.rowCount).toBe(0);
+  });
+
   it('is not for the finance role', async () => {
     const { b } = await signedIn('finance');
     expect((await b.get(`/account/connectors/shopify/install?shop=${newShop()}`)).status).toBe(403);
+    expect((await b.submit('/account/shops', '/account/shops/connect', { shop: newShop() })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -168,6 +212,41 @@ describe('callback', () => {
     const replayed = await b.get(signedCallback(params));
     expect(replayed.status).toBe(401);
     expect(page(replayed)).toContain('expired or was already used');
+    expect(await connectionCount(shop)).toBe(0);
+  });
+
+  it('binds the state to the person who started it: removed or demoted since, nothing is exchanged', async () => {
+    for (const change of ['demoted', 'removed', 'unconfirmed'] as const) {
+      const { b, userId } = await signedIn();
+      const shop = newShop();
+      const { state } = await startInstall(b, shop);
+      if (change === 'demoted')
+        await t.pool.query("UPDATE users SET role = 'finance' WHERE id = $1", [userId]);
+      else if (change === 'unconfirmed')
+        await t.pool.query('UPDATE users SET email_verified_at = NULL WHERE id = $1', [userId]);
+      else {
+        // Another owner keeps the brand; the starter's pending install goes with them.
+        await t.pool.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+        await t.pool.query('DELETE FROM users WHERE id = $1', [userId]);
+      }
+      const res = await b.get(signedCallback({ code: 'abc', shop, state, timestamp: nowSeconds() }));
+      // 401 before any code exchange (which, Shopify being out of reach here, would be a 503).
+      expect(res.status, change).toBe(401);
+      expect(await connectionCount(shop)).toBe(0);
+    }
+  });
+
+  it('refuses an expired state', async () => {
+    const { b } = await signedIn();
+    const shop = newShop();
+    const { state } = await startInstall(b, shop);
+    await t.pool.query(
+      "UPDATE connector_installs SET expires_at = now() - interval '1 second' WHERE state = $1",
+      [state],
+    );
+    const res = await b.get(signedCallback({ code: 'abc', shop, state, timestamp: nowSeconds() }));
+    expect(res.status).toBe(401);
+    expect(res.body).toContain('expired or was already used');
     expect(await connectionCount(shop)).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../src/connectors/connection.ts';
-import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
+import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import type { TestBrand } from './support/app.ts';
 import { CONNECTOR_KEY } from './support/shopify.ts';
 import { eventually, OUR_SHIPPING, startWooBridge, type WooBridge } from './support/woocommerce.ts';
@@ -35,6 +35,13 @@ const links = async (externalId: string) =>
   ).rows as { tracking_ref: string; status: string }[];
 const linkOf = async (externalId: string) => (await links(externalId))[0] ?? null;
 
+/** The link to the store's approval page that the Shops page shows once a connection is started. */
+function storeHref(body: string): string {
+  const href = body.match(/href="([^"]*\/wc-auth\/v1\/authorize\?[^"]*)"/)?.[1];
+  if (!href) throw new Error(`no link to the store on the page:\n${body.slice(0, 500)}`);
+  return href.replaceAll('&amp;', '&');
+}
+
 describe('connect by key provisioning', () => {
   it('starts from the plugin, goes through sign-in, and links the shop with its webhooks', async () => {
     const user = await createUser(w.t.deps, { brandId: brand.brandId });
@@ -44,9 +51,16 @@ describe('connect by key provisioning', () => {
       url: `/connectors/woocommerce/connect?shop_url=${encodeURIComponent(`${w.fake.url(SLUG)}/`)}`,
     });
     expect(plugin.statusCode).toBe(303);
-    const started = await b.get(plugin.headers.location as string);
-    expect(started.status, started.body).toBe(302);
-    const authorize = new URL(started.location!);
+    // The plugin's link only shows the store and the Shops page's form; posting it starts the link.
+    const confirm = await b.get(plugin.headers.location as string);
+    expect(confirm.status, confirm.body).toBe(200);
+    expect(confirm.body).toContain(`Connect the store ${w.fake.url(SLUG)}/ to Maison Claire?`);
+    const started = await b.post('/account/shops/woocommerce/connect', {
+      _csrf: csrfOf(confirm.body),
+      url: `${w.fake.url(SLUG)}/`,
+    });
+    expect(started.status, started.body).toBe(200);
+    const authorize = new URL(storeHref(started.body));
     expect(authorize.pathname).toBe(`/${SLUG}/wc-auth/v1/authorize`);
     expect(authorize.searchParams.get('scope')).toBe('read_write');
     expect(authorize.searchParams.get('app_name')).toContain('Maison Claire');
@@ -105,6 +119,95 @@ describe('connect by key provisioning', () => {
   });
 });
 
+describe('starting a connection', () => {
+  const installsOf = async (brandId: string) =>
+    (await w.t.pool.query('SELECT state FROM connector_installs WHERE brand_id = $1', [brandId])).rows;
+
+  it('starts nothing from a link another site makes a signed-in owner follow', async () => {
+    const victim = await w.brand({ name: 'Victime SARL' });
+    const user = await createUser(w.t.deps, { brandId: victim.brandId });
+    const b = new Browser(w.t.app, '10.77.0.3');
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    w.fake.addShop('attacker-shop');
+    const attacker = w.fake.url('attacker-shop');
+    const page = await b.get(
+      `/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent(attacker)}`,
+    );
+    expect(page.status).toBe(200);
+    expect(page.location).toBeUndefined();
+    expect(page.body).toContain(`Connect the store ${attacker} to Victime SARL?`);
+    expect(page.body).toContain('form method="post" action="/account/shops/woocommerce/connect"');
+    // A form on the other site: no token, or another person's.
+    expect((await b.post('/account/shops/woocommerce/connect', { url: attacker })).status).toBe(403);
+    const other = await createUser(w.t.deps, { brandId: brand.brandId });
+    const ob = new Browser(w.t.app, '10.77.0.4');
+    await ob.signIn(other.email, PASSWORD);
+    const theirs = csrfOf((await ob.get('/account/shops')).body);
+    expect(
+      (await b.post('/account/shops/woocommerce/connect', { _csrf: theirs, url: attacker })).status,
+    ).toBe(403);
+    expect(await installsOf(victim.brandId)).toEqual([]);
+    expect(w.fake.shop('attacker-shop').keys).toHaveLength(0);
+    // The address is shown as text, whatever it holds.
+    const odd = await b.get(
+      `/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent('"><b>x')}`,
+    );
+    expect(odd.body).not.toContain('"><b>x');
+    expect(odd.body).toContain('&quot;&gt;&lt;b&gt;x');
+  });
+
+  it('is not for an unconfirmed e-mail address', async () => {
+    const user = await createUser(w.t.deps, { brandId: brand.brandId, verified: false });
+    const b = new Browser(w.t.app, '10.77.0.5');
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    w.fake.addShop('unconfirmed-shop');
+    const url = w.fake.url('unconfirmed-shop');
+    const link = await b.get(`/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent(url)}`);
+    expect(link.status).toBe(403);
+    expect((await b.submit('/account/shops', '/account/shops/woocommerce/connect', { url })).status).toBe(
+      403,
+    );
+    const key = w.fake.createKey('unconfirmed-shop');
+    const pasted = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
+      url,
+      consumer_key: key.consumerKey,
+      consumer_secret: key.consumerSecret,
+    });
+    expect(pasted.status).toBe(403);
+    expect(w.fake.shop('unconfirmed-shop').webhooks).toHaveLength(0);
+    const { rows } = await w.t.pool.query('SELECT 1 FROM connector_installs WHERE shop = $1', [url]);
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses the keys of a state that expired or whose starter may no longer link, storing nothing', async () => {
+    for (const [i, change] of (['expired', 'demoted', 'unconfirmed'] as const).entries()) {
+      const starter = await createUser(w.t.deps, { brandId: brand.brandId });
+      const b = new Browser(w.t.app, `10.77.1.${i + 1}`);
+      expect((await b.signIn(starter.email, PASSWORD)).status).toBe(303);
+      const slug = `bound-${change}`;
+      w.fake.addShop(slug);
+      const started = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
+        url: w.fake.url(slug),
+      });
+      expect(started.status, started.body).toBe(200);
+      if (change === 'expired')
+        await w.t.pool.query(
+          "UPDATE connector_installs SET expires_at = now() - interval '1 second' WHERE shop = $1",
+          [w.fake.url(slug)],
+        );
+      else if (change === 'demoted')
+        await w.t.pool.query("UPDATE users SET role = 'finance' WHERE id = $1", [starter.userId]);
+      else await w.t.pool.query('UPDATE users SET email_verified_at = NULL WHERE id = $1', [starter.userId]);
+      await expect(w.fake.approve(storeHref(started.body)), change).rejects.toThrow();
+      expect(w.fake.shop(slug).keys, change).toHaveLength(0);
+      const { rows } = await w.t.pool.query('SELECT 1 FROM connector_connections WHERE shop = $1', [
+        w.fake.url(slug),
+      ]);
+      expect(rows, change).toEqual([]);
+    }
+  });
+});
+
 describe('the Shops page', () => {
   it('links a store with pasted keys, or hands over to the store’s approval page without them', async () => {
     const user = await createUser(w.t.deps, { brandId: brand.brandId });
@@ -125,9 +228,7 @@ describe('the Shops page', () => {
       url: `${w.fake.url('form-shop')}/`,
     });
     expect(handOver.status).toBe(200);
-    expect(handOver.body).toContain(
-      `/account/connectors/woocommerce/connect?shop_url=${encodeURIComponent(w.fake.url('form-shop'))}`,
-    );
+    expect(storeHref(handOver.body)).toContain(`${w.fake.url('form-shop')}/wc-auth/v1/authorize?`);
 
     const linked = await b.submit('/account/shops', '/account/shops/woocommerce/connect', {
       url: w.fake.url('form-shop'),

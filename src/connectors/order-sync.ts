@@ -82,6 +82,17 @@ export function connectorOrderSync(deps: {
       if (existing) return `duplicate: already ${existing.trackingRef}`;
       const brand = await stores.brands.findById(connection.brandId);
       if (!brand) return 'ignored: brand not found';
+      // Billable orders only for a brand someone has vouched for by confirming their address (a
+      // link made before that was required, or by the operator once such an owner had arrived).
+      const unconfirmedSince = await stores.brands.unconfirmedSince(brand.id);
+      if (unconfirmedSince && connection.createdAt >= unconfirmedSince)
+        return problem(
+          connection,
+          ref,
+          'invalid_order',
+          'No owner of this brand has confirmed their e-mail address: the order was not created. Confirm it, then ask us to import the order again.',
+          { code: 'owner_unconfirmed' },
+        );
       let prepared: Awaited<ReturnType<OrderService['prepare']>>;
       try {
         prepared = await deps.orders.prepare(brand, input);

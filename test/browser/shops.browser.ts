@@ -73,7 +73,8 @@ describe.skipIf(!hasChromium)('the Shops page (Chromium)', () => {
     expect(await page.textContent('.field-error')).toContain('must be your store’s name');
     await shoot(page, 'account-shops-error');
 
-    // The real trip: the form, the install route, Shopify's approval page, the callback.
+    // The real trip: the form (its POST starts the install), the link to Shopify's approval page,
+    // the callback.
     fake.addShop('maison-lumiere.myshopify.com');
     await page.fill('#shop', 'maison-lumiere');
     await page.click('form[action="/account/shops/connect"] button[type=submit]');

@@ -7,7 +7,7 @@ import { Browser, createUser, PASSWORD } from './account-browser.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
 import { type FakeShopify, startFakeShopify } from './fake-shopify.ts';
 import { createScratchDatabase } from './scratch-database.ts';
-import { newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './shopify.ts';
+import { authorizeHref, newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './shopify.ts';
 import { eventually } from './webhook-receiver.ts';
 
 /**
@@ -67,10 +67,10 @@ export async function installShop(live: LiveShopify, brand?: TestBrand) {
   expect((await browser.signIn(user.email, PASSWORD)).status).toBe(303);
   const shop = newShop();
   fake.addShop(shop);
-  const started = await browser.get(`/account/connectors/shopify/install?shop=${shop}`);
-  expect(started.status, started.body).toBe(302);
+  const started = await browser.submit('/account/shops', '/account/shops/connect', { shop });
+  expect(started.status, started.body).toBe(200);
   // The merchant approves on Shopify, which redirects their browser to our callback.
-  const callback = new URL(fake.approve(started.location!));
+  const callback = new URL(fake.approve(authorizeHref(started.body)));
   expect(callback.origin).toBe(live.base);
   const done = await browser.get(`${callback.pathname}${callback.search}`);
   expect(done.status, done.body).toBe(303);

@@ -154,3 +154,10 @@ export function sendWebhook(
   if (hmac !== null) headers['x-shopify-hmac-sha256'] = hmac;
   return app.inject({ method: 'POST', url: '/connectors/shopify/webhooks', headers, payload: options.body });
 }
+
+/** The link to Shopify's authorization page that the Shops page shows once an install is started. */
+export function authorizeHref(body: string): string {
+  const href = body.match(/href="([^"]*\/admin\/oauth\/authorize\?[^"]*)"/)?.[1];
+  if (!href) throw new Error(`no link to Shopify on the page:\n${body.slice(0, 500)}`);
+  return href.replaceAll('&amp;', '&');
+}

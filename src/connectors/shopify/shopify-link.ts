@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ShopifyAppConfig } from '../../config.ts';
 import type { Stores } from '../../db/stores.ts';
+import { canLinkShops } from '../../domain/accounts/user.ts';
 import { prefixedId } from '../../domain/ids.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import type { Connection } from '../connection.ts';
@@ -28,6 +29,7 @@ export type InstallRefusal =
   | 'unsigned'
   | 'expired'
   | 'other_browser'
+  | 'not_allowed'
   | 'incomplete'
   | 'already_linked'
   | 'token_refused'
@@ -64,7 +66,7 @@ export function shopifyUrls(baseUrl: string) {
  */
 export function shopifyLinking(deps: {
   app: ShopifyAppConfig;
-  stores: Pick<Stores, 'connections' | 'brands' | 'connectorSync'>;
+  stores: Pick<Stores, 'connections' | 'brands' | 'connectorSync' | 'users'>;
   client: ShopifyAdminClient;
   operations: ShopifyOperations;
   cipher: CredentialCipher;
@@ -159,7 +161,7 @@ export function shopifyLinking(deps: {
      * The first step of an install by a signed-in person: a single-use `state` bound to them (and,
      * by the caller, to their browser with a cookie), and Shopify's authorization URL.
      */
-    async beginInstall(input: { brandId: string; userId: string | null; shop: unknown }) {
+    async beginInstall(input: { brandId: string; userId: string; shop: unknown }) {
       const shop = parseShopDomain(input.shop);
       const state = randomBytes(32).toString('base64url');
       await stores.connections.insertInstall({
@@ -215,6 +217,14 @@ export function shopifyLinking(deps: {
           'unauthorized',
           'This install has expired or was already used; install again.',
           'expired',
+        );
+      // The state is the person's who started it: removed or demoted since, the install links nothing.
+      const starter = install.userId ? await stores.users.findById(install.userId) : null;
+      if (!canLinkShops(starter, install.brandId))
+        throw new InstallRefused(
+          'unauthorized',
+          'The person who started this install may no longer link shops for this brand.',
+          'not_allowed',
         );
       if (typeof query.code !== 'string' || query.code === '')
         throw new InstallRefused('invalid_request', 'code: is required', 'incomplete');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Stores } from '../../db/stores.ts';
+import { canLinkShops } from '../../domain/accounts/user.ts';
 import { prefixedId } from '../../domain/ids.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
@@ -40,7 +41,7 @@ function describeWooFailure(err: unknown): never {
  * and leaves nothing on the shop.
  */
 export function wooLinking(deps: {
-  stores: Pick<Stores, 'connections' | 'brands'>;
+  stores: Pick<Stores, 'connections' | 'brands' | 'users'>;
   operations: WooOperations;
   cipher: CredentialCipher;
   guard: DestinationGuard;
@@ -119,16 +120,17 @@ export function wooLinking(deps: {
     link: (input: { brandId: string; url: unknown; consumerKey: unknown; consumerSecret: unknown }) =>
       link(input),
 
-    /**
-     * The first step of a one-click connection by a signed-in person: the link's id is chosen now
-     * (it is the `user_id` WooCommerce sends back with the keys) and a single-use state goes in the
-     * callback's path. The app name shown on the shop's approval page names the brand, so a
-     * merchant is never asked to approve an unnamed link.
-     */
     checkStore,
 
-    async beginConnect(input: { brandId: string; userId: string | null; shopUrl: unknown }) {
-      const { brand, store } = await checkStore(input.brandId, input.shopUrl, 'shop_url');
+    /**
+     * The first step of a one-click connection by a signed-in person (a POST of the Shops page's
+     * form, never a link another site could make them follow): the link's id is chosen now (it is
+     * the `user_id` WooCommerce sends back with the keys) and a single-use state, bound to that
+     * person and brand, goes in the callback's path. The app name shown on the shop's approval page
+     * names the brand, so a merchant is never asked to approve an unnamed link.
+     */
+    async beginConnect(input: { brandId: string; userId: string; shopUrl: unknown }) {
+      const { brand, store } = await checkStore(input.brandId, input.shopUrl);
       const state = randomBytes(32).toString('base64url');
       const connectionId = prefixedId('con');
       await stores.connections.insertInstall({
@@ -147,7 +149,7 @@ export function wooLinking(deps: {
         return_url: urls.return,
         callback_url: urls.callback(state),
       });
-      return { connectionId, authorizeUrl: `${store}/wc-auth/v1/authorize?${query}` };
+      return { connectionId, store, authorizeUrl: `${store}/wc-auth/v1/authorize?${query}` };
     },
 
     /**
@@ -161,6 +163,13 @@ export function wooLinking(deps: {
         : null;
       if (install?.platform !== 'woocommerce' || !install.connectionId)
         throw new AppError('unauthorized', 'This connection has expired or was already used; connect again.');
+      // The state is the person's who started it: removed or demoted since, nothing is linked.
+      const starter = install.userId ? await stores.users.findById(install.userId) : null;
+      if (!canLinkShops(starter, install.brandId))
+        throw new AppError(
+          'unauthorized',
+          'The person who started this connection may no longer link shops for this brand.',
+        );
       const b = (body ?? {}) as Record<string, unknown>;
       // WooCommerce sends user_id back as a string.
       if (String(b.user_id ?? '') !== install.connectionId)

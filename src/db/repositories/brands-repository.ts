@@ -37,6 +37,20 @@ export function brandsRepository(db: Queryable) {
       );
       return toBrand(rows[0]!);
     },
+    /**
+     * When the brand has owners and none of them ever confirmed their address (a sign-up whose
+     * e-mail may be someone else's), since when: its first owner's arrival; else null. What the
+     * operator made before that (for a brand whose invited owner has not come yet) is not concerned,
+     * nor is a brand the operator runs without people.
+     */
+    async unconfirmedSince(id: string): Promise<Date | null> {
+      const { rows } = await db.query<{ since: Date | null }>(
+        `SELECT CASE WHEN count(email_verified_at) = 0 THEN min(created_at) END AS since
+           FROM users WHERE brand_id = $1 AND role = 'owner'`,
+        [id],
+      );
+      return rows[0]?.since ?? null;
+    },
     async findById(id: string): Promise<Brand | null> {
       const { rows } = await db.query<BrandRow>('SELECT * FROM brands WHERE id = $1', [id]);
       return rows[0] ? toBrand(rows[0]) : null;

@@ -5,12 +5,19 @@ import { type Locale, translate } from './messages.ts';
 export function accountMail(mailer: Mailer, baseUrl: string) {
   const link = (path: string, token: string) =>
     `${baseUrl}/account/${path}?token=${encodeURIComponent(token)}`;
-  const send = (to: string, locale: string, subject: string, body: string, url: string | null) => {
+  const send = (
+    to: string,
+    locale: string,
+    subject: string,
+    body: string,
+    url: string | null,
+    values: Record<string, string> = {},
+  ) => {
     const t = translate(locale as Locale);
     return mailer.send({
       to,
-      subject: t(subject),
-      text: `${t(body)}\n\n${url ?? `${baseUrl}/account/sign-in`}\n`,
+      subject: t(subject, values),
+      text: `${t(body, values)}\n\n${url ?? `${baseUrl}/account/sign-in`}\n`,
       link: url,
     });
   };
@@ -23,6 +30,9 @@ export function accountMail(mailer: Mailer, baseUrl: string) {
       send(to, locale, 'mail.invite.subject', 'mail.invite.body', link('invite', token)),
     accountExists: (to: string, locale: string) =>
       send(to, locale, 'mail.exists.subject', 'mail.exists.body', null),
+    /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
+    inviteClash: (to: string, brandName: string, locale: string) =>
+      send(to, locale, 'mail.inviteClash.subject', 'mail.inviteClash.body', null, { brand: brandName }),
   };
 }
 

@@ -37,9 +37,17 @@ export interface AccountServiceDeps {
   resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
   clock: () => Date;
+  /** Told of keys a password reset revoked, so this process's authentication cache drops them. */
+  onKeyRevoked?: (keyId: string) => void;
+  /** Told when a password reset disconnected shop links, so the connectors' directory forgets them. */
+  onShopsChanged?: () => void;
 }
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
+/** The invitation's refusal of an address that has an account (the operator's CLI says so). */
+export const EMAIL_TAKEN = 'already has an account';
+const isTaken = (err: unknown) =>
+  err instanceof AppError && err.details?.[0]?.field === 'email' && err.details[0].message === EMAIL_TAKEN;
 
 /** Sign-up, e-mail verification, sign-in and sessions, password reset. */
 export function accountService(deps: AccountServiceDeps) {
@@ -65,6 +73,40 @@ export function accountService(deps: AccountServiceDeps) {
       at: clock(),
     });
     return { token: secret.token };
+  }
+
+  /**
+   * What an account held before its address was proven: a reset is the first proof that the
+   * address's real owner is here, so whatever was made without it stops. Keys that person created;
+   * and if no owner of the brand had ever confirmed (a sign-up in someone else's name), every key
+   * and shop link of the brand made since its first owner arrived (the links' secrets erased: the
+   * shops' calls are refused). What the operator made for the brand before that stays.
+   */
+  async function revokeUnproven(stores: Parameters<Parameters<Transact>[0]>[0], user: User) {
+    const since = user.role === 'owner' ? await stores.brands.unconfirmedSince(user.brandId) : null;
+    const keys = (await stores.apiKeys.listForBrand(user.brandId)).filter(
+      (k) => !k.revokedAt && (k.createdByUserId === user.id || (since !== null && k.createdAt >= since)),
+    );
+    for (const key of keys) {
+      await stores.apiKeys.revoke(key.id);
+      await stores.apiKeys.recordEvent({
+        brandId: key.brandId,
+        keyId: key.id,
+        userId: null,
+        action: 'revoked',
+        ip: null,
+      });
+    }
+    let shops = 0;
+    if (since) {
+      for (const link of await stores.connections.list(user.brandId)) {
+        if (link.status === 'disconnected' || link.createdAt < since) continue;
+        const reason =
+          'linked before any owner confirmed their e-mail address (disconnected at a password reset)';
+        if (await stores.connections.disconnect(link.id, reason, clock())) shops++;
+      }
+    }
+    return { keyIds: keys.map((k) => k.id), shops };
   }
 
   async function limit(key: string): Promise<void> {
@@ -255,10 +297,35 @@ export function accountService(deps: AccountServiceDeps) {
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
         return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
       });
-      if (!user) throw invalidField('email', 'already has an account');
+      if (!user) throw invalidField('email', EMAIL_TAKEN);
       const { passwordHash: _, ...invited } = user;
       await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
       return invited;
+    },
+
+    /**
+     * A brand owner's invitation (the team page). An address another brand's person holds is
+     * answered like a new one (null instead of the person), so an owner cannot learn who has an
+     * account elsewhere; its holder is told by e-mail that they cannot join while a member of
+     * their company, and nothing of theirs changes. Someone of the brand itself is refused: the
+     * owner sees them on the team page anyway.
+     */
+    async inviteMember(input: {
+      brandId: string;
+      brandName: string;
+      email: string;
+      role: string;
+      locale: string;
+    }): Promise<User | null> {
+      try {
+        return await this.invite(input);
+      } catch (err) {
+        if (!isTaken(err)) throw err;
+        const holder = await users.findByEmail(input.email.trim());
+        if (!holder || holder.brandId === input.brandId) throw err;
+        await deps.mail.inviteClash(holder.email, input.brandName, input.locale);
+        return null;
+      }
     },
 
     linkIsLive: (token: string, purpose: 'reset_password' | 'invite' | 'verify_email') =>
@@ -276,18 +343,25 @@ export function accountService(deps: AccountServiceDeps) {
     ): Promise<void> {
       const dead = new AppError('not_found', 'This link has expired or has already been used.');
       if (!TOKEN_PATTERN.test(token)) throw dead;
-      await deps.transact(async (stores) => {
+      const revoked = await deps.transact(async (stores) => {
         const userId = await stores.sessions.consumeToken(hashSecret(token), purpose, clock());
-        const user = userId ? await stores.users.findById(userId) : null;
-        if (!user) throw dead;
-        checkPassword(password, user.email);
-        await stores.users.setPassword(user.id, await hashPassword(password));
-        await stores.sessions.useUpTokens(user.id, ['reset_password', 'invite'], clock());
+        const found = userId ? await stores.users.findById(userId) : null;
+        if (!found) throw dead;
+        checkPassword(password, found.email);
+        await stores.users.setPassword(found.id, await hashPassword(password));
+        await stores.sessions.useUpTokens(found.id, ['reset_password', 'invite'], clock());
         // Whoever held the old password may hold a session: none survives the change.
-        await stores.sessions.deleteAllOf(user.id);
+        await stores.sessions.deleteAllOf(found.id);
+        // An invitation's link is the account's first use: nothing was made before it.
+        const { passwordHash: _, ...user } = found;
+        const unproven =
+          purpose === 'reset_password' && !user.emailVerifiedAt ? await revokeUnproven(stores, user) : null;
         // The link reached the inbox, which is what verification proves.
         await stores.users.markVerified(user.id);
+        return unproven;
       });
+      for (const keyId of revoked?.keyIds ?? []) deps.onKeyRevoked?.(keyId);
+      if (revoked?.shops) deps.onShopsChanged?.();
     },
   };
 }

@@ -12,6 +12,8 @@ export const CONNECTOR_EN = {
     'This connection request has expired or was already used. Start again from your Shops page.',
   'shops.callback.other_browser':
     'This connection was started in another browser (or its cookies were cleared). Start again from your Shops page, in this browser.',
+  'shops.callback.not_allowed':
+    'The person who started this connection may no longer connect shops for this company (removed, or their role changed), so nothing was connected.',
   'shops.callback.incomplete':
     'The address Shopify sent you back with is incomplete. Start again from your Shops page.',
   'shops.callback.already_linked':
@@ -28,6 +30,8 @@ export const CONNECTOR_EN = {
   'shops.problemText.invalid_address': 'The shipping address could not be understood.',
   'shops.problemText.unpriceable': 'Your price grid has no price for this order’s service, size or weight.',
   'shops.problemText.invalid_order': 'The order cannot become a delivery order.',
+  'shops.problemText.owner_unconfirmed':
+    'This order was not created: no owner of your company has confirmed their e-mail address. Confirm it (the link we sent), then ask us to import the order again.',
   'shops.problemText.not_cancellable':
     'The shop cancelled the order, but its delivery can no longer be cancelled.',
   'shops.problemText.sync_failed': 'An update could not be sent to the shop.',
@@ -56,6 +60,8 @@ export const CONNECTOR_FR: Record<keyof typeof CONNECTOR_EN, string> = {
     'Cette demande de connexion a expiré ou a déjà servi. Recommencez depuis votre page Boutiques.',
   'shops.callback.other_browser':
     'Cette connexion a été commencée dans un autre navigateur (ou ses cookies ont été effacés). Recommencez depuis votre page Boutiques, dans ce navigateur.',
+  'shops.callback.not_allowed':
+    'La personne qui a commencé cette connexion ne peut plus connecter de boutique pour cette société (retirée, ou son rôle a changé) : rien n’a été connecté.',
   'shops.callback.incomplete':
     'L’adresse de retour envoyée par Shopify est incomplète. Recommencez depuis votre page Boutiques.',
   'shops.callback.already_linked':
@@ -74,6 +80,8 @@ export const CONNECTOR_FR: Record<keyof typeof CONNECTOR_EN, string> = {
   'shops.problemText.unpriceable':
     'Votre grille tarifaire n’a pas de prix pour le service, le format ou le poids de cette commande.',
   'shops.problemText.invalid_order': 'La commande ne peut pas devenir une commande de livraison.',
+  'shops.problemText.owner_unconfirmed':
+    'Cette commande n’a pas été créée : aucun propriétaire de votre société n’a confirmé son adresse e-mail. Confirmez-la (lien envoyé), puis demandez-nous d’importer la commande à nouveau.',
   'shops.problemText.not_cancellable':
     'La boutique a annulé la commande, mais sa livraison ne peut plus être annulée.',
   'shops.problemText.sync_failed': 'Une mise à jour n’a pas pu être envoyée à la boutique.',

@@ -103,6 +103,9 @@ const EN = {
     'You have been invited to your company’s delivery account. Open this link within 7 days to choose your password:',
   'invite.title': 'Choose your password',
   'invite.done': 'Your password is set. You can sign in.',
+  'mail.inviteClash.subject': '{brand} invited you to its delivery account',
+  'mail.inviteClash.body':
+    '{brand} invited you to join its delivery account, but this address already has an account with another company. An address belongs to one company only: you cannot join {brand} while you are a member of your current company, and nothing has changed in your account. To join, ask {brand} to invite another address, or ask your current company to remove you and then {brand} to invite you again. You can sign in to your current account here:',
   'mail.exists.subject': 'You already have an account',
   'mail.exists.body':
     'Someone (you?) tried to create an account with this address, which already has one. Sign in, or reset your password from the sign-in page:',
@@ -322,6 +325,11 @@ const EN = {
   'shops.connectSubmit': 'Continue to Shopify',
   'shops.next': 'Next',
   'shops.continueTitle': 'Connect {shop}',
+  'shops.confirmText':
+    'Connect the store {shop} to {brand}? Its paid orders will become delivery orders billed to {brand}. Go on only if you asked for it from your own store.',
+  'shops.confirmSubmit': 'Yes, connect this store',
+  'shops.verifyFirst':
+    'Confirm your e-mail address (see the link we sent) before connecting a shop: its orders become delivery orders billed to your company.',
   'shops.continueText':
     'Shopify will show what the app may do (read the orders, fulfil them, offer our rates at checkout) and ask you to install it; you then come back here.',
   'shops.notEnabled': 'Shopify stores cannot be connected yet: the operator has not enabled the Shopify app.',
@@ -503,6 +511,9 @@ const FR: Record<MessageKey, string> = {
     'Vous êtes invité(e) dans l’espace de livraison de votre société. Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe :',
   'invite.title': 'Choisir votre mot de passe',
   'invite.done': 'Votre mot de passe est enregistré. Vous pouvez vous connecter.',
+  'mail.inviteClash.subject': '{brand} vous invite dans son espace de livraison',
+  'mail.inviteClash.body':
+    '{brand} vous a invité(e) dans son espace de livraison, mais cette adresse a déjà un compte dans une autre société. Une adresse n’appartient qu’à une société : vous ne pouvez pas rejoindre {brand} tant que vous êtes membre de votre société actuelle, et rien n’a changé dans votre compte. Pour la rejoindre, demandez à {brand} d’inviter une autre adresse, ou demandez à votre société actuelle de vous retirer puis à {brand} de vous inviter à nouveau. Vous pouvez vous connecter à votre compte actuel ici :',
   'mail.exists.subject': 'Vous avez déjà un compte',
   'mail.exists.body':
     'Quelqu’un (vous ?) a voulu créer un compte avec cette adresse, qui en a déjà un. Connectez-vous, ou réinitialisez votre mot de passe depuis la page de connexion :',
@@ -723,6 +734,11 @@ const FR: Record<MessageKey, string> = {
   'shops.connectSubmit': 'Continuer vers Shopify',
   'shops.next': 'Suivant',
   'shops.continueTitle': 'Connecter {shop}',
+  'shops.confirmText':
+    'Connecter la boutique {shop} à {brand} ? Ses commandes payées deviendront des commandes de livraison facturées à {brand}. Continuez seulement si vous l’avez demandé depuis votre propre boutique.',
+  'shops.confirmSubmit': 'Oui, connecter cette boutique',
+  'shops.verifyFirst':
+    'Confirmez votre adresse e-mail (lien envoyé) avant de connecter une boutique : ses commandes deviennent des commandes de livraison facturées à votre société.',
   'shops.continueText':
     'Shopify affiche ce que l’application pourra faire (lire les commandes, les expédier, proposer nos tarifs au paiement) et vous demande de l’installer ; vous revenez ensuite ici.',
   'shops.notEnabled':

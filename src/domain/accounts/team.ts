@@ -58,10 +58,13 @@ export function teamManagement(deps: {
       return deps.users.listForBrand(actor.brandId);
     },
 
-    /** The same invitation as `dlv users invite`: an e-mailed link, 7 days, single use. */
-    invite(actor: User, input: { email: string; role: string; locale: string }): Promise<User> {
+    /**
+     * The same invitation as `dlv users invite` (an e-mailed link, 7 days, single use), except that
+     * an address of another brand gets the same answer as a new one (null): see inviteMember.
+     */
+    invite(actor: User, input: { email: string; role: string; locale: string }): Promise<User | null> {
       mustOwn(actor);
-      return deps.accounts.invite({ brandId: actor.brandId, ...input });
+      return deps.accounts.inviteMember({ brandId: actor.brandId, brandName: actor.brandName, ...input });
     },
 
     /** The person is looked up first: another brand's is "not found" whatever the role sent. */

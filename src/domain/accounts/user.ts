@@ -21,6 +21,17 @@ export const isRole = (value: string): value is Role => (ROLES as readonly strin
 /** Who may manage the brand's API keys: finance people read invoices, they do not hold keys. */
 export const canManageKeys = (role: Role): boolean => role !== 'finance';
 
+/**
+ * Who may link a shop to `brandId` (whose orders it then creates, billed to the brand): a person
+ * of that brand who holds its keys and has confirmed their address (like creating an API key).
+ * Checked when a link starts and again when the shop comes back with its keys, so a link started
+ * by someone removed or demoted meanwhile is refused.
+ */
+export const canLinkShops = (user: User | null, brandId: string): user is User =>
+  user !== null && user.brandId === brandId && canManageKeys(user.role) && user.emailVerifiedAt !== null;
+
+export const UNVERIFIED_LINK = 'Confirm your e-mail address before linking a shop.';
+
 // Deliberately loose: one `@`, something on each side, a dot in the domain, no spaces. The link
 // sent to it is what proves an address, not a pattern.
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;

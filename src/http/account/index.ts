@@ -144,7 +144,7 @@ export function accountArea(deps: Deps) {
     keyRollRoutes(account, deps, { signer, context });
     teamRoutes(account, deps, { context });
     shopRoutes(account, deps, { context });
-    connectorRoutes(account, deps);
+    connectorRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

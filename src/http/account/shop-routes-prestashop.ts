@@ -51,15 +51,20 @@ function refusal(
 export function prestashopShopRoutes(
   app: FastifyInstance,
   deps: Deps,
-  page: { context: PageContextOf; view: ShopsView; mayManage: (user: User) => void },
+  page: {
+    context: PageContextOf;
+    view: ShopsView;
+    mayManage: (user: User) => void;
+    mayLink: (user: User) => void;
+  },
 ): void {
-  const { context, view, mayManage } = page;
+  const { context, view, mayManage, mayLink } = page;
   // What the module's "API base URL" takes: the service's address, without the API's prefix.
   const apiBaseUrl = publicServerUrl(deps).slice(0, -PUBLIC_PREFIX.length);
 
   app.post('/shops/prestashop/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
-    mayManage(user);
+    mayLink(user);
     const url = text(request, 'ps_url', 300);
     try {
       const linked = await deps.prestashop.linking.link({

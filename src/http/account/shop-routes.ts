@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
 import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
+import { INSTALL_TTL_MS } from '../../connectors/shopify/shopify-link.ts';
 import type { Deps } from '../../deps.ts';
-import { canManageKeys, type User } from '../../domain/accounts/user.ts';
+import { canLinkShops, canManageKeys, UNVERIFIED_LINK, type User } from '../../domain/accounts/user.ts';
 import { AppError, invalidField, isAppError } from '../../errors.ts';
-import { ACCOUNT_INSTALL_PATH } from '../connectors/shopify/index.ts';
-import { ACCOUNT_CONNECT_PATH } from '../connectors/woocommerce/index.ts';
+import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../connectors/shopify/index.ts';
 import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
@@ -72,6 +72,12 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     if (!canManageKeys(user.role)) throw new AppError('insufficient_scope', 'Your role cannot change shops.');
   }
 
+  /** Starting a link (its shop then creates billable orders): a confirmed address too. */
+  function mayLink(user: User): void {
+    mayManage(user);
+    if (!canLinkShops(user, user.brandId)) throw new AppError('insufficient_scope', UNVERIFIED_LINK);
+  }
+
   async function pageData(user: User) {
     const [list, problems] = await Promise.all([
       connections.list(user.brandId),
@@ -103,6 +109,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       shopifyEnabled: deps.shopify !== null,
       wooEnabled: deps.woocommerce !== null,
       mayManage: canManageKeys(user.role),
+      mayLink: canLinkShops(user, user.brandId),
     };
   }
 
@@ -124,7 +131,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       (l) => l.connection.shop === shop && l.connection.status !== 'disconnected',
     )?.connection ?? null;
 
-  prestashopShopRoutes(app, deps, { context, view, mayManage });
+  prestashopShopRoutes(app, deps, { context, view, mayManage, mayLink });
 
   app.get('/shops', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
@@ -145,14 +152,17 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     return sendPage(reply, shopsPage(ctx, data, { notice }));
   });
 
-  // Checks the store's name here, where a mistake can be shown on the form, then hands over to the
-  // install route (which binds the install to this person and browser and redirects to Shopify)
-  // with a link the merchant follows once they have seen which store it is.
+  // Starting a link is a POST of this page's form (its CSRF token is the session's): a link another
+  // site makes a signed-in person follow only shows a confirmation (connector-routes.ts).
+  // The store's name is checked here, where a mistake can be shown on the form; the install is
+  // then bound to this person and brand in the database, and to this browser by a cookie the
+  // callback must present. A link to Shopify follows, not a redirect: the area's CSP
+  // (form-action 'self') makes browsers stop a form submission redirected to another origin.
   app.post('/shops/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
-    mayManage(user);
-    if (!deps.shopify)
-      throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
+    mayLink(user);
+    const shopify = deps.shopify;
+    if (!shopify) throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
     const typed = text(request, 'shop', 300);
     let shop: string;
     try {
@@ -166,17 +176,29 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       const { t } = await context(request, reply);
       return view(request, reply, { shop: typed, errors: { shop: t('shops.alreadyLinked') } }, 409);
     }
-    // A link, not a redirect: the area's CSP (form-action 'self') makes browsers stop a form
-    // submission that is redirected to another origin, and Shopify's is one.
-    const install = `${ACCOUNT_INSTALL_PATH}?${new URLSearchParams({ shop })}`;
-    return sendPage(reply, continueToShopifyPage(await context(request, reply), shop, install));
+    const { state, authorizeUrl } = await shopify.linking.beginInstall({
+      brandId: user.brandId,
+      userId: user.id,
+      shop,
+    });
+    reply.setCookie(SHOPIFY_STATE_COOKIE, state, {
+      path: SHOPIFY_PREFIX,
+      httpOnly: true,
+      // Lax: sent on the top-level redirect back from Shopify, never on a cross-site subrequest.
+      sameSite: 'lax',
+      secure: deps.config.publicBaseUrl?.startsWith('https://') === true,
+      maxAge: INSTALL_TTL_MS / 1000,
+    });
+    return sendPage(reply, continueToShopifyPage(await context(request, reply), shop, authorizeUrl));
   });
 
   // WooCommerce: pasted keys link at once (checked by creating our webhooks); without keys, the
-  // address is checked here and the person continues, by a link, to the store's approval page.
+  // store's address is checked and the one-click key provisioning started (bound to this person
+  // and brand: WooCommerce then calls our callback server to server, with the single-use state in
+  // its URL), and the person continues, by a link, to the store's approval page.
   app.post('/shops/woocommerce/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
-    mayManage(user);
+    mayLink(user);
     const woocommerce = deps.woocommerce;
     if (!woocommerce)
       throw new AppError('not_found', 'The WooCommerce bridge is not set up on this service.');
@@ -193,9 +215,12 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
         });
         return reply.redirect(`/account/shops?${new URLSearchParams({ connected: connection.shop })}`, 303);
       }
-      const { store } = await woocommerce.linking.checkStore(user.brandId, typed);
-      const href = `${ACCOUNT_CONNECT_PATH}?${new URLSearchParams({ shop_url: store })}`;
-      return sendPage(reply, continueToWooPage(await context(request, reply), store, href));
+      const { store, authorizeUrl } = await woocommerce.linking.beginConnect({
+        brandId: user.brandId,
+        userId: user.id,
+        shopUrl: typed,
+      });
+      return sendPage(reply, continueToWooPage(await context(request, reply), store, authorizeUrl));
     } catch (err) {
       if (!isAppError(err) || err.code !== 'invalid_request') throw err;
       const ctx = await context(request, reply);

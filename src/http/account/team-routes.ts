@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import { EMAIL_TAKEN } from '../../domain/accounts/account-service.ts';
 import type { MessageKey } from '../../domain/accounts/messages.ts';
 import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
 import { isAppError } from '../../errors.ts';
@@ -57,7 +58,8 @@ export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
     } catch (err) {
       const ctx = await context(request, reply);
       const error =
-        isAppError(err) && err.details?.[0]?.message === 'already has an account'
+        // Only ever someone of the owner's own brand (see inviteMember).
+        isAppError(err) && err.details?.[0]?.message === EMAIL_TAKEN
           ? ctx.t('team.taken')
           : formError(err, ctx, { email: 'field.email', role: 'team.role' });
       return view(request, reply, { ...input, error }, 400);

@@ -33,6 +33,8 @@ export interface ShopsPageData {
   wooEnabled: boolean;
   /** Owners and developers connect, change and disconnect; the others read. */
   mayManage: boolean;
+  /** Connecting also takes a confirmed e-mail address (its shop creates billable orders). */
+  mayLink: boolean;
 }
 
 export interface ShopsPageState {
@@ -229,13 +231,45 @@ export function shopsPage(ctx: PageContext, data: ShopsPageData, state: ShopsPag
     t('shops.title'),
     html`<p>${t('shops.intro')}</p>
 ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
-${connectForm(ctx, data, state)}
+${
+  data.mayManage && !data.mayLink
+    ? html`<p class="notice">${t('shops.verifyFirst')}</p>
+<form method="post" action="/account/verify/resend" class="inline">${csrfField(ctx)}<button type="submit">${t('verify.resend')}</button></form>`
+    : html`${connectForm(ctx, data, state)}
 ${prestashopConnectCard(ctx, data.mayManage, state.prestashop)}
-${wooConnectForm(ctx, data, state)}
+${wooConnectForm(ctx, data, state)}`
+}
 <h2>${t('shops.yours')}</h2>
 ${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage, state))}
 ${problemsTable(ctx, data)}
 ${pastTable(ctx, past)}`,
+  );
+}
+
+/**
+ * What a shop's link into the account area lands on (Shopify's app URL, the WooCommerce plugin's
+ * button): which store would be linked to which company, and the Shops page's form to go on.
+ */
+export function confirmShopPage(
+  ctx: PageContext,
+  link: {
+    platform: 'shopify' | 'woocommerce';
+    shop: string;
+    action: string;
+    fields: Record<string, string>;
+  },
+): string {
+  const { t } = ctx;
+  return layout(
+    ctx,
+    t('shops.continueTitle', { shop: link.shop }),
+    html`<p class="warning">${t('shops.confirmText', { shop: link.shop, brand: ctx.user!.brandName })}</p>
+<form method="post" action="${link.action}" class="inline" data-platform="${link.platform}">${csrfField(ctx)}${Object.entries(
+      link.fields,
+    ).map(
+      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+    )}<button type="submit">${t('shops.confirmSubmit')}</button></form>
+<a href="/account/shops">${t('shops.cancel')}</a>`,
   );
 }
 

@@ -13,7 +13,7 @@ import { shopOf } from '../../shared/principal.ts';
 export const SHOPIFY_PREFIX = '/connectors/shopify';
 /** The cookie binding an OAuth install to the browser that started it (set by the account area). */
 export const SHOPIFY_STATE_COOKIE = 'dlv_shopify_state';
-/** Where the account area starts an install for the signed-in person (it owns the session cookie). */
+/** Where the account area asks the signed-in person to confirm an install (it owns the session cookie; a GET starts nothing). */
 export const ACCOUNT_INSTALL_PATH = `${ACCOUNT_PATH}/connectors/shopify/install`;
 /** The account area's Shops page, where a completed install lands (with a notice). */
 export const ACCOUNT_SHOPS_PATH = `${ACCOUNT_PATH}/shops`;
@@ -49,7 +49,7 @@ export function shopifyRoutes(deps: Deps) {
     }
 
     // The app's URL in Shopify: a merchant arriving from Shopify is sent to sign in to the account
-    // area, which starts the install for their brand.
+    // area, which asks them to confirm the install for their brand.
     app.get('/install', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
       const shop = parseShopDomain((request.query as Record<string, unknown>).shop);
       return reply.redirect(`${ACCOUNT_INSTALL_PATH}?${new URLSearchParams({ shop })}`, 303);
