@@ -139,7 +139,7 @@ describe('connecting a PrestaShop shop from the Shops page', () => {
         { ps_url: 'http://10.1.2.3/boutique' },
         400,
         'ps_url',
-        /10\.1\.2\.3 is a private address; the shop must be reachable at a public address$/,
+        /10\.1\.2\.3 is not an allowed address; the shop must be reachable at a public address$/,
       ],
       [{ ps_url: `${shop.url}?id_lang=1` }, 400, 'ps_url', /must not have a query or fragment/],
       [{ ps_url: shop.url, ps_key: 'short' }, 400, 'ps_key', /must be the 32-character Webservice key/],

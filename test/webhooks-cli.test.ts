@@ -142,7 +142,7 @@ describe('dlv webhooks', () => {
     expect(usage.stderr).toContain('give exactly one of --delivery ID or --since TIME');
     expect(ssrf.code).toBe(1);
     expect(ssrf.stderr).toContain(
-      '169.254.169.254 is a link-local address; webhooks are only delivered to public addresses',
+      '169.254.169.254 is not an allowed address; webhooks are only delivered to public addresses',
     );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('since: "yesterday" is not an ISO 8601 time');

@@ -70,10 +70,13 @@ export async function assertPublicDestination(url: URL, options: DestinationOpti
     const range = addressRange(address);
     if (range === 'unicast') continue;
     if (range === 'loopback' && options.allowInsecure) continue;
-    const name = describe(range);
-    const what = `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} address`;
-    const where = address === host ? `${host} is ${what}` : `${host} resolves to ${address}, ${what}`;
-    throw invalidField('url', `${where}; ${options.publicRule ?? WEBHOOKS_PUBLIC_RULE}`);
+    // Only that the address is refused: naming what a host resolves to, or which internal range it
+    // falls in, would let a tenant map our network through the error messages (API, forms, stored
+    // delivery errors all carry this text).
+    throw invalidField(
+      'url',
+      `${host} is not an allowed address; ${options.publicRule ?? WEBHOOKS_PUBLIC_RULE}`,
+    );
   }
   return addresses;
 }
@@ -102,23 +105,6 @@ function embeddedV4(high: number | undefined, low: number | undefined): ipaddr.I
   const h = high ?? 0;
   const l = low ?? 0;
   return new ipaddr.IPv4([h >> 8, h & 0xff, l >> 8, l & 0xff]);
-}
-
-const RANGE_NAMES: Record<string, string> = {
-  private: 'private',
-  loopback: 'loopback',
-  linkLocal: 'link-local',
-  uniqueLocal: 'unique-local',
-  carrierGradeNat: 'carrier-grade NAT',
-  multicast: 'multicast',
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  reserved: 'reserved',
-  invalid: 'invalid',
-};
-
-function describe(range: string): string {
-  return RANGE_NAMES[range] ?? `non-public (${range})`;
 }
 
 /** The SSRF guard for outbound destinations chosen by others (webhook endpoints, next shop URLs). */
