@@ -47,13 +47,22 @@ const defaultLookup: ResolveHost = async (host) =>
 
 /**
  * The SSRF check: every address the host resolves to must be public, otherwise a brand could
- * make our workers probe the internal network or a cloud metadata service. Run at send time
- * too, since DNS answers change; the caller should connect to the returned addresses only.
+ * make our workers probe the internal network or a cloud metadata service. Checked when a URL is
+ * given, for a clear answer; what protects the calls is outbound-client.ts, which runs this check
+ * as the connection's own resolution (one answer, checked and connected to).
  */
-export async function assertPublicDestination(url: URL, options: DestinationOptions): Promise<string[]> {
-  // URL keeps IPv6 literals in brackets; the WHATWG parser has already normalised IPv4 forms
-  // such as `2130706433` or `0x7f.1` to dotted quads.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+export function assertPublicDestination(url: URL, options: DestinationOptions): Promise<string[]> {
+  return assertPublicHost(hostOf(url), options);
+}
+
+/** A URL's host as a resolver or a socket takes it: IPv6 literals without their brackets. */
+export function hostOf(url: URL): string {
+  // The WHATWG parser has already normalised IPv4 forms such as `2130706433` or `0x7f.1`.
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** The SSRF check on a bare host name or IP literal; resolves to its (public) addresses. */
+export async function assertPublicHost(host: string, options: DestinationOptions): Promise<string[]> {
   let addresses: string[];
   if (isIP(host) !== 0) {
     addresses = [host];
