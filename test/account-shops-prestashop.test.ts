@@ -176,6 +176,7 @@ describe('connecting a PrestaShop shop from the Shops page', () => {
       ps_url: 'http://10.1.2.3/',
     });
     expect(frPrivate.body).toContain('Adresse de la boutique : n’est pas une adresse publique');
+    expect(frPrivate.body).toContain('(10.1.2.3) : la boutique doit être joignable depuis internet');
     expect(await stored()).toBe(before);
   });
 

@@ -155,6 +155,7 @@ describe('/account/webhooks', () => {
       _csrf: csrf,
     });
     expect(fr.body).toContain('n’est pas une adresse publique');
+    expect(fr.body).toContain('(10.0.0.1) : les webhooks ne partent que vers internet');
     expect(await requestsOf(brandId)).toHaveLength(0);
 
     const sent = await b.post('/account/webhooks/requests', { ...fields, _csrf: csrf });
