@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isAppError } from '../../errors.ts';
-import { assertPublicHost, type DestinationOptions, hostOf, validateEndpointUrl } from './url-guard.ts';
+import { invalidField, isAppError } from '../../errors.ts';
+import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.ts';
 
 /**
  * The SSRF guard refused the destination (a non-public address, plain http, no such host). Its
@@ -20,8 +20,6 @@ export interface OutboundRequest {
 
 /** The only way out to addresses chosen by others: webhook receivers and shops. */
 export interface OutboundClient {
-  /** http and loopback destinations allowed (development and tests). */
-  readonly allowInsecure: boolean;
   /**
    * Resolves with the response's head (the body is the caller's to read or destroy); rejects with
    * DestinationRefused, or the network error. Redirects are answers: never followed.
@@ -46,10 +44,12 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
     https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
   };
   return {
-    allowInsecure: options.allowInsecure,
     async request(url, init) {
       try {
-        validateEndpointUrl(url.href, options);
+        // The scheme only: a shop's API URL may be longer than an endpoint URL is allowed to be.
+        const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
+        if (!schemes.includes(url.protocol))
+          throw invalidField('url', options.allowInsecure ? 'must use http or https' : 'must use https');
         const host = hostOf(url);
         // A socket connects to an IP literal without any lookup: it is checked here (no DNS involved).
         if (isIP(host) !== 0) await assertPublicHost(host, options);
