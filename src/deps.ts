@@ -35,6 +35,8 @@ import { AppError } from './errors.ts';
 import { outbox } from './events/outbox.ts';
 import { ORDER_QUEUE_PREFIXES, subscribers } from './events/subscribers.ts';
 import { idempotentRequests } from './http/public/idempotent-requests.ts';
+import { jsonRequester } from './infra/http/json-request.ts';
+import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
@@ -65,9 +67,19 @@ export function createDeps(
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
   // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints, in shop terms.
-  const shopGuard = destinationGuard({
+  const shopPolicy = {
     allowInsecure: config.connectorsAllowInsecure,
     publicRule: 'the shop must be reachable at a public address',
+  };
+  const shopGuard = destinationGuard(shopPolicy);
+  // Every outbound call goes through one of these (src/infra/http/outbound-client.ts): the guard is
+  // the connection's own DNS resolution. Shopify's admin origins are shops' myshopify.com names,
+  // guarded like other shops (a fake Shopify on loopback needs CONNECTORS_ALLOW_INSECURE).
+  const webhookHttp = outboundClient({ allowInsecure: config.webhooksAllowInsecure });
+  const shopHttp = outboundClient(shopPolicy);
+  const shopifyHttp = outboundClient({
+    allowInsecure: config.connectorsAllowInsecure,
+    publicRule: 'Shopify must be reachable at a public address',
   });
 
   const brands = brandService(stores.brands);
@@ -129,8 +141,7 @@ export function createDeps(
     stores,
     transact,
     clock,
-    send: sendWebhook,
-    allowInsecure: config.webhooksAllowInsecure,
+    send: (input) => sendWebhook(webhookHttp, input),
   });
   const mailer =
     options.mailer ??
@@ -208,6 +219,7 @@ export function createDeps(
         connections,
         directory,
         cipher,
+        request: jsonRequester(shopifyHttp),
         clock,
         baseUrl,
         processJob: SHOPIFY_PROCESS_WEBHOOK.name,
@@ -220,6 +232,7 @@ export function createDeps(
     connections,
     cipher,
     guard: shopGuard,
+    request: jsonRequester(shopHttp),
     clock,
     // The same rule as the Shopify connector's (config.ts): a published service keeps no shop
     // credentials under a key stored beside them.
@@ -239,6 +252,7 @@ export function createDeps(
         directory,
         cipher,
         guard: shopGuard,
+        request: jsonRequester(shopHttp),
         clock,
         baseUrl,
         carrierName: config.carrierName,

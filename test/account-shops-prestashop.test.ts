@@ -140,7 +140,7 @@ describe('connecting a PrestaShop shop from the Shops page', () => {
         { ps_url: 'http://10.1.2.3/boutique' },
         400,
         'ps_url',
-        /10\.1\.2\.3 is a private address; the shop must be reachable at a public address$/,
+        /10\.1\.2\.3 is not an allowed address; the shop must be reachable at a public address$/,
       ],
       [{ ps_url: `${shop.url}?id_lang=1` }, 400, 'ps_url', /must not have a query or fragment/],
       [{ ps_url: shop.url, ps_key: 'short' }, 400, 'ps_key', /must be the 32-character Webservice key/],
@@ -177,6 +177,7 @@ describe('connecting a PrestaShop shop from the Shops page', () => {
       ps_url: 'http://10.1.2.3/',
     });
     expect(frPrivate.body).toContain('Adresse de la boutique : n’est pas une adresse publique');
+    expect(frPrivate.body).toContain('(10.1.2.3) : la boutique doit être joignable depuis internet');
     // A key that reads orders but may not write statuses back: the missing permissions are named.
     const readOnly = fake.createKey(shop.slug, {
       ...Object.fromEntries(

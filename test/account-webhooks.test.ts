@@ -135,7 +135,7 @@ describe('/account/webhooks', () => {
     for (const [url, message] of [
       [
         'https://127.0.0.1/hook',
-        '127.0.0.1 is a loopback address; webhooks are only delivered to public addresses',
+        '127.0.0.1 is not an allowed address; webhooks are only delivered to public addresses',
       ],
       ['https://169.254.169.254/latest/', 'webhooks are only delivered to public addresses'],
       ['http://93.184.216.34/hook', 'Endpoint URL (https, reachable from the internet): must use https'],
@@ -155,6 +155,7 @@ describe('/account/webhooks', () => {
       _csrf: csrf,
     });
     expect(fr.body).toContain('n’est pas une adresse publique');
+    expect(fr.body).toContain('(10.0.0.1) : les webhooks ne partent que vers internet');
     expect(await requestsOf(brandId)).toHaveLength(0);
 
     const sent = await b.post('/account/webhooks/requests', { ...fields, _csrf: csrf });

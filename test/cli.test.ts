@@ -11,6 +11,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, any>;
+/** Characters a terminal would act on (line breaks aside). */
+const controlsIn = (text: string) =>
+  [...text].filter((c) => c !== '\n' && /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(c));
 
 describe('dlv', () => {
   it('migrate is idempotent', async () => {
@@ -94,6 +97,18 @@ describe('dlv', () => {
       expect(res.stderr).toMatch(message);
       expect(res.stdout).toBe('');
     }
+  });
+
+  it('escapes control characters of public text in human output; --json stays exact (issue #23)', async () => {
+    // A company name as the account area takes it: terminal escapes (title, clear screen) and a bidi override.
+    const name = 'Acme\x1b]0;owned\x07\x1b[2J\u202eevil';
+    const brand = await t.deps.brands.create({ name });
+    const human = await runDlv(['brands', 'show', brand.id], env);
+    expect(human.code).toBe(0);
+    expect(controlsIn(human.stdout)).toEqual([]);
+    expect(human.stdout).toContain('Acme\\x1b]0;owned\\x07\\x1b[2J\\u202eevil');
+    const exact = await runDlv(['brands', 'show', brand.id, '--json'], env);
+    expect(json(exact.stdout).name).toBe(name);
   });
 
   it('prints help', async () => {

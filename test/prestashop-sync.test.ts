@@ -126,7 +126,9 @@ describe('dlv connectors prestashop link', () => {
     expect(normaliseShopUrl(strict, 'https://Shop.Example.fr/boutique/')).toBe(
       'https://shop.example.fr/boutique',
     );
-    await expect(strict.assertPublic(new URL('https://127.0.0.1/'))).rejects.toThrow(/loopback/);
+    await expect(strict.assertPublic(new URL('https://127.0.0.1/'))).rejects.toThrow(
+      /127\.0\.0\.1 is not an allowed address/,
+    );
   });
 });
 

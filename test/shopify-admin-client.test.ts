@@ -7,6 +7,8 @@ import {
 } from '../src/connectors/shopify/admin-client.ts';
 import { SHOPIFY_API_VERSION } from '../src/connectors/shopify/api-version.ts';
 import { shopifyOperations } from '../src/connectors/shopify/operations.ts';
+import { jsonRequester } from '../src/infra/http/json-request.ts';
+import { outboundClient } from '../src/infra/http/outbound-client.ts';
 import { type FakeShopify, startFakeShopify } from './support/fake-shopify.ts';
 import { newShop } from './support/shopify.ts';
 
@@ -36,6 +38,7 @@ function client(apiSecret = SECRET) {
     adminOriginTemplate: fake.adminOriginTemplate,
     apiKey: KEY,
     apiSecret,
+    request: jsonRequester(outboundClient({ allowInsecure: true })),
     clock: () => new Date(now),
     sleep: async (ms) => {
       waits.push(ms);

@@ -234,6 +234,30 @@ describe('webhook subscriptions', () => {
     );
     expect(rows[0].n).toBe(0);
   });
+
+  it('says only that an address is not allowed, never what the host resolves to (issue #23)', async () => {
+    // Without WEBHOOKS_ALLOW_INSECURE, as in production: localhost resolves to loopback addresses.
+    const secure = await buildTestApp({ config: { databaseUrl: scratch.url } });
+    try {
+      const brand = await createBrandWithKey(secure.deps);
+      const res = await call(secure.app, {
+        method: 'POST',
+        url: `${API}/webhook-subscriptions`,
+        headers: brand.headers,
+        payload: { url: 'https://localhost/hook', event_types: ['order.created'] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.data.details).toEqual([
+        {
+          field: 'url',
+          message: 'localhost is not an allowed address; webhooks are only delivered to public addresses',
+        },
+      ]);
+      expect(res.body).not.toMatch(/127\.0\.0\.1|::1|loopback/);
+    } finally {
+      await secure.close();
+    }
+  });
 });
 
 describe('access to webhook subscriptions', () => {

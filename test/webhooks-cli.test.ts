@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
@@ -131,6 +132,27 @@ describe('dlv webhooks', () => {
     ]);
   }, 60_000);
 
+  it('escapes control characters of a request message in human output; --json stays exact (issue #23)', async () => {
+    const brand = await createBrandWithKey(t.deps, { name: 'Shop\x1b[31m red' });
+    const message = 'Our ERP\x1b[1A\x1b[2K forged line\x9b2J\u202e';
+    const id = `whr_${randomBytes(8).toString('hex')}`;
+    // As the account area's form stores it (its message is free text from the brand).
+    await t.pool.query(
+      `INSERT INTO webhook_requests (id, brand_id, user_id, url, event_types, message, created_at)
+       VALUES ($1, $2, NULL, 'https://hooks.example.com/erp', '{order.created}', $3, now())`,
+      [id, brand.brandId, message],
+    );
+    const human = await runDlv(['webhooks', 'requests'], env);
+    expect(human.code).toBe(0);
+    expect(
+      [...human.stdout].filter((c) => c !== '\n' && /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(c)),
+    ).toEqual([]);
+    expect(human.stdout).toContain('Our ERP\\x1b[1A\\x1b[2K forged line\\x9b2J\\u202e');
+    const exact = json((await runDlv(['webhooks', 'requests', '--json'], env)).stdout);
+    expect(exact.requests.find((r: { id: string }) => r.id === id).message).toBe(message);
+    await runDlv(['webhooks', 'requests', 'close', id, '--declined'], env);
+  });
+
   it('refuses bad input: exit 2 for usage, 1 for a refused operation', async () => {
     const brand = await createBrandWithKey(t.deps);
     const [usage, ssrf, unknown] = await Promise.all([
@@ -142,7 +164,7 @@ describe('dlv webhooks', () => {
     expect(usage.stderr).toContain('give exactly one of --delivery ID or --since TIME');
     expect(ssrf.code).toBe(1);
     expect(ssrf.stderr).toContain(
-      '169.254.169.254 is a link-local address; webhooks are only delivered to public addresses',
+      '169.254.169.254 is not an allowed address; webhooks are only delivered to public addresses',
     );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('since: "yesterday" is not an ISO 8601 time');

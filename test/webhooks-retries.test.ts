@@ -227,7 +227,7 @@ describe('webhook retries', () => {
       /must use https/,
     );
     await expect(secure.add({ brandId: brand.brandId, url: 'https://127.0.0.1/' })).rejects.toThrow(
-      /127\.0\.0\.1 is a loopback address/,
+      /127\.0\.0\.1 is not an allowed address/,
     );
     await expect(t.deps.webhooks.disable('whk_0000000000000000')).rejects.toMatchObject({
       code: 'not_found',

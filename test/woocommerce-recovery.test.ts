@@ -96,7 +96,7 @@ describe('dlv connectors woocommerce link', () => {
       { ...env(), CONNECTORS_ALLOW_INSECURE: '0' },
     );
     expect(internal.code).not.toBe(0);
-    expect(internal.stderr).toMatch(/private address/);
+    expect(internal.stderr).toMatch(/10\.0\.0\.8 is not an allowed address/);
     const readOnly = w.fake.createKey('cli-shop', 'read');
     const refused = await runDlv(
       [

@@ -2,6 +2,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { createDeps, type Deps } from '../deps.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** What every command gets: the wired services, its parsed flags and a way to print. */
 export interface CommandContext {
@@ -10,6 +11,7 @@ export interface CommandContext {
   args: string[];
   flags: Record<string, string | boolean | undefined>;
   json: boolean;
+  /** The command's one result: `human` through terminalLines (public text is escaped), or `json` exact. */
   out(human: string, json: unknown): void;
 }
 
@@ -51,9 +53,10 @@ export function requireArg(ctx: CommandContext, index: number, name: string): st
   return value;
 }
 
-/** Fixed-width columns for human output. */
-export function table(rows: string[][]): string {
-  if (rows.length === 0) return '';
+/** Fixed-width columns for human output; cells escaped first (terminalText), so widths are what is shown. */
+export function table(cells: string[][]): string {
+  if (cells.length === 0) return '';
+  const rows = cells.map((r) => r.map(terminalText));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   return rows
     .map((r) =>

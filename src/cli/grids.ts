@@ -4,6 +4,7 @@ import { formatGridCsv, formatGridJson } from '../domain/pricing/grid-file.ts';
 import { findGridHoles, type GridHole, summariseGridHoles } from '../domain/pricing/grid-holes.ts';
 import { AppError } from '../errors.ts';
 import { type CommandContext, type CommandSpec, requireArg, UsageError } from './context.ts';
+import { terminalLines } from './terminal-text.ts';
 
 function formatOf(ctx: CommandContext, file: string): 'json' | 'csv' {
   const explicit = ctx.flags.format;
@@ -29,10 +30,12 @@ function reportHoles(
 ): { service: string; zone: string; unit_type: string; max_weight_kg: number }[] {
   if (holes.length > 0) {
     console.error(
-      [
-        `dlv: warning: the grid has ${holes.length} hole(s); a quote that meets one answers available: false, with no rates:`,
-        ...summariseGridHoles(holes).map((line) => `  ${line}`),
-      ].join('\n'),
+      terminalLines(
+        [
+          `dlv: warning: the grid has ${holes.length} hole(s); a quote that meets one answers available: false, with no rates:`,
+          ...summariseGridHoles(holes).map((line) => `  ${line}`),
+        ].join('\n'),
+      ),
     );
   }
   return holes.map((h) => ({

@@ -8,6 +8,7 @@ import { gridCommands } from './grids.ts';
 import { invoiceCommands } from './invoices.ts';
 import { keyCommands } from './keys.ts';
 import { orderCommands } from './orders.ts';
+import { terminalLines, terminalText } from './terminal-text.ts';
 import { userCommands } from './users.ts';
 import { webhookCommands } from './webhooks.ts';
 import { workerCommands } from './worker.ts';
@@ -112,12 +113,12 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     parsed = parseCommandLine(argv);
   } catch (err) {
-    console.error(`dlv: ${(err as Error).message}`);
+    console.error(`dlv: ${terminalLines((err as Error).message)}`);
     return 2;
   }
   if (!parsed) {
     console.error(
-      `dlv: unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}"\n\n${helpText()}`,
+      `dlv: unknown command "${terminalText(argv.filter((a) => !a.startsWith('-')).join(' '))}"\n\n${helpText()}`,
     );
     return 2;
   }
@@ -133,21 +134,22 @@ export async function runCli(argv: string[]): Promise<number> {
       flags: parsed.flags,
       json,
       out(human, data) {
-        console.log(json ? JSON.stringify(data) : human);
+        console.log(json ? JSON.stringify(data) : terminalLines(human));
       },
     };
     await spec.run(ctx);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`dlv: ${err.message}\nusage: ${spec.usage}`);
+      console.error(`dlv: ${terminalLines(err.message)}\nusage: ${spec.usage}`);
       return 2;
     }
+    // Error messages may quote stored text (a brand's input, a shop's answer): escaped like output.
     if (isAppError(err) || err instanceof ConfigError) {
-      console.error(`dlv: ${err.message}`);
+      console.error(`dlv: ${terminalLines(err.message)}`);
       return 1;
     }
-    console.error(`dlv: ${(err as Error).message ?? String(err)}`);
+    console.error(`dlv: ${terminalLines((err as Error).message ?? String(err))}`);
     return 1;
   } finally {
     await opened?.database.close();

@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('the Shops page with a PrestaShop shop (Chromium)'
 
     await page.fill('#ps_url', 'http://10.0.0.12/boutique');
     await page.click(`${form} button[type=submit]`);
-    expect(await page.textContent('#ps_url-error')).toContain('10.0.0.12 is a private address');
+    expect(await page.textContent('#ps_url-error')).toContain('10.0.0.12 is not an allowed address');
     await shoot(page, 'account-shops-prestashop-error');
 
     await page.fill('#ps_url', fake.url('maison-lumiere'));

@@ -27,6 +27,7 @@ function serviceEnv(fake: FakeShopify, port: number) {
     SHOPIFY_API_KEY: KEY,
     SHOPIFY_API_SECRET: SECRET,
     SHOPIFY_ADMIN_ORIGIN_TEMPLATE: fake.adminOriginTemplate,
+    CONNECTORS_ALLOW_INSECURE: '1',
     CONNECTOR_SECRET_KEY: CONNECTOR_KEY,
   };
 }

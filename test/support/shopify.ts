@@ -12,9 +12,13 @@ export const SHOPIFY_KEY = 'test-client-id';
 export const SHOPIFY_SECRET = `shpss_${randomBytes(16).toString('hex')}`;
 export const CONNECTOR_KEY = randomBytes(32);
 
-/** The Shopify connector on, its admin origin a closed loopback port (no GraphQL in these tests). */
+/**
+ * The Shopify connector on, its admin origin a closed loopback port (no GraphQL in these tests) or
+ * a fake Shopify's: loopback origins pass the outbound guard with CONNECTORS_ALLOW_INSECURE only.
+ */
 export function shopifyConfig(overrides: Partial<Config['shopify'] & object> = {}): Partial<Config> {
   return {
+    connectorsAllowInsecure: true,
     shopify: {
       apiKey: SHOPIFY_KEY,
       apiSecret: SHOPIFY_SECRET,

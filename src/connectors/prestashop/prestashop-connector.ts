@@ -1,5 +1,6 @@
 import type { Stores, Transact } from '../../db/stores.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { JsonRequester } from '../../infra/http/json-request.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { CredentialCipher } from '../credentials.ts';
@@ -24,6 +25,8 @@ export function prestashopConnector(deps: {
   cipher: CredentialCipher;
   /** The SSRF guard for shop URLs (CONNECTORS_ALLOW_INSECURE: http and loopback shops). */
   guard: DestinationGuard;
+  /** Calls to shops, through the shops' outbound client (the same guard on the address connected to). */
+  request: JsonRequester;
   clock: () => Date;
   /** Why shop credentials may not be stored here, or null. */
   refusal: string | null;
@@ -31,7 +34,7 @@ export function prestashopConnector(deps: {
   processJob: string;
 }) {
   const { stores, clock, cipher, connections } = deps;
-  const ws = prestashopWebservice({ guard: deps.guard });
+  const ws = prestashopWebservice({ request: deps.request });
   const health = prestashopShopHealth({ stores, connections, clock });
   const inbox = prestashopPushInbox({
     stores,

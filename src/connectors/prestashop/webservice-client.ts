@@ -1,10 +1,6 @@
-import {
-  type JsonRequest,
-  type JsonResponse,
-  NetworkError,
-  requestJson,
-} from '../../infra/http/json-request.ts';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
+import type { JsonRequester, JsonResponse } from '../../infra/http/json-request.ts';
+import { NetworkError } from '../../infra/http/json-request.ts';
+import { DestinationRefused } from '../../infra/http/outbound-client.ts';
 
 /** The shop refused our Webservice key (deleted, deactivated): retrying cannot help. */
 export class PrestaShopUnauthorized extends Error {}
@@ -62,15 +58,12 @@ export function toPrestaShopXml(entity: string, fields: Record<string, unknown>)
 /**
  * A shop's Webservice (`{shop}/api/…`): the key as the Basic user with an empty password, JSON
  * output for reads, XML bodies for writes (a JSON body is refused, code 127). The shop URL was
- * chosen by a brand: every call checks again that it resolves to public addresses only (the same
- * SSRF guard as webhooks). Never logs: the Authorization header carries the key.
+ * chosen by a brand: every call goes through the shops' outbound client (`request`), which connects
+ * only to addresses its SSRF guard (the webhooks' one) has just checked. Never logs: the
+ * Authorization header carries the key.
  */
-export function prestashopWebservice(options: {
-  guard: DestinationGuard;
-  timeoutMs?: number;
-  request?: (request: JsonRequest) => Promise<JsonResponse>;
-}) {
-  const request = options.request ?? requestJson;
+export function prestashopWebservice(options: { request: JsonRequester; timeoutMs?: number }) {
+  const { request } = options;
   const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call(
@@ -87,12 +80,6 @@ export function prestashopWebservice(options: {
       output === 'JSON' ? { ...query, output_format: 'JSON' } : query,
     ))
       url.searchParams.set(name, value);
-    try {
-      await options.guard.assertPublic(url);
-    } catch (err) {
-      // A shop that moved to a private address is refused like any request it cannot serve.
-      throw new PrestaShopRequestFailed(`the shop's address is refused: ${(err as Error).message}`, 0);
-    }
     let response: JsonResponse;
     try {
       response = await request({
@@ -103,6 +90,9 @@ export function prestashopWebservice(options: {
         timeoutMs,
       });
     } catch (err) {
+      // A shop that moved to a private address is refused like any request it cannot serve.
+      if (err instanceof DestinationRefused)
+        throw new PrestaShopRequestFailed(`the shop's address is refused: ${err.message}`, 0);
       if (err instanceof NetworkError)
         throw new PrestaShopRetryLater(`the shop is unreachable: ${err.message}`);
       throw err;

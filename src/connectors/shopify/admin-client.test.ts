@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { jsonRequester } from '../../infra/http/json-request.ts';
+import { outboundClient } from '../../infra/http/outbound-client.ts';
 import { ShopifyRequestFailed, ShopifyRetryLater, shopifyAdminClient } from './admin-client.ts';
 
 /**
@@ -70,6 +72,7 @@ function client(options: { maxInlineWaitMs?: number } = {}) {
     adminOriginTemplate: `${origin}/{shop}`,
     apiKey: 'key',
     apiSecret: 'secret',
+    request: jsonRequester(outboundClient({ allowInsecure: true })),
     clock: () => new Date(now),
     maxInlineWaitMs: options.maxInlineWaitMs ?? 3000,
     sleep: async (ms) => {
@@ -116,6 +119,7 @@ describe('Shopify Admin GraphQL client', () => {
       adminOriginTemplate: 'http://127.0.0.1:9/{shop}',
       apiKey: 'k',
       apiSecret: 's',
+      request: jsonRequester(outboundClient({ allowInsecure: true })),
     });
     const err = (await closed.graphql(SHOP, 't', query).catch((e: unknown) => e)) as ShopifyRetryLater;
     expect(err).toBeInstanceOf(ShopifyRetryLater);

@@ -1,10 +1,11 @@
 import {
   type JsonRequest,
+  type JsonRequester,
   type JsonResponse,
   NetworkError,
-  requestJson,
   retryAfterMs,
 } from '../../infra/http/json-request.ts';
+import { DestinationRefused } from '../../infra/http/outbound-client.ts';
 import { SHOPIFY_API_VERSION } from './api-version.ts';
 import { adminOrigin } from './shop-domain.ts';
 
@@ -47,7 +48,8 @@ export interface AdminClientOptions {
   timeoutMs?: number;
   /** A throttle wait up to this long is slept inline; a longer one becomes a ShopifyRetryLater. */
   maxInlineWaitMs?: number;
-  request?: (request: JsonRequest) => Promise<JsonResponse>;
+  /** The Shopify outbound client's requester (deps.ts): guarded like every call that leaves. */
+  request: JsonRequester;
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -66,7 +68,7 @@ export function shopifyAdminClient(options: AdminClientOptions) {
   const clock = options.clock ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxInlineWaitMs = options.maxInlineWaitMs ?? 3000;
-  const request = options.request ?? requestJson;
+  const { request } = options;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const buckets = new Map<string, { status: ThrottleStatus; at: number }>();
 
@@ -76,6 +78,8 @@ export function shopifyAdminClient(options: AdminClientOptions) {
     try {
       return await request({ ...req, timeoutMs });
     } catch (err) {
+      if (err instanceof DestinationRefused)
+        throw new ShopifyRequestFailed(`Shopify's address is refused: ${err.message}`);
       if (err instanceof NetworkError)
         throw new ShopifyRetryLater(`Shopify unreachable: ${err.message}`, null);
       throw err;

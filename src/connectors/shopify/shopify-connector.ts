@@ -2,6 +2,7 @@ import type { ShopifyAppConfig } from '../../config.ts';
 import type { Stores, Transact } from '../../db/stores.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
+import type { JsonRequester } from '../../infra/http/json-request.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { ConnectorDirectory } from '../connector-directory.ts';
 import type { CredentialCipher } from '../credentials.ts';
@@ -22,6 +23,8 @@ export function shopifyConnector(deps: {
   connections: ConnectionsService;
   directory: ConnectorDirectory;
   cipher: CredentialCipher;
+  /** Calls to Shopify, through its outbound client (deps.ts). */
+  request: JsonRequester;
   clock: () => Date;
   baseUrl: string;
   processJob: string;
@@ -31,6 +34,7 @@ export function shopifyConnector(deps: {
     adminOriginTemplate: app.adminOriginTemplate,
     apiKey: app.apiKey,
     apiSecret: app.apiSecret,
+    request: deps.request,
     clock,
   });
   const operations = shopifyOperations(client);

@@ -1,10 +1,6 @@
-import {
-  type JsonRequest,
-  type JsonResponse,
-  NetworkError,
-  requestJson,
-} from '../../infra/http/json-request.ts';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
+import type { JsonRequest, JsonRequester, JsonResponse } from '../../infra/http/json-request.ts';
+import { NetworkError } from '../../infra/http/json-request.ts';
+import { DestinationRefused } from '../../infra/http/outbound-client.ts';
 
 /** The shop refused our key (revoked, deleted, read-only): retrying cannot help. */
 export class WooUnauthorized extends Error {}
@@ -41,16 +37,13 @@ type Method = NonNullable<JsonRequest['method']>;
  * WooCommerce's REST API (`{store}/wp-json/…`) with a key pair as HTTP Basic — what WooCommerce
  * reads over https (a plain-http shop, allowed only with CONNECTORS_ALLOW_INSECURE for local
  * development, would need OAuth 1.0a on a real WordPress). The shop's address was chosen by a
- * brand, so every call first checks that it still resolves to public addresses (the SSRF guard),
- * redirects are never followed, and answers are bounded. Never logs: headers carry the key.
+ * brand, so every call goes through the shops' outbound client (`request`): it connects only to
+ * addresses its SSRF guard has just checked, never follows redirects, and bounds answers. Never
+ * logs: headers carry the key.
  */
-export function wooRestClient(options: {
-  guard: DestinationGuard;
-  timeoutMs?: number;
-  request?: (request: JsonRequest) => Promise<JsonResponse>;
-}) {
+export function wooRestClient(options: { request: JsonRequester; timeoutMs?: number }) {
   const timeoutMs = options.timeoutMs ?? 15_000;
-  const request = options.request ?? requestJson;
+  const { request } = options;
 
   function describeError(response: JsonResponse): { message: string; code: string | null } {
     try {
@@ -71,11 +64,6 @@ export function wooRestClient(options: {
     body?: unknown,
   ): Promise<WooAnswer<T>> {
     const url = new URL(`${store}/wp-json${path}`);
-    try {
-      await options.guard.assertPublic(url);
-    } catch (err) {
-      throw new WooRequestFailed(`the shop's address is refused: ${(err as Error).message}`, 0, null);
-    }
     const auth = Buffer.from(`${keys.consumerKey}:${keys.consumerSecret}`, 'utf8').toString('base64');
     let response: JsonResponse;
     try {
@@ -87,6 +75,8 @@ export function wooRestClient(options: {
         timeoutMs,
       });
     } catch (err) {
+      if (err instanceof DestinationRefused)
+        throw new WooRequestFailed(`the shop's address is refused: ${err.message}`, 0, null);
       if (err instanceof NetworkError) throw new WooRetryLater(`the shop is unreachable: ${err.message}`);
       throw err;
     }

@@ -1,5 +1,6 @@
 import type { Stores, Transact } from '../../db/stores.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { JsonRequester } from '../../infra/http/json-request.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { ConnectorDirectory } from '../connector-directory.ts';
@@ -17,7 +18,8 @@ import { wooAccess } from './woo-credentials.ts';
 /**
  * The WooCommerce bridge, wired once (deps.ts). It needs no app credentials of ours: each shop
  * gives its own key pair. `guard` is the SSRF guard for shop addresses (CONNECTORS_ALLOW_INSECURE
- * lets local http shops through, for development and tests).
+ * lets local http shops through, for development and tests); `request` goes out through the shops'
+ * outbound client, which applies the same guard to the address it connects to.
  */
 export function wooCommerceConnector(deps: {
   stores: Stores;
@@ -27,13 +29,14 @@ export function wooCommerceConnector(deps: {
   directory: ConnectorDirectory;
   cipher: CredentialCipher;
   guard: DestinationGuard;
+  request: JsonRequester;
   clock: () => Date;
   baseUrl: string;
   carrierName: string;
   processJob: string;
 }) {
   const { stores, clock } = deps;
-  const operations = wooOperations(wooRestClient({ guard: deps.guard }));
+  const operations = wooOperations(wooRestClient({ request: deps.request }));
   const onChanged = () => deps.directory.forget();
   const intake = connectorOrderSync(deps);
   const orderSync = wooOrderSync({

@@ -134,7 +134,7 @@ export const PRESTASHOP_FIELD_MESSAGES_FR: Record<string, string> = {
 /** Those that carry a value (field-errors.ts). */
 export const PRESTASHOP_FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [
-    /^(.*); the shop must be reachable at a public address$/,
+    /^(.*) is not an allowed address; the shop must be reachable at a public address$/,
     (m) => `n’est pas une adresse publique (${m[1]}) : la boutique doit être joignable depuis internet`,
   ],
   [

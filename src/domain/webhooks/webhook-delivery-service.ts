@@ -36,7 +36,6 @@ export function webhookDeliveryService(deps: {
   clock: () => Date;
   /** The outbound HTTP client (infra), with the SSRF guard applied on every attempt. */
   send: (input: SendWebhookInput) => Promise<DeliveryAttemptResult>;
-  allowInsecure: boolean;
 }) {
   const { transact, clock } = deps;
 
@@ -61,7 +60,6 @@ export function webhookDeliveryService(deps: {
       headers,
       body,
       timeoutMs: options.timeoutMs,
-      allowInsecure: deps.allowInsecure,
     });
   }
 

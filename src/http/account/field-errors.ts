@@ -8,7 +8,7 @@ import type { PageContext } from './views/layout.ts';
 const FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^must be the SIREN's VAT number, (FR\d{11})$/, (m) => `doit être le numéro de TVA de ce SIREN, ${m[1]}`],
   [
-    /^(.*); webhooks are only delivered to public addresses$/,
+    /^(.*) is not an allowed address; webhooks are only delivered to public addresses$/,
     (m) => `n’est pas une adresse publique (${m[1]}) : les webhooks ne partent que vers internet`,
   ],
   [/^host (.*) could not be resolved(.*)$/, (m) => `l’hôte ${m[1]} est introuvable${m[2]}`],

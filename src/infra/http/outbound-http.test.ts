@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEventBody } from '../../domain/webhooks/events.ts';
 import { generateWebhookSecret } from '../../domain/webhooks/secrets.ts';
 import { signPayload } from '../../domain/webhooks/signing.ts';
-import { sendWebhook } from './outbound-http.ts';
+import { outboundClient } from './outbound-client.ts';
+import { type SendWebhookInput, sendWebhook as sendThrough } from './outbound-http.ts';
+import type { ResolveHost } from './url-guard.ts';
+
+/** One attempt through a client of the given policy (deps.ts keeps one per policy). */
+const sendWebhook = ({
+  allowInsecure,
+  lookup,
+  ...input
+}: SendWebhookInput & { allowInsecure: boolean; lookup?: ResolveHost }) =>
+  sendThrough(outboundClient({ allowInsecure, lookup }), input);
 
 interface Received {
   method: string | undefined;
@@ -186,6 +196,8 @@ describe('sendWebhook', () => {
     });
     expect(result).toMatchObject({ ok: false, status: null, responseExcerpt: '', retryAfter: null });
     expect(result.error).toContain('ECONNREFUSED');
+    // The stored error reaches the brand: what its host resolved to is not said (issue #23).
+    expect(result.error).toBe('connect ECONNREFUSED');
   });
 
   it('connects to the vetted address, not a second resolution', async () => {
@@ -227,7 +239,7 @@ describe('sendWebhook', () => {
     expect(asked).toBe(1);
     expect(result).toMatchObject({ ok: false, status: null });
     expect(result.error).toBe(
-      'url: hooks.example.test resolves to 10.0.0.1, a private address; webhooks are only delivered to public addresses',
+      'url: hooks.example.test is not an allowed address; webhooks are only delivered to public addresses',
     );
   });
 
@@ -238,7 +250,9 @@ describe('sendWebhook', () => {
       body,
       allowInsecure: false,
     });
-    expect(loopback.error).toContain('loopback');
+    expect(loopback.error).toBe(
+      'url: 127.0.0.1 is not an allowed address; webhooks are only delivered to public addresses',
+    );
     const plain = await sendWebhook({ url: `${base}/ok`, headers: {}, body, allowInsecure: false });
     expect(plain.error).toBe('url: must use https');
   });

@@ -47,13 +47,22 @@ const defaultLookup: ResolveHost = async (host) =>
 
 /**
  * The SSRF check: every address the host resolves to must be public, otherwise a brand could
- * make our workers probe the internal network or a cloud metadata service. Run at send time
- * too, since DNS answers change; the caller should connect to the returned addresses only.
+ * make our workers probe the internal network or a cloud metadata service. Checked when a URL is
+ * given, for a clear answer; what protects the calls is outbound-client.ts, which runs this check
+ * as the connection's own resolution (one answer, checked and connected to).
  */
-export async function assertPublicDestination(url: URL, options: DestinationOptions): Promise<string[]> {
-  // URL keeps IPv6 literals in brackets; the WHATWG parser has already normalised IPv4 forms
-  // such as `2130706433` or `0x7f.1` to dotted quads.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+export function assertPublicDestination(url: URL, options: DestinationOptions): Promise<string[]> {
+  return assertPublicHost(hostOf(url), options);
+}
+
+/** A URL's host as a resolver or a socket takes it: IPv6 literals without their brackets. */
+export function hostOf(url: URL): string {
+  // The WHATWG parser has already normalised IPv4 forms such as `2130706433` or `0x7f.1`.
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** The SSRF check on a bare host name or IP literal; resolves to its (public) addresses. */
+export async function assertPublicHost(host: string, options: DestinationOptions): Promise<string[]> {
   let addresses: string[];
   if (isIP(host) !== 0) {
     addresses = [host];
@@ -70,10 +79,13 @@ export async function assertPublicDestination(url: URL, options: DestinationOpti
     const range = addressRange(address);
     if (range === 'unicast') continue;
     if (range === 'loopback' && options.allowInsecure) continue;
-    const name = describe(range);
-    const what = `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name} address`;
-    const where = address === host ? `${host} is ${what}` : `${host} resolves to ${address}, ${what}`;
-    throw invalidField('url', `${where}; ${options.publicRule ?? WEBHOOKS_PUBLIC_RULE}`);
+    // Only that the address is refused: naming what a host resolves to, or which internal range it
+    // falls in, would let a tenant map our network through the error messages (API, forms, stored
+    // delivery errors all carry this text).
+    throw invalidField(
+      'url',
+      `${host} is not an allowed address; ${options.publicRule ?? WEBHOOKS_PUBLIC_RULE}`,
+    );
   }
   return addresses;
 }
@@ -102,23 +114,6 @@ function embeddedV4(high: number | undefined, low: number | undefined): ipaddr.I
   const h = high ?? 0;
   const l = low ?? 0;
   return new ipaddr.IPv4([h >> 8, h & 0xff, l >> 8, l & 0xff]);
-}
-
-const RANGE_NAMES: Record<string, string> = {
-  private: 'private',
-  loopback: 'loopback',
-  linkLocal: 'link-local',
-  uniqueLocal: 'unique-local',
-  carrierGradeNat: 'carrier-grade NAT',
-  multicast: 'multicast',
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  reserved: 'reserved',
-  invalid: 'invalid',
-};
-
-function describe(range: string): string {
-  return RANGE_NAMES[range] ?? `non-public (${range})`;
 }
 
 /** The SSRF guard for outbound destinations chosen by others (webhook endpoints, next shop URLs). */

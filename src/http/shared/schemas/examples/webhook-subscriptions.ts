@@ -70,11 +70,12 @@ export const SUBSCRIPTION_EXAMPLES: Record<string, OperationExamples> = {
           summary: 'A URL that is not on the internet',
           value: errorExample(
             'invalid_request',
-            'url: 10.0.0.5 is a private address; webhooks are only delivered to public addresses',
+            'url: 10.0.0.5 is not an allowed address; webhooks are only delivered to public addresses',
             [
               {
                 field: 'url',
-                message: '10.0.0.5 is a private address; webhooks are only delivered to public addresses',
+                message:
+                  '10.0.0.5 is not an allowed address; webhooks are only delivered to public addresses',
               },
             ],
           ),

@@ -1,0 +1,101 @@
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DestinationRefused, outboundClient } from './outbound-client.ts';
+
+/** A loopback TCP listener that only counts connections: reaching it at all is the failure. */
+let loopback: Server;
+let port: number;
+let connections = 0;
+
+beforeAll(async () => {
+  loopback = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
+  port = (loopback.address() as AddressInfo).port;
+});
+afterAll(() => new Promise((resolve) => loopback.close(resolve)));
+
+/** Public at the first question, loopback at every later one: a rebinding DNS server. */
+function rebinding() {
+  const asked: string[] = [];
+  const lookup = async (host: string) => {
+    asked.push(host);
+    return asked.length === 1 ? ['93.184.216.34'] : ['127.0.0.1'];
+  };
+  return { asked, lookup };
+}
+
+const attempt = (client: ReturnType<typeof outboundClient>, url: string) =>
+  client
+    .request(new URL(url), { method: 'GET', headers: {}, signal: AbortSignal.timeout(500) })
+    .then((response) => {
+      response.destroy();
+      return response;
+    });
+
+describe('outboundClient', () => {
+  it('connects to the address its guard checked: a DNS answer changed since never reaches loopback', async () => {
+    const before = connections;
+    const { asked, lookup } = rebinding();
+    // Production's policy: no insecure allowance.
+    const client = outboundClient({ allowInsecure: false, lookup });
+    await expect(attempt(client, `https://rebind.example.test:${port}/`)).rejects.toThrow();
+    expect(connections).toBe(before);
+    // One resolution, the checked one, is what the socket connects with.
+    expect(asked).toEqual(['rebind.example.test']);
+  });
+
+  it('refuses a host resolving to loopback before any connection, saying only that', async () => {
+    const before = connections;
+    const client = outboundClient({ allowInsecure: false, lookup: async () => ['127.0.0.1'] });
+    const err = await attempt(client, `https://internal.example.test:${port}/`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DestinationRefused);
+    expect((err as Error).message).toBe(
+      'url: internal.example.test is not an allowed address; webhooks are only delivered to public addresses',
+    );
+    expect(connections).toBe(before);
+  });
+
+  it('refuses internal IP literals (which a socket connects to without a lookup) and plain http', async () => {
+    const before = connections;
+    const client = outboundClient({ allowInsecure: false });
+    for (const url of [`https://127.0.0.1:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`]) {
+      await expect(attempt(client, url)).rejects.toBeInstanceOf(DestinationRefused);
+    }
+    await expect(attempt(client, 'http://93.184.216.34/')).rejects.toThrow('url: must use https');
+    expect(connections).toBe(before);
+  });
+
+  it('keeps the connection to a host alive between calls, resolving it once', async () => {
+    const peers = new Set<string>();
+    const server = createHttpServer((req, res) => {
+      peers.add(`${req.socket.remotePort}`);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port: httpPort } = server.address() as AddressInfo;
+    let asked = 0;
+    const client = outboundClient({
+      allowInsecure: true,
+      lookup: async () => {
+        asked += 1;
+        return ['127.0.0.1'];
+      },
+    });
+    for (let i = 0; i < 3; i++) {
+      const response = await client.request(new URL(`http://shop.example.test:${httpPort}/`), {
+        method: 'GET',
+        headers: {},
+        signal: AbortSignal.timeout(2000),
+      });
+      response.resume();
+      await new Promise((resolve) => response.on('end', resolve));
+    }
+    await new Promise((resolve) => server.close(resolve));
+    expect(peers.size).toBe(1);
+    expect(asked).toBe(1);
+  });
+});

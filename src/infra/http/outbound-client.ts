@@ -1,0 +1,132 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { invalidField, isAppError } from '../../errors.ts';
+import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.ts';
+
+/**
+ * The SSRF guard refused the destination (a non-public address, plain http, no such host). Its
+ * message says only that, in the guard's words: it reaches tenants.
+ */
+export class DestinationRefused extends Error {}
+
+export interface OutboundRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Aborts the exchange wherever it is (resolution, connection, response). */
+  signal: AbortSignal;
+}
+
+/** The only way out to addresses chosen by others: webhook receivers and shops. */
+export interface OutboundClient {
+  /**
+   * Resolves with the response's head (the body is the caller's to read or destroy); rejects with
+   * DestinationRefused, or the network error. Redirects are answers: never followed.
+   */
+  request(url: URL, init: OutboundRequest): Promise<http.IncomingMessage>;
+}
+
+/** Longer than a burst of calls to one shop, shorter than the 5 s most servers keep an idle socket. */
+const IDLE_SOCKET_MS = 4000;
+
+/**
+ * One client per policy (deps.ts: webhooks, shops, Shopify). The guard is the connection's own DNS
+ * resolution (`lookup`): the addresses checked are the ones connected to, so a DNS answer changed
+ * between a check and the connection (rebinding) cannot lead to an internal address. Keep-alive
+ * sockets were each opened through that lookup, and every client has its own agents, so a socket
+ * opened under one policy never serves another.
+ */
+export function outboundClient(options: DestinationOptions): OutboundClient {
+  const lookup = guardedLookup(options);
+  const agents = {
+    http: new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+    https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  };
+  return {
+    async request(url, init) {
+      try {
+        // The scheme only: a shop's API URL may be longer than an endpoint URL is allowed to be.
+        const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
+        if (!schemes.includes(url.protocol))
+          throw invalidField('url', options.allowInsecure ? 'must use http or https' : 'must use https');
+        const host = hostOf(url);
+        // A socket connects to an IP literal without any lookup: it is checked here (no DNS involved).
+        if (isIP(host) !== 0) await assertPublicHost(host, options);
+      } catch (err) {
+        throw refusal(err);
+      }
+      const secure = url.protocol === 'https:';
+      return new Promise((resolve, reject) => {
+        const request = (secure ? https : http).request(url, {
+          method: init.method,
+          headers: {
+            ...init.headers,
+            ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
+          },
+          agent: secure ? agents.https : agents.http,
+          lookup,
+          // SNI and certificate checks against the host name, not the address connected to.
+          ...(secure && isIP(hostOf(url)) === 0 ? { servername: hostOf(url) } : {}),
+          signal: init.signal,
+        });
+        request.on('error', reject);
+        request.on('response', resolve);
+        request.end(init.body);
+      });
+    },
+  };
+}
+
+/**
+ * A `net` lookup that is the SSRF check: the host's addresses from the guard's resolver, all of
+ * them public (loopback too when insecure is allowed), or the connection fails with
+ * DestinationRefused. Happy-eyeballs asks for every address (`all`), a plain connect for one.
+ */
+export function guardedLookup(options: DestinationOptions): LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    assertPublicHost(hostname, options).then(
+      (addresses) => {
+        const family =
+          lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family;
+        const entries = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((entry) => (family === 4 || family === 6 ? entry.family === family : true));
+        const first = entries[0];
+        if (first === undefined) {
+          const err: NodeJS.ErrnoException = new Error(`no IPv${family} address for ${hostname}`);
+          err.code = 'ENOTFOUND';
+          callback(err, '');
+        } else if (lookupOptions.all) {
+          callback(null, entries);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (err: unknown) => callback(refusal(err), ''),
+    );
+  };
+}
+
+function refusal(err: unknown): Error {
+  if (isAppError(err)) return new DestinationRefused(err.message);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * A failed exchange in words fit for a tenant's delivery log: the guard's refusal as it is, a
+ * system error by its call and code only (`connect ECONNREFUSED`), without the address connected to.
+ */
+export function describeNetworkError(err: unknown): string {
+  // Happy-eyeballs connects report one AggregateError with an empty message for all addresses.
+  if (err instanceof AggregateError && err.errors.length > 0) {
+    return [...new Set(err.errors.map(describeNetworkError))].join('; ');
+  }
+  if (err instanceof DestinationRefused) return err.message;
+  if (err instanceof Error) {
+    const { code, syscall } = err as NodeJS.ErrnoException;
+    if (code && syscall) return `${syscall} ${code}`;
+    return err.message || code || err.name;
+  }
+  return String(err);
+}
