@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import { missingPermissions } from './key-check.ts';
 import { prestashopWebservice } from './webservice-client.ts';
 
@@ -20,8 +19,6 @@ describe('the key’s permissions', () => {
   it('are read from the Webservice’s root in XML, and the missing ones named', async () => {
     const asked: string[] = [];
     const ws = prestashopWebservice({
-      // No DNS here: the address is taken as public.
-      guard: { assertPublic: async () => {} } as unknown as DestinationGuard,
       request: async (request) => {
         asked.push(request.url);
         return { status: 200, retryAfter: null, text: ROOT };
