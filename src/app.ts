@@ -16,10 +16,11 @@ import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
 import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
+import { UNKNOWN_KEY_POLICY, unknownKeyLimit } from './http/shared/unknown-key-limit.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
-import { memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 
 export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -70,20 +71,30 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerJsonOnly(app);
   registerSecurityHeaders(app);
   refuseWhileClosing(app);
-  registerAuth(app, deps.authenticator, deps.config.opsToken, {
-    // Read from the database on each call: these routes are rare, and a brand's access must
-    // follow the operator's decision at once.
-    webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
-  });
-  // Registered after authentication: its onRequest hook runs once the key is known.
-  if (deps.config.rateLimitPerSecond > 0) {
-    const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
-    const limiter = deps.config.redisUrl
+  const limiting = deps.config.rateLimitPerSecond > 0;
+  const bucketsOf = (policy: BucketPolicy) =>
+    deps.config.redisUrl
       ? redisRateLimiter(deps.config.redisUrl, policy, (err) =>
           app.log.warn({ err }, 'rate limiter: Redis unavailable, failing open'),
         )
       : memoryRateLimiter(policy);
-    registerRateLimit(app, limiter, policy);
+  const unknownKeys = limiting ? unknownKeyLimit(bucketsOf(UNKNOWN_KEY_POLICY)) : null;
+  if (unknownKeys) app.addHook('onClose', () => unknownKeys.close());
+  registerAuth(
+    app,
+    deps.authenticator,
+    deps.config.opsToken,
+    {
+      // Read from the database on each call: these routes are rare, and a brand's access must
+      // follow the operator's decision at once.
+      webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
+    },
+    unknownKeys,
+  );
+  // Registered after authentication: its onRequest hook runs once the key is known.
+  if (limiting) {
+    const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
+    registerRateLimit(app, bucketsOf(policy), policy);
   }
   app.addHook('onReady', async () => {
     await Promise.all(deps.watchers.map((w) => w.startWatching()));
