@@ -16,6 +16,7 @@ import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
 import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
+import { capConnectionsPerAddress, serverDeadlines } from './http/shared/slow-clients.ts';
 import { UNKNOWN_KEY_POLICY, unknownKeyLimit } from './http/shared/unknown-key-limit.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
@@ -35,6 +36,8 @@ export interface AppOptions {
 /** Builds the whole HTTP application without listening: tests drive it with `app.inject`. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // Slow clients (slowloris) are cut: a deadline for the headers, for the whole request, for idleness.
+    ...serverDeadlines(deps.config),
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: generateRequestId,
@@ -62,6 +65,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       sendError(reply, new AppError('invalid_request', message));
     },
   });
+  capConnectionsPerAddress(app.server, deps.config.maxConnectionsPerAddress, deps.config.trustProxy);
   app.setValidatorCompiler(validatorCompiler);
   // Shared schemas are added here, at the root: adding one inside a child context would give that
   // context its own schema controller, with Fastify's default (coercing) validator instead of ours.
