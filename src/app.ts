@@ -12,6 +12,7 @@ import { registerAuth } from './http/shared/plugins/auth.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
 import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
+import { fieldMatching, refuseUnusableText } from './http/shared/plugins/text-inputs.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
@@ -75,6 +76,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerJsonOnly(app);
   registerSecurityHeaders(app);
   refuseWhileClosing(app);
+  refuseUnusableText(app);
   const limiting = deps.config.rateLimitPerSecond > 0;
   const bucketsOf = (policy: BucketPolicy) =>
     deps.config.redisUrl
@@ -176,26 +178,15 @@ function registerJsonOnly(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (err, value) => {
-      const field = err ? null : unstorableField(value, '');
+      const field = err ? null : fieldMatching(value, '', UNSTORABLE);
       if (field === null) done(err, value);
       else done(invalidField(field || 'body', UNSTORABLE_MESSAGE), undefined);
     });
   });
 }
 
-const UNPAIRED_SURROGATE = /[\ud800-\udfff]/u;
+/** NUL and unpaired surrogates (the `u` flag: a pair is one character, outside this class). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it finds
+const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
 const UNSTORABLE_MESSAGE =
   'must not contain NUL (\\u0000) or unpaired surrogate (\\ud800-\\udfff) characters';
-
-/** The path of the first string with a character PostgreSQL cannot store (`''`: the body itself), or null. */
-function unstorableField(value: unknown, path: string): string | null {
-  if (typeof value === 'string') {
-    return value.includes('\u0000') || UNPAIRED_SURROGATE.test(value) ? path : null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = unstorableField(item, path ? `${path}.${key}` : key);
-    if (found !== null) return found;
-  }
-  return null;
-}
