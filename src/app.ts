@@ -12,14 +12,17 @@ import { registerAuth } from './http/shared/plugins/auth.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
 import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
+import { fieldMatching, refuseUnusableText } from './http/shared/plugins/text-inputs.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
 import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
+import { capConnectionsPerAddress, serverDeadlines } from './http/shared/slow-clients.ts';
+import { UNKNOWN_KEY_POLICY, unknownKeyLimit } from './http/shared/unknown-key-limit.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
-import { memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 
 export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -34,6 +37,8 @@ export interface AppOptions {
 /** Builds the whole HTTP application without listening: tests drive it with `app.inject`. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
+    // Slow clients (slowloris) are cut: a deadline for the headers, for the whole request, for idleness.
+    ...serverDeadlines(deps.config),
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: generateRequestId,
@@ -61,6 +66,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       sendError(reply, new AppError('invalid_request', message));
     },
   });
+  capConnectionsPerAddress(app.server, deps.config.maxConnectionsPerAddress, deps.config.trustProxy);
   app.setValidatorCompiler(validatorCompiler);
   // Shared schemas are added here, at the root: adding one inside a child context would give that
   // context its own schema controller, with Fastify's default (coercing) validator instead of ours.
@@ -70,20 +76,31 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerJsonOnly(app);
   registerSecurityHeaders(app);
   refuseWhileClosing(app);
-  registerAuth(app, deps.authenticator, deps.config.opsToken, {
-    // Read from the database on each call: these routes are rare, and a brand's access must
-    // follow the operator's decision at once.
-    webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
-  });
-  // Registered after authentication: its onRequest hook runs once the key is known.
-  if (deps.config.rateLimitPerSecond > 0) {
-    const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
-    const limiter = deps.config.redisUrl
+  refuseUnusableText(app);
+  const limiting = deps.config.rateLimitPerSecond > 0;
+  const bucketsOf = (policy: BucketPolicy) =>
+    deps.config.redisUrl
       ? redisRateLimiter(deps.config.redisUrl, policy, (err) =>
           app.log.warn({ err }, 'rate limiter: Redis unavailable, failing open'),
         )
       : memoryRateLimiter(policy);
-    registerRateLimit(app, limiter, policy);
+  const unknownKeys = limiting ? unknownKeyLimit(bucketsOf(UNKNOWN_KEY_POLICY)) : null;
+  if (unknownKeys) app.addHook('onClose', () => unknownKeys.close());
+  registerAuth(
+    app,
+    deps.authenticator,
+    deps.config.opsToken,
+    {
+      // Read from the database on each call: these routes are rare, and a brand's access must
+      // follow the operator's decision at once.
+      webhooksAllowed: async (brandId) => (await deps.brands.get(brandId)).webhooksAllowed,
+    },
+    unknownKeys,
+  );
+  // Registered after authentication: its onRequest hook runs once the key is known.
+  if (limiting) {
+    const policy = { perSecond: deps.config.rateLimitPerSecond, burst: deps.config.rateLimitBurst };
+    registerRateLimit(app, bucketsOf(policy), policy);
   }
   app.addHook('onReady', async () => {
     await Promise.all(deps.watchers.map((w) => w.startWatching()));
@@ -161,26 +178,15 @@ function registerJsonOnly(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (err, value) => {
-      const field = err ? null : unstorableField(value, '');
+      const field = err ? null : fieldMatching(value, '', UNSTORABLE);
       if (field === null) done(err, value);
       else done(invalidField(field || 'body', UNSTORABLE_MESSAGE), undefined);
     });
   });
 }
 
-const UNPAIRED_SURROGATE = /[\ud800-\udfff]/u;
+/** NUL and unpaired surrogates (the `u` flag: a pair is one character, outside this class). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it finds
+const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
 const UNSTORABLE_MESSAGE =
   'must not contain NUL (\\u0000) or unpaired surrogate (\\ud800-\\udfff) characters';
-
-/** The path of the first string with a character PostgreSQL cannot store (`''`: the body itself), or null. */
-function unstorableField(value: unknown, path: string): string | null {
-  if (typeof value === 'string') {
-    return value.includes('\u0000') || UNPAIRED_SURROGATE.test(value) ? path : null;
-  }
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = unstorableField(item, path ? `${path}.${key}` : key);
-    if (found !== null) return found;
-  }
-  return null;
-}

@@ -42,6 +42,16 @@ export interface Config {
    * limits, key history): false (none, the default), a hop count, or addresses/CIDRs.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * Deadlines of the listening server against slow clients (slowloris): a request's headers, then
+   * the whole request with its body, must arrive within these (else 408 and the connection closed);
+   * an idle kept-alive connection is closed after `keepAliveTimeoutMs`.
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Open connections one client address may hold at once (0: no cap); proxies of TRUST_PROXY are exempt. */
+  maxConnectionsPerAddress: number;
   /** The Shopify app (SHOPIFY_API_KEY and SHOPIFY_API_SECRET); null: the connector is off. */
   shopify: ShopifyAppConfig | null;
   /**
@@ -134,6 +144,15 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^(open|invite)$',
     hint: 'must be open or invite',
   }),
+  HEADERS_TIMEOUT_MS: Int(
+    10_000,
+    100,
+    600_000,
+    "a request's headers must arrive within (at most REQUEST_TIMEOUT_MS)",
+  ),
+  REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'a whole request, headers and body, must arrive within'),
+  KEEP_ALIVE_TIMEOUT_MS: Int(65_000, 100, 600_000, 'an idle kept-alive connection is closed after'),
+  MAX_CONNECTIONS_PER_ADDRESS: Int(100, 0, 1_000_000, 'open connections per client address; 0: no cap'),
   SHOPIFY_API_KEY: Text('client id of the Shopify app (turns the Shopify connector on)'),
   SHOPIFY_API_SECRET: Text('client secret of the Shopify app (signs OAuth, webhooks and rate requests)'),
   SHOPIFY_ADMIN_ORIGIN_TEMPLATE: Type.String({
@@ -269,6 +288,11 @@ function shopify(env: Env_): ShopifyAppConfig | null {
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const e = parseEnv(env);
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}), got "${e.HEADERS_TIMEOUT_MS}"`,
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -294,6 +318,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     carrierName: e.CARRIER_NAME,
     woocommerce: e.CONNECTOR_SECRET_KEY !== undefined || isDevelopment(e.PUBLIC_BASE_URL ?? null),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
   };
 }
 

@@ -10,9 +10,11 @@ import { writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPS_PREFIX as OPS_API } from '../src/app.ts';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { ERROR_STATUS } from '../src/errors.ts';
+import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
 import {
   type CaseContext,
@@ -24,6 +26,16 @@ import {
   injectOptions,
   validRequestArb,
 } from './support/fuzz/cases.ts';
+import {
+  accountLinksOf,
+  CONTROL_TEXTS,
+  formsOf,
+  type HtmlForm,
+  hasNul,
+  refusedInForms,
+  stringFieldsOf,
+  withText,
+} from './support/fuzz/control-characters.ts';
 import {
   documentAdmits,
   EXTREME_NUMBER_TEXTS,
@@ -41,11 +53,21 @@ const ONLY = process.env.FUZZ_ONLY ? new Set(process.env.FUZZ_ONLY.split(',')) :
 
 // A clock the seeding can move into the previous month (its orders make a second draft invoice).
 let frozen: Date | null = null;
-const t = await buildTestApp({ clock: () => frozen ?? new Date() });
+const OPS_TOKEN = 'fuzz-ops-token';
+const t = await buildTestApp({ clock: () => frozen ?? new Date(), config: { opsToken: OPS_TOKEN } });
 const served = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
 const doc = served.json();
 const tk = new SchemaToolkit(doc);
 const operations = operationsOf(doc, tk);
+const opsDoc = (
+  await t.app.inject({
+    method: 'GET',
+    url: `${OPS_API}/openapi.json`,
+    headers: { authorization: `Bearer ${OPS_TOKEN}` },
+  })
+).json();
+const opsTk = new SchemaToolkit(opsDoc);
+const opsOperations = operationsOf(opsDoc, opsTk);
 
 interface OperationStats {
   cases: number;
@@ -240,6 +262,24 @@ function envelopeProblems(res: LightMyRequestResponse): string[] {
   return problems;
 }
 
+/** A valid, authorised request to `op` that succeeds (2xx), without optional headers; undefined if none found. */
+async function succeedingRequest(
+  prefix: string,
+  op: Operation,
+  ctx: CaseContext,
+  credentials: Credentials,
+): Promise<FuzzCase['spec'] | undefined> {
+  for (const spec of fc.sample(validRequestArb(op, ctx), { numRuns: 50, seed: SEED })) {
+    // Without optional headers: an Idempotency-Key would replay the base request's answer.
+    const required = new Set(op.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name));
+    const headers = Object.fromEntries(Object.entries(spec.headers).filter(([name]) => required.has(name)));
+    const authorised = { ...spec, headers, auth: { kind: 'valid' as const } };
+    const { statusCode } = await t.app.inject(injectOptions(prefix, op, authorised, credentials));
+    if (statusCode >= 200 && statusCode < 300) return authorised;
+  }
+  return undefined;
+}
+
 /** Statuses a valid request must never get: the schema-valid request was authorised and well-formed. */
 const NEVER_FOR_VALID = [401, 403, 413, 415, 429];
 
@@ -337,6 +377,8 @@ describe('OpenAPI fuzzing', () => {
         payload: '{"delivery_address":"1 rue \\ud800 75004 Paris"}',
       },
       { method: 'GET', url: `${API}/orders/%`, headers: brand.headers },
+      { method: 'GET', url: `${API}/orders/%00`, headers: brand.headers },
+      { method: 'GET', url: `${API}/orders?cursor=a%00b`, headers: brand.headers },
       { method: 'GET', url: `${API}/invoices/%E0%A4%A/pdf`, headers: brand.headers },
       { method: 'POST', url: `${API}/orders/${'x'.repeat(101)}/cancel`, headers: brand.headers },
     ] as const;
@@ -360,21 +402,7 @@ describe('OpenAPI fuzzing', () => {
       const fields = numericFieldsOf(tk, op);
       if (fields.length === 0) continue;
       const ctx: CaseContext = { tk, hints: hintsFor(op), validKey: () => keys.valid, scopes: SCOPES };
-      let base: FuzzCase['spec'] | undefined;
-      for (const spec of fc.sample(validRequestArb(op, ctx), { numRuns: 50, seed: SEED })) {
-        // Without optional headers: an Idempotency-Key would replay the base request's answer.
-        const required = new Set(
-          op.parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name),
-        );
-        const headers = Object.fromEntries(
-          Object.entries(spec.headers).filter(([name]) => required.has(name)),
-        );
-        const authorised = { ...spec, headers, auth: { kind: 'valid' as const } };
-        if ((await t.app.inject(injectOptions(API, op, authorised, keys))).statusCode === 200) {
-          base = authorised;
-          break;
-        }
-      }
+      const base = await succeedingRequest(API, op, ctx, keys);
       expect(base, `a request to ${op.id} that succeeds`).toBeDefined();
       for (const field of fields) {
         for (const text of EXTREME_NUMBER_TEXTS) {
@@ -410,6 +438,204 @@ describe('OpenAPI fuzzing', () => {
       'listInvoices query:limit',
     ])
       expect(tried.filter((x) => x === input)).toHaveLength(EXTREME_NUMBER_TEXTS.length);
+  });
+
+  // NUL cannot be stored by PostgreSQL (a 500 once it reached a query); the other C0 controls are
+  // answered as the document says. Every string input of every operation of both APIs gets each.
+  it('refuses NUL in every text input of the public and operations APIs with a 400, never a 5xx for any C0 control', {
+    timeout: 120_000,
+  }, async () => {
+    const opsKeys: Credentials = { valid: OPS_TOKEN, revoked: 'x', withoutScope: {} };
+    const apis = [
+      { prefix: API, ops: operations, toolkit: tk, credentials: keys },
+      { prefix: OPS_API, ops: opsOperations, toolkit: opsTk, credentials: opsKeys },
+    ];
+    const tried = new Set<string>();
+    for (const api of apis) {
+      for (const op of api.ops) {
+        const fields = stringFieldsOf(api.toolkit, op);
+        if (fields.length === 0) continue;
+        const ctx: CaseContext = {
+          tk: api.toolkit,
+          hints: hintsFor(op),
+          validKey: () => api.credentials.valid,
+          scopes: SCOPES,
+        };
+        // One that succeeds if there is one: the random fuzzing may have deleted every subscription,
+        // and a NUL must get its 400 wherever the request would have gone.
+        const base = (await succeedingRequest(api.prefix, op, ctx, api.credentials)) ?? {
+          ...fc.sample(validRequestArb(op, ctx), { numRuns: 1, seed: SEED })[0]!,
+          auth: { kind: 'valid' as const },
+        };
+        for (const field of fields) {
+          for (const text of CONTROL_TEXTS) {
+            const spec = withText(api.toolkit, op, base, field, text);
+            if (!spec) continue;
+            const admitted =
+              !hasNul(text) &&
+              documentAdmits(
+                api.toolkit,
+                op,
+                field,
+                field.in === 'body'
+                  ? (spec.body as { value: unknown }).value
+                  : field.in === 'query'
+                    ? Object.fromEntries(spec.query)
+                    : spec.pathParams,
+              );
+            const c: FuzzCase = admitted
+              ? { kind: 'valid', label: 'control-character', spec, expect: [] }
+              : { kind: 'invalid', label: 'control-character', spec, expect: [400] };
+            const options = injectOptions(api.prefix, op, spec, api.credentials);
+            const res = await t.app.inject(options);
+            const problems = [
+              ...responseProblems(api.toolkit, op, res),
+              ...envelopeProblems(res),
+              ...expectationProblems(c, res.statusCode),
+            ];
+            expect(
+              problems,
+              `${describeCase(c, options)}\n  → ${res.statusCode} ${res.body.slice(0, 300)}`,
+            ).toEqual([]);
+            tried.add(`${api.prefix} ${op.id} ${field.in}:${field.name}`);
+          }
+        }
+      }
+    }
+    // Today's text inputs, as a sample: a new one is picked up by the loops above on its own.
+    for (const input of [
+      `${API} createOrder body:reference`,
+      `${API} listOrders query:cursor`,
+      `${API} getOrder path:trackingRef`,
+      `${API} createWebhookSubscription body:event_types`,
+      `${OPS_API} opsSetOrderStatus body:note`,
+    ])
+      expect([...tried], input).toContain(input);
+  });
+
+  // The account area's pages, crawled as a signed-in owner and as a visitor: every field of every
+  // form they show, and every query parameter they use, gets each C0 control; each is refused with
+  // a 400 page before any handler (or query) sees it.
+  it('refuses NUL and C0 controls in every account form field and query parameter with a 400 page', {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await createUser(t.deps, { brandId: brand.brandId });
+    const signedIn = new Browser(t.app, '10.99.0.1');
+    expect((await signedIn.signIn(owner.email, PASSWORD)).status).toBe(303);
+    const visitor = new Browser(t.app, '10.99.0.2');
+    const crawled: { browser: Browser; page: string; forms: HtmlForm[] }[] = [];
+    const queryNames = new Set(['lang', 'token', 'cursor', 'q', 'status']);
+    for (const [browser, start] of [
+      [signedIn, ['/account']],
+      [visitor, ['/account/sign-in', '/account/sign-up', '/account/forgot']],
+    ] as const) {
+      const queue: string[] = [...start];
+      const seen = new Set<string>();
+      while (queue.length > 0 && seen.size < 60) {
+        const url = queue.shift()!;
+        const path = url.split('?')[0]!;
+        for (const [name] of new URL(url, 'http://x').searchParams) queryNames.add(name);
+        // One page of each kind: an id in the path (a segment with a digit) stands for all its like.
+        const shape = path.replace(/\/[^/]*\d[^/]*/g, '/:id');
+        if (seen.has(shape) || /\/(pdf|sign-out)$|\/connectors\//.test(path)) continue;
+        seen.add(shape);
+        const res = await browser.get(url);
+        if (res.status !== 200 || !String(res.headers['content-type']).startsWith('text/html')) continue;
+        const forms = formsOf(path, res.body);
+        for (const form of forms)
+          if (form.method === 'GET') for (const [name] of form.fields) queryNames.add(name);
+        crawled.push({ browser, page: path, forms });
+        queue.push(...accountLinksOf(res.body));
+      }
+    }
+    const expectRefused = (res: { status: number; headers: Record<string, unknown> }, what: string) => {
+      expect(res.status, what).toBe(400);
+      expect(String(res.headers['content-type']), what).toMatch(/^text\/html/);
+    };
+    // A sample of CONTROL_TEXTS: every account request renders a page, the whole list would be slow.
+    const FORM_TEXTS = ['\u0000', 'a\u0000b', '\u0001', '\u001b[31mred', '\u001f'];
+    const tried = new Set<string>();
+    const forms = new Map<string, { browser: Browser; form: HtmlForm }>();
+    for (const { browser, forms: found } of crawled)
+      for (const form of found)
+        forms.set(
+          `${form.method} ${form.action.replace(/\/[^/]*\d[^/]*/g, '/:id')} ${form.fields.map(([n]) => n).join(',')}`,
+          {
+            browser,
+            form,
+          },
+        );
+    for (const { browser, form } of forms.values()) {
+      for (const [index, [name]] of form.fields.entries()) {
+        for (const text of FORM_TEXTS) {
+          expect(refusedInForms(text)).toBe(true);
+          const fields = form.fields.map(([n, v], i): [string, string] => [n, i === index ? text : v]);
+          const what = `${form.method} ${form.action} (on ${form.page}) with ${name}=${JSON.stringify(text)}`;
+          if (form.method === 'POST') {
+            const body: Record<string, string[]> = {};
+            for (const [n, v] of fields) body[n] = [...(body[n] ?? []), v];
+            expectRefused(await browser.post(form.action, body), what);
+          } else {
+            expectRefused(await browser.get(`${form.action}?${new URLSearchParams(fields)}`), what);
+          }
+          tried.add(`${form.method} ${form.action} ${name}`);
+        }
+      }
+    }
+    for (const { browser, page } of crawled) {
+      for (const name of queryNames) {
+        for (const text of ['a\u0000b', '\u0001']) {
+          const url = `${page}?${new URLSearchParams([[name, text]])}`;
+          expectRefused(await browser.get(url), `GET ${url}`);
+          tried.add(`GET ${page}?${name}`);
+        }
+      }
+    }
+    // The inputs of the defect report, among those the crawl found.
+    for (const input of [
+      'GET /account/orders q',
+      'GET /account/orders?q',
+      'POST /account/company legal_name',
+      'POST /account/forgot email',
+      'POST /account/sign-in email',
+      'POST /account/sign-up company',
+    ])
+      expect([...tried], input).toContain(input);
+  });
+
+  // The account inputs of the defect report, each once a 500 from PostgreSQL.
+  it('answers a NUL in the account search, company name, sign-in and forgot forms with a 400 page, storing nothing', async () => {
+    const owner = await createUser(t.deps, { brandId: brand.brandId });
+    const user = new Browser(t.app, '10.99.1.1');
+    expect((await user.signIn(owner.email, PASSWORD)).status).toBe(303);
+    const legalName = async () =>
+      (await t.pool.query('SELECT legal_name FROM brands WHERE id = $1', [brand.brandId])).rows[0].legal_name;
+    const before = await legalName();
+    const visitor = new Browser(t.app, '10.99.1.2');
+    const pages = [
+      await user.get('/account/orders?q=%00'),
+      await user.submit('/account/company', '/account/company', {
+        legal_name: 'Acme\u0000 SAS',
+        billing_address: '1 rue de Rivoli 75001 Paris',
+        siren: '',
+        vat_number: '',
+        pickup_address: '',
+      }),
+      await visitor.submit('/account/forgot', '/account/forgot', { email: 'a\u0000@example.com' }),
+      await visitor.submit('/account/sign-in', '/account/sign-in', {
+        email: 'a\u0000@example.com',
+        password: 'x',
+      }),
+    ];
+    for (const page of pages) {
+      expect(page.status).toBe(400);
+      expect(page.body).toContain('control character');
+    }
+    expect(await legalName()).toBe(before);
+    // In the reader's language.
+    const french = await new Browser(t.app, '10.99.1.3').get('/account/sign-in?lang=fr&email=%00');
+    expect(french.status).toBe(400);
+    expect(french.body).toContain('caractère de contrôle');
   });
 
   it.skipIf(ONLY !== null)(

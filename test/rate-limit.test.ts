@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_KEY_POLICY } from '../src/http/shared/unknown-key-limit.ts';
 import { canConnect } from '../src/infra/embedded-postgres.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
 
@@ -43,7 +45,88 @@ describe('rate limiting per API key (in memory)', () => {
   });
 });
 
+/** A well-formed key no brand has, sent from `address`. */
+const unknownKeyFrom = (address: string) => ({
+  method: 'GET' as const,
+  url: `${API}/me`,
+  remoteAddress: address,
+  headers: { authorization: `Bearer dlv_${randomBytes(32).toString('hex')}` },
+});
+/** An address of its own per run: Redis keeps the counts between runs. */
+const freshAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+
+describe('unknown API keys per client address (in memory)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ config: LIMITED });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 with Retry-After past the limit, then refuses without a database lookup', async () => {
+    const address = freshAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < UNKNOWN_KEY_POLICY.burst; i++)
+      statuses.push((await call(t.app, unknownKeyFrom(address))).statusCode);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    const refused = await call(t.app, unknownKeyFrom(address));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.data).toMatchObject({ ok: false, error: 'rate_limited' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Blocked: the next unknown keys cost no query.
+    let queries = 0;
+    const count = () => queries++;
+    t.pool.on('acquire', count);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await call(t.app, unknownKeyFrom(address));
+        expect(res.statusCode).toBe(429);
+        expect(res.headers['retry-after']).toBeDefined();
+      }
+    } finally {
+      t.pool.off('acquire', count);
+    }
+    expect(queries).toBe(0);
+    // Another address is untouched, and so is a valid key from it.
+    expect((await call(t.app, unknownKeyFrom(freshAddress()))).statusCode).toBe(401);
+    const brand = await createBrandWithKey(t.deps);
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `${API}/me`,
+      remoteAddress: freshAddress(),
+      headers: brand.headers,
+    });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('is off with the other limits (RATE_LIMIT_PER_SECOND=0)', async () => {
+    const plain = await buildTestApp();
+    try {
+      const address = freshAddress();
+      for (let i = 0; i <= UNKNOWN_KEY_POLICY.burst; i++)
+        expect((await call(plain.app, unknownKeyFrom(address))).statusCode).toBe(401);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
 describe.skipIf(!redisReachable)('rate limiting shared through Redis', () => {
+  it('counts the unknown keys of one address across two instances', async () => {
+    const a = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });
+    const b = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });
+    try {
+      const address = freshAddress();
+      const statuses: number[] = [];
+      for (let i = 0; i <= UNKNOWN_KEY_POLICY.burst; i++)
+        statuses.push((await call((i % 2 ? a : b).app, unknownKeyFrom(address))).statusCode);
+      expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('counts one key across two instances', async () => {
     const a = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });
     const b = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
+import { UNKNOWN_KEY_POLICY } from '../src/http/shared/unknown-key-limit.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { exampleUrl } from './support/security-fixtures.ts';
@@ -372,6 +373,19 @@ describe('failures inside the API', () => {
         headers: noScope.headers,
       });
       expect(again.statusCode).toBe(429);
+      // Unknown keys from one address past their limit: the same 429 envelope and headers.
+      let unknown: Awaited<ReturnType<typeof call>> | undefined;
+      for (let i = 0; i <= UNKNOWN_KEY_POLICY.burst; i++) {
+        unknown = await call(limited.app, {
+          method: 'GET',
+          url: `${API}/me`,
+          remoteAddress: '192.0.2.77',
+          headers: { authorization: `Bearer dlv_${i.toString(16).padStart(64, '0')}` },
+        });
+      }
+      expect(unknown!.statusCode).toBe(429);
+      checkResponse(unknown!, 'unknown keys 429');
+      expect(unknown!.headers['retry-after']).toMatch(/^\d+$/);
     } finally {
       await limited.close();
     }

@@ -13,14 +13,21 @@ export interface SpawnedServer {
 }
 
 /**
- * `npm start`'s command as a child process with only `env` (plus PATH and HOME), in `cwd` (this
- * checkout, or a copy of it), resolved once the banner says it is listening; rejected if it exits
- * first or takes over 30 s.
+ * `npm start`'s command as a child process with only `env` (plus PATH, HOME and the defaults below),
+ * in `cwd` (this checkout, or a copy of it), resolved once the banner says it is listening; rejected
+ * if it exits first or takes over 30 s.
  */
 export async function spawnServer(env: Record<string, string>, cwd = ROOT): Promise<SpawnedServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      // The chaos tests open hundreds of connections at once, all from the loopback address.
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

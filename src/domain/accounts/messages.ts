@@ -92,6 +92,8 @@ const EN = {
   'error.csrf': 'The form expired. Go back, reload the page and try again.',
   'error.429': 'Too many attempts: wait a few minutes and try again.',
   'error.500': 'An unexpected error occurred. Try again in a moment.',
+  'error.controlCharacters':
+    'A field contains a character that cannot be used (a control character such as NUL). Go back, remove it and try again.',
   'error.back': 'Back to your account',
   'mail.verify.subject': 'Confirm your e-mail address',
   'mail.verify.body': 'Welcome! Open this link within 24 hours to confirm your e-mail address:',
@@ -500,6 +502,8 @@ const FR: Record<MessageKey, string> = {
   'error.csrf': 'Le formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.',
   'error.429': 'Trop de tentatives : patientez quelques minutes puis réessayez.',
   'error.500': 'Une erreur inattendue est survenue. Réessayez dans un instant.',
+  'error.controlCharacters':
+    'Un champ contient un caractère inutilisable (un caractère de contrôle comme NUL). Revenez en arrière, retirez-le et réessayez.',
   'error.back': 'Retour à votre compte',
   'mail.verify.subject': 'Confirmez votre adresse e-mail',
   'mail.verify.body': 'Bienvenue ! Ouvrez ce lien dans les 24 heures pour confirmer votre adresse e-mail :',

@@ -6,6 +6,7 @@ import { serverSecretsRepository } from '../../db/repositories/server-secrets-re
 import type { Deps } from '../../deps.ts';
 import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
 import { isAppError } from '../../errors.ts';
+import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { connectorRoutes } from './connector-routes.ts';
@@ -176,6 +177,9 @@ function describe(error: FastifyError): { status: number; message: string } {
     if (error.code === 'not_found') return { status: 404, message: 'error.404' };
     if (error.code === 'insufficient_scope') return { status: 403, message: 'error.403' };
     if (error.code === 'rate_limited') return { status: 429, message: 'error.429' };
+    // A field or parameter refused before any handler saw it (refuseUnusableText): said in the reader's language.
+    if (error.details?.[0]?.message === UNUSABLE_TEXT_MESSAGE)
+      return { status: 400, message: 'error.controlCharacters' };
     if (error.status < 500) return { status: error.status, message: error.message };
     return { status: error.status, message: 'error.500' };
   }

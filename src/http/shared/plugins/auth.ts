@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiKeyAuthenticator, KeyIdentity } from '../../../domain/api-keys/authenticator.ts';
 import type { Scope } from '../../../domain/api-keys/keys.ts';
 import { AppError } from '../../../errors.ts';
 import { bearerToken } from '../bearer.ts';
 import { type ApiKeyPrincipal, principalOf } from '../principal.ts';
+import type { TooManyUnknownKeys, UnknownKeyLimit } from '../unknown-key-limit.ts';
 
 export { principalOf };
 
@@ -73,6 +74,8 @@ export function registerAuth(
   authenticator: ApiKeyAuthenticator,
   opsToken: string | null,
   features: BrandFeatures,
+  /** Counts each address's unknown keys and refuses it past the limit (null: no such limit). */
+  unknownKeys: UnknownKeyLimit | null = null,
 ): void {
   app.decorateRequest('principal', null);
   const catalog: RouteAuthInfo[] = [];
@@ -94,7 +97,7 @@ export function registerAuth(
   // onRequest runs before the body is read: an unauthenticated caller costs no parsing.
   // Both hooks are callback-style and finish synchronously in the common case (a key this instance
   // knows, no brand feature to read): a promise per hook and request is measurable on hot routes.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'none' || auth === 'session') return done();
     if (auth === 'ops') {
@@ -117,10 +120,30 @@ export function registerAuth(
       request.principal = apiKeyPrincipal(known);
       return done();
     }
-    authenticator.authenticate(presented).then((key) => {
-      request.principal = apiKeyPrincipal(key);
-      done();
-    }, done);
+    if (unknownKeys === null) {
+      authenticator.authenticate(presented).then((key) => {
+        request.principal = apiKeyPrincipal(key);
+        done();
+      }, done);
+      return;
+    }
+    // Only the database can tell: an address that sent too many unknown keys is refused first.
+    const blocked = unknownKeys.refusal(request.ip);
+    if (blocked) return done(withRetryAfter(reply, blocked));
+    authenticator.authenticate(presented).then(
+      (key) => {
+        request.principal = apiKeyPrincipal(key);
+        done();
+      },
+      (err: Error) => {
+        // `unauthorized` here is a well-formed key the database does not know (or no longer honours).
+        if (!(err instanceof AppError) || err.code !== 'unauthorized') return done(err);
+        unknownKeys.failed(request.ip).then(
+          (tooMany) => done(tooMany ? withRetryAfter(reply, tooMany) : err),
+          () => done(err),
+        );
+      },
+    );
   });
 
   // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
@@ -149,6 +172,11 @@ export function registerAuth(
         done,
       );
   });
+}
+
+function withRetryAfter(reply: FastifyReply, err: TooManyUnknownKeys): AppError {
+  reply.header('retry-after', String(err.retryAfterSeconds));
+  return err;
 }
 
 /**
