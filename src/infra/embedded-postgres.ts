@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { clusterPlaceAsRoot, reachablePackage } from './embedded-postgres-as-root.ts';
+import { clusterPlaceAsRoot, giveToPostgres, reachablePackage } from './embedded-postgres-as-root.ts';
 
 /**
  * The zero-set-up database of `npm start`: real PostgreSQL binaries shipped by the
@@ -93,7 +93,7 @@ export async function openEmbeddedDatabase(
   });
   if (created) {
     await writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
-    await pg.initialise();
+    await initialisePrivately(() => pg.initialise(), home, asRoot);
   }
   await pg.start();
   if (created) {
@@ -103,6 +103,29 @@ export async function openEmbeddedDatabase(
     await client.end();
   }
   return { url: urlFor(credentials, port), owned: true, created, home, notice, stop: () => pg.stop() };
+}
+
+/**
+ * embedded-postgres hands initdb the superuser's password in a file it writes in os.tmpdir() with
+ * the process's umask: readable by every local user while initdb runs (0644 under the usual 022),
+ * and, as root under a hardened umask (077), unreadable by the `postgres` user: initdb failed. So
+ * while it runs, os.tmpdir() (read from TMPDIR at each call) is a directory beside the cluster only
+ * the cluster's user (and root) may enter, removed afterwards, and the umask lets that user read.
+ */
+async function initialisePrivately(initialise: () => Promise<void>, home: string, asRoot: boolean) {
+  const dir = await mkdtemp(path.join(home, '.initdb-'));
+  if (asRoot) await giveToPostgres(dir);
+  const tmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  const umask = process.umask(0o022);
+  try {
+    await initialise();
+  } finally {
+    process.umask(umask);
+    if (tmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdir;
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 function urlFor(credentials: Credentials, port: number): string {
