@@ -16,6 +16,8 @@ export async function prepareDatabase(): Promise<{ url: string; cleanup(): Promi
     dir = await mkdtemp(path.join(os.tmpdir(), 'dlv-bench-'));
     const embedded = await openEmbeddedDatabase(dir, {
       settings: { max_connections: '200', shared_preload_libraries: 'pg_stat_statements' },
+      // As root, the binaries' copy goes there (kept from run to run), as for the test runs.
+      systemDir: path.join(os.tmpdir(), 'dlv-test-embedded-postgres'),
     });
     adminUrl = embedded.url;
     stop = embedded.stop;

@@ -22,6 +22,19 @@ describe('loadConfig', () => {
     expect(config.sellerIsPlaceholder).toBe(true);
   });
 
+  it('knows whether DATA_DIR was chosen (as root, only a default one may have its cluster moved)', () => {
+    expect(loadConfig({}, '/srv/app')).toMatchObject({
+      dataDirIsDefault: true,
+      embeddedPgRootDir: '/var/lib/delivery-orders-api',
+    });
+    expect(loadConfig({ DATA_DIR: ' ' }, '/srv/app').dataDirIsDefault).toBe(true);
+    expect(loadConfig({ DATA_DIR: 'data', EMBEDDED_PG_ROOT_DIR: '/srv/pg' }, '/srv/app')).toMatchObject({
+      dataDir: '/srv/app/data',
+      dataDirIsDefault: false,
+      embeddedPgRootDir: '/srv/pg',
+    });
+  });
+
   it('reads the seller printed on invoices, normalising SIREN and VAT number', () => {
     const config = loadConfig({ ...SELLER, SELLER_EMAIL: 'compta@example.fr' });
     expect(config.sellerIsPlaceholder).toBe(false);

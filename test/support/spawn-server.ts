@@ -14,11 +14,20 @@ export interface SpawnedServer {
 
 /**
  * `npm start`'s command as a child process with only `env` (plus PATH, HOME and the defaults below),
- * in `cwd` (this checkout, or a copy of it), resolved once the banner says it is listening; rejected
- * if it exits first or takes over 30 s.
+ * in `cwd` (this checkout, or a copy of it), under `options.umask` if given, resolved once the banner
+ * says it is listening; rejected if it exits first or takes over 30 s.
  */
-export async function spawnServer(env: Record<string, string>, cwd = ROOT): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export async function spawnServer(
+  env: Record<string, string>,
+  cwd = ROOT,
+  options: { umask?: string } = {},
+): Promise<SpawnedServer> {
+  const command = [process.execPath, '--import', 'tsx', 'src/server.ts'];
+  // With a umask: through a shell that sets it, then becomes the server (exec: signals reach it).
+  const [file, ...args] = options.umask
+    ? ['sh', '-c', `umask ${options.umask} && exec "$0" "$@"`, ...command]
+    : command;
+  const child = spawn(file!, args, {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',
