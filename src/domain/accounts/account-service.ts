@@ -33,7 +33,7 @@ export interface AccountServiceDeps {
   mail: AccountMail;
   /** Sign-in attempts, counted per account and per address. */
   signInLimiter: RateLimiter;
-  /** Reset e-mails asked for, counted per e-mail address and per client address. */
+  /** Reset and verification e-mails asked for, counted per address (e-mail or account) and per client address. */
   resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
   clock: () => Date;
@@ -158,8 +158,15 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    async resendVerification(user: User, locale: string): Promise<void> {
+    /**
+     * Another verification link, within the reset e-mails' limits (their own buckets, per account
+     * and per client address): a signed-in session cannot make us mail an address without end.
+     * Over a limit nothing is sent and the caller answers the same.
+     */
+    async resendVerification(user: User, locale: string, ip: string): Promise<void> {
       if (user.emailVerifiedAt) return;
+      if (!(await deps.resetLimiter.take(`verify:ip:${ip}`)).allowed) return;
+      if (!(await deps.resetLimiter.take(`verify:acct:${user.id}`)).allowed) return;
       await deps.mail.verifyEmail(
         user.email,
         await issueToken(user.id, 'verify_email', VERIFY_TTL_MS),

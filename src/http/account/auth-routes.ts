@@ -124,7 +124,8 @@ export function authRoutes(
   app.post('/verify/resend', SIGNED_IN, async (request, reply) => {
     const ctx = await context(request, reply);
     if (request.principal?.kind !== 'user') throw new AppError('unauthorized', 'Sign in first.');
-    await accounts.resendVerification(request.principal.session.user, ctx.locale);
+    // The same answer whether a limit was reached (resendVerification).
+    await accounts.resendVerification(request.principal.session.user, ctx.locale, clientIp(request));
     return sendPage(
       reply,
       messagePage(ctx, ctx.t('verify.title'), ctx.t('verify.resent'), {
