@@ -225,7 +225,8 @@ describe('a linked PrestaShop shop', () => {
     let page = (await b.get('/account/shops')).body;
     expect(card(page, id)).toContain('data-poll="off"');
     expect(card(page, id)).toContain('Off (no Webservice key)');
-    expect(card(page, id)).not.toContain('Tracking e-mail to the customer');
+    // Its status updates ask the shop to e-mail the customer as the link says: the choice is shown.
+    expect(card(page, id)).toContain('Tracking e-mail to the customer');
 
     // A refused key: said under that card's field; nothing changes.
     const refused = await b.submit('/account/shops', `/account/shops/${id}/prestashop/key`, {
