@@ -100,6 +100,8 @@ describe('team page', () => {
     expect(role.status).toBe(400);
     const { rowCount } = await t.pool.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
     expect(rowCount).toBe(0);
+    const pending = await t.pool.query('SELECT 1 FROM team_invitations WHERE brand_id = $1', [owner.brandId]);
+    expect(pending.rowCount).toBe(0);
   });
 
   it('answers an invitation of another brand’s person exactly as one of an unknown address, and tells only the invitee', async () => {
