@@ -97,6 +97,46 @@ describe('the forgotten-password form', () => {
   });
 });
 
+describe('verification e-mails sent again', () => {
+  /** Signs in an account whose address is not confirmed; its keys page has the "send again" form. */
+  async function unverified(b: Browser) {
+    const user = await createUser(t.deps, { verified: false });
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    return user;
+  }
+  async function resend(b: Browser) {
+    const res = await b.submit('/account/keys', '/account/verify/resend', {});
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('A new link is on its way.');
+    return res;
+  }
+
+  it('are limited per account, whatever the client, with the same answer', async () => {
+    const first = browser();
+    const { email } = await unverified(first);
+    const before = mailsTo(email);
+    for (let i = 0; i < 4; i++) await resend(first);
+    // Another client of the same account shares its limit.
+    const second = browser();
+    expect((await second.signIn(email, PASSWORD)).status).toBe(303);
+    for (let i = 0; i < 4; i++) await resend(second);
+    expect(mailsTo(email) - before).toBe(5);
+  });
+
+  it('are limited per client address, whatever the account, with the same answer', async () => {
+    const ip = `10.8.9.${++ipCounter}`;
+    const emails: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const b = new Browser(t.app, ip);
+      emails.push((await unverified(b)).email);
+      await resend(b);
+      await resend(b);
+    }
+    // Two each for the first two accounts, one for the third (the address's fifth), none after.
+    expect(emails.map(mailsTo)).toEqual([2, 2, 1, 0]);
+  });
+});
+
 describe('reset links', () => {
   it('all die when one of them sets a new password (the older ones included)', async () => {
     const { email } = await createUser(t.deps);

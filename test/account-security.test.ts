@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storesOn } from '../src/db/stores.ts';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
 import { linkShop } from './support/shopify.ts';
@@ -126,7 +127,16 @@ describe('roles and brands', () => {
       event_types: ['order.created'],
     });
     const shop = await linkShop(t.deps, other.brandId);
+    const otherOwner = await createUser(t.deps, { brandId: other.brandId, role: 'owner' });
+    const inviter = (await storesOn(t.pool).users.findById(otherOwner.userId))!;
+    await t.deps.team.invite(inviter, {
+      email: `pending-${other.brandId}@example.com`,
+      role: 'finance',
+      locale: 'en',
+    });
+    const [invitation] = await t.deps.team.invitations(inviter);
     const fixtures: Record<string, string> = {
+      invitationId: invitation!.id,
       connectionId: shop.id,
       endpointId: subscription.id,
       keyId: other.keyId,
@@ -146,6 +156,7 @@ describe('roles and brands', () => {
     expect((await t.app.inject({ url: `${API}/me`, headers: other.headers })).statusCode).toBe(200);
     expect((await t.deps.subscriptions.get(other.brandId, subscription.id)).status).toBe('active');
     expect((await t.deps.connections.get(other.brandId, shop.id)).status).toBe('active');
+    expect(await t.deps.team.invitations(inviter)).toHaveLength(1);
   });
 
   it('asks an unverified e-mail to verify before any key', async () => {

@@ -74,10 +74,9 @@ function pushWith(slug: string, connectionId: string, secret: string) {
 
 /** Links through the page; returns the page, the connection id and the secret it showed. */
 async function linkThroughPage(b: Browser, url: string, key = '') {
-  const page = await b.submit('/account/shops', '/account/shops/prestashop/connect', {
-    ps_url: url,
-    ps_key: key,
-  });
+  const page = await b.follow(
+    b.submit('/account/shops', '/account/shops/prestashop/connect', { ps_url: url, ps_key: key }),
+  );
   expect(page.status, page.body).toBe(200);
   const id = page.body.match(/<code data-connection-id>(con_[0-9a-f]{16})<\/code>/)![1]!;
   const secret = page.body.match(/<code data-secret>([A-Za-z0-9_-]{43})<\/code>/)![1]!;
@@ -225,7 +224,8 @@ describe('a linked PrestaShop shop', () => {
     let page = (await b.get('/account/shops')).body;
     expect(card(page, id)).toContain('data-poll="off"');
     expect(card(page, id)).toContain('Off (no Webservice key)');
-    expect(card(page, id)).not.toContain('Tracking e-mail to the customer');
+    // Its status updates ask the shop to e-mail the customer as the link says: the choice is shown.
+    expect(card(page, id)).toContain('Tracking e-mail to the customer');
 
     // A refused key: said under that card's field; nothing changes.
     const refused = await b.submit('/account/shops', `/account/shops/${id}/prestashop/key`, {
@@ -281,7 +281,9 @@ describe('a linked PrestaShop shop', () => {
     expect((await b.post(`/account/shops/${id}/prestashop/secret`, {})).status).toBe(403);
     expect((await pushWith(shop.slug, id, secret)).status).toBe(200);
 
-    const done = await b.post(`/account/shops/${id}/prestashop/secret`, { _csrf: csrfOf(confirm.body) });
+    const done = await b.follow(
+      b.post(`/account/shops/${id}/prestashop/secret`, { _csrf: csrfOf(confirm.body) }),
+    );
     expect(done.status).toBe(200);
     expect(done.body).toContain('The old secret no longer works.');
     const fresh = done.body.match(/<code data-secret>([A-Za-z0-9_-]{43})<\/code>/)![1]!;
@@ -365,10 +367,96 @@ describe('a linked PrestaShop shop', () => {
     expect(card(fr, id)).toContain('PrestaShop — Synchronisation en cours.');
     expect(card(fr, id)).toContain('Dernier envoi reçu du module');
     expect(card(fr, id)).toContain('Commandes lues jusqu’au');
-    const linked = await b.submit('/account/shops', '/account/shops/prestashop/connect', {
-      ps_url: newShop().url,
-    });
+    const linked = await b.follow(
+      b.submit('/account/shops', '/account/shops/prestashop/connect', { ps_url: newShop().url }),
+    );
     expect(linked.body).toContain('Copiez le secret de la boutique maintenant');
+  });
+});
+
+describe('a shop secret, shown once (post/redirect/get)', () => {
+  const secretOf = (body: string) => body.match(/<code data-secret>([A-Za-z0-9_-]{43})<\/code>/)?.[1] ?? null;
+  const links = async (brandId: string) => (await t.deps.connections.list(brandId)).length;
+
+  it('linking answers with a redirect; the page shows the secret once, a reload shows none and links nothing more', async () => {
+    const { b, brandId } = await signedIn();
+    const shop = newShop();
+    const posted = await b.submit('/account/shops', '/account/shops/prestashop/connect', {
+      ps_url: shop.url,
+      ps_key: shop.key,
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toMatch(/^\/account\/shops\/con_[0-9a-f]{16}\/prestashop\/linked$/);
+    expect(secretOf(posted.body)).toBeNull();
+    const sealed = posted.setCookies.find((c) => c.startsWith('dlv_new_shop_secret='))!;
+    expect(sealed).toMatch(/; HttpOnly/);
+    expect(sealed).toMatch(/; Path=\/account\/shops/);
+
+    const shown = await b.get(posted.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    const secret = secretOf(shown.body)!;
+    const id = posted.location!.split('/')[3]!;
+    expect(await openCredentials(storesOn(t.pool), cipher, id)).toEqual({ secret, key: shop.key });
+    // The cookie held it sealed, never in clear.
+    expect(sealed).not.toContain(secret);
+    expect(shown.body).toContain('data-poll="on"');
+
+    const reloaded = await b.get(posted.location!);
+    expect(reloaded.status).toBe(410);
+    expect(secretOf(reloaded.body)).toBeNull();
+    expect(reloaded.body).toContain('already been shown');
+    expect(await links(brandId)).toBe(1);
+    expect(await openCredentials(storesOn(t.pool), cipher, id)).toEqual({ secret, key: shop.key });
+  });
+
+  it('a new secret answers with a redirect too: shown once, a reload makes no other', async () => {
+    const { b } = await signedIn();
+    const shop = newShop();
+    const { id, secret } = await linkThroughPage(b, shop.url);
+    const confirm = await b.get(`/account/shops/${id}/prestashop/secret`);
+    const posted = await b.post(`/account/shops/${id}/prestashop/secret`, { _csrf: csrfOf(confirm.body) });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe(`/account/shops/${id}/prestashop/secret/new`);
+    expect(secretOf(posted.body)).toBeNull();
+    const shown = await b.get(posted.location!);
+    expect(shown.status).toBe(200);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    const fresh = secretOf(shown.body)!;
+    expect(fresh).not.toBe(secret);
+    const sealed = posted.setCookies.find((c) => c.startsWith('dlv_new_shop_secret='))!;
+    expect(sealed).not.toContain(fresh);
+
+    const reloaded = await b.get(posted.location!);
+    expect(reloaded.status).toBe(410);
+    expect(secretOf(reloaded.body)).toBeNull();
+    expect(await openCredentials(storesOn(t.pool), cipher, id)).toEqual({ secret: fresh, key: null });
+    // In French too.
+    expect((await b.get(`${posted.location!}?lang=fr`)).body).toContain('déjà été affiché');
+  });
+
+  it('the reveal cookie works only for its session, its link and its page', async () => {
+    const owner = await signedIn();
+    const shop = newShop();
+    const posted = await owner.b.submit('/account/shops', '/account/shops/prestashop/connect', {
+      ps_url: shop.url,
+    });
+    const cookie = owner.b.cookies.get('dlv_new_shop_secret')!;
+    const id = posted.location!.split('/')[3]!;
+    // A colleague given the cookie sees nothing.
+    const colleague = await signedIn({ brandId: owner.brandId });
+    colleague.b.cookies.set('dlv_new_shop_secret', cookie);
+    const stolen = await colleague.b.get(posted.location!);
+    expect(stolen.status).toBe(410);
+    expect(secretOf(stolen.body)).toBeNull();
+    // The same session, on the new-secret page of the same link, sees nothing either.
+    const other = await owner.b.get(`/account/shops/${id}/prestashop/secret/new`);
+    expect(other.status).toBe(410);
+    expect(secretOf(other.body)).toBeNull();
+    // Another brand's link is the 404 page.
+    const stranger = await signedIn();
+    expect((await stranger.b.get(posted.location!)).status).toBe(404);
+    expect((await stranger.b.get(`/account/shops/${id}/prestashop/secret/new`)).status).toBe(404);
   });
 });
 

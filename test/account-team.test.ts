@@ -75,6 +75,13 @@ describe('team page', () => {
     expect(set.status, set.body).toBe(200);
     expect((await invited.signIn(email, 'a-fine-passphrase-31')).status).toBe(303);
     expect((await invited.get('/account')).body).toContain('Finance');
+    // Accepted: a member (confirmed: the link reached the inbox), no longer a pending invitation.
+    const team = (await b.get('/account/team')).body;
+    expect(team).not.toContain('Pending invitations');
+    expect(team).toContain(email);
+    expect(
+      (await invited.submit(path, '/account/invite', { token, password: 'another-passphrase-31' })).status,
+    ).toBe(404);
   });
 
   it('refuses a bad or taken e-mail and an unknown role, inviting nobody', async () => {
@@ -93,6 +100,8 @@ describe('team page', () => {
     expect(role.status).toBe(400);
     const { rowCount } = await t.pool.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
     expect(rowCount).toBe(0);
+    const pending = await t.pool.query('SELECT 1 FROM team_invitations WHERE brand_id = $1', [owner.brandId]);
+    expect(pending.rowCount).toBe(0);
   });
 
   it('answers an invitation of another brand’s person exactly as one of an unknown address, and tells only the invitee', async () => {
@@ -117,6 +126,113 @@ describe('team page', () => {
     expect(body).toContain('already has an account with another company');
     expect(body).toContain('cannot join');
     expect(smtp.linkTo(elsewhere.email, '/account/invite')).toBeNull();
+  });
+
+  it('lists, re-sends and cancels an invitation of another brand’s person exactly as one of a new address', async () => {
+    const elsewhere = await createUser(t.deps, { role: 'developer' });
+    const sides = [
+      { ...(await brandWithTeam()), email: uniqueEmail('nobody') },
+      { ...(await brandWithTeam()), email: elsewhere.email },
+    ];
+    /** The team page with what differs by construction (addresses, ids, token) replaced. */
+    const page = async (side: (typeof sides)[number], url: string) => {
+      const body = (await side.b.get(url)).body;
+      return body
+        .replaceAll(side.email, 'INVITEE')
+        .replaceAll(side.owner.email, 'OWNER')
+        .replaceAll(side.dev.email, 'DEV')
+        .replace(/(usr|ivt)_[0-9a-f]{16}/g, '$1_ID')
+        .replace(/name="_csrf" value="[^"]+"/g, 'name="_csrf" value="TOKEN"');
+    };
+    const both = async (
+      act: (side: (typeof sides)[number]) => Promise<{ status: number; location?: string }>,
+    ) => {
+      const answers = [];
+      for (const side of sides) {
+        const res = await act(side);
+        answers.push({ status: res.status, location: res.location });
+      }
+      expect(answers[1]).toEqual(answers[0]);
+      // The page each answer leads to, as the browser shows it after the redirect.
+      const pages = [
+        await page(sides[0]!, answers[0]!.location!),
+        await page(sides[1]!, answers[1]!.location!),
+      ];
+      expect(pages[1]).toBe(pages[0]);
+      return { answer: answers[0]!, page: pages[0]! };
+    };
+    const invite = (side: (typeof sides)[number], role: string) =>
+      side.b.submit('/account/team', '/account/team/invite', { email: side.email, role });
+
+    const invited = await both((side) => invite(side, 'developer'));
+    expect(invited.answer).toEqual({ status: 303, location: '/account/team?done=invited' });
+    expect(invited.page).toContain('INVITEE');
+    expect(invited.page).toContain('Pending invitations');
+    // No account for the new address until its invitee accepts.
+    const { rowCount } = await t.pool.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [
+      sides[0]!.email,
+    ]);
+    expect(rowCount).toBe(0);
+
+    // Sent again (with another role): the same answer, one invitation each, with the new role.
+    const again = await both((side) => invite(side, 'finance'));
+    expect(again.answer).toEqual(invited.answer);
+    for (const side of sides) {
+      const { rows } = await t.pool.query('SELECT role FROM team_invitations WHERE brand_id = $1', [
+        side.owner.brandId,
+      ]);
+      expect(rows).toEqual([{ role: 'finance' }]);
+    }
+
+    // Cancelled: the same answer, and both pages without it.
+    const cancelled = await both(async (side) => {
+      const body = (await side.b.get('/account/team')).body;
+      const id = body.match(/\/account\/team\/invitations\/(ivt_[0-9a-f]{16})\/cancel/)![1]!;
+      return side.b.post(`/account/team/invitations/${id}/cancel`, { _csrf: csrfOf(body) });
+    });
+    expect(cancelled.answer).toEqual({ status: 303, location: '/account/team?done=cancelled' });
+    expect(cancelled.page).not.toContain('INVITEE');
+    expect(cancelled.page).toContain('Invitation cancelled');
+    // The other brand's person is where they were, untouched.
+    const { rows } = await t.pool.query('SELECT brand_id, role FROM users WHERE lower(email) = lower($1)', [
+      elsewhere.email,
+    ]);
+    expect(rows).toEqual([{ brand_id: elsewhere.brandId, role: 'developer' }]);
+  });
+
+  it('tells an invitee whose address has an account elsewhere by then that they cannot join, leaving it untouched', async () => {
+    const { b } = await brandWithTeam();
+    const email = uniqueEmail('late');
+    expect((await b.submit('/account/team', '/account/team/invite', { email, role: 'owner' })).status).toBe(
+      303,
+    );
+    const link = smtp.linkTo(email, '/account/invite')!;
+    const path = link.replace(/^https?:\/\/[^/]+/, '');
+    const token = new URL(link).searchParams.get('token')!;
+    // Before accepting, the address joins another company (signs up there, say).
+    const other = await createUser(t.deps, { role: 'finance' });
+    await t.pool.query('UPDATE users SET email = $2 WHERE id = $1', [other.userId, email]);
+
+    const invitee = new Browser(t.app, `10.4.2.${++ipCounter}`);
+    const opened = await invitee.get(path);
+    expect(opened.status).toBe(409);
+    expect(opened.body).toContain('already has an account with another company');
+    expect(opened.body).toContain('cannot join');
+    expect(opened.body).not.toContain('name="password"');
+    const posted = await invitee.submit('/account/sign-in', '/account/invite', {
+      token,
+      password: 'a-fine-passphrase-32',
+    });
+    expect(posted.status).toBe(409);
+    expect(posted.body).toContain('cannot join');
+    // In French too.
+    expect((await invitee.get(`${path}&lang=fr`)).body).toContain('ne pouvez pas rejoindre');
+    // Their account is untouched: same brand, role and password.
+    const { rows } = await t.pool.query('SELECT brand_id, role FROM users WHERE lower(email) = lower($1)', [
+      email,
+    ]);
+    expect(rows).toEqual([{ brand_id: other.brandId, role: 'finance' }]);
+    expect((await invitee.signIn(email, PASSWORD)).status).toBe(303);
   });
 
   it('changes a member’s role, which their next request sees', async () => {

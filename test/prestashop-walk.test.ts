@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRYING } from '../src/connectors/prestashop/shop-health.ts';
+import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
@@ -136,6 +137,62 @@ describe('a paid order pushed by the module', () => {
       expect(linked.shop.mails.filter((m) => m.idOrder === order.id)).toEqual([]);
     } finally {
       await live.t.deps.connections.updateSettings(brandId, linked.connection.id, { notifyCustomer: true });
+    }
+  });
+
+  it('takes the customer e-mail choice from the Shops page, which changes what the shop is asked', async () => {
+    const owner = await createUser(live.t.deps, { brandId });
+    const b = new Browser(live.t.app, '10.31.0.1');
+    expect((await b.signIn(owner.email, PASSWORD)).status).toBe(303);
+    const id = linked.connection.id;
+    const settings = (body: string) =>
+      body.slice(body.indexOf(`action="/account/shops/${id}/settings"`)).split('</form>')[0]!;
+    const page = await b.get('/account/shops');
+    expect(settings(page.body)).toContain('<legend>Tracking e-mail to the customer</legend>');
+    expect(settings(page.body)).toContain(
+      'value="yes" checked> Yes: PrestaShop e-mails the customer when the order reaches its delivered state',
+    );
+    expect(settings((await b.get('/account/shops?lang=fr')).body)).toContain(
+      'Oui : PrestaShop envoie un e-mail au client quand la commande passe à l’état livré',
+    );
+    const save = (notify: string) =>
+      b.submit('/account/shops', `/account/shops/${id}/settings`, {
+        order_filter: linked.connection.orderFilter,
+        notify_customer: notify,
+      });
+    /** A new order pushed and moved to delivered: the order_histories POST the shop got. */
+    async function delivered() {
+      const order = fake.createOrder(linked.slug);
+      await push(fake, linked, order.id);
+      const ref = await eventually(
+        async () => (await deliveryOrdersOf(live, id, order.id))[0]?.tracking_ref,
+        'the delivery order',
+      );
+      await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
+      await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
+      await eventually(
+        async () => linked.shop.tables.orders!.find((o) => o.id === order.id)!.current_state === '5',
+        'the shop order delivered',
+      );
+      const post = linked.shop.calls.find(
+        (c) =>
+          c.path === '/api/order_histories' &&
+          c.body.includes(`<id_order><![CDATA[${order.id}]]></id_order>`),
+      );
+      return { post, mails: linked.shop.mails.filter((m) => m.idOrder === order.id) };
+    }
+    try {
+      expect((await save('no')).status).toBe(303);
+      expect(settings((await b.get('/account/shops')).body)).toContain('value="no" checked>');
+      const quiet = await delivered();
+      expect(quiet.post?.query.sendemail).toBeUndefined();
+      expect(quiet.mails).toEqual([]);
+      expect((await save('yes')).status).toBe(303);
+      const told = await delivered();
+      expect(told.post?.query.sendemail).toBe('1');
+      expect(told.mails).toHaveLength(1);
+    } finally {
+      await live.t.deps.connections.updateSettings(brandId, id, { notifyCustomer: true });
     }
   });
 

@@ -123,6 +123,8 @@ describe('every account route that needs a session', () => {
         'GET /account/keys',
         'POST /account/keys',
         'GET /account/keys/:keyId/new',
+        'GET /account/shops/:connectionId/prestashop/linked',
+        'GET /account/shops/:connectionId/prestashop/secret/new',
       ]),
     );
   });

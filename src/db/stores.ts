@@ -14,6 +14,7 @@ import { ordersRepository } from './repositories/orders-repository.ts';
 import { prestashopShopsRepository } from './repositories/prestashop-shops-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
+import { teamInvitationsRepository } from './repositories/team-invitations-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
 import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
 import { webhookRequestsRepository } from './repositories/webhook-requests-repository.ts';
@@ -37,6 +38,7 @@ export function storesOn(db: Queryable) {
     prestashopShops: prestashopShopsRepository(db),
     priceGrids: priceGridsRepository(db),
     sessions: sessionsRepository(db),
+    teamInvitations: teamInvitationsRepository(db),
     users: usersRepository(db),
     webhookDeliveries: webhookDeliveriesRepository(db),
     webhooks: webhooksRepository(db),

@@ -9,7 +9,7 @@ import { prefixedId } from '../ids.ts';
 import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
-import { isRole, type TokenPurpose, type User, validateEmail } from './user.ts';
+import { isRole, type TeamInvitation, type TokenPurpose, type User, validateEmail } from './user.ts';
 
 export const SESSION_IDLE_MS = 12 * 3600_000;
 /** However active, a session ends this long after sign-in (ASVS 3.3.1 wants an absolute limit). */
@@ -33,7 +33,7 @@ export interface AccountServiceDeps {
   mail: AccountMail;
   /** Sign-in attempts, counted per account and per address. */
   signInLimiter: RateLimiter;
-  /** Reset e-mails asked for, counted per e-mail address and per client address. */
+  /** Reset and verification e-mails asked for, counted per address (e-mail or account) and per client address. */
   resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
   clock: () => Date;
@@ -43,11 +43,12 @@ export interface AccountServiceDeps {
   onShopsChanged?: () => void;
 }
 
+/** Where a team invitation's link stands (see invitationLink, acceptInvitation). */
+export type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: string };
+
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
 /** The invitation's refusal of an address that has an account (the operator's CLI says so). */
 export const EMAIL_TAKEN = 'already has an account';
-const isTaken = (err: unknown) =>
-  err instanceof AppError && err.details?.[0]?.field === 'email' && err.details[0].message === EMAIL_TAKEN;
 
 /** Sign-up, e-mail verification, sign-in and sessions, password reset. */
 export function accountService(deps: AccountServiceDeps) {
@@ -109,6 +110,17 @@ export function accountService(deps: AccountServiceDeps) {
     return { keyIds: keys.map((k) => k.id), shops };
   }
 
+  /** A team invitation's state: `taken` once its address has an account (another company's). */
+  async function answerFor(
+    stores: Parameters<Parameters<Transact>[0]>[0],
+    invitation: TeamInvitation,
+  ): Promise<InvitationAnswer> {
+    const brandName = (await brandService(stores.brands).get(invitation.brandId)).name;
+    return (await stores.users.emailTaken(invitation.email))
+      ? { state: 'taken', brandName }
+      : { state: 'live', brandName };
+  }
+
   async function limit(key: string): Promise<void> {
     const decision = await deps.signInLimiter.take(key);
     if (!decision.allowed) {
@@ -158,8 +170,15 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    async resendVerification(user: User, locale: string): Promise<void> {
+    /**
+     * Another verification link, within the reset e-mails' limits (their own buckets, per account
+     * and per client address): a signed-in session cannot make us mail an address without end.
+     * Over a limit nothing is sent and the caller answers the same.
+     */
+    async resendVerification(user: User, locale: string, ip: string): Promise<void> {
       if (user.emailVerifiedAt) return;
+      if (!(await deps.resetLimiter.take(`verify:ip:${ip}`)).allowed) return;
+      if (!(await deps.resetLimiter.take(`verify:acct:${user.id}`)).allowed) return;
       await deps.mail.verifyEmail(
         user.email,
         await issueToken(user.id, 'verify_email', VERIFY_TTL_MS),
@@ -304,28 +323,86 @@ export function accountService(deps: AccountServiceDeps) {
     },
 
     /**
-     * A brand owner's invitation (the team page). An address another brand's person holds is
-     * answered like a new one (null instead of the person), so an owner cannot learn who has an
-     * account elsewhere; its holder is told by e-mail that they cannot join while a member of
-     * their company, and nothing of theirs changes. Someone of the brand itself is refused: the
-     * owner sees them on the team page anyway.
+     * A brand owner's invitation (the team page): a pending invitation (team_invitations), the
+     * account made only when the invitee accepts. An address another brand's person holds gets the
+     * same invitation, listed and answered alike, so an owner cannot learn who has an account
+     * elsewhere; its holder is told by e-mail that they cannot join while a member of their
+     * company (no link), and nothing of theirs changes. Inviting again replaces the link, role and
+     * expiry. Someone of the brand itself is refused: the owner sees them on the team page anyway.
      */
     async inviteMember(input: {
       brandId: string;
       brandName: string;
+      invitedBy: string;
       email: string;
       role: string;
       locale: string;
-    }): Promise<User | null> {
-      try {
-        return await this.invite(input);
-      } catch (err) {
-        if (!isTaken(err)) throw err;
-        const holder = await users.findByEmail(input.email.trim());
-        if (!holder || holder.brandId === input.brandId) throw err;
-        await deps.mail.inviteClash(holder.email, input.brandName, input.locale);
-        return null;
-      }
+    }): Promise<void> {
+      const email = validateEmail(input.email);
+      const role = input.role;
+      if (!isRole(role)) throw invalidField('role', 'must be owner, developer or finance');
+      const holder = await users.findByEmail(email);
+      if (holder?.brandId === input.brandId) throw invalidField('email', EMAIL_TAKEN);
+      const secret = newSecret();
+      const at = clock();
+      await deps.transact(async (stores) => {
+        const brand = await brandService(stores.brands).get(input.brandId);
+        if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
+        await stores.teamInvitations.upsert({
+          id: prefixedId('ivt'),
+          brandId: brand.id,
+          email,
+          role,
+          tokenHash: secret.hash,
+          invitedBy: input.invitedBy,
+          at,
+          expiresAt: new Date(at.getTime() + INVITE_TTL_MS),
+        });
+      });
+      if (holder) await deps.mail.inviteClash(holder.email, input.brandName, input.locale);
+      else await deps.mail.invite(email, secret.token, input.locale);
+    },
+
+    /**
+     * What a team invitation's link leads to: the password form (`live`), or, when the address has
+     * an account by now (another company's), the page saying it cannot join. Null when the link is
+     * no team invitation (it may be one of `dlv users invite`, in user_tokens).
+     */
+    async invitationLink(token: string): Promise<InvitationAnswer | null> {
+      if (!TOKEN_PATTERN.test(token)) return null;
+      return deps.transact(async (stores) => {
+        const invitation = await stores.teamInvitations.findLive(hashSecret(token), clock());
+        return invitation ? answerFor(stores, invitation) : null;
+      });
+    },
+
+    /**
+     * Accepts a team invitation: the account is made (confirmed: the link reached the inbox) with
+     * the chosen password and the invitation is gone. When the address has an account by now,
+     * nothing happens (`taken`: their account stays as it is, the invitation pending). Null when
+     * the link is no live team invitation.
+     */
+    async acceptInvitation(token: string, password: string): Promise<InvitationAnswer | null> {
+      if (!TOKEN_PATTERN.test(token)) return null;
+      return deps.transact(async (stores) => {
+        const invitation = await stores.teamInvitations.findLive(hashSecret(token), clock(), true);
+        if (!invitation) return null;
+        const answer = await answerFor(stores, invitation);
+        if (answer.state === 'taken') return answer;
+        checkPassword(password, invitation.email);
+        const user = await stores.users.insert({
+          id: prefixedId('usr'),
+          brandId: invitation.brandId,
+          email: invitation.email,
+          passwordHash: await hashPassword(password),
+          role: invitation.role,
+        });
+        // Taken meanwhile (a sign-up at the same moment): the same answer as above.
+        if (!user) return { state: 'taken' as const, brandName: answer.brandName };
+        await stores.users.markVerified(user.id);
+        await stores.teamInvitations.delete(invitation.brandId, invitation.id);
+        return { state: 'accepted' as const, brandName: answer.brandName };
+      });
     },
 
     linkIsLive: (token: string, purpose: 'reset_password' | 'invite' | 'verify_email') =>

@@ -54,6 +54,10 @@ export const PRESTASHOP_EN = {
   'shops.prestashop.rotatedTitle': 'New shop secret for {shop}',
   'shops.prestashop.rotatedText':
     'The old secret no longer works. Paste this one in the module (Livraison DLV › Configure › Shop secret): it is shown only now.',
+  'shops.prestashop.alreadyShown':
+    'This shop secret has already been shown, and is not shown again. If you did not copy it, make a new one from the Shops page (New shop secret).',
+  'shops.prestashop.notify.yes':
+    'Yes: PrestaShop e-mails the customer when the order reaches its delivered state (as that state’s settings say)',
   'shops.prestashop.health.broken':
     'The shop refused the Webservice key: nothing is polled or written back (the module’s pushes still arrive). Give a new key below.',
   'shops.prestashop.disconnectWarning':
@@ -113,6 +117,10 @@ export const PRESTASHOP_FR: Record<keyof typeof PRESTASHOP_EN, string> = {
   'shops.prestashop.rotatedTitle': 'Nouveau secret pour {shop}',
   'shops.prestashop.rotatedText':
     'L’ancien secret ne fonctionne plus. Collez celui-ci dans le module (Livraison DLV › Configurer › Shop secret) : il n’est affiché que maintenant.',
+  'shops.prestashop.alreadyShown':
+    'Ce secret de boutique a déjà été affiché et ne l’est plus. Si vous ne l’avez pas copié, créez-en un nouveau depuis la page Boutiques (Nouveau secret de boutique).',
+  'shops.prestashop.notify.yes':
+    'Oui : PrestaShop envoie un e-mail au client quand la commande passe à l’état livré (selon les réglages de cet état)',
   'shops.prestashop.health.broken':
     'La boutique a refusé la clé Webservice : rien n’est lu ni écrit dans la boutique (les envois du module arrivent toujours). Donnez une nouvelle clé ci-dessous.',
   'shops.prestashop.disconnectWarning':

@@ -316,6 +316,18 @@ const EN = {
   'team.lastOwner': 'The brand must keep at least one owner.',
   'team.notYourself': 'You cannot remove yourself or change your own role.',
   'team.taken': 'This e-mail address already has an account.',
+  'team.pendingTitle': 'Pending invitations',
+  'team.invitedOn': 'Invited',
+  'team.accepted': 'Accepted',
+  'team.pendingUntil': 'not yet (link valid until {date})',
+  'team.expired': 'not yet (link expired: invite again)',
+  'team.cancelInvitation': 'Cancel',
+  'team.cancelled': 'Invitation cancelled: its link no longer works.',
+  'team.resendHint':
+    'To send a new link (or change the role), invite the address again: the previous link stops working.',
+  'invite.clashTitle': 'You cannot join {brand}',
+  'invite.clash':
+    'This address already has an account with another company. An address belongs to one company only: you cannot join {brand} while you are a member of your current company, and nothing has changed in your account. To join, ask {brand} to invite another address, or ask your current company to remove you and then {brand} to invite you again.',
   'nav.shops': 'Shops',
   'shops.title': 'Shops',
   'shops.intro':
@@ -727,6 +739,18 @@ const FR: Record<MessageKey, string> = {
   'team.lastOwner': 'La marque doit garder au moins un propriétaire.',
   'team.notYourself': 'Vous ne pouvez ni vous retirer ni changer votre propre rôle.',
   'team.taken': 'Cette adresse e-mail a déjà un compte.',
+  'team.pendingTitle': 'Invitations en attente',
+  'team.invitedOn': 'Invitée le',
+  'team.accepted': 'Acceptée',
+  'team.pendingUntil': 'pas encore (lien valable jusqu’au {date})',
+  'team.expired': 'pas encore (lien expiré : invitez de nouveau)',
+  'team.cancelInvitation': 'Annuler',
+  'team.cancelled': 'Invitation annulée : son lien ne fonctionne plus.',
+  'team.resendHint':
+    'Pour envoyer un nouveau lien (ou changer le rôle), invitez de nouveau l’adresse : le lien précédent ne fonctionne plus.',
+  'invite.clashTitle': 'Vous ne pouvez pas rejoindre {brand}',
+  'invite.clash':
+    'Cette adresse a déjà un compte dans une autre société. Une adresse n’appartient qu’à une société : vous ne pouvez pas rejoindre {brand} tant que vous êtes membre de votre société actuelle, et rien n’a changé dans votre compte. Pour la rejoindre, demandez à {brand} d’inviter une autre adresse, ou demandez à votre société actuelle de vous retirer puis à {brand} de vous inviter à nouveau.',
   'nav.shops': 'Boutiques',
   'shops.title': 'Boutiques',
   'shops.intro':

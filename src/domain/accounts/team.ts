@@ -2,15 +2,17 @@ import type { UsersRepository } from '../../db/repositories/users-repository.ts'
 import type { Transact } from '../../db/stores.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import type { AccountService } from './account-service.ts';
-import { isRole, type Role, type User } from './user.ts';
+import { isRole, type Role, type TeamInvitation, type User } from './user.ts';
 
 const USER_ID = /^usr_[0-9a-f]{16}$/;
+const INVITATION_ID = /^ivt_[0-9a-f]{16}$/;
 
 export const LAST_OWNER = 'The brand must keep at least one owner.';
 export const NOT_YOURSELF = 'You cannot remove yourself or change your own role.';
 
 /**
- * A brand's people as its owners manage them: list, invite, change a role, remove. Another
+ * A brand's people as its owners manage them: list, invite (pending invitations, cancelled at
+ * will), change a role, remove. Another
  * brand's person is "not found". Changes lock the brand's people and re-read the actor's role, so
  * two owners demoting each other at once cannot leave the brand without an owner.
  */
@@ -58,13 +60,33 @@ export function teamManagement(deps: {
       return deps.users.listForBrand(actor.brandId);
     },
 
-    /**
-     * The same invitation as `dlv users invite` (an e-mailed link, 7 days, single use), except that
-     * an address of another brand gets the same answer as a new one (null): see inviteMember.
-     */
-    invite(actor: User, input: { email: string; role: string; locale: string }): Promise<User | null> {
+    /** The brand's pending invitations (expired ones too, until cancelled or sent again). */
+    async invitations(actor: User): Promise<TeamInvitation[]> {
       mustOwn(actor);
-      return deps.accounts.inviteMember({ brandId: actor.brandId, brandName: actor.brandName, ...input });
+      return deps.transact((stores) => stores.teamInvitations.listForBrand(actor.brandId));
+    },
+
+    /**
+     * An e-mailed link (7 days, single use) that makes the account when accepted; an address of
+     * another brand gets the same invitation and answer as a new one: see inviteMember.
+     */
+    invite(actor: User, input: { email: string; role: string; locale: string }): Promise<void> {
+      mustOwn(actor);
+      return deps.accounts.inviteMember({
+        brandId: actor.brandId,
+        brandName: actor.brandName,
+        invitedBy: actor.id,
+        ...input,
+      });
+    },
+
+    /** Cancels a pending invitation: its link stops working. Another brand's is "not found". */
+    async cancelInvitation(actor: User, invitationId: string): Promise<void> {
+      mustOwn(actor);
+      const gone =
+        INVITATION_ID.test(invitationId) &&
+        (await deps.transact((stores) => stores.teamInvitations.delete(actor.brandId, invitationId)));
+      if (!gone) throw new AppError('not_found', 'No such invitation.');
     },
 
     /** The person is looked up first: another brand's is "not found" whatever the role sent. */

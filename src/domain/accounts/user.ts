@@ -16,6 +16,19 @@ export interface User {
   createdAt: Date;
 }
 
+/**
+ * An invitation to a brand's team, pending until its invitee accepts: their account is made only
+ * then. Whether the address is new or another brand's person's, the invitation is the same.
+ */
+export interface TeamInvitation {
+  id: string;
+  brandId: string;
+  email: string;
+  role: Role;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
 export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 /** Who may manage the brand's API keys: finance people read invoices, they do not hold keys. */

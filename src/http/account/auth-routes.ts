@@ -124,7 +124,8 @@ export function authRoutes(
   app.post('/verify/resend', SIGNED_IN, async (request, reply) => {
     const ctx = await context(request, reply);
     if (request.principal?.kind !== 'user') throw new AppError('unauthorized', 'Sign in first.');
-    await accounts.resendVerification(request.principal.session.user, ctx.locale);
+    // The same answer whether a limit was reached (resendVerification).
+    await accounts.resendVerification(request.principal.session.user, ctx.locale, clientIp(request));
     return sendPage(
       reply,
       messagePage(ctx, ctx.t('verify.title'), ctx.t('verify.resent'), {
@@ -149,7 +150,16 @@ export function authRoutes(
     return sendPage(reply, messagePage(ctx, ctx.t('forgot.title'), ctx.t('forgot.sent')));
   });
 
-  // A reset link and an invitation link both lead to a "choose a password" form.
+  /** A team invitation whose address has an account by now (another company's): it cannot join. */
+  const cannotJoin = (reply: FastifyReply, ctx: PageContext, brandName: string) => {
+    const link = { href: `${ACCOUNT_PATH}/sign-in`, label: ctx.t('signIn.title') };
+    const title = ctx.t('invite.clashTitle', { brand: brandName });
+    return sendPage(reply, messagePage(ctx, title, ctx.t('invite.clash', { brand: brandName }), link), 409);
+  };
+
+  // A reset link and an invitation link both lead to a "choose a password" form. An invitation is
+  // a team page's (team_invitations: the account is made on acceptance) or `dlv users invite`'s (an
+  // account already made, with a user_tokens link).
   const passwordLinks = [
     { path: 'reset', purpose: 'reset_password', title: 'reset.title', done: 'reset.done' },
     { path: 'invite', purpose: 'invite', title: 'invite.title', done: 'invite.done' },
@@ -159,7 +169,9 @@ export function authRoutes(
     app.get(`/${path}`, PAGE, async (request, reply) => {
       const ctx = await context(request, reply);
       const token = query(request, 'token');
-      if (!(await accounts.linkIsLive(token, purpose))) {
+      const invitation = purpose === 'invite' ? await accounts.invitationLink(token) : null;
+      if (invitation?.state === 'taken') return cannotJoin(reply, ctx, invitation.brandName);
+      if (!invitation && !(await accounts.linkIsLive(token, purpose))) {
         return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
       }
       return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }));
@@ -169,7 +181,10 @@ export function authRoutes(
       const ctx = await context(request, reply);
       const token = text(request, 'token', 200);
       try {
-        await accounts.resetPassword(token, text(request, 'password'), purpose);
+        const password = text(request, 'password');
+        const invitation = purpose === 'invite' ? await accounts.acceptInvitation(token, password) : null;
+        if (invitation?.state === 'taken') return cannotJoin(reply, ctx, invitation.brandName);
+        if (!invitation) await accounts.resetPassword(token, password, purpose);
       } catch (err) {
         if (isAppError(err) && err.code === 'not_found') {
           return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);

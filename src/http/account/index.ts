@@ -144,7 +144,7 @@ export function accountArea(deps: Deps) {
     companyRoutes(account, deps, { context });
     keyRollRoutes(account, deps, { signer, context });
     teamRoutes(account, deps, { context });
-    shopRoutes(account, deps, { context });
+    shopRoutes(account, deps, { signer, context });
     connectorRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {

@@ -14,31 +14,77 @@ const REVEAL_MAX_AGE_S = 600;
 
 const keyIdOf = (request: FastifyRequest) => (request.params as { keyId: string }).keyId;
 
-/** What binds a sealed key to one session and one key id: elsewhere it does not open. */
-const sealContext = (request: FastifyRequest, keyId: string) =>
-  `${userOf(request).session.id.toString('base64url')}:${keyId}`;
+/** Where a secret waits between the POST that made it and its page: a cookie of its own, for one path. */
+export interface RevealCookie {
+  name: string;
+  /** The cookie's path: the pages that show it live under it, and no other page receives it. */
+  path: string;
+}
+
+const KEY_REVEAL: RevealCookie = { name: NEW_KEY_COOKIE, path: REVEAL_PATH };
+
+/** What binds a sealed secret to one session and one object: elsewhere it does not open. */
+const sealContext = (request: FastifyRequest, bound: string) =>
+  `${userOf(request).session.id.toString('base64url')}:${bound}`;
 
 /**
- * Post/redirect/get for a new key: the POST that made it hands the full key over in a sealed
- * cookie and redirects to `/account/keys/{id}/new`, the only page that shows it. A reload of that
- * page (or of the POST's redirect) creates nothing and shows nothing: the cookie is gone. The key
- * is never stored server-side in clear (only its SHA-256 is), and the cookie is encrypted and tied
- * to the session, so it is useless to anyone else.
+ * Post/redirect/get for a secret shown once (a new API key, a shop's secret): the POST that made
+ * it hands it over in a sealed cookie and redirects to `location`, the only page that shows it. A
+ * reload of that page (or of the POST's redirect) creates nothing and shows nothing: the cookie is
+ * gone. The cookie is encrypted and tied to the session and to `bound` (what the page is about),
+ * so it is useless to anyone else and on any other page.
  */
-export async function revealOnce(
+export async function sealForReveal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reveal: { signer: CookieSigner; publicBaseUrl: string | null; cookie: RevealCookie },
+  bound: string,
+  secret: string,
+  location: string,
+) {
+  const sealed = await reveal.signer.seal(secret, sealContext(request, bound));
+  reply.setCookie(reveal.cookie.name, sealed, {
+    ...cookieOptions(request, reveal.publicBaseUrl),
+    path: reveal.cookie.path,
+    maxAge: REVEAL_MAX_AGE_S,
+  });
+  return reply.redirect(location, 303);
+}
+
+/**
+ * The reveal page's side: the secret sealed for `bound` in this session, or null (already shown,
+ * another session's, another page's). The cookie is cleared either way, and the page is not to be
+ * kept by the browser's cache or history.
+ */
+export async function openRevealed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signer: CookieSigner,
+  cookie: RevealCookie,
+  bound: string,
+): Promise<string | null> {
+  const secret = await signer.open(request.cookies[cookie.name], sealContext(request, bound));
+  reply.clearCookie(cookie.name, { path: cookie.path });
+  reply.header('cache-control', 'no-store');
+  return secret;
+}
+
+/** A new API key's way to `/account/keys/{id}/new`; the key is stored server-side only as its SHA-256. */
+export function revealOnce(
   request: FastifyRequest,
   reply: FastifyReply,
   signer: CookieSigner,
   publicBaseUrl: string | null,
   created: CreatedKey,
 ) {
-  const sealed = await signer.seal(created.key, sealContext(request, created.id));
-  reply.setCookie(NEW_KEY_COOKIE, sealed, {
-    ...cookieOptions(request, publicBaseUrl),
-    path: REVEAL_PATH,
-    maxAge: REVEAL_MAX_AGE_S,
-  });
-  return reply.redirect(`${REVEAL_PATH}/${created.id}/new`, 303);
+  return sealForReveal(
+    request,
+    reply,
+    { signer, publicBaseUrl, cookie: KEY_REVEAL },
+    created.id,
+    created.key,
+    `${REVEAL_PATH}/${created.id}/new`,
+  );
 }
 
 export function keyRevealRoutes(
@@ -50,10 +96,7 @@ export function keyRevealRoutes(
     const { session } = userOf(request);
     // Another brand's key (or a role that holds none) is refused before anything is opened.
     const record = await deps.accountKeys.find(session.user, keyIdOf(request));
-    const key = await signer.open(request.cookies[NEW_KEY_COOKIE], sealContext(request, record.id));
-    reply.clearCookie(NEW_KEY_COOKIE, { path: REVEAL_PATH });
-    // Neither the browser's cache nor its history may keep the page with the key.
-    reply.header('cache-control', 'no-store');
+    const key = await openRevealed(request, reply, signer, KEY_REVEAL, record.id);
     const ctx = await context(request, reply);
     const page = key
       ? keyCreatedPage(ctx, { ...record, key })

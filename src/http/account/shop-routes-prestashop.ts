@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Connection } from '../../connectors/connection.ts';
 import type { Deps } from '../../deps.ts';
 import type { User } from '../../domain/accounts/user.ts';
 import { AppError, isAppError } from '../../errors.ts';
@@ -7,8 +8,11 @@ import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { text } from './form.ts';
 import type { PageContextOf } from './index.ts';
+import { openRevealed, type RevealCookie, sealForReveal } from './key-reveal.ts';
+import { type CookieSigner, NEW_SHOP_SECRET_COOKIE } from './session-cookies.ts';
 import { idOf, SIGNED_IN, sendPage } from './shop-routes.ts';
 import type { FieldErrors } from './views/form-fields.ts';
+import { messagePage, type PageContext } from './views/layout.ts';
 import type { ShopsPageState } from './views/shops-page.ts';
 import {
   PRESTASHOP_CONNECT_FIELDS,
@@ -17,6 +21,9 @@ import {
   rotateSecretPage,
   secretRotatedPage,
 } from './views/shops-prestashop.ts';
+
+/** A shop's secret on its way to the page that shows it once; sent with the Shops pages only. */
+const SECRET_REVEAL: RevealCookie = { name: NEW_SHOP_SECRET_COOKIE, path: '/account/shops' };
 
 type ShopsView = (
   request: FastifyRequest,
@@ -46,21 +53,46 @@ function refusal(
  * The Shops page's PrestaShop part: linking a shop (the bridge's `linking.link`, the same as
  * `dlv connectors prestashop link`) with the connection id and secret shown once, a Webservice key
  * added or replaced, and a new shop secret (confirmed first: the module's pushes stop until it has
- * it). The same roles as the rest of the page; another brand's link is the 404 page.
+ * it). A secret is shown after a redirect, on a page of its own (sealForReveal): a reload makes no
+ * second link or secret. The same roles as the rest of the page; another brand's link is the 404 page.
  */
 export function prestashopShopRoutes(
   app: FastifyInstance,
   deps: Deps,
   page: {
+    signer: CookieSigner;
     context: PageContextOf;
     view: ShopsView;
     mayManage: (user: User) => void;
     mayLink: (user: User) => void;
   },
 ): void {
-  const { context, view, mayManage, mayLink } = page;
+  const { signer, context, view, mayManage, mayLink } = page;
   // What the module's "API base URL" takes: the service's address, without the API's prefix.
   const apiBaseUrl = publicServerUrl(deps).slice(0, -PUBLIC_PREFIX.length);
+  const reveal = { signer, publicBaseUrl: deps.config.publicBaseUrl, cookie: SECRET_REVEAL };
+
+  /**
+   * A reveal page's link: the brand's own PrestaShop link (another brand's is the 404 page), and
+   * the secret the POST sealed for this page in this session, or the "already shown" page (410).
+   */
+  async function revealPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: 'linked' | 'rotated',
+    show: (ctx: PageContext, connection: Connection, secret: string) => Promise<string> | string,
+  ) {
+    const { user } = userOf(request).session;
+    mayManage(user);
+    const connection = await deps.connections.get(user.brandId, idOf(request));
+    if (connection.platform !== 'prestashop') throw new AppError('not_found', 'No such PrestaShop link.');
+    const secret = await openRevealed(request, reply, signer, SECRET_REVEAL, `${page}:${connection.id}`);
+    const ctx = await context(request, reply);
+    if (secret) return sendPage(reply, await show(ctx, connection, secret));
+    const link = { href: '/account/shops', label: ctx.t('shops.back') };
+    const title = ctx.t(`shops.prestashop.${page}Title`, { shop: connection.shop });
+    return sendPage(reply, messagePage(ctx, title, ctx.t('shops.prestashop.alreadyShown'), link), 410);
+  }
 
   app.post('/shops/prestashop/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
@@ -72,7 +104,9 @@ export function prestashopShopRoutes(
         url,
         key: text(request, 'ps_key', 100),
       });
-      return sendPage(reply, prestashopLinkedPage(await context(request, reply), { ...linked, apiBaseUrl }));
+      const id = linked.connection.id;
+      const location = `/account/shops/${id}/prestashop/linked`;
+      return sealForReveal(request, reply, reveal, `linked:${id}`, linked.secret, location);
     } catch (err) {
       const { errors, status } = refusal(err, await context(request, reply), PRESTASHOP_CONNECT_FIELDS);
       // The key is not sent back into the form: it is a secret of the shop.
@@ -108,6 +142,24 @@ export function prestashopShopRoutes(
     const { user } = userOf(request).session;
     mayManage(user);
     const { connection, secret } = await deps.prestashop.upkeep.rotateSecret(user.brandId, idOf(request));
-    return sendPage(reply, secretRotatedPage(await context(request, reply), connection, secret));
+    const location = `/account/shops/${connection.id}/prestashop/secret/new`;
+    return sealForReveal(request, reply, reveal, `rotated:${connection.id}`, secret, location);
   });
+
+  // The pages that show a secret once (post/redirect/get): a reload shows it no more and makes nothing.
+  app.get('/shops/:connectionId/prestashop/linked', SIGNED_IN, (request, reply) =>
+    revealPage(request, reply, 'linked', async (ctx, connection, secret) => {
+      const shop = (await deps.prestashop.overview(connection.brandId)).find(
+        (p) => p.connectionId === connection.id,
+      );
+      const pollEnabled = shop?.pollEnabled ?? false;
+      return prestashopLinkedPage(ctx, { connection, secret, pollEnabled, apiBaseUrl });
+    }),
+  );
+
+  app.get('/shops/:connectionId/prestashop/secret/new', SIGNED_IN, (request, reply) =>
+    revealPage(request, reply, 'rotated', (ctx, connection, secret) =>
+      secretRotatedPage(ctx, connection, secret),
+    ),
+  );
 }

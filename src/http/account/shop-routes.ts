@@ -10,6 +10,7 @@ import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
+import type { CookieSigner } from './session-cookies.ts';
 import { prestashopShopRoutes } from './shop-routes-prestashop.ts';
 import {
   continueToShopifyPage,
@@ -65,7 +66,11 @@ export function shopDomainFromForm(input: string): string {
  * the brand's links with their health, settings and disconnect, and the sync problems. Everyone of
  * the brand reads it; owners and developers (who hold the API keys) change it.
  */
-export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+export function shopRoutes(
+  app: FastifyInstance,
+  deps: Deps,
+  { signer, context }: { signer: CookieSigner; context: PageContextOf },
+): void {
   const { connections } = deps;
 
   function mayManage(user: User): void {
@@ -131,7 +136,7 @@ export function shopRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       (l) => l.connection.shop === shop && l.connection.status !== 'disconnected',
     )?.connection ?? null;
 
-  prestashopShopRoutes(app, deps, { context, view, mayManage, mayLink });
+  prestashopShopRoutes(app, deps, { signer, context, view, mayManage, mayLink });
 
   app.get('/shops', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;

@@ -21,20 +21,25 @@ const DONE: Record<string, MessageKey> = {
   invited: 'team.invited',
   role: 'team.changed',
   removed: 'team.removed',
+  cancelled: 'team.cancelled',
 };
 const REFUSALS: Record<string, MessageKey> = {
   [LAST_OWNER]: 'team.lastOwner',
   [NOT_YOURSELF]: 'team.notYourself',
 };
 
-/** The team page (owners only): the brand's people, invitations, roles, removal. */
+/** The team page (owners only): the brand's people, pending invitations, roles, removal. */
 export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
   const { team } = deps;
 
   async function view(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {
     const { session } = userOf(request);
-    const members = await team.list(session.user);
-    return sendPage(reply, teamPage(await context(request, reply), members, state), status);
+    const [members, invitations] = await Promise.all([
+      team.list(session.user),
+      team.invitations(session.user),
+    ]);
+    const page = teamPage(await context(request, reply), { members, invitations, now: deps.clock() }, state);
+    return sendPage(reply, page, status);
   }
 
   /** A refused change (last owner, oneself) is shown on the team page; other errors go to the error page. */
@@ -64,6 +69,13 @@ export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
           : formError(err, ctx, { email: 'field.email', role: 'team.role' });
       return view(request, reply, { ...input, error }, 400);
     }
+  });
+
+  // The same answer whatever the invitation's address (see inviteMember); another brand's is the 404 page.
+  app.post('/team/invitations/:invitationId/cancel', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    await team.cancelInvitation(session.user, (request.params as { invitationId: string }).invitationId);
+    return reply.redirect('/account/team?done=cancelled', 303);
   });
 
   app.post('/team/:userId/role', SIGNED_IN, async (request, reply) => {

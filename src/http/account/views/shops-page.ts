@@ -124,15 +124,10 @@ function settingsForm(ctx: PageContext, c: Connection) {
   ${radio('order_filter', 'ours', t('shops.orderFilter.ours'), c.orderFilter === 'ours')}
   ${radio('order_filter', 'all', t('shops.orderFilter.all'), c.orderFilter === 'all')}
   </fieldset>
-  ${
-    // PrestaShop e-mails its customers on its own order states: there is nothing of ours to choose.
-    c.platform === 'prestashop'
-      ? html`<input type="hidden" name="notify_customer" value="${c.notifyCustomer ? 'yes' : 'no'}">`
-      : html`<fieldset><legend>${t('shops.notify')}</legend>
-  ${radio('notify_customer', 'yes', t('shops.notify.yes'), c.notifyCustomer)}
+  <fieldset><legend>${t('shops.notify')}</legend>
+  ${radio('notify_customer', 'yes', platformText(ctx, c, 'notify.yes'), c.notifyCustomer)}
   ${radio('notify_customer', 'no', t('shops.notify.no'), !c.notifyCustomer)}
-  </fieldset>`
-  }
+  </fieldset>
   </div>
   <p class="actions"><button type="submit">${t('shops.save')}</button>
   <a class="button danger" href="/account/shops/${c.id}/disconnect">${t('shops.disconnect')}</a></p>
@@ -143,11 +138,7 @@ function settingsForm(ctx: PageContext, c: Connection) {
 function settingsText(ctx: PageContext, c: Connection) {
   const { t } = ctx;
   return html`<dt>${t('shops.orderFilter')}</dt><dd>${t(`shops.orderFilter.${c.orderFilter}`)}</dd>
-  ${
-    c.platform === 'prestashop'
-      ? ''
-      : html`<dt>${t('shops.notify')}</dt><dd>${c.notifyCustomer ? t('shops.notify.yes') : t('shops.notify.no')}</dd>`
-  }`;
+  <dt>${t('shops.notify')}</dt><dd>${c.notifyCustomer ? platformText(ctx, c, 'notify.yes') : t('shops.notify.no')}</dd>`;
 }
 
 function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean, state: ShopsPageState) {

@@ -1,4 +1,4 @@
-import { ROLES, type User } from '../../../domain/accounts/user.ts';
+import { ROLES, type TeamInvitation, type User } from '../../../domain/accounts/user.ts';
 import { html } from '../../shared/html.ts';
 import { field } from './auth-pages.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
@@ -33,12 +33,42 @@ function memberRow(ctx: PageContext, member: User) {
 </tr>`;
 }
 
-/** The brand's people, with the invitation form (owners only). */
+/**
+ * A pending invitation: the same row whether its address is new or another company's person's
+ * (nothing here may tell them apart), with its cancel button.
+ */
+function invitationRow(ctx: PageContext, invitation: TeamInvitation, now: Date) {
+  const { t } = ctx;
+  const live = invitation.expiresAt > now;
+  return html`<tr>
+  <td data-label="${t('team.email')}">${invitation.email}</td>
+  <td data-label="${t('team.role')}">${t(`role.${invitation.role}`)}</td>
+  <td data-label="${t('team.invitedOn')}">${day(ctx, invitation.createdAt)}</td>
+  <td data-label="${t('team.accepted')}">${
+    live ? t('team.pendingUntil', { date: day(ctx, invitation.expiresAt) }) : t('team.expired')
+  }</td>
+  <td><form method="post" action="/account/team/invitations/${invitation.id}/cancel" class="inline">${csrfField(ctx)}<button type="submit">${t('team.cancelInvitation')}</button></form></td>
+</tr>`;
+}
+
+function invitationsTable(ctx: PageContext, invitations: TeamInvitation[], now: Date) {
+  const { t } = ctx;
+  if (invitations.length === 0) return '';
+  return html`<h2>${t('team.pendingTitle')}</h2>
+<table class="keys"><thead><tr>
+  <th>${t('team.email')}</th><th>${t('team.role')}</th><th>${t('team.invitedOn')}</th><th>${t('team.accepted')}</th><th></th>
+</tr></thead>
+<tbody>${invitations.map((invitation) => invitationRow(ctx, invitation, now))}</tbody></table>
+<p class="muted hint">${t('team.resendHint')}</p>`;
+}
+
+/** The brand's people and pending invitations, with the invitation form (owners only). */
 export function teamPage(
   ctx: PageContext,
-  members: User[],
+  team: { members: User[]; invitations: TeamInvitation[]; now: Date },
   state: { notice?: string; error?: string; email?: string; role?: string } = {},
 ): string {
+  const { members } = team;
   const { t } = ctx;
   return layout(
     ctx,
@@ -48,6 +78,7 @@ export function teamPage(
   <th>${t('team.email')}</th><th>${t('team.role')}</th><th>${t('team.verified')}</th><th>${t('team.created')}</th><th></th>
 </tr></thead>
 <tbody>${members.map((member) => memberRow(ctx, member))}</tbody></table>
+${invitationsTable(ctx, team.invitations, team.now)}
 <form method="post" action="/account/team/invite" class="card">
   <h2>${t('team.invite')}</h2>
   ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
