@@ -71,6 +71,17 @@ describe('OpenAPI document for client generators', () => {
     }
   });
 
+  // The control-character refusals (#23 item 16) are a 400 a client can meet on any operation.
+  it('says on every 400, served and committed, that control characters are refused', () => {
+    for (const document of [doc, committed])
+      for (const [name, op] of operations(document)) {
+        const description = op.responses['400'] && tk.deref(op.responses['400']).description;
+        if (description === undefined) continue;
+        expect(description, name).toContain('NUL (`\\u0000`)');
+        expect(description, name).toContain('control character (U+0000 to U+001F');
+      }
+  });
+
   it('lists the 422 codes an operation can answer, as an enum of `error`', () => {
     const create = doc.paths['/orders'].post.responses['422'];
     const codes = create.content['application/json'].schema.allOf[1].properties.error.enum;

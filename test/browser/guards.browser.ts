@@ -60,4 +60,36 @@ describe.skipIf(!hasChromium)('account area guards (Chromium)', () => {
     const { rows } = await stage.t.pool.query('SELECT role FROM users WHERE id = $1', [dev.userId]);
     expect(rows[0]?.role).toBe('developer');
   });
+
+  // #23 item 16: once a 500 from PostgreSQL, then a 400 page; the form's own error now.
+  it('shows a control character in a field as the form’s own error, in the page’s language, saving nothing', async () => {
+    const owner = await createUser(stage.t.deps, { role: 'owner' });
+    const page = await newPage(stage);
+    await signIn(page, stage, owner.email);
+    await page.goto(`${stage.origin}/account/company?lang=fr`);
+    // Pasted from somewhere with a NUL in it: no keyboard types one.
+    await page.fill('#legal_name', 'Acme\u0000 SAS');
+    await page.fill('#billing_address', '1 rue de Rivoli, 75001 Paris');
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.click('main form button[type=submit]'),
+    ]);
+    expect(res.status()).toBe(400);
+    expect(await page.textContent('#legal_name-error')).toBe(
+      'Raison sociale : ne doit contenir aucun caractère de contrôle (comme NUL)',
+    );
+    expect(await page.inputValue('#legal_name')).toBe('Acme SAS');
+    expect(await page.inputValue('#billing_address')).toBe('1 rue de Rivoli, 75001 Paris');
+    await shoot(page, 'account-company-control-character');
+    const { rows } = await stage.t.pool.query('SELECT legal_name FROM brands WHERE id = $1', [owner.brandId]);
+    expect(rows[0]?.legal_name).not.toBe('Acme SAS');
+
+    const search = await page.goto(`${stage.origin}/account/orders?lang=en&q=ab%01c`);
+    expect(search?.status()).toBe(400);
+    expect(await page.textContent('main')).toContain(
+      'Search: must not contain control characters (such as NUL)',
+    );
+    expect(await page.inputValue('input[name=q]')).toBe('abc');
+    await shoot(page, 'account-orders-control-character');
+  });
 });

@@ -862,6 +862,9 @@ const FIELD_MESSAGES_FR: Record<string, string> = {
   'is not a valid e-mail address': 'n’est pas une adresse e-mail valide',
   'must be 1 to 200 characters': 'doit compter de 1 à 200 caractères',
   'must be 1 to 100 characters': 'doit compter de 1 à 100 caractères',
+  // Any field or search box (http/account/form.ts).
+  'must not contain control characters (such as NUL)':
+    'ne doit contenir aucun caractère de contrôle (comme NUL)',
   // Rates, webhooks and company forms.
   'must be one of parcel, envelope, bulky, pallet (or colis, pli, encombrant, palette)':
     'doit être colis, pli, encombrant ou palette',

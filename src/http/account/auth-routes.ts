@@ -11,8 +11,11 @@ import { messagePage, type PageContext } from './views/layout.ts';
 const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
+const SIGN_IN_LABELS: Record<string, MessageKey> = { email: 'field.email', password: 'field.password' };
+
 const SIGN_UP_LABELS: Record<string, MessageKey> = {
   name: 'signUp.company',
+  company: 'signUp.company',
   email: 'field.email',
   password: 'field.password',
 };
@@ -47,10 +50,9 @@ export function authRoutes(
   });
 
   app.post('/sign-in', PAGE, async (request, reply) => {
-    const email = text(request, 'email', 254);
     try {
       const { token } = await accounts.signIn({
-        email,
+        email: text(request, 'email', 254),
         password: text(request, 'password'),
         ip: clientIp(request),
       });
@@ -59,11 +61,16 @@ export function authRoutes(
       await setSessionCookie(reply, signer, token, baseUrl);
       return reply.redirect(ACCOUNT_PATH, 303);
     } catch (err) {
+      const values = { email: text(request, 'email', 254) };
+      if (isAppError(err) && err.code === 'invalid_request') {
+        const ctx = await context(request, reply);
+        return sendPage(reply, signInPage(ctx, { values, error: formError(err, ctx, SIGN_IN_LABELS) }), 400);
+      }
       if (!isAppError(err) || err.code !== 'unauthorized') throw err;
       const ctx = await context(request, reply);
       const disabled = err.message.includes('disabled');
       const error = ctx.t(disabled ? 'signIn.disabled' : 'signIn.refused');
-      return sendPage(reply, signInPage(ctx, { values: { email }, error }), 401);
+      return sendPage(reply, signInPage(ctx, { values, error }), 401);
     }
   });
 
@@ -84,11 +91,15 @@ export function authRoutes(
     const ctx = await context(request, reply);
     if (accounts.signupMode !== 'open')
       return sendPage(reply, messagePage(ctx, ctx.t('signUp.title'), ctx.t('signUp.closed')), 404);
-    const values = { company: text(request, 'company', 200), email: text(request, 'email', 254) };
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typed = () => ({ company: text(request, 'company', 200), email: text(request, 'email', 254) });
+    let values: ReturnType<typeof typed>;
     try {
+      values = typed();
       await accounts.signUp({ ...values, password: text(request, 'password'), locale: ctx.locale });
     } catch (err) {
-      return sendPage(reply, signUpPage(ctx, { values, error: formError(err, ctx, SIGN_UP_LABELS) }), 400);
+      const error = formError(err, ctx, SIGN_UP_LABELS);
+      return sendPage(reply, signUpPage(ctx, { values: typed(), error }), 400);
     }
     return sendPage(
       reply,
@@ -142,11 +153,16 @@ export function authRoutes(
   app.post('/forgot', PAGE, async (request, reply) => {
     const ctx = await context(request, reply);
     // The same answer whether the address has an account, and whether a limit was reached.
-    await accounts.requestReset({
-      email: text(request, 'email', 254),
-      locale: ctx.locale,
-      ip: clientIp(request),
-    });
+    try {
+      await accounts.requestReset({
+        email: text(request, 'email', 254),
+        locale: ctx.locale,
+        ip: clientIp(request),
+      });
+    } catch (err) {
+      const error = formError(err, ctx, { email: 'field.email' });
+      return sendPage(reply, forgotPage(ctx, { values: { email: text(request, 'email', 254) }, error }), 400);
+    }
     return sendPage(reply, messagePage(ctx, ctx.t('forgot.title'), ctx.t('forgot.sent')));
   });
 

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/brands/billing.ts';
 import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
-import { text } from './form.ts';
+import { query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { companyPage, companyValues } from './views/company-page.ts';
 
@@ -36,7 +36,7 @@ export function companyRoutes(
     const page = companyPage(await context(request, reply), {
       values: companyValues(brand),
       editable: canEditCompany(session.user.role),
-      saved: (request.query as Record<string, unknown>).saved === '1',
+      saved: query(request, 'saved', 10) === '1',
     });
     return sendPage(reply, page);
   });
@@ -44,19 +44,20 @@ export function companyRoutes(
   app.post('/company', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     mayEditCompany(session.user);
-    const values: CompanyInput = {
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typed = (): CompanyInput => ({
       legalName: text(request, 'legal_name', 201),
       billingAddress: text(request, 'billing_address', 501),
       siren: text(request, 'siren', 40),
       vatNumber: text(request, 'vat_number', 40),
       pickupAddress: text(request, 'pickup_address', 501),
-    };
+    });
     try {
-      await deps.brands.updateCompany(session.user.brandId, values);
+      await deps.brands.updateCompany(session.user.brandId, typed());
     } catch (err) {
       const ctx = await context(request, reply);
       const errors = fieldErrors(err, ctx, COMPANY_FIELDS);
-      return sendPage(reply, companyPage(ctx, { values, editable: true, errors }), 400);
+      return sendPage(reply, companyPage(ctx, { values: typed(), editable: true, errors }), 400);
     }
     return reply.redirect('/account/company?saved=1', 303);
   });

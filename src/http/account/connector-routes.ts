@@ -32,7 +32,7 @@ export function connectorRoutes(
     if (!deps.shopify)
       throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
     mayLink(request);
-    const shop = parseShopDomain((request.query as Record<string, unknown>).shop);
+    const shop = parseShopDomain(query(request, 'shop', 255));
     const page = confirmShopPage(await context(request, reply), {
       platform: 'shopify',
       shop,

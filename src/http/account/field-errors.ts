@@ -26,7 +26,8 @@ function localized(ctx: PageContext, message: string): string {
 
 /**
  * A form's `invalid_request` as a message per form field, labelled and in the page's language;
- * `fields` maps the domain's field names to the form's (and their labels). Anything else is
+ * `fields` maps the domain's field names to the form's (and their labels); a form's name is
+ * understood too. Anything else is
  * rethrown, for the error page.
  */
 export function fieldErrors(
@@ -37,7 +38,8 @@ export function fieldErrors(
   if (!isAppError(err) || err.code !== 'invalid_request') throw err;
   const errors: FieldErrors = {};
   for (const detail of err.details ?? []) {
-    const target = fields[detail.field];
+    // A domain field, or the form's own (a control character, refused as the form is read: form.ts).
+    const target = fields[detail.field] ?? Object.values(fields).find((f) => f.name === detail.field);
     if (!target) throw err; // a field this form does not have: not the user's to fix here
     errors[target.name] ??= fieldError(ctx.locale, ctx.t(target.label), localized(ctx, detail.message));
   }

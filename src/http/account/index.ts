@@ -10,6 +10,7 @@ import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { connectorRoutes } from './connector-routes.ts';
+import { text, UNUSABLE_FIELD_MESSAGE } from './form.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRevealRoutes } from './key-reveal.ts';
 import { keyRollRoutes } from './key-roll-routes.ts';
@@ -58,6 +59,11 @@ export function accountArea(deps: Deps) {
     await account.register(fastifyCookie);
     await account.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
     account.decorateRequest('locale', 'en');
+    // A control character in a query parameter or a form field is the form's own error, said on
+    // the form by the route that reads it (form.ts), rather than a 400 before any handler.
+    account.addHook('onRoute', (route) => {
+      route.config = { ...route.config, unusableText: 'mark' };
+    });
 
     account.addHook('onRequest', async (request, reply) => {
       reply.header('content-security-policy', ACCOUNT_CSP);
@@ -84,12 +90,12 @@ export function accountArea(deps: Deps) {
     // Every POST carries the form's token: the session's own once signed in, else the double-submit cookie's.
     account.addHook('preHandler', async (request) => {
       if (request.method !== 'POST') return;
-      const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
+      const sent = text(request, '_csrf');
       const expected =
         request.principal?.kind === 'user'
           ? request.principal.session.record.csrfToken
           : await signer.unsign(request.cookies[CSRF_COOKIE]);
-      if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) throw new CsrfError('csrf');
+      if (!sent || !expected || !safeEqual(sent, expected)) throw new CsrfError('csrf');
     });
 
     const context = async (request: FastifyRequest, reply: FastifyReply): Promise<PageContext> => {
@@ -177,8 +183,10 @@ function describe(error: FastifyError): { status: number; message: string } {
     if (error.code === 'not_found') return { status: 404, message: 'error.404' };
     if (error.code === 'insufficient_scope') return { status: 403, message: 'error.403' };
     if (error.code === 'rate_limited') return { status: 429, message: 'error.429' };
-    // A field or parameter refused before any handler saw it (refuseUnusableText): said in the reader's language.
-    if (error.details?.[0]?.message === UNUSABLE_TEXT_MESSAGE)
+    // A path parameter refused before any handler saw it (refuseUnusableText), or a field or query
+    // parameter no form shows (form.ts): said in the reader's language.
+    const said = error.details?.[0]?.message;
+    if (said === UNUSABLE_TEXT_MESSAGE || said === UNUSABLE_FIELD_MESSAGE)
       return { status: 400, message: 'error.controlCharacters' };
     if (error.status < 500) return { status: error.status, message: error.message };
     return { status: error.status, message: 'error.500' };

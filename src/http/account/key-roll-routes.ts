@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
+import { formError } from './auth-routes.ts';
 import { clientIp, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { revealOnce } from './key-reveal.ts';
@@ -60,7 +61,8 @@ export function keyRollRoutes(
       if (err.code === 'unauthorized')
         return form(request, reply, { grace, error: ctx.t('signIn.refused') }, 401);
       if (err.code !== 'invalid_request') throw err;
-      return form(request, reply, { grace, error: err.message }, 400);
+      const error = formError(err, ctx, { password: 'keys.stepUp' });
+      return form(request, reply, { grace, error }, 400);
     }
   });
 }

@@ -52,20 +52,27 @@ export function keyRoutes(
   app.post('/keys', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     const ctx = await context(request, reply);
-    const input = { name: text(request, 'name', 200), scopes: list(request, 'scopes') };
-    const state = { values: { name: input.name }, scopes: input.scopes };
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typed = () => ({ name: text(request, 'name', 200), scopes: list(request, 'scopes') });
     try {
+      const input = typed();
       if (!accounts.isSteppedUp(session))
         await accounts.stepUp(session, text(request, 'password'), clientIp(request));
       const created = await accountKeys.create({ user: session.user, ip: clientIp(request) }, input);
       return revealOnce(request, reply, signer, deps.config.publicBaseUrl, created);
     } catch (err) {
       if (!isAppError(err)) throw err;
+      const input = typed();
+      const state = { values: { name: input.name }, scopes: input.scopes };
       if (err.code === 'rate_limited') return stepUpLimited(reply, ctx);
       if (err.code === 'unauthorized')
         return keysView(request, reply, { ...state, error: ctx.t('signIn.refused') }, 401);
       if (err.code !== 'invalid_request') throw err;
-      const error = formError(err, ctx, { name: 'keys.name', scopes: 'keys.scopes' });
+      const error = formError(err, ctx, {
+        name: 'keys.name',
+        scopes: 'keys.scopes',
+        password: 'keys.stepUp',
+      });
       return keysView(request, reply, { ...state, error }, 400);
     }
   });

@@ -25,16 +25,22 @@ export function orderRoutes(app: FastifyInstance, deps: Deps, { context }: { con
   app.get('/orders', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     const ctx = await context(request, reply);
-    const filters = { q: query(request, 'q', 100).trim(), status: query(request, 'status', 40) };
     const cursor = query(request, 'cursor', 500);
+    // Read inside the `try` (a control character in the search is its error: form.ts), again to redraw.
+    const asked = () => ({ q: query(request, 'q', 100).trim(), status: query(request, 'status', 40) });
     try {
+      const filters = asked();
       const page = await orders.search(session.user, { ...filters, cursor });
       return sendPage(reply, ordersPage(ctx, { ...page, paged: cursor !== '' }, filters));
     } catch (err) {
       // A hand-edited address (unknown status, a cursor from another search): the form again, with why.
-      const error = formError(err, ctx, { status: 'orders.status', reference: 'orders.search' });
+      const error = formError(err, ctx, {
+        status: 'orders.status',
+        reference: 'orders.search',
+        q: 'orders.search',
+      });
       const empty = { orders: [], nextCursor: null, paged: cursor !== '' };
-      return sendPage(reply, ordersPage(ctx, empty, filters, error), 400);
+      return sendPage(reply, ordersPage(ctx, empty, asked(), error), 400);
     }
   });
 

@@ -6,7 +6,7 @@ import { invalidField } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
-import { query } from './form.ts';
+import { asked, query } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { type RatesForm, ratesPage } from './views/rates-page.ts';
 
@@ -49,16 +49,16 @@ export function ratesRoutes(app: FastifyInstance, deps: Deps, { context }: { con
     const { session } = userOf(request);
     const ctx = await context(request, reply);
     const apiBaseUrl = publicServerUrl(deps);
-    const values: RatesForm = {
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typed = (): RatesForm => ({
       to: query(request, 'to', 501),
       unit_type: query(request, 'unit_type', 30) || 'parcel',
       unit_weight: query(request, 'unit_weight', 30),
       quantity: query(request, 'quantity', 10),
-    };
-    if ((request.query as Record<string, unknown>).to === undefined) {
-      return sendPage(reply, ratesPage(ctx, { values }, apiBaseUrl));
-    }
+    });
     try {
+      const values = typed();
+      if (!asked(request, 'to')) return sendPage(reply, ratesPage(ctx, { values }, apiBaseUrl));
       const body = rateRequestOf(values);
       const quote = await deps.rates.quote(session.user.brandId, body);
       // Only to say why a quote is unavailable (out of zone, unknown, or the grid's gap).
@@ -69,7 +69,7 @@ export function ratesRoutes(app: FastifyInstance, deps: Deps, { context }: { con
       return sendPage(reply, ratesPage(ctx, { values, result: { quote, destination, body } }, apiBaseUrl));
     } catch (err) {
       const errors = fieldErrors(err, ctx, RATE_FIELDS);
-      return sendPage(reply, ratesPage(ctx, { values, errors }, apiBaseUrl), 400);
+      return sendPage(reply, ratesPage(ctx, { values: typed(), errors }, apiBaseUrl), 400);
     }
   });
 }

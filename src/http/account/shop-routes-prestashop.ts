@@ -97,11 +97,10 @@ export function prestashopShopRoutes(
   app.post('/shops/prestashop/connect', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
     mayLink(user);
-    const url = text(request, 'ps_url', 300);
     try {
       const linked = await deps.prestashop.linking.link({
         brandId: user.brandId,
-        url,
+        url: text(request, 'ps_url', 300),
         key: text(request, 'ps_key', 100),
       });
       const id = linked.connection.id;
@@ -109,8 +108,9 @@ export function prestashopShopRoutes(
       return sealForReveal(request, reply, reveal, `linked:${id}`, linked.secret, location);
     } catch (err) {
       const { errors, status } = refusal(err, await context(request, reply), PRESTASHOP_CONNECT_FIELDS);
-      // The key is not sent back into the form: it is a secret of the shop.
-      return view(request, reply, { prestashop: { url, errors } }, status);
+      // The key is not sent back into the form: it is a secret of the shop. The address is read
+      // again (a control character in it is its error, refused at the first read: form.ts).
+      return view(request, reply, { prestashop: { url: text(request, 'ps_url', 300), errors } }, status);
     }
   });
 

@@ -168,14 +168,14 @@ export function shopRoutes(
     mayLink(user);
     const shopify = deps.shopify;
     if (!shopify) throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
-    const typed = text(request, 'shop', 300);
     let shop: string;
     try {
-      shop = shopDomainFromForm(typed);
+      shop = shopDomainFromForm(text(request, 'shop', 300));
     } catch (err) {
       const errors = fieldErrors(err, await context(request, reply), SHOP_FIELDS);
-      return view(request, reply, { shop: typed, errors }, 400);
+      return view(request, reply, { shop: text(request, 'shop', 300), errors }, 400);
     }
+    const typed = text(request, 'shop', 300);
     // Going through Shopify only to be told at the end that it is linked already would waste a trip.
     if (await liveShop(user, shop)) {
       const { t } = await context(request, reply);
@@ -207,10 +207,12 @@ export function shopRoutes(
     const woocommerce = deps.woocommerce;
     if (!woocommerce)
       throw new AppError('not_found', 'The WooCommerce bridge is not set up on this service.');
-    const typed = text(request, 'url', 300);
-    const key = text(request, 'consumer_key', 100);
-    const secret = text(request, 'consumer_secret', 100);
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typedUrl = () => text(request, 'url', 300);
     try {
+      const typed = typedUrl();
+      const key = text(request, 'consumer_key', 100);
+      const secret = text(request, 'consumer_secret', 100);
       if (key || secret) {
         const connection = await woocommerce.linking.link({
           brandId: user.brandId,
@@ -231,7 +233,7 @@ export function shopRoutes(
       const ctx = await context(request, reply);
       const errors = fieldErrors(err, ctx, WOO_FIELDS);
       if (Object.keys(errors).length === 0) errors.url = err.message;
-      return view(request, reply, { storeUrl: typed, errors }, 400);
+      return view(request, reply, { storeUrl: typedUrl(), errors }, 400);
     }
   });
 

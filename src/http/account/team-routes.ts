@@ -56,9 +56,10 @@ export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
 
   app.post('/team/invite', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
-    const input = { email: text(request, 'email', 254), role: text(request, 'role', 20) };
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typed = () => ({ email: text(request, 'email', 254), role: text(request, 'role', 20) });
     try {
-      await team.invite(session.user, { ...input, locale: request.locale });
+      await team.invite(session.user, { ...typed(), locale: request.locale });
       return reply.redirect('/account/team?done=invited', 303);
     } catch (err) {
       const ctx = await context(request, reply);
@@ -67,7 +68,7 @@ export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
         isAppError(err) && err.details?.[0]?.message === EMAIL_TAKEN
           ? ctx.t('team.taken')
           : formError(err, ctx, { email: 'field.email', role: 'team.role' });
-      return view(request, reply, { ...input, error }, 400);
+      return view(request, reply, { ...typed(), error }, 400);
     }
   });
 

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { User } from '../../domain/accounts/user.ts';
 import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
-import { list, text } from './form.ts';
+import { list, query, text } from './form.ts';
 import type { PageContextOf } from './index.ts';
 import { type RequestForm, webhooksPage } from './views/webhooks-page.ts';
 
@@ -60,21 +60,22 @@ export function webhookRoutes(
   }
 
   app.get('/webhooks', SIGNED_IN, (request, reply) =>
-    view(request, reply, { sent: (request.query as Record<string, unknown>).requested === '1' }),
+    view(request, reply, { sent: query(request, 'requested', 10) === '1' }),
   );
 
   app.post('/webhooks/requests', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
-    const values: RequestForm = {
+    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
+    const typed = (): RequestForm => ({
       url: text(request, 'url', 2001),
       events: list(request, 'events'),
       message: text(request, 'message', 2001),
-    };
+    });
     try {
-      await deps.webhookRequests.request(session.user, values);
+      await deps.webhookRequests.request(session.user, typed());
     } catch (err) {
       const errors = fieldErrors(err, await context(request, reply), REQUEST_FIELDS);
-      return view(request, reply, { values, errors }, 400);
+      return view(request, reply, { values: typed(), errors }, 400);
     }
     return reply.redirect('/account/webhooks?requested=1', 303);
   });

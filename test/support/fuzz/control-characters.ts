@@ -69,7 +69,11 @@ export interface HtmlForm {
   method: 'GET' | 'POST';
   /** Every named control with the value the page gives it (a select's chosen option, a textarea's text). */
   fields: [string, string][];
+  /** The names of the controls a person types into (text inputs and text areas), not those chosen or hidden. */
+  typed: string[];
 }
+
+const TYPED_INPUTS = new Set(['text', 'email', 'password', 'search', 'url', 'tel', 'number']);
 
 const attribute = (tag: string, name: string): string | undefined =>
   new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(tag)?.[1];
@@ -90,6 +94,7 @@ export function formsOf(page: string, html: string): HtmlForm[] {
     const method = (attribute(tag, 'method') ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET';
     const action = unescapeHtml(attribute(tag, 'action') ?? page);
     const fields: [string, string][] = [];
+    const typed: string[] = [];
     for (const control of inner.matchAll(/<(input|textarea|select)\b([^>]*)>([\s\S]*?<\/\1>)?/gi)) {
       const [, kind, attributes, content = ''] = control as unknown as [string, string, string, string?];
       const name = attribute(attributes, 'name');
@@ -98,11 +103,13 @@ export function formsOf(page: string, html: string): HtmlForm[] {
         const type = (attribute(attributes, 'type') ?? 'text').toLowerCase();
         if ((type === 'checkbox' || type === 'radio') && !/\schecked\b/i.test(attributes)) continue;
         if (type === 'submit' || type === 'button') continue;
+        if (TYPED_INPUTS.has(type)) typed.push(name);
         fields.push([
           name,
           unescapeHtml(attribute(attributes, 'value') ?? (type === 'checkbox' ? 'on' : '')),
         ]);
       } else if (kind!.toLowerCase() === 'textarea') {
+        typed.push(name);
         fields.push([name, unescapeHtml(content.replace(/<\/textarea>$/i, ''))]);
       } else {
         const options = [...content.matchAll(/<option\b([^>]*)>/gi)].map((o) => o[1]!);
@@ -110,7 +117,7 @@ export function formsOf(page: string, html: string): HtmlForm[] {
         fields.push([name, unescapeHtml((chosen && attribute(chosen, 'value')) ?? '')]);
       }
     }
-    forms.push({ page, action, method, fields });
+    forms.push({ page, action, method, fields, typed });
   }
   return forms;
 }

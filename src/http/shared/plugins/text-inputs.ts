@@ -8,6 +8,9 @@ import { invalidField } from '../../../errors.ts';
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const UNUSABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff]/u;
+const UNUSABLE_ALL = new RegExp(UNUSABLE.source, 'gu');
+/** `text` without the characters of UNUSABLE: what a form shows again once it said why it refused them. */
+export const withoutUnusable = (text: string): string => text.replace(UNUSABLE_ALL, '');
 /** Outside a JSON body a control character can only arrive percent-encoded (or raw, if the parser let it). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const MAY_CARRY_ONE = /[%\u0000-\u001f]/;
@@ -27,19 +30,61 @@ export function fieldMatching(value: unknown, path: string, pattern: RegExp): st
 }
 
 /**
+ * The form fields and query parameters of a request that carry a character of UNUSABLE, by their
+ * top-level name, when its route takes them itself (`config.unusableText: 'mark'`).
+ */
+export interface UnusableInputs {
+  query: Set<string>;
+  body: Set<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * 'mark': a query parameter or form field with a control character is not refused here but
+     * noted in `request.unusableInputs`, for the route to refuse where it reads it (the account
+     * area, which shows the refusal on the form: account/form.ts). Path parameters are refused.
+     */
+    unusableText?: 'refuse' | 'mark';
+  }
+  interface FastifyRequest {
+    unusableInputs: UnusableInputs | null;
+  }
+}
+
+/** The top-level names of `value`'s entries holding a string that `pattern` matches. */
+function namesMatching(value: unknown, pattern: RegExp): Set<string> {
+  const names = new Set<string>();
+  if (value === null || typeof value !== 'object') return names;
+  for (const [key, item] of Object.entries(value))
+    if (fieldMatching(item, key, pattern) !== null) names.add(key);
+  return names;
+}
+
+/**
  * Refuses, with 400 `invalid_request` naming the field, a path parameter, a query parameter or a
  * form field carrying a character of UNUSABLE, before validation and before any handler: one check
- * for every surface (the API's envelope, the account area's and the tracking pages' error pages).
- * JSON bodies are checked as they are parsed (NUL and unpaired surrogates, which no JSON string of
- * ours can store; app.ts).
+ * for every surface (the API's envelope, the tracking pages' error pages). The account area's
+ * routes take query parameters and form fields themselves (`config.unusableText: 'mark'`), to show
+ * the refusal on the form. JSON bodies are checked as they are parsed (NUL and unpaired surrogates,
+ * which no JSON string of ours can store; app.ts).
  */
 export function refuseUnusableText(app: FastifyInstance): void {
+  app.decorateRequest('unusableInputs', null);
   // Callback-style and cheap when there is nothing to look at: it runs on every request.
   app.addHook('preValidation', (request, _reply, done) => {
-    let field: string | null = null;
-    if (MAY_CARRY_ONE.test(request.url)) {
-      field = fieldMatching(request.params, '', UNUSABLE) ?? fieldMatching(request.query, '', UNUSABLE);
+    const mayCarry = MAY_CARRY_ONE.test(request.url);
+    const param = mayCarry ? fieldMatching(request.params, '', UNUSABLE) : null;
+    if (param !== null) return done(invalidField(param || 'path', UNUSABLE_TEXT_MESSAGE));
+    if (request.routeOptions.config?.unusableText === 'mark') {
+      const query = mayCarry ? namesMatching(request.query, UNUSABLE) : new Set<string>();
+      const body = isForm(request.headers['content-type'])
+        ? namesMatching(request.body, UNUSABLE)
+        : new Set<string>();
+      if (query.size > 0 || body.size > 0) request.unusableInputs = { query, body };
+      return done();
     }
+    let field = mayCarry ? fieldMatching(request.query, '', UNUSABLE) : null;
     if (field === null && isForm(request.headers['content-type'])) {
       field = fieldMatching(request.body, '', UNUSABLE);
     }

@@ -50,7 +50,10 @@ export const ErrorSchema = Type.Object(
 );
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request (`invalid_request`): malformed JSON, wrong type, missing or unknown field.',
+  400:
+    'Invalid request (`invalid_request`): malformed JSON, wrong type, missing or unknown field; a NUL (`\\u0000`) ' +
+    'or an unpaired surrogate in a JSON string, or a control character (U+0000 to U+001F but tab, line feed and ' +
+    'carriage return) in a query or path parameter, the field named in `details`.',
   401: 'Missing, malformed, unknown or revoked API key (`unauthorized`).',
   403: 'The API key lacks the scope this operation needs (`insufficient_scope`).',
   404: 'Not found (`not_found`).',
