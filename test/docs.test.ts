@@ -43,7 +43,9 @@ function anchorsOf(file: string): Set<string> {
 describe('documentation', () => {
   it.each(DOCS)('%s links only to files of the repository, which exist', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)|src="([^":]+)"/g)].map((m) => (m[1] ?? m[2])!);
+    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)|src="([^":]+)"/g)].map(
+      (m) => (m[1] ?? m[2])!,
+    );
     for (const target of targets.filter((t) => !/^[a-z]+:/.test(t))) {
       const path = resolve(ROOT, dirname(file), target);
       expect(relative(ROOT, path).startsWith('..'), `${file} → ${target}`).toBe(false);
