@@ -103,7 +103,7 @@ const Text = (description: string, options: { minLength?: number; pattern?: stri
 
 /**
  * Every environment variable the service reads, with its type, default and bounds: the one
- * schema the environment is checked against at start-up (and the README's configuration table).
+ * schema the environment is checked against at start-up (and the configuration table of docs/operator-guide.md).
  */
 export const ENV_SCHEMA = Type.Object({
   PORT: Int(3000, 0, 65535, 'HTTP port'),

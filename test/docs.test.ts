@@ -1,18 +1,51 @@
-/** The README and docs/ describe this repository alone, and the README's error table is complete. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+/**
+ * The README and docs/ describe this repository alone, their links and anchors lead somewhere, the
+ * API guide's error table is complete, and the README stays a front door.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../src/errors.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
-  f.endsWith('.md'),
-);
+
+function markdownUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return markdownUnder(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+const CONNECTOR_READMES = readdirSync(join(ROOT, 'connectors'))
+  .map((name) => `connectors/${name}/README.md`)
+  .filter((file) => existsSync(join(ROOT, file)));
+const DOCS = ['README.md', ...markdownUnder('docs'), ...CONNECTOR_READMES];
+
+/** The anchors GitHub gives a file: its headings' slugs (numbered when repeated) and explicit ids. */
+function anchorsOf(file: string): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  const anchors = new Set([...text.matchAll(/<a id="([^"]+)">/g)].map((m) => m[1]!));
+  const seen = new Map<string, number>();
+  for (const [, heading] of text.matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = heading!
+      .replace(/<[^>]+>/g, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count ? `${slug}-${count}` : slug);
+  }
+  return anchors;
+}
 
 describe('documentation', () => {
   it.each(DOCS)('%s links only to files of the repository, which exist', (file) => {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    const targets = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)|src="([^":]+)"/g)].map(
+      (m) => (m[1] ?? m[2])!,
+    );
     for (const target of targets.filter((t) => !/^[a-z]+:/.test(t))) {
       const path = resolve(ROOT, dirname(file), target);
       expect(relative(ROOT, path).startsWith('..'), `${file} → ${target}`).toBe(false);
@@ -22,11 +55,25 @@ describe('documentation', () => {
     expect(text.match(/`\.\.\/[^`]*`|\/work\/|shared\/SPEC/g), file).toBeNull();
   });
 
-  it("lists every error code with its status in the README's error table", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it.each(DOCS)('%s links only to anchors that exist', (file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    for (const [link, target, anchor] of text.matchAll(/\]\(([^)#\s]*)#([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const path = relative(ROOT, resolve(ROOT, dirname(file), target || file.split('/').pop()!));
+      if (!path.endsWith('.md') || !existsSync(join(ROOT, path))) continue;
+      expect(anchorsOf(path).has(anchor!), `${file} → ${link}`).toBe(true);
+    }
+  });
+
+  it("lists every error code with its status in the API guide's error table", () => {
+    const guide = readFileSync(join(ROOT, 'docs/api-guide.md'), 'utf8');
     const rows = new Map(
-      [...readme.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const),
+      [...guide.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const),
     );
     for (const [code, status] of Object.entries(ERROR_STATUS)) expect(rows.get(code), code).toBe(status);
+  });
+
+  it('keeps the README a front door: at most 15 KB, the rest in docs/', () => {
+    expect(statSync(join(ROOT, 'README.md')).size).toBeLessThanOrEqual(15_000);
   });
 });
