@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from '../src/jobs/cleanup-idempotency-keys.ts';
+import { JOBS } from '../src/jobs/index.ts';
+import { JOB_SPECS } from '../src/jobs/job-names.ts';
 import { startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { holdAsDeadWorker } from './support/queued-jobs.ts';
@@ -37,6 +39,20 @@ describe('job runner', () => {
     } finally {
       await runner.stop();
     }
+  });
+});
+
+describe('job names', () => {
+  it('every job the worker runs is listed in the leaf module with the same spec (recovery and SQL read it there)', () => {
+    const specOf = (job: (typeof JOB_SPECS)[number]) => ({
+      name: job.name,
+      payloadVersion: job.payloadVersion,
+      fields: job.fields,
+      maxAttempts: job.maxAttempts,
+      stalledAfterMs: job.stalledAfterMs,
+    });
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect(JOBS.map(specOf).sort(byName)).toEqual(JOB_SPECS.map(specOf).sort(byName));
   });
 });
 

@@ -20,8 +20,8 @@ export interface JobSpec<F extends string = string> {
   readonly stalledAfterMs?: number;
 }
 
-/** A job's payload as enqueued: its version and its fields. */
-export type JobPayload<F extends string> = { v: number } & Record<F, string>;
+/** A job's payload as enqueued: its version and its fields (strings). */
+export type JobPayload<F extends string = never> = { v: number } & Record<F, string>;
 
 const spec = <const F extends string>(job: JobSpec<F>): JobSpec<F> => job;
 

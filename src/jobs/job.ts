@@ -1,4 +1,4 @@
-import type { JobSpec } from './job-names.ts';
+import type { JobPayload, JobSpec } from './job-names.ts';
 
 /**
  * What a job sees of the queue while it runs: the parts of graphile-worker's helpers our jobs use,
@@ -16,7 +16,7 @@ export interface JobHelpers {
   };
   addJob(
     name: string,
-    payload: { v: number } & Record<string, unknown>,
+    payload: JobPayload & Record<string, unknown>,
     options?: {
       runAt?: Date;
       maxAttempts?: number;

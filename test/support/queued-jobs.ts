@@ -29,9 +29,9 @@ export async function queuedJobs(pool: Pool, name: string, match: Record<string,
 }
 
 /**
- * The jobs as a worker killed mid-job leaves them: held by `worker` since `ago` (an interval).
- * No queue function does this (only a worker claims a job), so it writes graphile-worker's private
- * table, as test/queue-contract.test.ts pins it.
+ * The jobs (those no worker holds) as a worker killed mid-job leaves them: held by `worker` since
+ * `ago` (an interval). No queue function does this (only a worker claims a job), so it writes
+ * graphile-worker's private table, as test/queue-contract.test.ts pins it.
  */
 export async function holdAsDeadWorker(
   pool: Pool,
@@ -41,7 +41,7 @@ export async function holdAsDeadWorker(
 ): Promise<void> {
   await pool.query(
     `UPDATE graphile_worker._private_jobs SET locked_by = $2, locked_at = now() - $3::interval
-      WHERE id = ANY($1::bigint[])`,
+      WHERE id = ANY($1::bigint[]) AND locked_at IS NULL`,
     [ids, worker, ago],
   );
 }
@@ -53,4 +53,31 @@ export async function failForGood(pool: Pool, ids: readonly string[], error: str
       WHERE id = ANY($1::bigint[])`,
     [ids, error],
   );
+}
+
+/** Time passes for held jobs: held `by` (an interval) longer than they were. */
+export async function ageHeldJobs(pool: Pool, ids: readonly string[], by: string): Promise<void> {
+  await pool.query(
+    `UPDATE graphile_worker._private_jobs SET locked_at = locked_at - $2::interval
+      WHERE id = ANY($1::bigint[]) AND locked_at IS NOT NULL`,
+    [ids, by],
+  );
+}
+
+/**
+ * The unheld jobs of `task` due now rather than after their backoff (seconds to hours), as the
+ * queue would run them later; `onlyLater`: only those due in the future. Returns how many.
+ */
+export async function makeDueNow(
+  pool: Pool,
+  task: string,
+  options: { onlyLater?: boolean } = {},
+): Promise<number> {
+  const { rowCount } = await pool.query(
+    `UPDATE graphile_worker._private_jobs j SET run_at = now()
+       FROM graphile_worker._private_tasks k
+      WHERE k.id = j.task_id AND k.identifier = $1 AND j.locked_at IS NULL AND ($2 OR j.run_at > now())`,
+    [task, options.onlyLater !== true],
+  );
+  return rowCount ?? 0;
 }

@@ -5,7 +5,7 @@
  */
 
 /** An `add_job` call; each member is a SQL expression (a parameter, a column, a literal). */
-export interface AddJobCall {
+interface AddJobCall {
   task: string;
   /** JSON. */
   payload: string;
