@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { BENCH } from './breakdown.ts';
 import { type LoadOptions, measure, type Row } from './harness.ts';
 
@@ -6,8 +7,8 @@ import { type LoadOptions, measure, type Row } from './harness.ts';
  * Jobs the worker has to run now: due (not scheduled for later, as the next cron tick or a retry's
  * backoff are) and not permanently failed. A job being run counts until it is done.
  */
-const READY_JOBS = `SELECT ${BENCH} count(*)::int AS n FROM graphile_worker.jobs
-  WHERE run_at <= now() AND (attempts < max_attempts OR locked_at IS NOT NULL)`;
+const READY_JOBS = `SELECT ${BENCH} count(*)::int AS n FROM ${QUEUED_JOBS} j
+  WHERE j.run_at <= now() AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)`;
 
 export async function readyJobs(pool: pg.Pool): Promise<number> {
   return (await pool.query<{ n: number }>(READY_JOBS)).rows[0]!.n;

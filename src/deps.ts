@@ -23,6 +23,7 @@ import { brandService } from './domain/brands/brand-service.ts';
 import { invoiceService } from './domain/invoices/invoice-service.ts';
 import { orderLinks } from './domain/orders/order-json.ts';
 import { orderService } from './domain/orders/order-service.ts';
+import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { gridService } from './domain/pricing/grid-service.ts';
 import { rateService } from './domain/rates/rate-service.ts';
@@ -42,9 +43,11 @@ import { destinationGuard } from './infra/http/url-guard.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
-import { PRESTASHOP_PROCESS_PUSH } from './jobs/prestashop-process-push.ts';
-import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/shopify-process-webhook.ts';
-import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/woocommerce-process-order.ts';
+import {
+  PRESTASHOP_PROCESS_PUSH_SPEC,
+  SHOPIFY_PROCESS_WEBHOOK_SPEC,
+  WOOCOMMERCE_PROCESS_ORDER_SPEC,
+} from './jobs/job-names.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -222,7 +225,7 @@ export function createDeps(
         request: jsonRequester(shopifyHttp),
         clock,
         baseUrl,
-        processJob: SHOPIFY_PROCESS_WEBHOOK.name,
+        processJob: SHOPIFY_PROCESS_WEBHOOK_SPEC.name,
       })
     : null;
   const prestashop = prestashopConnector({
@@ -241,7 +244,7 @@ export function createDeps(
         ? 'Shop credentials cannot be stored: set CONNECTOR_SECRET_KEY (`openssl rand -hex 32`).'
         : null,
     onChanged: directory.forget,
-    processJob: PRESTASHOP_PROCESS_PUSH.name,
+    processJob: PRESTASHOP_PROCESS_PUSH_SPEC.name,
   });
   const woocommerce: WooCommerceConnector | null = config.woocommerce
     ? wooCommerceConnector({
@@ -256,7 +259,7 @@ export function createDeps(
         clock,
         baseUrl,
         carrierName: config.carrierName,
-        processJob: WOOCOMMERCE_PROCESS_ORDER.name,
+        processJob: WOOCOMMERCE_PROCESS_ORDER_SPEC.name,
       })
     : null;
   return {
@@ -314,11 +317,11 @@ export function createDeps(
     /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
     jobQueue: {
       recoverStalled: (tasks: readonly string[], graceMs: number) =>
-        stores.jobQueue.unlockStalledJobs(tasks, graceMs),
+        stores.jobQueue.unlockStalled(tasks, graceMs),
       /** The per-order queues of the shop connectors whose order is finished (jobs/cleanup-order-queues.ts). */
       deleteFinishedOrderQueues: async () => {
         for (const prefix of ORDER_QUEUE_PREFIXES)
-          await stores.connectorSync.deleteFinishedOrderQueues(prefix);
+          await stores.jobQueue.deleteFinishedOrderQueues(prefix, TERMINAL_STATUSES);
       },
     },
     /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */

@@ -4,6 +4,8 @@ import { isConnectionError } from './db/pool.ts';
 import type { Deps } from './deps.ts';
 import { CRONTAB, taskList } from './jobs/index.ts';
 
+/** The runner `startWorker` returns (graphile-worker's). */
+export type { Runner };
 export { taskList };
 
 export interface WorkerOptions {

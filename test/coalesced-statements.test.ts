@@ -5,6 +5,7 @@ import { findPage, type PageLookup } from '../src/db/repositories/order-pages.ts
 import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
 import { orderLinks, STORED_JSON_VERSION, storedOrderJson } from '../src/domain/orders/order-json.ts';
 import { generateTrackingRef } from '../src/domain/orders/tracking-ref.ts';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 
 /** A refusal as PostgreSQL sends it (the driver's error class, with a SQLSTATE). */
@@ -170,9 +171,8 @@ describe('orders created together (one INSERT for the crowd)', () => {
 
     const { rows } = await t.pool.query<{ ref: string; order: { tracking_ref: string }; jobs: number }>(
       `SELECT e.data->'order'->>'tracking_ref' AS ref, e.data->'order' AS order,
-              (SELECT count(*)::int FROM graphile_worker._private_jobs j
-                 JOIN graphile_worker._private_tasks k ON k.id = j.task_id
-                WHERE k.identifier = 'webhooks_fan_out' AND j.payload->>'event_id' = e.id) AS jobs
+              (SELECT count(*)::int FROM ${QUEUED_JOBS} j
+                WHERE j.task = 'webhooks_fan_out' AND j.payload->>'event_id' = e.id) AS jobs
          FROM outbox_events e WHERE e.type = 'order.created' AND e.brand_id = ANY($1)`,
       [[listened.brandId, quiet.brandId]],
     );

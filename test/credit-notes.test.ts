@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditNoteIdFor } from '../src/domain/invoices/credit-notes.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -174,9 +175,8 @@ describe('credit notes for orders cancelled after invoicing', () => {
     const { lines: _lines, ...withoutLines } = detail;
     expect(rows[0]!.data.credit_note).toEqual(withoutLines);
     const jobs = await t.pool.query(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
-         JOIN graphile_worker._private_tasks k ON k.id = j.task_id
-        WHERE k.identifier = 'webhooks_fan_out' AND j.payload->>'event_id' IN
+      `SELECT count(*)::int AS n FROM ${QUEUED_JOBS} j
+        WHERE j.task = 'webhooks_fan_out' AND j.payload->>'event_id' IN
               (SELECT id FROM outbox_events WHERE brand_id = $1 AND type = 'credit_note.issued')`,
       [brand.brandId],
     );

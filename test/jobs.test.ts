@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from '../src/jobs/cleanup-idempotency-keys.ts';
+import { JOBS } from '../src/jobs/index.ts';
+import { JOB_SPECS } from '../src/jobs/job-names.ts';
 import { startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { holdAsDeadWorker } from './support/queued-jobs.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -20,7 +24,7 @@ describe('job runner', () => {
     );
     const runner = await startWorker(t.deps, { pollIntervalMs: 100 });
     try {
-      await t.pool.query(`SELECT graphile_worker.add_job($1, '{}'::json)`, [CLEANUP_IDEMPOTENCY_KEYS.name]);
+      await jobQueueOn(t.pool).add(CLEANUP_IDEMPOTENCY_KEYS.name, {});
       const started = Date.now();
       let keys: string[] = [];
       do {
@@ -38,28 +42,37 @@ describe('job runner', () => {
   });
 });
 
+describe('job names', () => {
+  it('every job the worker runs is listed in the leaf module with the same spec (recovery and SQL read it there)', () => {
+    const specOf = (job: (typeof JOB_SPECS)[number]) => ({
+      name: job.name,
+      payloadVersion: job.payloadVersion,
+      fields: job.fields,
+      maxAttempts: job.maxAttempts,
+      stalledAfterMs: job.stalledAfterMs,
+    });
+    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+    expect(JOBS.map(specOf).sort(byName)).toEqual(JOB_SPECS.map(specOf).sort(byName));
+  });
+});
+
 describe('recover_stalled_jobs', () => {
   it('frees the jobs a dead worker held past their grace (those that declare one), and only those', async () => {
     const { RECOVER_STALLED_JOBS } = await import('../src/jobs/recover-stalled-jobs.ts');
     const { WEBHOOKS_FAN_OUT } = await import('../src/jobs/webhooks-fan-out.ts');
     const { ISSUE_DUE_INVOICES } = await import('../src/jobs/issue-invoices.ts');
-    const add = async (task: string, queue: string) =>
-      (
-        await t.pool.query<{ id: string }>(
-          `SELECT id FROM graphile_worker.add_job($1, '{"v":1,"event_id":"msg_nothing"}'::json,
-                  run_at := now() + interval '1 hour', queue_name := $2)`,
-          [task, queue],
-        )
-      ).rows[0]!.id;
+    const queue = jobQueueOn(t.pool);
+    const add = (task: string, queueName: string) =>
+      queue.add(
+        task,
+        { v: 1, event_id: 'msg_nothing' },
+        { runAt: new Date(Date.now() + 3600_000), queueName },
+      );
     const stalled = await add(WEBHOOKS_FAN_OUT.name, 'q-stalled');
     const recent = await add(WEBHOOKS_FAN_OUT.name, 'q-recent');
     const undeclared = await add(ISSUE_DUE_INVOICES.name, 'q-undeclared');
     // As SIGKILL leaves them: locked by workers that will never finish.
-    const lock = (id: string, worker: string, ago: string) =>
-      t.pool.query(
-        `UPDATE graphile_worker._private_jobs SET locked_by = $2, locked_at = now() - $3::interval WHERE id = $1`,
-        [id, worker, ago],
-      );
+    const lock = (id: string, worker: string, ago: string) => holdAsDeadWorker(t.pool, [id], worker, ago);
     await lock(stalled, 'dead-1', '10 minutes');
     await lock(recent, 'alive-2', '1 minute');
     await lock(undeclared, 'dead-3', '10 minutes');
@@ -68,15 +81,10 @@ describe('recover_stalled_jobs', () => {
     const helpers = { logger: { info: (m: string) => logged.push(m) } } as never;
     await RECOVER_STALLED_JOBS.run(t.deps, {}, helpers);
 
-    const { rows } = await t.pool.query<{ id: string; locked_by: string | null }>(
-      'SELECT id::text, locked_by FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[])',
-      [[stalled, recent, undeclared]],
-    );
-    const lockedBy = Object.fromEntries(rows.map((r) => [r.id, r.locked_by]));
+    const jobs = await queue.list({ ids: [stalled, recent, undeclared] });
+    const lockedBy = Object.fromEntries(jobs.map((j) => [j.id, j.lockedBy]));
     expect(lockedBy).toEqual({ [stalled]: null, [recent]: 'alive-2', [undeclared]: 'dead-3' });
     expect(logged).toEqual(['ran again 1 jobs held by a worker that died']);
-    await t.pool.query('DELETE FROM graphile_worker._private_jobs WHERE id = ANY($1::bigint[])', [
-      [stalled, recent, undeclared],
-    ]);
+    await queue.remove({ ids: [stalled, recent, undeclared] }, { evenLocked: true });
   });
 });

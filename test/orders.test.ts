@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../src/db/pool.ts';
 import { STATUS_EVENTS } from '../src/events/catalogue.ts';
 import { OrderSchema } from '../src/http/shared/schemas/orders.ts';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
 import {
@@ -547,7 +548,7 @@ describe('cancel and status changes', () => {
 /** Fan-out jobs queued for the brand's outbox events. */
 async function fanOutJobs(pool: Pool, brandId: string): Promise<number> {
   const { rows } = await pool.query(
-    "SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = $2 AND j.payload->>'event_id' IN (SELECT id FROM outbox_events WHERE brand_id = $1)",
+    `SELECT count(*)::int AS n FROM ${QUEUED_JOBS} j WHERE j.task = $2 AND j.payload->>'event_id' IN (SELECT id FROM outbox_events WHERE brand_id = $1)`,
     [brandId, WEBHOOKS_FAN_OUT.name],
   );
   return rows[0].n;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseShopUrl } from '../src/connectors/prestashop/prestashop-link.ts';
 import { storesOn } from '../src/db/stores.ts';
 import { destinationGuard } from '../src/infra/http/url-guard.ts';
+import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
 import { postJson } from './support/fake-shopify/delivery.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
@@ -248,7 +249,7 @@ describe('the Webservice poll', () => {
     const pushed = fake.createOrder(linked.slug);
     await push(fake, linked, pushed.id);
     // The cron job, through the worker: it enqueues each due shop's poll.
-    await live.t.pool.query("SELECT graphile_worker.add_job('prestashop_poll', '{}')");
+    await jobQueueOn(live.t.pool).add('prestashop_poll', {});
     const last = [String(far.date_upd), String(pushed.date_upd)].sort().at(-1);
     const polled = await eventually(async () => {
       const row = await storesOn(live.t.pool).prestashopShops.find(linked.connection.id);

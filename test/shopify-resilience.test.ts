@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { RECOVER_STALLED_JOBS } from '../src/jobs/recover-stalled-jobs.ts';
+import { holdAsDeadWorker } from './support/queued-jobs.ts';
 import {
   deliveryOrdersOf,
   fulfillmentsOf,
@@ -134,19 +136,21 @@ describe('a worker killed mid-job', () => {
     const { order } = await pickedUp(shop);
     await eventually(async () => (await pendingSyncJobs(t)).some((j) => j.last_error !== null));
     // As a process killed with SIGKILL leaves it: locked by a worker that will never finish it.
-    await t.pool.query(
-      `UPDATE graphile_worker._private_jobs SET locked_by = 'killed-worker', locked_at = now() - interval '10 minutes'
-        WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'shopify_sync_order')
-          AND locked_at IS NULL`,
+    const queue = jobQueueOn(t.pool);
+    const waiting = (await queue.list({ task: 'shopify_sync_order' }, 10_000)).filter(
+      (j) => j.lockedAt === null,
+    );
+    await holdAsDeadWorker(
+      t.pool,
+      waiting.map((j) => j.id),
+      'killed-worker',
+      '10 minutes',
     );
     fake.setMode('up');
     expect(await runSyncJobsNow(t)).toBe(0);
     await sleep(300);
     expect(fulfillmentsOf(fake, shop, order.gid)).toHaveLength(0);
-    await t.pool.query('SELECT graphile_worker.add_job($1, $2::json)', [
-      RECOVER_STALLED_JOBS.name,
-      '{"v":1}',
-    ]);
+    await queue.add(RECOVER_STALLED_JOBS.name, { v: 1 });
     await eventually(
       async () => (await runSyncJobsNow(t)) > 0 || fulfillmentsOf(fake, shop, order.gid).length > 0,
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storesOn } from '../src/db/stores.ts';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -33,9 +34,8 @@ afterAll(async () => {
 async function inboxRows(deliveryId: string) {
   const { rows } = await t.pool.query(
     `SELECT i.id, i.payload, i.outcome,
-            (SELECT count(*)::int FROM graphile_worker._private_jobs j
-               JOIN graphile_worker._private_tasks k ON k.id = j.task_id
-              WHERE k.identifier = 'shopify_process_webhook' AND j.payload->>'inbox_id' = i.id::text) AS jobs
+            (SELECT count(*)::int FROM ${QUEUED_JOBS} j
+              WHERE j.task = 'shopify_process_webhook' AND j.payload->>'inbox_id' = i.id::text) AS jobs
        FROM connector_inbox i WHERE delivery_id = $1`,
     [deliveryId],
   );
@@ -389,10 +389,9 @@ describe('orders/cancelled, app/uninstalled and privacy', () => {
 describe('the shopify outbox subscriber', () => {
   async function syncJobs(trackingRef: string) {
     const { rows } = await t.pool.query(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
-         JOIN graphile_worker._private_tasks k ON k.id = j.task_id
+      `SELECT count(*)::int AS n FROM ${QUEUED_JOBS} j
          JOIN outbox_events e ON e.id = j.payload->>'event_id'
-        WHERE k.identifier = 'shopify_sync_order' AND e.data->'order'->>'tracking_ref' = $1`,
+        WHERE j.task = 'shopify_sync_order' AND e.data->'order'->>'tracking_ref' = $1`,
       [trackingRef],
     );
     return rows[0].n as number;

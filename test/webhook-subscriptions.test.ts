@@ -1,6 +1,5 @@
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../src/worker.ts';
+import { type Runner, startWorker } from '../src/worker.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { SchemaToolkit } from './support/fuzz/json-schema.ts';
 import { createOrder } from './support/orders.ts';

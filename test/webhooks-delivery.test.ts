@@ -1,6 +1,5 @@
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../src/worker.ts';
+import { type Runner, startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';

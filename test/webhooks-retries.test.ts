@@ -3,11 +3,14 @@ import { webhookDeliveriesRepository } from '../src/db/repositories/webhook-deli
 import { webhooksRepository } from '../src/db/repositories/webhooks-repository.ts';
 import { webhookService } from '../src/domain/webhooks/webhook-service.ts';
 import { destinationGuard } from '../src/infra/http/url-guard.ts';
+import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { type DeliverOptions, deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { ORPHAN_GRACE_MS } from '../src/jobs/webhooks-recover.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
+import { holdAsDeadWorker } from './support/queued-jobs.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import { type Receiver, type Responder, startReceiver } from './support/webhook-receiver.ts';
 
@@ -60,8 +63,8 @@ async function oneDelivery() {
 async function state(deliveryId: string) {
   const { rows } = await t.pool.query(
     `SELECT d.status, d.attempt_count, d.next_attempt_at,
-       (SELECT run_at FROM graphile_worker.jobs j WHERE j.key = 'delivery:' || d.id) AS job_run_at,
-       (SELECT count(*)::int FROM graphile_worker.jobs j WHERE j.key = 'delivery:' || d.id) AS jobs
+       (SELECT run_at FROM ${QUEUED_JOBS} j WHERE j.key = 'delivery:' || d.id) AS job_run_at,
+       (SELECT count(*)::int FROM ${QUEUED_JOBS} j WHERE j.key = 'delivery:' || d.id) AS jobs
      FROM webhook_deliveries d WHERE d.id = $1`,
     [deliveryId],
   );
@@ -184,15 +187,18 @@ describe('webhook retries', () => {
     now = new Date(now.getTime() + ORPHAN_GRACE_MS + M);
     expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([]);
     // A worker took the job, then died long ago (its row lock went with its connection).
-    await t.pool.query(
-      `UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '1 hour', locked_by = 'dead'
-        WHERE key = $1`,
-      [`delivery:${deliveryId}`],
+    const queue = jobQueueOn(t.pool);
+    const held = await queue.list({ key: `delivery:${deliveryId}` });
+    await holdAsDeadWorker(
+      t.pool,
+      held.map((j) => j.id),
+      'dead',
+      '1 hour',
     );
     expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([deliveryId]);
-    const { rows } = await t.pool.query(`SELECT locked_by FROM graphile_worker.jobs WHERE key = $1`, [
-      `delivery:${deliveryId}`,
-    ]);
+    const rows = (await queue.list({ key: `delivery:${deliveryId}` })).map((j) => ({
+      locked_by: j.lockedBy,
+    }));
     expect(rows).toEqual([{ locked_by: null }]);
     expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([]);
   });

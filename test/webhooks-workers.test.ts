@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
-import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/db/pool.ts';
 import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import type { OrderJson } from '../src/domain/orders/order-json.ts';
+import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from '../src/jobs/webhooks-recover.ts';
-import { startWorker } from '../src/worker.ts';
+import { type Runner, startWorker } from '../src/worker.ts';
 import {
   buildTestApp,
   createBrandWithKey,
@@ -17,6 +17,7 @@ import {
   testConfig,
 } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
+import { ageHeldJobs } from './support/queued-jobs.ts';
 import { DLV_BIN } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import {
@@ -103,16 +104,18 @@ describe('webhook workers', () => {
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 0 });
 
     // Time passes (the recovery waits out a grace period before judging a worker dead).
-    await t.pool.query(
-      `UPDATE graphile_worker._private_jobs SET locked_at = locked_at - interval '10 minutes' WHERE key = $1`,
-      [`delivery:${delivery!.id}`],
+    const held = await jobQueueOn(t.pool).list({ key: `delivery:${delivery!.id}` });
+    await ageHeldJobs(
+      t.pool,
+      held.map((j) => j.id),
+      '10 minutes',
     );
     await t.pool.query(
       `UPDATE webhook_deliveries SET next_attempt_at = next_attempt_at - interval '10 minutes' WHERE id = $1`,
       [delivery!.id],
     );
     const restarted = await worker(2);
-    await t.pool.query(`SELECT graphile_worker.add_job($1, '{}'::json)`, [WEBHOOKS_RECOVER.name]);
+    await jobQueueOn(t.pool).add(WEBHOOKS_RECOVER.name, {});
     const hooks = await eventually(async () => {
       const got = receiver.received.filter((r) => r.path === path);
       return got.length >= 2 && got;

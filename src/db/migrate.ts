@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Logger, runMigrations as runQueueMigrations } from 'graphile-worker';
+import { migrateQueue } from '../infra/queue/queue-migrations.ts';
 import type { Pool } from './pool.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
@@ -44,7 +44,7 @@ export async function migrate(pool: Pool, dir: string = MIGRATIONS_DIR): Promise
       applied.push(file);
     }
     // The job queue's own schema (graphile_worker), versioned by the library itself.
-    await runQueueMigrations({ pgPool: pool, logger: new Logger(() => () => {}) });
+    await migrateQueue(pool);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     client.release();

@@ -1,4 +1,5 @@
 import type { OutboxEvent } from '../events/outbox.ts';
+import { jobQueueOn } from '../infra/queue/job-queue.ts';
 import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
@@ -9,7 +10,6 @@ import { creditNotesRepository } from './repositories/credit-notes-repository.ts
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
-import { jobQueueRepository } from './repositories/job-queue-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
 import { prestashopShopsRepository } from './repositories/prestashop-shops-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
@@ -32,7 +32,7 @@ export function storesOn(db: Queryable) {
     documentBuyers: documentBuyersRepository(db),
     idempotencyKeys: idempotencyRepository(db),
     invoices: invoicesRepository(db),
-    jobQueue: jobQueueRepository(db),
+    jobQueue: jobQueueOn(db),
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
     prestashopShops: prestashopShopsRepository(db),

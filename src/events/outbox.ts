@@ -1,9 +1,6 @@
 import { prefixedId } from '../domain/ids.ts';
 import type { EventPayloads, EventType } from './catalogue.ts';
 
-/** Payload version of every subscriber's event job: `{ v: 1, event_id }`. */
-export const OUTBOX_JOB_PAYLOAD_VERSION = 1;
-
 /**
  * Something that reacts to domain events: webhook delivery today, each shop connector and the
  * automation subscriptions next. Each gets its own job per event, so a slow or failing subscriber
@@ -19,7 +16,7 @@ export interface Subscriber {
    */
   listens(brandId: string, type: EventType): boolean | Promise<boolean>;
   /**
-   * The graphile-worker queue of this subscriber's job for `event`, when its jobs must not overtake
+   * The job queue of this subscriber's job for `event`, when its jobs must not overtake
    * one another (a shop must hear an order's moves in the order they happened): jobs of one queue
    * run one at a time, oldest first. None (the default): the jobs run in parallel.
    */

@@ -1,10 +1,13 @@
 import type { ConnectorDirectory } from '../connectors/connector-directory.ts';
 import { SHOPIFY_QUEUE_PREFIX } from '../connectors/shopify/tracking-sync.ts';
 import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
-import { PRESTASHOP_SYNC_ORDER } from '../jobs/prestashop-sync-order.ts';
-import { SHOPIFY_SYNC_ORDER } from '../jobs/shopify-sync-order.ts';
-import { WEBHOOKS_FAN_OUT } from '../jobs/webhooks-fan-out.ts';
-import { WOOCOMMERCE_SYNC_ORDER } from '../jobs/woocommerce-sync-order.ts';
+import { orderQueueName } from '../infra/queue/queue-sql.ts';
+import {
+  PRESTASHOP_SYNC_ORDER_SPEC,
+  SHOPIFY_SYNC_ORDER_SPEC,
+  WEBHOOKS_FAN_OUT_SPEC,
+  WOOCOMMERCE_SYNC_ORDER_SPEC,
+} from '../jobs/job-names.ts';
 import type { EventType } from './catalogue.ts';
 import type { OutboxEvent, Subscriber } from './outbox.ts';
 
@@ -16,14 +19,11 @@ const SHOP_EVENTS: ReadonlySet<EventType> = new Set(['order.created', 'order.sta
 /** Shopify hears of a delivery order at its pickup, its first status change that ships it. */
 const SHOPIFY_EVENTS: ReadonlySet<EventType> = new Set(['order.status_changed']);
 
-/**
- * One queue per delivery order and subscriber (`shopify:DLV-…`): the order's moves reach the shop
- * one at a time and in the order they happened, while different orders still sync in parallel.
- */
+/** The event's order's own queue for this subscriber (src/infra/queue/queue-sql.ts orderQueueName). */
 export function perOrderQueue(prefix: string) {
   return (event: Pick<OutboxEvent, 'data'>): string | null => {
     const ref = (event.data as { order?: { tracking_ref?: unknown } }).order?.tracking_ref;
-    return typeof ref === 'string' ? `${prefix}:${ref}` : null;
+    return typeof ref === 'string' ? orderQueueName(prefix, ref) : null;
   };
 }
 
@@ -42,13 +42,13 @@ export function subscribers(parts: {
   woocommerce?: ConnectorDirectory | null;
 }): Subscriber[] {
   const list: Subscriber[] = [
-    { name: 'webhooks', job: WEBHOOKS_FAN_OUT.name, listens: parts.webhooks.listens },
+    { name: 'webhooks', job: WEBHOOKS_FAN_OUT_SPEC.name, listens: parts.webhooks.listens },
   ];
   const shopify = parts.shopify;
   if (shopify) {
     list.push({
       name: 'shopify',
-      job: SHOPIFY_SYNC_ORDER.name,
+      job: SHOPIFY_SYNC_ORDER_SPEC.name,
       // Brands with an active Shopify link; the job itself skips orders that did not come from Shopify.
       listens: (brandId, type) => SHOPIFY_EVENTS.has(type) && shopify.hasActiveLink('shopify', brandId),
       queue: perOrderQueue(SHOPIFY_QUEUE_PREFIX),
@@ -57,7 +57,7 @@ export function subscribers(parts: {
   const prestashop = parts.prestashop;
   list.push({
     name: 'prestashop',
-    job: PRESTASHOP_SYNC_ORDER.name,
+    job: PRESTASHOP_SYNC_ORDER_SPEC.name,
     // Brands with an active PrestaShop link; the job itself skips orders that did not come from one.
     listens: (brandId, type) => SHOP_EVENTS.has(type) && prestashop.hasActiveLink('prestashop', brandId),
     queue: perOrderQueue(ORDER_QUEUE_PREFIXES[1]),
@@ -66,7 +66,7 @@ export function subscribers(parts: {
   if (woocommerce) {
     list.push({
       name: 'woocommerce',
-      job: WOOCOMMERCE_SYNC_ORDER.name,
+      job: WOOCOMMERCE_SYNC_ORDER_SPEC.name,
       listens: (brandId, type) => SHOP_EVENTS.has(type) && woocommerce.hasActiveLink('woocommerce', brandId),
       queue: perOrderQueue(ORDER_QUEUE_PREFIXES[2]),
     });

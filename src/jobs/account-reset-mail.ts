@@ -1,4 +1,6 @@
+import type { AccountService } from '../domain/accounts/account-service.ts';
 import { defineJob } from './job.ts';
+import { ACCOUNT_RESET_MAIL_SPEC } from './job-names.ts';
 
 /**
  * The password-reset e-mail, sent after the form has answered: the form does the same work for
@@ -6,11 +8,8 @@ import { defineJob } from './job.ts';
  * account. The job finds out, and mails a link only when there is one.
  */
 export const ACCOUNT_RESET_MAIL = defineJob({
-  name: 'account_reset_mail',
-  payloadVersion: 1,
-  fields: ['email', 'locale'],
-  maxAttempts: 5,
-  async run(deps, payload) {
+  ...ACCOUNT_RESET_MAIL_SPEC,
+  async run(deps: { accounts: Pick<AccountService, 'sendResetLink'> }, payload) {
     await deps.accounts.sendResetLink(payload.email, payload.locale);
   },
 });

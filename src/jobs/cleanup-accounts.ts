@@ -1,15 +1,15 @@
+import type { AccountService } from '../domain/accounts/account-service.ts';
 import { defineJob } from './job.ts';
+import { CLEANUP_ACCOUNTS_SPEC } from './job-names.ts';
 
 /**
  * Hourly: sessions idle for 12 h or 7 days old, and one-time tokens expired or used, are refused
  * anyway; drop them.
  */
 export const CLEANUP_ACCOUNTS = defineJob({
-  name: 'account_cleanup',
-  payloadVersion: 1,
-  fields: [],
+  ...CLEANUP_ACCOUNTS_SPEC,
   schedule: '30 * * * * ?max=3',
-  async run(deps, _payload, helpers) {
+  async run(deps: { accounts: Pick<AccountService, 'deleteExpired'> }, _payload, helpers) {
     const deleted = await deps.accounts.deleteExpired();
     if (deleted.sessions + deleted.tokens > 0) {
       helpers.logger.info(

@@ -1,11 +1,10 @@
-import type { TaskList } from 'graphile-worker';
 import type { Deps } from '../deps.ts';
 import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
-import { type Job, readPayload } from './job.ts';
+import { type Job, type JobHelpers, readPayload } from './job.ts';
 import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
@@ -20,8 +19,12 @@ import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './woocommerce-poll.ts';
 import { WOOCOMMERCE_PROCESS_ORDER } from './woocommerce-process-order.ts';
 import { WOOCOMMERCE_SYNC_ORDER } from './woocommerce-sync-order.ts';
 
-/** Every job the service runs. A job whose name no worker knows waits in the queue. */
-export const JOBS: readonly Job[] = [
+/**
+ * Every job the service runs, each run with the composition root as its context (its type checks
+ * that `Deps` has what each job declares it uses). A job whose name no worker knows waits in the queue.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each job has its own payload fields
+export const JOBS: readonly Job<any, Deps>[] = [
   CLEANUP_IDEMPOTENCY_KEYS,
   CLEANUP_ACCOUNTS,
   ISSUE_DUE_INVOICES,
@@ -42,9 +45,12 @@ export const JOBS: readonly Job[] = [
   RECOVER_STALLED_JOBS,
   REFRESH_ORDER_JSON,
   ACCOUNT_RESET_MAIL,
-] as Job[];
+];
 
-export function taskList(deps: Deps): TaskList {
+/** The runner's task list: each job by name, its payload checked before it runs. */
+export function taskList(
+  deps: Deps,
+): Record<string, (payload: unknown, helpers: JobHelpers) => Promise<void>> {
   return Object.fromEntries(
     JOBS.map((job) => [job.name, (payload, helpers) => job.run(deps, readPayload(job, payload), helpers)]),
   );

@@ -1,4 +1,6 @@
+import type { InvoiceService } from '../domain/invoices/invoice-service.ts';
 import { defineJob } from './job.ts';
+import { ISSUE_DUE_INVOICES_SPEC } from './job-names.ts';
 
 /**
  * Hourly: issues the previous month (Europe/Paris) for every brand not yet invoiced. Idempotent, so
@@ -6,11 +8,9 @@ import { defineJob } from './job.ts';
  * worker that was down catches up as soon as it is back.
  */
 export const ISSUE_DUE_INVOICES = defineJob({
-  name: 'invoices_issue_due',
-  payloadVersion: 1,
-  fields: [],
+  ...ISSUE_DUE_INVOICES_SPEC,
   schedule: '5 * * * * ?max=5',
-  async run(deps, _payload, helpers) {
+  async run(deps: { invoices: Pick<InvoiceService, 'issueDue'> }, _payload, helpers) {
     const { period, issued } = await deps.invoices.issueDue();
     if (issued.length > 0) helpers.logger.info(`issued ${issued.length} invoice(s) for ${period}`);
   },

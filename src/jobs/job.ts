@@ -1,36 +1,47 @@
-import type { JobHelpers } from 'graphile-worker';
-import type { Deps } from '../deps.ts';
+import type { JobPayload, JobSpec } from './job-names.ts';
 
 /**
- * One kind of job: its queue name, the version of its payload, and what it does (calling
- * services, never repositories). Each job is one file under src/jobs/, listed in index.ts; its name
- * is written nowhere else (SQL that enqueues it takes the name from here).
+ * What a job sees of the queue while it runs: the parts of graphile-worker's helpers our jobs use,
+ * declared here so a job depends on the queue's contract, not on the library.
  */
-export interface Job<F extends string = string> {
-  name: string;
-  /** A worker of another release refuses a payload version it does not know: the queue retries it later. */
-  payloadVersion: number;
-  /** The payload's fields (strings), beside `v`. */
-  fields: readonly F[];
-  /** Recurring jobs: crontab time fields and options (`0 * * * * ?max=3`); at most once per slot. */
-  schedule?: string;
-  maxAttempts?: number;
-  /**
-   * Longer than this job ever runs: one held longer lost its worker (a process killed mid-job), and
-   * `recover_stalled_jobs` runs it again instead of waiting out graphile-worker's 4-hour lock. Only
-   * for jobs that are safe to run twice.
-   */
-  stalledAfterMs?: number;
-  run(deps: Deps, payload: Record<F, string>, helpers: JobHelpers): Promise<void>;
+export interface JobHelpers {
+  logger: { debug(message: string): void; info(message: string): void };
+  job: {
+    id: string;
+    payload: unknown;
+    /** The queue's id when the job has one (src/infra/queue/job-queue.ts queueName). */
+    job_queue_id: number | null;
+    attempts: number;
+    max_attempts: number;
+  };
+  addJob(
+    name: string,
+    payload: JobPayload & Record<string, unknown>,
+    options?: {
+      runAt?: Date;
+      maxAttempts?: number;
+      queueName?: string;
+      jobKey?: string;
+      jobKeyMode?: 'replace' | 'preserve_run_at';
+    },
+  ): Promise<unknown>;
 }
 
-/** Minutes, not hours: longer than any job with outside calls (a few of at most 10 s each) may run. */
-export const STALLED_JOB_GRACE_MS = 5 * 60 * 1000;
+/**
+ * One kind of job: its spec (src/jobs/job-names.ts: name, payload, attempts) and what it does
+ * (calling services, never repositories) with `C`, the narrow context it declares: the parts of the
+ * composition root it uses. Each job is one file under src/jobs/, listed in index.ts.
+ */
+export interface Job<F extends string = string, C = unknown> extends JobSpec<F> {
+  /** Recurring jobs: crontab time fields and options (`0 * * * * ?max=3`); at most once per slot. */
+  schedule?: string;
+  run(context: C, payload: Record<F, string>, helpers: JobHelpers): Promise<void>;
+}
 
-export const defineJob = <const F extends string>(job: Job<F>): Job<F> => job;
+export const defineJob = <const F extends string, C>(job: Job<F, C>): Job<F, C> => job;
 
 /** The payload of `job`, checked: version first, then each field. Throwing lets the queue retry later. */
-export function readPayload<F extends string>(job: Job<F>, payload: unknown): Record<F, string> {
+export function readPayload<F extends string>(job: JobSpec<F>, payload: unknown): Record<F, string> {
   const p = (payload ?? {}) as { v?: unknown } & Record<string, unknown>;
   if (job.fields.length > 0 && p.v !== job.payloadVersion)
     throw new Error(`${job.name}: unsupported payload version ${JSON.stringify(p.v)}`);

@@ -1,4 +1,9 @@
-import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
+import type { PrestaShopConnector } from '../connectors/prestashop/prestashop-connector.ts';
+import { defineJob, type Job } from './job.ts';
+import { PRESTASHOP_POLL_SHOP_SPEC, PRESTASHOP_POLL_SPEC } from './job-names.ts';
+
+/** What the polls use. */
+type Context = { prestashop: Pick<PrestaShopConnector, 'poll'> };
 
 /** A shop is polled at most this often; the cron runs more often so a shop's turn comes on time. */
 export const PRESTASHOP_POLL_EVERY_MS = 4 * 60 * 1000;
@@ -8,30 +13,28 @@ export const PRESTASHOP_POLL_EVERY_MS = 4 * 60 * 1000;
  * key due for a poll gets its own job (one at a time per shop, by job key), so a slow or unreachable
  * shop neither delays the others nor is polled twice at once.
  */
-export const PRESTASHOP_POLL: Job = defineJob({
-  name: 'prestashop_poll',
-  payloadVersion: 1,
-  fields: [],
+export const PRESTASHOP_POLL: Job<never, Context> = defineJob({
+  ...PRESTASHOP_POLL_SPEC,
   schedule: '*/5 * * * * ?max=1',
-  async run(deps, _payload, helpers) {
+  async run(deps: Context, _payload, helpers) {
     for (const connectionId of await deps.prestashop.poll.due(PRESTASHOP_POLL_EVERY_MS)) {
       await helpers.addJob(
-        PRESTASHOP_POLL_SHOP.name,
-        { v: 1, connection_id: connectionId },
-        { jobKey: `prestashop_poll:${connectionId}`, jobKeyMode: 'preserve_run_at', maxAttempts: 3 },
+        PRESTASHOP_POLL_SHOP_SPEC.name,
+        { v: PRESTASHOP_POLL_SHOP_SPEC.payloadVersion, connection_id: connectionId },
+        {
+          jobKey: `prestashop_poll:${connectionId}`,
+          jobKeyMode: 'preserve_run_at',
+          maxAttempts: PRESTASHOP_POLL_SHOP_SPEC.maxAttempts,
+        },
       );
     }
   },
 });
 
 /** One shop's poll: orders updated since its high-water mark. The shop down: retried, then next run. */
-export const PRESTASHOP_POLL_SHOP: Job<'connection_id'> = defineJob({
-  name: 'prestashop_poll_shop',
-  payloadVersion: 1,
-  fields: ['connection_id'],
-  maxAttempts: 3,
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-  async run(deps, { connection_id }, helpers) {
+export const PRESTASHOP_POLL_SHOP = defineJob({
+  ...PRESTASHOP_POLL_SHOP_SPEC,
+  async run(deps: Context, { connection_id }, helpers) {
     const outcome = await deps.prestashop.poll.poll(connection_id);
     helpers.logger.debug(`prestashop poll ${connection_id}: ${outcome}`);
   },

@@ -1,5 +1,9 @@
-import { OUTBOX_JOB_PAYLOAD_VERSION } from '../events/outbox.ts';
-import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
+import type { PrestaShopConnector } from '../connectors/prestashop/prestashop-connector.ts';
+import { defineJob } from './job.ts';
+import { PRESTASHOP_SYNC_ORDER_SPEC } from './job-names.ts';
+
+/** What this job uses. */
+type Context = { prestashop: Pick<PrestaShopConnector, 'statuses'> };
 
 /**
  * The PrestaShop subscriber's job for one outbox event: our tracking number into the shop's
@@ -7,12 +11,9 @@ import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
  * exponential backoff (25 attempts, about three days), the link noting it meanwhile. Given up: a sync
  * problem the brand sees.
  */
-export const PRESTASHOP_SYNC_ORDER: Job<'event_id'> = defineJob({
-  name: 'prestashop_sync_order',
-  payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
-  fields: ['event_id'],
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-  async run(deps, { event_id }, helpers) {
+export const PRESTASHOP_SYNC_ORDER = defineJob({
+  ...PRESTASHOP_SYNC_ORDER_SPEC,
+  async run(deps: Context, { event_id }, helpers) {
     try {
       const outcome = await deps.prestashop.statuses.handle(event_id);
       helpers.logger.debug(`prestashop sync ${event_id}: ${outcome}`);

@@ -1,4 +1,5 @@
 import { defineJob } from './job.ts';
+import { JOB_SPECS, RECOVER_STALLED_JOBS_SPEC } from './job-names.ts';
 
 /**
  * Every minute: the jobs a killed process held (those declaring `stalledAfterMs`) are run again.
@@ -6,15 +7,15 @@ import { defineJob } from './job.ts';
  * fulfillment under way or an event's fan-out would wait out graphile-worker's 4-hour lock.
  */
 export const RECOVER_STALLED_JOBS = defineJob({
-  name: 'recover_stalled_jobs',
-  payloadVersion: 1,
-  fields: [],
+  ...RECOVER_STALLED_JOBS_SPEC,
   schedule: '* * * * * ?max=1',
-  async run(deps, _payload, helpers) {
-    // Imported when run: index.ts lists this job too, and a static import would be circular.
-    const { JOBS } = await import('./index.ts');
+  async run(
+    deps: { jobQueue: { recoverStalled(tasks: readonly string[], graceMs: number): Promise<number> } },
+    _payload,
+    helpers,
+  ) {
     const byGrace = new Map<number, string[]>();
-    for (const job of JOBS) {
+    for (const job of JOB_SPECS) {
       if (job.stalledAfterMs !== undefined)
         byGrace.set(job.stalledAfterMs, [...(byGrace.get(job.stalledAfterMs) ?? []), job.name]);
     }

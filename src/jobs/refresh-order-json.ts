@@ -1,4 +1,6 @@
+import type { OrderService } from '../domain/orders/order-service.ts';
 import { defineJob } from './job.ts';
+import { REFRESH_ORDER_JSON_SPEC } from './job-names.ts';
 
 /**
  * Hourly: orders whose stored JSON was rendered before a member of the order's JSON changed are
@@ -6,11 +8,9 @@ import { defineJob } from './job.ts';
  * changes the JSON pays this pass once, then every later run finds nothing).
  */
 export const REFRESH_ORDER_JSON = defineJob({
-  name: 'refresh_order_json',
-  payloadVersion: 1,
-  fields: [],
+  ...REFRESH_ORDER_JSON_SPEC,
   schedule: '23 * * * * ?max=1',
-  async run(deps, _payload, helpers) {
+  async run(deps: { orders: Pick<OrderService, 'refreshStoredJson'> }, _payload, helpers) {
     const refreshed = await deps.orders.refreshStoredJson();
     if (refreshed > 0) helpers.logger.info(`stored the JSON of ${refreshed} orders`);
   },

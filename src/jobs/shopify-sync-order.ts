@@ -1,8 +1,10 @@
-import type { JobHelpers } from 'graphile-worker';
 import { ShopifyRetryLater } from '../connectors/shopify/admin-client.ts';
 import type { ShopifyConnector } from '../connectors/shopify/shopify-connector.ts';
-import { OUTBOX_JOB_PAYLOAD_VERSION } from '../events/outbox.ts';
-import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
+import { defineJob, type Job, type JobHelpers } from './job.ts';
+import { OUTBOX_JOB_PAYLOAD_VERSION, SHOPIFY_SYNC_ORDER_SPEC } from './job-names.ts';
+
+/** What this job uses; null when the Shopify connector is not configured. */
+type Context = { shopify: Pick<ShopifyConnector, 'syncQueues' | 'tracking'> | null };
 
 /** How often one event may be put off to Shopify's refill time before it counts as failing. */
 const MAX_DEFERRALS = 20;
@@ -20,11 +22,8 @@ const BEHIND_OLDER_MS = 1000;
  * event waiting (a retry under backoff, a deferral) puts itself after it: the shop hears the
  * order's moves in the order they happened.
  */
-export const SHOPIFY_SYNC_ORDER: Job<'event_id'> = defineJob({
-  name: 'shopify_sync_order',
-  payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
-  fields: ['event_id'],
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
+export const SHOPIFY_SYNC_ORDER: Job<'event_id', Context> = defineJob({
+  ...SHOPIFY_SYNC_ORDER_SPEC,
   async run(deps, { event_id }, helpers) {
     const shopify = deps.shopify;
     if (!shopify) throw new Error('the Shopify connector is not configured (SHOPIFY_API_KEY)');
@@ -32,7 +31,7 @@ export const SHOPIFY_SYNC_ORDER: Job<'event_id'> = defineJob({
     const queueId = helpers.job.job_queue_id;
     if (queueId !== null) {
       const olderDue = await shopify.syncQueues.olderEventDue(
-        SHOPIFY_SYNC_ORDER.name,
+        SHOPIFY_SYNC_ORDER_SPEC.name,
         queueId,
         helpers.job.id,
         event_id,
@@ -60,7 +59,7 @@ export const SHOPIFY_SYNC_ORDER: Job<'event_id'> = defineJob({
 
 /** This event's job again at `runAt`, in the same queue, without spending an attempt. */
 async function deferTo(
-  shopify: ShopifyConnector,
+  shopify: NonNullable<Context['shopify']>,
   helpers: JobHelpers,
   eventId: string,
   deferrals: number,
@@ -69,7 +68,7 @@ async function deferTo(
   const queueId = helpers.job.job_queue_id;
   const queueName = queueId === null ? null : await shopify.syncQueues.nameOf(queueId);
   await helpers.addJob(
-    SHOPIFY_SYNC_ORDER.name,
+    SHOPIFY_SYNC_ORDER_SPEC.name,
     { v: OUTBOX_JOB_PAYLOAD_VERSION, event_id: eventId, deferrals },
     { runAt, maxAttempts: helpers.job.max_attempts, ...(queueName ? { queueName } : {}) },
   );

@@ -1,23 +1,29 @@
-import type { Deps } from '../deps.ts';
-import type { DeliverOptions, DeliverRun } from '../domain/webhooks/webhook-delivery-service.ts';
+import type {
+  DeliverOptions,
+  DeliverRun,
+  WebhookDeliveryService,
+} from '../domain/webhooks/webhook-delivery-service.ts';
 import { defineJob } from './job.ts';
+import { WEBHOOKS_DELIVER_SPEC } from './job-names.ts';
+
+/** What a delivery uses. */
+interface DeliverContext {
+  webhookDeliveries: Pick<WebhookDeliveryService, 'deliver'>;
+}
 
 export type { DeliverOptions, DeliverRun };
 
 /** One attempt of one webhook delivery; enqueued with the delivery, and again for each retry. */
 export const WEBHOOKS_DELIVER = defineJob({
-  name: 'webhooks_deliver',
-  payloadVersion: 1,
-  fields: ['delivery_id'],
-  maxAttempts: 5,
-  async run(deps, { delivery_id }, helpers) {
+  ...WEBHOOKS_DELIVER_SPEC,
+  async run(deps: DeliverContext, { delivery_id }, helpers) {
     const run = await deliverWebhook(deps, delivery_id);
     helpers.logger.debug(`delivery ${delivery_id}: ${run}`);
   },
 });
 
 export function deliverWebhook(
-  deps: Pick<Deps, 'webhookDeliveries'>,
+  deps: DeliverContext,
   deliveryId: string,
   options: DeliverOptions = {},
 ): Promise<DeliverRun> {

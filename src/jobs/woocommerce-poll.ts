@@ -1,21 +1,27 @@
-import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
+import type { WooCommerceConnector } from '../connectors/woocommerce/woocommerce-connector.ts';
+import { defineJob, type Job } from './job.ts';
+import { WOOCOMMERCE_POLL_SHOP_SPEC, WOOCOMMERCE_POLL_SPEC } from './job-names.ts';
+
+/** What the polls use; null when the bridge is off. */
+type Context = { woocommerce: Pick<WooCommerceConnector, 'activeLinks' | 'poll'> | null };
 
 /**
  * Every five minutes, one poll job per active WooCommerce link (keyed by the link: a poll still
  * queued is not queued twice), so a slow or unreachable shop holds up no other.
  */
-export const WOOCOMMERCE_POLL: Job<never> = defineJob({
-  name: 'woocommerce_poll',
-  payloadVersion: 1,
-  fields: [],
+export const WOOCOMMERCE_POLL: Job<never, Context> = defineJob({
+  ...WOOCOMMERCE_POLL_SPEC,
   schedule: '*/5 * * * *',
-  async run(deps, _payload, helpers) {
+  async run(deps: Context, _payload, helpers) {
     if (!deps.woocommerce) return;
     for (const connection of await deps.woocommerce.activeLinks()) {
       await helpers.addJob(
-        WOOCOMMERCE_POLL_SHOP.name,
-        { v: 1, connection_id: connection.id },
-        { jobKey: `woocommerce_poll_shop:${connection.id}`, maxAttempts: 1 },
+        WOOCOMMERCE_POLL_SHOP_SPEC.name,
+        { v: WOOCOMMERCE_POLL_SHOP_SPEC.payloadVersion, connection_id: connection.id },
+        {
+          jobKey: `woocommerce_poll_shop:${connection.id}`,
+          maxAttempts: WOOCOMMERCE_POLL_SHOP_SPEC.maxAttempts,
+        },
       );
     }
   },
@@ -25,13 +31,9 @@ export const WOOCOMMERCE_POLL: Job<never> = defineJob({
  * One link's poll (src/connectors/woocommerce/poll.ts). Not retried: the next one is five minutes
  * away, and what failed is in the link's health (`dlv connectors show`).
  */
-export const WOOCOMMERCE_POLL_SHOP: Job<'connection_id'> = defineJob({
-  name: 'woocommerce_poll_shop',
-  payloadVersion: 1,
-  fields: ['connection_id'],
-  maxAttempts: 1,
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-  async run(deps, { connection_id }, helpers) {
+export const WOOCOMMERCE_POLL_SHOP = defineJob({
+  ...WOOCOMMERCE_POLL_SHOP_SPEC,
+  async run(deps: Context, { connection_id }, helpers) {
     if (!deps.woocommerce) return;
     try {
       const summary = await deps.woocommerce.poll.poll(connection_id);

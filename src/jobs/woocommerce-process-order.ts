@@ -1,17 +1,18 @@
-import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
+import type { WooCommerceConnector } from '../connectors/woocommerce/woocommerce-connector.ts';
+import { defineJob } from './job.ts';
+import { WOOCOMMERCE_PROCESS_ORDER_SPEC } from './job-names.ts';
+
+/** What this job uses. */
+type Context = { woocommerce: Pick<WooCommerceConnector, 'orderSync'> | null };
 
 /**
  * One WooCommerce order state stored by the receiver or the poll (which enqueued this in the same
  * statement): a delivery order to create or cancel. An order we cannot take becomes a sync problem;
  * the shop unreachable makes it retry with the queue's backoff, and the brand sees it once it gives up.
  */
-export const WOOCOMMERCE_PROCESS_ORDER: Job<'inbox_id'> = defineJob({
-  name: 'woocommerce_process_order',
-  payloadVersion: 1,
-  fields: ['inbox_id'],
-  maxAttempts: 10,
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-  async run(deps, { inbox_id }, helpers) {
+export const WOOCOMMERCE_PROCESS_ORDER = defineJob({
+  ...WOOCOMMERCE_PROCESS_ORDER_SPEC,
+  async run(deps: Context, { inbox_id }, helpers) {
     if (!deps.woocommerce) throw new Error('the WooCommerce bridge is off (CONNECTOR_SECRET_KEY)');
     if (!/^\d+$/.test(inbox_id)) throw new Error(`woocommerce_process_order: bad inbox_id ${inbox_id}`);
     try {

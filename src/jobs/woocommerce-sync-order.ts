@@ -1,17 +1,18 @@
-import { OUTBOX_JOB_PAYLOAD_VERSION } from '../events/outbox.ts';
-import { defineJob, type Job, STALLED_JOB_GRACE_MS } from './job.ts';
+import type { WooCommerceConnector } from '../connectors/woocommerce/woocommerce-connector.ts';
+import { defineJob } from './job.ts';
+import { WOOCOMMERCE_SYNC_ORDER_SPEC } from './job-names.ts';
+
+/** What this job uses. */
+type Context = { woocommerce: Pick<WooCommerceConnector, 'status'> | null };
 
 /**
  * The WooCommerce subscriber's job for one outbox event: the delivery status written back to the
  * shop order (notes, `completed`, a Shipment Tracking entry). The shop down: the queue's
  * exponential backoff (25 attempts, about three days); given up: a sync problem the brand sees.
  */
-export const WOOCOMMERCE_SYNC_ORDER: Job<'event_id'> = defineJob({
-  name: 'woocommerce_sync_order',
-  payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
-  fields: ['event_id'],
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-  async run(deps, { event_id }, helpers) {
+export const WOOCOMMERCE_SYNC_ORDER = defineJob({
+  ...WOOCOMMERCE_SYNC_ORDER_SPEC,
+  async run(deps: Context, { event_id }, helpers) {
     if (!deps.woocommerce) throw new Error('the WooCommerce bridge is off (CONNECTOR_SECRET_KEY)');
     try {
       // A second attempt may follow one that wrote the note and died before finishing.

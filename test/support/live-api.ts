@@ -1,5 +1,4 @@
-import type { Runner } from 'graphile-worker';
-import { startWorker } from '../../src/worker.ts';
+import { type Runner, startWorker } from '../../src/worker.ts';
 import { API, buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { type SpawnedServer, spawnServer } from './spawn-server.ts';

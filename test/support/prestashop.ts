@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Connection } from '../../src/connectors/connection.ts';
 import type { FakePrestaShop, PsShop } from './fake-prestashop.ts';
 import type { LiveApi } from './live-api.ts';
+import { makeDueNow } from './queued-jobs.ts';
 
 /** A PrestaShop shop of the fake, linked to a brand of the live API with a Webservice key. */
 export interface LinkedPrestaShop {
@@ -80,9 +81,5 @@ export async function deliveryOrdersOf(live: LiveApi, connectionId: string, orde
 
 /** Jobs waiting for a retry run now (graphile-worker's backoff is seconds to hours). */
 export async function runRetriesNow(live: LiveApi, task: string) {
-  await live.t.pool.query(
-    `UPDATE graphile_worker._private_jobs j SET run_at = now()
-       FROM graphile_worker._private_tasks k WHERE k.id = j.task_id AND k.identifier = $1 AND j.locked_at IS NULL`,
-    [task],
-  );
+  await makeDueNow(live.t.pool, task);
 }

@@ -1,11 +1,12 @@
-import type { Runner } from 'graphile-worker';
 import { expect } from 'vitest';
 import { freePort } from '../../src/infra/embedded-postgres.ts';
+import { jobQueueOn } from '../../src/infra/queue/job-queue.ts';
 import { SHOPIFY_SYNC_ORDER } from '../../src/jobs/shopify-sync-order.ts';
-import { startWorker } from '../../src/worker.ts';
+import { type Runner, startWorker } from '../../src/worker.ts';
 import { Browser, createUser, PASSWORD } from './account-browser.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
 import { type FakeShopify, startFakeShopify } from './fake-shopify.ts';
+import { makeDueNow } from './queued-jobs.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { authorizeHref, newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './shopify.ts';
 import { eventually } from './webhook-receiver.ts';
@@ -123,22 +124,18 @@ export const fulfillmentsOf = (fake: FakeShopify, shop: string, gid: string) =>
  * connector's waiting sync jobs now instead, as the queue would later.
  */
 export async function runSyncJobsNow(t: TestApp): Promise<number> {
-  const { rowCount } = await t.pool.query(
-    `UPDATE graphile_worker._private_jobs j SET run_at = now()
-       FROM graphile_worker._private_tasks k
-      WHERE k.id = j.task_id AND k.identifier = $1 AND j.locked_at IS NULL AND j.run_at > now()`,
-    [SHOPIFY_SYNC_ORDER.name],
-  );
-  return rowCount ?? 0;
+  return makeDueNow(t.pool, SHOPIFY_SYNC_ORDER.name, { onlyLater: true });
 }
 
 /** The sync jobs still queued (to retry or deferred), with their attempts and last error. */
 export async function pendingSyncJobs(t: TestApp) {
-  const { rows } = await t.pool.query(
-    `SELECT j.attempts, j.max_attempts, j.last_error, j.payload FROM graphile_worker._private_jobs j
-       JOIN graphile_worker._private_tasks k ON k.id = j.task_id
-      WHERE k.identifier = $1 AND j.attempts < j.max_attempts`,
-    [SHOPIFY_SYNC_ORDER.name],
-  );
-  return rows as { attempts: number; max_attempts: number; last_error: string | null; payload: unknown }[];
+  const jobs = await jobQueueOn(t.pool).list({ task: SHOPIFY_SYNC_ORDER.name }, 10_000);
+  return jobs
+    .filter((j) => j.attempts < j.maxAttempts)
+    .map((j) => ({
+      attempts: j.attempts,
+      max_attempts: j.maxAttempts,
+      last_error: j.lastError,
+      payload: j.payload,
+    }));
 }

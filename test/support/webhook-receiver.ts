@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Pool } from '../../src/db/pool.ts';
+import { jobQueueOn } from '../../src/infra/queue/job-queue.ts';
 
 export interface ReceivedWebhook {
   path: string;
@@ -104,11 +105,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Waits until the queue holds no job of `task` (ready or running). */
 export async function drained(pool: Pool, task: string): Promise<void> {
   await eventually(async () => {
-    const { rows } = await pool.query(
-      'SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = $1 AND attempts < max_attempts',
-      [task],
-    );
-    return rows[0].n === 0;
+    return (await jobQueueOn(pool).figures({ task })).live === 0;
   });
 }
 

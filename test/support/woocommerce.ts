@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
-import type { Runner } from 'graphile-worker';
 import { expect } from 'vitest';
-import { startWorker } from '../../src/worker.ts';
+import { type Runner, startWorker } from '../../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './app.ts';
 import { type FakeWooCommerce, startFakeWooCommerce } from './fake-woocommerce.ts';
 import { createScratchDatabase } from './scratch-database.ts';

@@ -75,7 +75,7 @@ export function shopifyConnector(deps: {
     }),
     /** The per-order job queues of the tracking sync (src/events/subscribers.ts perOrderQueue). */
     syncQueues: {
-      nameOf: (queueId: number) => stores.connectorSync.jobQueueName(queueId),
+      nameOf: (queueId: number) => stores.jobQueue.queueName(queueId),
       olderEventDue: (task: string, queueId: number, jobId: string, eventId: string) =>
         stores.connectorSync.olderQueuedEventDue(task, queueId, jobId, eventId),
     },

@@ -1,6 +1,7 @@
 import type { Platform, ProblemDetails, ProblemKind, SyncProblem } from '../../connectors/connection.ts';
 import { prefixedId } from '../../domain/ids.ts';
-import { TERMINAL_STATUSES } from '../../domain/orders/state-machine.ts';
+import { addJobSql, QUEUED_JOBS } from '../../infra/queue/queue-sql.ts';
+import { INBOX_JOB_MAX_ATTEMPTS, INBOX_JOB_PAYLOAD_VERSION } from '../../jobs/job-names.ts';
 import type { Queryable } from '../pool.ts';
 
 export interface InboxEntry {
@@ -71,19 +72,6 @@ const LINK_COLUMNS = `connection_id AS "connectionId", external_id AS "externalI
 export function connectorSyncRepository(db: Queryable) {
   return {
     /**
-     * Stores a received webhook and enqueues `job` for it, in one statement: both or neither. A
-     * delivery id already stored (the shop retrying) stores nothing and returns null.
-     */
-    /** The name of a graphile-worker job queue, by the id a job carries. */
-    async jobQueueName(queueId: number): Promise<string | null> {
-      const { rows } = await db.query<{ queue_name: string }>(
-        'SELECT queue_name FROM graphile_worker._private_job_queues WHERE id = $1',
-        [queueId],
-      );
-      return rows[0]?.queue_name ?? null;
-    },
-
-    /**
      * When a job of `task` in the same queue carries an older outbox event than `eventId` and is
      * still to run (waiting out a backoff or a deferral), when it is due; else null. Graphile runs a
      * queue's jobs one at a time but by due time, so a retried job could otherwise be overtaken.
@@ -96,11 +84,10 @@ export function connectorSyncRepository(db: Queryable) {
     ): Promise<Date | null> {
       const { rows } = await db.query<{ due: Date | null }>(
         `SELECT max(j.run_at) AS due
-           FROM graphile_worker._private_jobs j
-           JOIN graphile_worker._private_tasks k ON k.id = j.task_id AND k.identifier = $1
+           FROM ${QUEUED_JOBS} j
            JOIN outbox_events e ON e.id = j.payload->>'event_id'
            JOIN outbox_events mine ON mine.id = $4
-          WHERE j.job_queue_id = $2 AND j.id <> $3::bigint AND j.attempts < j.max_attempts
+          WHERE j.task = $1 AND j.queue_id = $2 AND j.id <> $3::bigint AND j.attempts < j.max_attempts
             AND (e.created_at, j.id) < (mine.created_at, $3::bigint)`,
         [task, queueId, jobId, eventId],
       );
@@ -108,22 +95,9 @@ export function connectorSyncRepository(db: Queryable) {
     },
 
     /**
-     * Empty job queues of orders that will not move again (`prefix:<tracking ref>` of a delivered,
-     * returned or cancelled order): graphile-worker keeps a queue's row after its last job. Only
-     * those, never a queue a new job could still be added to while this runs.
+     * Stores a received webhook and enqueues `job` for it, in one statement: both or neither. A
+     * delivery id already stored (the shop retrying) stores nothing and returns null.
      */
-    async deleteFinishedOrderQueues(prefix: string): Promise<number> {
-      const { rowCount } = await db.query(
-        `DELETE FROM graphile_worker._private_job_queues q
-          USING orders o
-          WHERE left(q.queue_name, length($1) + 1) = $1 || ':' AND q.locked_at IS NULL
-            AND o.tracking_ref = substr(q.queue_name, length($1) + 2) AND o.status = ANY($2::text[])
-            AND NOT EXISTS (SELECT 1 FROM graphile_worker._private_jobs j WHERE j.job_queue_id = q.id)`,
-        [prefix, TERMINAL_STATUSES],
-      );
-      return rowCount ?? 0;
-    },
-
     async receive(entry: NewInboxEntry, job: string): Promise<number | null> {
       const { rows } = await db.query<{ id: number }>({
         name: 'connectors.receive',
@@ -132,8 +106,11 @@ export function connectorSyncRepository(db: Queryable) {
             VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT (platform, delivery_id) DO NOTHING RETURNING id
           ), queued AS (
-            SELECT graphile_worker.add_job($8, json_build_object('v', 1, 'inbox_id', stored.id::text),
-                                           max_attempts := 10) FROM stored
+            SELECT ${addJobSql({
+              task: '$8',
+              payload: `json_build_object('v', ${INBOX_JOB_PAYLOAD_VERSION}, 'inbox_id', stored.id::text)`,
+              maxAttempts: INBOX_JOB_MAX_ATTEMPTS,
+            })} FROM stored
           )
           SELECT id, (SELECT count(*) FROM queued) AS queued FROM stored`,
         values: [

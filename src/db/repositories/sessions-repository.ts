@@ -1,5 +1,6 @@
 import type { TokenPurpose } from '../../domain/accounts/user.ts';
-import { ACCOUNT_RESET_MAIL } from '../../jobs/account-reset-mail.ts';
+import { addJobSql } from '../../infra/queue/queue-sql.ts';
+import { ACCOUNT_RESET_MAIL_SPEC } from '../../jobs/job-names.ts';
 import type { Queryable } from '../pool.ts';
 
 export interface SessionRecord {
@@ -102,14 +103,17 @@ export function sessionsRepository(db: Queryable) {
     /** Queues the reset e-mail for an address, whoever it belongs to (the job looks). */
     async enqueueResetMail(email: string, locale: string): Promise<void> {
       await db.query(
-        `SELECT graphile_worker.add_job($1, json_build_object('v', $2::int, 'email', $3::text, 'locale', $4::text),
-                max_attempts := $5)`,
+        `SELECT ${addJobSql({
+          task: '$1',
+          payload: `json_build_object('v', $2::int, 'email', $3::text, 'locale', $4::text)`,
+          maxAttempts: '$5',
+        })}`,
         [
-          ACCOUNT_RESET_MAIL.name,
-          ACCOUNT_RESET_MAIL.payloadVersion,
+          ACCOUNT_RESET_MAIL_SPEC.name,
+          ACCOUNT_RESET_MAIL_SPEC.payloadVersion,
           email,
           locale,
-          ACCOUNT_RESET_MAIL.maxAttempts,
+          ACCOUNT_RESET_MAIL_SPEC.maxAttempts,
         ],
       );
     },

@@ -3,8 +3,9 @@ import type { DeliveryOutcome } from '../../domain/webhooks/delivery-outcome.ts'
 import type { EndpointOrigin, EndpointStatus } from '../../domain/webhooks/endpoint.ts';
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
 import type { DeliveryAttemptResult } from '../../infra/http/outbound-http.ts';
+import { QUEUED_JOBS } from '../../infra/queue/queue-sql.ts';
 import type { Queryable } from '../pool.ts';
-import { ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
+import { deliveryJobKey, ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
 
 /** Everything one attempt needs, read under the delivery's row lock. */
 export interface LockedDelivery {
@@ -217,8 +218,8 @@ export function webhookDeliveriesRepository(db: Queryable) {
             WHERE w.status IN ('pending', 'failed')
               AND w.next_attempt_at < $1::timestamptz - make_interval(secs => $2::double precision / 1000)
               AND NOT EXISTS (
-                SELECT 1 FROM graphile_worker.jobs j
-                 WHERE j.key = 'delivery:' || w.id
+                SELECT 1 FROM ${QUEUED_JOBS} j
+                 WHERE j.key = ${deliveryJobKey('w.id')}
                    AND j.attempts < j.max_attempts
                    AND (j.locked_at IS NULL OR j.locked_at > now() - make_interval(secs => $2::double precision / 1000)))
             ORDER BY w.next_attempt_at
