@@ -6,6 +6,7 @@ import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
   deliveryOrdersOf,
   eventually,
+  everyPushProcessed,
   type LinkedPrestaShop,
   linkPrestaShop,
   push,
@@ -94,13 +95,7 @@ describe('a paid order pushed by the module', () => {
       return rows.length > 0 && rows;
     }, 'the delivery order');
     // Every push processed, still one.
-    await eventually(async () => {
-      const { rows } = await live.t.pool.query(
-        'SELECT count(*)::int AS n FROM connector_inbox WHERE shop = $1 AND processed_at IS NULL',
-        [linked.connection.shop],
-      );
-      return rows[0].n === 0;
-    }, 'every push processed');
+    await everyPushProcessed(live, linked);
     expect(await deliveryOrdersOf(live, linked.connection.id, order.id)).toHaveLength(1);
     const detail = await live.t.deps.orders.get(brandId, delivery!.tracking_ref);
     expect(detail).toMatchObject({
