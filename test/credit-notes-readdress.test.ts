@@ -1,24 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import { API, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { buildScratchTestApp } from './support/scratch-database.ts';
 
 // Issue #23, item 22: re-addressing (PATCH) a pending order after its month was issued re-prices
 // it; the issued invoice stays as it is, so the change is billed like a cancellation is credited:
 // a credit note takes back the invoice line, and the order is billed again, at its new price, on
 // the running month's invoice.
 // Issuing invoices concerns every brand of a database: this file has a database of its own.
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let t: TestApp;
 let now = new Date('2026-10-15T10:00:00Z');
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { databaseUrl: scratch.url }, clock: () => now });
+  t = await buildScratchTestApp({ clock: () => now });
 });
-afterAll(async () => {
-  await t.close();
-  await scratch.drop();
-});
+afterAll(() => t.close());
 
 const PARIS = '12 rue Oberkampf 75011 Paris';
 const PARIS_AGAIN = '30 rue de la Roquette 75011 Paris';
