@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { API, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { invoiceFootprint } from './support/invoices.ts';
+import { waitForLockWaiters } from './support/lock-waiters.ts';
 import { buildScratchTestApp } from './support/scratch-database.ts';
 
 // Issue #23, item 22: re-addressing (PATCH) a pending order after its month was issued re-prices
@@ -58,15 +60,6 @@ async function creditNotesOf(brand: TestBrand) {
   );
 }
 
-async function invoiceFootprint(id: string): Promise<string> {
-  const { rows } = await t.pool.query<{ text: string }>(
-    `SELECT (SELECT row_to_json(i)::text FROM invoices i WHERE i.id = $1) ||
-            (SELECT json_agg(l ORDER BY l.order_id)::text FROM invoice_lines l WHERE l.invoice_id = $1) AS text`,
-    [id],
-  );
-  return rows[0]!.text;
-}
-
 describe('re-addressing a pending order after its month was invoiced', () => {
   let brand: TestBrand;
   const refs: Record<string, string> = {};
@@ -83,7 +76,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     now = new Date('2026-11-01T00:10:00Z');
     await t.deps.invoices.issueMonth('2026-10');
     october = await linesOf(brand, '2026-10');
-    octoberFootprint = await invoiceFootprint(invoiceIdFor(brand.brandId, '2026-10'));
+    octoberFootprint = await invoiceFootprint(t.pool, invoiceIdFor(brand.brandId, '2026-10'));
     expect(october.map((l) => l.tracking_ref).sort()).toEqual(Object.values(refs).sort());
   });
 
@@ -94,7 +87,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     const billed = october.find((l) => l.tracking_ref === refs.moved)!;
     expect(res.data.order.price_eur).not.toBe(billed.price_eur);
 
-    expect(await invoiceFootprint(invoiceIdFor(brand.brandId, '2026-10'))).toBe(octoberFootprint);
+    expect(await invoiceFootprint(t.pool, invoiceIdFor(brand.brandId, '2026-10'))).toBe(octoberFootprint);
     const notes = await creditNotesOf(brand);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.invoice).toMatchObject({
@@ -204,18 +197,6 @@ describe('re-addressing a pending order after its month was invoiced', () => {
   });
 });
 
-/** Waits until `n` sessions of this database wait for a lock: the interleaving under test is set. */
-async function waitForLockWaiters(n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await t.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${n} sessions ever waited for a lock`);
-}
-
 describe('re-addressing while its month is being issued', () => {
   it('credits the line the issuer wrote and bills the new price on the next month', async () => {
     const brand = await createBrandWithKey(t.deps);
@@ -230,10 +211,10 @@ describe('re-addressing while its month is being issued', () => {
       await client.query('SELECT * FROM invoice_counters WHERE year = 2027 FOR UPDATE');
       now = new Date('2027-02-01T06:00:00Z');
       const issuing = t.deps.invoices.issueMonth('2027-01');
-      await waitForLockWaiters(1);
+      await waitForLockWaiters(t.pool, 1);
       now = new Date('2027-02-01T06:00:01Z');
       const patching = readdress(brand, raced, VINCENNES);
-      await waitForLockWaiters(2);
+      await waitForLockWaiters(t.pool, 2);
       await client.query('COMMIT');
       await issuing;
       patched = await patching;
