@@ -40,6 +40,8 @@ const readdress = (brand: TestBrand, ref: string, address: string) =>
     headers: brand.headers,
     payload: { delivery_address: address },
   });
+const cancelByBrand = (brand: TestBrand, ref: string) =>
+  call(t.app, { method: 'POST', url: `${API}/orders/${ref}/cancel`, headers: brand.headers });
 
 type Line = { tracking_ref: string; price_eur: number; price_excl_tax_eur: number; vat_eur: number };
 
@@ -140,11 +142,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     now = new Date('2026-11-06T09:00:00Z');
     expect((await readdress(brand, refs.thenCancelled!, VINCENNES)).statusCode).toBe(200);
     now = new Date('2026-11-07T09:00:00Z');
-    const cancelled = await call(t.app, {
-      method: 'POST',
-      url: `${API}/orders/${refs.thenCancelled}/cancel`,
-      headers: brand.headers,
-    });
+    const cancelled = await cancelByBrand(brand, refs.thenCancelled!);
     expect(cancelled.statusCode).toBe(200);
     expect((await creditNotesOf(brand)).map((n) => n.invoice.lines[0].tracking_ref)).toEqual([
       refs.moved,
@@ -182,11 +180,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
 
   it('credits the newest line of a re-billed order cancelled after its new month was issued', async () => {
     now = new Date('2026-12-04T09:00:00Z');
-    const res = await call(t.app, {
-      method: 'POST',
-      url: `${API}/orders/${refs.twice}/cancel`,
-      headers: brand.headers,
-    });
+    const res = await cancelByBrand(brand, refs.twice!);
     expect(res.statusCode).toBe(200);
     const notes = await creditNotesOf(brand);
     expect(notes).toHaveLength(5);
