@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { API, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { invoiceFootprint } from './support/invoices.ts';
-import { waitForLockWaiters } from './support/lock-waiters.ts';
+import { invoiceFootprint, raceWithIssuing } from './support/invoices.ts';
 import { buildScratchTestApp } from './support/scratch-database.ts';
 
 // Issue #23, item 22: re-addressing (PATCH) a pending order after its month was issued re-prices
@@ -195,27 +194,19 @@ describe('re-addressing while its month is being issued', () => {
   it('credits the line the issuer wrote and bills the new price on the next month', async () => {
     const brand = await createBrandWithKey(t.deps);
     const raced = await orderAt(brand, '2027-01-11T10:00:00Z');
-    // The issuer is held on the invoice counter (row-locked here), after it has read the month.
-    const client = await t.pool.connect();
-    let patched: Awaited<ReturnType<typeof readdress>>;
-    try {
-      // The year's first invoice: its counter row must exist to be locked.
-      await client.query('INSERT INTO invoice_counters VALUES (2027, 0) ON CONFLICT DO NOTHING');
-      await client.query('BEGIN');
-      await client.query('SELECT * FROM invoice_counters WHERE year = 2027 FOR UPDATE');
-      now = new Date('2027-02-01T06:00:00Z');
-      const issuing = t.deps.invoices.issueMonth('2027-01');
-      await waitForLockWaiters(t.pool, 1);
-      now = new Date('2027-02-01T06:00:01Z');
-      const patching = readdress(brand, raced, VINCENNES);
-      await waitForLockWaiters(t.pool, 2);
-      await client.query('COMMIT');
-      await issuing;
-      patched = await patching;
-      expect(patched.statusCode).toBe(200);
-    } finally {
-      client.release();
-    }
+    const patched = await raceWithIssuing(
+      t.pool,
+      2027,
+      () => {
+        now = new Date('2027-02-01T06:00:00Z');
+        return t.deps.invoices.issueMonth('2027-01');
+      },
+      () => {
+        now = new Date('2027-02-01T06:00:01Z');
+        return readdress(brand, raced, VINCENNES);
+      },
+    );
+    expect(patched.statusCode).toBe(200);
     const january = await linesOf(brand, '2027-01');
     expect(january.map((l) => l.tracking_ref)).toEqual([raced]);
     expect(january[0]!.price_eur).not.toBe(patched.data.order.price_eur);

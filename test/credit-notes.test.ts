@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditNoteIdFor } from '../src/domain/invoices/credit-notes.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { invoiceFootprint } from './support/invoices.ts';
+import { invoiceFootprint, raceWithIssuing } from './support/invoices.ts';
 import { waitForLockWaiters } from './support/lock-waiters.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -257,23 +257,19 @@ describe('credit note numbering under concurrency', () => {
   it('credits an order cancelled while its month is being issued', async () => {
     const brand = await createBrandWithKey(t.deps);
     const raced = await orderAt(brand, '2027-02-11T10:00:00Z');
-    // The issuer is held on the invoice counter (row-locked here), after it has read the month.
-    const client = await t.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT * FROM invoice_counters WHERE year = 2027 FOR UPDATE');
-      now = new Date('2027-03-01T06:00:00Z');
-      const issuing = t.deps.invoices.issueMonth('2027-02');
-      await waitForLockWaiters(t.pool, 1);
-      now = new Date('2027-03-01T06:00:01Z');
-      const cancelling = cancelByBrand(brand, raced);
-      await waitForLockWaiters(t.pool, 2);
-      await client.query('COMMIT');
-      await issuing;
-      expect((await cancelling).statusCode).toBe(200);
-    } finally {
-      client.release();
-    }
+    const cancelled = await raceWithIssuing(
+      t.pool,
+      2027,
+      () => {
+        now = new Date('2027-03-01T06:00:00Z');
+        return t.deps.invoices.issueMonth('2027-02');
+      },
+      () => {
+        now = new Date('2027-03-01T06:00:01Z');
+        return cancelByBrand(brand, raced);
+      },
+    );
+    expect(cancelled.statusCode).toBe(200);
     const february = (await get(brand, `/invoices/${invoiceIdFor(brand.brandId, '2027-02')}`)).data.invoice;
     expect(february.lines.map((l: { tracking_ref: string }) => l.tracking_ref)).toEqual([raced]);
     expect((await creditNotesOf(brand.brandId)).map((n) => n.refs)).toEqual([[raced]]);
