@@ -154,15 +154,20 @@ describe('step-up before a key change', () => {
 });
 
 describe('a new key, shown once (post/redirect/get)', () => {
-  it('creating answers with a redirect; the page shows the key once, a reload shows none and creates none', async () => {
-    const { b, brandId } = await signedIn();
+  /** Creates a key on the keys page, with the right step-up password: the POST's answer. */
+  async function createKeyOnPage(b: Browser, name: string) {
     const page = await b.get('/account/keys');
-    const created = await b.post('/account/keys', {
+    return b.post('/account/keys', {
       _csrf: csrfOf(page.body),
-      name: 'Shown once',
+      name,
       scopes: 'orders:read',
       password: PASSWORD,
     });
+  }
+
+  it('creating answers with a redirect; the page shows the key once, a reload shows none and creates none', async () => {
+    const { b, brandId } = await signedIn();
+    const created = await createKeyOnPage(b, 'Shown once');
     expect(created.status).toBe(303);
     expect(keyOf(created.body)).toBeNull();
     expect(created.location).toMatch(/^\/account\/keys\/key_[0-9a-f]{16}\/new$/);
@@ -186,13 +191,7 @@ describe('a new key, shown once (post/redirect/get)', () => {
 
   it('the reveal cookie holds no key in clear and works only for its session and its key', async () => {
     const { b, brandId } = await signedIn();
-    const page = await b.get('/account/keys');
-    const created = await b.post('/account/keys', {
-      _csrf: csrfOf(page.body),
-      name: 'Sealed',
-      scopes: 'orders:read',
-      password: PASSWORD,
-    });
+    const created = await createKeyOnPage(b, 'Sealed');
     const sealed = created.setCookies.find((c) => c.startsWith('dlv_new_key='))!;
     expect(sealed).toMatch(/; HttpOnly/);
     expect(sealed).toMatch(/; Path=\/account\/keys/);
