@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_RESET_MAIL } from '../src/jobs/account-reset-mail.ts';
 import { Browser, csrfOf, keyOf, PASSWORD, uniqueEmail } from './support/account-browser.ts';
-import { API, buildTestApp, type TestApp } from './support/app.ts';
+import { API } from './support/app.ts';
 import { runQueuedJobs } from './support/queued-jobs.ts';
-import { startSmtpReceiver } from './support/smtp-receiver.ts';
+import { buildMailingTestApp, type MailingTestApp } from './support/smtp-receiver.ts';
 
 /**
  * The account area end to end, through its pages (app.inject), on the real PostgreSQL and with
  * the e-mails going to a real SMTP server on loopback.
  */
-let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let t: MailingTestApp;
 let ipCounter = 0;
 const browser = () => new Browser(t.app, `10.1.0.${++ipCounter}`);
 const linkPath = (link: string) => link.replace(/^https?:\/\/[^/]+/, '');
@@ -25,13 +24,9 @@ const confirmEmail = async (b: Browser, link: string) => {
 };
 
 beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  t = await buildTestApp({ config: { smtpUrl: smtp.url, publicBaseUrl: 'https://dlv.example.com' } });
+  t = await buildMailingTestApp();
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 async function signUp(b: Browser, email: string, company = 'Maison Dupont') {
   const res = await b.submit('/account/sign-up', '/account/sign-up', { company, email, password: PASSWORD });
@@ -46,7 +41,7 @@ describe('sign-up to a working API key', () => {
     const signedUp = await signUp(b, email);
     expect(signedUp.body).toContain(email);
 
-    const link = smtp.linkTo(email, '/account/verify');
+    const link = t.smtp.linkTo(email, '/account/verify');
     expect(link).toMatch(/^https:\/\/dlv\.example\.com\/account\/verify\?token=/);
     // Opening the link (as a mail scanner would) confirms nothing; the page's button does.
     expect((await b.get(linkPath(link!))).body).toContain('Confirm my e-mail address');
@@ -108,7 +103,7 @@ describe('sign-up to a working API key', () => {
     await signUp(browser(), email);
     const again = await signUp(browser(), email.toUpperCase(), 'Other company');
     expect(again.body).toContain('we sent a link');
-    expect(smtp.inbox.filter((m) => m.to.some((to) => to.toLowerCase() === email)).length).toBe(2);
+    expect(t.smtp.inbox.filter((m) => m.to.some((to) => to.toLowerCase() === email)).length).toBe(2);
     // The second sign-up's brand was rolled back with its user.
     const { rowCount } = await t.pool.query("SELECT 1 FROM brands WHERE name = 'Other company'");
     expect(rowCount).toBe(0);
@@ -138,7 +133,7 @@ describe('sessions', () => {
   async function verifiedOwner() {
     const email = uniqueEmail('session');
     await signUp(browser(), email);
-    await confirmEmail(browser(), smtp.linkTo(email, '/account/verify')!);
+    await confirmEmail(browser(), t.smtp.linkTo(email, '/account/verify')!);
     return email;
   }
 
@@ -196,7 +191,7 @@ describe('sessions', () => {
     // The e-mail goes out from a job (test/account-reset.test.ts): run it as the worker would.
     expect(await runQueuedJobs(t.deps, t.pool, ACCOUNT_RESET_MAIL.name, { email })).toBe(1);
 
-    const link = linkPath(smtp.linkTo(email, '/account/reset')!);
+    const link = linkPath(t.smtp.linkTo(email, '/account/reset')!);
     const form = await b.get(link);
     expect(form.status).toBe(200);
     const token = new URL(link, 'http://x').searchParams.get('token')!;

@@ -1,31 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_RESET_MAIL } from '../src/jobs/account-reset-mail.ts';
 import { Browser, createUser, csrfOf, PASSWORD, uniqueEmail } from './support/account-browser.ts';
-import { buildTestApp, type TestApp } from './support/app.ts';
 import { queuedJobs, runQueuedJobs } from './support/queued-jobs.ts';
-import { startSmtpReceiver } from './support/smtp-receiver.ts';
+import { buildMailingTestApp, type MailingTestApp } from './support/smtp-receiver.ts';
 
 /**
  * Password reset: the e-mail goes out from a job (the form does the same work for any address),
  * reset e-mails are limited per address and per client, and a new password kills every link.
  */
-let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let t: MailingTestApp;
 let ipCounter = 0;
 const browser = () => new Browser(t.app, `10.8.0.${++ipCounter}`);
 const linkPath = (link: string) => link.replace(/^https?:\/\/[^/]+/, '');
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 
 beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  t = await buildTestApp({ config: { smtpUrl: smtp.url, publicBaseUrl: 'https://dlv.example.com' } });
+  t = await buildMailingTestApp();
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
-const mailsTo = (email: string) => smtp.inbox.filter((m) => m.to.includes(email)).length;
+const mailsTo = (email: string) => t.smtp.inbox.filter((m) => m.to.includes(email)).length;
 const sendQueued = (email: string) => runQueuedJobs(t.deps, t.pool, ACCOUNT_RESET_MAIL.name, { email });
 
 async function askReset(b: Browser, email: string) {
@@ -41,7 +35,7 @@ async function resetLink(email: string): Promise<string> {
   await askReset(browser(), email);
   expect(await sendQueued(email)).toBe(1);
   expect(mailsTo(email)).toBe(before + 1);
-  return smtp.linkTo(email, '/account/reset')!;
+  return t.smtp.linkTo(email, '/account/reset')!;
 }
 
 async function setPassword(link: string, password: string) {
@@ -68,7 +62,7 @@ describe('the forgotten-password form', () => {
     expect(await sendQueued(unknown)).toBe(1);
     expect(mailsTo(email)).toBe(1);
     expect(mailsTo(unknown)).toBe(0);
-    expect(smtp.linkTo(email, '/account/reset')).toMatch(
+    expect(t.smtp.linkTo(email, '/account/reset')).toMatch(
       /^https:\/\/dlv\.example\.com\/account\/reset\?token=/,
     );
   });

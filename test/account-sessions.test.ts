@@ -40,6 +40,10 @@ async function existingKey(userId: string): Promise<string> {
     .id;
 }
 
+/** The keys page's form posted: a read-only key named `name`, with `password` for the step-up. */
+const postNewKey = (b: Browser, csrf: string, name: string, password: string) =>
+  b.post('/account/keys', { _csrf: csrf, name, scopes: 'orders:read', password });
+
 describe('session lifetime', () => {
   it('ends a session used every few hours once it is 7 days old (absolute lifetime)', async () => {
     const { b } = await signedIn();
@@ -94,23 +98,13 @@ describe('step-up before a key change', () => {
     const csrf = csrfOf(page.body);
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const res = await b.post('/account/keys', {
-        _csrf: csrf,
-        name: 'Guessed',
-        scopes: 'orders:read',
-        password: `wrong-guess-number-${i}`,
-      });
+      const res = await postNewKey(b, csrf, 'Guessed', `wrong-guess-number-${i}`);
       statuses.push(res.status);
     }
     // The sign-in took one attempt of the 10 per 15 minutes; nine wrong guesses, then the limit.
     expect(statuses.slice(0, 9)).toEqual(Array(9).fill(401));
     expect(statuses[9]).toBe(429);
-    const right = await b.post('/account/keys', {
-      _csrf: csrf,
-      name: 'Guessed',
-      scopes: 'orders:read',
-      password: PASSWORD,
-    });
+    const right = await postNewKey(b, csrf, 'Guessed', PASSWORD);
     expect(right.status).toBe(303);
     expect(right.location).toBe('/account/sign-in');
     expect(keyOf(right.body)).toBeNull();
@@ -122,12 +116,7 @@ describe('step-up before a key change', () => {
     const { b, email } = await signedIn();
     const csrf = csrfOf((await b.get('/account/keys')).body);
     for (let i = 0; i < 9; i++) {
-      const res = await b.post('/account/keys', {
-        _csrf: csrf,
-        name: 'Guessed',
-        scopes: 'orders:read',
-        password: `wrong-guess-number-${i}`,
-      });
+      const res = await postNewKey(b, csrf, 'Guessed', `wrong-guess-number-${i}`);
       expect(res.status).toBe(401);
     }
     expect((await browser().signIn(email, PASSWORD)).status).toBe(429);
@@ -154,15 +143,15 @@ describe('step-up before a key change', () => {
 });
 
 describe('a new key, shown once (post/redirect/get)', () => {
+  /** Creates a key on the keys page, with the right step-up password: the POST's answer. */
+  async function createKeyOnPage(b: Browser, name: string) {
+    const page = await b.get('/account/keys');
+    return postNewKey(b, csrfOf(page.body), name, PASSWORD);
+  }
+
   it('creating answers with a redirect; the page shows the key once, a reload shows none and creates none', async () => {
     const { b, brandId } = await signedIn();
-    const page = await b.get('/account/keys');
-    const created = await b.post('/account/keys', {
-      _csrf: csrfOf(page.body),
-      name: 'Shown once',
-      scopes: 'orders:read',
-      password: PASSWORD,
-    });
+    const created = await createKeyOnPage(b, 'Shown once');
     expect(created.status).toBe(303);
     expect(keyOf(created.body)).toBeNull();
     expect(created.location).toMatch(/^\/account\/keys\/key_[0-9a-f]{16}\/new$/);
@@ -186,13 +175,7 @@ describe('a new key, shown once (post/redirect/get)', () => {
 
   it('the reveal cookie holds no key in clear and works only for its session and its key', async () => {
     const { b, brandId } = await signedIn();
-    const page = await b.get('/account/keys');
-    const created = await b.post('/account/keys', {
-      _csrf: csrfOf(page.body),
-      name: 'Sealed',
-      scopes: 'orders:read',
-      password: PASSWORD,
-    });
+    const created = await createKeyOnPage(b, 'Sealed');
     const sealed = created.setCookies.find((c) => c.startsWith('dlv_new_key='))!;
     expect(sealed).toMatch(/; HttpOnly/);
     expect(sealed).toMatch(/; Path=\/account\/keys/);

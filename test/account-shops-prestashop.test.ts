@@ -476,6 +476,24 @@ describe('an account whose e-mail address is not confirmed', () => {
     ).rows[0]!.id;
   const ordersOf = async (connectionId: string) =>
     (await t.pool.query('SELECT 1 FROM connector_orders WHERE connection_id = $1', [connectionId])).rowCount;
+  /** A new shop of the fake, linked to the brand by the operator (no page, no owner involved). */
+  async function operatorLink(brandId: string) {
+    const shop = newShop();
+    return { shop, ...(await t.deps.prestashop.linking.link({ brandId, url: shop.url })) };
+  }
+  /** The address's owner choosing a new password through the e-mailed reset link. */
+  async function resetByLink(userId: string, password: string) {
+    const reset = newSecret();
+    await storesOn(t.pool).sessions.insertToken({
+      hash: reset.hash,
+      userId,
+      purpose: 'reset_password',
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    await t.deps.accounts.resetPassword(reset.token, password);
+  }
+  const me = (key: string) =>
+    t.app.inject({ url: '/public/v1/me', headers: { authorization: `Bearer ${key}` } });
 
   it('links no shop: the Shops page asks to confirm it first, and the form is refused, storing nothing', async () => {
     const { b } = await unconfirmedBrand();
@@ -501,9 +519,8 @@ describe('an account whose e-mail address is not confirmed', () => {
 
   it('creates no delivery order from its shops’ signed pushes until an owner confirms', async () => {
     const { brandId, userId } = await unconfirmedBrand();
-    const shop = newShop();
     // A link made before confirmation was required (here, by the operator).
-    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    const { shop, connection, secret } = await operatorLink(brandId);
     expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);
     const refused = await t.deps.prestashop.inbox.process(await lastInbox(connection.id));
     expect(refused).toMatch(/^problem invalid_order: No owner of this brand has confirmed/);
@@ -519,23 +536,14 @@ describe('an account whose e-mail address is not confirmed', () => {
 
   it('loses its keys and shop secrets when the address’s real owner resets the password', async () => {
     const { brandId, userId, email } = await unconfirmedBrand();
-    const shop = newShop();
-    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    const { shop, connection, secret } = await operatorLink(brandId);
     const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
-    const me = () => t.app.inject({ url: '/public/v1/me', headers: { authorization: `Bearer ${key.key}` } });
-    expect((await me()).statusCode).toBe(200);
+    expect((await me(key.key)).statusCode).toBe(200);
 
     // The real owner asks for a reset and opens the link in their inbox.
-    const reset = newSecret();
-    await storesOn(t.pool).sessions.insertToken({
-      hash: reset.hash,
-      userId,
-      purpose: 'reset_password',
-      expiresAt: new Date(Date.now() + 3600_000),
-    });
-    await t.deps.accounts.resetPassword(reset.token, `a-new-passphrase-${email.length}-ok`);
+    await resetByLink(userId, `a-new-passphrase-${email.length}-ok`);
 
-    expect((await me()).statusCode).toBe(401);
+    expect((await me(key.key)).statusCode).toBe(401);
     expect(await t.deps.connections.get(null, connection.id)).toMatchObject({ status: 'disconnected' });
     expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(401);
     const { rows } = await t.pool.query('SELECT action FROM key_events WHERE key_id = $1', [key.id]);
@@ -543,41 +551,21 @@ describe('an account whose e-mail address is not confirmed', () => {
 
     // A confirmed owner's reset takes nothing away.
     const kept = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
-    const again = newSecret();
-    await storesOn(t.pool).sessions.insertToken({
-      hash: again.hash,
-      userId,
-      purpose: 'reset_password',
-      expiresAt: new Date(Date.now() + 3600_000),
-    });
-    await t.deps.accounts.resetPassword(again.token, `another-passphrase-${email.length}-ok`);
-    const still = await t.app.inject({
-      url: '/public/v1/me',
-      headers: { authorization: `Bearer ${kept.key}` },
-    });
-    expect(still.statusCode).toBe(200);
+    await resetByLink(userId, `another-passphrase-${email.length}-ok`);
+    expect((await me(kept.key)).statusCode).toBe(200);
   });
   it('leaves alone what the operator made before the brand’s first owner arrived', async () => {
     const brandId = (await t.deps.brands.create({ name: 'Opéré SAS', pickupAddress: TEST_PICKUP_ADDRESS }))
       .id;
-    const shop = newShop();
-    const { connection, secret } = await t.deps.prestashop.linking.link({ brandId, url: shop.url });
+    const { shop, connection, secret } = await operatorLink(brandId);
     const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
     // The owner is invited afterwards and has not accepted yet.
     const { userId } = await createUser(t.deps, { brandId, verified: false });
     expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);
     expect(await t.deps.prestashop.inbox.process(await lastInbox(connection.id))).toMatch(/^created /);
     // They choose a password through "forgot password" rather than the invitation: nothing is lost.
-    const reset = newSecret();
-    await storesOn(t.pool).sessions.insertToken({
-      hash: reset.hash,
-      userId,
-      purpose: 'reset_password',
-      expiresAt: new Date(Date.now() + 3600_000),
-    });
-    await t.deps.accounts.resetPassword(reset.token, 'an-owner-passphrase-77');
-    const me = await t.app.inject({ url: '/public/v1/me', headers: { authorization: `Bearer ${key.key}` } });
-    expect(me.statusCode).toBe(200);
+    await resetByLink(userId, 'an-owner-passphrase-77');
+    expect((await me(key.key)).statusCode).toBe(200);
     expect((await t.deps.connections.get(null, connection.id)).status).toBe('active');
   });
 });

@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storesOn } from '../src/db/stores.ts';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD, uniqueEmail } from './support/account-browser.ts';
-import { API, buildTestApp, type TestApp } from './support/app.ts';
-import { startSmtpReceiver } from './support/smtp-receiver.ts';
+import { API } from './support/app.ts';
+import { buildMailingTestApp, type MailingTestApp } from './support/smtp-receiver.ts';
 
 /** The team page: owners list, invite, re-role and remove the brand's people. */
-let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let t: MailingTestApp;
 let ipCounter = 0;
 
 beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  t = await buildTestApp({ config: { smtpUrl: smtp.url, publicBaseUrl: 'https://dlv.example.com' } });
+  t = await buildMailingTestApp();
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => t.close());
 
 async function signedIn(user: { email: string }) {
   const b = new Browser(t.app, `10.4.0.${++ipCounter}`);
@@ -66,7 +61,7 @@ describe('team page', () => {
     expect(listed).toContain(email);
     expect(listed).toContain('not yet');
 
-    const link = smtp.linkTo(email, '/account/invite')!;
+    const link = t.smtp.linkTo(email, '/account/invite')!;
     expect(link).toMatch(/^https:\/\/dlv\.example\.com\/account\/invite\?token=/);
     const invited = new Browser(t.app, `10.4.1.${++ipCounter}`);
     const path = link.replace(/^https?:\/\/[^/]+/, '');
@@ -121,11 +116,11 @@ describe('team page', () => {
     ]);
     expect(rows).toEqual([{ brand_id: elsewhere.brandId, role: 'developer' }]);
     // The invitee is told what happens (no link that would move their account), in the inviter's language.
-    const mail = [...smtp.inbox].reverse().find((m) => m.to.includes(elsewhere.email))!;
+    const mail = [...t.smtp.inbox].reverse().find((m) => m.to.includes(elsewhere.email))!;
     const body = mail.raw.replace(/=\r?\n/g, '');
     expect(body).toContain('already has an account with another company');
     expect(body).toContain('cannot join');
-    expect(smtp.linkTo(elsewhere.email, '/account/invite')).toBeNull();
+    expect(t.smtp.linkTo(elsewhere.email, '/account/invite')).toBeNull();
   });
 
   it('lists, re-sends and cancels an invitation of another brand’s person exactly as one of a new address', async () => {
@@ -206,7 +201,7 @@ describe('team page', () => {
     expect((await b.submit('/account/team', '/account/team/invite', { email, role: 'owner' })).status).toBe(
       303,
     );
-    const link = smtp.linkTo(email, '/account/invite')!;
+    const link = t.smtp.linkTo(email, '/account/invite')!;
     const path = link.replace(/^https?:\/\/[^/]+/, '');
     const token = new URL(link).searchParams.get('token')!;
     // Before accepting, the address joins another company (signs up there, say).

@@ -1,22 +1,17 @@
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { API, call, createBrandWithKey, type TestBrand } from './support/app.ts';
 import { runDlv } from './support/run-cli.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 
 // Issuing invoices concerns every brand of a database: this file has a database of its own.
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let t: TestApp;
+let t: ScratchTestApp;
 let now = new Date('2026-09-01T10:00:00Z');
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { databaseUrl: scratch.url }, clock: () => now });
+  t = await buildScratchTestApp({ clock: () => now });
 });
-afterAll(async () => {
-  await t.close();
-  await scratch.drop();
-});
+afterAll(() => t.close());
 
 async function orderAt(brand: TestBrand, at: string): Promise<string> {
   now = new Date(at);
@@ -172,7 +167,7 @@ describe('credit notes in the invoice list, detail, PDF and CLI', () => {
   });
 
   it('shows credit notes in `dlv invoices list` and refuses to mark one paid', async () => {
-    const env = { DATABASE_URL: scratch.url };
+    const env = { DATABASE_URL: t.databaseUrl };
     const list = await runDlv(['invoices', 'list', '--brand', brand.brandId], env);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/TYPE\s+NUMBER/);

@@ -1,24 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import { API, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { invoiceFootprint, raceWithIssuing } from './support/invoices.ts';
+import { buildScratchTestApp } from './support/scratch-database.ts';
 
 // Issue #23, item 22: re-addressing (PATCH) a pending order after its month was issued re-prices
 // it; the issued invoice stays as it is, so the change is billed like a cancellation is credited:
 // a credit note takes back the invoice line, and the order is billed again, at its new price, on
 // the running month's invoice.
 // Issuing invoices concerns every brand of a database: this file has a database of its own.
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let t: TestApp;
 let now = new Date('2026-10-15T10:00:00Z');
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { databaseUrl: scratch.url }, clock: () => now });
+  t = await buildScratchTestApp({ clock: () => now });
 });
-afterAll(async () => {
-  await t.close();
-  await scratch.drop();
-});
+afterAll(() => t.close());
 
 const PARIS = '12 rue Oberkampf 75011 Paris';
 const PARIS_AGAIN = '30 rue de la Roquette 75011 Paris';
@@ -43,6 +39,8 @@ const readdress = (brand: TestBrand, ref: string, address: string) =>
     headers: brand.headers,
     payload: { delivery_address: address },
   });
+const cancelByBrand = (brand: TestBrand, ref: string) =>
+  call(t.app, { method: 'POST', url: `${API}/orders/${ref}/cancel`, headers: brand.headers });
 
 type Line = { tracking_ref: string; price_eur: number; price_excl_tax_eur: number; vat_eur: number };
 
@@ -63,15 +61,6 @@ async function creditNotesOf(brand: TestBrand) {
   );
 }
 
-async function invoiceFootprint(id: string): Promise<string> {
-  const { rows } = await t.pool.query<{ text: string }>(
-    `SELECT (SELECT row_to_json(i)::text FROM invoices i WHERE i.id = $1) ||
-            (SELECT json_agg(l ORDER BY l.order_id)::text FROM invoice_lines l WHERE l.invoice_id = $1) AS text`,
-    [id],
-  );
-  return rows[0]!.text;
-}
-
 describe('re-addressing a pending order after its month was invoiced', () => {
   let brand: TestBrand;
   const refs: Record<string, string> = {};
@@ -88,7 +77,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     now = new Date('2026-11-01T00:10:00Z');
     await t.deps.invoices.issueMonth('2026-10');
     october = await linesOf(brand, '2026-10');
-    octoberFootprint = await invoiceFootprint(invoiceIdFor(brand.brandId, '2026-10'));
+    octoberFootprint = await invoiceFootprint(t.pool, invoiceIdFor(brand.brandId, '2026-10'));
     expect(october.map((l) => l.tracking_ref).sort()).toEqual(Object.values(refs).sort());
   });
 
@@ -99,7 +88,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     const billed = october.find((l) => l.tracking_ref === refs.moved)!;
     expect(res.data.order.price_eur).not.toBe(billed.price_eur);
 
-    expect(await invoiceFootprint(invoiceIdFor(brand.brandId, '2026-10'))).toBe(octoberFootprint);
+    expect(await invoiceFootprint(t.pool, invoiceIdFor(brand.brandId, '2026-10'))).toBe(octoberFootprint);
     const notes = await creditNotesOf(brand);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.invoice).toMatchObject({
@@ -152,11 +141,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     now = new Date('2026-11-06T09:00:00Z');
     expect((await readdress(brand, refs.thenCancelled!, VINCENNES)).statusCode).toBe(200);
     now = new Date('2026-11-07T09:00:00Z');
-    const cancelled = await call(t.app, {
-      method: 'POST',
-      url: `${API}/orders/${refs.thenCancelled}/cancel`,
-      headers: brand.headers,
-    });
+    const cancelled = await cancelByBrand(brand, refs.thenCancelled!);
     expect(cancelled.statusCode).toBe(200);
     expect((await creditNotesOf(brand)).map((n) => n.invoice.lines[0].tracking_ref)).toEqual([
       refs.moved,
@@ -194,11 +179,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
 
   it('credits the newest line of a re-billed order cancelled after its new month was issued', async () => {
     now = new Date('2026-12-04T09:00:00Z');
-    const res = await call(t.app, {
-      method: 'POST',
-      url: `${API}/orders/${refs.twice}/cancel`,
-      headers: brand.headers,
-    });
+    const res = await cancelByBrand(brand, refs.twice!);
     expect(res.statusCode).toBe(200);
     const notes = await creditNotesOf(brand);
     expect(notes).toHaveLength(5);
@@ -209,43 +190,23 @@ describe('re-addressing a pending order after its month was invoiced', () => {
   });
 });
 
-/** Waits until `n` sessions of this database wait for a lock: the interleaving under test is set. */
-async function waitForLockWaiters(n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await t.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${n} sessions ever waited for a lock`);
-}
-
 describe('re-addressing while its month is being issued', () => {
   it('credits the line the issuer wrote and bills the new price on the next month', async () => {
     const brand = await createBrandWithKey(t.deps);
     const raced = await orderAt(brand, '2027-01-11T10:00:00Z');
-    // The issuer is held on the invoice counter (row-locked here), after it has read the month.
-    const client = await t.pool.connect();
-    let patched: Awaited<ReturnType<typeof readdress>>;
-    try {
-      // The year's first invoice: its counter row must exist to be locked.
-      await client.query('INSERT INTO invoice_counters VALUES (2027, 0) ON CONFLICT DO NOTHING');
-      await client.query('BEGIN');
-      await client.query('SELECT * FROM invoice_counters WHERE year = 2027 FOR UPDATE');
-      now = new Date('2027-02-01T06:00:00Z');
-      const issuing = t.deps.invoices.issueMonth('2027-01');
-      await waitForLockWaiters(1);
-      now = new Date('2027-02-01T06:00:01Z');
-      const patching = readdress(brand, raced, VINCENNES);
-      await waitForLockWaiters(2);
-      await client.query('COMMIT');
-      await issuing;
-      patched = await patching;
-      expect(patched.statusCode).toBe(200);
-    } finally {
-      client.release();
-    }
+    const patched = await raceWithIssuing(
+      t.pool,
+      2027,
+      () => {
+        now = new Date('2027-02-01T06:00:00Z');
+        return t.deps.invoices.issueMonth('2027-01');
+      },
+      () => {
+        now = new Date('2027-02-01T06:00:01Z');
+        return readdress(brand, raced, VINCENNES);
+      },
+    );
+    expect(patched.statusCode).toBe(200);
     const january = await linesOf(brand, '2027-01');
     expect(january.map((l) => l.tracking_ref)).toEqual([raced]);
     expect(january[0]!.price_eur).not.toBe(patched.data.order.price_eur);

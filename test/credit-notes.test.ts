@@ -3,6 +3,8 @@ import { creditNoteIdFor } from '../src/domain/invoices/credit-notes.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { invoiceFootprint, raceWithIssuing } from './support/invoices.ts';
+import { waitForLockWaiters } from './support/lock-waiters.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -36,16 +38,6 @@ const get = (brand: TestBrand, url: string) =>
   call(t.app, { method: 'GET', url: `${API}${url}`, headers: brand.headers });
 const cancelByBrand = (brand: TestBrand, ref: string) =>
   call(t.app, { method: 'POST', url: `${API}/orders/${ref}/cancel`, headers: brand.headers });
-
-/** Everything stored about an invoice, as text: what "unchanged" is checked against. */
-async function invoiceFootprint(id: string): Promise<string> {
-  const { rows } = await t.pool.query<{ text: string }>(
-    `SELECT (SELECT row_to_json(i)::text FROM invoices i WHERE i.id = $1) ||
-            (SELECT json_agg(l ORDER BY l.order_id)::text FROM invoice_lines l WHERE l.invoice_id = $1) AS text`,
-    [id],
-  );
-  return rows[0]!.text;
-}
 
 async function creditNotesOf(brandId: string) {
   const { rows } = await t.pool.query<{
@@ -83,7 +75,7 @@ describe('credit notes for orders cancelled after invoicing', () => {
     octoberId = invoiceIdFor(brand.brandId, '2026-10');
     const pdf = await get(brand, `/invoices/${octoberId}/pdf`);
     before = {
-      footprint: await invoiceFootprint(octoberId),
+      footprint: await invoiceFootprint(t.pool, octoberId),
       json: (await get(brand, `/invoices/${octoberId}`)).data,
       pdf: pdf.rawPayload,
     };
@@ -158,7 +150,7 @@ describe('credit notes for orders cancelled after invoicing', () => {
   });
 
   it('leaves the corrected invoice byte-for-byte unchanged: stored rows, JSON and PDF', async () => {
-    expect(await invoiceFootprint(octoberId)).toBe(before.footprint);
+    expect(await invoiceFootprint(t.pool, octoberId)).toBe(before.footprint);
     const json = (await get(brand, `/invoices/${octoberId}`)).data;
     expect(json).toEqual(before.json);
     expect((await get(brand, `/invoices/${octoberId}/pdf`)).rawPayload.equals(before.pdf)).toBe(true);
@@ -217,18 +209,6 @@ describe('credit notes for orders cancelled after invoicing', () => {
   });
 });
 
-/** Waits until `n` sessions of this database wait for a lock: the interleaving under test is set. */
-async function waitForLockWaiters(n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await t.pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`fewer than ${n} sessions ever waited for a lock`);
-}
-
 async function orderRow(ref: string) {
   const { rows } = await t.pool.query<{ id: string }>('SELECT id FROM orders WHERE tracking_ref = $1', [ref]);
   return rows[0]!;
@@ -263,7 +243,7 @@ describe('credit note numbering under concurrency', () => {
       await client.query(`UPDATE orders SET status = 'cancelled' WHERE tracking_ref = $1`, [raced]);
       now = new Date('2027-02-01T06:00:00Z');
       const issuing = t.deps.invoices.issueMonth('2027-01');
-      await waitForLockWaiters(1);
+      await waitForLockWaiters(t.pool, 1);
       await client.query('COMMIT');
       await issuing;
     } finally {
@@ -277,23 +257,19 @@ describe('credit note numbering under concurrency', () => {
   it('credits an order cancelled while its month is being issued', async () => {
     const brand = await createBrandWithKey(t.deps);
     const raced = await orderAt(brand, '2027-02-11T10:00:00Z');
-    // The issuer is held on the invoice counter (row-locked here), after it has read the month.
-    const client = await t.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT * FROM invoice_counters WHERE year = 2027 FOR UPDATE');
-      now = new Date('2027-03-01T06:00:00Z');
-      const issuing = t.deps.invoices.issueMonth('2027-02');
-      await waitForLockWaiters(1);
-      now = new Date('2027-03-01T06:00:01Z');
-      const cancelling = cancelByBrand(brand, raced);
-      await waitForLockWaiters(2);
-      await client.query('COMMIT');
-      await issuing;
-      expect((await cancelling).statusCode).toBe(200);
-    } finally {
-      client.release();
-    }
+    const cancelled = await raceWithIssuing(
+      t.pool,
+      2027,
+      () => {
+        now = new Date('2027-03-01T06:00:00Z');
+        return t.deps.invoices.issueMonth('2027-02');
+      },
+      () => {
+        now = new Date('2027-03-01T06:00:01Z');
+        return cancelByBrand(brand, raced);
+      },
+    );
+    expect(cancelled.statusCode).toBe(200);
     const february = (await get(brand, `/invoices/${invoiceIdFor(brand.brandId, '2027-02')}`)).data.invoice;
     expect(february.lines.map((l: { tracking_ref: string }) => l.tracking_ref)).toEqual([raced]);
     expect((await creditNotesOf(brand.brandId)).map((n) => n.refs)).toEqual([[raced]]);

@@ -3,31 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriodOf } from '../src/domain/invoices/billing-period.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { orderJson } from '../src/domain/orders/order-json.ts';
-import {
-  API,
-  buildTestApp,
-  call,
-  createBrandWithKey,
-  TEST_PICKUP_ADDRESS,
-  type TestApp,
-  type TestBrand,
-} from './support/app.ts';
+import { API, call, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 
 // Issuing invoices concerns every brand of a database: this file has a database of its own.
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let t: TestApp;
+let t: ScratchTestApp;
 let now = new Date('2026-10-15T10:00:00Z');
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { databaseUrl: scratch.url }, clock: () => now });
+  t = await buildScratchTestApp({ clock: () => now });
 });
-afterAll(async () => {
-  await t.close();
-  await scratch.drop();
-});
+afterAll(() => t.close());
 
 async function orderAt(brand: TestBrand, at: string, body: object = {}) {
   now = new Date(at);
@@ -254,7 +241,7 @@ describe('issuing under concurrency', () => {
     // The CLI runs on the real clock, so it issues a month long over: June 2025.
     const b = await createBrandWithKey(t.deps);
     await orderAt(b, '2025-06-10T10:00:00Z');
-    const env = { DATABASE_URL: scratch.url };
+    const env = { DATABASE_URL: t.databaseUrl };
     const first = await runDlv(['invoices', 'issue', '--month', '2025-06', '--json'], env);
     expect(first.code, first.stderr).toBe(0);
     const issued = JSON.parse(first.stdout).issued as { id: string; brand_id: string; number: string }[];

@@ -1,4 +1,3 @@
-import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PrestaShopRequestFailed,
@@ -14,6 +13,7 @@ import { WooRequestFailed, WooRetryLater, wooRestClient } from '../src/connector
 import { jsonRequester } from '../src/infra/http/json-request.ts';
 import { outboundClient } from '../src/infra/http/outbound-client.ts';
 import { sendWebhook } from '../src/infra/http/outbound-http.ts';
+import { type LoopbackCounter, startLoopbackCounter } from './support/loopback-counter.ts';
 
 /**
  * Issue #23: every outbound call (webhook deliveries, the WooCommerce, PrestaShop and Shopify
@@ -22,19 +22,14 @@ import { sendWebhook } from '../src/infra/http/outbound-http.ts';
  * that resolved again by itself would reach the loopback listener below. Production's policy: no
  * insecure allowance.
  */
-let loopback: Server;
+let loopback: LoopbackCounter;
 let origin: string;
-let connections = 0;
 
 beforeAll(async () => {
-  loopback = createServer((socket) => {
-    connections += 1;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
-  origin = `https://localhost:${(loopback.address() as AddressInfo).port}`;
+  loopback = await startLoopbackCounter();
+  origin = `https://localhost:${loopback.port}`;
 });
-afterAll(() => new Promise((resolve) => loopback.close(resolve)));
+afterAll(() => loopback.close());
 
 function rebindingClient() {
   let asked = 0;
@@ -51,7 +46,7 @@ describe('a DNS answer changed between the check and the connection', () => {
       timeoutMs: 500,
     });
     expect(result).toMatchObject({ ok: false, status: null });
-    expect(connections).toBe(0);
+    expect(loopback.connections).toBe(0);
   });
 
   it('never takes a WooCommerce call to loopback', async () => {
@@ -59,13 +54,13 @@ describe('a DNS answer changed between the check and the connection', () => {
     await expect(
       woo.get(origin, { consumerKey: 'ck_x', consumerSecret: 'cs_x' }, '/wc/v3/orders'),
     ).rejects.toBeInstanceOf(WooRetryLater);
-    expect(connections).toBe(0);
+    expect(loopback.connections).toBe(0);
   });
 
   it('never takes a PrestaShop Webservice call to loopback', async () => {
     const ws = prestashopWebservice({ request: jsonRequester(rebindingClient()), timeoutMs: 500 });
     await expect(ws.get(origin, 'K'.repeat(32), 'orders')).rejects.toBeInstanceOf(PrestaShopRetryLater);
-    expect(connections).toBe(0);
+    expect(loopback.connections).toBe(0);
   });
 
   it('never takes a Shopify Admin call to loopback', async () => {
@@ -79,7 +74,7 @@ describe('a DNS answer changed between the check and the connection', () => {
     await expect(admin.graphql('acme.myshopify.com', 'shpat_x', '{ shop { name } }')).rejects.toBeInstanceOf(
       ShopifyRetryLater,
     );
-    expect(connections).toBe(0);
+    expect(loopback.connections).toBe(0);
   });
 });
 

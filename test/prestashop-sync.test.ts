@@ -10,6 +10,7 @@ import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
   deliveryOrdersOf,
   eventually,
+  everyPushProcessed,
   type LinkedPrestaShop,
   linkPrestaShop,
   push,
@@ -321,13 +322,7 @@ describe('the Webservice poll', () => {
       expect.objectContaining({ service: 'express' }),
     ]);
     for (const order of theirs) await push(fake, own, order.id);
-    await eventually(async () => {
-      const { rows } = await live.t.pool.query(
-        'SELECT count(*)::int AS n FROM connector_inbox WHERE shop = $1 AND processed_at IS NULL',
-        [own.connection.shop],
-      );
-      return rows[0].n === 0;
-    }, 'every push processed');
+    await everyPushProcessed(live, own);
     for (const order of theirs)
       expect(await deliveryOrdersOf(live, own.connection.id, order.id)).toHaveLength(0);
   });

@@ -6,6 +6,7 @@ import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
   deliveryOrdersOf,
   eventually,
+  everyPushProcessed,
   type LinkedPrestaShop,
   linkPrestaShop,
   push,
@@ -44,6 +45,42 @@ async function linkRow() {
   return live.t.deps.connections.get(brandId, linked.connection.id);
 }
 
+/** A new paid order pushed by the module, once the bridge has made its delivery order. */
+async function pushedOrder() {
+  const order = fake.createOrder(linked.slug);
+  await push(fake, linked, order.id);
+  const ref = await eventually(
+    async () => (await deliveryOrdersOf(live, linked.connection.id, order.id))[0]?.tracking_ref,
+    'the delivery order',
+  );
+  return { order, ref };
+}
+
+const shopOrderDelivered = (orderId: number) =>
+  eventually(
+    async () => linked.shop.tables.orders!.find((o) => o.id === orderId)!.current_state === '5',
+    'the shop order delivered',
+  );
+
+/** The order_histories POSTs the shop got for this order. */
+const historyPostsOf = (orderId: number) =>
+  linked.shop.calls.filter(
+    (c) =>
+      c.path === '/api/order_histories' && c.body.includes(`<id_order><![CDATA[${orderId}]]></id_order>`),
+  );
+
+/** A new order pushed and moved to delivered: the order_histories POST and the e-mails the shop sent. */
+async function deliveredOrder() {
+  const { order, ref } = await pushedOrder();
+  await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
+  await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
+  await shopOrderDelivered(order.id);
+  return {
+    post: historyPostsOf(order.id)[0],
+    mails: linked.shop.mails.filter((m) => m.idOrder === order.id),
+  };
+}
+
 describe('a paid order pushed by the module', () => {
   it('becomes exactly one delivery order, however often and concurrently it is pushed', async () => {
     const order = fake.createOrder(linked.slug, { carrier: 'express' });
@@ -58,13 +95,7 @@ describe('a paid order pushed by the module', () => {
       return rows.length > 0 && rows;
     }, 'the delivery order');
     // Every push processed, still one.
-    await eventually(async () => {
-      const { rows } = await live.t.pool.query(
-        'SELECT count(*)::int AS n FROM connector_inbox WHERE shop = $1 AND processed_at IS NULL',
-        [linked.connection.shop],
-      );
-      return rows[0].n === 0;
-    }, 'every push processed');
+    await everyPushProcessed(live, linked);
     expect(await deliveryOrdersOf(live, linked.connection.id, order.id)).toHaveLength(1);
     const detail = await live.t.deps.orders.get(brandId, delivery!.tracking_ref);
     expect(detail).toMatchObject({
@@ -84,12 +115,7 @@ describe('a paid order pushed by the module', () => {
   });
 
   it('gets its tracking number, then the delivered state, written back as the operator moves it', async () => {
-    const order = fake.createOrder(linked.slug);
-    await push(fake, linked, order.id);
-    const ref = await eventually(
-      async () => (await deliveryOrdersOf(live, linked.connection.id, order.id))[0]?.tracking_ref,
-      'the delivery order',
-    );
+    const { order, ref } = await pushedOrder();
     await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number in order_carriers');
     const put = linked.shop.calls.find(
       (c) => c.method === 'PUT' && c.path.startsWith('/api/order_carriers/'),
@@ -101,10 +127,7 @@ describe('a paid order pushed by the module', () => {
     );
     await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery');
     await moveTo(ref, 'delivered');
-    await eventually(
-      async () => linked.shop.tables.orders!.find((o) => o.id === order.id)!.current_state === '5',
-      'the shop order delivered',
-    );
+    await shopOrderDelivered(order.id);
     const histories = linked.shop.tables.order_histories!.filter((h) => h.id_order === String(order.id));
     expect(histories.map((h) => h.id_order_state)).toEqual(['2', '5']);
     // The link notifies customers (the default): the shop sends the delivered state's e-mail.
@@ -116,25 +139,9 @@ describe('a paid order pushed by the module', () => {
   it('asks the shop for no e-mail when the link does not notify customers', async () => {
     await live.t.deps.connections.updateSettings(brandId, linked.connection.id, { notifyCustomer: false });
     try {
-      const order = fake.createOrder(linked.slug);
-      await push(fake, linked, order.id);
-      const ref = await eventually(
-        async () => (await deliveryOrdersOf(live, linked.connection.id, order.id))[0]?.tracking_ref,
-        'the delivery order',
-      );
-      await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
-      await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
-      await eventually(
-        async () => linked.shop.tables.orders!.find((o) => o.id === order.id)!.current_state === '5',
-        'the shop order delivered',
-      );
-      const post = linked.shop.calls.find(
-        (c) =>
-          c.path === '/api/order_histories' &&
-          c.body.includes(`<id_order><![CDATA[${order.id}]]></id_order>`),
-      );
+      const { post, mails } = await deliveredOrder();
       expect(post?.query.sendemail).toBeUndefined();
-      expect(linked.shop.mails.filter((m) => m.idOrder === order.id)).toEqual([]);
+      expect(mails).toEqual([]);
     } finally {
       await live.t.deps.connections.updateSettings(brandId, linked.connection.id, { notifyCustomer: true });
     }
@@ -160,35 +167,14 @@ describe('a paid order pushed by the module', () => {
         order_filter: linked.connection.orderFilter,
         notify_customer: notify,
       });
-    /** A new order pushed and moved to delivered: the order_histories POST the shop got. */
-    async function delivered() {
-      const order = fake.createOrder(linked.slug);
-      await push(fake, linked, order.id);
-      const ref = await eventually(
-        async () => (await deliveryOrdersOf(live, id, order.id))[0]?.tracking_ref,
-        'the delivery order',
-      );
-      await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
-      await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
-      await eventually(
-        async () => linked.shop.tables.orders!.find((o) => o.id === order.id)!.current_state === '5',
-        'the shop order delivered',
-      );
-      const post = linked.shop.calls.find(
-        (c) =>
-          c.path === '/api/order_histories' &&
-          c.body.includes(`<id_order><![CDATA[${order.id}]]></id_order>`),
-      );
-      return { post, mails: linked.shop.mails.filter((m) => m.idOrder === order.id) };
-    }
     try {
       expect((await save('no')).status).toBe(303);
       expect(settings((await b.get('/account/shops')).body)).toContain('value="no" checked>');
-      const quiet = await delivered();
+      const quiet = await deliveredOrder();
       expect(quiet.post?.query.sendemail).toBeUndefined();
       expect(quiet.mails).toEqual([]);
       expect((await save('yes')).status).toBe(303);
-      const told = await delivered();
+      const told = await deliveredOrder();
       expect(told.post?.query.sendemail).toBe('1');
       expect(told.mails).toHaveLength(1);
     } finally {
@@ -197,12 +183,7 @@ describe('a paid order pushed by the module', () => {
   });
 
   it('gets the delivered state once when the shop applied it but its answer was lost', async () => {
-    const order = fake.createOrder(linked.slug);
-    await push(fake, linked, order.id);
-    const ref = await eventually(
-      async () => (await deliveryOrdersOf(live, linked.connection.id, order.id))[0]?.tracking_ref,
-      'the delivery order',
-    );
+    const { order, ref } = await pushedOrder();
     await eventually(async () => trackingNumberOf(order.id) === ref, 'the tracking number');
     fake.loseAnswerOf(linked.slug, 'POST', '/api/order_histories');
     await moveTo(ref, 'picked_up', 'in_transit', 'out_for_delivery', 'delivered');
@@ -216,13 +197,7 @@ describe('a paid order pushed by the module', () => {
     await eventually(async () => (await linkRow()).statusReason === null, 'the retry done');
     const histories = linked.shop.tables.order_histories!.filter((h) => h.id_order === String(order.id));
     expect(histories.map((h) => h.id_order_state)).toEqual(['2', '5']);
-    expect(
-      linked.shop.calls.filter(
-        (c) =>
-          c.path === '/api/order_histories' &&
-          c.body.includes(`<id_order><![CDATA[${order.id}]]></id_order>`),
-      ),
-    ).toHaveLength(1);
+    expect(historyPostsOf(order.id)).toHaveLength(1);
   });
 
   it('is cancelled when the shop cancels it', async () => {

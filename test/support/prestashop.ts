@@ -69,6 +69,17 @@ export async function eventually<T>(
   }
 }
 
+/** Waits until the bridge has processed every push the shop's link received. */
+export async function everyPushProcessed(live: LiveApi, linked: LinkedPrestaShop) {
+  await eventually(async () => {
+    const { rows } = await live.t.pool.query(
+      'SELECT count(*)::int AS n FROM connector_inbox WHERE shop = $1 AND processed_at IS NULL',
+      [linked.connection.shop],
+    );
+    return rows[0].n === 0;
+  }, 'every push processed');
+}
+
 /** The delivery orders made from this shop order. */
 export async function deliveryOrdersOf(live: LiveApi, connectionId: string, orderId: number) {
   const { rows } = await live.t.pool.query<{ tracking_ref: string; status: string; service: string }>(

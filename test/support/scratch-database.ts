@@ -1,7 +1,7 @@
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createThrowawayDatabase } from '../../src/db/throwaway-database.ts';
-import { testDatabaseUrl } from './app.ts';
+import { buildTestApp, type TestApp, testDatabaseUrl } from './app.ts';
 
 /**
  * A migrated database of its own, for the few tests that change global state (the default grid,
@@ -13,4 +13,28 @@ export async function createScratchDatabase(): Promise<{ url: string; drop(): Pr
   await migrate(pool);
   await pool.end();
   return database;
+}
+
+/** A test app on a scratch database of its own (see above), whose URL it gives; close() drops the database too. */
+export type ScratchTestApp = TestApp & { databaseUrl: string };
+
+export async function buildScratchTestApp(
+  options: Parameters<typeof buildTestApp>[0] = {},
+): Promise<ScratchTestApp> {
+  const scratch = await createScratchDatabase();
+  let t: TestApp;
+  try {
+    t = await buildTestApp({ ...options, config: { ...options.config, databaseUrl: scratch.url } });
+  } catch (err) {
+    await scratch.drop();
+    throw err;
+  }
+  return {
+    ...t,
+    databaseUrl: scratch.url,
+    async close() {
+      await t.close();
+      await scratch.drop();
+    },
+  };
 }

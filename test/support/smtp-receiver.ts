@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { Config } from '../../src/config.ts';
+import { buildTestApp, type TestApp } from './app.ts';
 
 export interface ReceivedMail {
   to: string[];
@@ -40,5 +42,33 @@ export async function startSmtpReceiver() {
       return null;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type SmtpReceiver = Awaited<ReturnType<typeof startSmtpReceiver>>;
+export type MailingTestApp = TestApp & { smtp: SmtpReceiver };
+
+/**
+ * The app with its e-mails going to an SMTP receiver of its own (`smtp`) and its links on
+ * https://dlv.example.com, as the account area's tests want it; close() stops both.
+ */
+export async function buildMailingTestApp(config: Partial<Config> = {}): Promise<MailingTestApp> {
+  const smtp = await startSmtpReceiver();
+  let t: TestApp;
+  try {
+    t = await buildTestApp({
+      config: { smtpUrl: smtp.url, publicBaseUrl: 'https://dlv.example.com', ...config },
+    });
+  } catch (err) {
+    await smtp.close();
+    throw err;
+  }
+  return {
+    ...t,
+    smtp,
+    async close() {
+      await t.close();
+      await smtp.close();
+    },
   };
 }

@@ -1,22 +1,14 @@
 import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackCounter, startLoopbackCounter } from '../../../test/support/loopback-counter.ts';
 import { DestinationRefused, outboundClient } from './outbound-client.ts';
 
-/** A loopback TCP listener that only counts connections: reaching it at all is the failure. */
-let loopback: Server;
-let port: number;
-let connections = 0;
-
+let loopback: LoopbackCounter;
 beforeAll(async () => {
-  loopback = createServer((socket) => {
-    connections += 1;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => loopback.listen(0, '127.0.0.1', resolve));
-  port = (loopback.address() as AddressInfo).port;
+  loopback = await startLoopbackCounter();
 });
-afterAll(() => new Promise((resolve) => loopback.close(resolve)));
+afterAll(() => loopback.close());
 
 /** Public at the first question, loopback at every later one: a rebinding DNS server. */
 function rebinding() {
@@ -38,35 +30,40 @@ const attempt = (client: ReturnType<typeof outboundClient>, url: string) =>
 
 describe('outboundClient', () => {
   it('connects to the address its guard checked: a DNS answer changed since never reaches loopback', async () => {
-    const before = connections;
+    const before = loopback.connections;
     const { asked, lookup } = rebinding();
     // Production's policy: no insecure allowance.
     const client = outboundClient({ allowInsecure: false, lookup });
-    await expect(attempt(client, `https://rebind.example.test:${port}/`)).rejects.toThrow();
-    expect(connections).toBe(before);
+    await expect(attempt(client, `https://rebind.example.test:${loopback.port}/`)).rejects.toThrow();
+    expect(loopback.connections).toBe(before);
     // One resolution, the checked one, is what the socket connects with.
     expect(asked).toEqual(['rebind.example.test']);
   });
 
   it('refuses a host resolving to loopback before any connection, saying only that', async () => {
-    const before = connections;
+    const before = loopback.connections;
     const client = outboundClient({ allowInsecure: false, lookup: async () => ['127.0.0.1'] });
-    const err = await attempt(client, `https://internal.example.test:${port}/`).catch((e: unknown) => e);
+    const err = await attempt(client, `https://internal.example.test:${loopback.port}/`).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(DestinationRefused);
     expect((err as Error).message).toBe(
       'url: internal.example.test is not an allowed address; webhooks are only delivered to public addresses',
     );
-    expect(connections).toBe(before);
+    expect(loopback.connections).toBe(before);
   });
 
   it('refuses internal IP literals (which a socket connects to without a lookup) and plain http', async () => {
-    const before = connections;
+    const before = loopback.connections;
     const client = outboundClient({ allowInsecure: false });
-    for (const url of [`https://127.0.0.1:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`]) {
+    for (const url of [
+      `https://127.0.0.1:${loopback.port}/`,
+      `https://[::ffff:127.0.0.1]:${loopback.port}/`,
+    ]) {
       await expect(attempt(client, url)).rejects.toBeInstanceOf(DestinationRefused);
     }
     await expect(attempt(client, 'http://93.184.216.34/')).rejects.toThrow('url: must use https');
-    expect(connections).toBe(before);
+    expect(loopback.connections).toBe(before);
   });
 
   it('keeps the connection to a host alive between calls, resolving it once', async () => {
