@@ -11,6 +11,8 @@ export interface CommandContext {
   args: string[];
   flags: Record<string, string | boolean | undefined>;
   json: boolean;
+  /** The migrations applied while opening the database (`dlv migrate`, or an embedded database). */
+  migrated: string[];
   /** The command's one result: `human` through terminalLines (public text is escaped), or `json` exact. */
   out(human: string, json: unknown): void;
 }
@@ -30,15 +32,16 @@ export class UsageError extends Error {}
 
 export async function openCliDeps(config: Config = loadConfig(), options: { migrate: boolean }) {
   const database = await openDatabase(config, 4);
+  let migrated: string[] = [];
   try {
     // The embedded database belongs to this program, so bringing it up to date is always safe.
     // A shared server (DATABASE_URL) is migrated only on request, with `dlv migrate`.
-    if (options.migrate || database.embedded) await migrate(database.pool);
+    if (options.migrate || database.embedded) migrated = (await migrate(database.pool)).applied;
   } catch (err) {
     await database.close();
     throw err;
   }
-  return { database, deps: createDeps(config, database.pool) };
+  return { database, deps: createDeps(config, database.pool), migrated };
 }
 
 export function requireFlag(ctx: CommandContext, name: string): string {

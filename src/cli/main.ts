@@ -1,5 +1,4 @@
 import { ConfigError } from '../config.ts';
-import { migrate } from '../db/migrate.ts';
 import { isAppError } from '../errors.ts';
 import { brandCommands } from './brands.ts';
 import { connectorCommands } from './connectors.ts';
@@ -16,7 +15,8 @@ import { workerCommands } from './worker.ts';
 const migrateCommand: CommandSpec = {
   usage: 'dlv migrate [--json]',
   async run(ctx) {
-    const { applied } = await migrate(ctx.database.pool);
+    // Opening the database for this command applied them: a second pass here would find none.
+    const applied = ctx.migrated;
     ctx.out(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date.', { applied });
   },
 };
@@ -130,6 +130,7 @@ export async function runCli(argv: string[]): Promise<number> {
     const ctx: CommandContext = {
       deps: opened.deps,
       database: opened.database,
+      migrated: opened.migrated,
       args: parsed.args,
       flags: parsed.flags,
       json,
