@@ -7,6 +7,8 @@ export type Runner = (spec: CommandSpec, parsed: ParsedCommand) => Promise<void>
 
 /** The commands that run something (a group such as `keys` only lists its own). */
 const RUNNABLE = new WeakSet<Command>();
+/** Required flags, checked once the parser has refused unknown ones (a typo is named as such). */
+const REQUIRED = new WeakSet<Option>();
 
 /**
  * Adds a declared command to the tree under its path's words, creating the groups on the way
@@ -24,7 +26,8 @@ export function attach(root: Command, spec: CommandSpec, run: Runner): Command {
   }
   for (const [name, flag] of Object.entries(spec.flags ?? {})) {
     const option = new Option(flag.value ? `--${name} <${flag.value}>` : `--${name}`, flag.description);
-    cmd.addOption(flag.required ? option.makeOptionMandatory() : option);
+    if (flag.required) REQUIRED.add(option);
+    cmd.addOption(option);
   }
   cmd.option('--json', 'print one JSON object on stdout instead of text');
   cmd.action(async () => {
@@ -33,6 +36,11 @@ export function attach(root: Command, spec: CommandSpec, run: Runner): Command {
       const value: unknown = cmd.getOptionValue(option.attributeName());
       if (value === undefined) continue;
       flags[option.long!.slice(2)] = value as string | true;
+    }
+    for (const option of cmd.options) {
+      if (REQUIRED.has(option) && flags[option.long!.slice(2)] === undefined) {
+        cmd.error(`${option.long} is required`, { exitCode: 2, code: 'dlv.missingFlag' });
+      }
     }
     const args = cmd.processedArgs.filter((a): a is string => typeof a === 'string');
     await run(spec, { args, flags, usage: usageOf(cmd) });
@@ -87,7 +95,7 @@ export function usageOf(cmd: Command): string {
   });
   const flags = cmd.options.map((o) => {
     const term = o.required ? `${o.long} ${o.flags.match(/<(.+)>/)?.[1] ?? 'VALUE'}` : o.long!;
-    return o.mandatory ? term : `[${term}]`;
+    return REQUIRED.has(o) ? term : `[${term}]`;
   });
   return ['dlv', ...pathOf(cmd), ...args, ...flags].join(' ');
 }

@@ -86,6 +86,8 @@ export async function buildProgram(argv: string[], run: Runner): Promise<Command
   const program = new Command('dlv')
     .description(TITLE)
     .configureHelp(HELP)
+    // `webhooks requests` runs and has a `close`: a flag after `close` is close's (`--json` above all).
+    .enablePositionalOptions()
     // Errors are printed by runCli, in dlv's words, with the exit code 2.
     .configureOutput({ outputError: () => {} })
     .exitOverride();
@@ -152,7 +154,6 @@ function wording(err: CommanderError): string {
   const quoted = message.match(/'([^']+)'/)?.[1] ?? '';
   const flag = quoted.split(' ')[0];
   switch (err.code) {
-    case 'commander.missingMandatoryOptionValue':
     case 'commander.missingArgument':
       return `${flag} is required`;
     case 'commander.optionMissingArgument':
