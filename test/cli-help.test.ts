@@ -107,5 +107,9 @@ describe('dlv help and completion (issue #24)', () => {
       expect([res.code, res.stdout], args.join(' ')).toEqual([2, '']);
       expect(res.stderr, args.join(' ')).toMatch(/^dlv: (unknown command|unknown option|too many arguments)/);
     }
+    // A flag where a value was due: the value is missing, it is not the value.
+    const res = await runDlv(['keys', 'list', '--brand', '--json'], { DATABASE_URL: testDatabaseUrl() });
+    expect([res.code, res.stdout]).toEqual([2, '']);
+    expect(res.stderr).toMatch(/^dlv: --brand needs a value/);
   });
 });

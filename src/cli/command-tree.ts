@@ -35,6 +35,10 @@ export function attach(root: Command, spec: CommandSpec, run: Runner): Command {
     for (const option of cmd.options) {
       const value: unknown = cmd.getOptionValue(option.attributeName());
       if (value === undefined) continue;
+      // The parser takes the next word whatever it is: `--brand --json` lacks the brand.
+      if (option.required && String(value).startsWith('--')) {
+        cmd.error(`${option.long} needs a value`, { exitCode: 2, code: 'dlv.missingValue' });
+      }
       flags[option.long!.slice(2)] = value as string | true;
     }
     for (const option of cmd.options) {
