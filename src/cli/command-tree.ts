@@ -87,7 +87,7 @@ export function pathOf(cmd: Command): string[] {
 }
 
 /** Every runnable command under `cmd`, in declaration order (`webhooks requests` and its `close`). */
-export function runnableUnder(cmd: Command): Command[] {
+function runnableUnder(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [...(RUNNABLE.has(c) ? [c] : []), ...runnableUnder(c)]);
 }
 

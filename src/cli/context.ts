@@ -13,7 +13,7 @@ export interface FlagSpec {
   required?: boolean;
 }
 
-export interface ArgSpec {
+interface ArgSpec {
   name: string;
   description: string;
   optional?: boolean;
@@ -22,7 +22,7 @@ export interface ArgSpec {
 type Flags = Record<string, FlagSpec>;
 
 /** What the parser gives a command: a value flag's text, a switch's `true`, and `--json`. */
-export type FlagValues<F extends Flags> = string extends keyof F
+type FlagValues<F extends Flags> = string extends keyof F
   ? Partial<Record<string, string | true>>
   : { [K in keyof F]?: F[K] extends { value: string } ? string : true } & { json?: true };
 

@@ -22,7 +22,7 @@ interface Entry {
 }
 
 /** Names and descriptions only: nothing behind a command is loaded before it is used. */
-export const ENTRIES: Entry[] = [
+const ENTRIES: Entry[] = [
   {
     name: 'migrate',
     description: 'apply the database migrations not yet applied',
@@ -82,7 +82,7 @@ const TITLE = [
 ].join('\n');
 
 /** The tree with every entry's name; the modules `argv` needs are loaded into it. */
-export async function buildProgram(argv: string[], run: Runner): Promise<Command> {
+async function buildProgram(argv: string[], run: Runner): Promise<Command> {
   const program = new Command('dlv')
     .description(TITLE)
     .configureHelp(HELP)

@@ -8,7 +8,7 @@ import { terminalLines } from './terminal-text.ts';
 
 // Loaded (with the database and every service) only when a command runs, never for help or completion.
 
-export async function openCliDeps(config: Config = loadConfig(), options: { migrate: boolean }) {
+async function openCliDeps(config: Config = loadConfig(), options: { migrate: boolean }) {
   const database = await openDatabase(config, 4);
   let migrated: string[] = [];
   try {
