@@ -1,4 +1,7 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../src/db/migrate.ts';
+import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { API, buildTestApp, call, type TestApp, testDatabaseUrl } from './support/app.ts';
 import { runDlv } from './support/run-cli.ts';
 
@@ -20,6 +23,24 @@ describe('dlv', () => {
     const res = await runDlv(['migrate', '--json'], env);
     expect(res.code).toBe(0);
     expect(json(res.stdout)).toEqual({ applied: [] });
+  });
+
+  it('migrate --json lists the migrations it applied to a fresh database, then none (issue #25)', async () => {
+    const fresh = await createThrowawayDatabase(testDatabaseUrl(), 'dlv_cli_migrate');
+    try {
+      const all = readdirSync(MIGRATIONS_DIR)
+        .filter((f) => f.endsWith('.sql'))
+        .sort();
+      const first = await runDlv(['migrate', '--json'], { DATABASE_URL: fresh.url });
+      expect(first.code, first.stderr).toBe(0);
+      expect(json(first.stdout)).toEqual({ applied: all });
+      const human = await runDlv(['migrate'], { DATABASE_URL: fresh.url });
+      expect(human.stdout.trim()).toBe('Database is up to date.');
+      const again = await runDlv(['migrate', '--json'], { DATABASE_URL: fresh.url });
+      expect(json(again.stdout)).toEqual({ applied: [] });
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it('creates a brand and a key that authenticates, lists them, and revokes the key', async () => {

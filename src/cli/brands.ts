@@ -1,5 +1,7 @@
 import type { Brand } from '../domain/brands/brand.ts';
-import { type CommandSpec, requireArg, requireFlag, table } from './context.ts';
+import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
+
+const BRAND_ID = { name: 'BRAND_ID', description: 'the brand (brd_…)' };
 
 const brandJson = (b: Brand) => ({
   id: b.id,
@@ -13,8 +15,12 @@ const brandJson = (b: Brand) => ({
 /** `allow-webhooks` / `disallow-webhooks`: opens or closes the brand's webhook subscription API. */
 function webhooksSwitch(allowed: boolean): CommandSpec {
   const verb = allowed ? 'allow-webhooks' : 'disallow-webhooks';
-  return {
-    usage: `dlv brands ${verb} BRAND_ID [--json]`,
+  return command({
+    path: `brands ${verb}`,
+    description: allowed
+      ? 'open the webhook subscription API to the brand (its keys may carry webhooks:write); answers its open requests'
+      : "close the brand's webhook subscription API and disable its active subscriptions",
+    args: [BRAND_ID],
     async run(ctx) {
       const { brand, disabledSubscriptions } = await ctx.deps.brands.setWebhooksAllowed(
         requireArg(ctx, 0, 'BRAND_ID'),
@@ -32,13 +38,17 @@ function webhooksSwitch(allowed: boolean): CommandSpec {
         answered_requests: answered,
       });
     },
-  };
+  });
 }
 
-export const brandCommands: Record<string, CommandSpec> = {
-  'brands create': {
-    usage: 'dlv brands create --name NAME [--pickup-address ADDR] [--json]',
-    options: ['name', 'pickup-address'],
+export const brandCommands: CommandSpec[] = [
+  command({
+    path: 'brands create',
+    description: 'create a brand',
+    flags: {
+      name: { value: 'NAME', description: "the brand's name", required: true },
+      'pickup-address': { value: 'ADDR', description: 'its default pickup address, in the delivery zone' },
+    },
     async run(ctx) {
       const pickup = ctx.flags['pickup-address'];
       const brand = await ctx.deps.brands.create({
@@ -47,9 +57,10 @@ export const brandCommands: Record<string, CommandSpec> = {
       });
       ctx.out(`Created brand ${brand.id} (${brand.name})`, brandJson(brand));
     },
-  },
-  'brands list': {
-    usage: 'dlv brands list [--json]',
+  }),
+  command({
+    path: 'brands list',
+    description: 'list the brands',
     async run(ctx) {
       const brands = await ctx.deps.brands.list();
       const rows = [['ID', 'NAME', 'CREATED', 'DEFAULT PICKUP ADDRESS']].concat(
@@ -59,9 +70,11 @@ export const brandCommands: Record<string, CommandSpec> = {
         brands: brands.map(brandJson),
       });
     },
-  },
-  'brands show': {
-    usage: 'dlv brands show BRAND_ID [--json]',
+  }),
+  command({
+    path: 'brands show',
+    description: "a brand's details, webhooks_allowed included",
+    args: [BRAND_ID],
     async run(ctx) {
       const brand = await ctx.deps.brands.get(requireArg(ctx, 0, 'BRAND_ID'));
       const rows = [
@@ -74,11 +87,13 @@ export const brandCommands: Record<string, CommandSpec> = {
       ];
       ctx.out(table(rows), brandJson(brand));
     },
-  },
-  'brands allow-webhooks': webhooksSwitch(true),
-  'brands disallow-webhooks': webhooksSwitch(false),
-  'brands disable': {
-    usage: 'dlv brands disable BRAND_ID [--json]',
+  }),
+  webhooksSwitch(true),
+  webhooksSwitch(false),
+  command({
+    path: 'brands disable',
+    description: 'disable a brand: its keys are refused within 5 seconds, its people cannot sign in',
+    args: [BRAND_ID],
     async run(ctx) {
       const brand = await ctx.deps.brands.disable(requireArg(ctx, 0, 'BRAND_ID'));
       ctx.out(
@@ -86,5 +101,5 @@ export const brandCommands: Record<string, CommandSpec> = {
         brandJson(brand),
       );
     },
-  },
-};
+  }),
+];

@@ -1,9 +1,23 @@
 import { type Connection, connectionJson, problemJson, type SyncProblem } from '../connectors/connection.ts';
 import { AppError, invalidField } from '../errors.ts';
-import { type CommandContext, type CommandSpec, requireArg, requireFlag, table } from './context.ts';
+import {
+  type CommandContext,
+  type CommandSpec,
+  command,
+  type FlagSpec,
+  requireArg,
+  requireFlag,
+  table,
+} from './context.ts';
 
-function optionalFlag(ctx: CommandContext, name: string): string | null {
-  const value = ctx.flags[name];
+const BRAND = { value: 'ID', description: 'the brand', required: true };
+const CONNECTION_ID = { name: 'CONNECTION_ID', description: 'the shop link (con_…)' };
+
+function optionalFlag<F extends Record<string, FlagSpec>>(
+  ctx: CommandContext<F>,
+  name: keyof F & string,
+): string | null {
+  const value: unknown = ctx.flags[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
@@ -42,7 +56,7 @@ function describeProblems(problems: SyncProblem[]): string {
   ]);
 }
 
-function shopify(ctx: CommandContext) {
+function shopify(ctx: CommandContext<Record<string, FlagSpec>>) {
   if (!ctx.deps.shopify)
     throw new AppError(
       'not_found',
@@ -52,10 +66,15 @@ function shopify(ctx: CommandContext) {
 }
 
 /** `dlv connectors …`: the operator's view of every brand's shop links. */
-export const connectorCommands: Record<string, CommandSpec> = {
-  'connectors shopify link': {
-    usage: 'dlv connectors shopify link --brand ID --shop X.myshopify.com --token T [--json]',
-    options: ['brand', 'shop', 'token'],
+export const connectorCommands: CommandSpec[] = [
+  command({
+    path: 'connectors shopify link',
+    description: "link a Shopify shop with a custom app's token",
+    flags: {
+      brand: BRAND,
+      shop: { value: 'X.myshopify.com', description: "the shop's myshopify.com domain", required: true },
+      token: { value: 'T', description: "the custom app's Admin API access token", required: true },
+    },
     async run(ctx) {
       const connection = await shopify(ctx).linking.link({
         brandId: requireFlag(ctx, 'brand'),
@@ -67,10 +86,19 @@ export const connectorCommands: Record<string, CommandSpec> = {
         connectionJson(connection),
       );
     },
-  },
-  'connectors prestashop link': {
-    usage: 'dlv connectors prestashop link --brand ID --url https://shop [--key WEBSERVICE_KEY] [--json]',
-    options: ['brand', 'url', 'key'],
+  }),
+  command({
+    path: 'connectors prestashop link',
+    description:
+      "link a PrestaShop shop; prints the connection id and shop secret for the module's settings, once",
+    flags: {
+      brand: BRAND,
+      url: { value: 'URL', description: "the shop's address (https://shop)", required: true },
+      key: {
+        value: 'WEBSERVICE_KEY',
+        description: 'a Webservice key: orders also polled, tracking written back',
+      },
+    },
     async run(ctx) {
       const { connection, secret, pollEnabled } = await ctx.deps.prestashop.linking.link({
         brandId: requireFlag(ctx, 'brand'),
@@ -90,10 +118,16 @@ export const connectorCommands: Record<string, CommandSpec> = {
         { ...connectionJson(connection), secret, poll_enabled: pollEnabled },
       );
     },
-  },
-  'connectors woocommerce link': {
-    usage: 'dlv connectors woocommerce link --brand ID --url https://shop --key ck_… --secret cs_… [--json]',
-    options: ['brand', 'url', 'key', 'secret'],
+  }),
+  command({
+    path: 'connectors woocommerce link',
+    description: 'link a WooCommerce store with a REST API key pair (read/write)',
+    flags: {
+      brand: BRAND,
+      url: { value: 'URL', description: "the store's address (https://shop)", required: true },
+      key: { value: 'CK', description: 'the consumer key (ck_…)', required: true },
+      secret: { value: 'CS', description: 'the consumer secret (cs_…)', required: true },
+    },
     async run(ctx) {
       if (!ctx.deps.woocommerce)
         throw new AppError('not_found', 'The WooCommerce bridge is off: set CONNECTOR_SECRET_KEY.');
@@ -108,10 +142,11 @@ export const connectorCommands: Record<string, CommandSpec> = {
         connectionJson(connection),
       );
     },
-  },
-  'connectors list': {
-    usage: 'dlv connectors list [--brand ID] [--json]',
-    options: ['brand'],
+  }),
+  command({
+    path: 'connectors list',
+    description: 'every shop link, its health and its problem count',
+    flags: { brand: { value: 'ID', description: "only this brand's links" } },
     async run(ctx) {
       const brandId = optionalFlag(ctx, 'brand');
       if (brandId !== null) await ctx.deps.brands.get(brandId);
@@ -132,11 +167,13 @@ export const connectorCommands: Record<string, CommandSpec> = {
         : 'No shop connections.';
       ctx.out(human, { connections: list.map((l) => connectionJson(l.connection, l.problems)) });
     },
-  },
-  'connectors show': {
-    usage: 'dlv connectors show ID [--json]',
+  }),
+  command({
+    path: 'connectors show',
+    description: "a shop link's settings, sync health and last problems",
+    args: [CONNECTION_ID],
     async run(ctx) {
-      const connection = await ctx.deps.connections.get(null, requireArg(ctx, 0, 'ID'));
+      const connection = await ctx.deps.connections.get(null, requireArg(ctx, 0, 'CONNECTION_ID'));
       const problems = await ctx.deps.connections.problems({
         brandId: null,
         connectionId: connection.id,
@@ -160,10 +197,15 @@ export const connectorCommands: Record<string, CommandSpec> = {
         },
       );
     },
-  },
-  'connectors problems': {
-    usage: 'dlv connectors problems [--brand ID] [--connection ID] [--limit N] [--json]',
-    options: ['brand', 'connection', 'limit'],
+  }),
+  command({
+    path: 'connectors problems',
+    description: 'sync problems: orders out of zone, unpriceable or unreadable, refused calls',
+    flags: {
+      brand: { value: 'ID', description: "only this brand's" },
+      connection: { value: 'ID', description: "only this link's" },
+      limit: { value: 'N', description: 'at most N' },
+    },
     async run(ctx) {
       const brandId = optionalFlag(ctx, 'brand');
       if (brandId !== null) await ctx.deps.brands.get(brandId);
@@ -177,35 +219,55 @@ export const connectorCommands: Record<string, CommandSpec> = {
       });
       ctx.out(describeProblems(problems), { problems: problems.map(problemJson) });
     },
-  },
-  'connectors settings': {
-    usage:
-      'dlv connectors settings ID [--orders ours|all] [--notify yes|no] [--statuses on-hold,pending|none] [--json]',
-    options: ['orders', 'notify', 'statuses'],
+  }),
+  command({
+    path: 'connectors settings',
+    description: "change a shop link's settings",
+    args: [CONNECTION_ID],
+    flags: {
+      orders: { value: 'WHICH', description: 'ours (shipped with our services) or all' },
+      notify: { value: 'YES_NO', description: 'yes or no: the shop e-mails the tracking to its customer' },
+      statuses: {
+        value: 'LIST',
+        description: 'WooCommerce: statuses taken besides processing (on-hold,pending), or none',
+      },
+    },
     async run(ctx) {
       const notify = optionalFlag(ctx, 'notify');
       if (notify !== null && notify !== 'yes' && notify !== 'no')
         throw invalidField('notify', 'must be yes or no');
       const statuses = optionalFlag(ctx, 'statuses');
-      const connection = await ctx.deps.connections.updateSettings(null, requireArg(ctx, 0, 'ID'), {
-        orderFilter: optionalFlag(ctx, 'orders') ?? undefined,
-        notifyCustomer: notify === null ? undefined : notify === 'yes',
-        extraStatuses:
-          statuses === null ? undefined : statuses === 'none' ? [] : statuses.split(',').map((x) => x.trim()),
-      });
+      const connection = await ctx.deps.connections.updateSettings(
+        null,
+        requireArg(ctx, 0, 'CONNECTION_ID'),
+        {
+          orderFilter: optionalFlag(ctx, 'orders') ?? undefined,
+          notifyCustomer: notify === null ? undefined : notify === 'yes',
+          extraStatuses:
+            statuses === null
+              ? undefined
+              : statuses === 'none'
+                ? []
+                : statuses.split(',').map((x) => x.trim()),
+        },
+      );
       ctx.out(`Updated ${connection.id}.`, connectionJson(connection));
     },
-  },
-  'connectors resync': {
-    usage: 'dlv connectors resync ID [--since ISO] [--json]',
-    options: ['since'],
+  }),
+  command({
+    path: 'connectors resync',
+    description: "re-read the shop's orders now (WooCommerce; PrestaShop with a Webservice key)",
+    args: [CONNECTION_ID],
+    flags: {
+      since: { value: 'ISO', description: 'from this date or date-time rather than the last mark' },
+    },
     async run(ctx) {
       const sinceFlag = optionalFlag(ctx, 'since');
       if (sinceFlag !== null && !ISO_DATE_TIME.test(sinceFlag))
         throw invalidField('since', 'must be an ISO 8601 date-time (2026-11-23T08:00:00Z)');
       const { connection, since, outcome, figures } = await ctx.deps.resync.resync(
         null,
-        requireArg(ctx, 0, 'ID'),
+        requireArg(ctx, 0, 'CONNECTION_ID'),
         sinceFlag === null ? undefined : new Date(sinceFlag),
       );
       ctx.out(
@@ -218,13 +280,15 @@ export const connectorCommands: Record<string, CommandSpec> = {
         },
       );
     },
-  },
-  'connectors disconnect': {
-    usage: 'dlv connectors disconnect ID [--json]',
+  }),
+  command({
+    path: 'connectors disconnect',
+    description: 'remove our webhooks and carrier service from the shop and erase its token',
+    args: [CONNECTION_ID],
     async run(ctx) {
       const connection = await ctx.deps.connections.disconnect(
         null,
-        requireArg(ctx, 0, 'ID'),
+        requireArg(ctx, 0, 'CONNECTION_ID'),
         'disconnected by the operator',
       );
       const unreachable =
@@ -236,5 +300,5 @@ export const connectorCommands: Record<string, CommandSpec> = {
         { ...connectionJson(connection), remote_cleanup: connection.remote },
       );
     },
-  },
-};
+  }),
+];

@@ -1,53 +1,70 @@
-import { type Config, loadConfig } from '../config.ts';
-import { type Database, openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { createDeps, type Deps } from '../deps.ts';
+import type { Database } from '../db/database.ts';
+import type { Deps } from '../deps.ts';
 import { terminalText } from './terminal-text.ts';
 
-/** What every command gets: the wired services, its parsed flags and a way to print. */
-export interface CommandContext {
+// Declarations only (types and small helpers): `dlv --help` and completion load every group's module,
+// so nothing here or in a group's module may pull in the database or the services at import time.
+
+/** A flag: with `value` it takes one (`--brand ID`), without it is a switch (`--default`). */
+export interface FlagSpec {
+  value?: string;
+  description: string;
+  /** Refused by the parser when absent (`--brand is required`, exit 2). */
+  required?: boolean;
+}
+
+interface ArgSpec {
+  name: string;
+  description: string;
+  optional?: boolean;
+}
+
+type Flags = Record<string, FlagSpec>;
+
+/** What the parser gives a command: a value flag's text, a switch's `true`, and `--json`. */
+type FlagValues<F extends Flags> = string extends keyof F
+  ? Partial<Record<string, string | true>>
+  : { [K in keyof F]?: F[K] extends { value: string } ? string : true } & { json?: true };
+
+/** What every command gets: the wired services, its parsed arguments and flags and a way to print. */
+export interface CommandContext<F extends Flags = Flags> {
   deps: Deps;
   database: Database;
   args: string[];
-  flags: Record<string, string | boolean | undefined>;
+  flags: FlagValues<F>;
   json: boolean;
+  /** The migrations applied while opening the database (`dlv migrate`, or an embedded database). */
+  migrated: string[];
   /** The command's one result: `human` through terminalLines (public text is escaped), or `json` exact. */
   out(human: string, json: unknown): void;
 }
 
-export type Command = (ctx: CommandContext) => Promise<void>;
+export interface CommandSpec<F extends Flags = Flags> {
+  /** Its words after `dlv`: `migrate`, `keys create`, `connectors shopify link`. */
+  path: string;
+  description: string;
+  args?: ArgSpec[];
+  /** Every command also takes `--json`. */
+  flags?: F;
+  /** Opens the database migrated first, whatever it is (`dlv migrate`). */
+  migrates?: boolean;
+  run(ctx: CommandContext<F>): Promise<void>;
+}
 
-export interface CommandSpec {
-  usage: string;
-  /** Flags taking a value; any other `--flag` is boolean. */
-  options?: string[];
-  /** Flags without a value besides `--json`. */
-  booleans?: string[];
-  run: Command;
+/** A command whose flags are typed from its declaration (`ctx.flags.brand` is a string or absent). */
+export function command<F extends Flags = Record<never, FlagSpec>>(spec: CommandSpec<F>): CommandSpec {
+  return spec as unknown as CommandSpec;
 }
 
 export class UsageError extends Error {}
 
-export async function openCliDeps(config: Config = loadConfig(), options: { migrate: boolean }) {
-  const database = await openDatabase(config, 4);
-  try {
-    // The embedded database belongs to this program, so bringing it up to date is always safe.
-    // A shared server (DATABASE_URL) is migrated only on request, with `dlv migrate`.
-    if (options.migrate || database.embedded) await migrate(database.pool);
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
-  return { database, deps: createDeps(config, database.pool) };
-}
-
-export function requireFlag(ctx: CommandContext, name: string): string {
-  const value = ctx.flags[name];
+export function requireFlag<F extends Flags>(ctx: CommandContext<F>, name: keyof F & string): string {
+  const value: unknown = ctx.flags[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 
-export function requireArg(ctx: CommandContext, index: number, name: string): string {
+export function requireArg(ctx: CommandContext<Flags>, index: number, name: string): string {
   const value = ctx.args[index];
   if (!value) throw new UsageError(`${name} is required`);
   return value;

@@ -3,10 +3,17 @@ import path from 'node:path';
 import { formatGridCsv, formatGridJson } from '../domain/pricing/grid-file.ts';
 import { findGridHoles, type GridHole, summariseGridHoles } from '../domain/pricing/grid-holes.ts';
 import { AppError } from '../errors.ts';
-import { type CommandContext, type CommandSpec, requireArg, UsageError } from './context.ts';
+import { type CommandContext, type CommandSpec, command, requireArg, UsageError } from './context.ts';
+
+const GRID_FLAGS = {
+  brand: { value: 'ID', description: "the brand's negotiated grid (or --default)" },
+  default: { description: 'the default grid, for brands without one of their own' },
+  format: { value: 'FORMAT', description: 'json or csv' },
+};
+
 import { terminalLines } from './terminal-text.ts';
 
-function formatOf(ctx: CommandContext, file: string): 'json' | 'csv' {
+function formatOf(ctx: CommandContext<typeof GRID_FLAGS>, file: string): 'json' | 'csv' {
   const explicit = ctx.flags.format;
   const format = typeof explicit === 'string' ? explicit : path.extname(file).slice(1).toLowerCase();
   if (format !== 'json' && format !== 'csv')
@@ -14,7 +21,7 @@ function formatOf(ctx: CommandContext, file: string): 'json' | 'csv' {
   return format;
 }
 
-function target(ctx: CommandContext): { brandId: string } | 'default' {
+function target(ctx: CommandContext<typeof GRID_FLAGS>): { brandId: string } | 'default' {
   const brand = ctx.flags.brand;
   if (ctx.flags.default === true && brand === undefined) return 'default';
   if (typeof brand === 'string' && ctx.flags.default === undefined) return { brandId: brand };
@@ -46,11 +53,12 @@ function reportHoles(
   }));
 }
 
-export const gridCommands: Record<string, CommandSpec> = {
-  'grids import': {
-    usage: 'dlv grids import --brand ID|--default FILE [--format json|csv] [--json]',
-    options: ['brand', 'format'],
-    booleans: ['default'],
+export const gridCommands: CommandSpec[] = [
+  command({
+    path: 'grids import',
+    description: "replace a brand's grid or the default grid with a .json or .csv file (checked whole first)",
+    args: [{ name: 'FILE', description: 'the grid file; its extension gives the format unless --format' }],
+    flags: GRID_FLAGS,
     async run(ctx) {
       const file = requireArg(ctx, 0, 'FILE');
       const to = target(ctx);
@@ -73,11 +81,11 @@ export const gridCommands: Record<string, CommandSpec> = {
         },
       );
     },
-  },
-  'grids show': {
-    usage: 'dlv grids show --brand ID|--default [--format csv|json] [--json]',
-    options: ['brand', 'format'],
-    booleans: ['default'],
+  }),
+  command({
+    path: 'grids show',
+    description: "print a brand's grid (its own, or the default it uses) or the default grid, as csv or json",
+    flags: GRID_FLAGS,
     async run(ctx) {
       const to = target(ctx);
       const grid =
@@ -96,5 +104,5 @@ export const gridCommands: Record<string, CommandSpec> = {
         holes,
       });
     },
-  },
-};
+  }),
+];

@@ -1,12 +1,13 @@
 import { invoiceJson } from '../domain/invoices/invoice-json.ts';
-import { type CommandSpec, requireArg, requireFlag, table } from './context.ts';
+import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
 
 const euros = (value: number) => `${value.toFixed(2)} €`;
 
-export const invoiceCommands: Record<string, CommandSpec> = {
-  'invoices issue': {
-    usage: 'dlv invoices issue --month YYYY-MM [--json]   (idempotent: an issued month is skipped)',
-    options: ['month'],
+export const invoiceCommands: CommandSpec[] = [
+  command({
+    path: 'invoices issue',
+    description: "issue every brand's invoice of a month (idempotent: an issued month is skipped)",
+    flags: { month: { value: 'YYYY-MM', description: 'the month', required: true } },
     async run(ctx) {
       const { period, issued } = await ctx.deps.invoices.issueMonth(requireFlag(ctx, 'month'));
       const rows = issued.map((i) => [
@@ -22,9 +23,11 @@ export const invoiceCommands: Record<string, CommandSpec> = {
         { period, issued: issued.map((i) => ({ brand_id: i.brandId, ...invoiceJson(i) })) },
       );
     },
-  },
-  'invoices mark-paid': {
-    usage: 'dlv invoices mark-paid INVOICE_ID [--json]   (a credit note is not paid: refused)',
+  }),
+  command({
+    path: 'invoices mark-paid',
+    description: 'mark an issued invoice paid (a credit note is not paid: refused)',
+    args: [{ name: 'INVOICE_ID', description: 'the invoice (inv_…)' }],
     async run(ctx) {
       const invoice = await ctx.deps.invoices.markPaid(requireArg(ctx, 0, 'INVOICE_ID'));
       ctx.out(`${invoice.number} (${invoice.id}) is paid (${invoice.paidAt?.toISOString()})`, {
@@ -32,10 +35,11 @@ export const invoiceCommands: Record<string, CommandSpec> = {
         ...invoiceJson(invoice),
       });
     },
-  },
-  'invoices list': {
-    usage: 'dlv invoices list --brand ID [--json]   (invoices and credit notes)',
-    options: ['brand'],
+  }),
+  command({
+    path: 'invoices list',
+    description: "a brand's invoices and credit notes",
+    flags: { brand: { value: 'ID', description: 'the brand', required: true } },
     async run(ctx) {
       const brand = await ctx.deps.brands.get(requireFlag(ctx, 'brand'));
       const { invoices } = await ctx.deps.invoices.list(brand.id, { limit: 200 });
@@ -54,5 +58,5 @@ export const invoiceCommands: Record<string, CommandSpec> = {
         invoices: invoices.map(invoiceJson),
       });
     },
-  },
-};
+  }),
+];

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../db/repositories/api-keys-repository.ts';
-import { type CommandSpec, requireArg, requireFlag, table } from './context.ts';
+import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
 
 const keyJson = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -11,11 +11,18 @@ const keyJson = (k: ApiKeyRecord) => ({
   last_used_at: k.lastUsedAt?.toISOString() ?? null,
 });
 
-export const keyCommands: Record<string, CommandSpec> = {
-  'keys create': {
-    usage:
-      'dlv keys create --brand ID --scopes orders:read,orders:write,invoices:read[,webhooks:write] [--json]',
-    options: ['brand', 'scopes'],
+export const keyCommands: CommandSpec[] = [
+  command({
+    path: 'keys create',
+    description: 'create an API key; the key is printed once',
+    flags: {
+      brand: { value: 'ID', description: 'the brand', required: true },
+      scopes: {
+        value: 'SCOPES',
+        description: 'comma-separated: orders:read,orders:write,invoices:read[,webhooks:write]',
+        required: true,
+      },
+    },
     async run(ctx) {
       const key = await ctx.deps.apiKeys.create({
         brandId: requireFlag(ctx, 'brand'),
@@ -26,10 +33,11 @@ export const keyCommands: Record<string, CommandSpec> = {
         { ...keyJson(key), key: key.key },
       );
     },
-  },
-  'keys list': {
-    usage: 'dlv keys list --brand ID [--json]',
-    options: ['brand'],
+  }),
+  command({
+    path: 'keys list',
+    description: "a brand's keys (their prefixes, never the keys)",
+    flags: { brand: { value: 'ID', description: 'the brand', required: true } },
     async run(ctx) {
       const keys = await ctx.deps.apiKeys.list(requireFlag(ctx, 'brand'));
       const rows = [['ID', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED']].concat(
@@ -44,12 +52,14 @@ export const keyCommands: Record<string, CommandSpec> = {
       );
       ctx.out(keys.length ? table(rows) : 'This brand has no keys.', { keys: keys.map(keyJson) });
     },
-  },
-  'keys revoke': {
-    usage: 'dlv keys revoke KEY_ID [--json]',
+  }),
+  command({
+    path: 'keys revoke',
+    description: 'revoke a key (effective within 5 seconds on every instance)',
+    args: [{ name: 'KEY_ID', description: 'the key (key_…)' }],
     async run(ctx) {
       const key = await ctx.deps.apiKeys.revoke(requireArg(ctx, 0, 'KEY_ID'));
       ctx.out(`Revoked ${key.id} (effective within 5 seconds on every instance)`, keyJson(key));
     },
-  },
-};
+  }),
+];

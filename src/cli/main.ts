@@ -1,157 +1,166 @@
-import { ConfigError } from '../config.ts';
-import { migrate } from '../db/migrate.ts';
-import { isAppError } from '../errors.ts';
-import { brandCommands } from './brands.ts';
-import { connectorCommands } from './connectors.ts';
-import { type CommandContext, type CommandSpec, openCliDeps, UsageError } from './context.ts';
-import { gridCommands } from './grids.ts';
-import { invoiceCommands } from './invoices.ts';
-import { keyCommands } from './keys.ts';
-import { orderCommands } from './orders.ts';
-import { terminalLines, terminalText } from './terminal-text.ts';
-import { userCommands } from './users.ts';
-import { webhookCommands } from './webhooks.ts';
-import { workerCommands } from './worker.ts';
+import { Argument, Command, CommanderError } from 'commander';
+import {
+  addGroup,
+  asGroup,
+  attach,
+  HELP,
+  isRunnable,
+  markRunnable,
+  pathOf,
+  type Runner,
+  usageOf,
+} from './command-tree.ts';
+import { completionScript } from './completion.ts';
+import type { CommandSpec } from './context.ts';
+import { terminalLines } from './terminal-text.ts';
 
-const migrateCommand: CommandSpec = {
-  usage: 'dlv migrate [--json]',
-  async run(ctx) {
-    const { applied } = await migrate(ctx.database.pool);
-    ctx.out(applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date.', { applied });
-  },
-};
-
-export const COMMANDS: Record<string, CommandSpec> = {
-  migrate: migrateCommand,
-  ...brandCommands,
-  ...keyCommands,
-  ...userCommands,
-  ...gridCommands,
-  ...orderCommands,
-  ...invoiceCommands,
-  ...webhookCommands,
-  ...connectorCommands,
-  ...workerCommands,
-};
-
-function helpText(): string {
-  return [
-    'dlv — operator command line of the Delivery Orders API',
-    '',
-    'Uses DATABASE_URL, or the embedded database in DATA_DIR (default ./data), running or not.',
-    '',
-    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
-  ].join('\n');
-}
-
-/** `dlv keys` alone: the commands of that group, or null when `name` is not a group. */
-function groupHelpText(name: string | undefined): string | null {
-  const usages = Object.entries(COMMANDS)
-    .filter(([command]) => command.startsWith(`${name} `))
-    .map(([, c]) => `  ${c.usage}`);
-  if (usages.length === 0) return null;
-  return [`dlv ${name} — commands:`, '', ...usages, '', 'dlv --help lists every command.'].join('\n');
-}
-
-interface Parsed {
+interface Entry {
   name: string;
-  spec: CommandSpec;
-  args: string[];
-  flags: Record<string, string | boolean>;
+  description: string;
+  /** Its module: imported only when the command line names it (or for the full help and completion). */
+  load(): Promise<CommandSpec[]>;
 }
 
-export function parseCommandLine(argv: string[]): Parsed | null {
-  const words = argv.filter((a) => !a.startsWith('-'));
-  // Commands are one to three words (`migrate`, `keys create`, `connectors shopify link`).
-  const name = [words.slice(0, 3).join(' '), words.slice(0, 2).join(' '), words[0]].find(
-    (n) => n && COMMANDS[n],
+/** Names and descriptions only: nothing behind a command is loaded before it is used. */
+const ENTRIES: Entry[] = [
+  {
+    name: 'migrate',
+    description: 'apply the database migrations not yet applied',
+    load: async () => (await import('./migrate.ts')).migrateCommands,
+  },
+  {
+    name: 'brands',
+    description: 'brands: create, list, show, disable, open or close their webhook subscriptions',
+    load: async () => (await import('./brands.ts')).brandCommands,
+  },
+  {
+    name: 'users',
+    description: "a brand's people: invite",
+    load: async () => (await import('./users.ts')).userCommands,
+  },
+  {
+    name: 'keys',
+    description: "a brand's API keys: create, list, revoke",
+    load: async () => (await import('./keys.ts')).keyCommands,
+  },
+  {
+    name: 'grids',
+    description: 'price grids: import, show',
+    load: async () => (await import('./grids.ts')).gridCommands,
+  },
+  {
+    name: 'orders',
+    description: 'delivery orders: show, set a status',
+    load: async () => (await import('./orders.ts')).orderCommands,
+  },
+  {
+    name: 'invoices',
+    description: 'invoices and credit notes: issue a month, mark paid, list',
+    load: async () => (await import('./invoices.ts')).invoiceCommands,
+  },
+  {
+    name: 'webhooks',
+    description: 'webhook endpoints, deliveries and the account area’s requests',
+    load: async () => (await import('./webhooks.ts')).webhookCommands,
+  },
+  {
+    name: 'connectors',
+    description: 'shop links (Shopify, WooCommerce, PrestaShop): link, list, show, settings, resync',
+    load: async () => (await import('./connectors.ts')).connectorCommands,
+  },
+  {
+    name: 'worker',
+    description: 'run the jobs until SIGINT/SIGTERM (npm start also runs them, unless RUN_WORKER=0)',
+    load: async () => (await import('./worker.ts')).workerCommands,
+  },
+];
+
+const TITLE = [
+  'dlv — operator command line of the Delivery Orders API',
+  '',
+  'Uses DATABASE_URL, or the embedded database in DATA_DIR (default ./data), running or not.',
+].join('\n');
+
+/** The tree with every entry's name; the modules `argv` needs are loaded into it. */
+async function buildProgram(argv: string[], run: Runner): Promise<Command> {
+  const program = new Command('dlv')
+    .description(TITLE)
+    .configureHelp(HELP)
+    // `webhooks requests` runs and has a `close`: a flag after `close` is close's (`--json` above all).
+    .enablePositionalOptions()
+    // Errors are printed by runCli, in dlv's words, with the exit code 2.
+    .configureOutput({ outputError: () => {} })
+    .exitOverride();
+  // `dlv help keys` as well as `dlv keys --help` (commander drops its help command beside an action).
+  asGroup(program).helpCommand(true);
+  for (const entry of ENTRIES) addGroup(program, entry.name, entry.description);
+  markRunnable(
+    program
+      .command('completion')
+      .description('print a completion script for bash or zsh: source <(dlv completion bash)')
+      .addArgument(new Argument('<shell>', 'bash or zsh').choices(['bash', 'zsh']))
+      .allowExcessArguments(false)
+      .action((shell: 'bash' | 'zsh') => {
+        console.log(completionScript(program, shell));
+      }),
   );
-  if (!name) return null;
-  const spec = COMMANDS[name]!;
-  const valued = new Set(spec.options ?? []);
-  const flags: Record<string, string | boolean> = {};
-  const args: string[] = [];
-  const consumed = name.split(' ').length;
-  let skipped = 0;
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (!token.startsWith('--')) {
-      if (skipped < consumed) skipped++;
-      else args.push(token);
-      continue;
-    }
-    const [flag, inline] = token.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (valued.has(flag)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined || (inline === undefined && value.startsWith('--'))) {
-        throw new UsageError(`--${flag} needs a value`);
-      }
-      flags[flag] = value;
-    } else if (flag === 'json' || (spec.booleans ?? []).includes(flag)) {
-      flags[flag] = true;
-    } else {
-      throw new UsageError(`unknown option --${flag}`);
-    }
-  }
-  return { name, spec, args, flags };
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const named = words[0] === 'help' ? words[1] : words[0];
+  // The full help and the completion script show every command: the modules declare them and load
+  // nothing else (the database and the services come with run-command.ts, when a command runs).
+  const needed =
+    named === undefined || named === 'completion' ? ENTRIES : ENTRIES.filter((e) => e.name === named);
+  for (const entry of needed) for (const spec of await entry.load()) attach(program, spec, run);
+  return program;
 }
 
 export async function runCli(argv: string[]): Promise<number> {
-  const words = argv.filter((a) => !a.startsWith('-'));
-  const wantsHelp = words[0] === 'help' || argv.includes('--help') || argv.includes('-h');
-  // A group with no subcommand (`dlv keys`), `dlv keys --help` or `dlv help keys`: that group's help.
-  const group = groupHelpText(words[0] === 'help' ? words[1] : words[0]);
-  if (group && (wantsHelp || words.length === 1)) {
-    console.log(group);
-    return 0;
-  }
-  if (argv.length === 0 || wantsHelp) {
-    console.log(helpText());
-    return 0;
-  }
-  let parsed: Parsed | null;
+  let code = 0;
+  const run: Runner = async (spec, parsed) => {
+    const { runCommand } = await import('./run-command.ts');
+    code = await runCommand(spec, parsed);
+  };
+  const program = await buildProgram(argv, run);
   try {
-    parsed = parseCommandLine(argv);
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
   } catch (err) {
-    console.error(`dlv: ${terminalLines((err as Error).message)}`);
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.exitCode === 0) return 0; // --help
+    const where = commandNamed(program, argv);
+    const hint = isRunnable(where)
+      ? `usage: ${usageOf(where)}`
+      : `dlv ${[...pathOf(where), '--help'].join(' ')} lists ${where.parent ? 'its commands' : 'every command'}.`;
+    console.error(`dlv: ${terminalLines(wording(err))}\n${hint}`);
     return 2;
   }
-  if (!parsed) {
-    console.error(
-      `dlv: unknown command "${terminalText(argv.filter((a) => !a.startsWith('-')).join(' '))}"\n\n${helpText()}`,
-    );
-    return 2;
+}
+
+/** The deepest command that `argv` names: the one whose usage goes with the error. */
+function commandNamed(program: Command, argv: string[]): Command {
+  let node = program;
+  for (const word of argv) {
+    if (word.startsWith('-')) continue;
+    const next = node.commands.find((c) => c.name() === word);
+    if (!next) break;
+    node = next;
   }
-  const { spec } = parsed;
-  const json = parsed.flags.json === true;
-  let opened: Awaited<ReturnType<typeof openCliDeps>> | null = null;
-  try {
-    opened = await openCliDeps(undefined, { migrate: parsed.name === 'migrate' });
-    const ctx: CommandContext = {
-      deps: opened.deps,
-      database: opened.database,
-      args: parsed.args,
-      flags: parsed.flags,
-      json,
-      out(human, data) {
-        console.log(json ? JSON.stringify(data) : terminalLines(human));
-      },
-    };
-    await spec.run(ctx);
-    return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      console.error(`dlv: ${terminalLines(err.message)}\nusage: ${spec.usage}`);
-      return 2;
-    }
-    // Error messages may quote stored text (a brand's input, a shop's answer): escaped like output.
-    if (isAppError(err) || err instanceof ConfigError) {
-      console.error(`dlv: ${terminalLines(err.message)}`);
-      return 1;
-    }
-    console.error(`dlv: ${terminalLines((err as Error).message ?? String(err))}`);
-    return 1;
-  } finally {
-    await opened?.database.close();
+  return node;
+}
+
+/** Commander's messages in dlv's words (`--brand is required`, `unknown option --bogus`). */
+function wording(err: CommanderError): string {
+  const message = err.message.replace(/^error: /, '');
+  const quoted = message.match(/'([^']+)'/)?.[1] ?? '';
+  const flag = quoted.split(' ')[0];
+  switch (err.code) {
+    case 'commander.missingArgument':
+      return `${flag} is required`;
+    case 'commander.optionMissingArgument':
+      return `${flag} needs a value`;
+    case 'commander.unknownOption':
+      return message.replace(`'${quoted}'`, quoted).replace(/\n/g, ' ');
+    default:
+      return message;
   }
 }

@@ -1,5 +1,7 @@
 import type { OrderWithEvents } from '../domain/orders/order.ts';
-import { type CommandSpec, requireArg, table } from './context.ts';
+import { type CommandSpec, command, requireArg, table } from './context.ts';
+
+const TRACKING_REF = { name: 'TRACKING_REF', description: 'the order (DLV-…)' };
 
 function describe(order: OrderWithEvents): string {
   const price = order.priceCents === null ? '—' : `${(order.priceCents / 100).toFixed(2)} € incl. VAT`;
@@ -17,17 +19,21 @@ function describe(order: OrderWithEvents): string {
   return lines.join('\n');
 }
 
-export const orderCommands: Record<string, CommandSpec> = {
-  'orders show': {
-    usage: 'dlv orders show TRACKING_REF [--json]',
+export const orderCommands: CommandSpec[] = [
+  command({
+    path: 'orders show',
+    description: 'an order of any brand and its status history',
+    args: [TRACKING_REF],
     async run(ctx) {
       const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'));
       ctx.out(describe(order), { brand_id: order.brandId, order: ctx.deps.orders.detailJson(order) });
     },
-  },
-  'orders set-status': {
-    usage: 'dlv orders set-status TRACKING_REF STATUS [--note TEXT] [--json]',
-    options: ['note'],
+  }),
+  command({
+    path: 'orders set-status',
+    description: 'move an order to a status its current one allows',
+    args: [TRACKING_REF, { name: 'STATUS', description: 'picked_up, delivered, cancelled…' }],
+    flags: { note: { value: 'TEXT', description: "a note kept in the order's history" } },
     async run(ctx) {
       const note = typeof ctx.flags.note === 'string' ? ctx.flags.note : null;
       const order = await ctx.deps.orders.setStatus(
@@ -40,5 +46,5 @@ export const orderCommands: Record<string, CommandSpec> = {
         order: ctx.deps.orders.detailJson(order),
       });
     },
-  },
-};
+  }),
+];

@@ -1,5 +1,5 @@
 import type { User } from '../domain/accounts/user.ts';
-import { type CommandSpec, requireFlag } from './context.ts';
+import { type CommandSpec, command, requireFlag } from './context.ts';
 
 const userJson = (u: User) => ({
   id: u.id,
@@ -9,10 +9,16 @@ const userJson = (u: User) => ({
   created_at: u.createdAt.toISOString(),
 });
 
-export const userCommands: Record<string, CommandSpec> = {
-  'users invite': {
-    usage: 'dlv users invite --brand ID --email E [--role owner|developer|finance] [--lang fr|en] [--json]',
-    options: ['brand', 'email', 'role', 'lang'],
+export const userCommands: CommandSpec[] = [
+  command({
+    path: 'users invite',
+    description: 'e-mail a person a link (valid 7 days) to choose a password and join the brand',
+    flags: {
+      brand: { value: 'ID', description: 'the brand', required: true },
+      email: { value: 'E', description: 'their e-mail address', required: true },
+      role: { value: 'ROLE', description: 'owner, developer (default) or finance' },
+      lang: { value: 'LANG', description: "the e-mail's language: fr (default) or en" },
+    },
     async run(ctx) {
       const lang = ctx.flags.lang === 'en' ? 'en' : 'fr';
       const user = await ctx.deps.accounts.invite({
@@ -26,5 +32,5 @@ export const userCommands: Record<string, CommandSpec> = {
         userJson(user),
       );
     },
-  },
-};
+  }),
+];

@@ -5,11 +5,15 @@ import { invalidField } from '../errors.ts';
 import {
   type CommandContext,
   type CommandSpec,
+  command,
+  type FlagSpec,
   requireArg,
   requireFlag,
   table,
   UsageError,
 } from './context.ts';
+
+const ENDPOINT_ID = { name: 'ENDPOINT_ID', description: 'the endpoint (whk_…)' };
 
 const iso = (d: Date | null) => d?.toISOString() ?? '—';
 
@@ -65,15 +69,23 @@ function requestJson(r: WebhookRequest) {
   };
 }
 
-function optionalFlag(ctx: CommandContext, name: string): string | null {
-  const value = ctx.flags[name];
+function optionalFlag<F extends Record<string, FlagSpec>>(
+  ctx: CommandContext<F>,
+  name: keyof F & string,
+): string | null {
+  const value: unknown = ctx.flags[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-export const webhookCommands: Record<string, CommandSpec> = {
-  'webhooks add': {
-    usage: 'dlv webhooks add --brand ID --url URL [--events a,b] [--json]   → {id, secret, …}',
-    options: ['brand', 'url', 'events'],
+export const webhookCommands: CommandSpec[] = [
+  command({
+    path: 'webhooks add',
+    description: "add a brand's webhook endpoint; prints its signing secret, once",
+    flags: {
+      brand: { value: 'ID', description: 'the brand', required: true },
+      url: { value: 'URL', description: "the receiver's public https address", required: true },
+      events: { value: 'LIST', description: 'comma-separated event types (default: all)' },
+    },
     async run(ctx) {
       const { endpoint, secret } = await ctx.deps.webhooks.add({
         brandId: requireFlag(ctx, 'brand'),
@@ -89,10 +101,11 @@ export const webhookCommands: Record<string, CommandSpec> = {
         { ...endpointJson(endpoint), secret },
       );
     },
-  },
-  'webhooks list': {
-    usage: 'dlv webhooks list [--brand ID] [--json]',
-    options: ['brand'],
+  }),
+  command({
+    path: 'webhooks list',
+    description: 'webhook endpoints and their state (why a disabled one is)',
+    flags: { brand: { value: 'ID', description: "only this brand's" } },
     async run(ctx) {
       const brandId = optionalFlag(ctx, 'brand');
       if (brandId !== null) await ctx.deps.brands.get(brandId);
@@ -104,16 +117,20 @@ export const webhookCommands: Record<string, CommandSpec> = {
         { endpoints: endpoints.map(endpointJson) },
       );
     },
-  },
-  'webhooks disable': {
-    usage: 'dlv webhooks disable ENDPOINT_ID [--json]',
+  }),
+  command({
+    path: 'webhooks disable',
+    description: 'disable an endpoint; its pending deliveries are not sent',
+    args: [ENDPOINT_ID],
     async run(ctx) {
       const endpoint = await ctx.deps.webhooks.disable(requireArg(ctx, 0, 'ENDPOINT_ID'));
       ctx.out(`Disabled ${endpoint.id}; pending deliveries to it will not be sent.`, endpointJson(endpoint));
     },
-  },
-  'webhooks enable': {
-    usage: 'dlv webhooks enable ENDPOINT_ID [--json]',
+  }),
+  command({
+    path: 'webhooks enable',
+    description: 'enable an endpoint again (webhooks replay --since sends what it missed)',
+    args: [ENDPOINT_ID],
     async run(ctx) {
       const endpoint = await ctx.deps.webhooks.enable(requireArg(ctx, 0, 'ENDPOINT_ID'));
       ctx.out(
@@ -121,9 +138,11 @@ export const webhookCommands: Record<string, CommandSpec> = {
         endpointJson(endpoint),
       );
     },
-  },
-  'webhooks rotate-secret': {
-    usage: 'dlv webhooks rotate-secret ENDPOINT_ID [--json]   → {id, secret, previous_secret_expires_at}',
+  }),
+  command({
+    path: 'webhooks rotate-secret',
+    description: 'a new signing secret, printed once; the previous one also signs for 24 hours',
+    args: [ENDPOINT_ID],
     async run(ctx) {
       const { endpoint, secret } = await ctx.deps.webhooks.rotateSecret(requireArg(ctx, 0, 'ENDPOINT_ID'));
       ctx.out(
@@ -134,10 +153,15 @@ export const webhookCommands: Record<string, CommandSpec> = {
         { ...endpointJson(endpoint), secret },
       );
     },
-  },
-  'webhooks replay': {
-    usage: 'dlv webhooks replay --delivery ID | --since TIME [--endpoint ID] [--json]',
-    options: ['delivery', 'since', 'endpoint'],
+  }),
+  command({
+    path: 'webhooks replay',
+    description: "send a delivery's event again (--delivery), or every event since a time (--since)",
+    flags: {
+      delivery: { value: 'ID', description: 'the delivery (whd_…)' },
+      since: { value: 'TIME', description: 'an ISO 8601 date or time (2026-03-01T09:00:00Z)' },
+      endpoint: { value: 'ID', description: 'with --since: to this endpoint only' },
+    },
     async run(ctx) {
       const deliveryId = optionalFlag(ctx, 'delivery');
       const since = optionalFlag(ctx, 'since');
@@ -155,19 +179,24 @@ export const webhookCommands: Record<string, CommandSpec> = {
       const ids = await ctx.deps.webhooks.replaySince(parseSince(since!), optionalFlag(ctx, 'endpoint'));
       ctx.out(`Replaying ${ids.length} deliveries.`, { count: ids.length, delivery_ids: ids });
     },
-  },
-  'webhooks deliveries': {
-    usage: 'dlv webhooks deliveries --endpoint ID [--limit N] [--json]',
-    options: ['endpoint', 'limit'],
+  }),
+  command({
+    path: 'webhooks deliveries',
+    description: "an endpoint's deliveries, every attempt: status, duration, response excerpt, error",
+    flags: {
+      endpoint: { value: 'ID', description: 'the endpoint', required: true },
+      limit: { value: 'N', description: 'at most N deliveries' },
+    },
     async run(ctx) {
       const limitFlag = optionalFlag(ctx, 'limit');
       const limit = limitFlag === null ? undefined : /^\d+$/.test(limitFlag) ? Number(limitFlag) : Number.NaN;
       const deliveries = await ctx.deps.webhooks.deliveries(requireFlag(ctx, 'endpoint'), limit);
       ctx.out(describeDeliveries(deliveries), { deliveries: deliveries.map(deliveryJson) });
     },
-  },
-  'webhooks requests': {
-    usage: 'dlv webhooks requests [--json]   (open requests from the account area)',
+  }),
+  command({
+    path: 'webhooks requests',
+    description: "open webhook requests from the account area's webhooks page",
     async run(ctx) {
       const requests = await ctx.deps.webhookRequests.listOpen();
       const rows = requests.map((r) => [
@@ -185,10 +214,12 @@ Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor op
         : 'No open webhook requests.';
       ctx.out(human, { requests: requests.map(requestJson) });
     },
-  },
-  'webhooks requests close': {
-    usage: 'dlv webhooks requests close REQUEST_ID [--declined] [--json]   (done, or declined)',
-    booleans: ['declined'],
+  }),
+  command({
+    path: 'webhooks requests close',
+    description: 'answer an open request: done, or declined',
+    args: [{ name: 'REQUEST_ID', description: 'the request (whr_…)' }],
+    flags: { declined: { description: 'declined rather than done' } },
     async run(ctx) {
       const status = ctx.flags.declined === true ? 'declined' : 'done';
       const closed = await ctx.deps.webhookRequests.close(requireArg(ctx, 0, 'REQUEST_ID'), status);
@@ -196,5 +227,5 @@ Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor op
         request: requestJson(closed),
       });
     },
-  },
-};
+  }),
+];

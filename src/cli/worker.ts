@@ -1,12 +1,14 @@
-import { startWorker, surviveDatabaseLoss } from '../worker.ts';
-import type { CommandSpec } from './context.ts';
+import { type CommandSpec, command } from './context.ts';
 import { terminalLines } from './terminal-text.ts';
 
-export const workerCommands: Record<string, CommandSpec> = {
-  worker: {
-    usage: 'dlv worker [--concurrency N]   (runs jobs until SIGINT/SIGTERM)',
-    options: ['concurrency'],
+export const workerCommands: CommandSpec[] = [
+  command({
+    path: 'worker',
+    description: 'run the jobs until SIGINT/SIGTERM (npm start also runs them, unless RUN_WORKER=0)',
+    flags: { concurrency: { value: 'N', description: 'jobs run at once (default 4)' } },
     async run(ctx) {
+      // The job runner (graphile-worker) is loaded only when it runs, not for help or completion.
+      const { startWorker, surviveDatabaseLoss } = await import('../worker.ts');
       const concurrency = Number(ctx.flags.concurrency ?? 4);
       // Job errors may quote a shop's or a receiver's answer: escaped for the terminal.
       surviveDatabaseLoss((message) => console.error(`[warning] ${terminalLines(message)}`));
@@ -21,5 +23,5 @@ export const workerCommands: Record<string, CommandSpec> = {
         process.once('SIGTERM', stop);
       });
     },
-  },
-};
+  }),
+];

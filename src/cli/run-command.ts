@@ -1,0 +1,66 @@
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { createDeps } from '../deps.ts';
+import { isAppError } from '../errors.ts';
+import { type CommandContext, type CommandSpec, UsageError } from './context.ts';
+import { terminalLines } from './terminal-text.ts';
+
+// Loaded (with the database and every service) only when a command runs, never for help or completion.
+
+async function openCliDeps(config: Config = loadConfig(), options: { migrate: boolean }) {
+  const database = await openDatabase(config, 4);
+  let migrated: string[] = [];
+  try {
+    // The embedded database belongs to this program, so bringing it up to date is always safe.
+    // A shared server (DATABASE_URL) is migrated only on request, with `dlv migrate`.
+    if (options.migrate || database.embedded) migrated = (await migrate(database.pool)).applied;
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return { database, deps: createDeps(config, database.pool), migrated };
+}
+
+export interface ParsedCommand {
+  args: string[];
+  flags: Partial<Record<string, string | true>>;
+  /** The command's generated usage line, repeated under a usage error. */
+  usage: string;
+}
+
+/** Runs one parsed command; its exit code: 0, 1 for a refused operation, 2 for a usage error. */
+export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Promise<number> {
+  const json = parsed.flags.json === true;
+  let opened: Awaited<ReturnType<typeof openCliDeps>> | null = null;
+  try {
+    opened = await openCliDeps(undefined, { migrate: spec.migrates === true });
+    const ctx: CommandContext = {
+      deps: opened.deps,
+      database: opened.database,
+      migrated: opened.migrated,
+      args: parsed.args,
+      flags: parsed.flags,
+      json,
+      out(human, data) {
+        console.log(json ? JSON.stringify(data) : terminalLines(human));
+      },
+    };
+    await spec.run(ctx);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`dlv: ${terminalLines(err.message)}\nusage: ${terminalLines(parsed.usage)}`);
+      return 2;
+    }
+    // Error messages may quote stored text (a brand's input, a shop's answer): escaped like output.
+    if (isAppError(err) || err instanceof ConfigError) {
+      console.error(`dlv: ${terminalLines(err.message)}`);
+      return 1;
+    }
+    console.error(`dlv: ${terminalLines((err as Error).message ?? String(err))}`);
+    return 1;
+  } finally {
+    await opened?.database.close();
+  }
+}

@@ -1,0 +1,115 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from './support/app.ts';
+import { runDlv } from './support/run-cli.ts';
+
+const PROBE = fileURLToPath(new URL('./support/dlv-loaded-packages.ts', import.meta.url));
+
+/** The packages (from node_modules) that `dlv …args` loaded. */
+function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', PROBE, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.once('error', reject);
+    child.once('close', () => {
+      const line = stderr.split('\n').find((l) => l.startsWith('LOADED '));
+      if (!line) reject(new Error(`no LOADED line: ${stderr}`));
+      else resolve(JSON.parse(line.slice('LOADED '.length)));
+    });
+  });
+}
+
+/** What bash offers after `words` (the last one being completed), with the script sourced. */
+function bashCompletes(script: string, words: string[]): string[] {
+  const program = [
+    script,
+    `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')})`,
+    `COMP_CWORD=${words.length - 1}`,
+    '_dlv',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's, not a template.
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join('\n');
+  const res = spawnSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8' });
+  expect(res.stderr).toBe('');
+  return res.stdout.split('\n').filter(Boolean);
+}
+
+describe('dlv help and completion (issue #24)', () => {
+  it('help and completion load neither the database nor the services; a command does', async () => {
+    // The transpiler (tsx → esbuild) and the parser only: no pg, graphile-worker, fastify, mailer…
+    const light = ['commander', 'esbuild', 'tsx'];
+    for (const args of [
+      ['--help'],
+      ['keys', '--help'],
+      ['webhooks'],
+      ['help', 'connectors'],
+      ['completion', 'bash'],
+    ]) {
+      const loaded = await packagesLoadedBy(args);
+      expect(
+        loaded.filter((p) => !light.includes(p)),
+        args.join(' '),
+      ).toEqual([]);
+    }
+    const ran = await packagesLoadedBy(['brands', 'list', '--json'], { DATABASE_URL: testDatabaseUrl() });
+    expect(ran).toEqual(expect.arrayContaining(['pg', 'graphile-worker']));
+  }, 60_000);
+
+  it('dlv completion bash prints a script completing commands, subcommands and flags', async () => {
+    const res = await runDlv(['completion', 'bash'], {});
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('complete -F _dlv dlv');
+    for (const name of ['migrate', 'brands', 'users', 'keys', 'grids', 'orders', 'invoices', 'webhooks']) {
+      expect(res.stdout).toContain(name);
+    }
+    const top = bashCompletes(res.stdout, ['dlv', '']);
+    expect(top).toEqual(expect.arrayContaining(['migrate', 'brands', 'connectors', 'worker', 'completion']));
+    expect(bashCompletes(res.stdout, ['dlv', 'keys', ''])).toEqual(['create', 'list', 'revoke', '--help']);
+    expect(bashCompletes(res.stdout, ['dlv', 'keys', 'create', '--s'])).toEqual(['--scopes']);
+    expect(bashCompletes(res.stdout, ['dlv', 'connectors', 'shopify', 'l'])).toEqual(['link']);
+    // Flags and their values are skipped on the way: this is still `webhooks requests close`.
+    expect(bashCompletes(res.stdout, ['dlv', 'webhooks', 'requests', 'close', 'whr_1', '--d'])).toEqual([
+      '--declined',
+    ]);
+    expect(bashCompletes(res.stdout, ['dlv', 'brands', 'list', '--json', '--'])).toEqual([
+      '--json',
+      '--help',
+    ]);
+  });
+
+  it('dlv completion zsh prints a compdef script of the same tree; another shell is a usage error', async () => {
+    const res = await runDlv(['completion', 'zsh'], {});
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout.startsWith('#compdef dlv\n')).toBe(true);
+    expect(res.stdout).toContain('compdef _dlv dlv');
+    expect(res.stdout).toContain("'keys') echo 'create list revoke --help' ;;");
+    expect(res.stdout).toContain(`'keys create') echo '--brand --scopes --json --help' ;;`);
+    const fish = await runDlv(['completion', 'fish'], {});
+    expect([fish.code, fish.stdout]).toEqual([2, '']);
+    expect(fish.stderr).toContain('bash, zsh');
+  });
+
+  it('refuses what it does not know with exit 2: a command, a flag, an argument too many', async () => {
+    for (const args of [
+      ['brands', 'frobnicate'],
+      ['keys', 'list', '--bogus'],
+      ['keys', 'revoke', 'a', 'b'],
+    ]) {
+      // With a database at hand, in case a regression reached a command: only the parser answers.
+      const res = await runDlv(args, { DATABASE_URL: testDatabaseUrl() });
+      expect([res.code, res.stdout], args.join(' ')).toEqual([2, '']);
+      expect(res.stderr, args.join(' ')).toMatch(/^dlv: (unknown command|unknown option|too many arguments)/);
+    }
+    // A flag where a value was due: the value is missing, it is not the value.
+    const res = await runDlv(['keys', 'list', '--brand', '--json'], { DATABASE_URL: testDatabaseUrl() });
+    expect([res.code, res.stdout]).toEqual([2, '']);
+    expect(res.stderr).toMatch(/^dlv: --brand needs a value/);
+  });
+});
