@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionRecord, SessionsRepository } from '../../db/repositories/sessions-repository.ts';
-import type { UsersRepository } from '../../db/repositories/users-repository.ts';
-import type { Transact } from '../../db/stores.ts';
 import { AppError, invalidField } from '../../errors.ts';
-import type { RateLimiter } from '../../infra/rate-limit/token-bucket.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import type { Transact } from '../shared/stores.ts';
 import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
+import type { RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TeamInvitation, type TokenPurpose, type User, validateEmail } from './user.ts';
 
@@ -27,8 +25,8 @@ export interface ActiveSession {
 }
 
 export interface AccountServiceDeps {
-  users: UsersRepository;
-  sessions: SessionsRepository;
+  users: UserStore;
+  sessions: SessionStore;
   transact: Transact;
   mail: AccountMail;
   /** Sign-in attempts, counted per account and per address. */

@@ -1,9 +1,9 @@
-import type { LockedDelivery } from '../../db/repositories/webhook-deliveries-repository.ts';
-import type { Stores, Transact } from '../../db/stores.ts';
-import type { DeliveryAttemptResult, SendWebhookInput } from '../../infra/http/outbound-http.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import { deliveryOutcome } from './delivery-outcome.ts';
 import { signingSecrets } from './endpoint.ts';
 import { buildEventBody } from './events.ts';
+import type { DeliveryAttemptResult, SendWebhookInput } from './outbound.ts';
+import type { LockedDelivery } from './ports.ts';
 import { signPayload } from './signing.ts';
 
 export interface DeliverOptions {

@@ -1,9 +1,9 @@
-import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import { prefixedId } from '../ids.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import { ENDPOINT_ID_PATTERN, type WebhookEndpoint } from './endpoint.ts';
 import { parseEventTypes } from './events.ts';
+import type { DestinationGuard } from './outbound.ts';
 import { generateWebhookSecret } from './secrets.ts';
 
 /** Subscriptions (not deleted) a brand may hold at once. */
