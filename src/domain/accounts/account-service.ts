@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, invalidField } from '../../errors.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Transact } from '../shared/stores.ts';
 import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
@@ -34,7 +35,7 @@ export interface AccountServiceDeps {
   /** Reset and verification e-mails asked for, counted per address (e-mail or account) and per client address. */
   resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
-  clock: () => Date;
+  clock: Clock;
   /** Told of keys a password reset revoked, so this process's authentication cache drops them. */
   onKeyRevoked?: (keyId: string) => void;
   /** Told when a password reset disconnected shop links, so the connectors' directory forgets them. */

@@ -3,6 +3,7 @@ import type { CreatedKey } from '../api-keys/api-key-service.ts';
 import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
 import type { ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Transact } from '../shared/stores.ts';
 import { canManageKeys, type User } from './user.ts';
 
@@ -28,7 +29,7 @@ export function keyManagement(deps: {
   transact: Transact;
   /** Told of every revocation, so this process's authentication cache drops the key at once. */
   onRevoked: (keyId: string) => void;
-  clock?: () => Date;
+  clock?: Clock;
 }) {
   const clock = deps.clock ?? (() => new Date());
   function mayManage(user: User): void {

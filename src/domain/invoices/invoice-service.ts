@@ -4,6 +4,7 @@ import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
 import { creditNoteAsInvoice } from './credit-notes.ts';
@@ -53,7 +54,7 @@ export function invoiceService(deps: {
   transact: Transact;
   outbox: Outbox;
   brands: BrandService;
-  clock: () => Date;
+  clock: Clock;
   seller: Readonly<SellerIdentity>;
   cursors: { ready(): Promise<CursorCodec> };
 }) {

@@ -7,6 +7,7 @@ import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-no
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import type { Order, OrderWithEvents } from './order.ts';
 import {
@@ -68,7 +69,7 @@ export function orderService(deps: {
   transact: Transact;
   grids: GridService;
   outbox: Outbox;
-  clock: () => Date;
+  clock: Clock;
   cursors: { ready(): Promise<CursorCodec> };
   links: OrderLinks;
 }) {

@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import { deliveryOutcome } from './delivery-outcome.ts';
 import { signingSecrets } from './endpoint.ts';
@@ -33,7 +34,7 @@ export const ORPHAN_GRACE_MS = 2 * 60 * 1000;
 export function webhookDeliveryService(deps: {
   stores: Pick<Stores, 'webhookDeliveries'>;
   transact: Transact;
-  clock: () => Date;
+  clock: Clock;
   /** The outbound HTTP client (infra), with the SSRF guard applied on every attempt. */
   send: (input: SendWebhookInput) => Promise<DeliveryAttemptResult>;
 }) {

@@ -1,6 +1,7 @@
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Role, User } from '../accounts/user.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
 import { parseEventTypes } from './events.ts';
 import type { DestinationGuard } from './outbound.ts';
 import type { WebhookRequest, WebhookRequestStore } from './ports.ts';
@@ -21,7 +22,7 @@ export const canSeeWebhooks = (role: Role): boolean => role !== 'finance';
 export function webhookRequests(deps: {
   repository: WebhookRequestStore;
   destinations: DestinationGuard;
-  clock: () => Date;
+  clock: Clock;
 }) {
   function mayUse(user: User): void {
     if (!canSeeWebhooks(user.role))

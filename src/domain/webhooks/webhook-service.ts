@@ -1,6 +1,7 @@
 import { AppError, invalidField } from '../../errors.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import {
   DELIVERY_ID_PATTERN,
@@ -16,7 +17,7 @@ import { generateWebhookSecret } from './secrets.ts';
 export interface WebhookServiceDeps {
   repository: WebhookStore;
   brands: BrandService;
-  clock: () => Date;
+  clock: Clock;
   /** The SSRF guard (WEBHOOKS_ALLOW_INSECURE allows http and loopback receivers, for development). */
   destinations: DestinationGuard;
   /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
