@@ -3,7 +3,7 @@ import { AppError, invalidField } from '../../errors.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { Transact } from '../shared/stores.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
 import type { RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
@@ -82,7 +82,7 @@ export function accountService(deps: AccountServiceDeps) {
    * and shop link of the brand made since its first owner arrived (the links' secrets erased: the
    * shops' calls are refused). What the operator made for the brand before that stays.
    */
-  async function revokeUnproven(stores: Parameters<Parameters<Transact>[0]>[0], user: User) {
+  async function revokeUnproven(stores: Stores, user: User) {
     const since = user.role === 'owner' ? await stores.brands.unconfirmedSince(user.brandId) : null;
     const keys = (await stores.apiKeys.listForBrand(user.brandId)).filter(
       (k) => !k.revokedAt && (k.createdByUserId === user.id || (since !== null && k.createdAt >= since)),
@@ -110,10 +110,7 @@ export function accountService(deps: AccountServiceDeps) {
   }
 
   /** A team invitation's state: `taken` once its address has an account (another company's). */
-  async function answerFor(
-    stores: Parameters<Parameters<Transact>[0]>[0],
-    invitation: TeamInvitation,
-  ): Promise<InvitationAnswer> {
+  async function answerFor(stores: Stores, invitation: TeamInvitation): Promise<InvitationAnswer> {
     const brandName = (await brandService(stores.brands).get(invitation.brandId)).name;
     return (await stores.users.emailTaken(invitation.email))
       ? { state: 'taken', brandName }

@@ -1,5 +1,5 @@
 import { AppError, invalidField } from '../../errors.ts';
-import type { Transact } from '../shared/stores.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import type { AccountService } from './account-service.ts';
 import type { UserStore } from './ports.ts';
 import { isRole, type Role, type TeamInvitation, type User } from './user.ts';
@@ -26,7 +26,7 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
     actor: User,
     userId: string,
     apply: (
-      stores: Parameters<Parameters<Transact>[0]>[0],
+      stores: Stores,
       target: { id: string; role: Role },
       team: { id: string; role: Role }[],
     ) => Promise<void>,
