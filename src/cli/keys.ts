@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../db/repositories/api-keys-repository.ts';
+import type { ApiKeyRecord } from '../domain/api-keys/ports.ts';
 import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
 
 const keyJson = (k: ApiKeyRecord) => ({

@@ -1,17 +1,24 @@
+import type { Stores as DomainStores, UnitOfWork } from '../domain/shared/stores.ts';
 import type { OutboxEvent } from '../events/outbox.ts';
-import { jobQueueOn } from '../infra/queue/job-queue.ts';
+import { type JobQueue, jobQueueOn } from '../infra/queue/job-queue.ts';
 import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
-import { connectionsRepository } from './repositories/connections-repository.ts';
-import { connectorSyncRepository } from './repositories/connector-sync-repository.ts';
+import { type ConnectionsRepository, connectionsRepository } from './repositories/connections-repository.ts';
+import {
+  type ConnectorSyncRepository,
+  connectorSyncRepository,
+} from './repositories/connector-sync-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
-import { idempotencyRepository } from './repositories/idempotency-repository.ts';
+import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
-import { prestashopShopsRepository } from './repositories/prestashop-shops-repository.ts';
+import {
+  type PrestaShopShopsRepository,
+  prestashopShopsRepository,
+} from './repositories/prestashop-shops-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { teamInvitationsRepository } from './repositories/team-invitations-repository.ts';
@@ -21,8 +28,20 @@ import { webhookRequestsRepository } from './repositories/webhook-requests-repos
 import { webhookSubscriptionsRepository } from './repositories/webhook-subscriptions-repository.ts';
 import { webhooksRepository } from './repositories/webhooks-repository.ts';
 
-/** Every store (repository) of the service, on one connection: the pool, or a transaction's client. */
-export function storesOn(db: Queryable) {
+/**
+ * Every store (repository) of the service, on one connection: the pool, or a transaction's client.
+ * The domain's stores (domain/shared/stores.ts), and those only the connectors, the HTTP layer and
+ * the jobs use.
+ */
+export interface Stores extends DomainStores {
+  connections: ConnectionsRepository;
+  connectorSync: ConnectorSyncRepository;
+  idempotencyKeys: IdempotencyRepository;
+  jobQueue: JobQueue;
+  prestashopShops: PrestaShopShopsRepository;
+}
+
+export function storesOn(db: Queryable): Stores {
   return {
     apiKeys: apiKeysRepository(db),
     brands: brandsRepository(db),
@@ -47,13 +66,8 @@ export function storesOn(db: Queryable) {
   };
 }
 
-export type Stores = ReturnType<typeof storesOn>;
-
-/**
- * Runs `work` in one transaction, on stores bound to it: committed when it resolves, rolled back
- * when it throws. Services receive this instead of a pool, so the domain never opens a connection.
- */
-export type Transact = <T>(work: (stores: Stores) => Promise<T>) => Promise<T>;
+/** The unit of work (domain/shared/stores.ts) on every store. */
+export type Transact = UnitOfWork<Stores>;
 
 export function transactOn(pool: Pool): Transact {
   return (work) => withTransaction(pool, (client) => work(storesOn(client)));

@@ -37,12 +37,33 @@ export interface OutboxEvent<T extends EventType = EventType> {
   queues?: readonly (string | null)[];
 }
 
+/** What a change asks of the outbox (outbox() below): whether anyone listens, and the event to write. */
+export interface Outbox {
+  /** The jobs of the subscribers listening to this brand's `type`: none, nothing to write. */
+  jobsFor(brandId: string, type: EventType): Promise<string[]>;
+  /** The event for listeners already known (`jobsFor`), or null when there are none. */
+  eventWith<T extends EventType>(
+    jobs: readonly string[],
+    brandId: string,
+    type: T,
+    at: Date,
+    data: () => EventPayloads[T],
+  ): OutboxEvent<T> | null;
+  /** The event to write with the change, or null when nobody listens. */
+  event<T extends EventType>(
+    brandId: string,
+    type: T,
+    at: Date,
+    data: () => EventPayloads[T],
+  ): Promise<OutboxEvent<T> | null>;
+}
+
 /**
  * Decides what a change writes for its subscribers: nothing at all when none of them listens to
  * that brand's event (no event row, no job), else the event with one job per listener. The payload
  * is built only when someone will read it.
  */
-export function outbox(subscribers: readonly Subscriber[]) {
+export function outbox(subscribers: readonly Subscriber[]): Outbox {
   const queueOf = new Map(subscribers.flatMap((s) => (s.queue ? [[s.job, s.queue.bind(s)] as const] : [])));
 
   async function jobsFor(brandId: string, type: EventType): Promise<string[]> {
@@ -82,5 +103,3 @@ export function outbox(subscribers: readonly Subscriber[]) {
     },
   };
 }
-
-export type Outbox = ReturnType<typeof outbox>;

@@ -1,44 +1,13 @@
 import type { Scope } from '../../domain/api-keys/keys.ts';
+import type {
+  ApiKeyRecord,
+  ApiKeyStore,
+  KeyAction,
+  KeyEvent,
+  KeyWithBrand,
+  ListedKey,
+} from '../../domain/api-keys/ports.ts';
 import type { Queryable } from '../pool.ts';
-
-export interface ApiKeyRecord {
-  id: string;
-  brandId: string;
-  prefix: string;
-  scopes: Scope[];
-  createdAt: Date;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-  /** Given when created from the account area; keys made by `dlv keys create` have none. */
-  name: string | null;
-  createdByUserId: string | null;
-  /** Set when the key was rolled: it stops working at this instant. */
-  expiresAt: Date | null;
-}
-
-/** A key as the account area lists it: who created it, by e-mail. */
-export interface ListedKey extends ApiKeyRecord {
-  createdByEmail: string | null;
-}
-
-export type KeyAction = 'created' | 'revoked' | 'rolled';
-
-export interface KeyEvent {
-  keyId: string;
-  keyPrefix: string;
-  keyName: string | null;
-  action: KeyAction;
-  userEmail: string | null;
-  ip: string | null;
-  at: Date;
-}
-
-/** What authentication needs in one query: the key and its brand. */
-export interface KeyWithBrand extends ApiKeyRecord {
-  brandName: string;
-  brandCreatedAt: Date;
-  brandDefaultPickupAddress: string | null;
-}
 
 interface KeyRow {
   id: string;
@@ -69,7 +38,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   expiresAt: r.expires_at,
 });
 
-export function apiKeysRepository(db: Queryable) {
+export function apiKeysRepository(db: Queryable): ApiKeyStore {
   return {
     async insert(key: {
       id: string;
@@ -208,5 +177,3 @@ export function apiKeysRepository(db: Queryable) {
     },
   };
 }
-
-export type ApiKeysRepository = ReturnType<typeof apiKeysRepository>;

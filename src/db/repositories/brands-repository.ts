@@ -1,5 +1,6 @@
 import type { CompanyDetails } from '../../domain/brands/billing.ts';
 import type { Brand } from '../../domain/brands/brand.ts';
+import type { BrandStore } from '../../domain/brands/ports.ts';
 import type { Queryable } from '../pool.ts';
 
 interface BrandRow {
@@ -28,7 +29,7 @@ const toBrand = (r: BrandRow): Brand => ({
   webhooksAllowed: r.webhooks_allowed,
 });
 
-export function brandsRepository(db: Queryable) {
+export function brandsRepository(db: Queryable): BrandStore {
   return {
     async insert(brand: Pick<Brand, 'id' | 'name' | 'defaultPickupAddress'>): Promise<Brand> {
       const { rows } = await db.query<BrandRow>(
@@ -110,5 +111,3 @@ export function brandsRepository(db: Queryable) {
     },
   };
 }
-
-export type BrandsRepository = ReturnType<typeof brandsRepository>;

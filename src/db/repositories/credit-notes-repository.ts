@@ -1,26 +1,15 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
+import type { CreditNoteStore, StoredCreditNote } from '../../domain/invoices/ports.ts';
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
 import {
   LINE_COLUMNS,
   type LineDbRow,
   SUM_TOTALS,
-  type Totals,
   type TotalsRow,
   toLine,
   totals,
 } from './invoices-repository.ts';
-
-/** A credit note as stored, with its totals summed from its (negative) lines. */
-export interface StoredCreditNote extends Totals {
-  id: string;
-  brandId: string;
-  number: string;
-  /** The corrected invoice's month: a credit note is listed with the month it corrects. */
-  period: string;
-  issuedAt: Date;
-  creditsInvoice: { id: string; number: string; issuedAt: Date };
-}
 
 type CreditNoteRow = TotalsRow & {
   id: string;
@@ -51,7 +40,7 @@ const CREDIT_NOTE_WITH_TOTALS = `
     CROSS JOIN LATERAL (
       SELECT ${SUM_TOTALS} FROM credit_note_lines l WHERE l.credit_note_id = c.id) t`;
 
-export function creditNotesRepository(db: Queryable) {
+export function creditNotesRepository(db: Queryable): CreditNoteStore {
   return {
     /**
      * The order's invoice line no credit note takes back yet, if any (only issued or paid invoices
@@ -150,5 +139,3 @@ export function creditNotesRepository(db: Queryable) {
     // Written like invoice.issued (invoices-repository): the event row and its fan-out job.
   };
 }
-
-export type CreditNotesRepository = ReturnType<typeof creditNotesRepository>;

@@ -1,14 +1,8 @@
+import type { DocumentBuyer, DocumentBuyerStore } from '../../domain/invoices/ports.ts';
 import type { Queryable } from '../pool.ts';
 
-export interface DocumentBuyer {
-  name: string;
-  address: string | null;
-  siren: string | null;
-  vatNumber: string | null;
-}
-
 /** The buyer block frozen with an issued invoice or credit note (migration 0017). */
-export function documentBuyersRepository(db: Queryable) {
+export function documentBuyersRepository(db: Queryable): DocumentBuyerStore {
   return {
     /** Copies the brand's billing details as they are now; inside the issuing transaction. */
     async freeze(documentId: string, brandId: string): Promise<void> {

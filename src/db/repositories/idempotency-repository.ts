@@ -10,8 +10,20 @@ export interface StoredResponse {
 /** Keys are kept 24 h (SPEC §5); older ones are ignored at once and deleted by the cleanup job. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
+export interface IdempotencyRepository {
+  /**
+   * Takes the per-(brand, key) lock for the rest of the transaction, without waiting: false means
+   * another request with this key is being processed right now. A crashed holder's lock goes with
+   * its connection, so a key is never stuck.
+   */
+  tryLock(brandId: string, key: string): Promise<boolean>;
+  find(brandId: string, key: string): Promise<StoredResponse | null>;
+  save(brandId: string, key: string, response: StoredResponse): Promise<void>;
+  deleteExpired(): Promise<number>;
+}
+
 /** All statements here must run on one client inside one transaction (the lock is transaction-scoped). */
-export function idempotencyRepository(db: Queryable) {
+export function idempotencyRepository(db: Queryable): IdempotencyRepository {
   return {
     /**
      * Takes the per-(brand, key) lock for the rest of the transaction, without waiting: false means

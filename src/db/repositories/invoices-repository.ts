@@ -1,9 +1,7 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
+import type { InvoiceStore, StoredInvoice, Totals } from '../../domain/invoices/ports.ts';
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
-
-/** A billed order as it appears on an invoice (the domain's InvoiceLine). */
-export type InvoiceLineRow = InvoiceLine;
 
 /** A line's columns (orders, invoice lines and credit note lines have them all), and the line they make. */
 export type LineDbRow = {
@@ -25,24 +23,6 @@ export const toLine = (r: LineDbRow): InvoiceLine => ({
   vatCents: r.vat_cents,
   priceCents: r.price_cents,
 });
-
-export interface Totals {
-  orderCount: number;
-  totalExclTaxCents: number;
-  vatCents: number;
-  totalCents: number;
-}
-
-export interface StoredInvoice extends Totals {
-  id: string;
-  brandId: string;
-  period: string;
-  number: string;
-  status: 'issued' | 'paid';
-  issuedAt: Date;
-  dueDate: string;
-  paidAt: Date | null;
-}
 
 /**
  * Orders billed in a period: priced in it (the caller gives the Paris month's UTC bounds) and not
@@ -100,7 +80,7 @@ const INVOICE_WITH_TOTALS = `
     CROSS JOIN LATERAL (
       SELECT ${SUM_TOTALS} FROM invoice_lines l WHERE l.invoice_id = i.id) t`;
 
-export function invoicesRepository(db: Queryable) {
+export function invoicesRepository(db: Queryable): InvoiceStore {
   return {
     async billableTotals(brandId: string, start: Date, end: Date): Promise<Totals> {
       const { rows } = await db.query<TotalsRow>(`SELECT ${SUM_TOTALS} FROM orders WHERE ${BILLABLE}`, [
@@ -229,5 +209,3 @@ export function invoicesRepository(db: Queryable) {
     },
   };
 }
-
-export type InvoicesRepository = ReturnType<typeof invoicesRepository>;

@@ -1,12 +1,10 @@
-import type { Order } from '../../domain/orders/order.ts';
 import { STORED_JSON_VERSION } from '../../domain/orders/order-json.ts';
+import type { NewOrder } from '../../domain/orders/ports.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
 import { coalescedStatements } from '../coalesced-statements.ts';
 import { keyedOutboxCtes, outboxCtes } from '../outbox-sql.ts';
 import type { Pool, Queryable } from '../pool.ts';
 import { INSERT_COLUMNS } from './order-sql.ts';
-
-export type NewOrder = Omit<Order, 'id' | 'pickedUpAt' | 'updatedAt'>;
 
 /** A new order as its INSERT writes it: its columns, its stored JSON and history, its event if any. */
 export interface NewOrderRow {

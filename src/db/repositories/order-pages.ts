@@ -1,17 +1,8 @@
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
-import type { OrderStatus } from '../../domain/orders/state-machine.ts';
+import type { JsonPage, PageQuery } from '../../domain/orders/order-page.ts';
 import { coalescedStatements } from '../coalesced-statements.ts';
 import type { Pool, Queryable } from '../pool.ts';
 import { ORDER_JSON_SELECT, orderJsonText } from './order-sql.ts';
-
-/** One page of a brand's orders, newest first, after the order `after` (keyset on created_at, id). */
-export interface PageQuery {
-  status: OrderStatus | null;
-  /** Only orders whose `reference` starts with this (the account area's search); null for all. */
-  referencePrefix?: string | null;
-  limit: number;
-  after: number | null;
-}
 
 /** One brand's page, as a caller asks for it. */
 export interface PageLookup {
@@ -19,9 +10,6 @@ export interface PageLookup {
   q: PageQuery;
   links: OrderLinks;
 }
-
-/** Each order of a page, in the page's order, as its public JSON text, with its internal id. */
-export type JsonPage = Array<{ id: number; json: string }>;
 
 /** The values a page's statement takes, with their SQL types (for the arrays of coalesced pages). */
 const PAGE_VALUES = {

@@ -5,20 +5,15 @@ import {
   STORED_JSON_VERSION,
   storedOrderJson,
 } from '../../domain/orders/order-json.ts';
-import type { ChangesQuery } from '../../domain/orders/order-page.ts';
+import type { ChangesQuery, JsonPage, PageQuery } from '../../domain/orders/order-page.ts';
+import type { NewOrder, OrderStore } from '../../domain/orders/ports.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
 import { outboxCtes } from '../outbox-sql.ts';
 import { isPool, type Queryable } from '../pool.ts';
 import { coalescedDetailLookups, findDetailJson } from './order-details.ts';
-import { coalescedOrderInserts, insertOrder, type NewOrder } from './order-inserts.ts';
-import {
-  coalescedPages,
-  findPage,
-  type JsonPage,
-  type PageQuery,
-  referencePrefixSql,
-} from './order-pages.ts';
+import { coalescedOrderInserts, insertOrder } from './order-inserts.ts';
+import { coalescedPages, findPage, referencePrefixSql } from './order-pages.ts';
 import {
   ORDER_JSON_SELECT,
   ORDER_SELECT,
@@ -27,8 +22,6 @@ import {
   toOrder,
   updatableColumn,
 } from './order-sql.ts';
-
-export type { NewOrder };
 
 type EventRow = { status: OrderStatus; at: string; note: string | null };
 
@@ -84,7 +77,7 @@ function changeAssignments(
  */
 const MAX_BATCH = 50;
 
-export function ordersRepository(db: Queryable) {
+export function ordersRepository(db: Queryable): OrderStore {
   // On the pool, statements of one kind asked for in the same turn are coalesced into one; inside
   // a transaction (a client), each runs as asked, in the transaction's order.
   const shared = isPool(db) ? db : null;
@@ -290,5 +283,3 @@ export function ordersRepository(db: Queryable) {
     },
   };
 }
-
-export type OrdersRepository = ReturnType<typeof ordersRepository>;

@@ -1,13 +1,6 @@
 import type { GridRow } from '../../domain/pricing/grid.ts';
+import type { PriceGridStore, StoredGrid } from '../../domain/pricing/ports.ts';
 import type { Queryable } from '../pool.ts';
-
-export interface StoredGrid {
-  scope: string;
-  rows: GridRow[];
-  source: string | null;
-  version: number;
-  importedAt: Date;
-}
 
 interface GridDbRow {
   scope: string;
@@ -26,7 +19,7 @@ const toStored = (r: GridDbRow): StoredGrid => ({
 });
 
 /** `scope` is a brand id, or 'default' for the operator's default grid. */
-export function priceGridsRepository(db: Queryable) {
+export function priceGridsRepository(db: Queryable): PriceGridStore {
   return {
     async find(scope: string): Promise<StoredGrid | null> {
       const { rows } = await db.query<GridDbRow>(
@@ -57,5 +50,3 @@ export function priceGridsRepository(db: Queryable) {
     },
   };
 }
-
-export type PriceGridsRepository = ReturnType<typeof priceGridsRepository>;

@@ -1,18 +1,11 @@
+import type { SessionRecord, SessionStore } from '../../domain/accounts/ports.ts';
 import type { TokenPurpose } from '../../domain/accounts/user.ts';
 import { addJobSql } from '../../infra/queue/queue-sql.ts';
 import { ACCOUNT_RESET_MAIL_SPEC } from '../../jobs/job-names.ts';
 import type { Queryable } from '../pool.ts';
 
-export interface SessionRecord {
-  userId: string;
-  createdAt: Date;
-  lastSeenAt: Date;
-  stepUpAt: Date | null;
-  csrfToken: string;
-}
-
 /** Sessions (keyed by the SHA-256 of the cookie's token) and one-time e-mail tokens (hashed too). */
-export function sessionsRepository(db: Queryable) {
+export function sessionsRepository(db: Queryable): SessionStore {
   return {
     async insert(session: { id: Buffer; userId: string; csrfToken: string; at: Date }): Promise<void> {
       await db.query(
@@ -127,5 +120,3 @@ export function sessionsRepository(db: Queryable) {
     },
   };
 }
-
-export type SessionsRepository = ReturnType<typeof sessionsRepository>;

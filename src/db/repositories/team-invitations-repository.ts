@@ -1,3 +1,4 @@
+import type { TeamInvitationStore } from '../../domain/accounts/ports.ts';
 import type { Role, TeamInvitation } from '../../domain/accounts/user.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -22,7 +23,7 @@ const toInvitation = (r: InvitationRow): TeamInvitation => ({
 });
 
 /** Pending team invitations (team_invitations), found by the SHA-256 of their link's secret. */
-export function teamInvitationsRepository(db: Queryable) {
+export function teamInvitationsRepository(db: Queryable): TeamInvitationStore {
   return {
     /** Creates the brand's invitation of `email`, or replaces its link, role and expiry (the id stays). */
     async upsert(invitation: {
@@ -80,5 +81,3 @@ export function teamInvitationsRepository(db: Queryable) {
     },
   };
 }
-
-export type TeamInvitationsRepository = ReturnType<typeof teamInvitationsRepository>;

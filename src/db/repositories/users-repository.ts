@@ -1,3 +1,4 @@
+import type { UserStore } from '../../domain/accounts/ports.ts';
 import type { Role, User } from '../../domain/accounts/user.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -30,7 +31,7 @@ const toUser = (r: UserRow): User & { passwordHash: string } => ({
 });
 
 /** People of a brand. E-mails are unique whatever their case (`users_email_idx` on lower(email)). */
-export function usersRepository(db: Queryable) {
+export function usersRepository(db: Queryable): UserStore {
   return {
     /** Null when the e-mail is already taken (by any brand). */
     async insert(user: { id: string; brandId: string; email: string; passwordHash: string; role: Role }) {
@@ -90,5 +91,3 @@ export function usersRepository(db: Queryable) {
     },
   };
 }
-
-export type UsersRepository = ReturnType<typeof usersRepository>;

@@ -2,29 +2,11 @@ import type { DeliveryStatus } from '../../domain/webhooks/delivery.ts';
 import type { DeliveryOutcome } from '../../domain/webhooks/delivery-outcome.ts';
 import type { EndpointOrigin, EndpointStatus } from '../../domain/webhooks/endpoint.ts';
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
-import type { DeliveryAttemptResult } from '../../infra/http/outbound-http.ts';
+import type { DeliveryAttemptResult } from '../../domain/webhooks/outbound.ts';
+import type { LockedDelivery, WebhookDeliveryStore } from '../../domain/webhooks/ports.ts';
 import { QUEUED_JOBS } from '../../infra/queue/queue-sql.ts';
 import type { Queryable } from '../pool.ts';
 import { deliveryJobKey, ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
-
-/** Everything one attempt needs, read under the delivery's row lock. */
-export interface LockedDelivery {
-  id: string;
-  status: DeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  event: { id: string; type: WebhookEventType; data: Record<string, unknown>; createdAt: Date };
-  endpoint: {
-    id: string;
-    url: string;
-    origin: EndpointOrigin;
-    status: EndpointStatus;
-    secret: string;
-    previousSecret: string | null;
-    previousSecretExpiresAt: Date | null;
-    firstFailureAt: Date | null;
-  };
-}
 
 interface LockedRow {
   id: string;
@@ -46,7 +28,7 @@ interface LockedRow {
 }
 
 /** The job side of webhooks: fan-out, and one attempt's lock, log and follow-up. */
-export function webhookDeliveriesRepository(db: Queryable) {
+export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore {
   return {
     /**
      * One delivery per active endpoint of the event's brand subscribed to its type, each with its

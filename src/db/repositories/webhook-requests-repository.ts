@@ -1,5 +1,9 @@
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
-import type { WebhookRequest, WebhookRequestStatus } from '../../domain/webhooks/webhook-requests.ts';
+import type {
+  WebhookRequest,
+  WebhookRequestStatus,
+  WebhookRequestStore,
+} from '../../domain/webhooks/ports.ts';
 import type { Queryable } from '../pool.ts';
 
 interface RequestRow {
@@ -30,7 +34,7 @@ const SELECT = `SELECT r.id, r.brand_id, r.user_id, u.email AS user_email, r.url
   r.status, r.created_at
   FROM webhook_requests r LEFT JOIN users u ON u.id = r.user_id`;
 
-export function webhookRequestsRepository(db: Queryable) {
+export function webhookRequestsRepository(db: Queryable): WebhookRequestStore {
   return {
     async insert(input: {
       id: string;
@@ -82,5 +86,3 @@ export function webhookRequestsRepository(db: Queryable) {
     },
   };
 }
-
-export type WebhookRequestsRepository = ReturnType<typeof webhookRequestsRepository>;

@@ -1,16 +1,16 @@
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
+import type { NewEndpointRow, WebhookSubscriptionStore } from '../../domain/webhooks/ports.ts';
 import type { Queryable } from '../pool.ts';
 import {
   ENDPOINT_COLUMNS,
   type EndpointRow,
   endpointValues,
   INSERT_ENDPOINT,
-  type NewEndpointRow,
   toEndpoint,
 } from './webhooks-repository.ts';
 
 /** A brand's API subscriptions: its `api`-origin webhook endpoints, never another brand's. */
-export function webhookSubscriptionsRepository(db: Queryable) {
+export function webhookSubscriptionsRepository(db: Queryable): WebhookSubscriptionStore {
   return {
     /**
      * Adds the subscription unless the brand already has `max` (deleted ones aside): null then.
@@ -62,5 +62,3 @@ export function webhookSubscriptionsRepository(db: Queryable) {
     },
   };
 }
-
-export type WebhookSubscriptionsRepository = ReturnType<typeof webhookSubscriptionsRepository>;

@@ -1,6 +1,7 @@
 import type { WebhookDelivery } from '../../domain/webhooks/delivery.ts';
 import type { EndpointOrigin, EndpointStatus, WebhookEndpoint } from '../../domain/webhooks/endpoint.ts';
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
+import type { NewEndpointRow, WebhookStore } from '../../domain/webhooks/ports.ts';
 import type { Queryable } from '../pool.ts';
 import { ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
 
@@ -98,17 +99,6 @@ const DELIVERY_SELECT = `SELECT d.id, d.event_id, e.type AS event_type, d.endpoi
       FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
   FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id`;
 
-export interface NewEndpointRow {
-  id: string;
-  brandId: string;
-  url: string;
-  eventTypes: WebhookEventType[];
-  secret: string;
-  at: Date;
-  origin?: EndpointOrigin;
-  description?: string | null;
-}
-
 /** The INSERT of an endpoint or subscription, for a VALUES list or a SELECT that may add nothing. */
 export const INSERT_ENDPOINT = `INSERT INTO webhook_endpoints
     (id, brand_id, url, event_types, secret, origin, description, created_at, updated_at)`;
@@ -124,7 +114,7 @@ export const endpointValues = (row: NewEndpointRow) => [
 ];
 
 /** The operator's side of webhooks: endpoints, the delivery log and replays. */
-export function webhooksRepository(db: Queryable) {
+export function webhooksRepository(db: Queryable): WebhookStore {
   return {
     async insertEndpoint(row: NewEndpointRow): Promise<WebhookEndpoint> {
       const { rows } = await db.query<EndpointRow>(
@@ -250,5 +240,3 @@ export function webhooksRepository(db: Queryable) {
     },
   };
 }
-
-export type WebhooksRepository = ReturnType<typeof webhooksRepository>;

@@ -1,5 +1,5 @@
-import type { Mailer } from '../../infra/mail/mailer.ts';
 import { type Locale, translate } from './messages.ts';
+import type { Mailer } from './ports.ts';
 
 /** The account e-mails: each a short text with one link, in the reader's language. */
 export function accountMail(mailer: Mailer, baseUrl: string) {

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionRecord, SessionsRepository } from '../../db/repositories/sessions-repository.ts';
-import type { UsersRepository } from '../../db/repositories/users-repository.ts';
-import type { Transact } from '../../db/stores.ts';
 import { AppError, invalidField } from '../../errors.ts';
-import type { RateLimiter } from '../../infra/rate-limit/token-bucket.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
+import type { RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TeamInvitation, type TokenPurpose, type User, validateEmail } from './user.ts';
 
@@ -27,8 +26,8 @@ export interface ActiveSession {
 }
 
 export interface AccountServiceDeps {
-  users: UsersRepository;
-  sessions: SessionsRepository;
+  users: UserStore;
+  sessions: SessionStore;
   transact: Transact;
   mail: AccountMail;
   /** Sign-in attempts, counted per account and per address. */
@@ -36,7 +35,7 @@ export interface AccountServiceDeps {
   /** Reset and verification e-mails asked for, counted per address (e-mail or account) and per client address. */
   resetLimiter: RateLimiter;
   signup: 'open' | 'invite';
-  clock: () => Date;
+  clock: Clock;
   /** Told of keys a password reset revoked, so this process's authentication cache drops them. */
   onKeyRevoked?: (keyId: string) => void;
   /** Told when a password reset disconnected shop links, so the connectors' directory forgets them. */
@@ -83,7 +82,7 @@ export function accountService(deps: AccountServiceDeps) {
    * and shop link of the brand made since its first owner arrived (the links' secrets erased: the
    * shops' calls are refused). What the operator made for the brand before that stays.
    */
-  async function revokeUnproven(stores: Parameters<Parameters<Transact>[0]>[0], user: User) {
+  async function revokeUnproven(stores: Stores, user: User) {
     const since = user.role === 'owner' ? await stores.brands.unconfirmedSince(user.brandId) : null;
     const keys = (await stores.apiKeys.listForBrand(user.brandId)).filter(
       (k) => !k.revokedAt && (k.createdByUserId === user.id || (since !== null && k.createdAt >= since)),
@@ -111,10 +110,7 @@ export function accountService(deps: AccountServiceDeps) {
   }
 
   /** A team invitation's state: `taken` once its address has an account (another company's). */
-  async function answerFor(
-    stores: Parameters<Parameters<Transact>[0]>[0],
-    invitation: TeamInvitation,
-  ): Promise<InvitationAnswer> {
+  async function answerFor(stores: Stores, invitation: TeamInvitation): Promise<InvitationAnswer> {
     const brandName = (await brandService(stores.brands).get(invitation.brandId)).name;
     return (await stores.users.emailTaken(invitation.email))
       ? { state: 'taken', brandName }

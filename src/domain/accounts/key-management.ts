@@ -1,9 +1,10 @@
-import type { ApiKeysRepository, KeyEvent, ListedKey } from '../../db/repositories/api-keys-repository.ts';
-import type { Transact } from '../../db/stores.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import type { CreatedKey } from '../api-keys/api-key-service.ts';
 import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
+import type { ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Transact } from '../shared/stores.ts';
 import { canManageKeys, type User } from './user.ts';
 
 const KEY_ID = /^key_[0-9a-f]{16}$/;
@@ -24,11 +25,11 @@ export interface KeyActor {
  * in one transaction. Another brand's key is "not found", exactly like a key that does not exist.
  */
 export function keyManagement(deps: {
-  keys: ApiKeysRepository;
+  keys: ApiKeyStore;
   transact: Transact;
   /** Told of every revocation, so this process's authentication cache drops the key at once. */
   onRevoked: (keyId: string) => void;
-  clock?: () => Date;
+  clock?: Clock;
 }) {
   const clock = deps.clock ?? (() => new Date());
   function mayManage(user: User): void {

@@ -1,7 +1,7 @@
-import type { UsersRepository } from '../../db/repositories/users-repository.ts';
-import type { Transact } from '../../db/stores.ts';
 import { AppError, invalidField } from '../../errors.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import type { AccountService } from './account-service.ts';
+import type { UserStore } from './ports.ts';
 import { isRole, type Role, type TeamInvitation, type User } from './user.ts';
 
 const USER_ID = /^usr_[0-9a-f]{16}$/;
@@ -16,11 +16,7 @@ export const NOT_YOURSELF = 'You cannot remove yourself or change your own role.
  * brand's person is "not found". Changes lock the brand's people and re-read the actor's role, so
  * two owners demoting each other at once cannot leave the brand without an owner.
  */
-export function teamManagement(deps: {
-  users: UsersRepository;
-  transact: Transact;
-  accounts: AccountService;
-}) {
+export function teamManagement(deps: { users: UserStore; transact: Transact; accounts: AccountService }) {
   function mustOwn(user: User): void {
     if (user.role !== 'owner') throw new AppError('insufficient_scope', 'Only owners manage the team.');
   }
@@ -30,7 +26,7 @@ export function teamManagement(deps: {
     actor: User,
     userId: string,
     apply: (
-      stores: Parameters<Parameters<Transact>[0]>[0],
+      stores: Stores,
       target: { id: string; role: Role },
       team: { id: string; role: Role }[],
     ) => Promise<void>,

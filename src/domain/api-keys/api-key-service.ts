@@ -1,9 +1,9 @@
-import type { ApiKeyRecord, ApiKeysRepository } from '../../db/repositories/api-keys-repository.ts';
-import type { Transact } from '../../db/stores.ts';
 import { AppError } from '../../errors.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import type { Transact } from '../shared/stores.ts';
 import { assertScopesGrantable, generateApiKey, parseScopes } from './keys.ts';
+import type { ApiKeyRecord, ApiKeyStore } from './ports.ts';
 
 export interface CreatedKey extends ApiKeyRecord {
   /** The full key: returned once, never stored. */
@@ -15,7 +15,7 @@ export interface CreatedKey extends ApiKeyRecord {
  * the brand's key history with no user (shown as made by the operator), in the same transaction.
  */
 export function apiKeyService(
-  keys: ApiKeysRepository,
+  keys: ApiKeyStore,
   transact: Transact,
   brands: BrandService,
   /** Told of every revocation, so this process's authentication cache drops the key at once. */

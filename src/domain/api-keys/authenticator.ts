@@ -1,6 +1,6 @@
-import type { ApiKeysRepository, KeyWithBrand } from '../../db/repositories/api-keys-repository.ts';
 import { AppError } from '../../errors.ts';
 import { hashApiKey, KEY_PATTERN, type Scope } from './keys.ts';
+import type { ApiKeyStore, KeyWithBrand } from './ports.ts';
 
 /** Who an API key stands for: its brand, and the key itself with its scopes. */
 export interface KeyIdentity {
@@ -27,7 +27,7 @@ interface CacheEntry {
  * for `ttlMs` so that hot routes (rates) need no query per request; the bound keeps a revocation
  * made by any instance effective within 5 s. Unknown keys are never cached.
  */
-export function apiKeyAuthenticator(keys: ApiKeysRepository, options: AuthenticatorOptions) {
+export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOptions) {
   const now = options.now ?? Date.now;
   const touchEveryMs = options.touchEveryMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 10_000;

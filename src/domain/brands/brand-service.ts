@@ -1,10 +1,10 @@
-import type { BrandsRepository } from '../../db/repositories/brands-repository.ts';
 import { AppError } from '../../errors.ts';
 import { prefixedId } from '../ids.ts';
 import { type CompanyInput, validateCompany } from './billing.ts';
 import { BRAND_ID_PATTERN, type Brand, validateBrandName, validatePickupAddress } from './brand.ts';
+import type { BrandStore } from './ports.ts';
 
-export function brandService(brands: BrandsRepository) {
+export function brandService(brands: BrandStore) {
   return {
     async create(input: { name: string; pickupAddress?: string | null }): Promise<Brand> {
       return brands.insert({

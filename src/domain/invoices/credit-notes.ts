@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { StoredCreditNote } from '../../db/repositories/credit-notes-repository.ts';
-import type { Stores } from '../../db/stores.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
+import type { Stores } from '../shared/stores.ts';
 import { invoiceJson } from './invoice-json.ts';
 import { formatCreditNoteNumber } from './invoice-number.ts';
+import type { StoredCreditNote } from './ports.ts';
 
 /**
  * Credit notes (factures d'avoir, SPEC §6). An issued invoice never changes; an order on one that is

@@ -1,6 +1,6 @@
-import type { InvoiceLineRow, Totals } from '../../db/repositories/invoices-repository.ts';
 import { centsToEuros } from '../pricing/money.ts';
 import type { ServiceCode } from '../pricing/services.ts';
+import type { InvoiceLineRow, Totals } from './ports.ts';
 
 interface InvoiceLike extends Totals {
   id: string;

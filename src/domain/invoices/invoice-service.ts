@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { InvoiceLineRow, Totals } from '../../db/repositories/invoices-repository.ts';
-import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
 import { creditNoteAsInvoice } from './credit-notes.ts';
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
@@ -19,6 +19,7 @@ import {
 } from './invoice-list.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
+import type { InvoiceLineRow, Totals } from './ports.ts';
 import type { SellerIdentity } from './seller.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid'] as const;
@@ -53,7 +54,7 @@ export function invoiceService(deps: {
   transact: Transact;
   outbox: Outbox;
   brands: BrandService;
-  clock: () => Date;
+  clock: Clock;
   seller: Readonly<SellerIdentity>;
   cursors: { ready(): Promise<CursorCodec> };
 }) {

@@ -1,4 +1,3 @@
-import type { PageQuery } from '../../db/repositories/order-pages.ts';
 import { invalidField, validateAll } from '../../errors.ts';
 import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
 import { isOrderStatus, ORDER_STATUSES, type OrderStatus } from './state-machine.ts';
@@ -75,6 +74,18 @@ export function pageQuery(options: ListOptions, cursors: CursorCodec, scope: Cur
  * sequence numbers are drawn before commit too, in a different order from commits.
  */
 export const CHANGE_FEED_LAG_MS = 5000;
+
+/** One page of a brand's orders, newest first, after the order `after` (keyset on created_at, id). */
+export interface PageQuery {
+  status: OrderStatus | null;
+  /** Only orders whose `reference` starts with this (the account area's search); null for all. */
+  referencePrefix?: string | null;
+  limit: number;
+  after: number | null;
+}
+
+/** Each order of a page, in the page's order, as its public JSON text, with its internal id. */
+export type JsonPage = Array<{ id: number; json: string }>;
 
 /** A page of the change feed: orders by (updated_at, id), oldest first, older than `before`. */
 export interface ChangesQuery {

@@ -1,5 +1,3 @@
-import type { NewOrder } from '../../db/repositories/orders-repository.ts';
-import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox } from '../../events/outbox.ts';
@@ -9,6 +7,8 @@ import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-no
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import type { Order, OrderWithEvents } from './order.ts';
 import {
   locateOrderAddresses,
@@ -34,6 +34,7 @@ import {
   orderListScope,
   pageQuery,
 } from './order-page.ts';
+import type { NewOrder } from './ports.ts';
 import {
   type Actor,
   assertTransition,
@@ -68,7 +69,7 @@ export function orderService(deps: {
   transact: Transact;
   grids: GridService;
   outbox: Outbox;
-  clock: () => Date;
+  clock: Clock;
   cursors: { ready(): Promise<CursorCodec> };
   links: OrderLinks;
 }) {

@@ -1,10 +1,10 @@
-import type { PriceGridsRepository, StoredGrid } from '../../db/repositories/price-grids-repository.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { polledCache } from '../shared/polled-cache.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
 import { type GridFileFormat, parseGridFile } from './grid-file.ts';
 import { findGridHoles } from './grid-holes.ts';
+import type { PriceGridStore, StoredGrid } from './ports.ts';
 
 export type GridSource = 'negotiated' | 'default' | 'shipped_default';
 
@@ -27,11 +27,7 @@ const DEFAULT_SCOPE = 'default';
  * (imported, else the one shipped in data/). Grids are kept in memory so quoting needs no query;
  * a background check of one number (max version) drops them when any instance imports a grid.
  */
-export function gridService(
-  repo: PriceGridsRepository,
-  brands: BrandService,
-  options: GridServiceOptions = {},
-) {
+export function gridService(repo: PriceGridStore, brands: BrandService, options: GridServiceOptions = {}) {
   const activeFrom = (source: GridSource, stored: StoredGrid): ActiveGrid => ({
     source,
     rows: stored.rows,

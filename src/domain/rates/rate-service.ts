@@ -3,6 +3,7 @@ import { hasDestination, resolveDestination } from '../coverage/destination.ts';
 import type { GridIndex } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
+import type { Clock } from '../shared/clock.ts';
 import { quoteRates, type RatesQuote } from './quote-rates.ts';
 
 export interface RateRequest {
@@ -47,7 +48,7 @@ function deepFreeze(quote: RatesQuote): RatesQuote {
 }
 
 /** `POST /rates`: which services, prices and dates the brand's grid offers for a destination. */
-export function rateService(grids: GridService, clock: () => Date) {
+export function rateService(grids: GridService, clock: Clock) {
   return {
     async quote(brandId: string, request: RateRequest): Promise<RatesQuote> {
       const input = validateFields(request, RATE_CHECKS);

@@ -1,4 +1,4 @@
-import type { DeliveryAttemptResult } from '../../infra/http/outbound-http.ts';
+import type { DeliveryAttemptResult } from './outbound.ts';
 import { nextAttemptDelay, shouldDisableEndpoint } from './retry-schedule.ts';
 
 export type DeliveryOutcome =

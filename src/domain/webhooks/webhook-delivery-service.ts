@@ -1,9 +1,10 @@
-import type { LockedDelivery } from '../../db/repositories/webhook-deliveries-repository.ts';
-import type { Stores, Transact } from '../../db/stores.ts';
-import type { DeliveryAttemptResult, SendWebhookInput } from '../../infra/http/outbound-http.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import { deliveryOutcome } from './delivery-outcome.ts';
 import { signingSecrets } from './endpoint.ts';
 import { buildEventBody } from './events.ts';
+import type { DeliveryAttemptResult, SendWebhookInput } from './outbound.ts';
+import type { LockedDelivery } from './ports.ts';
 import { signPayload } from './signing.ts';
 
 export interface DeliverOptions {
@@ -33,7 +34,7 @@ export const ORPHAN_GRACE_MS = 2 * 60 * 1000;
 export function webhookDeliveryService(deps: {
   stores: Pick<Stores, 'webhookDeliveries'>;
   transact: Transact;
-  clock: () => Date;
+  clock: Clock;
   /** The outbound HTTP client (infra), with the SSRF guard applied on every attempt. */
   send: (input: SendWebhookInput) => Promise<DeliveryAttemptResult>;
 }) {

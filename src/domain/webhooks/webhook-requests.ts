@@ -1,25 +1,12 @@
-import type { WebhookRequestsRepository } from '../../db/repositories/webhook-requests-repository.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { Role, User } from '../accounts/user.ts';
 import { prefixedId } from '../ids.ts';
-import { parseEventTypes, type WebhookEventType } from './events.ts';
+import type { Clock } from '../shared/clock.ts';
+import { parseEventTypes } from './events.ts';
+import type { DestinationGuard } from './outbound.ts';
+import type { WebhookRequest, WebhookRequestStore } from './ports.ts';
 
-export type WebhookRequestStatus = 'open' | 'done' | 'declined';
-
-/** A brand's request for a webhook endpoint, for the operator to set up with `dlv webhooks add`. */
-export interface WebhookRequest {
-  id: string;
-  brandId: string;
-  userId: string | null;
-  /** Who asked (null once that person is deleted). */
-  userEmail: string | null;
-  url: string;
-  eventTypes: WebhookEventType[];
-  message: string;
-  status: WebhookRequestStatus;
-  createdAt: Date;
-}
+export type { WebhookRequest, WebhookRequestStatus } from './ports.ts';
 
 export const MAX_REQUEST_MESSAGE = 2000;
 
@@ -33,9 +20,9 @@ export const canSeeWebhooks = (role: Role): boolean => role !== 'finance';
  * destination that would be refused.
  */
 export function webhookRequests(deps: {
-  repository: WebhookRequestsRepository;
+  repository: WebhookRequestStore;
   destinations: DestinationGuard;
-  clock: () => Date;
+  clock: Clock;
 }) {
   function mayUse(user: User): void {
     if (!canSeeWebhooks(user.role))

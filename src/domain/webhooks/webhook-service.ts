@@ -1,8 +1,7 @@
-import type { WebhooksRepository } from '../../db/repositories/webhooks-repository.ts';
 import { AppError, invalidField } from '../../errors.ts';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import {
   DELIVERY_ID_PATTERN,
@@ -11,12 +10,14 @@ import {
   type WebhookEndpoint,
 } from './endpoint.ts';
 import { parseEventTypes } from './events.ts';
+import type { DestinationGuard } from './outbound.ts';
+import type { WebhookStore } from './ports.ts';
 import { generateWebhookSecret } from './secrets.ts';
 
 export interface WebhookServiceDeps {
-  repository: WebhooksRepository;
+  repository: WebhookStore;
   brands: BrandService;
-  clock: () => Date;
+  clock: Clock;
   /** The SSRF guard (WEBHOOKS_ALLOW_INSECURE allows http and loopback receivers, for development). */
   destinations: DestinationGuard;
   /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */

@@ -1,9 +1,10 @@
-import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
-import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import { prefixedId } from '../ids.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
 import { ENDPOINT_ID_PATTERN, type WebhookEndpoint } from './endpoint.ts';
 import { parseEventTypes } from './events.ts';
+import type { DestinationGuard } from './outbound.ts';
 import { generateWebhookSecret } from './secrets.ts';
 
 /** Subscriptions (not deleted) a brand may hold at once. */
@@ -40,7 +41,7 @@ export function webhookSubscriptions(deps: {
   stores: Pick<Stores, 'webhookSubscriptions'>;
   transact: Transact;
   destinations: DestinationGuard;
-  clock: () => Date;
+  clock: Clock;
   /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
   onSubscriptionsChanged?: () => void;
 }) {

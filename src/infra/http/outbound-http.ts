@@ -1,30 +1,13 @@
 import type { IncomingMessage } from 'node:http';
+import type { DeliveryAttemptResult, SendWebhookInput } from '../../domain/webhooks/outbound.ts';
 import { describeNetworkError, type OutboundClient } from './outbound-client.ts';
+
+export type { DeliveryAttemptResult, SendWebhookInput };
 
 /** SPEC §8: a 2xx within 15 s is success. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Enough of the receiver's answer to debug a failure from the attempt log, without storing pages. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
-
-export interface DeliveryAttemptResult {
-  ok: boolean;
-  /** Null when no HTTP response arrived (refused destination, DNS, connection, timeout). */
-  status: number | null;
-  durationMs: number;
-  /** The first 1 KiB of the response body, UTF-8. */
-  responseExcerpt: string;
-  error: string | null;
-  /** The raw Retry-After header, for the retry schedule to honour on 429/503. */
-  retryAfter: string | null;
-}
-
-export interface SendWebhookInput {
-  url: string;
-  /** From signPayload: the signature and content headers. */
-  headers: Record<string, string>;
-  body: string;
-  timeoutMs?: number;
-}
 
 /**
  * One delivery attempt, through the webhooks' outbound client (its SSRF guard is the connection's

@@ -1,7 +1,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { DestinationGuard } from '../../domain/webhooks/outbound.ts';
 import { invalidField } from '../../errors.ts';
+
+export type { DestinationGuard };
 
 export const MAX_URL_LENGTH = 2000;
 
@@ -117,13 +120,9 @@ function embeddedV4(high: number | undefined, low: number | undefined): ipaddr.I
 }
 
 /** The SSRF guard for outbound destinations chosen by others (webhook endpoints, next shop URLs). */
-export function destinationGuard(options: DestinationOptions) {
+export function destinationGuard(options: DestinationOptions): DestinationGuard {
   return {
-    /** Static checks: absolute URL, https (unless insecure is allowed), no credentials, length. */
     validate: (url: string) => validateEndpointUrl(url, options),
-    /** The host resolves only to public addresses; checked again on every attempt (DNS changes). */
     assertPublic: (url: URL) => assertPublicDestination(url, options),
   };
 }
-
-export type DestinationGuard = ReturnType<typeof destinationGuard>;

@@ -2,19 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { Mailer } from '../../domain/accounts/ports.ts';
 
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  /** The one link the message carries: logged when mail is only written to disk. */
-  link: string | null;
-}
-
-export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
-  close(): void;
-}
+export type { Mailer };
 
 export interface MailerOptions {
   smtpUrl: string | null;

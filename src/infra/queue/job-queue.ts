@@ -4,7 +4,7 @@ import { addJobSql, QUEUED_JOBS } from './queue-sql.ts';
 /** The pool, or a client inside a transaction (a job added there exists when it commits). */
 type Queryable = pg.Pool | pg.PoolClient | pg.Client;
 
-interface AddJobOptions {
+export interface AddJobOptions {
   runAt?: Date;
   queueName?: string;
   jobKey?: string;
@@ -12,7 +12,7 @@ interface AddJobOptions {
 }
 
 /** Which jobs: every member given must match. */
-interface JobFilter {
+export interface JobFilter {
   task?: string;
   /** The payload contains these members (JSON containment). */
   payloadContains?: Record<string, unknown>;
@@ -20,7 +20,7 @@ interface JobFilter {
   key?: string;
 }
 
-interface QueuedJob {
+export interface QueuedJob {
   id: string;
   queueName: string | null;
   task: string;
@@ -35,7 +35,7 @@ interface QueuedJob {
 }
 
 /** How the queue stands, for the jobs of a filter. */
-interface QueueFigures {
+export interface QueueFigures {
   /** Every job still in the queue, failed ones included. */
   jobs: number;
   /** Still to run or running (not failed for good). */
@@ -59,12 +59,53 @@ function where(filter: JobFilter, values: unknown[]): string {
   return conditions.join(' AND ');
 }
 
+/** The queue, on one connection: what the services, the jobs and the operator tools use of it. */
+export interface JobQueue {
+  /** Adds a job (replacing the waiting one with the same key); returns its id. */
+  add(task: string, payload: Record<string, unknown>, options?: AddJobOptions): Promise<string>;
+  /** The name of a job queue, by the id a job carries (`helpers.job.job_queue_id`). */
+  queueName(queueId: number): Promise<string | null>;
+  /**
+   * Jobs of `tasks` held longer than `graceMs`: their worker died (a process killed mid-job keeps
+   * its row locks only while its connection lives, but graphile-worker's job lock lasts 4 hours).
+   * Each worker runs one job at a time, so unlocking the workers holding them frees just these
+   * jobs, which run again at once (they are all safe to run twice). Returns how many were freed.
+   */
+  unlockStalled(tasks: readonly string[], graceMs: number): Promise<number>;
+  /**
+   * Empty per-order queues (queue-sql.ts orderQueueName, `prefix:<tracking ref>`) of orders in
+   * one of `finishedStatuses`, which will not move again: graphile-worker keeps a queue's row
+   * after its last job. Only those, never a queue a new job could still be added to while this runs.
+   */
+  deleteFinishedOrderQueues(prefix: string, finishedStatuses: readonly string[]): Promise<number>;
+  /** Counts and the oldest due time, for the jobs of `filter` (all by default). */
+  figures(filter?: JobFilter): Promise<QueueFigures>;
+  /** The jobs of `filter`, oldest due first. */
+  list(filter?: JobFilter, limit?: number): Promise<QueuedJob[]>;
+  /**
+   * Removes the jobs of `filter` that no worker holds (or held ones too, with `evenLocked`) and
+   * returns them: claimed, so no worker runs them afterwards.
+   */
+  remove(
+    filter: JobFilter,
+    options?: {
+      evenLocked?: boolean;
+    },
+  ): Promise<
+    Array<{
+      id: string;
+      task: string;
+      payload: unknown;
+    }>
+  >;
+}
+
 /**
  * The job queue (graphile-worker's tables) beyond what the worker runner does itself: enqueueing
  * on a connection (inside the caller's transaction when it is one), per-order queues, stalled-job
  * recovery and inspection. Pinned to the installed release by test/queue-contract.test.ts.
  */
-export function jobQueueOn(db: Queryable) {
+export function jobQueueOn(db: Queryable): JobQueue {
   return {
     /** Adds a job (replacing the waiting one with the same key); returns its id. */
     async add(task: string, payload: Record<string, unknown>, options: AddJobOptions = {}): Promise<string> {

@@ -1,22 +1,11 @@
+import type { Decision, RateLimiter } from '../../domain/accounts/ports.ts';
+
+export type { Decision, RateLimiter };
+
 /**
  * Per-key token buckets: `burst` requests at once, refilled at `perSecond`. One bucket per API key,
  * so one brand hammering its key never spends another brand's allowance.
  */
-export interface Decision {
-  allowed: boolean;
-  /** Whole requests left right now. */
-  remaining: number;
-  /** When refused: how long until one request is allowed again. */
-  retryAfterMs: number;
-  /** How long until the bucket is full again. */
-  resetMs: number;
-}
-
-export interface RateLimiter {
-  take(key: string): Promise<Decision>;
-  close(): Promise<void>;
-}
-
 export interface BucketPolicy {
   perSecond: number;
   burst: number;

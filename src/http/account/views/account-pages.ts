@@ -1,6 +1,6 @@
-import type { KeyEvent, ListedKey } from '../../../db/repositories/api-keys-repository.ts';
 import type { CreatedKey } from '../../../domain/api-keys/api-key-service.ts';
 import { SCOPES } from '../../../domain/api-keys/keys.ts';
+import type { KeyEvent, ListedKey } from '../../../domain/api-keys/ports.ts';
 import { html } from '../../shared/html.ts';
 import { type FormState, field } from './auth-pages.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';

@@ -1,5 +1,5 @@
-import type { InvoiceLineRow } from '../../../db/repositories/invoices-repository.ts';
 import type { Invoice } from '../../../domain/invoices/invoice-service.ts';
+import type { InvoiceLineRow } from '../../../domain/invoices/ports.ts';
 import { html } from '../../shared/html.ts';
 import { calendarDate, euros, monthOf, parisDateTime } from './format.ts';
 import { layout, type PageContext } from './layout.ts';

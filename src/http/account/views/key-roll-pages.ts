@@ -1,5 +1,5 @@
-import type { ApiKeyRecord } from '../../../db/repositories/api-keys-repository.ts';
 import { ROLL_GRACE, type RollGrace } from '../../../domain/accounts/key-management.ts';
+import type { ApiKeyRecord } from '../../../domain/api-keys/ports.ts';
 import { html } from '../../shared/html.ts';
 import { field } from './auth-pages.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';

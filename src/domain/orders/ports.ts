@@ -1,0 +1,108 @@
+import type { OutboxEvent } from '../../events/outbox.ts';
+import type { Order, OrderWithEvents } from './order.ts';
+import type { OrderLinks } from './order-json.ts';
+import type { ChangesQuery, JsonPage, PageQuery } from './order-page.ts';
+import type { OrderStatus } from './state-machine.ts';
+
+export type NewOrder = Omit<Order, 'id' | 'pickedUpAt' | 'updatedAt'>;
+
+export interface OrderStore {
+  /**
+   * Inserts the order with its history (the creation event) and its stored JSON, and its outbox
+   * event when someone listens, in one statement (order-inserts.ts). Returns the order with the
+   * texts of its stored JSON and history (the creation's answer reuses them), or null when the
+   * tracking ref is already taken (the caller draws another).
+   */
+  insert(
+    order: NewOrder,
+    note: string | null,
+    event: OutboxEvent | null,
+  ): Promise<{
+    order: Order;
+    storedJson: string;
+    history: string;
+  } | null>;
+  /** The order with its events, oldest first; `brandId` null only for the operator. */
+  findByRef(trackingRef: string, brandId: string | null): Promise<OrderWithEvents | null>;
+  /** The order behind a tracking page, with its events and its brand's name. */
+  findByTrackingToken(token: string): Promise<{
+    order: OrderWithEvents;
+    brandName: string;
+  } | null>;
+  /**
+   * The brand's order in its public detail JSON (`orderDetailJson`), from the text stored with
+   * the row (order-details.ts): the detail is a hot read, and this spares building an Order and
+   * serialising it again.
+   */
+  findDetailJson(trackingRef: string, brandId: string, links: OrderLinks): Promise<string | null>;
+  /**
+   * A page of orders, newest first (`after`: the internal id of the previous page's last order),
+   * each in its public JSON (`orderJson`) from the text stored with the row: the list route is the
+   * heaviest read, and this spares it parsing some twenty columns and two timestamps per order and
+   * serializing them again. A test holds this text byte-equal to `orderJson` of `findByRef`.
+   * On the pool, the pages asked for in one turn share a statement (order-pages.ts).
+   */
+  listJson(brandId: string, q: PageQuery, links: OrderLinks): Promise<JsonPage>;
+  /**
+   * A page of the change feed: the brand's orders by (updated_at, id), oldest first, changed
+   * before the horizon `q.before` (see CHANGE_FEED_LAG_MS), after `q.since` and after the previous
+   * page's last position. Each row comes with its position, `updated_at` to the microsecond, for
+   * the cursor. Index orders_brand_updated_idx (migration 0019); statements prepared per filter set.
+   */
+  listChangedJson(
+    brandId: string,
+    q: ChangesQuery,
+    links: OrderLinks,
+  ): Promise<
+    Array<{
+      id: number;
+      at: string;
+      json: string;
+    }>
+  >;
+  /** Moves the order from `from` to `to` (with its event and outbox events); null if it was no longer in `from`. */
+  transition(
+    orderId: number,
+    change: {
+      from: OrderStatus;
+      to: OrderStatus;
+      note: string | null;
+      at: Date;
+      set?: Partial<NewOrder>;
+    },
+    events: readonly (OutboxEvent | null)[],
+  ): Promise<OrderWithEvents | null>;
+  /** Updates details without a status change, if the order is still in `status`; appends an event. */
+  updateDetails(
+    orderId: number,
+    change: {
+      status: OrderStatus;
+      note: string;
+      at: Date;
+      set: Partial<NewOrder>;
+    },
+  ): Promise<OrderWithEvents | null>;
+  /**
+   * Bills the order again from `at` (its month's invoice, not issued yet), at its current price:
+   * a re-priced order whose issued invoice line a credit note just took back (migration 0027).
+   */
+  rebill(orderId: number, at: Date): Promise<void>;
+  /**
+   * Stores the JSON of the rows stored under another version (see STORED_JSON_VERSION), rendered
+   * from their columns, among the `limit` orders after the id `after` — all of them, or with
+   * `onlyMarked` only those marked stale (json_version NULL, a partial index). Returns how many it
+   * rewrote and the last id it looked at (null past the end). Reads of those rows were right
+   * meanwhile, only slower.
+   */
+  refreshStoredJson(
+    after: number,
+    limit: number,
+    onlyMarked?: boolean,
+  ): Promise<{
+    refreshed: number;
+    last: number | null;
+  }>;
+  /** Whether a pass over every order finished for this version of the stored JSON. */
+  storedJsonPassDone(): Promise<boolean>;
+  recordStoredJsonPass(at: Date): Promise<void>;
+}

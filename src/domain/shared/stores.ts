@@ -1,0 +1,51 @@
+import type { OutboxEvent } from '../../events/outbox.ts';
+import type { SessionStore, ShopLinkStore, TeamInvitationStore, UserStore } from '../accounts/ports.ts';
+import type { ApiKeyStore } from '../api-keys/ports.ts';
+import type { BrandStore } from '../brands/ports.ts';
+import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
+import type { OrderStore } from '../orders/ports.ts';
+import type { PriceGridStore } from '../pricing/ports.ts';
+import type {
+  WebhookDeliveryStore,
+  WebhookRequestStore,
+  WebhookStore,
+  WebhookSubscriptionStore,
+} from '../webhooks/ports.ts';
+
+/** Events written in the caller's transaction, for the subscribers' jobs (events/outbox.ts). */
+export interface OutboxStore {
+  append(...events: OutboxEvent[]): Promise<void>;
+}
+
+/**
+ * What the domain needs of storage, on one connection: the pool, or a transaction's client. Each
+ * area declares its stores in its `ports.ts`; db/stores.ts implements them (and adds the stores
+ * only the connectors, the HTTP layer and the jobs use).
+ */
+export interface Stores {
+  apiKeys: ApiKeyStore;
+  brands: BrandStore;
+  connections: ShopLinkStore;
+  creditNotes: CreditNoteStore;
+  documentBuyers: DocumentBuyerStore;
+  invoices: InvoiceStore;
+  orders: OrderStore;
+  outbox: OutboxStore;
+  priceGrids: PriceGridStore;
+  sessions: SessionStore;
+  teamInvitations: TeamInvitationStore;
+  users: UserStore;
+  webhookDeliveries: WebhookDeliveryStore;
+  webhooks: WebhookStore;
+  webhookRequests: WebhookRequestStore;
+  webhookSubscriptions: WebhookSubscriptionStore;
+}
+
+/**
+ * The unit of work: runs `work` in one transaction, on stores bound to it, committed when it
+ * resolves and rolled back when it throws. Services receive this instead of a pool, so the domain
+ * never opens a connection.
+ */
+export type UnitOfWork<S> = <T>(work: (stores: S) => Promise<T>) => Promise<T>;
+
+export type Transact = UnitOfWork<Stores>;

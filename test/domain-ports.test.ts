@@ -1,0 +1,49 @@
+/**
+ * The domain owns its contracts: it declares the ports it needs (each area's `ports.ts`,
+ * domain/shared/stores.ts) and never reaches into an outer layer, not even for a type, so db/,
+ * infra/ and the surfaces can change behind those ports.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUTER_LAYERS = ['db', 'http', 'infra', 'jobs', 'connectors'];
+
+function tsFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return tsFilesUnder(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports or re-exports from, type-only ones included. */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/g)].map((m) => m[1]!);
+}
+
+describe('ports owned by the domain', () => {
+  it('no file under src/domain imports db/, http/, infra/, jobs/ or connectors/, not even for types', () => {
+    const offenders: string[] = [];
+    for (const file of tsFilesUnder(join(ROOT, 'src/domain'))) {
+      for (const specifier of specifiersOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = relative(join(ROOT, 'src'), resolve(file, '..', specifier));
+        if (OUTER_LAYERS.includes(target.split(/[\\/]/)[0]!))
+          offenders.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('the stores and the unit of work are declared interfaces, not inferred from db/', () => {
+    const stores = readFileSync(join(ROOT, 'src/db/stores.ts'), 'utf8');
+    expect(stores).not.toMatch(/ReturnType<typeof storesOn>/);
+    expect(stores).toMatch(/export function storesOn\(db: Queryable\): Stores \{/);
+    expect(readFileSync(join(ROOT, 'src/domain/shared/stores.ts'), 'utf8')).toMatch(
+      /export interface Stores \{/,
+    );
+  });
+});
