@@ -5,9 +5,9 @@ import type { RateRequest } from '../../domain/rates/rate-service.ts';
 import { invalidField } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
+import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { asked, query } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { type RatesForm, ratesPage } from './views/rates-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
