@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 
-export interface OutgoingMail {
+interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
