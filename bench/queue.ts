@@ -10,7 +10,7 @@ import { type LoadOptions, measure, type Row } from './harness.ts';
 const READY_JOBS = `SELECT ${BENCH} count(*)::int AS n FROM ${QUEUED_JOBS} j
   WHERE j.run_at <= now() AND (j.attempts < j.max_attempts OR j.locked_at IS NOT NULL)`;
 
-export async function readyJobs(pool: pg.Pool): Promise<number> {
+async function readyJobs(pool: pg.Pool): Promise<number> {
   return (await pool.query<{ n: number }>(READY_JOBS)).rows[0]!.n;
 }
 

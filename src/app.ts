@@ -6,7 +6,7 @@ import { PRESTASHOP_PREFIX, prestashopRoutes } from './http/connectors/prestasho
 import { SHOPIFY_PREFIX, shopifyRoutes } from './http/connectors/shopify/index.ts';
 import { WOOCOMMERCE_PREFIX, wooCommerceRoutes } from './http/connectors/woocommerce/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
-import { PUBLIC_PREFIX, publicApi, publicServerUrl } from './http/public/index.ts';
+import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
@@ -24,8 +24,9 @@ import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tra
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 
-export { OPS_PREFIX, PUBLIC_PREFIX, publicServerUrl };
-export const BODY_LIMIT_BYTES = 64 * 1024;
+export { OPS_PREFIX, PUBLIC_PREFIX };
+
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
 const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema, SubscriptionSchema];

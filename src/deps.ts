@@ -50,9 +50,9 @@ import {
 } from './jobs/job-names.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
-export const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
+const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
 /** Password-reset e-mails: 5 an hour, per e-mail address and per client address. */
-export const RESET_MAIL_POLICY: BucketPolicy = { burst: 5, perSecond: 5 / 3600 };
+const RESET_MAIL_POLICY: BucketPolicy = { burst: 5, perSecond: 5 / 3600 };
 
 export type Clock = () => Date;
 

@@ -53,7 +53,3 @@ export const STATUS_EVENTS: Partial<Record<OrderStatus, 'order.delivered' | 'ord
   delivered: 'order.delivered',
   failed_attempt: 'order.delivery_failed',
 };
-
-export function isEventType(value: string): value is EventType {
-  return Object.hasOwn(EVENT_CATALOGUE, value);
-}

@@ -20,7 +20,7 @@ const SHOP_EVENTS: ReadonlySet<EventType> = new Set(['order.created', 'order.sta
 const SHOPIFY_EVENTS: ReadonlySet<EventType> = new Set(['order.status_changed']);
 
 /** The event's order's own queue for this subscriber (src/infra/queue/queue-sql.ts orderQueueName). */
-export function perOrderQueue(prefix: string) {
+function perOrderQueue(prefix: string) {
   return (event: Pick<OutboxEvent, 'data'>): string | null => {
     const ref = (event.data as { order?: { tracking_ref?: unknown } }).order?.tracking_ref;
     return typeof ref === 'string' ? orderQueueName(prefix, ref) : null;

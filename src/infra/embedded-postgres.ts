@@ -245,7 +245,7 @@ const EXIT_HOOK_EVENTS = [
  * shutdown short. This process stops its cluster itself (`stop()`, on shutdown), so those hooks
  * are removed; imported on first use, so a process with DATABASE_URL never loads it.
  */
-export async function loadEmbeddedPostgres(
+async function loadEmbeddedPostgres(
   /** The module's file URL when not the installed one (a copy the `postgres` user can reach, as root). */
   moduleUrl?: string,
 ) {

@@ -26,7 +26,7 @@ export type JobPayload<F extends string = never> = { v: number } & Record<F, str
 const spec = <const F extends string>(job: JobSpec<F>): JobSpec<F> => job;
 
 /** Minutes, not hours: longer than any job with outside calls (a few of at most 10 s each) may run. */
-export const STALLED_JOB_GRACE_MS = 5 * 60 * 1000;
+const STALLED_JOB_GRACE_MS = 5 * 60 * 1000;
 
 /** Payload version of every outbox subscriber's event job: `{ v: 1, event_id }`. */
 export const OUTBOX_JOB_PAYLOAD_VERSION = 1;

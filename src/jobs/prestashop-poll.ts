@@ -6,7 +6,7 @@ import { PRESTASHOP_POLL_SHOP_SPEC, PRESTASHOP_POLL_SPEC } from './job-names.ts'
 type Context = { prestashop: Pick<PrestaShopConnector, 'poll'> };
 
 /** A shop is polled at most this often; the cron runs more often so a shop's turn comes on time. */
-export const PRESTASHOP_POLL_EVERY_MS = 4 * 60 * 1000;
+const PRESTASHOP_POLL_EVERY_MS = 4 * 60 * 1000;
 
 /**
  * The safety net for lost pushes: every few minutes, each active PrestaShop link with a Webservice

@@ -58,7 +58,7 @@ export interface OwnedCluster {
 }
 
 /** A brand-new cluster in a temp directory: trust auth on 127.0.0.1, a random port, database `dlv`. */
-export async function createOwnedCluster(): Promise<OwnedCluster> {
+async function createOwnedCluster(): Promise<OwnedCluster> {
   await hydrateBinarySymlinks();
   const ids = await postgresIds();
   const tempDir = await mkdtemp(path.join(os.tmpdir(), 'dlv-chaos-'));
@@ -150,7 +150,7 @@ export interface TestBrand {
 }
 
 /** Migrates the cluster's database and creates a brand with an orders key, as `dlv` would. */
-export async function prepareDatabase(url: string): Promise<TestBrand> {
+async function prepareDatabase(url: string): Promise<TestBrand> {
   const pool = createPool(url, 2);
   try {
     await migrate(pool);
@@ -176,7 +176,7 @@ export async function killApi(api: RunningApi, signal: NodeJS.Signals = 'SIGKILL
   await api.exited;
 }
 
-export function orderBody(reference: string) {
+function orderBody(reference: string) {
   return {
     customer_email: 'jane@example.com',
     delivery_address: '12 rue Oberkampf 75011 Paris',
@@ -328,7 +328,7 @@ export function useOwnedCluster() {
   return { state, cleanup };
 }
 
-export function cleanupStack() {
+function cleanupStack() {
   const steps: (() => Promise<unknown>)[] = [];
   return {
     push(step: () => Promise<unknown>) {

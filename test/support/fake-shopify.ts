@@ -29,8 +29,7 @@ import { bodyHmac } from './fake-shopify/signing.ts';
 import { type FakeOrder, newShopState, type ShopState } from './fake-shopify/state.ts';
 import { STANDARD_PLAN, type ThrottleOptions } from './fake-shopify/throttle.ts';
 
-export type { OrderOverrides, PrivacyOptions, ShippingLineInput } from './fake-shopify/payloads.ts';
-export { merchantRate } from './fake-shopify/payloads.ts';
+export type { OrderOverrides, PrivacyOptions } from './fake-shopify/payloads.ts';
 export type { ShopState } from './fake-shopify/state.ts';
 
 /**
@@ -54,7 +53,7 @@ export interface FakeShopifyOptions {
   redirectUrls?: string[];
 }
 
-export const DEFAULT_API_VERSIONS = ['2025-01', '2025-04', '2025-07', '2025-10', '2026-01'];
+const DEFAULT_API_VERSIONS = ['2025-01', '2025-04', '2025-07', '2025-10', '2026-01'];
 const PRIVACY_TOPICS = new Set(['customers/data_request', 'customers/redact', 'shop/redact']);
 const SHOP_PATH = /^\/([a-z0-9][a-z0-9-]*\.myshopify\.com)(\/[^?]*)/;
 

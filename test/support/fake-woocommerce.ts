@@ -24,7 +24,7 @@ import { phpJsonEncode } from './php-json.ts';
 import { type Answer, basicCredentials, type Call, splitShopPath, startLoopback } from './shop-http.ts';
 
 export type { OrderInput } from './fake-woocommerce/documents.ts';
-export type { WebhookDeliveryLog, WooShop } from './fake-woocommerce/state.ts';
+export type { WooShop } from './fake-woocommerce/state.ts';
 
 /**
  * A faithful fake WooCommerce store (WordPress + WooCommerce 9) on 127.0.0.1, for the WooCommerce

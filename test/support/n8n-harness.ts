@@ -28,7 +28,7 @@ export interface Credentials {
 const credentialType: ICredentialType = new LivraisonDlvApi();
 
 /** n8n resolves `={{$credentials.x}}` expressions in a credential's `authenticate` and `test`. */
-export function resolveExpression(value: string, credentials: Credentials): string {
+function resolveExpression(value: string, credentials: Credentials): string {
   if (!value.startsWith('=')) return value;
   return value
     .slice(1)
@@ -38,7 +38,7 @@ export function resolveExpression(value: string, credentials: Credentials): stri
 }
 
 /** `helpers.httpRequest`: axios-like options over fetch; errors on >= 400 unless told not to. */
-export async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
+async function httpRequest(options: IHttpRequestOptions): Promise<unknown> {
   const url = new URL(options.baseURL ? `${options.baseURL.replace(/\/$/, '')}${options.url}` : options.url);
   for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
   const headers = Object.fromEntries(Object.entries(options.headers ?? {}).map(([k, v]) => [k, String(v)]));

@@ -8,9 +8,9 @@ import type { FakeShopify } from './fake-shopify.ts';
 
 export const TEST_API_KEY = 'test-client-id';
 export const TEST_API_SECRET = 'test-client-secret-0123456789abcdef';
-export const CONNECTOR_SCOPES = 'read_orders,write_merchant_managed_fulfillment_orders,write_shipping';
+const CONNECTOR_SCOPES = 'read_orders,write_merchant_managed_fulfillment_orders,write_shipping';
 
-export function adminOrigin(fake: FakeShopify, shop: string): string {
+function adminOrigin(fake: FakeShopify, shop: string): string {
   return fake.adminOriginTemplate.replace('{shop}', shop);
 }
 

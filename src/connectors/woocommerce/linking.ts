@@ -7,10 +7,10 @@ import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
 import type { WooOperations } from './operations.ts';
-import { gmt } from './poll.ts';
 import { WooRequestFailed, WooRetryLater, WooUnauthorized } from './rest-client.ts';
 import { checkedStoreUrl } from './store-url.ts';
 import { encodeWooCredentials } from './woo-credentials.ts';
+import { gmt } from './woo-dates.ts';
 import { wooUrls } from './woo-urls.ts';
 
 /** A key provisioning left unfinished this long must start again. */

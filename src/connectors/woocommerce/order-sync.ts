@@ -4,9 +4,9 @@ import type { ConnectionsService } from '../connections-service.ts';
 import type { ConnectorOrderSync as OrderIntake } from '../order-sync.ts';
 import type { WooOperations, WooShopAccess } from './operations.ts';
 import { mapWooOrder, type WooOrder, wooLoad, wooOrderRef } from './order-mapping.ts';
-import { gmt } from './poll.ts';
 import { WooRequestFailed, WooUnauthorized } from './rest-client.ts';
 import { wooAccess } from './woo-credentials.ts';
+import { gmt } from './woo-dates.ts';
 
 /** The shop status of a paid order waiting to be shipped. */
 export const PAID_STATUS = 'processing';

@@ -8,7 +8,7 @@ export interface StoredResponse {
 }
 
 /** Keys are kept 24 h (SPEC §5); older ones are ignored at once and deleted by the cleanup job. */
-export const IDEMPOTENCY_TTL_HOURS = 24;
+const IDEMPOTENCY_TTL_HOURS = 24;
 
 export interface IdempotencyRepository {
   /**

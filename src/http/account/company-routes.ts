@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/brands/billing.ts';
 import { userOf } from '../shared/principal.ts';
+import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { companyPage, companyValues } from './views/company-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

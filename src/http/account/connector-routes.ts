@@ -4,9 +4,8 @@ import type { Deps } from '../../deps.ts';
 import { canLinkShops, canManageKeys, UNVERIFIED_LINK } from '../../domain/accounts/user.ts';
 import { AppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
+import { type PageContextOf, sendPage } from './context.ts';
 import { query } from './form.ts';
-import type { PageContextOf } from './index.ts';
-import { sendPage } from './shop-routes.ts';
 import { confirmShopPage } from './views/shops-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

@@ -173,8 +173,6 @@ export function sendAccountNotFound(request: FastifyRequest, reply: FastifyReply
   }));
 }
 
-export type PageContextOf = (request: FastifyRequest, reply: FastifyReply) => Promise<PageContext>;
-
 const home = (ctx: PageContext) => ({ href: ACCOUNT_PATH, label: ctx.t('error.back') });
 
 function describe(error: FastifyError): { status: number; message: string } {

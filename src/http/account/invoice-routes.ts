@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { userOf } from '../shared/principal.ts';
+import type { PageContextOf } from './context.ts';
 import { query } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { invoicePage, invoicesPage } from './views/invoice-pages.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { CreatedKey } from '../../domain/api-keys/api-key-service.ts';
 import { userOf } from '../shared/principal.ts';
-import type { PageContextOf } from './index.ts';
+import type { PageContextOf } from './context.ts';
 import { type CookieSigner, cookieOptions, NEW_KEY_COOKIE } from './session-cookies.ts';
 import { keyCreatedPage } from './views/account-pages.ts';
 import { messagePage } from './views/layout.ts';

@@ -4,8 +4,8 @@ import { accountOrders, canCancelOrders, isCancellable } from '../../domain/acco
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
+import type { PageContextOf } from './context.ts';
 import { query } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { cancelOrderPage, orderPage, ordersPage } from './views/order-pages.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

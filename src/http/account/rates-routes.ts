@@ -5,9 +5,9 @@ import type { RateRequest } from '../../domain/rates/rate-service.ts';
 import { invalidField } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
+import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { asked, query } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { type RatesForm, ratesPage } from './views/rates-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
@@ -28,7 +28,7 @@ const RATE_FIELDS = {
  * The form as `POST /rates` would receive it: digits alone are a postcode (`delivery_zip`),
  * anything else an address; a blank field is left out, so the API's defaults apply.
  */
-export function rateRequestOf(form: RatesForm): RateRequest {
+function rateRequestOf(form: RatesForm): RateRequest {
   if (form.to.length > 500) throw invalidField('delivery_address', 'must be at most 500 characters');
   const to = form.to.trim();
   const request: RateRequest = /^[\d\s]+$/.test(to) ? { delivery_zip: to } : { delivery_address: to };

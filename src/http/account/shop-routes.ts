@@ -7,9 +7,9 @@ import { canLinkShops, canManageKeys, UNVERIFIED_LINK, type User } from '../../d
 import { AppError, invalidField, isAppError } from '../../errors.ts';
 import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../connectors/shopify/index.ts';
 import { userOf } from '../shared/principal.ts';
+import { idOf, type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import type { CookieSigner } from './session-cookies.ts';
 import { prestashopShopRoutes } from './shop-routes-prestashop.ts';
 import {
@@ -20,13 +20,6 @@ import {
   type ShopsPageState,
   shopsPage,
 } from './views/shops-page.ts';
-
-export const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
-
-export const sendPage = (reply: FastifyReply, body: string, status = 200) =>
-  reply.code(status).type('text/html; charset=utf-8').send(body);
-
-export const idOf = (request: FastifyRequest) => (request.params as { connectionId: string }).connectionId;
 
 const SHOP_FIELDS = { shop: { name: 'shop', label: 'shops.shopField' } } as const;
 const WOO_FIELDS = {

@@ -6,8 +6,8 @@ import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
+import type { PageContextOf } from './context.ts';
 import { query, text } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { removeMemberPage, teamPage } from './views/team-pages.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

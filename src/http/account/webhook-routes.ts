@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { User } from '../../domain/accounts/user.ts';
 import { userOf } from '../shared/principal.ts';
+import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { list, query, text } from './form.ts';
-import type { PageContextOf } from './index.ts';
 import { type RequestForm, webhooksPage } from './views/webhooks-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

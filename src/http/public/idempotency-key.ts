@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { invalidField } from '../../errors.ts';
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** The header's value, or null when absent; 400 when empty, too long or not printable ASCII. */
 export function parseIdempotencyKey(header: string | string[] | undefined): string | null {
@@ -22,7 +22,7 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
 }
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

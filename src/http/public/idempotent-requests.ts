@@ -71,5 +71,3 @@ export function idempotentRequests(deps: { stores: Pick<Stores, 'idempotencyKeys
     deleteExpired: () => deps.stores.idempotencyKeys.deleteExpired(),
   };
 }
-
-export type IdempotentRequests = ReturnType<typeof idempotentRequests>;

@@ -3,7 +3,7 @@ import { isConnectionError } from '../../db/pool.ts';
 import { AppError, type ErrorCode, type ErrorDetail, isAppError } from '../../errors.ts';
 import { ERROR_LIMITS } from './schemas/shared.ts';
 
-export interface ErrorBody {
+interface ErrorBody {
   ok: false;
   error: ErrorCode;
   message: string;

@@ -19,7 +19,7 @@ const ENTITIES: Record<string, string> = {
   '`': '&#96;',
 };
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (c) => ENTITIES[c]!);
+const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (c) => ENTITIES[c]!);
 
 type Value = SafeHtml | string | number | null | undefined | false | readonly Value[];
 

@@ -8,7 +8,7 @@ import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
  * The account area adds `user` (a signed-in person of a brand), the connectors `shop` (a linked
  * shop's signed callback); routes narrow to the kind their surface admits.
  */
-export type Principal =
+type Principal =
   | ({ kind: 'apiKey' } & KeyIdentity)
   | { kind: 'operator' }
   | { kind: 'user'; session: ActiveSession }

@@ -49,7 +49,7 @@ export type UnknownKeyLimit = ReturnType<typeof unknownKeyLimit>;
 export type TooManyUnknownKeys = AppError & { retryAfterSeconds: number };
 
 /** 429 `rate_limited` carrying its Retry-After in seconds (the auth hook sets the header). */
-export function tooManyUnknownKeys(waitMs: number): TooManyUnknownKeys {
+function tooManyUnknownKeys(waitMs: number): TooManyUnknownKeys {
   return Object.assign(
     new AppError(
       'rate_limited',

@@ -22,7 +22,7 @@ export const TRACKING_PREFIX = '/track';
  * Per client address: a recipient reloads now and then; someone trying tokens gets 30 at once,
  * then one a second, whatever the answers (404s count too, or guessing would be free).
  */
-export const TRACKING_RATE_LIMIT: BucketPolicy = { perSecond: 1, burst: 30 };
+const TRACKING_RATE_LIMIT: BucketPolicy = { perSecond: 1, burst: 30 };
 
 const CSS = readFileSync(new URL('./assets/tracking.css', import.meta.url));
 // Cached for a year: its URL changes with its content.

@@ -2,7 +2,7 @@ import type { OrderEvent } from '../../domain/orders/order.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 
 /** A step of the recipient's timeline: the statuses a recipient cares about, the first merged. */
-export type Milestone =
+type Milestone =
   | 'created'
   | 'picked_up'
   | 'in_transit'

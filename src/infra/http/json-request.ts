@@ -24,7 +24,7 @@ export interface JsonRequest {
   maxBytes?: number;
 }
 
-export const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 /** No answer (connection refused, reset, timeout) or an unreadable one: worth retrying later. */
 export class NetworkError extends Error {}
@@ -44,7 +44,7 @@ export function jsonRequester(client: OutboundClient): JsonRequester {
  * exchange, and the body is bounded. Throws DestinationRefused when the guard refuses the address,
  * NetworkError when no usable answer came. Never logs: headers carry access tokens.
  */
-export async function requestJson(client: OutboundClient, request: JsonRequest): Promise<JsonResponse> {
+async function requestJson(client: OutboundClient, request: JsonRequest): Promise<JsonResponse> {
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const signal = AbortSignal.timeout(request.timeoutMs);
   const failed = (err: unknown) =>

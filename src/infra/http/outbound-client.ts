@@ -10,7 +10,7 @@ import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.t
  */
 export class DestinationRefused extends Error {}
 
-export interface OutboundRequest {
+interface OutboundRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
@@ -83,7 +83,7 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
  * them public (loopback too when insecure is allowed), or the connection fails with
  * DestinationRefused. Happy-eyeballs asks for every address (`all`), a plain connect for one.
  */
-export function guardedLookup(options: DestinationOptions): LookupFunction {
+function guardedLookup(options: DestinationOptions): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     assertPublicHost(hostname, options).then(
       (addresses) => {

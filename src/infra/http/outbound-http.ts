@@ -5,9 +5,9 @@ import { describeNetworkError, type OutboundClient } from './outbound-client.ts'
 export type { DeliveryAttemptResult, SendWebhookInput };
 
 /** SPEC §8: a 2xx within 15 s is success. */
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
 /** Enough of the receiver's answer to debug a failure from the attempt log, without storing pages. */
-export const RESPONSE_EXCERPT_BYTES = 1024;
+const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**
  * One delivery attempt, through the webhooks' outbound client (its SSRF guard is the connection's

@@ -127,7 +127,7 @@ export function selectRows(
   return { rows: selected, display: displayOf(definition.fields, q.get('display')) };
 }
 
-export function displayOf(fields: string[], display: string | null): Display {
+function displayOf(fields: string[], display: string | null): Display {
   if (display === null) return 'ids';
   if (display === 'full') return 'full';
   const list = /^\[(.*)\]$/.exec(display)?.[1];

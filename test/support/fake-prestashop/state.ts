@@ -13,7 +13,7 @@ export interface WebserviceKey {
   permissions: Record<string, string[]>;
 }
 
-export interface PsCall {
+interface PsCall {
   method: string;
   path: string;
   query: Record<string, string>;
@@ -48,7 +48,7 @@ export function configuration(shop: PsShop, name: string): string | null {
   return row ? String(row.value) : null;
 }
 
-export function nextRowId(shop: PsShop, resource: string): number {
+function nextRowId(shop: PsShop, resource: string): number {
   return (shop.tables[resource] ?? []).reduce((max, row) => Math.max(max, row.id), 0) + 1;
 }
 

@@ -23,7 +23,7 @@ const decode = (s: string) =>
     .replace(/&amp;/g, '&');
 
 /** Parses a document; throws (like SimpleXMLElement) on anything that is not well-formed. */
-export function parseXml(text: string): Element {
+function parseXml(text: string): Element {
   const body = text.replace(/^\uFEFF?\s*<\?xml[^?]*\?>/, '').trim();
   const root: Element = { name: '#document', children: [], text: '' };
   const stack = [root];

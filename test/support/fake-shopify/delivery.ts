@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { bodyHmac } from './signing.ts';
 
 /** Shopify waits 5 seconds for a webhook answer before counting the delivery as failed. */
-export const WEBHOOK_TIMEOUT_MS = 5_000;
+const WEBHOOK_TIMEOUT_MS = 5_000;
 
 export interface PostResult {
   /** 0 when no answer came (refused, reset or timed out). */

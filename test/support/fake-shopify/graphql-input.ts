@@ -78,7 +78,7 @@ const SCALARS: Record<string, (value: unknown) => string | null> = {
       : `Could not coerce value ${JSON.stringify(v)} to DateTime`,
 };
 
-export const FULFILLMENT_EVENT_STATUSES = [
+const FULFILLMENT_EVENT_STATUSES = [
   'ATTEMPTED_DELIVERY',
   'CARRIER_PICKED_UP',
   'CONFIRMED',
@@ -163,7 +163,7 @@ const ADDED_IN: Record<string, Record<string, string>> = {
 };
 
 /** The input types as `version` has them ('unstable' is the newest). */
-export function inputsFor(version: string): Inputs {
+function inputsFor(version: string): Inputs {
   const inputs: Inputs = {};
   for (const [type, fields] of Object.entries(INPUTS)) {
     const added = ADDED_IN[type] ?? {};

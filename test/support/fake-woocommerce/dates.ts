@@ -42,7 +42,7 @@ function offsetMs(ms: number, timeZone: string): number {
 }
 
 /** The instant of a naive wall-clock time in `timeZone`. */
-export function naiveToInstant(naive: string, timeZone: string): number {
+function naiveToInstant(naive: string, timeZone: string): number {
   const asUtc = Date.parse(`${naive.replace(' ', 'T')}Z`);
   return asUtc - offsetMs(asUtc - offsetMs(asUtc, timeZone), timeZone);
 }

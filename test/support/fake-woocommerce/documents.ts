@@ -16,7 +16,7 @@ import {
  * string in the store's unit from GET /settings/products/woocommerce_weight_unit).
  */
 
-export const PARIS_ADDRESS: WooAddress = {
+const PARIS_ADDRESS: WooAddress = {
   first_name: 'Claire',
   last_name: 'Martin',
   company: '',

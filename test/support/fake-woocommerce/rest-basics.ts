@@ -48,7 +48,7 @@ export const FORBIDDEN = {
   edit: ['woocommerce_rest_cannot_edit', 'Sorry, you are not allowed to edit this resource.'],
   delete: ['woocommerce_rest_cannot_delete', 'Sorry, you are not allowed to delete this resource.'],
 } as const;
-export type Access = keyof typeof FORBIDDEN;
+type Access = keyof typeof FORBIDDEN;
 
 export interface RestContext {
   shop: WooShop;

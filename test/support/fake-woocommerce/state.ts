@@ -47,14 +47,14 @@ export interface WooProduct {
   dimensions: { length: string; width: string; height: string };
 }
 
-export interface WooLineItem {
+interface WooLineItem {
   id: number;
   product_id: number;
   variation_id: number;
   quantity: number;
 }
 
-export interface WooShippingLine {
+interface WooShippingLine {
   id: number;
   method_title: string;
   method_id: string;
@@ -84,7 +84,7 @@ export interface WooOrder {
   completedAt: number | null;
 }
 
-export interface OrderNote {
+interface OrderNote {
   id: number;
   orderId: number;
   note: string;
@@ -129,7 +129,7 @@ export interface WebhookDeliveryLog {
 }
 
 /** One request to the shop's REST API and how the fake answered it. */
-export interface RestCall {
+interface RestCall {
   method: string;
   path: string;
   query: Record<string, string>;

@@ -24,7 +24,7 @@ import type { Webhook, WebhookDeliveryLog, WooShop } from './state.ts';
  *   ignored by the REST API and not counted.
  */
 
-export const TOPIC_HOOKS: Record<string, string[]> = {
+const TOPIC_HOOKS: Record<string, string[]> = {
   'order.created': ['woocommerce_new_order'],
   'order.updated': [
     'woocommerce_update_order',

@@ -10,7 +10,7 @@ import { arbitraryFor, type Schema, type SchemaToolkit, typesOf, violationsFor }
 import type { Operation, Parameter } from './openapi.ts';
 
 /** Who the request claims to be: resolved to an Authorization header when it is sent. */
-export type AuthChoice =
+type AuthChoice =
   /** `scheme`: how the key is introduced, e.g. `Bearer ` (the scheme is case-insensitive). */
   | { kind: 'valid'; scheme?: string }
   | { kind: 'none' }
@@ -18,7 +18,7 @@ export type AuthChoice =
   | { kind: 'without-scope'; scope: string }
   | { kind: 'header'; value: string };
 
-export type BodyChoice =
+type BodyChoice =
   | { kind: 'none' }
   | { kind: 'json'; value: unknown; contentType: string }
   | { kind: 'raw'; text: string; contentType: string | null }
@@ -606,7 +606,7 @@ function removeParam(s: RequestSpec, p: Parameter): RequestSpec {
   return { ...s, headers };
 }
 
-export function buildPath(
+function buildPath(
   template: string,
   values: Record<string, string>,
   raw: Record<string, string> = {},

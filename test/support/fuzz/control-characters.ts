@@ -9,9 +9,9 @@ import { type Schema, type SchemaToolkit, typesOf } from './json-schema.ts';
 import type { Operation } from './openapi.ts';
 
 /** Texts that must be refused wherever they are sent: each carries a NUL. */
-export const NUL_TEXTS = ['\u0000', 'a\u0000b', 'Acme\u0000'];
+const NUL_TEXTS = ['\u0000', 'a\u0000b', 'Acme\u0000'];
 /** C0 controls besides NUL (tab, line feed and carriage return are ordinary text in a form). */
-export const OTHER_CONTROL_TEXTS = ['\u0001', 'x\u0007y', '\u001b[31mred', 'a\bb', '\u000b', '\u001f'];
+const OTHER_CONTROL_TEXTS = ['\u0001', 'x\u0007y', '\u001b[31mred', 'a\bb', '\u000b', '\u001f'];
 export const CONTROL_TEXTS = [...NUL_TEXTS, ...OTHER_CONTROL_TEXTS];
 
 export const hasNul = (text: string) => text.includes('\u0000');

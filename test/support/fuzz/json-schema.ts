@@ -100,7 +100,7 @@ export function typesOf(tk: SchemaToolkit, schema: Schema): Set<string> {
 }
 
 /** Code points, as JSON Schema's minLength/maxLength count them. */
-export const codePoints = (s: string): number => [...s].length;
+const codePoints = (s: string): number => [...s].length;
 
 /** Strings that have broken services before: NUL, lone surrogates, RTL marks, injections, whitespace. */
 export const NASTY_STRINGS = [
@@ -134,7 +134,7 @@ export const NASTY_STRINGS = [
   '   padded   ',
 ];
 
-export type Hint = (name: string, schema: Schema) => fc.Arbitrary<unknown> | undefined;
+type Hint = (name: string, schema: Schema) => fc.Arbitrary<unknown> | undefined;
 
 interface GenOptions {
   /** Realistic values for a property or parameter, by name, mixed with the schema-driven ones. */

@@ -140,7 +140,7 @@ export function responseProblems(tk: SchemaToolkit, op: Operation, res: Response
 }
 
 /** Object keys in `data` that `schema` does not describe (through allOf/anyOf/oneOf too). */
-export function undocumentedFields(tk: SchemaToolkit, schema: Schema, data: unknown, path: string): string[] {
+function undocumentedFields(tk: SchemaToolkit, schema: Schema, data: unknown, path: string): string[] {
   const branches = flatten(tk, schema);
   if (Array.isArray(data)) {
     const items = branches.map((b) => b.items).filter(Boolean) as Schema[];

@@ -80,7 +80,7 @@ const generatedAddress = fc
   )
   .map(([n, street, postcode, city]) => `${n} ${street} ${postcode} ${city}`);
 
-export const address = fc.oneof(
+const address = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...IDF_ADDRESSES) },
   { weight: 3, arbitrary: generatedAddress },
   { weight: 1, arbitrary: fc.constantFrom(...OTHER_ADDRESSES) },

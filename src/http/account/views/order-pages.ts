@@ -17,7 +17,7 @@ const badge = (ctx: PageContext, status: string) =>
 const orderHref = (ref: string) => `/account/orders/${encodeURIComponent(ref)}`;
 
 /** The list's address for these filters (and a cursor): the form's own GET, so links and form agree. */
-export function ordersHref(filters: OrderFilters, cursor?: string): string {
+function ordersHref(filters: OrderFilters, cursor?: string): string {
   const params = new URLSearchParams();
   if (filters.q) params.set('q', filters.q);
   if (filters.status) params.set('status', filters.status);

@@ -5,7 +5,7 @@ import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, selectField } from './form-fields.ts';
 import { layout, type PageContext } from './layout.ts';
 
-export const RATE_UNIT_TYPES = ['parcel', 'envelope', 'bulky', 'pallet'] as const;
+const RATE_UNIT_TYPES = ['parcel', 'envelope', 'bulky', 'pallet'] as const;
 
 /** The form as typed (query parameters: the page is a GET, so a result can be bookmarked). */
 export interface RatesForm {

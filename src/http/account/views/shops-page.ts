@@ -13,7 +13,7 @@ import {
 } from './shops-prestashop.ts';
 
 /** One of the brand's links as the page shows it. */
-export interface ShopCard {
+interface ShopCard {
   connection: Connection;
   problems: number;
   lastSyncAt: Date | null;
@@ -53,7 +53,7 @@ const when = (ctx: PageContext, date: Date) =>
  * A platform's own wording when it has one (`shops.prestashop.health.broken`), else the page's
  * (`shops.health.broken`): the Shopify-worded default names no other platform's steps.
  */
-export function platformText(ctx: PageContext, c: Connection, suffix: string): string {
+function platformText(ctx: PageContext, c: Connection, suffix: string): string {
   const own = `shops.${c.platform}.${suffix}`;
   const text = ctx.t(own);
   return text === own ? ctx.t(`shops.${suffix}`) : text;

@@ -14,9 +14,9 @@ export const SHOPIFY_PREFIX = '/connectors/shopify';
 /** The cookie binding an OAuth install to the browser that started it (set by the account area). */
 export const SHOPIFY_STATE_COOKIE = 'dlv_shopify_state';
 /** Where the account area asks the signed-in person to confirm an install (it owns the session cookie; a GET starts nothing). */
-export const ACCOUNT_INSTALL_PATH = `${ACCOUNT_PATH}/connectors/shopify/install`;
+const ACCOUNT_INSTALL_PATH = `${ACCOUNT_PATH}/connectors/shopify/install`;
 /** The account area's Shops page, where a completed install lands (with a notice). */
-export const ACCOUNT_SHOPS_PATH = `${ACCOUNT_PATH}/shops`;
+const ACCOUNT_SHOPS_PATH = `${ACCOUNT_PATH}/shops`;
 
 /** Shopify's order payloads can be large (hundreds of line items); rate requests carry the cart. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;

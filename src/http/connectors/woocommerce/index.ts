@@ -7,7 +7,7 @@ import { ACCOUNT_PATH } from '../../account/session-cookies.ts';
 
 export const WOOCOMMERCE_PREFIX = '/connectors/woocommerce';
 /** Where the account area asks the signed-in person to confirm a one-click connection (a GET starts nothing). */
-export const ACCOUNT_CONNECT_PATH = `${ACCOUNT_PATH}/connectors/woocommerce/connect`;
+const ACCOUNT_CONNECT_PATH = `${ACCOUNT_PATH}/connectors/woocommerce/connect`;
 
 /** An order's REST document with hundreds of lines stays well under this. */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;

@@ -15,7 +15,7 @@ export { principalOf };
  * area resolves its cookie itself, and redirects to sign-in rather than answering 401). Every route
  * states it in `config.auth`; a route that forgets is refused at start-up rather than left open.
  */
-export type AuthRequirement = 'none' | 'any' | 'ops' | 'session' | Scope;
+type AuthRequirement = 'none' | 'any' | 'ops' | 'session' | Scope;
 
 export interface RouteAuthInfo {
   method: string;

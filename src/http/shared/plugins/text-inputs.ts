@@ -33,7 +33,7 @@ export function fieldMatching(value: unknown, path: string, pattern: RegExp): st
  * The form fields and query parameters of a request that carry a character of UNUSABLE, by their
  * top-level name, when its route takes them itself (`config.unusableText: 'mark'`).
  */
-export interface UnusableInputs {
+interface UnusableInputs {
   query: Set<string>;
   body: Set<string>;
 }

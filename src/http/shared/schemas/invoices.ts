@@ -86,7 +86,7 @@ export const InvoiceSchema = Type.Object(
   { $id: 'Invoice', title: 'Invoice' },
 );
 
-export const InvoiceLineSchema = Type.Object({
+const InvoiceLineSchema = Type.Object({
   tracking_ref: TrackingRef(),
   service: ServiceSchema,
   created_at: Timestamp(),

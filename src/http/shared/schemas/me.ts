@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SCOPES } from '../../../domain/api-keys/keys.ts';
 import { NullableTimestamp, PrefixedId, StringEnum, Timestamp } from './shared.ts';
 
-export const ScopeSchema = StringEnum(SCOPES, { description: 'A permission carried by an API key.' });
+const ScopeSchema = StringEnum(SCOPES, { description: 'A permission carried by an API key.' });
 
 export const MeResponse = Type.Object({
   ok: Type.Literal(true),

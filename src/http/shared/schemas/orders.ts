@@ -86,7 +86,7 @@ export const OrderPatchRequest = Type.Object(
 
 const nullableNumber = (description?: string) => NullableNumber(description ? { description } : {});
 
-export const OrderEventSchema = Type.Object({
+const OrderEventSchema = Type.Object({
   status: OrderStatusSchema,
   at: Timestamp(),
   note: NullableString({ maxLength: 500 }),

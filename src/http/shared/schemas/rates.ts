@@ -54,7 +54,7 @@ export const RatesRequest = Type.Object(
   },
 );
 
-export const RateSchema = Type.Object({
+const RateSchema = Type.Object({
   service: ServiceSchema,
   name: Type.Unsafe<string>({
     type: 'string',

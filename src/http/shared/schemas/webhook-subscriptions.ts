@@ -7,7 +7,7 @@ import { EVENT_TYPES } from '../../../events/catalogue.ts';
 import { MAX_URL_LENGTH } from '../../../infra/http/url-guard.ts';
 import { NullableString, PATH_PARAM_MAX_LENGTH, PrefixedId, StringEnum, Timestamp } from './shared.ts';
 
-export const EventTypeSchema = StringEnum(EVENT_TYPES, {
+const EventTypeSchema = StringEnum(EVENT_TYPES, {
   description: 'An event type (`GET /event-types` describes each, with a sample).',
 });
 

@@ -1,5 +1,5 @@
 /** The tracking page's languages: French by default (recipients are in Île-de-France), English. */
-export const LANGS = ['fr', 'en'] as const;
+const LANGS = ['fr', 'en'] as const;
 export type Lang = (typeof LANGS)[number];
 
 /**
@@ -127,5 +127,3 @@ export const TEXT = {
     },
   },
 } as const;
-
-export type Texts = (typeof TEXT)[Lang];

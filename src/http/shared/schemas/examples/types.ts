@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../../../errors.ts';
 
 /** An OpenAPI Example Object: what a client generator or the docs page shows for a media type. */
-export interface Example {
+interface Example {
   summary: string;
   value: unknown;
 }
@@ -27,7 +27,7 @@ export interface OperationExamples {
 }
 
 /** The request id shown in error examples. */
-export const EXAMPLE_REQUEST_ID = 'req_3f9a0c1d2e3f000000000001';
+const EXAMPLE_REQUEST_ID = 'req_3f9a0c1d2e3f000000000001';
 
 export function errorExample(code: ErrorCode, message: string, details?: Unprocessable['details']) {
   return { ok: false, error: code, message, request_id: EXAMPLE_REQUEST_ID, ...(details ? { details } : {}) };

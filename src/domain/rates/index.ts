@@ -1,2 +1,0 @@
-export type { QuoteRatesInput, Rate, RatesQuote } from './quote-rates.ts';
-export { quoteRates } from './quote-rates.ts';
