@@ -34,8 +34,8 @@ describe('job runner', () => {
             brand.brandId,
           ])
         ).rows.map((r) => r.key);
-      // The test database's queue is shared with the other test files: on a busy machine the job
-      // may wait behind theirs, so the deadline is generous (the loop ends as soon as it has run).
+        // The test database's queue is shared with the other test files: on a busy machine the job
+        // may wait behind theirs, so the deadline is generous (the loop ends as soon as it has run).
       } while (keys.length > 1 && Date.now() - started < 50_000);
       expect(keys).toEqual(['new']);
     } finally {

@@ -45,7 +45,7 @@ export async function startSmtpReceiver() {
   };
 }
 
-export type SmtpReceiver = Awaited<ReturnType<typeof startSmtpReceiver>>;
+type SmtpReceiver = Awaited<ReturnType<typeof startSmtpReceiver>>;
 export type MailingTestApp = TestApp & { smtp: SmtpReceiver };
 
 /**

@@ -7,7 +7,7 @@ import { normaliseTrackingRef } from '../orders/tracking-ref.ts';
 import type { Role, User } from './user.ts';
 
 /** Orders per page of the account area's list. */
-export const ACCOUNT_ORDERS_PAGE = 25;
+const ACCOUNT_ORDERS_PAGE = 25;
 
 /**
  * Finance people see the brand's orders (to check what an invoice bills) but do not act on them:
@@ -74,5 +74,3 @@ export function accountOrders(orders: OrderService) {
     trackingUrl: (order: OrderWithEvents): string => orders.detailJson(order).tracking_url,
   };
 }
-
-export type AccountOrders = ReturnType<typeof accountOrders>;

@@ -10,10 +10,10 @@ import type { RateLimiter, SessionRecord, SessionStore, UserStore } from './port
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TeamInvitation, type TokenPurpose, type User, validateEmail } from './user.ts';
 
-export const SESSION_IDLE_MS = 12 * 3600_000;
+const SESSION_IDLE_MS = 12 * 3600_000;
 /** However active, a session ends this long after sign-in (ASVS 3.3.1 wants an absolute limit). */
-export const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
-export const STEP_UP_MS = 10 * 60_000;
+const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
+const STEP_UP_MS = 10 * 60_000;
 const RESET_TTL_MS = 3600_000;
 const VERIFY_TTL_MS = 24 * 3600_000;
 const INVITE_TTL_MS = 7 * 24 * 3600_000;

@@ -12,7 +12,7 @@ const KEY_ID = /^key_[0-9a-f]{16}$/;
 /** How long a rolled key keeps working, so the new one can be deployed first. */
 export const ROLL_GRACE = { now: 0, '1h': 3600_000, '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000 } as const;
 export type RollGrace = keyof typeof ROLL_GRACE;
-export const isRollGrace = (value: string): value is RollGrace => Object.hasOwn(ROLL_GRACE, value);
+const isRollGrace = (value: string): value is RollGrace => Object.hasOwn(ROLL_GRACE, value);
 
 /** Who acts on keys from the account area, and from where (kept in the key history). */
 export interface KeyActor {
@@ -146,5 +146,3 @@ export function keyManagement(deps: {
     },
   };
 }
-
-export type KeyManagement = ReturnType<typeof keyManagement>;

@@ -6,7 +6,7 @@
 import { CONNECTOR_EN, CONNECTOR_FR } from './connector-messages.ts';
 import { PRESTASHOP_EN, PRESTASHOP_FIELD_MESSAGES_FR, PRESTASHOP_FR } from './messages-prestashop.ts';
 
-export const LOCALES = ['fr', 'en'] as const;
+const LOCALES = ['fr', 'en'] as const;
 export type Locale = (typeof LOCALES)[number];
 
 const EN = {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { hash, verify } from '@node-rs/argon2';
 import { invalidField } from '../../errors.ts';
 
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 128;
+const PASSWORD_MIN = 12;
+const PASSWORD_MAX = 128;
 
 const COMMON = new Set(
   readFileSync(new URL('../../../data/common-passwords.txt', import.meta.url), 'utf8')

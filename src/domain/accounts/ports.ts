@@ -16,7 +16,7 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-export interface OutgoingMail {
+interface OutgoingMail {
   to: string;
   subject: string;
   text: string;

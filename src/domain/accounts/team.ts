@@ -113,5 +113,3 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
     },
   };
 }
-
-export type TeamManagement = ReturnType<typeof teamManagement>;

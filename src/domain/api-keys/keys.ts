@@ -6,7 +6,7 @@ export type Scope = (typeof SCOPES)[number];
 
 export const KEY_PATTERN = /^dlv_[0-9a-f]{64}$/;
 /** Shown to people to recognise a key without revealing it: `dlv_` + 8 hex. */
-export const PREFIX_LENGTH = 12;
+const PREFIX_LENGTH = 12;
 
 export interface GeneratedKey {
   key: string;
@@ -24,7 +24,7 @@ export function hashApiKey(key: string): Buffer {
   return createHash('sha256').update(key).digest();
 }
 
-export function isScope(value: string): value is Scope {
+function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
@@ -43,7 +43,7 @@ export function parseScopes(input: string | readonly string[]): Scope[] {
 }
 
 /** The scope of the webhook subscription API, which the operator opens brand by brand. */
-export const WEBHOOKS_SCOPE = 'webhooks:write' satisfies Scope;
+const WEBHOOKS_SCOPE = 'webhooks:write' satisfies Scope;
 
 /** Every scope a brand can be given before the operator opens webhook subscriptions to it. */
 export const BASIC_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== WEBHOOKS_SCOPE);

@@ -4,7 +4,7 @@ import { frenchVatKey } from '../invoices/seller.ts';
 import { validatePickupAddress } from './brand.ts';
 
 /** What the brand's invoices print in their buyer block, set by its owner. Null: not given. */
-export interface BrandBilling {
+interface BrandBilling {
   legalName: string | null;
   billingAddress: string | null;
   /** 9 digits, no spaces. */

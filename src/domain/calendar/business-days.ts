@@ -25,6 +25,3 @@ export function addBusinessDays(date: string, n: number): string {
   for (let i = 0; i < n; i++) day = nextBusinessDay(day);
   return day;
 }
-
-/** Alias under the name the architecture notes use. */
-export const businessDaysAfter = addBusinessDays;

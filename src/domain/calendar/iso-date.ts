@@ -15,12 +15,12 @@ export function isIsoDate(value: string): boolean {
 }
 
 /** Milliseconds of the date's UTC midnight; throws on anything but a real calendar date. */
-export function isoDateToUtcMs(date: string): number {
+function isoDateToUtcMs(date: string): number {
   if (!isIsoDate(date)) throw new AppError('invalid_request', `not a calendar date (YYYY-MM-DD): "${date}"`);
   return Date.parse(`${date}T00:00:00Z`);
 }
 
-export function formatUtcDate(instant: Date): string {
+function formatUtcDate(instant: Date): string {
   return instant.toISOString().slice(0, 10);
 }
 

@@ -10,7 +10,7 @@ import { parisLocalTime, parisToday } from '../calendar/paris-time.ts';
 const PERIOD = /^(2\d{3})-(0[1-9]|1[0-2])$/;
 const HOUR_MS = 3_600_000;
 /** Payment term printed on and computed for every issued invoice. */
-export const PAYMENT_TERM_DAYS = 30;
+const PAYMENT_TERM_DAYS = 30;
 
 const MONTHS_FR = [
   'janvier',

@@ -5,7 +5,7 @@
  */
 
 const NUMBER = /^F(\d{4})-(\d{6})$/;
-export const MAX_INVOICE_SEQUENCE = 999_999;
+const MAX_INVOICE_SEQUENCE = 999_999;
 
 export interface InvoiceNumberParts {
   year: number;

@@ -15,7 +15,6 @@ import {
 import type { InvoiceLine, InvoiceTotals } from './invoice-totals.ts';
 import { formatSiren, type SellerIdentity } from './seller.ts';
 
-export type { SellerIdentity } from './seller.ts';
 export { DEFAULT_SELLER } from './seller.ts';
 
 export interface InvoicePdfData {
@@ -44,9 +43,6 @@ export interface InvoicePdfData {
 
 const DRAFT_TITLE = 'PROFORMA / BROUILLON';
 const DRAFT_NOTICE = 'ne vaut pas facture (not a valid invoice)';
-/** How a draft announces itself: the month is still accruing and the document has no number yet. */
-export const DRAFT_MENTION = `${DRAFT_TITLE} — ${DRAFT_NOTICE}`;
-
 const STATUS_FR = { draft: 'brouillon', issued: 'émise', paid: 'payée' } as const;
 const CREDIT_NOTE_TITLE = "FACTURE D'AVOIR";
 

@@ -23,9 +23,9 @@ import type { InvoiceLineRow, Totals } from './ports.ts';
 import type { SellerIdentity } from './seller.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const INVOICE_TYPES = ['invoice', 'credit_note'] as const;
-export type InvoiceType = (typeof INVOICE_TYPES)[number];
+type InvoiceType = (typeof INVOICE_TYPES)[number];
 
 export interface Invoice extends Totals {
   id: string;

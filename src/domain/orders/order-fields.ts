@@ -169,9 +169,6 @@ export type Order = {
   -readonly [F in Stored as F['field']]: F extends { readonly __type?: infer T } ? T : never;
 };
 
-/** The fields an update of an order's details may set (never from user input directly). */
-export type UpdatableField = Extract<Entry, { write: 'update' }>['field'];
-
 /** The stored fields, with their columns. */
 export const ORDER_COLUMNS: ReadonlyArray<{ field: keyof Order; column: string; write: Writable }> =
   ORDER_FIELDS.filter((f): f is Stored => f.field !== null).map((f) => ({

@@ -29,8 +29,8 @@ export function listSort(options: ListOptions): OrderSort {
   return sort as OrderSort;
 }
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
+const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
 
 const filterChecks = (options: ListOptions) => ({
   status: () => {

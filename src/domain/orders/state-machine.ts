@@ -40,7 +40,7 @@ export function isOrderStatus(value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value);
 }
 
-export function allowedTransitions(from: OrderStatus): readonly OrderStatus[] {
+function allowedTransitions(from: OrderStatus): readonly OrderStatus[] {
   return TRANSITIONS[from];
 }
 

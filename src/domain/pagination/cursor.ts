@@ -30,7 +30,7 @@ const VERSION = 1;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 /** Positions are short (an id, a month): anything longer was not issued by this API. */
-export const MAX_CURSOR_LENGTH = 100;
+const MAX_CURSOR_LENGTH = 100;
 const CURSOR_PATTERN = /^[A-Za-z0-9_-]+$/;
 
 const refused = () => invalidField('cursor', 'is not a cursor returned by this API for this list and filter');

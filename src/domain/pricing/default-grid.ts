@@ -3,7 +3,7 @@ import type { GridRow } from './grid.ts';
 import { parseGridFile } from './grid-file.ts';
 
 /** Shipped with the service; brands without a negotiated grid are priced from it (SPEC §7). */
-export const DEFAULT_GRID_URL = new URL('../../../data/default-grid.json', import.meta.url);
+const DEFAULT_GRID_URL = new URL('../../../data/default-grid.json', import.meta.url);
 
 let cached: readonly GridRow[] | undefined;
 

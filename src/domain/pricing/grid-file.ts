@@ -30,7 +30,7 @@ import { MAX_UNIT_WEIGHT_GRAMS, parseUnitType, UNIT_TYPES } from './units.ts';
 
 export type GridFileFormat = 'json' | 'csv';
 
-export const GRID_COLUMNS = [
+const GRID_COLUMNS = [
   'service',
   'zone',
   'unit_type',
@@ -223,7 +223,7 @@ const ZONE_ORDER = Object.fromEntries(PRICING_ZONES.map((z, i) => [z, i]));
 const UNIT_ORDER = Object.fromEntries(UNIT_TYPES.map((u, i) => [u, i]));
 
 /** Rows in reading order: service, zone, unit type (as the API lists them), then weight. */
-export function sortGrid(grid: Grid): GridRow[] {
+function sortGrid(grid: Grid): GridRow[] {
   return [...grid].sort(
     (a, b) =>
       (SERVICE_ORDER[a.service] ?? 0) - (SERVICE_ORDER[b.service] ?? 0) ||

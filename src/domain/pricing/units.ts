@@ -19,10 +19,6 @@ const UNIT_ALIASES: ReadonlyMap<string, UnitType> = new Map([
   ['palette', 'pallet'],
 ]);
 
-export function isUnitType(value: unknown): value is UnitType {
-  return typeof value === 'string' && (UNIT_TYPES as readonly string[]).includes(value);
-}
-
 export function parseUnitType(input: unknown): UnitType {
   const unit = typeof input === 'string' ? UNIT_ALIASES.get(input.trim().toLowerCase()) : undefined;
   if (unit === undefined) {

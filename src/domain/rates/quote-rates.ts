@@ -7,7 +7,7 @@ import { SERVICE_CODES, SERVICES, type ServiceCode } from '../pricing/services.t
 import type { UnitType } from '../pricing/units.ts';
 
 /** One offer of `POST /rates`, already in its JSON shape (SPEC §7). */
-export interface Rate {
+interface Rate {
   service: ServiceCode;
   name: string;
   price_eur: number;

@@ -14,7 +14,7 @@ export interface RateRequest {
   unit_weight?: string | number;
 }
 
-export const DEFAULT_UNIT_WEIGHT = '1kg';
+const DEFAULT_UNIT_WEIGHT = '1kg';
 
 // Defined once: quoting is the hottest route and these run on every call.
 const RATE_CHECKS = {

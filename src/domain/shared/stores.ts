@@ -13,7 +13,7 @@ import type {
 } from '../webhooks/ports.ts';
 
 /** Events written in the caller's transaction, for the subscribers' jobs (events/outbox.ts). */
-export interface OutboxStore {
+interface OutboxStore {
   append(...events: OutboxEvent[]): Promise<void>;
 }
 

@@ -2,7 +2,7 @@ import type { WebhookEventType } from './events.ts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';
 
-export interface WebhookAttempt {
+interface WebhookAttempt {
   attempt: number;
   startedAt: Date;
   durationMs: number;

@@ -7,7 +7,7 @@ export const WEBHOOK_EVENT_TYPES: readonly EventType[] = EVENT_TYPES;
 
 export type WebhookEventType = EventType;
 
-export function isWebhookEventType(value: string): value is WebhookEventType {
+function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }
 

@@ -16,7 +16,7 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** Spreads retries so an endpoint coming back up is not hit by every queued event at once. */
-export const JITTER_RATIO = 0.1;
+const JITTER_RATIO = 0.1;
 
 /** A Retry-After beyond this is treated as this: a receiver must not park deliveries for days. */
 export const MAX_RETRY_AFTER_MS = 24 * HOUR;

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 
-export const WEBHOOK_USER_AGENT = 'dlv-webhooks/1.0';
+const WEBHOOK_USER_AGENT = 'dlv-webhooks/1.0';
 
 export interface SignPayloadInput {
   /** Stable across retries and replays so receivers can deduplicate (at-least-once delivery). */

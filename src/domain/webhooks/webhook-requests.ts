@@ -6,9 +6,9 @@ import { parseEventTypes } from './events.ts';
 import type { DestinationGuard } from './outbound.ts';
 import type { WebhookRequest, WebhookRequestStore } from './ports.ts';
 
-export type { WebhookRequest, WebhookRequestStatus } from './ports.ts';
+export type { WebhookRequest } from './ports.ts';
 
-export const MAX_REQUEST_MESSAGE = 2000;
+const MAX_REQUEST_MESSAGE = 2000;
 
 /** Webhooks are a developer's matter: finance people see invoices only. */
 export const canSeeWebhooks = (role: Role): boolean => role !== 'finance';
@@ -83,5 +83,3 @@ export function webhookRequests(deps: {
     closeOpenForBrand: (brandId: string): Promise<number> => deps.repository.closeOpenForBrand(brandId),
   };
 }
-
-export type WebhookRequestService = ReturnType<typeof webhookRequests>;

@@ -24,8 +24,8 @@ export interface WebhookServiceDeps {
   onSubscriptionsChanged?: () => void;
 }
 
-export const DEFAULT_DELIVERY_LIMIT = 50;
-export const MAX_DELIVERY_LIMIT = 1000;
+const DEFAULT_DELIVERY_LIMIT = 50;
+const MAX_DELIVERY_LIMIT = 1000;
 
 /** The operator's webhook administration (SPEC §8): endpoints, the delivery log, replays. */
 export function webhookService(deps: WebhookServiceDeps) {
@@ -143,5 +143,3 @@ export function webhookService(deps: WebhookServiceDeps) {
     },
   };
 }
-
-export type WebhookService = ReturnType<typeof webhookService>;

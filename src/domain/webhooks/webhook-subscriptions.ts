@@ -113,5 +113,3 @@ export function webhookSubscriptions(deps: {
     },
   };
 }
-
-export type WebhookSubscriptionService = ReturnType<typeof webhookSubscriptions>;

@@ -4,7 +4,7 @@ import { addJobSql, QUEUED_JOBS } from './queue-sql.ts';
 /** The pool, or a client inside a transaction (a job added there exists when it commits). */
 type Queryable = pg.Pool | pg.PoolClient | pg.Client;
 
-export interface AddJobOptions {
+interface AddJobOptions {
   runAt?: Date;
   queueName?: string;
   jobKey?: string;
@@ -12,7 +12,7 @@ export interface AddJobOptions {
 }
 
 /** Which jobs: every member given must match. */
-export interface JobFilter {
+interface JobFilter {
   task?: string;
   /** The payload contains these members (JSON containment). */
   payloadContains?: Record<string, unknown>;
@@ -20,7 +20,7 @@ export interface JobFilter {
   key?: string;
 }
 
-export interface QueuedJob {
+interface QueuedJob {
   id: string;
   queueName: string | null;
   task: string;
@@ -35,7 +35,7 @@ export interface QueuedJob {
 }
 
 /** How the queue stands, for the jobs of a filter. */
-export interface QueueFigures {
+interface QueueFigures {
   /** Every job still in the queue, failed ones included. */
   jobs: number;
   /** Still to run or running (not failed for good). */
