@@ -244,8 +244,9 @@ const EXIT_HOOK_EVENTS = [
  * and on SIGTERM/SIGINT they exit as soon as the cluster is stopped, cutting the server's graceful
  * shutdown short. This process stops its cluster itself (`stop()`, on shutdown), so those hooks
  * are removed; imported on first use, so a process with DATABASE_URL never loads it.
+ * @public test/embedded-exit-code.test.ts loads it by name in a child process.
  */
-async function loadEmbeddedPostgres(
+export async function loadEmbeddedPostgres(
   /** The module's file URL when not the installed one (a copy the `postgres` user can reach, as root). */
   moduleUrl?: string,
 ) {
