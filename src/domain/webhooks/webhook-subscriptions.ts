@@ -11,7 +11,7 @@ import { generateWebhookSecret } from './secrets.ts';
 export const MAX_SUBSCRIPTIONS = 25;
 export const MAX_SUBSCRIPTION_DESCRIPTION = 500;
 
-export interface SubscriptionInput {
+interface SubscriptionInput {
   url: string;
   event_types: string[];
   description?: string | null;
@@ -31,6 +31,19 @@ export function subscriptionJson(e: WebhookEndpoint) {
   };
 }
 
+/** A brand's own subscriptions (`/webhook-subscriptions`). */
+export interface WebhookSubscriptions {
+  /** Returns the subscription with its secret, the only time the secret is shown. */
+  create(
+    brandId: string,
+    input: SubscriptionInput,
+  ): Promise<{ subscription: WebhookEndpoint; secret: string }>;
+  list(brandId: string): Promise<WebhookEndpoint[]>;
+  get(brandId: string, id: string): Promise<WebhookEndpoint>;
+  /** Idempotent: deleting one already deleted is done; an id the brand never had is a 404. */
+  delete(brandId: string, id: string): Promise<void>;
+}
+
 /**
  * The brand's own webhook subscriptions (the REST hooks of Zapier, n8n, Make): the same endpoints,
  * deliveries, signatures and retries as the operator's (`origin: 'api'` is the difference), opened
@@ -44,7 +57,7 @@ export function webhookSubscriptions(deps: {
   clock: Clock;
   /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
   onSubscriptionsChanged?: () => void;
-}) {
+}): WebhookSubscriptions {
   const repository = deps.stores.webhookSubscriptions;
   const notFound = (id: string) => new AppError('not_found', `No webhook subscription with id "${id}".`);
 
@@ -53,7 +66,6 @@ export function webhookSubscriptions(deps: {
   }
 
   return {
-    /** Returns the subscription with its secret, the only time the secret is shown. */
     async create(brandId: string, input: SubscriptionInput) {
       const checked = validateAll({
         url: () => deps.destinations.validate(input.url.trim()),
@@ -106,7 +118,6 @@ export function webhookSubscriptions(deps: {
       return found;
     },
 
-    /** Idempotent: deleting one already deleted is done; an id the brand never had is a 404. */
     async delete(brandId: string, id: string): Promise<void> {
       if (!(await find(brandId, id))) throw notFound(id);
       if (await repository.delete(brandId, id, deps.clock())) deps.onSubscriptionsChanged?.();
