@@ -1,5 +1,5 @@
 import type { BrandService } from '../brands/brand-service.ts';
-import { polledCache } from '../shared/polled-cache.ts';
+import { type PolledCache, polledCache } from '../shared/polled-cache.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
 import { type GridFileFormat, parseGridFile } from './grid-file.ts';
@@ -77,7 +77,7 @@ export function gridService(
   }
 
   // Every grid in memory, so quoting needs no query; all dropped when any instance imports a grid.
-  const cache: ReturnType<typeof polledCache<ActiveGrid>> = polledCache<ActiveGrid>({
+  const cache: PolledCache<ActiveGrid> = polledCache<ActiveGrid>({
     load: async (scope): Promise<ActiveGrid> => {
       if (scope === DEFAULT_SCOPE) return loadDefault();
       const stored = await repo.find(scope);
