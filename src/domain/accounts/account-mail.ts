@@ -11,7 +11,6 @@ export interface AccountMail {
   inviteClash(to: string, brandName: string, locale: string): Promise<void>;
 }
 
-/** The account e-mails: each a short text with one link, in the reader's language. */
 export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
   const link = (path: string, token: string) =>
     `${baseUrl}/account/${path}?token=${encodeURIComponent(token)}`;

@@ -70,7 +70,6 @@ export interface InvoiceService {
   json(invoice: Invoice): InvoiceJson;
 }
 
-/** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
 export function invoiceService(deps: {
   stores: Pick<Stores, 'invoices' | 'creditNotes' | 'documentBuyers'>;
   transact: Transact;

@@ -120,7 +120,6 @@ export interface OrderService {
   update(brandId: string, trackingRef: string, patch: OrderPatch): Promise<OrderWithEvents>;
 }
 
-/** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
 export function orderService(deps: {
   stores: Pick<Stores, 'orders'>;
   transact: Transact;

@@ -49,7 +49,6 @@ export interface WebhookDeliveryService {
   recoverOrphans(): Promise<string[]>;
 }
 
-/** The delivery side of webhooks, run by jobs: fan-out of an outbox event, one attempt, recovery. */
 export function webhookDeliveryService(deps: {
   stores: Pick<Stores, 'webhookDeliveries'>;
   transact: Transact;

@@ -2,7 +2,7 @@ import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
-import { ENDPOINT_ID_PATTERN, type WebhookEndpoint } from './endpoint.ts';
+import { ENDPOINT_ID_PATTERN, type EndpointOrigin, type WebhookEndpoint } from './endpoint.ts';
 import { parseEventTypes } from './events.ts';
 import type { DestinationGuard } from './outbound.ts';
 import { generateWebhookSecret } from './secrets.ts';
@@ -18,14 +18,24 @@ interface SubscriptionInput {
 }
 
 /** The public shape of a subscription: never its secret, shown once at creation. */
-export function subscriptionJson(e: WebhookEndpoint) {
+interface SubscriptionJson {
+  id: string;
+  url: string;
+  event_types: WebhookEndpoint['eventTypes'];
+  description: string | null;
+  status: 'active' | 'disabled';
+  origin: EndpointOrigin;
+  created_at: string;
+}
+
+export function subscriptionJson(e: WebhookEndpoint): SubscriptionJson {
   return {
     id: e.id,
     url: e.url,
     event_types: e.eventTypes,
     description: e.description,
     // A deleted subscription is never served (404), so its status is one of these two.
-    status: e.status === 'active' ? ('active' as const) : ('disabled' as const),
+    status: e.status === 'active' ? 'active' : 'disabled',
     origin: e.origin,
     created_at: e.createdAt.toISOString(),
   };
