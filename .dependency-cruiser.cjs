@@ -47,6 +47,14 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'routes-take-narrow-contexts',
+      severity: 'error',
+      comment:
+        'A surface plugin or route module declares the context it uses (the domain services it calls), never the whole dependency bag: buildApp(deps) composes them. TODO(#24): the connectors’ routes follow with the connector registry.',
+      from: { path: '^src/http/', pathNot: `${TEST}|^src/http/connectors/` },
+      to: { path: '^src/deps\\.ts$' },
+    },
+    {
       name: 'src-not-on-tests-or-bench',
       severity: 'error',
       comment: 'Production code never loads test support or benchmark code.',

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import { type Config, isDevelopment } from './config.ts';
-import { connectionsService } from './connectors/connections-service.ts';
-import { connectorDirectory } from './connectors/connector-directory.ts';
+import { type ConnectionsService, connectionsService } from './connectors/connections-service.ts';
+import { type ConnectorDirectory, connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
-import { prestashopConnector } from './connectors/prestashop/prestashop-connector.ts';
-import { connectorResync } from './connectors/resync.ts';
+import {
+  type PrestaShopConnector,
+  prestashopConnector,
+} from './connectors/prestashop/prestashop-connector.ts';
+import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
 import {
   type WooCommerceConnector,
@@ -14,28 +17,31 @@ import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
 import { accountMail } from './domain/accounts/account-mail.ts';
-import { accountService } from './domain/accounts/account-service.ts';
-import { keyManagement } from './domain/accounts/key-management.ts';
-import { teamManagement } from './domain/accounts/team.ts';
-import { apiKeyService } from './domain/api-keys/api-key-service.ts';
-import { apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
-import { brandService } from './domain/brands/brand-service.ts';
-import { invoiceService } from './domain/invoices/invoice-service.ts';
-import { orderLinks } from './domain/orders/order-json.ts';
-import { orderService } from './domain/orders/order-service.ts';
+import { type AccountService, accountService } from './domain/accounts/account-service.ts';
+import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
+import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
+import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-service.ts';
+import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
+import { type BrandService, brandService } from './domain/brands/brand-service.ts';
+import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
+import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
+import { type OrderService, orderService } from './domain/orders/order-service.ts';
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
-import { keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
-import { gridService } from './domain/pricing/grid-service.ts';
-import { rateService } from './domain/rates/rate-service.ts';
-import { webhookDeliveryService } from './domain/webhooks/webhook-delivery-service.ts';
+import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
+import { type GridService, gridService } from './domain/pricing/grid-service.ts';
+import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import {
+  type WebhookDeliveryService,
+  webhookDeliveryService,
+} from './domain/webhooks/webhook-delivery-service.ts';
 import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
-import { webhookRequests } from './domain/webhooks/webhook-requests.ts';
-import { webhookService } from './domain/webhooks/webhook-service.ts';
-import { webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
+import { type WebhookRequests, webhookRequests } from './domain/webhooks/webhook-requests.ts';
+import { type WebhookService, webhookService } from './domain/webhooks/webhook-service.ts';
+import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
 import { AppError } from './errors.ts';
 import { outbox } from './events/outbox.ts';
 import { ORDER_QUEUE_PREFIXES, subscribers } from './events/subscribers.ts';
-import { idempotentRequests } from './http/public/idempotent-requests.ts';
+import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
@@ -56,6 +62,65 @@ const RESET_MAIL_POLICY: BucketPolicy = { burst: 5, perSecond: 5 / 3600 };
 
 export type Clock = () => Date;
 
+/** Upkeep of the job queue that the worker's periodic jobs run. */
+interface JobQueueUpkeep {
+  /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
+  recoverStalled(tasks: readonly string[], graceMs: number): Promise<number>;
+  /** The per-order queues of the shop connectors whose order is finished (jobs/cleanup-order-queues.ts). */
+  deleteFinishedOrderQueues(): Promise<void>;
+}
+
+/** A cache that polls the database for changes made by other instances (started with the app). */
+interface Watcher {
+  startWatching(): Promise<void>;
+  stopWatching(): void;
+}
+
+/**
+ * Everything the composition root wires: the surfaces (http/, jobs/, cli/) take from it only the
+ * members they use (each declares its context as a `Pick` of this).
+ */
+export interface Deps {
+  config: Config;
+  pool: Pool;
+  accounts: AccountService;
+  accountKeys: KeyManagement;
+  team: TeamManagement;
+  mailer: Mailer;
+  signInLimiter: RateLimiter;
+  resetLimiter: RateLimiter;
+  clock: Clock;
+  brands: BrandService;
+  apiKeys: ApiKeyService;
+  authenticator: ApiKeyAuthenticator;
+  grids: GridService;
+  rates: RateService;
+  orders: OrderService;
+  links: OrderLinks;
+  invoices: InvoiceService;
+  webhooks: WebhookService;
+  webhookRequests: WebhookRequests;
+  subscriptions: WebhookSubscriptions;
+  webhookDeliveries: WebhookDeliveryService;
+  idempotentRequests: IdempotentRequests;
+  /** Every brand's shop links (all platforms): list, health, problems, disconnect. */
+  connections: ConnectionsService;
+  /** Which shops and brands have active links, cached (rates at checkout, the outbox). */
+  connectorDirectory: ConnectorDirectory;
+  /** The Shopify connector; null unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
+  shopify: ShopifyConnector | null;
+  /** The PrestaShop connector (always on: each shop brings its own secret and Webservice key). */
+  prestashop: PrestaShopConnector;
+  /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
+  resync: ConnectorResync;
+  jobQueue: JobQueueUpkeep;
+  /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */
+  woocommerce: WooCommerceConnector | null;
+  /** Caches that poll the database for changes made by other instances (started with the app). */
+  watchers: readonly Watcher[];
+  cursors: { ready(): Promise<CursorCodec> };
+}
+
 /**
  * The composition root: stores (db/), outside systems (infra/) and services (domain/) wired once,
  * from the config and one pool. Services get stores and a transaction runner, never the pool.
@@ -65,7 +130,7 @@ export function createDeps(
   pool: Pool,
   clock: Clock = () => new Date(),
   options: { mailer?: Mailer; log?: (message: string) => void } = {},
-) {
+): Deps {
   const stores = storesOn(pool);
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
@@ -331,5 +396,3 @@ export function createDeps(
     cursors,
   };
 }
-
-export type Deps = ReturnType<typeof createDeps>;

@@ -47,3 +47,25 @@ describe('ports owned by the domain', () => {
     );
   });
 });
+
+describe('declared contracts and narrow contexts', () => {
+  it('no service under src/domain, nor the composition root, has a type inferred from its factory', () => {
+    const inferred: string[] = [];
+    for (const file of [...tsFilesUnder(join(ROOT, 'src/domain')), join(ROOT, 'src/deps.ts')]) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/ReturnType<typeof \w+/g))
+        inferred.push(`${relative(ROOT, file)}: ${m[0]}`);
+    }
+    expect(inferred).toEqual([]);
+    expect(readFileSync(join(ROOT, 'src/deps.ts'), 'utf8')).toMatch(/export interface Deps \{/);
+  });
+
+  it('the HTTP surfaces and their routes take the context they use, not the whole Deps', () => {
+    // The connectors' routes are left to the connector registry's work (issue #24).
+    const offenders = tsFilesUnder(join(ROOT, 'src/http'))
+      .filter((file) => !relative(join(ROOT, 'src/http'), file).startsWith('connectors'))
+      .filter((file) => specifiersOf(file).some((s) => resolve(file, '..', s) === join(ROOT, 'src/deps.ts')))
+      .map((file) => relative(ROOT, file));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,8 +1,6 @@
 import type { InvoiceJson } from '../domain/invoices/invoice-json.ts';
-import type { orderJson } from '../domain/orders/order-json.ts';
+import type { OrderJson } from '../domain/orders/order-json.ts';
 import type { OrderStatus } from '../domain/orders/state-machine.ts';
-
-type OrderJson = ReturnType<typeof orderJson>;
 
 /**
  * Every domain event that subscribers (webhooks, and next the shop connectors and automation) can

@@ -2,7 +2,16 @@ import { type Locale, translate } from './messages.ts';
 import type { Mailer } from './ports.ts';
 
 /** The account e-mails: each a short text with one link, in the reader's language. */
-export function accountMail(mailer: Mailer, baseUrl: string) {
+export interface AccountMail {
+  verifyEmail(to: string, token: string, locale: string): Promise<void>;
+  resetPassword(to: string, token: string, locale: string): Promise<void>;
+  invite(to: string, token: string, locale: string): Promise<void>;
+  accountExists(to: string, locale: string): Promise<void>;
+  /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
+  inviteClash(to: string, brandName: string, locale: string): Promise<void>;
+}
+
+export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
   const link = (path: string, token: string) =>
     `${baseUrl}/account/${path}?token=${encodeURIComponent(token)}`;
   const send = (
@@ -30,10 +39,7 @@ export function accountMail(mailer: Mailer, baseUrl: string) {
       send(to, locale, 'mail.invite.subject', 'mail.invite.body', link('invite', token)),
     accountExists: (to: string, locale: string) =>
       send(to, locale, 'mail.exists.subject', 'mail.exists.body', null),
-    /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
     inviteClash: (to: string, brandName: string, locale: string) =>
       send(to, locale, 'mail.inviteClash.subject', 'mail.inviteClash.body', null, { brand: brandName }),
   };
 }
-
-export type AccountMail = ReturnType<typeof accountMail>;

@@ -18,7 +18,7 @@ export const canCancelOrders = (role: Role): boolean => role !== 'finance';
 /** What the API allows a brand: cancelling before pickup (awaiting_address or pending). */
 export const isCancellable = (status: OrderStatus): boolean => canTransition(status, 'cancelled');
 
-export interface OrderSearch {
+interface OrderSearch {
   /** A tracking reference (typed loosely, normalised like the API does) or the brand's own reference. */
   q?: string;
   status?: string;
@@ -29,13 +29,20 @@ export interface OrderSearch {
  * The account area's view of the brand's orders, over the order service (the same rules, cursors
  * and JSON as the API), with who-may-do-what by role.
  */
-export function accountOrders(orders: OrderService) {
+export interface AccountOrders {
+  /**
+   * A page of the brand's orders, newest first. A search that is one of the brand's tracking
+   * references shows that order; anything else is looked up as the start of the brand's own
+   * `reference` (an exact reference being its own prefix).
+   */
+  search(user: User, search: OrderSearch): Promise<{ orders: OrderJson[]; nextCursor: string | null }>;
+  get(user: User, trackingRef: string): Promise<OrderWithEvents>;
+  cancel(user: User, trackingRef: string): Promise<OrderWithEvents>;
+  trackingUrl(order: OrderWithEvents): string;
+}
+
+export function accountOrders(orders: OrderService): AccountOrders {
   return {
-    /**
-     * A page of the brand's orders, newest first. A search that is one of the brand's tracking
-     * references shows that order; anything else is looked up as the start of the brand's own
-     * `reference` (an exact reference being its own prefix).
-     */
     async search(
       user: User,
       search: OrderSearch,

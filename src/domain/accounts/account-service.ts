@@ -43,14 +43,97 @@ export interface AccountServiceDeps {
 }
 
 /** Where a team invitation's link stands (see invitationLink, acceptInvitation). */
-export type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: string };
+type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: string };
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
 /** The invitation's refusal of an address that has an account (the operator's CLI says so). */
 export const EMAIL_TAKEN = 'already has an account';
 
+/** The account area's people, sessions and one-time links (sign-up, sign-in, resets, invitations). */
+export interface AccountService {
+  signupMode: 'open' | 'invite';
+  /**
+   * Creates the brand and its first user (owner) and e-mails the verification link. An e-mail
+   * already taken gets the same answer (and its owner a notice), so sign-up tells nobody who has
+   * an account.
+   */
+  signUp(input: { company: string; email: string; password: string; locale: string }): Promise<void>;
+  /**
+   * Another verification link, within the reset e-mails' limits (their own buckets, per account
+   * and per client address): a signed-in session cannot make us mail an address without end.
+   * Over a limit nothing is sent and the caller answers the same.
+   */
+  resendVerification(user: User, locale: string, ip: string): Promise<void>;
+  /** True when the link was good (unused, not expired). */
+  verifyEmail(token: string): Promise<boolean>;
+  /** A new session (a new token: never one the browser brought) for the right e-mail and password. */
+  signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string }>;
+  /** The session of a cookie's token, or null (unknown, idle for 12 h, 7 days old, or its brand disabled). */
+  resume(token: string): Promise<ActiveSession | null>;
+  signOut(session: ActiveSession): Promise<void>;
+  /** Removes idle or too old sessions and dead one-time tokens (hourly job). */
+  deleteExpired(): Promise<{ sessions: number; tokens: number }>;
+  /**
+   * Re-entering the password opens sensitive actions for STEP_UP_MS. Each attempt counts with the
+   * sign-in attempts (same buckets, per account and per address): a stolen session cannot guess
+   * the password more often than a sign-in form could, and past the limit the session ends.
+   */
+  stepUp(session: ActiveSession, password: string, ip: string): Promise<void>;
+  isSteppedUp(session: ActiveSession): boolean;
+  /**
+   * Queues a reset e-mail (`sendResetLink`) for the address, within the limits; says nothing
+   * either way. The same work whether the address has an account or not (no lookup here, one
+   * job queued), so neither the answer nor its time tells who is a customer. Over a limit,
+   * nothing is queued and the caller answers the same.
+   */
+  requestReset(input: { email: string; locale: string; ip: string }): Promise<void>;
+  /** The reset e-mail's job: a link (one hour, single use) when the address has an account. */
+  sendResetLink(email: string, locale: string): Promise<void>;
+  /**
+   * Invites a person into a brand (`dlv users invite`): the account is created without a usable
+   * password, and the e-mailed link (7 days, single use) lets them choose one.
+   */
+  invite(input: { brandId: string; email: string; role: string; locale: string }): Promise<User>;
+  /**
+   * A brand owner's invitation (the team page): a pending invitation (team_invitations), the
+   * account made only when the invitee accepts. An address another brand's person holds gets the
+   * same invitation, listed and answered alike, so an owner cannot learn who has an account
+   * elsewhere; its holder is told by e-mail that they cannot join while a member of their
+   * company (no link), and nothing of theirs changes. Inviting again replaces the link, role and
+   * expiry. Someone of the brand itself is refused: the owner sees them on the team page anyway.
+   */
+  inviteMember(input: {
+    brandId: string;
+    brandName: string;
+    invitedBy: string;
+    email: string;
+    role: string;
+    locale: string;
+  }): Promise<void>;
+  /**
+   * What a team invitation's link leads to: the password form (`live`), or, when the address has
+   * an account by now (another company's), the page saying it cannot join. Null when the link is
+   * no team invitation (it may be one of `dlv users invite`, in user_tokens).
+   */
+  invitationLink(token: string): Promise<InvitationAnswer | null>;
+  /**
+   * Accepts a team invitation: the account is made (confirmed: the link reached the inbox) with
+   * the chosen password and the invitation is gone. When the address has an account by now,
+   * nothing happens (`taken`: their account stays as it is, the invitation pending). Null when
+   * the link is no live team invitation.
+   */
+  acceptInvitation(token: string, password: string): Promise<InvitationAnswer | null>;
+  linkIsLive(token: string, purpose: TokenPurpose): boolean | Promise<boolean>;
+  /**
+   * Sets the new password with a live link, and ends every session of the user and every other
+   * reset or invitation link still out (an older link must not undo the change). An invitation's
+   * link works the same way: it sets the first password.
+   */
+  resetPassword(token: string, password: string, purpose?: 'reset_password' | 'invite'): Promise<void>;
+}
+
 /** Sign-up, e-mail verification, sign-in and sessions, password reset. */
-export function accountService(deps: AccountServiceDeps) {
+export function accountService(deps: AccountServiceDeps): AccountService {
   const { users, sessions, clock } = deps;
 
   async function issueToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
@@ -127,11 +210,6 @@ export function accountService(deps: AccountServiceDeps) {
   return {
     signupMode: deps.signup,
 
-    /**
-     * Creates the brand and its first user (owner) and e-mails the verification link. An e-mail
-     * already taken gets the same answer (and its owner a notice), so sign-up tells nobody who has
-     * an account.
-     */
     async signUp(input: { company: string; email: string; password: string; locale: string }): Promise<void> {
       if (deps.signup !== 'open') throw new AppError('not_found', 'Sign-up is by invitation only.');
       const email = validateEmail(input.email);
@@ -166,11 +244,6 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    /**
-     * Another verification link, within the reset e-mails' limits (their own buckets, per account
-     * and per client address): a signed-in session cannot make us mail an address without end.
-     * Over a limit nothing is sent and the caller answers the same.
-     */
     async resendVerification(user: User, locale: string, ip: string): Promise<void> {
       if (user.emailVerifiedAt) return;
       if (!(await deps.resetLimiter.take(`verify:ip:${ip}`)).allowed) return;
@@ -182,7 +255,6 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    /** True when the link was good (unused, not expired). */
     async verifyEmail(token: string): Promise<boolean> {
       if (!TOKEN_PATTERN.test(token)) return false;
       const userId = await sessions.consumeToken(hashSecret(token), 'verify_email', clock());
@@ -191,7 +263,6 @@ export function accountService(deps: AccountServiceDeps) {
       return true;
     },
 
-    /** A new session (a new token: never one the browser brought) for the right e-mail and password. */
     async signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string }> {
       const email = input.email.trim().toLowerCase();
       await limit(`signin:ip:${input.ip}`);
@@ -208,7 +279,6 @@ export function accountService(deps: AccountServiceDeps) {
       return openSession(user.id);
     },
 
-    /** The session of a cookie's token, or null (unknown, idle for 12 h, 7 days old, or its brand disabled). */
     async resume(token: string): Promise<ActiveSession | null> {
       if (!TOKEN_PATTERN.test(token)) return null;
       const id = hashSecret(token);
@@ -231,7 +301,6 @@ export function accountService(deps: AccountServiceDeps) {
 
     signOut: (session: ActiveSession) => sessions.delete(session.id),
 
-    /** Removes idle or too old sessions and dead one-time tokens (hourly job). */
     deleteExpired() {
       const now = clock().getTime();
       return sessions.deleteExpired(
@@ -241,11 +310,6 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    /**
-     * Re-entering the password opens sensitive actions for STEP_UP_MS. Each attempt counts with the
-     * sign-in attempts (same buckets, per account and per address): a stolen session cannot guess
-     * the password more often than a sign-in form could, and past the limit the session ends.
-     */
     async stepUp(session: ActiveSession, password: string, ip: string): Promise<void> {
       try {
         await limit(`signin:ip:${ip}`);
@@ -268,12 +332,6 @@ export function accountService(deps: AccountServiceDeps) {
       return at !== null && clock().getTime() - at.getTime() < STEP_UP_MS;
     },
 
-    /**
-     * Queues a reset e-mail (`sendResetLink`) for the address, within the limits; says nothing
-     * either way. The same work whether the address has an account or not (no lookup here, one
-     * job queued), so neither the answer nor its time tells who is a customer. Over a limit,
-     * nothing is queued and the caller answers the same.
-     */
     async requestReset(input: { email: string; locale: string; ip: string }): Promise<void> {
       if (!(await deps.resetLimiter.take(`reset:ip:${input.ip}`)).allowed) return;
       let email: string;
@@ -286,7 +344,6 @@ export function accountService(deps: AccountServiceDeps) {
       await deps.transact((stores) => stores.sessions.enqueueResetMail(email, input.locale));
     },
 
-    /** The reset e-mail's job: a link (one hour, single use) when the address has an account. */
     async sendResetLink(email: string, locale: string): Promise<void> {
       const user = await users.findByEmail(email);
       if (!user) return;
@@ -297,10 +354,6 @@ export function accountService(deps: AccountServiceDeps) {
       );
     },
 
-    /**
-     * Invites a person into a brand (`dlv users invite`): the account is created without a usable
-     * password, and the e-mailed link (7 days, single use) lets them choose one.
-     */
     async invite(input: { brandId: string; email: string; role: string; locale: string }): Promise<User> {
       const email = validateEmail(input.email);
       if (!isRole(input.role)) throw invalidField('role', 'must be owner, developer or finance');
@@ -318,14 +371,6 @@ export function accountService(deps: AccountServiceDeps) {
       return invited;
     },
 
-    /**
-     * A brand owner's invitation (the team page): a pending invitation (team_invitations), the
-     * account made only when the invitee accepts. An address another brand's person holds gets the
-     * same invitation, listed and answered alike, so an owner cannot learn who has an account
-     * elsewhere; its holder is told by e-mail that they cannot join while a member of their
-     * company (no link), and nothing of theirs changes. Inviting again replaces the link, role and
-     * expiry. Someone of the brand itself is refused: the owner sees them on the team page anyway.
-     */
     async inviteMember(input: {
       brandId: string;
       brandName: string;
@@ -359,11 +404,6 @@ export function accountService(deps: AccountServiceDeps) {
       else await deps.mail.invite(email, secret.token, input.locale);
     },
 
-    /**
-     * What a team invitation's link leads to: the password form (`live`), or, when the address has
-     * an account by now (another company's), the page saying it cannot join. Null when the link is
-     * no team invitation (it may be one of `dlv users invite`, in user_tokens).
-     */
     async invitationLink(token: string): Promise<InvitationAnswer | null> {
       if (!TOKEN_PATTERN.test(token)) return null;
       return deps.transact(async (stores) => {
@@ -372,12 +412,6 @@ export function accountService(deps: AccountServiceDeps) {
       });
     },
 
-    /**
-     * Accepts a team invitation: the account is made (confirmed: the link reached the inbox) with
-     * the chosen password and the invitation is gone. When the address has an account by now,
-     * nothing happens (`taken`: their account stays as it is, the invitation pending). Null when
-     * the link is no live team invitation.
-     */
     async acceptInvitation(token: string, password: string): Promise<InvitationAnswer | null> {
       if (!TOKEN_PATTERN.test(token)) return null;
       return deps.transact(async (stores) => {
@@ -404,11 +438,6 @@ export function accountService(deps: AccountServiceDeps) {
     linkIsLive: (token: string, purpose: 'reset_password' | 'invite' | 'verify_email') =>
       TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
 
-    /**
-     * Sets the new password with a live link, and ends every session of the user and every other
-     * reset or invitation link still out (an older link must not undo the change). An invitation's
-     * link works the same way: it sets the first password.
-     */
     async resetPassword(
       token: string,
       password: string,
@@ -438,5 +467,3 @@ export function accountService(deps: AccountServiceDeps) {
     },
   };
 }
-
-export type AccountService = ReturnType<typeof accountService>;

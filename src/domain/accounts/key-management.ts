@@ -1,7 +1,7 @@
 import { AppError, invalidField } from '../../errors.ts';
 import type { CreatedKey } from '../api-keys/api-key-service.ts';
 import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
-import type { ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
+import type { ApiKeyRecord, ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Transact } from '../shared/stores.ts';
@@ -15,9 +15,24 @@ export type RollGrace = keyof typeof ROLL_GRACE;
 const isRollGrace = (value: string): value is RollGrace => Object.hasOwn(ROLL_GRACE, value);
 
 /** Who acts on keys from the account area, and from where (kept in the key history). */
-export interface KeyActor {
+interface KeyActor {
   user: User;
   ip: string | null;
+}
+
+/** The keys page: a brand's API keys and their history, managed by the people allowed to. */
+export interface KeyManagement {
+  list(user: User): Promise<{ keys: ListedKey[]; events: KeyEvent[] }>;
+  find(user: User, keyId: string): Promise<ApiKeyRecord>;
+  /** The caller has stepped up (checked by the caller: it holds the session). */
+  create(actor: KeyActor, input: { name: string; scopes: readonly string[] }): Promise<CreatedKey>;
+  /**
+   * A new key with the same scopes replaces `keyId`, which keeps working for `grace` and then
+   * stops (its `expires_at`). The caller has stepped up. Both changes and their history entries
+   * are one transaction: a key that was revoked or expired meanwhile makes nothing happen.
+   */
+  roll(actor: KeyActor, keyId: string, grace: string): Promise<CreatedKey>;
+  revoke(actor: KeyActor, keyId: string): Promise<void>;
 }
 
 /**
@@ -30,7 +45,7 @@ export function keyManagement(deps: {
   /** Told of every revocation, so this process's authentication cache drops the key at once. */
   onRevoked: (keyId: string) => void;
   clock?: Clock;
-}) {
+}): KeyManagement {
   const clock = deps.clock ?? (() => new Date());
   function mayManage(user: User): void {
     if (!canManageKeys(user.role))
@@ -60,7 +75,6 @@ export function keyManagement(deps: {
       return key;
     },
 
-    /** The caller has stepped up (checked by the caller: it holds the session). */
     async create(actor: KeyActor, input: { name: string; scopes: readonly string[] }): Promise<CreatedKey> {
       mayManage(actor.user);
       mustBeVerified(actor.user);
@@ -93,11 +107,6 @@ export function keyManagement(deps: {
       return { ...record, key: generated.key };
     },
 
-    /**
-     * A new key with the same scopes replaces `keyId`, which keeps working for `grace` and then
-     * stops (its `expires_at`). The caller has stepped up. Both changes and their history entries
-     * are one transaction: a key that was revoked or expired meanwhile makes nothing happen.
-     */
     async roll(actor: KeyActor, keyId: string, grace: string): Promise<CreatedKey> {
       const old = await this.find(actor.user, keyId);
       mustBeVerified(actor.user);

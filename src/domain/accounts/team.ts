@@ -10,13 +10,37 @@ const INVITATION_ID = /^ivt_[0-9a-f]{16}$/;
 export const LAST_OWNER = 'The brand must keep at least one owner.';
 export const NOT_YOURSELF = 'You cannot remove yourself or change your own role.';
 
+/** The team page: a brand's people and pending invitations, managed by its owners. */
+export interface TeamManagement {
+  list(actor: User): Promise<User[]>;
+  /** The brand's pending invitations (expired ones too, until cancelled or sent again). */
+  invitations(actor: User): Promise<TeamInvitation[]>;
+  /**
+   * An e-mailed link (7 days, single use) that makes the account when accepted; an address of
+   * another brand gets the same invitation and answer as a new one: see inviteMember.
+   */
+  invite(actor: User, input: { email: string; role: string; locale: string }): Promise<void>;
+  /** Cancels a pending invitation: its link stops working. Another brand's is "not found". */
+  cancelInvitation(actor: User, invitationId: string): Promise<void>;
+  /** The person is looked up first: another brand's is "not found" whatever the role sent. */
+  changeRole(actor: User, userId: string, role: string): Promise<User>;
+  /** Their sessions end with them; the keys they created keep working (the creator is cleared). */
+  remove(actor: User, userId: string): Promise<User>;
+  /** For the confirmation page: a person of the actor's brand, else "not found". */
+  find(actor: User, userId: string): Promise<User>;
+}
+
 /**
  * A brand's people as its owners manage them: list, invite (pending invitations, cancelled at
  * will), change a role, remove. Another
  * brand's person is "not found". Changes lock the brand's people and re-read the actor's role, so
  * two owners demoting each other at once cannot leave the brand without an owner.
  */
-export function teamManagement(deps: { users: UserStore; transact: Transact; accounts: AccountService }) {
+export function teamManagement(deps: {
+  users: UserStore;
+  transact: Transact;
+  accounts: AccountService;
+}): TeamManagement {
   function mustOwn(user: User): void {
     if (user.role !== 'owner') throw new AppError('insufficient_scope', 'Only owners manage the team.');
   }
@@ -56,16 +80,11 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
       return deps.users.listForBrand(actor.brandId);
     },
 
-    /** The brand's pending invitations (expired ones too, until cancelled or sent again). */
     async invitations(actor: User): Promise<TeamInvitation[]> {
       mustOwn(actor);
       return deps.transact((stores) => stores.teamInvitations.listForBrand(actor.brandId));
     },
 
-    /**
-     * An e-mailed link (7 days, single use) that makes the account when accepted; an address of
-     * another brand gets the same invitation and answer as a new one: see inviteMember.
-     */
     invite(actor: User, input: { email: string; role: string; locale: string }): Promise<void> {
       mustOwn(actor);
       return deps.accounts.inviteMember({
@@ -76,7 +95,6 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
       });
     },
 
-    /** Cancels a pending invitation: its link stops working. Another brand's is "not found". */
     async cancelInvitation(actor: User, invitationId: string): Promise<void> {
       mustOwn(actor);
       const gone =
@@ -85,7 +103,6 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
       if (!gone) throw new AppError('not_found', 'No such invitation.');
     },
 
-    /** The person is looked up first: another brand's is "not found" whatever the role sent. */
     changeRole(actor: User, userId: string, role: string): Promise<User> {
       return change(actor, userId, async (stores, target, team) => {
         if (!isRole(role)) throw invalidField('role', 'must be owner, developer or finance');
@@ -95,7 +112,6 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
       });
     },
 
-    /** Their sessions end with them; the keys they created keep working (the creator is cleared). */
     remove(actor: User, userId: string): Promise<User> {
       return change(actor, userId, async (stores, target, team) => {
         if (ownersLeft(team, target.id) === 0) throw new AppError('invalid_transition', LAST_OWNER);
@@ -103,7 +119,6 @@ export function teamManagement(deps: { users: UserStore; transact: Transact; acc
       });
     },
 
-    /** For the confirmation page: a person of the actor's brand, else "not found". */
     async find(actor: User, userId: string): Promise<User> {
       mustOwn(actor);
       const found = USER_ID.test(userId) ? await deps.users.findById(userId) : null;

@@ -10,6 +10,12 @@ export interface CreatedKey extends ApiKeyRecord {
   key: string;
 }
 
+export interface ApiKeyService {
+  create(input: { brandId: string; scopes: string | readonly string[] }): Promise<CreatedKey>;
+  list(brandId: string): Promise<ApiKeyRecord[]>;
+  revoke(keyId: string): Promise<ApiKeyRecord>;
+}
+
 /**
  * The operator's keys (`dlv keys`, the operations API). Each creation and revocation is written to
  * the brand's key history with no user (shown as made by the operator), in the same transaction.
@@ -20,7 +26,7 @@ export function apiKeyService(
   brands: BrandService,
   /** Told of every revocation, so this process's authentication cache drops the key at once. */
   onRevoked: (keyId: string) => void = () => {},
-) {
+): ApiKeyService {
   return {
     async create(input: { brandId: string; scopes: string | readonly string[] }): Promise<CreatedKey> {
       const scopes = parseScopes(input.scopes);
@@ -66,5 +72,3 @@ const operatorEvent = (key: ApiKeyRecord, action: 'created' | 'revoked') => ({
   action,
   ip: null,
 });
-
-export type ApiKeyService = ReturnType<typeof apiKeyService>;

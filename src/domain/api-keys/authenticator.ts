@@ -22,12 +22,27 @@ interface CacheEntry {
   expiresAt: number;
 }
 
+export interface ApiKeyAuthenticator {
+  /**
+   * `token`: the bearer token presented (null when none). Throws 401 `unauthorized` for a missing,
+   * malformed, unknown, revoked or expired key.
+   */
+  authenticate(presented: string | null): Promise<KeyIdentity>;
+  /**
+   * The same answer without waiting when this instance knows the key (nearly every request):
+   * the key, a 401 thrown for a malformed one, or null when only the database can tell.
+   */
+  authenticateCached(presented: string | null): KeyIdentity | null;
+  /** Drops a key from this instance's cache at once (other instances follow within ttlMs). */
+  forget(keyId: string): void;
+}
+
 /**
  * Turns a bearer token into the brand and scopes it stands for. Verified keys are kept in memory
  * for `ttlMs` so that hot routes (rates) need no query per request; the bound keeps a revocation
  * made by any instance effective within 5 s. Unknown keys are never cached.
  */
-export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOptions) {
+export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOptions): ApiKeyAuthenticator {
   const now = options.now ?? Date.now;
   const touchEveryMs = options.touchEveryMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 10_000;
@@ -66,10 +81,6 @@ export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOpt
   }
 
   return {
-    /**
-     * `token`: the bearer token presented (null when none). Throws 401 `unauthorized` for a missing,
-     * malformed, unknown, revoked or expired key.
-     */
     async authenticate(presented: string | null): Promise<KeyIdentity> {
       const token = checkKeyFormat(presented);
       const known = cached(token);
@@ -87,19 +98,12 @@ export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOpt
       touch(principal);
       return principal;
     },
-    /**
-     * The same answer without waiting when this instance knows the key (nearly every request):
-     * the key, a 401 thrown for a malformed one, or null when only the database can tell.
-     */
     authenticateCached: (presented: string | null): KeyIdentity | null => cached(checkKeyFormat(presented)),
-    /** Drops a key from this instance's cache at once (other instances follow within ttlMs). */
     forget(keyId: string): void {
       for (const [token, entry] of cache) if (entry.principal.key.id === keyId) cache.delete(token);
     },
   };
 }
-
-export type ApiKeyAuthenticator = ReturnType<typeof apiKeyAuthenticator>;
 
 function checkKeyFormat(token: string | null): string {
   if (token === null) {

@@ -4,7 +4,22 @@ import { type CompanyInput, validateCompany } from './billing.ts';
 import { BRAND_ID_PATTERN, type Brand, validateBrandName, validatePickupAddress } from './brand.ts';
 import type { BrandStore } from './ports.ts';
 
-export function brandService(brands: BrandStore) {
+export interface BrandService {
+  create(input: { name: string; pickupAddress?: string | null }): Promise<Brand>;
+  list(): Promise<Brand[]>;
+  get(id: string): Promise<Brand>;
+  /** The account area's company page: billing details and default pickup, all checked first. */
+  updateCompany(id: string, input: CompanyInput): Promise<Brand>;
+  /** `dlv brands allow-webhooks` / `disallow-webhooks`: the brand's request, granted or withdrawn. */
+  setWebhooksAllowed(
+    id: string,
+    allowed: boolean,
+    at?: Date,
+  ): Promise<{ brand: Brand; disabledSubscriptions: number }>;
+  disable(id: string): Promise<Brand>;
+}
+
+export function brandService(brands: BrandStore): BrandService {
   return {
     async create(input: { name: string; pickupAddress?: string | null }): Promise<Brand> {
       return brands.insert({
@@ -19,14 +34,12 @@ export function brandService(brands: BrandStore) {
       if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
       return brand;
     },
-    /** The account area's company page: billing details and default pickup, all checked first. */
     async updateCompany(id: string, input: CompanyInput): Promise<Brand> {
       const details = validateCompany(input);
       const brand = BRAND_ID_PATTERN.test(id) ? await brands.updateCompany(id, details) : null;
       if (!brand) throw new AppError('not_found', `no brand with id "${id}"`);
       return brand;
     },
-    /** `dlv brands allow-webhooks` / `disallow-webhooks`: the brand's request, granted or withdrawn. */
     async setWebhooksAllowed(id: string, allowed: boolean, at: Date = new Date()) {
       const changed = BRAND_ID_PATTERN.test(id) ? await brands.setWebhooksAllowed(id, allowed, at) : null;
       if (!changed) throw new AppError('not_found', `no brand with id "${id}"`);
@@ -39,5 +52,3 @@ export function brandService(brands: BrandStore) {
     },
   };
 }
-
-export type BrandService = ReturnType<typeof brandService>;

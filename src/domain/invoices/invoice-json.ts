@@ -14,19 +14,47 @@ interface InvoiceLike extends Totals {
   creditsInvoice?: { id: string; number: string } | null;
 }
 
+/** The public shape of an invoice or a credit note (SPEC §6). */
+export interface InvoiceJson {
+  id: string;
+  number: string | null;
+  period: string;
+  status: InvoiceLike['status'];
+  currency: 'EUR';
+  order_count: number;
+  total_excl_tax_eur: number;
+  vat_eur: number;
+  total_eur: number;
+  issued_at: string | null;
+  due_date: string | null;
+  paid_at: string | null;
+  type: 'invoice' | 'credit_note';
+  credits_invoice: { id: string; number: string } | null;
+}
+
+/** One line of an invoice (an order billed), as the API shows it. */
+interface InvoiceLineJson {
+  tracking_ref: string;
+  service: ServiceCode;
+  created_at: string;
+  price_excl_tax_eur: number;
+  vat_eur: number;
+  price_eur: number;
+}
+
 /**
  * The public shape of an invoice or a credit note (SPEC §6), shared by the API and the
  * `invoice.issued` / `credit_note.issued` webhooks. `type` and `credits_invoice` come last: they
  * were added after the others, which keep their order.
  */
-export function invoiceJson(invoice: InvoiceLike) {
+export function invoiceJson(invoice: InvoiceLike): InvoiceJson {
   const credits = invoice.creditsInvoice ?? null;
   return {
     id: invoice.id,
     number: invoice.number,
     period: invoice.period,
     status: invoice.status,
-    currency: 'EUR' as const,
+    currency: 'EUR',
     order_count: invoice.orderCount,
     total_excl_tax_eur: centsToEuros(invoice.totalExclTaxCents),
     vat_eur: centsToEuros(invoice.vatCents),
@@ -34,14 +62,12 @@ export function invoiceJson(invoice: InvoiceLike) {
     issued_at: invoice.issuedAt?.toISOString() ?? null,
     due_date: invoice.dueDate,
     paid_at: invoice.paidAt?.toISOString() ?? null,
-    type: credits ? ('credit_note' as const) : ('invoice' as const),
+    type: credits ? 'credit_note' : 'invoice',
     credits_invoice: credits ? { id: credits.id, number: credits.number } : null,
   };
 }
 
-export type InvoiceJson = ReturnType<typeof invoiceJson>;
-
-export function invoiceLineJson(line: InvoiceLineRow) {
+export function invoiceLineJson(line: InvoiceLineRow): InvoiceLineJson {
   return {
     tracking_ref: line.trackingRef,
     // Copied from the order, whose table admits only the service codes.

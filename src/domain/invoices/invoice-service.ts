@@ -48,7 +48,28 @@ export function invoiceIdFor(brandId: string, period: string): string {
   return `inv_${createHash('sha256').update(`${brandId}|${period}`).digest('hex').slice(0, 16)}`;
 }
 
+/** An issuing run: the month and the invoices and credit notes it issued. */
+interface IssuedMonth {
+  period: string;
+  issued: Invoice[];
+}
+
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
+export interface InvoiceService {
+  /** Invoices and credit notes in list order (invoice-list.ts), `limit` at a time. */
+  list(
+    brandId: string,
+    options: { status?: string; type?: string; limit?: number; cursor?: string },
+  ): Promise<{ invoices: Invoice[]; nextCursor: string | null }>;
+  get(brandId: string, id: string): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }>;
+  pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }>;
+  issueMonth(month: string): Promise<IssuedMonth>;
+  /** The scheduled job: on (or after) the 1st, the previous month is issued. */
+  issueDue(): Promise<IssuedMonth>;
+  markPaid(id: string): Promise<Invoice>;
+  json(invoice: Invoice): InvoiceJson;
+}
+
 export function invoiceService(deps: {
   stores: Pick<Stores, 'invoices' | 'creditNotes' | 'documentBuyers'>;
   transact: Transact;
@@ -57,7 +78,7 @@ export function invoiceService(deps: {
   clock: Clock;
   seller: Readonly<SellerIdentity>;
   cursors: { ready(): Promise<CursorCodec> };
-}) {
+}): InvoiceService {
   const { transact, outbox, brands, clock, seller } = deps;
   const { invoices, creditNotes } = deps.stores;
 
@@ -184,7 +205,6 @@ export function invoiceService(deps: {
   }
 
   return {
-    /** Invoices and credit notes in list order (invoice-list.ts), `limit` at a time. */
     async list(
       brandId: string,
       options: { status?: string; type?: string; limit?: number; cursor?: string },
@@ -289,7 +309,6 @@ export function invoiceService(deps: {
 
     issueMonth,
 
-    /** The scheduled job: on (or after) the 1st, the previous month is issued. */
     issueDue: () => issueMonth(previousPeriod(clock())),
 
     async markPaid(id: string): Promise<Invoice> {
@@ -314,5 +333,3 @@ export function invoiceService(deps: {
     json: (invoice: Invoice): InvoiceJson => invoiceJson(invoice),
   };
 }
-
-export type InvoiceService = ReturnType<typeof invoiceService>;

@@ -65,10 +65,27 @@ export function orderJson(order: Order, links: OrderLinks): OrderJson {
   return renderMembers(ORDER_JSON_MEMBERS, order, links) as OrderJson;
 }
 
-const eventJson = (e: OrderEvent) => ({ status: e.status, at: e.at.toISOString(), note: e.note });
+/** One step of an order's history, as the detail shows it. */
+interface OrderEventJson {
+  status: OrderEvent['status'];
+  at: string;
+  note: string | null;
+}
+
+/** The detail view's JSON: the order's members and its history. */
+export type OrderDetailJson = OrderJson & { events: OrderEventJson[] };
+
+const eventJson = (e: OrderEvent): OrderEventJson => ({
+  status: e.status,
+  at: e.at.toISOString(),
+  note: e.note,
+});
 
 /** The order with its status history, oldest first: the detail view. */
-export function orderDetailJson(order: Order & { events: readonly OrderEvent[] }, links: OrderLinks) {
+export function orderDetailJson(
+  order: Order & { events: readonly OrderEvent[] },
+  links: OrderLinks,
+): OrderDetailJson {
   return { ...orderJson(order, links), events: order.events.map(eventJson) };
 }
 

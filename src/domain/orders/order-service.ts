@@ -19,6 +19,7 @@ import {
   validateOrderInput,
 } from './order-input.ts';
 import {
+  type OrderDetailJson,
   type OrderJson,
   type OrderLinks,
   orderDetailJson,
@@ -50,13 +51,13 @@ import {
   TRACKING_TOKEN_PATTERN,
 } from './tracking-ref.ts';
 
-export interface BrandContext {
+interface BrandContext {
   id: string;
   defaultPickupAddress: string | null;
 }
 
 /** A validated, priced order not written yet, and the outbox subscribers listening to its creation. */
-export interface PreparedOrder {
+interface PreparedOrder {
   row: NewOrder;
   listeners: string[];
 }
@@ -64,6 +65,61 @@ export interface PreparedOrder {
 const REF_ATTEMPTS = 5;
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
+export interface OrderService {
+  /** Validates, prices and stores a new order. Nothing is stored on a refusal. */
+  create(brand: BrandContext, input: OrderInput): Promise<OrderWithEvents>;
+  /**
+   * Everything a creation reads, done before anything is written: validation, the addresses, the
+   * price and who listens. A caller that writes inside its own transaction (the HTTP layer's
+   * Idempotency-Key handling) prepares first, so a connection held by a transaction never waits
+   * for another from the pool (under load that would exhaust the pool).
+   */
+  prepare(brand: BrandContext, input: OrderInput): Promise<PreparedOrder>;
+  /** Writes a prepared order (`store`: inside the caller's transaction, when it has one). */
+  insert(prepared: PreparedOrder, store?: Stores['orders']): Promise<OrderWithEvents>;
+  /**
+   * `insert`, with the new order's detail JSON text (`detailJson`, stringified), assembled from
+   * the texts the insert stored: only the HTTP answer needs it.
+   */
+  insertRendered(
+    prepared: PreparedOrder,
+    store?: Stores['orders'],
+  ): Promise<{ order: OrderWithEvents; json: string }>;
+  get(brandId: string, trackingRef: string): Promise<OrderWithEvents>;
+  /** The brand's order as its public detail JSON text, rendered by the database (the hot read). */
+  getDetailJson(brandId: string, trackingRef: string): Promise<string>;
+  getAnyBrand(trackingRef: string): Promise<OrderWithEvents>;
+  /**
+   * The order behind a recipient's tracking page, and its brand's name. A malformed token is
+   * answered like an unknown one, without a query: the page never tells whether an order exists.
+   */
+  track(token: string): Promise<{ order: OrderWithEvents; brandName: string }>;
+  /**
+   * Stores the JSON of the orders whose stored text is stale: once per rendering version, every
+   * order (those written before a member of the order's JSON changed); then only those marked
+   * stale (a fix by hand), through a partial index. The `refresh_order_json` job. Returns how many
+   * orders it rewrote. A row an older release writes after the pass is rendered from its columns
+   * (the same bytes) until its next change.
+   */
+  refreshStoredJson(): Promise<number>;
+  /** The order's public JSON with its history (this deployment's links filled in). */
+  detailJson(order: OrderWithEvents): OrderDetailJson;
+  /**
+   * A page of the brand's orders, each already rendered as `orderJson` text: newest first, or
+   * with `sort=updated_at` the change feed (oldest change first, see CHANGE_FEED_LAG_MS).
+   */
+  listJson(brandId: string, options: ListOptions): Promise<{ orders: string[]; nextCursor: string | null }>;
+  cancel(brandId: string, trackingRef: string): Promise<OrderWithEvents>;
+  /** Operator (couriers' scans): any allowed move but completing an address. */
+  setStatus(trackingRef: string, status: string, note: string | null): Promise<OrderWithEvents>;
+  /**
+   * Completes or corrects delivery details while the order is `awaiting_address` or `pending`.
+   * A new delivery address is located, priced and dated afresh; completing the address of an
+   * order awaiting it makes it `pending`.
+   */
+  update(brandId: string, trackingRef: string, patch: OrderPatch): Promise<OrderWithEvents>;
+}
+
 export function orderService(deps: {
   stores: Pick<Stores, 'orders'>;
   transact: Transact;
@@ -72,7 +128,7 @@ export function orderService(deps: {
   clock: Clock;
   cursors: { ready(): Promise<CursorCodec> };
   links: OrderLinks;
-}) {
+}): OrderService {
   const { transact, grids, outbox, clock, links } = deps;
   const { orders } = deps.stores;
 
@@ -210,18 +266,11 @@ export function orderService(deps: {
     throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
   }
 
-  const service = {
-    /** Validates, prices and stores a new order. Nothing is stored on a refusal. */
+  const service: OrderService = {
     async create(brand: BrandContext, input: OrderInput): Promise<OrderWithEvents> {
       return service.insert(await service.prepare(brand, input));
     },
 
-    /**
-     * Everything a creation reads, done before anything is written: validation, the addresses, the
-     * price and who listens. A caller that writes inside its own transaction (the HTTP layer's
-     * Idempotency-Key handling) prepares first, so a connection held by a transaction never waits
-     * for another from the pool (under load that would exhaust the pool).
-     */
     async prepare(brand: BrandContext, input: OrderInput): Promise<PreparedOrder> {
       const v = validateOrderInput(input);
       const pickupAddress = v.pickupAddress ?? brand.defaultPickupAddress;
@@ -264,15 +313,10 @@ export function orderService(deps: {
       return { row, listeners };
     },
 
-    /** Writes a prepared order (`store`: inside the caller's transaction, when it has one). */
     async insert(prepared: PreparedOrder, store: Stores['orders'] = orders): Promise<OrderWithEvents> {
       return (await insertWithFreshRef(store, prepared.row, prepared.listeners)).order;
     },
 
-    /**
-     * `insert`, with the new order's detail JSON text (`detailJson`, stringified), assembled from
-     * the texts the insert stored: only the HTTP answer needs it.
-     */
     async insertRendered(prepared: PreparedOrder, store: Stores['orders'] = orders) {
       const { order, storedJson, history } = await insertWithFreshRef(
         store,
@@ -284,7 +328,6 @@ export function orderService(deps: {
 
     get: (brandId: string, trackingRef: string) => find(trackingRef, brandId),
 
-    /** The brand's order as its public detail JSON text, rendered by the database (the hot read). */
     async getDetailJson(brandId: string, trackingRef: string): Promise<string> {
       const ref = normaliseTrackingRef(trackingRef);
       const json = ref ? await orders.findDetailJson(ref, brandId, links) : null;
@@ -293,23 +336,12 @@ export function orderService(deps: {
     },
     getAnyBrand: (trackingRef: string) => find(trackingRef, null),
 
-    /**
-     * The order behind a recipient's tracking page, and its brand's name. A malformed token is
-     * answered like an unknown one, without a query: the page never tells whether an order exists.
-     */
     async track(token: string) {
       const found = TRACKING_TOKEN_PATTERN.test(token) ? await orders.findByTrackingToken(token) : null;
       if (!found) throw new AppError('not_found', 'No order has this tracking link.');
       return found;
     },
 
-    /**
-     * Stores the JSON of the orders whose stored text is stale: once per rendering version, every
-     * order (those written before a member of the order's JSON changed); then only those marked
-     * stale (a fix by hand), through a partial index. The `refresh_order_json` job. Returns how many
-     * orders it rewrote. A row an older release writes after the pass is rendered from its columns
-     * (the same bytes) until its next change.
-     */
     async refreshStoredJson(): Promise<number> {
       const everyOrder = !(await orders.storedJsonPassDone());
       let refreshed = 0;
@@ -323,13 +355,8 @@ export function orderService(deps: {
       return refreshed;
     },
 
-    /** The order's public JSON with its history (this deployment's links filled in). */
     detailJson: (order: OrderWithEvents) => orderDetailJson(order, links),
 
-    /**
-     * A page of the brand's orders, each already rendered as `orderJson` text: newest first, or
-     * with `sort=updated_at` the change feed (oldest change first, see CHANGE_FEED_LAG_MS).
-     */
     async listJson(brandId: string, options: ListOptions) {
       const cursors = await deps.cursors.ready();
       if (listSort(options) === 'updated_at') {
@@ -359,7 +386,6 @@ export function orderService(deps: {
       return transition(order, 'cancelled', 'brand', 'Cancelled by the brand');
     },
 
-    /** Operator (couriers' scans): any allowed move but completing an address. */
     async setStatus(trackingRef: string, status: string, note: string | null) {
       if (!isOrderStatus(status)) throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
       if (note !== null && note.length > 500) throw invalidField('note', 'must be at most 500 characters');
@@ -367,11 +393,6 @@ export function orderService(deps: {
       return transition(order, status, 'operator', note);
     },
 
-    /**
-     * Completes or corrects delivery details while the order is `awaiting_address` or `pending`.
-     * A new delivery address is located, priced and dated afresh; completing the address of an
-     * order awaiting it makes it `pending`.
-     */
     async update(brandId: string, trackingRef: string, patch: OrderPatch) {
       const order = await find(trackingRef, brandId);
       if (!EDITABLE_STATUSES.includes(order.status)) {
@@ -443,8 +464,6 @@ export function orderService(deps: {
   };
   return service;
 }
-
-export type OrderService = ReturnType<typeof orderService>;
 
 /** A row about to be written, seen as the order it will be (for the event payload). */
 function asOrder(row: NewOrder & Partial<Pick<Order, 'id' | 'pickedUpAt' | 'updatedAt'>>): Order {

@@ -1,12 +1,12 @@
 import type { BrandService } from '../brands/brand-service.ts';
-import { polledCache } from '../shared/polled-cache.ts';
+import { type PolledCache, polledCache } from '../shared/polled-cache.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
 import { type GridFileFormat, parseGridFile } from './grid-file.ts';
-import { findGridHoles } from './grid-holes.ts';
+import { findGridHoles, type GridHole } from './grid-holes.ts';
 import type { PriceGridStore, StoredGrid } from './ports.ts';
 
-export type GridSource = 'negotiated' | 'default' | 'shipped_default';
+type GridSource = 'negotiated' | 'default' | 'shipped_default';
 
 export interface ActiveGrid {
   source: GridSource;
@@ -22,12 +22,46 @@ export interface GridServiceOptions {
 
 const DEFAULT_SCOPE = 'default';
 
+/** What an import did: the grid's scope, size and version, and the holes it leaves. */
+interface GridImport {
+  scope: string;
+  rowCount: number;
+  version: number;
+  importedAt: Date;
+  holes: GridHole[];
+}
+
+export interface GridService {
+  /** The operator's default grid (imported, else shipped). */
+  defaultGrid(): ActiveGrid | Promise<ActiveGrid>;
+  /** The grid pricing this brand's orders and quotes: from memory, without a promise, once loaded. */
+  gridFor(brandId: string): ActiveGrid | Promise<ActiveGrid>;
+  /**
+   * Validates the whole file, then replaces the brand's (or the default) grid in one statement.
+   * A bad row throws before anything is written.
+   */
+  importGrid(
+    target: { brandId: string } | 'default',
+    text: string,
+    format: GridFileFormat,
+    source: string | null,
+  ): Promise<GridImport>;
+  /** Starts watching for imports made by other instances; resolves once the first check is done. */
+  startWatching(): Promise<void>;
+  stopWatching(): void;
+  refresh(): Promise<void>;
+}
+
 /**
  * The grid that prices a brand's deliveries: its negotiated grid, else the operator's default
  * (imported, else the one shipped in data/). Grids are kept in memory so quoting needs no query;
  * a background check of one number (max version) drops them when any instance imports a grid.
  */
-export function gridService(repo: PriceGridStore, brands: BrandService, options: GridServiceOptions = {}) {
+export function gridService(
+  repo: PriceGridStore,
+  brands: BrandService,
+  options: GridServiceOptions = {},
+): GridService {
   const activeFrom = (source: GridSource, stored: StoredGrid): ActiveGrid => ({
     source,
     rows: stored.rows,
@@ -43,7 +77,7 @@ export function gridService(repo: PriceGridStore, brands: BrandService, options:
   }
 
   // Every grid in memory, so quoting needs no query; all dropped when any instance imports a grid.
-  const cache: ReturnType<typeof polledCache<ActiveGrid>> = polledCache<ActiveGrid>({
+  const cache: PolledCache<ActiveGrid> = polledCache<ActiveGrid>({
     load: async (scope): Promise<ActiveGrid> => {
       if (scope === DEFAULT_SCOPE) return loadDefault();
       const stored = await repo.find(scope);
@@ -54,20 +88,14 @@ export function gridService(repo: PriceGridStore, brands: BrandService, options:
   });
 
   return {
-    /** The operator's default grid (imported, else shipped). */
     defaultGrid(): ActiveGrid | Promise<ActiveGrid> {
       return cache.get(DEFAULT_SCOPE);
     },
 
-    /** The grid pricing this brand's orders and quotes: from memory, without a promise, once loaded. */
     gridFor(brandId: string): ActiveGrid | Promise<ActiveGrid> {
       return cache.get(brandId);
     },
 
-    /**
-     * Validates the whole file, then replaces the brand's (or the default) grid in one statement.
-     * A bad row throws before anything is written.
-     */
     async importGrid(
       target: { brandId: string } | 'default',
       text: string,
@@ -88,11 +116,8 @@ export function gridService(repo: PriceGridStore, brands: BrandService, options:
       };
     },
 
-    /** Starts watching for imports made by other instances; resolves once the first check is done. */
     startWatching: cache.startWatching,
     stopWatching: cache.stopWatching,
     refresh: cache.refresh,
   };
 }
-
-export type GridService = ReturnType<typeof gridService>;

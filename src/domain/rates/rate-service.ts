@@ -48,7 +48,11 @@ function deepFreeze(quote: RatesQuote): RatesQuote {
 }
 
 /** `POST /rates`: which services, prices and dates the brand's grid offers for a destination. */
-export function rateService(grids: GridService, clock: Clock) {
+export interface RateService {
+  quote(brandId: string, request: RateRequest): Promise<RatesQuote>;
+}
+
+export function rateService(grids: GridService, clock: Clock): RateService {
   return {
     async quote(brandId: string, request: RateRequest): Promise<RatesQuote> {
       const input = validateFields(request, RATE_CHECKS);
@@ -72,5 +76,3 @@ export function rateService(grids: GridService, clock: Clock) {
     },
   };
 }
-
-export type RateService = ReturnType<typeof rateService>;

@@ -1,3 +1,14 @@
+/** A per-key cache that every instance drops when a version number in the database changes. */
+export interface PolledCache<V> {
+  /** The cached value, synchronously when known (the hot path allocates nothing). */
+  get(key: string): V | Promise<V>;
+  clear(): void;
+  refresh(): Promise<void>;
+  /** Starts polling; resolves once the first check is done (or failed: the timer retries). */
+  startWatching(): Promise<void>;
+  stopWatching(): void;
+}
+
 /**
  * A per-key cache that every instance drops when a version number in the database changes: each
  * instance polls that one number, so a change made by any instance (or the CLI) reaches all of
@@ -7,7 +18,7 @@ export function polledCache<V>(options: {
   load: (key: string) => Promise<V>;
   version: () => Promise<number>;
   refreshEveryMs: number;
-}) {
+}): PolledCache<V> {
   const entries = new Map<string, { value: V } | Promise<V>>();
   // Bumped on every clear, so a load that started before it cannot store a stale answer after it.
   let generation = 0;
@@ -27,7 +38,6 @@ export function polledCache<V>(options: {
   }
 
   return {
-    /** The cached value, synchronously when known (the hot path allocates nothing). */
     get(key: string): V | Promise<V> {
       const entry = entries.get(key);
       if (entry !== undefined) return entry instanceof Promise ? entry : entry.value;
@@ -48,7 +58,6 @@ export function polledCache<V>(options: {
     },
     clear,
     refresh,
-    /** Starts polling; resolves once the first check is done (or failed: the timer retries). */
     async startWatching(): Promise<void> {
       await refresh().catch(() => {});
       timer ??= setInterval(() => refresh().catch(() => {}), options.refreshEveryMs);

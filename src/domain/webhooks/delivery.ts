@@ -28,7 +28,31 @@ export interface WebhookDelivery {
   attempts: WebhookAttempt[];
 }
 
-export function deliveryJson(d: WebhookDelivery) {
+/** A delivery and its attempts, as the operator's tools show them. */
+interface DeliveryJson {
+  id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  endpoint_id: string;
+  origin: WebhookDelivery['origin'];
+  replay_of: string | null;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  attempts: {
+    attempt: number;
+    started_at: string;
+    duration_ms: number;
+    response_status: number | null;
+    response_excerpt: string;
+    error: string | null;
+  }[];
+}
+
+export function deliveryJson(d: WebhookDelivery): DeliveryJson {
   return {
     id: d.id,
     event_id: d.eventId,

@@ -45,7 +45,23 @@ export function signingSecrets(s: EndpointSecrets, now: Date): string[] {
   return previousValid ? [s.secret, s.previousSecret!] : [s.secret];
 }
 
-export function endpointJson(e: WebhookEndpoint) {
+/** The operator's view of an endpoint (`dlv webhooks`): never its secrets. */
+interface EndpointJson {
+  id: string;
+  brand_id: string;
+  url: string;
+  events: WebhookEventType[];
+  origin: EndpointOrigin;
+  description: string | null;
+  status: EndpointStatus;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  failing_since: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+}
+
+export function endpointJson(e: WebhookEndpoint): EndpointJson {
   return {
     id: e.id,
     brand_id: e.brandId,

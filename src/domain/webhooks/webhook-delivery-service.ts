@@ -31,13 +31,31 @@ export type DeliverRun =
 export const ORPHAN_GRACE_MS = 2 * 60 * 1000;
 
 /** The delivery side of webhooks, run by jobs: fan-out of an outbox event, one attempt, recovery. */
+export interface WebhookDeliveryService {
+  /** One delivery (and its job) per subscribed active endpoint; safe to run twice for one event. */
+  fanOut(eventId: string): Promise<string[]>;
+  /**
+   * One attempt of one delivery, under the delivery's row lock for the whole send, so no two
+   * workers ever send it at once and a crashed worker's lock dies with its connection. HTTP
+   * failures are outcomes, not errors: they are logged and the next attempt is enqueued at its
+   * time per the SPEC §8 schedule (the job queue's own retries only cover database trouble).
+   */
+  deliver(deliveryId: string, options?: DeliverOptions): Promise<DeliverRun>;
+  /**
+   * A worker killed mid-send leaves its job locked (graphile-worker frees such jobs only after 4
+   * hours) while its delivery row lock died with its connection: such deliveries are enqueued
+   * again, so a crash delays a webhook by about a minute instead of hours.
+   */
+  recoverOrphans(): Promise<string[]>;
+}
+
 export function webhookDeliveryService(deps: {
   stores: Pick<Stores, 'webhookDeliveries'>;
   transact: Transact;
   clock: Clock;
   /** The outbound HTTP client (infra), with the SSRF guard applied on every attempt. */
   send: (input: SendWebhookInput) => Promise<DeliveryAttemptResult>;
-}) {
+}): WebhookDeliveryService {
   const { transact, clock } = deps;
 
   function attempt(delivery: LockedDelivery, at: Date, options: DeliverOptions) {
@@ -65,15 +83,8 @@ export function webhookDeliveryService(deps: {
   }
 
   return {
-    /** One delivery (and its job) per subscribed active endpoint; safe to run twice for one event. */
     fanOut: (eventId: string) => deps.stores.webhookDeliveries.fanOut(eventId, clock()),
 
-    /**
-     * One attempt of one delivery, under the delivery's row lock for the whole send, so no two
-     * workers ever send it at once and a crashed worker's lock dies with its connection. HTTP
-     * failures are outcomes, not errors: they are logged and the next attempt is enqueued at its
-     * time per the SPEC §8 schedule (the job queue's own retries only cover database trouble).
-     */
     deliver(deliveryId: string, options: DeliverOptions = {}): Promise<DeliverRun> {
       return transact(async ({ webhookDeliveries: repo }) => {
         const delivery = await repo.lock(deliveryId);
@@ -132,13 +143,6 @@ export function webhookDeliveryService(deps: {
       });
     },
 
-    /**
-     * A worker killed mid-send leaves its job locked (graphile-worker frees such jobs only after 4
-     * hours) while its delivery row lock died with its connection: such deliveries are enqueued
-     * again, so a crash delays a webhook by about a minute instead of hours.
-     */
     recoverOrphans: () => deps.stores.webhookDeliveries.requeueOrphans(clock(), ORPHAN_GRACE_MS),
   };
 }
-
-export type WebhookDeliveryService = ReturnType<typeof webhookDeliveryService>;

@@ -8,12 +8,23 @@ export interface WebhookListenersStore {
   subscriptionsVersion(): Promise<number>;
 }
 
+export interface WebhookListeners {
+  listens(brandId: string, type: EventType): boolean | Promise<boolean>;
+  /** After a change made here: no need to wait for the next poll. */
+  forget(): void;
+  startWatching(): Promise<void>;
+  stopWatching(): void;
+}
+
 /**
  * Whether a brand's endpoints listen to an event type, answered from memory on the request path.
  * A disabled endpoint still listens: its events are kept so `dlv webhooks replay --since` can send
  * what it missed once it is enabled again.
  */
-export function webhookListeners(store: WebhookListenersStore, options: { refreshEveryMs?: number } = {}) {
+export function webhookListeners(
+  store: WebhookListenersStore,
+  options: { refreshEveryMs?: number } = {},
+): WebhookListeners {
   const cache = polledCache<ReadonlySet<string>>({
     load: async (brandId) => new Set(await store.subscribedTypes(brandId)),
     version: () => store.subscriptionsVersion(),
@@ -24,11 +35,8 @@ export function webhookListeners(store: WebhookListenersStore, options: { refres
       const types = cache.get(brandId);
       return types instanceof Promise ? types.then((t) => t.has(type)) : types.has(type);
     },
-    /** After a change made here: no need to wait for the next poll. */
     forget: () => cache.clear(),
     startWatching: cache.startWatching,
     stopWatching: cache.stopWatching,
   };
 }
-
-export type WebhookListeners = ReturnType<typeof webhookListeners>;

@@ -13,6 +13,20 @@ const MAX_REQUEST_MESSAGE = 2000;
 /** Webhooks are a developer's matter: finance people see invoices only. */
 export const canSeeWebhooks = (role: Role): boolean => role !== 'finance';
 
+/** The account area's "request an endpoint" form and the operator's queue of such requests. */
+export interface WebhookRequests {
+  mayUse(user: User): void;
+  request(user: User, input: { url: string; events: string[]; message: string }): Promise<WebhookRequest>;
+  /** The brand's own requests, newest first. */
+  list(user: User): Promise<WebhookRequest[]>;
+  /** Every brand's open requests, oldest first: the operator's queue. */
+  listOpen(): Promise<WebhookRequest[]>;
+  /** The operator answers a request: set up (`done`) or `declined`. The brand sees the status. */
+  close(id: string, status: 'done' | 'declined'): Promise<WebhookRequest>;
+  /** Opening a brand's subscription API answers all its open requests. */
+  closeOpenForBrand(brandId: string): Promise<number>;
+}
+
 /**
  * Requests made from the account area. Endpoints themselves stay the operator's (they carry a
  * signing secret handed over out of band); a request only records what the brand wants, after the
@@ -23,7 +37,7 @@ export function webhookRequests(deps: {
   repository: WebhookRequestStore;
   destinations: DestinationGuard;
   clock: Clock;
-}) {
+}): WebhookRequests {
   function mayUse(user: User): void {
     if (!canSeeWebhooks(user.role))
       throw new AppError('insufficient_scope', 'Your role cannot manage webhooks.');
@@ -63,23 +77,19 @@ export function webhookRequests(deps: {
       });
     },
 
-    /** The brand's own requests, newest first. */
     list(user: User): Promise<WebhookRequest[]> {
       mayUse(user);
       return deps.repository.listForBrand(user.brandId, 20);
     },
 
-    /** Every brand's open requests, oldest first: the operator's queue. */
     listOpen: (): Promise<WebhookRequest[]> => deps.repository.listOpen(),
 
-    /** The operator answers a request: set up (`done`) or `declined`. The brand sees the status. */
     async close(id: string, status: 'done' | 'declined'): Promise<WebhookRequest> {
       const closed = /^whr_[0-9a-f]{16}$/.test(id) ? await deps.repository.close(id, status) : null;
       if (!closed) throw new AppError('not_found', `no open webhook request with id "${id}"`);
       return closed;
     },
 
-    /** Opening a brand's subscription API answers all its open requests. */
     closeOpenForBrand: (brandId: string): Promise<number> => deps.repository.closeOpenForBrand(brandId),
   };
 }

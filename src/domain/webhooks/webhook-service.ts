@@ -27,8 +27,36 @@ export interface WebhookServiceDeps {
 const DEFAULT_DELIVERY_LIMIT = 50;
 const MAX_DELIVERY_LIMIT = 1000;
 
+/** A new endpoint or a new secret: the only time the secret is shown. */
+interface EndpointWithSecret {
+  endpoint: WebhookEndpoint;
+  secret: string;
+}
+
+/** The operator's webhook endpoints (`dlv webhooks`, the operations API) and their deliveries. */
+export interface WebhookService {
+  /** Returns the new endpoint with its secret, the only time the secret is shown. */
+  add(input: { brandId: string; url: string; events?: string | string[] }): Promise<EndpointWithSecret>;
+  list(brandId: string | null): Promise<WebhookEndpoint[]>;
+  get(id: string): Promise<WebhookEndpoint>;
+  disable(id: string, reason?: string): Promise<WebhookEndpoint>;
+  /** Deliveries exhausted while it was disabled are not resent: `replay --since` does that. */
+  enable(id: string): Promise<WebhookEndpoint>;
+  /** A new secret; the old one keeps signing beside it for 24 h. */
+  rotateSecret(id: string): Promise<EndpointWithSecret>;
+  deliveries(endpointId: string, limit?: number): Promise<WebhookDelivery[]>;
+  /** Sends one delivery's event again, with the same webhook-id, as a new delivery. */
+  replayDelivery(deliveryId: string): Promise<WebhookDelivery>;
+  /**
+   * Sends every event since `since` again to every active endpoint subscribed to it (or only
+   * `endpointId`), including events missed while an endpoint was disabled. Receivers already
+   * holding one deduplicate it by its webhook-id.
+   */
+  replaySince(since: Date, endpointId: string | null): Promise<string[]>;
+}
+
 /** The operator's webhook administration (SPEC §8): endpoints, the delivery log, replays. */
-export function webhookService(deps: WebhookServiceDeps) {
+export function webhookService(deps: WebhookServiceDeps): WebhookService {
   const { repository, clock } = deps;
 
   async function endpoint(id: string): Promise<WebhookEndpoint> {
@@ -47,7 +75,6 @@ export function webhookService(deps: WebhookServiceDeps) {
   }
 
   return {
-    /** Returns the new endpoint with its secret, the only time the secret is shown. */
     async add(input: { brandId: string; url: string; events?: string | string[] }) {
       const brand = await deps.brands.get(input.brandId);
       const eventTypes = parseEventTypes(input.events);
@@ -78,13 +105,11 @@ export function webhookService(deps: WebhookServiceDeps) {
       return (await repository.setEndpointStatus(id, { status: 'disabled', reason, at: clock() }))!;
     },
 
-    /** Deliveries exhausted while it was disabled are not resent: `replay --since` does that. */
     async enable(id: string): Promise<WebhookEndpoint> {
       await live(id);
       return (await repository.setEndpointStatus(id, { status: 'active', reason: null, at: clock() }))!;
     },
 
-    /** A new secret; the old one keeps signing beside it for 24 h. */
     async rotateSecret(id: string) {
       await live(id);
       const now = clock();
@@ -105,7 +130,6 @@ export function webhookService(deps: WebhookServiceDeps) {
       return repository.listDeliveries(endpointId, limit);
     },
 
-    /** Sends one delivery's event again, with the same webhook-id, as a new delivery. */
     async replayDelivery(deliveryId: string): Promise<WebhookDelivery> {
       const original = DELIVERY_ID_PATTERN.test(deliveryId)
         ? await repository.findDelivery(deliveryId)
@@ -124,11 +148,6 @@ export function webhookService(deps: WebhookServiceDeps) {
       return (await repository.findDelivery(id!))!;
     },
 
-    /**
-     * Sends every event since `since` again to every active endpoint subscribed to it (or only
-     * `endpointId`), including events missed while an endpoint was disabled. Receivers already
-     * holding one deduplicate it by its webhook-id.
-     */
     async replaySince(since: Date, endpointId: string | null): Promise<string[]> {
       const now = clock();
       if (Number.isNaN(since.getTime())) throw invalidField('since', 'is not a valid time');

@@ -2,7 +2,7 @@ import { AppError, invalidField, validateAll } from '../../errors.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
-import { ENDPOINT_ID_PATTERN, type WebhookEndpoint } from './endpoint.ts';
+import { ENDPOINT_ID_PATTERN, type EndpointOrigin, type WebhookEndpoint } from './endpoint.ts';
 import { parseEventTypes } from './events.ts';
 import type { DestinationGuard } from './outbound.ts';
 import { generateWebhookSecret } from './secrets.ts';
@@ -11,24 +11,47 @@ import { generateWebhookSecret } from './secrets.ts';
 export const MAX_SUBSCRIPTIONS = 25;
 export const MAX_SUBSCRIPTION_DESCRIPTION = 500;
 
-export interface SubscriptionInput {
+interface SubscriptionInput {
   url: string;
   event_types: string[];
   description?: string | null;
 }
 
 /** The public shape of a subscription: never its secret, shown once at creation. */
-export function subscriptionJson(e: WebhookEndpoint) {
+interface SubscriptionJson {
+  id: string;
+  url: string;
+  event_types: WebhookEndpoint['eventTypes'];
+  description: string | null;
+  status: 'active' | 'disabled';
+  origin: EndpointOrigin;
+  created_at: string;
+}
+
+export function subscriptionJson(e: WebhookEndpoint): SubscriptionJson {
   return {
     id: e.id,
     url: e.url,
     event_types: e.eventTypes,
     description: e.description,
     // A deleted subscription is never served (404), so its status is one of these two.
-    status: e.status === 'active' ? ('active' as const) : ('disabled' as const),
+    status: e.status === 'active' ? 'active' : 'disabled',
     origin: e.origin,
     created_at: e.createdAt.toISOString(),
   };
+}
+
+/** A brand's own subscriptions (`/webhook-subscriptions`). */
+export interface WebhookSubscriptions {
+  /** Returns the subscription with its secret, the only time the secret is shown. */
+  create(
+    brandId: string,
+    input: SubscriptionInput,
+  ): Promise<{ subscription: WebhookEndpoint; secret: string }>;
+  list(brandId: string): Promise<WebhookEndpoint[]>;
+  get(brandId: string, id: string): Promise<WebhookEndpoint>;
+  /** Idempotent: deleting one already deleted is done; an id the brand never had is a 404. */
+  delete(brandId: string, id: string): Promise<void>;
 }
 
 /**
@@ -44,7 +67,7 @@ export function webhookSubscriptions(deps: {
   clock: Clock;
   /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
   onSubscriptionsChanged?: () => void;
-}) {
+}): WebhookSubscriptions {
   const repository = deps.stores.webhookSubscriptions;
   const notFound = (id: string) => new AppError('not_found', `No webhook subscription with id "${id}".`);
 
@@ -53,7 +76,6 @@ export function webhookSubscriptions(deps: {
   }
 
   return {
-    /** Returns the subscription with its secret, the only time the secret is shown. */
     async create(brandId: string, input: SubscriptionInput) {
       const checked = validateAll({
         url: () => deps.destinations.validate(input.url.trim()),
@@ -106,7 +128,6 @@ export function webhookSubscriptions(deps: {
       return found;
     },
 
-    /** Idempotent: deleting one already deleted is done; an id the brand never had is a 404. */
     async delete(brandId: string, id: string): Promise<void> {
       if (!(await find(brandId, id))) throw notFound(id);
       if (await repository.delete(brandId, id, deps.clock())) deps.onSubscriptionsChanged?.();

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { AccountService } from '../../domain/accounts/account-service.ts';
 import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import type { PageContextOf } from './context.ts';
@@ -35,10 +36,16 @@ export function formError(err: unknown, ctx: PageContext, labels: Record<string,
   return label ? fieldError(ctx.locale, ctx.t(label), detail.message) : err.message;
 }
 
+/** What the sign-in, sign-up and reset pages use. */
+interface AuthRoutesContext {
+  accounts: AccountService;
+  config: Pick<Config, 'publicBaseUrl'>;
+}
+
 /** Sign-up, e-mail verification, sign-in and out, password reset. */
 export function authRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: AuthRoutesContext,
   { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   const { accounts } = deps;

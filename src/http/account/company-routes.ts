@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Deps } from '../../deps.ts';
 import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/brands/billing.ts';
+import type { BrandService } from '../../domain/brands/brand-service.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
@@ -20,6 +20,11 @@ const COMPANY_FIELDS = {
   pickup_address: { name: 'pickup_address', label: 'company.pickup' },
 } as const;
 
+/** What the company page uses. */
+interface CompanyRoutesContext {
+  brands: BrandService;
+}
+
 /**
  * `/account/company`: what the invoices print about the brand, and its default pickup address.
  * The owner edits them; developers and finance people see them read only (finance checks what
@@ -27,7 +32,7 @@ const COMPANY_FIELDS = {
  */
 export function companyRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: CompanyRoutesContext,
   { context }: { context: PageContextOf },
 ): void {
   app.get('/company', SIGNED_IN, async (request, reply) => {

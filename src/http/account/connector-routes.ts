@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parseShopDomain } from '../../connectors/shopify/shop-domain.ts';
-import type { Deps } from '../../deps.ts';
+import type { ShopifyConnector } from '../../connectors/shopify/shopify-connector.ts';
+import type { WooCommerceConnector } from '../../connectors/woocommerce/woocommerce-connector.ts';
 import { canLinkShops, canManageKeys, UNVERIFIED_LINK } from '../../domain/accounts/user.ts';
 import { AppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
@@ -10,6 +11,12 @@ import { confirmShopPage } from './views/shops-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
+/** What the connectors' install links use (null when a platform is off). */
+interface ConnectorRoutesContext {
+  shopify: ShopifyConnector | null;
+  woocommerce: WooCommerceConnector | null;
+}
+
 /**
  * Where a shop sends a merchant to link it (Shopify's app URL, the WooCommerce plugin's "Connect"
  * button), through the connector's public routes to the account area, where the session lives.
@@ -18,7 +25,7 @@ const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true }
  */
 export function connectorRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: ConnectorRoutesContext,
   { context }: { context: PageContextOf },
 ): void {
   function mayLink(request: Parameters<typeof userOf>[0]) {

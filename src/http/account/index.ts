@@ -2,9 +2,26 @@ import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { ConnectionsService } from '../../connectors/connections-service.ts';
+import type { PrestaShopConnector } from '../../connectors/prestashop/prestashop-connector.ts';
+import type { ShopifyConnector } from '../../connectors/shopify/shopify-connector.ts';
+import type { WooCommerceConnector } from '../../connectors/woocommerce/woocommerce-connector.ts';
+import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
-import type { Deps } from '../../deps.ts';
+import type { AccountService } from '../../domain/accounts/account-service.ts';
+import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
+import type { Mailer, RateLimiter } from '../../domain/accounts/ports.ts';
+import type { TeamManagement } from '../../domain/accounts/team.ts';
+import type { BrandService } from '../../domain/brands/brand-service.ts';
+import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { RateService } from '../../domain/rates/rate-service.ts';
+import type { Clock } from '../../domain/shared/clock.ts';
+import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
+import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
+import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { isAppError } from '../../errors.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
@@ -44,13 +61,37 @@ declare module 'fastify' {
 
 export class CsrfError extends Error {}
 
+/** What the account area and its route modules use; the area closes the mailer and limiters with it. */
+interface AccountAreaContext {
+  config: Config;
+  pool: Pool;
+  accounts: AccountService;
+  mailer: Mailer;
+  signInLimiter: RateLimiter;
+  resetLimiter: RateLimiter;
+  brands: BrandService;
+  invoices: InvoiceService;
+  accountKeys: KeyManagement;
+  orders: OrderService;
+  rates: RateService;
+  team: TeamManagement;
+  clock: Clock;
+  webhooks: WebhookService;
+  webhookRequests: WebhookRequests;
+  subscriptions: WebhookSubscriptions;
+  connections: ConnectionsService;
+  shopify: ShopifyConnector | null;
+  woocommerce: WooCommerceConnector | null;
+  prestashop: PrestaShopConnector;
+}
+
 /**
  * The account area (`/account`): server-rendered pages for a brand's people, working without
  * JavaScript. Its routes declare `auth: 'session'` (a signed-in person) or `'none'` (the sign-in
  * forms); this plugin resolves the session cookie, checks the CSRF token of every POST, and
  * answers errors with pages rather than the API's JSON envelope.
  */
-export function accountArea(deps: Deps) {
+export function accountArea(deps: AccountAreaContext) {
   return async (account: FastifyInstance) => {
     const signer = cookieSigner(() => serverSecretsRepository(deps.pool).getOrCreate('account_cookie_key'));
     const baseUrl = deps.config.publicBaseUrl;

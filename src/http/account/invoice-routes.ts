@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { query } from './form.ts';
@@ -12,10 +12,15 @@ const sendPage = (reply: FastifyReply, body: string, status = 200) =>
 
 const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
+/** What the invoice pages use. */
+interface InvoiceRoutesContext {
+  invoices: InvoiceService;
+}
+
 /** The brand's invoices and credit notes, one with its lines, and its PDF. Every role sees them. */
 export function invoiceRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: InvoiceRoutesContext,
   { context }: { context: PageContextOf },
 ): void {
   const { invoices } = deps;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import type { CreatedKey } from '../../domain/api-keys/api-key-service.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
@@ -87,9 +87,14 @@ export function revealOnce(
   );
 }
 
+/** What the key reveal page uses. */
+interface KeyRevealContext {
+  accountKeys: KeyManagement;
+}
+
 export function keyRevealRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: KeyRevealContext,
   { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   app.get('/keys/:keyId/new', SIGNED_IN, async (request, reply) => {

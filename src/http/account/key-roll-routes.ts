@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { AccountService } from '../../domain/accounts/account-service.ts';
+import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
@@ -17,13 +19,20 @@ const sendPage = (reply: FastifyReply, body: string, status = 200) =>
 
 const keyIdOf = (request: FastifyRequest) => (request.params as { keyId: string }).keyId;
 
+/** What the key roll pages use. */
+interface KeyRollRoutesContext {
+  accounts: AccountService;
+  accountKeys: KeyManagement;
+  config: Pick<Config, 'publicBaseUrl'>;
+}
+
 /**
  * Rolling a key: a new key with the same scopes, shown once (after a redirect, so a reload rolls
  * nothing); the old one stops after a grace period.
  */
 export function keyRollRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: KeyRollRoutesContext,
   { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   const { accounts, accountKeys } = deps;

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { AccountService } from '../../domain/accounts/account-service.ts';
+import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import { isAppError } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
@@ -24,10 +26,17 @@ export function stepUpLimited(reply: FastifyReply, ctx: PageContext) {
   return sendPage(reply, page, 429);
 }
 
+/** What the keys pages use (the home page shows the API's address). */
+interface KeyRoutesContext {
+  accounts: AccountService;
+  accountKeys: KeyManagement;
+  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>;
+}
+
 /** The home page and the brand's API keys: list, create (after re-entering the password), revoke. */
 export function keyRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: KeyRoutesContext,
   { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   const { accounts, accountKeys } = deps;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
 import { accountOrders, canCancelOrders, isCancellable } from '../../domain/accounts/account-orders.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
@@ -15,11 +15,20 @@ const sendPage = (reply: FastifyReply, body: string, status = 200) =>
 
 const refOf = (request: FastifyRequest) => (request.params as { trackingRef: string }).trackingRef;
 
+/** What the order pages use. */
+interface OrderRoutesContext {
+  orders: OrderService;
+}
+
 /**
  * The brand's orders: the list (status filter, search, "older" pages), an order's page, and its
  * cancellation (confirmation first). Every role sees orders; only owners and developers cancel.
  */
-export function orderRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+export function orderRoutes(
+  app: FastifyInstance,
+  deps: OrderRoutesContext,
+  { context }: { context: PageContextOf },
+): void {
   const orders = accountOrders(deps.orders);
 
   app.get('/orders', SIGNED_IN, async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
 import { resolveDestination } from '../../domain/coverage/destination.ts';
-import type { RateRequest } from '../../domain/rates/rate-service.ts';
+import type { RateRequest, RateService } from '../../domain/rates/rate-service.ts';
 import { invalidField } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
@@ -40,11 +40,21 @@ function rateRequestOf(form: RatesForm): RateRequest {
   return request;
 }
 
+/** What the rates page uses (it shows the API's address). */
+interface RatesRoutesContext {
+  rates: RateService;
+  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>;
+}
+
 /**
  * `/account/rates`: the brand's own quote, from the very service `POST /rates` calls. Every role
  * may use it: finance people check invoices against these negotiated prices.
  */
-export function ratesRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+export function ratesRoutes(
+  app: FastifyInstance,
+  deps: RatesRoutesContext,
+  { context }: { context: PageContextOf },
+): void {
   app.get('/rates', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     const ctx = await context(request, reply);

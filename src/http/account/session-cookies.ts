@@ -17,12 +17,24 @@ export const NEW_KEY_COOKIE = 'dlv_new_key';
 export const NEW_SHOP_SECRET_COOKIE = 'dlv_new_shop_secret';
 export const ACCOUNT_PATH = '/account';
 
+/** The account area's cookies: signed (session, CSRF) or sealed (a secret shown once). */
+export interface CookieSigner {
+  sign(value: string): Promise<string>;
+  unsign(cookie: string | undefined): Promise<string | null>;
+  /**
+   * Encrypts `value` (AES-256-GCM) for a cookie that must not be readable, bound to `context`:
+   * opened with another context, it is treated as absent.
+   */
+  seal(value: string, context: string): Promise<string>;
+  open(cookie: string | undefined, context: string): Promise<string | null>;
+}
+
 /**
  * Signs the account cookies with a key kept in the database (`server_secrets`), loaded on first
  * use so that building the app needs no database. A cookie whose signature does not match is
  * treated as absent.
  */
-export function cookieSigner(loadKey: () => Promise<Buffer>) {
+export function cookieSigner(loadKey: () => Promise<Buffer>): CookieSigner {
   let key: Promise<Buffer> | null = null;
   const keyNow = () => {
     key ??= loadKey().catch((err) => {
@@ -45,10 +57,6 @@ export function cookieSigner(loadKey: () => Promise<Buffer>) {
       const value = cookie.slice(0, dot);
       return safeEqual(cookie.slice(dot + 1), mac(await keyNow(), value)) ? value : null;
     },
-    /**
-     * Encrypts `value` (AES-256-GCM) for a cookie that must not be readable, bound to `context`:
-     * opened with another context, it is treated as absent.
-     */
     async seal(value: string, context: string): Promise<string> {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', await sealKey(), iv).setAAD(Buffer.from(context));
@@ -70,8 +78,6 @@ export function cookieSigner(loadKey: () => Promise<Buffer>) {
     },
   };
 }
-
-export type CookieSigner = ReturnType<typeof cookieSigner>;
 
 export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);

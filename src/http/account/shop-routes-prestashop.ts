@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
 import type { Connection } from '../../connectors/connection.ts';
-import type { Deps } from '../../deps.ts';
+import type { ConnectionsService } from '../../connectors/connections-service.ts';
+import type { PrestaShopConnector } from '../../connectors/prestashop/prestashop-connector.ts';
 import type { User } from '../../domain/accounts/user.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { PUBLIC_PREFIX, publicServerUrl } from '../public/index.ts';
@@ -48,6 +50,13 @@ function refusal(
   return { errors: fieldErrors(err, ctx, fields), status: 400 };
 }
 
+/** What the PrestaShop part uses. */
+interface PrestaShopShopRoutesContext {
+  connections: ConnectionsService;
+  prestashop: PrestaShopConnector;
+  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>;
+}
+
 /**
  * The Shops page's PrestaShop part: linking a shop (the bridge's `linking.link`, the same as
  * `dlv connectors prestashop link`) with the connection id and secret shown once, a Webservice key
@@ -57,7 +66,7 @@ function refusal(
  */
 export function prestashopShopRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: PrestaShopShopRoutesContext,
   page: {
     signer: CookieSigner;
     context: PageContextOf;

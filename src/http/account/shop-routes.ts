@@ -1,8 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { ConnectionsService } from '../../connectors/connections-service.ts';
 import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
+import type { PrestaShopConnector } from '../../connectors/prestashop/prestashop-connector.ts';
 import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
+import type { ShopifyConnector } from '../../connectors/shopify/shopify-connector.ts';
 import { INSTALL_TTL_MS } from '../../connectors/shopify/shopify-link.ts';
-import type { Deps } from '../../deps.ts';
+import type { WooCommerceConnector } from '../../connectors/woocommerce/woocommerce-connector.ts';
 import { canLinkShops, canManageKeys, UNVERIFIED_LINK, type User } from '../../domain/accounts/user.ts';
 import { AppError, invalidField, isAppError } from '../../errors.ts';
 import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../connectors/shopify/index.ts';
@@ -54,6 +58,15 @@ export function shopDomainFromForm(input: string): string {
   return value;
 }
 
+/** What the Shops page uses: the links, each platform's connector (null when off) and the service's address. */
+interface ShopRoutesContext {
+  connections: ConnectionsService;
+  shopify: ShopifyConnector | null;
+  woocommerce: WooCommerceConnector | null;
+  prestashop: PrestaShopConnector;
+  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>;
+}
+
 /**
  * `/account/shops` («Boutiques»): connecting a Shopify store (through the signed-in install route),
  * the brand's links with their health, settings and disconnect, and the sync problems. Everyone of
@@ -61,7 +74,7 @@ export function shopDomainFromForm(input: string): string {
  */
 export function shopRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: ShopRoutesContext,
   { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   const { connections } = deps;

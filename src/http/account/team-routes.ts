@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
 import { EMAIL_TAKEN } from '../../domain/accounts/account-service.ts';
 import type { MessageKey } from '../../domain/accounts/messages.ts';
+import type { TeamManagement } from '../../domain/accounts/team.ts';
 import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
+import type { Clock } from '../../domain/shared/clock.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
@@ -28,8 +29,18 @@ const REFUSALS: Record<string, MessageKey> = {
   [NOT_YOURSELF]: 'team.notYourself',
 };
 
+/** What the team pages use. */
+interface TeamRoutesContext {
+  team: TeamManagement;
+  clock: Clock;
+}
+
 /** The team page (owners only): the brand's people, pending invitations, roles, removal. */
-export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { context: PageContextOf }): void {
+export function teamRoutes(
+  app: FastifyInstance,
+  deps: TeamRoutesContext,
+  { context }: { context: PageContextOf },
+): void {
   const { team } = deps;
 
   async function view(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {

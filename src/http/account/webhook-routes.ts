@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
 import type { User } from '../../domain/accounts/user.ts';
+import type { BrandService } from '../../domain/brands/brand-service.ts';
+import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
+import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
+import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
@@ -19,6 +22,14 @@ const REQUEST_FIELDS = {
   message: { name: 'message', label: 'webhooks.message' },
 } as const;
 
+/** What the webhook pages use. */
+interface WebhookRoutesContext {
+  webhooks: WebhookService;
+  webhookRequests: WebhookRequests;
+  brands: BrandService;
+  subscriptions: WebhookSubscriptions;
+}
+
 /**
  * `/account/webhooks` (owner and developer): the operator's endpoints and the subscriptions the
  * brand's tools made through the API, with their last deliveries (only the latter can be deleted
@@ -26,7 +37,7 @@ const REQUEST_FIELDS = {
  */
 export function webhookRoutes(
   app: FastifyInstance,
-  deps: Deps,
+  deps: WebhookRoutesContext,
   { context }: { context: PageContextOf },
 ): void {
   async function pageData(user: User) {

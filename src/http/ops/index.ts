@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
@@ -7,8 +8,14 @@ import { opsOrderRoutes } from './routes/orders/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
 
+/** What the operations API's routes use. */
+interface OpsApiContext {
+  config: Config;
+  orders: OrderService;
+}
+
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
-export function opsApi(deps: Deps) {
+export function opsApi(deps: OpsApiContext) {
   return async (ops: FastifyInstance) => {
     await registerOpenApi(ops, {
       title: 'Delivery Orders — operations API',

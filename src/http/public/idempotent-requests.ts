@@ -3,13 +3,13 @@ import type { Stores, Transact } from '../../db/stores.ts';
 import { AppError } from '../../errors.ts';
 
 /** A response as first sent: replayed byte-for-byte-equivalent to a retry with the same key. */
-export interface Outcome {
+interface Outcome {
   statusCode: number;
   /** The response body: a value, or already JSON text (stored as the JSON it holds). */
   body: unknown;
 }
 
-export interface IdempotencyScope {
+interface IdempotencyScope {
   brandId: string;
   key: string | null;
   /** What was asked (operation and body); computed only when a key is given. */
@@ -35,12 +35,26 @@ function replay(scope: IdempotencyScope, stored: StoredResponse): Outcome & { re
   return { statusCode: stored.statusCode, body: stored.body, replayed: true };
 }
 
-export function idempotentRequests(deps: { stores: Pick<Stores, 'idempotencyKeys'>; transact: Transact }) {
+/** `Idempotency-Key` on the public API's writes: one answer per key, replayed for 24 h. */
+export interface IdempotentRequests {
+  /**
+   * `prepare` does the reads (validation, prices) outside any transaction; `work` writes, inside
+   * the key's transaction when there is a key. A key already answered is replayed before any of it.
+   */
+  run<P>(
+    scope: IdempotencyScope,
+    prepare: () => Promise<P>,
+    work: (stores: Stores | null, prepared: P) => Promise<Outcome>,
+  ): Promise<Outcome & { replayed: boolean }>;
+  /** Keys older than 24 h: the hourly cleanup job. */
+  deleteExpired(): Promise<number>;
+}
+
+export function idempotentRequests(deps: {
+  stores: Pick<Stores, 'idempotencyKeys'>;
+  transact: Transact;
+}): IdempotentRequests {
   return {
-    /**
-     * `prepare` does the reads (validation, prices) outside any transaction; `work` writes, inside
-     * the key's transaction when there is a key. A key already answered is replayed before any of it.
-     */
     async run<P>(
       scope: IdempotencyScope,
       prepare: () => Promise<P>,
@@ -67,7 +81,6 @@ export function idempotentRequests(deps: { stores: Pick<Stores, 'idempotencyKeys
       });
     },
 
-    /** Keys older than 24 h: the hourly cleanup job. */
     deleteExpired: () => deps.stores.idempotencyKeys.deleteExpired(),
   };
 }

@@ -1,9 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
+import type { OrderLinks } from '../../domain/orders/order-json.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { RateService } from '../../domain/rates/rate-service.ts';
+import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { PUBLIC_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
+import type { IdempotentRequests } from './idempotent-requests.ts';
 import { eventTypesRoute } from './routes/event-types/index.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
 import { getMeRoute } from './routes/me/index.ts';
@@ -14,8 +20,22 @@ import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/index.
 
 export const PUBLIC_PREFIX = '/public/v1';
 
+/**
+ * What the public API's routes use, and no more: each route module declares its own part, and
+ * the compiler checks that this one covers them all.
+ */
+interface PublicApiContext {
+  config: Config;
+  orders: OrderService;
+  idempotentRequests: IdempotentRequests;
+  invoices: InvoiceService;
+  rates: RateService;
+  subscriptions: WebhookSubscriptions;
+  links: OrderLinks;
+}
+
 /** Each resource registers its own routes; their order is the OpenAPI document's. */
-const RESOURCES: ReadonlyArray<(app: TypedApp, deps: Deps) => void> = [
+const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> = [
   pingRoute,
   getMeRoute,
   postRatesRoute,
@@ -25,13 +45,13 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: Deps) => void> = [
   eventTypesRoute,
 ];
 
-export function publicServerUrl(deps: Deps): string {
+export function publicServerUrl(deps: { config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'> }): string {
   const base = deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`;
   return `${base}${PUBLIC_PREFIX}`;
 }
 
 /** The public API (`/public/v1`): brands' API keys, its OpenAPI document and docs page. */
-export function publicApi(deps: Deps) {
+export function publicApi(deps: PublicApiContext) {
   return async (api: FastifyInstance) => {
     await registerOpenApi(api, {
       title: 'Delivery Orders API',

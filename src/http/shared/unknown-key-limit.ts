@@ -11,16 +11,27 @@ export const UNKNOWN_KEY_POLICY: BucketPolicy = { perSecond: 0.2, burst: 20 };
 /** Addresses kept blocked in memory at most; the oldest is dropped past it. */
 const MAX_BLOCKED = 100_000;
 
+/** Failed key lookups counted per client address, and the addresses blocked for them. */
+export interface UnknownKeyLimit {
+  /** The 429 to answer at once when `address` is blocked, else null (look the key up). */
+  refusal(address: string): TooManyUnknownKeys | null;
+  /**
+   * Counts one unknown key from `address`: the 429 to answer instead of the 401 when it is one
+   * too many (the address is then blocked), else null.
+   */
+  failed(address: string): Promise<TooManyUnknownKeys | null>;
+  close(): Promise<void>;
+}
+
 /**
  * Counts the failed key lookups of each address in `limiter` (in memory, or Redis to share the count
  * between instances). Once an address is past the limit it is blocked on this instance until its
  * `Retry-After`: its keys that are not in the authenticator's cache are then refused with 429
  * without a lookup (a valid key verified in the last seconds still passes from the cache).
  */
-export function unknownKeyLimit(limiter: RateLimiter, now: () => number = Date.now) {
+export function unknownKeyLimit(limiter: RateLimiter, now: () => number = Date.now): UnknownKeyLimit {
   const blockedUntil = new Map<string, number>();
   return {
-    /** The 429 to answer at once when `address` is blocked, else null (look the key up). */
     refusal(address: string): TooManyUnknownKeys | null {
       const until = blockedUntil.get(address);
       if (until === undefined) return null;
@@ -29,10 +40,6 @@ export function unknownKeyLimit(limiter: RateLimiter, now: () => number = Date.n
       blockedUntil.delete(address);
       return null;
     },
-    /**
-     * Counts one unknown key from `address`: the 429 to answer instead of the 401 when it is one
-     * too many (the address is then blocked), else null.
-     */
     async failed(address: string): Promise<TooManyUnknownKeys | null> {
       const decision = await limiter.take(`unknown-key:${address}`);
       if (decision.allowed) return null;
@@ -43,8 +50,6 @@ export function unknownKeyLimit(limiter: RateLimiter, now: () => number = Date.n
     close: () => limiter.close(),
   };
 }
-
-export type UnknownKeyLimit = ReturnType<typeof unknownKeyLimit>;
 
 export type TooManyUnknownKeys = AppError & { retryAfterSeconds: number };
 

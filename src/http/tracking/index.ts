@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../../deps.ts';
+import type { Config } from '../../config.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
 import { AppError } from '../../errors.ts';
 import { redisRateLimiter } from '../../infra/rate-limit/redis-rate-limiter.ts';
 import {
@@ -57,8 +58,14 @@ function tooMany(retryAfterSeconds: number) {
   return Object.assign(new AppError('rate_limited', 'Too many tracking requests.'), { retryAfterSeconds });
 }
 
+/** What the tracking pages use. */
+interface TrackingContext {
+  config: Config;
+  orders: OrderService;
+}
+
 /** The recipients' tracking page (`/track/{token}`): server-rendered HTML, no account, no script. */
-export function trackingPages(deps: Deps) {
+export function trackingPages(deps: TrackingContext) {
   return async (app: FastifyInstance) => {
     const limiter: RateLimiter = deps.config.redisUrl
       ? redisRateLimiter(deps.config.redisUrl, TRACKING_RATE_LIMIT, (err) =>

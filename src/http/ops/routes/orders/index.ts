@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { OrderSchema, OrderStatusSchema, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses, PrefixedId } from '../../../shared/schemas/shared.ts';
@@ -19,8 +19,13 @@ const StatusChangeRequest = Type.Object(
   { additionalProperties: false },
 );
 
+/** What the operator's order routes use. */
+interface OpsOrdersRouteContext {
+  orders: OrderService;
+}
+
 /** Operator routes for couriers' scanning tools: read any order, move it through its states. */
-export function opsOrderRoutes(app: TypedApp, deps: Deps): void {
+export function opsOrderRoutes(app: TypedApp, deps: OpsOrdersRouteContext): void {
   app.get(
     '/orders/:trackingRef',
     {

@@ -1,12 +1,17 @@
-import type { Deps } from '../../../../deps.ts';
+import type { OrderLinks } from '../../../../domain/orders/order-json.ts';
 import { EVENT_CATALOGUE, EVENT_TYPES } from '../../../../events/catalogue.ts';
 import { eventSamples } from '../../../../events/samples.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 import { EventTypesResponse } from '../../../shared/schemas/webhook-subscriptions.ts';
 
+/** What the event-types route uses: the links its samples carry. */
+interface EventTypesContext {
+  links: OrderLinks;
+}
+
 /** The event catalogue, for tools that let a person pick a trigger: any key may read it. */
-export function eventTypesRoute(app: TypedApp, deps: Deps): void {
+export function eventTypesRoute(app: TypedApp, deps: EventTypesContext): void {
   // Rendered once: the samples depend only on this deployment's links.
   const samples = eventSamples(deps.links);
   const body = {

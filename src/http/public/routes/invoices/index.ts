@@ -1,5 +1,5 @@
-import type { Deps } from '../../../../deps.ts';
 import { invoiceJson, invoiceLineJson } from '../../../../domain/invoices/invoice-json.ts';
+import type { InvoiceService } from '../../../../domain/invoices/invoice-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import {
@@ -10,7 +10,12 @@ import {
 } from '../../../shared/schemas/invoices.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function invoiceRoutes(app: TypedApp, deps: Deps): void {
+/** What the invoice routes use. */
+interface InvoicesRouteContext {
+  invoices: InvoiceService;
+}
+
+export function invoiceRoutes(app: TypedApp, deps: InvoicesRouteContext): void {
   app.get(
     '/invoices',
     {

@@ -1,10 +1,15 @@
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function cancelOrderRoute(app: TypedApp, deps: Deps): void {
+/** What the route uses. */
+interface CancelOrderContext {
+  orders: OrderService;
+}
+
+export function cancelOrderRoute(app: TypedApp, deps: CancelOrderContext): void {
   app.post(
     '/orders/:trackingRef/cancel',
     {

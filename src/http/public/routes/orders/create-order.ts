@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
@@ -10,11 +10,18 @@ import {
 } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency-key.ts';
+import type { IdempotentRequests } from '../../idempotent-requests.ts';
 
 // Returned anonymous: a closure named per request costs a defineProperty under tsx (keepNames).
 const fingerprintOf = (body: unknown) => () => requestFingerprint('POST /orders', body);
 
-export function createOrderRoute(app: TypedApp, deps: Deps): void {
+/** What the route uses. */
+interface CreateOrderContext {
+  orders: OrderService;
+  idempotentRequests: IdempotentRequests;
+}
+
+export function createOrderRoute(app: TypedApp, deps: CreateOrderContext): void {
   app.post(
     '/orders',
     {

@@ -1,11 +1,16 @@
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function getOrderRoute(app: TypedApp, deps: Deps): void {
+/** What the route uses. */
+interface GetOrderContext {
+  orders: OrderService;
+}
+
+export function getOrderRoute(app: TypedApp, deps: GetOrderContext): void {
   app.get(
     '/orders/:trackingRef',
     {

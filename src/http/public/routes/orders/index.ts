@@ -1,13 +1,20 @@
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import type { IdempotentRequests } from '../../idempotent-requests.ts';
 import { cancelOrderRoute } from './cancel-order.ts';
 import { createOrderRoute } from './create-order.ts';
 import { getOrderRoute } from './get-order.ts';
 import { listOrdersRoute } from './list-orders.ts';
 import { updateOrderRoute } from './update-order.ts';
 
+/** What the order routes use. */
+interface OrdersRouteContext {
+  orders: OrderService;
+  idempotentRequests: IdempotentRequests;
+}
+
 /** Orders: create, list, track, complete, cancel (in the OpenAPI document's order). */
-export function orderRoutes(app: TypedApp, deps: Deps): void {
+export function orderRoutes(app: TypedApp, deps: OrdersRouteContext): void {
   createOrderRoute(app, deps);
   listOrdersRoute(app, deps);
   getOrderRoute(app, deps);

@@ -1,11 +1,16 @@
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderListQuery, OrderListResponse } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function listOrdersRoute(app: TypedApp, deps: Deps): void {
+/** What the route uses. */
+interface ListOrdersContext {
+  orders: OrderService;
+}
+
+export function listOrdersRoute(app: TypedApp, deps: ListOrdersContext): void {
   app.get(
     '/orders',
     {

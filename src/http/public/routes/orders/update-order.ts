@@ -1,10 +1,15 @@
-import type { Deps } from '../../../../deps.ts';
+import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { OrderPatchRequest, OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
-export function updateOrderRoute(app: TypedApp, deps: Deps): void {
+/** What the route uses. */
+interface UpdateOrderContext {
+  orders: OrderService;
+}
+
+export function updateOrderRoute(app: TypedApp, deps: UpdateOrderContext): void {
   app.patch(
     '/orders/:trackingRef',
     {

@@ -1,5 +1,5 @@
-import type { Deps } from '../../../../deps.ts';
 import type { RatesQuote } from '../../../../domain/rates/quote-rates.ts';
+import type { RateService } from '../../../../domain/rates/rate-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
@@ -8,7 +8,12 @@ import { errorResponses } from '../../../shared/schemas/shared.ts';
 
 const serialized = new WeakMap<RatesQuote, string>();
 
-export function postRatesRoute(app: TypedApp, deps: Deps): void {
+/** What the rates route uses. */
+interface RatesRouteContext {
+  rates: RateService;
+}
+
+export function postRatesRoute(app: TypedApp, deps: RatesRouteContext): void {
   app.post(
     '/rates',
     {

@@ -1,4 +1,4 @@
-import type { Deps } from '../../../../deps.ts';
+import type { WebhookSubscriptions } from '../../../../domain/webhooks/webhook-subscriptions.ts';
 import { MAX_SUBSCRIPTIONS, subscriptionJson } from '../../../../domain/webhooks/webhook-subscriptions.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
@@ -19,11 +19,16 @@ const FORBIDDEN =
   'The brand cannot use webhook subscriptions yet (`webhooks_not_enabled`, the message says how to request access), ' +
   'or the API key lacks the `webhooks:write` scope (`insufficient_scope`).';
 
+/** What the subscription routes use. */
+interface SubscriptionsRouteContext {
+  subscriptions: WebhookSubscriptions;
+}
+
 /**
  * The subscription API of automation tools (REST hooks: subscribe when a workflow is turned on,
  * unsubscribe when it is turned off). Deliveries are those of every webhook (Standard Webhooks).
  */
-export function webhookSubscriptionRoutes(app: TypedApp, deps: Deps): void {
+export function webhookSubscriptionRoutes(app: TypedApp, deps: SubscriptionsRouteContext): void {
   app.post(
     '/webhook-subscriptions',
     {
