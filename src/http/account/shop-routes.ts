@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
+import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../../connectors/shopify/receivers.ts';
 import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
 import { INSTALL_TTL_MS } from '../../connectors/shopify/shopify-link.ts';
 import type { Deps } from '../../deps.ts';
 import { canLinkShops, canManageKeys, UNVERIFIED_LINK, type User } from '../../domain/accounts/user.ts';
 import { AppError, invalidField, isAppError } from '../../errors.ts';
-import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../connectors/shopify/index.ts';
 import { userOf } from '../shared/principal.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';

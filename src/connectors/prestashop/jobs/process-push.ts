@@ -1,6 +1,6 @@
-import type { PrestaShopConnector } from '../connectors/prestashop/prestashop-connector.ts';
-import { defineJob } from './job.ts';
-import { PRESTASHOP_PROCESS_PUSH_SPEC } from './job-names.ts';
+import { defineJob } from '../../../jobs/job.ts';
+import { PRESTASHOP_PROCESS_PUSH_SPEC } from '../../../jobs/job-names.ts';
+import type { PrestaShopConnector } from '../prestashop-connector.ts';
 
 /** What this job uses. */
 type Context = { prestashop: Pick<PrestaShopConnector, 'inbox'> };

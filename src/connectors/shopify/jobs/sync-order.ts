@@ -1,7 +1,7 @@
-import { ShopifyRetryLater } from '../connectors/shopify/admin-client.ts';
-import type { ShopifyConnector } from '../connectors/shopify/shopify-connector.ts';
-import { defineJob, type Job, type JobHelpers } from './job.ts';
-import { OUTBOX_JOB_PAYLOAD_VERSION, SHOPIFY_SYNC_ORDER_SPEC } from './job-names.ts';
+import { defineJob, type Job, type JobHelpers } from '../../../jobs/job.ts';
+import { OUTBOX_JOB_PAYLOAD_VERSION, SHOPIFY_SYNC_ORDER_SPEC } from '../../../jobs/job-names.ts';
+import { ShopifyRetryLater } from '../admin-client.ts';
+import type { ShopifyConnector } from '../shopify-connector.ts';
 
 /** What this job uses; null when the Shopify connector is not configured. */
 type Context = { shopify: Pick<ShopifyConnector, 'syncQueues' | 'tracking'> | null };

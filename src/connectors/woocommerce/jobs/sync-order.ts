@@ -1,6 +1,6 @@
-import type { WooCommerceConnector } from '../connectors/woocommerce/woocommerce-connector.ts';
-import { defineJob } from './job.ts';
-import { WOOCOMMERCE_SYNC_ORDER_SPEC } from './job-names.ts';
+import { defineJob } from '../../../jobs/job.ts';
+import { WOOCOMMERCE_SYNC_ORDER_SPEC } from '../../../jobs/job-names.ts';
+import type { WooCommerceConnector } from '../woocommerce-connector.ts';
 
 /** What this job uses. */
 type Context = { woocommerce: Pick<WooCommerceConnector, 'status'> | null };

@@ -1,6 +1,6 @@
-import type { ShopifyConnector } from '../connectors/shopify/shopify-connector.ts';
-import { defineJob } from './job.ts';
-import { SHOPIFY_PROCESS_WEBHOOK_SPEC } from './job-names.ts';
+import { defineJob } from '../../../jobs/job.ts';
+import { SHOPIFY_PROCESS_WEBHOOK_SPEC } from '../../../jobs/job-names.ts';
+import type { ShopifyConnector } from '../shopify-connector.ts';
 
 /** What this job uses. */
 type Context = { shopify: Pick<ShopifyConnector, 'inbox'> | null };
