@@ -3,7 +3,13 @@ import { type Config, isDevelopment } from './config.ts';
 import { connectionsService } from './connectors/connections-service.ts';
 import { connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
-import { connectorsOn, ORDER_QUEUE_PREFIXES, remoteCleanups, wireConnectors } from './connectors/registry.ts';
+import {
+  connectorsOn,
+  EXTRA_STATUSES,
+  ORDER_QUEUE_PREFIXES,
+  remoteCleanups,
+  wireConnectors,
+} from './connectors/registry.ts';
 import { connectorResync } from './connectors/resync.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
@@ -65,8 +71,7 @@ export function createDeps(
   };
   const shopGuard = destinationGuard(shopPolicy);
   // Every outbound call goes through one of these (src/infra/http/outbound-client.ts): the guard is
-  // the connection's own DNS resolution. Shopify's admin origins are shops' myshopify.com names,
-  // guarded like other shops (a fake Shopify on loopback needs CONNECTORS_ALLOW_INSECURE).
+  // the connection's own DNS resolution; a platform's own hosts get theirs (ConnectorContext.requester).
   const webhookHttp = outboundClient({ allowInsecure: config.webhooksAllowInsecure });
   const shopHttp = outboundClient(shopPolicy);
 
@@ -191,6 +196,7 @@ export function createDeps(
     clock,
     onChanged: directory.forget,
     remoteCleanup: remoteCleanups(() => connectors?.byPlatform ?? {}),
+    extraStatuses: EXTRA_STATUSES,
   });
   connectors = wireConnectors({
     config,
@@ -242,7 +248,7 @@ export function createDeps(
     connectorDirectory: directory,
     /** The shop platforms that are on (src/connectors/registry.ts): receivers, start-up summary. */
     connectors: connectors.active,
-    /** Each platform's connector under its name (`shopify`…), null when off: jobs, CLI, account area. */
+    /** Each platform's connector under its identifier, null when off: jobs, CLI, account area. */
     ...connectors.byPlatform,
     /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
     resync: connectorResync({

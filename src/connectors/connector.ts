@@ -56,7 +56,7 @@ export interface ReceiverContext {
 export interface Connector<I = unknown, P extends Platform = Platform> {
   /** Stored with each link (`connections.platform`) and in job names: never renamed. */
   readonly platform: P;
-  /** The platform's name in messages (`Shopify`). */
+  /** The platform's name in messages and the start-up summary. */
   readonly label: string;
   /** Whether this deployment runs it (its settings are in config.ts); `create` gives null when not. */
   isOn(config: Config): boolean;
@@ -73,13 +73,18 @@ export interface Connector<I = unknown, P extends Platform = Platform> {
    * event) sends to the shop, in the order's own queue (`<queuePrefix>:<tracking ref>`).
    */
   readonly syncBack: { events: readonly EventType[]; job: string; queuePrefix: string };
+  /**
+   * Settings a link of this platform takes besides the common ones: shop order statuses the brand
+   * may ship besides the paid one (WooCommerce's `on-hold`…), when the platform has such a choice.
+   */
+  readonly extraStatuses?: readonly string[];
   /** Unlink: what is removed from the shop when a brand disconnects (throws when some of it stays). */
   unlink?(connector: I): RemoteCleanup;
   /** `dlv connectors resync`: reading the shop's orders back since a date, when the platform can. */
   resync?(connector: I): Resync;
   /**
    * The platform's jobs (intake, status sync, poll): each reads its connector from the job context,
-   * under the platform's name (`deps.shopify`). Their names and payloads are in src/jobs/job-names.ts.
+   * under the platform's identifier (`deps.<platform>`). Their names and payloads are in src/jobs/job-names.ts.
    */
   // biome-ignore lint/suspicious/noExplicitAny: each job has its own payload fields and context
   readonly jobs: readonly Job<any, any>[];

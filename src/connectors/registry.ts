@@ -30,6 +30,11 @@ export const ORDER_QUEUE_PREFIXES: readonly string[] = LIST.map((c) => c.syncBac
 /** The platforms this deployment runs, in the registry's order. */
 export const connectorsOn = (config: Config): readonly AnyConnector[] => LIST.filter((c) => c.isOn(config));
 
+/** The platforms whose links take extra shop statuses (the connections service checks them). */
+export const EXTRA_STATUSES = LIST.flatMap((c) =>
+  c.extraStatuses ? [{ platform: c.platform, label: c.label, statuses: c.extraStatuses }] : [],
+);
+
 /** Every connector's jobs (src/jobs/index.ts adds them to the worker's task list). */
 export const CONNECTOR_JOBS = LIST.flatMap((c) => c.jobs);
 

@@ -22,8 +22,7 @@ export const PRESTASHOP = defineConnector({
       guard: ctx.shopGuard,
       request: ctx.shopRequest,
       clock: ctx.clock,
-      // The same rule as the Shopify connector's (config.ts): a published service keeps no shop
-      // credentials under a key stored beside them.
+      // A published service keeps no shop credentials under a key stored beside them (config.ts).
       refusal: ctx.credentialRefusal,
       onChanged: ctx.directory.forget,
       processJob: PRESTASHOP_PROCESS_PUSH_SPEC.name,

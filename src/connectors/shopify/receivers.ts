@@ -4,8 +4,9 @@ import { AppError, isAppError } from '../../errors.ts';
 import { sendAccountMessage } from '../../http/account/message-page.ts';
 import { ACCOUNT_PATH } from '../../http/account/session-cookies.ts';
 import { shopOf } from '../../http/shared/principal.ts';
+import { isValidBodyHmac } from '../signatures.ts';
 import type { ShopifyRateRequest } from './carrier-rates.ts';
-import { isShopDomain, isValidBodyHmac, parseShopDomain } from './shop-domain.ts';
+import { isShopDomain, parseShopDomain } from './shop-domain.ts';
 import type { ShopifyConnector } from './shopify-connector.ts';
 import { InstallRefused } from './shopify-link.ts';
 

@@ -36,6 +36,9 @@ export const WOOCOMMERCE = defineConnector({
     job: WOOCOMMERCE_SYNC_ORDER_SPEC.name,
     queuePrefix: 'woocommerce',
   },
+  // What a brand may ship besides `processing` (paid): `on-hold` is where bank transfers and cheques
+  // wait, `pending` where cash on delivery may. Never `cancelled` or `failed`.
+  extraStatuses: ['on-hold', 'pending'],
   unlink: (woocommerce) => async (connection) => {
     await woocommerce?.removeWebhooks(connection);
   },
