@@ -75,7 +75,7 @@ export interface Connector<I = unknown, P extends Platform = Platform> {
   readonly syncBack: { events: readonly EventType[]; job: string; queuePrefix: string };
   /**
    * Settings a link of this platform takes besides the common ones: shop order statuses the brand
-   * may ship besides the paid one (WooCommerce's `on-hold`…), when the platform has such a choice.
+   * may ship besides the paid one (an order waiting for a bank transfer…), when the platform has such a choice.
    */
   readonly extraStatuses?: readonly string[];
   /** Unlink: what is removed from the shop when a brand disconnects (throws when some of it stays). */

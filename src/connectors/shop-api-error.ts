@@ -12,7 +12,7 @@ export type ShopApiFailure = 'unauthorized' | 'retry_later' | 'request_failed';
 export class ShopApiError extends Error {
   /** The HTTP status the shop answered (0: no answer), when it matters to the caller. */
   readonly status: number | null;
-  /** The platform's own error code (WooCommerce's `rest_no_route`…). */
+  /** The platform's own error code (a REST route's `rest_no_route`…). */
   readonly code: string | null;
   readonly retryAt: Date | null;
 
@@ -33,7 +33,7 @@ export const isShopApiFailure = (err: unknown, failure: ShopApiFailure): err is 
   err instanceof ShopApiError && err.failure === failure;
 
 /**
- * The names each client had for its failures (`ShopifyUnauthorized`…), kept as `instanceof` checks
+ * The names each client had for its failures (`<Platform>Unauthorized`…), kept as `instanceof` checks
  * of a ShopApiError of that platform and kind: the clients' tests read as before.
  */
 export function shopApiFailureOf(platform: Platform, failure: ShopApiFailure) {

@@ -9,7 +9,7 @@ export function safeEqual(a: string, b: string): boolean {
 
 /**
  * A shop's signature header over the bytes received: base64 HMAC-SHA256 of the raw body with the
- * shared secret (Shopify's `X-Shopify-Hmac-Sha256`, WooCommerce's `X-WC-Webhook-Signature`).
+ * shared secret, as the platforms' webhooks carry it in a header of their own.
  */
 export function isValidBodyHmac(rawBody: Buffer | null, header: unknown, secret: string): boolean {
   if (rawBody === null || typeof header !== 'string' || header === '') return false;
