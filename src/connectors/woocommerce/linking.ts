@@ -8,9 +8,9 @@ import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
 import { isShopApiFailure } from '../shop-api-error.ts';
 import type { WooOperations } from './operations.ts';
-import { gmt } from './poll.ts';
 import { checkedStoreUrl } from './store-url.ts';
 import { encodeWooCredentials } from './woo-credentials.ts';
+import { gmt } from './woo-dates.ts';
 import { wooUrls } from './woo-urls.ts';
 
 /** A key provisioning left unfinished this long must start again. */

@@ -5,8 +5,8 @@ import type { ConnectorOrderSync as OrderIntake } from '../order-sync.ts';
 import { isShopApiFailure } from '../shop-api-error.ts';
 import type { WooOperations, WooShopAccess } from './operations.ts';
 import { mapWooOrder, type WooOrder, wooLoad, wooOrderRef } from './order-mapping.ts';
-import { gmt } from './poll.ts';
 import { wooAccess } from './woo-credentials.ts';
+import { gmt } from './woo-dates.ts';
 
 /** The shop status of a paid order waiting to be shipped. */
 export const PAID_STATUS = 'processing';

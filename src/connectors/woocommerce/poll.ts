@@ -6,6 +6,7 @@ import { isShopApiFailure } from '../shop-api-error.ts';
 import { PAGE_SIZE, WEBHOOK_TOPICS, type WooOperations, type WooShopAccess } from './operations.ts';
 import type { WooOrderSync } from './order-sync.ts';
 import { wooAccess } from './woo-credentials.ts';
+import { gmt } from './woo-dates.ts';
 import { wooUrls } from './woo-urls.ts';
 
 /**
@@ -15,9 +16,6 @@ import { wooUrls } from './woo-urls.ts';
 export const POLL_OVERLAP_MS = 5 * 60 * 1000;
 /** Pages one poll reads at most; the next poll continues from the mark. */
 const MAX_PAGES = 50;
-
-/** `YYYY-MM-DDTHH:MM:SS` in UTC, WooCommerce's `_gmt` format (sortable as text). */
-export const gmt = (d: Date) => d.toISOString().slice(0, 19);
 
 export interface PollSummary {
   seen: number;
