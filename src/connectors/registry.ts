@@ -12,14 +12,14 @@ export const CONNECTORS = [SHOPIFY, WOOCOMMERCE, PRESTASHOP] as const;
 
 type Listed = (typeof CONNECTORS)[number];
 /** Each platform's wired connector under its name; null when the deployment leaves it off. */
-export type WiredConnectors = { [C in Listed as C['platform']]: ReturnType<C['create']> };
+type WiredConnectors = { [C in Listed as C['platform']]: ReturnType<C['create']> };
 
 // biome-ignore lint/suspicious/noExplicitAny: the registry handles each platform's own wired type opaquely
 type AnyConnector = Connector<any, Platform>;
 const LIST: readonly AnyConnector[] = CONNECTORS;
 
 /** A platform that is on: its definition and what `create` made. */
-export interface ActiveConnector {
+interface ActiveConnector {
   definition: AnyConnector;
   instance: unknown;
 }
@@ -72,5 +72,3 @@ export function remoteCleanups(
     }),
   );
 }
-
-export type Connectors = ReturnType<typeof wireConnectors>;

@@ -7,7 +7,6 @@ import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 // Webservice key refused (deleted, deactivated); `retry_later` (no answer, 5xx, 429: the job tries
 // again after its backoff); `request_failed` (a permission the key lacks, an unknown id…). Their
 // former names, as `instanceof` checks:
-export const PrestaShopUnauthorized = shopApiFailureOf('prestashop', 'unauthorized');
 export const PrestaShopRetryLater = shopApiFailureOf('prestashop', 'retry_later');
 export const PrestaShopRequestFailed = shopApiFailureOf('prestashop', 'request_failed');
 

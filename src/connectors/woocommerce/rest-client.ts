@@ -7,7 +7,6 @@ import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 // refused (revoked, deleted, read-only); `retry_later` (down, maintenance 503, 429, no answer);
 // `request_failed` (404, 400 with a WordPress error code as `code`). Their former names, as
 // `instanceof` checks:
-export const WooUnauthorized = shopApiFailureOf('woocommerce', 'unauthorized');
 export const WooRetryLater = shopApiFailureOf('woocommerce', 'retry_later');
 export const WooRequestFailed = shopApiFailureOf('woocommerce', 'request_failed');
 

@@ -2,7 +2,7 @@ import type { Platform } from '../../../src/connectors/connection.ts';
 import type { TestApp } from '../app.ts';
 
 /** How a request reaches the receiver: signed as the shop signs it, signed with another secret, or not at all. */
-export type Signature = 'valid' | 'forged' | 'missing';
+type Signature = 'valid' | 'forged' | 'missing';
 
 /**
  * What the connector conformance suite (test/connector-conformance.test.ts) needs of a platform:
