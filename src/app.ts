@@ -2,9 +2,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
-import { PRESTASHOP_PREFIX, prestashopRoutes } from './http/connectors/prestashop/index.ts';
-import { SHOPIFY_PREFIX, shopifyRoutes } from './http/connectors/shopify/index.ts';
-import { WOOCOMMERCE_PREFIX, wooCommerceRoutes } from './http/connectors/woocommerce/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
@@ -116,9 +113,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
-    { prefix: SHOPIFY_PREFIX, plugin: shopifyRoutes(deps), enabled: deps.shopify !== null },
-    { prefix: PRESTASHOP_PREFIX, plugin: prestashopRoutes(deps), enabled: true },
-    { prefix: WOOCOMMERCE_PREFIX, plugin: wooCommerceRoutes(deps), enabled: deps.woocommerce !== null },
+    // Each shop platform that is on: the routes its shops call (src/connectors/<platform>/receivers.ts).
+    ...deps.connectors.map(({ definition, instance }) => ({
+      prefix: definition.receivers.prefix,
+      plugin: definition.receivers.routes(instance, deps),
+      enabled: true,
+    })),
   ];
   for (const surface of surfaces) {
     if (surface.enabled) await app.register(surface.plugin, { prefix: surface.prefix });

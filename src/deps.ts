@@ -4,15 +4,15 @@ import { type ConnectionsService, connectionsService } from './connectors/connec
 import { type ConnectorDirectory, connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
 import {
-  type PrestaShopConnector,
-  prestashopConnector,
-} from './connectors/prestashop/prestashop-connector.ts';
+  type ActiveConnector,
+  connectorsOn,
+  EXTRA_STATUSES,
+  ORDER_QUEUE_PREFIXES,
+  remoteCleanups,
+  type WiredConnectors,
+  wireConnectors,
+} from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
-import { type ShopifyConnector, shopifyConnector } from './connectors/shopify/shopify-connector.ts';
-import {
-  type WooCommerceConnector,
-  wooCommerceConnector,
-} from './connectors/woocommerce/woocommerce-connector.ts';
 import type { Pool } from './db/pool.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -38,9 +38,8 @@ import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
 import { type WebhookRequests, webhookRequests } from './domain/webhooks/webhook-requests.ts';
 import { type WebhookService, webhookService } from './domain/webhooks/webhook-service.ts';
 import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
-import { AppError } from './errors.ts';
 import { outbox } from './events/outbox.ts';
-import { ORDER_QUEUE_PREFIXES, subscribers } from './events/subscribers.ts';
+import { subscribers } from './events/subscribers.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
@@ -49,11 +48,6 @@ import { destinationGuard } from './infra/http/url-guard.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
-import {
-  PRESTASHOP_PROCESS_PUSH_SPEC,
-  SHOPIFY_PROCESS_WEBHOOK_SPEC,
-  WOOCOMMERCE_PROCESS_ORDER_SPEC,
-} from './jobs/job-names.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -80,7 +74,8 @@ interface Watcher {
  * Everything the composition root wires: the surfaces (http/, jobs/, cli/) take from it only the
  * members they use (each declares its context as a `Pick` of this).
  */
-export interface Deps {
+/** Each platform's connector is there too, under its identifier (`deps.shopify`…; null when off). */
+export interface Deps extends WiredConnectors {
   config: Config;
   pool: Pool;
   accounts: AccountService;
@@ -107,15 +102,11 @@ export interface Deps {
   connections: ConnectionsService;
   /** Which shops and brands have active links, cached (rates at checkout, the outbox). */
   connectorDirectory: ConnectorDirectory;
-  /** The Shopify connector; null unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
-  shopify: ShopifyConnector | null;
-  /** The PrestaShop connector (always on: each shop brings its own secret and Webservice key). */
-  prestashop: PrestaShopConnector;
+  /** The shop platforms that are on (src/connectors/registry.ts): receivers, start-up summary. */
+  connectors: readonly ActiveConnector[];
   /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
   resync: ConnectorResync;
   jobQueue: JobQueueUpkeep;
-  /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */
-  woocommerce: WooCommerceConnector | null;
   /** Caches that poll the database for changes made by other instances (started with the app). */
   watchers: readonly Watcher[];
   cursors: { ready(): Promise<CursorCodec> };
@@ -141,14 +132,9 @@ export function createDeps(
   };
   const shopGuard = destinationGuard(shopPolicy);
   // Every outbound call goes through one of these (src/infra/http/outbound-client.ts): the guard is
-  // the connection's own DNS resolution. Shopify's admin origins are shops' myshopify.com names,
-  // guarded like other shops (a fake Shopify on loopback needs CONNECTORS_ALLOW_INSECURE).
+  // the connection's own DNS resolution; a platform's own hosts get theirs (ConnectorContext.requester).
   const webhookHttp = outboundClient({ allowInsecure: config.webhooksAllowInsecure });
   const shopHttp = outboundClient(shopPolicy);
-  const shopifyHttp = outboundClient({
-    allowInsecure: config.connectorsAllowInsecure,
-    publicRule: 'Shopify must be reachable at a public address',
-  });
 
   const brands = brandService(stores.brands);
   const authenticator = apiKeyAuthenticator(stores.apiKeys, {
@@ -170,10 +156,13 @@ export function createDeps(
   const events = outbox(
     subscribers({
       webhooks: listeners,
-      shopify: config.shopify ? directory : null,
-      prestashop: directory,
-      woocommerce: config.woocommerce ? directory : null,
+      shops: connectorsOn(config).map((c) => ({
+        platform: c.platform,
+        ...c.syncBack,
+        hasActiveLink: (brandId: string) => directory.hasActiveLink(c.platform, brandId),
+      })),
     }),
+    { originOf: (trackingRef) => stores.connectorSync.platformOfOrder(trackingRef) },
   );
   // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
   // PUBLIC_BASE_URL, else the listen address.
@@ -259,74 +248,38 @@ export function createDeps(
   const cipher = credentialCipher(
     async () => config.connectorSecretKey ?? serverSecretsRepository(pool).getOrCreate('connector_key'),
   );
-  const shopifyApp = config.shopify;
+  // Each shop platform of the registry (src/connectors/registry.ts), wired once; the connections
+  // service unlinks through them.
+  let connectors: ReturnType<typeof wireConnectors> | null = null;
   const connections = connectionsService({
     stores,
     cipher,
     clock,
     onChanged: directory.forget,
-    remoteCleanup: {
-      shopify: async (connection, token) => {
-        // Without the app's configuration the shop cannot be called: its registrations stay.
-        if (!shopify) throw new Error('the Shopify connector is not configured');
-        const failures = await shopify.operations.unregister(connection.shop, token, connection.remoteIds);
-        if (failures.length) throw new Error(failures.join('; '));
-      },
-      woocommerce: async (connection) => {
-        await woocommerce?.removeWebhooks(connection);
-      },
-    },
+    remoteCleanup: remoteCleanups(() => connectors?.byPlatform ?? {}),
+    extraStatuses: EXTRA_STATUSES,
   });
-  const shopify: ShopifyConnector | null = shopifyApp
-    ? shopifyConnector({
-        app: shopifyApp,
-        stores,
-        transact,
-        orders,
-        rates,
-        connections,
-        directory,
-        cipher,
-        request: jsonRequester(shopifyHttp),
-        clock,
-        baseUrl,
-        processJob: SHOPIFY_PROCESS_WEBHOOK_SPEC.name,
-      })
-    : null;
-  const prestashop = prestashopConnector({
+  connectors = wireConnectors({
+    config,
     stores,
     transact,
     orders,
+    rates,
     connections,
+    directory,
     cipher,
-    guard: shopGuard,
-    request: jsonRequester(shopHttp),
     clock,
-    // The same rule as the Shopify connector's (config.ts): a published service keeps no shop
-    // credentials under a key stored beside them.
-    refusal:
+    baseUrl,
+    shopGuard,
+    shopRequest: jsonRequester(shopHttp),
+    requester: (publicRule) =>
+      jsonRequester(outboundClient({ allowInsecure: config.connectorsAllowInsecure, publicRule })),
+    // A published service keeps no shop credentials under a key stored beside them (config.ts).
+    credentialRefusal:
       config.connectorSecretKey === null && !isDevelopment(config.publicBaseUrl)
         ? 'Shop credentials cannot be stored: set CONNECTOR_SECRET_KEY (`openssl rand -hex 32`).'
         : null,
-    onChanged: directory.forget,
-    processJob: PRESTASHOP_PROCESS_PUSH_SPEC.name,
   });
-  const woocommerce: WooCommerceConnector | null = config.woocommerce
-    ? wooCommerceConnector({
-        stores,
-        transact,
-        orders,
-        connections,
-        directory,
-        cipher,
-        guard: shopGuard,
-        request: jsonRequester(shopHttp),
-        clock,
-        baseUrl,
-        carrierName: config.carrierName,
-        processJob: WOOCOMMERCE_PROCESS_ORDER_SPEC.name,
-      })
-    : null;
   return {
     config,
     pool,
@@ -354,30 +307,15 @@ export function createDeps(
     connections,
     /** Which shops and brands have active links, cached (rates at checkout, the outbox). */
     connectorDirectory: directory,
-    /** The Shopify connector; null unless SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
-    shopify,
-    /** The PrestaShop connector (always on: each shop brings its own secret and Webservice key). */
-    prestashop,
+    /** The shop platforms that are on (src/connectors/registry.ts): receivers, start-up summary. */
+    connectors: connectors.active,
+    /** Each platform's connector under its identifier, null when off: jobs, CLI, account area. */
+    ...connectors.byPlatform,
     /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
     resync: connectorResync({
       connections,
       clock,
-      resyncers: {
-        prestashop: async (connection, since) => {
-          const from = since ?? connection.createdAt;
-          return { outcome: await prestashop.poll.resync(connection, from), from };
-        },
-        // From the link's high-water mark unless told otherwise: WooCommerce never retries webhooks.
-        woocommerce: async (connection, since) => {
-          if (!woocommerce) throw new AppError('invalid_request', 'The WooCommerce bridge is off.');
-          const found = await woocommerce.poll.poll(connection.id, { since });
-          const outcome = [
-            `${found.seen} orders read, ${found.stored} new to process`,
-            ...found.webhooks,
-          ].join('; ');
-          return { outcome, from: since ?? null, figures: { seen: found.seen, stored: found.stored } };
-        },
-      },
+      resyncers: connectors.resyncers,
     }),
     /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
     jobQueue: {
@@ -389,8 +327,6 @@ export function createDeps(
           await stores.jobQueue.deleteFinishedOrderQueues(prefix, TERMINAL_STATUSES);
       },
     },
-    /** The WooCommerce bridge; null when published (https) without CONNECTOR_SECRET_KEY. */
-    woocommerce,
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,

@@ -1,5 +1,6 @@
 import { buildApp, PUBLIC_PREFIX } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { CONNECTORS } from './connectors/registry.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { createDeps } from './deps.ts';
@@ -62,9 +63,7 @@ async function main(): Promise<void> {
     `  docs:     ${base}/docs`,
     `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
     `  worker:   ${config.runWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `dlv worker`'}`,
-    `  shops:    Shopify ${deps.shopify ? 'on' : 'off (set SHOPIFY_API_KEY, SHOPIFY_API_SECRET)'}, WooCommerce ${
-      deps.woocommerce ? 'on' : 'off (set CONNECTOR_SECRET_KEY)'
-    }, PrestaShop on — connected from the account's Shops page (README, Connectors)`,
+    `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (README, Connectors)`,
   ];
   if (config.sellerIsPlaceholder) {
     lines.push('  invoices: issued with a placeholder seller identity; set SELLER_* (README, Configuration)');

@@ -11,11 +11,6 @@ import type { CredentialCipher } from './credentials.ts';
 
 export const DEFAULT_PROBLEM_LIMIT = 50;
 
-/**
- * WooCommerce statuses a brand may ship besides `processing` (paid): `on-hold` is where bank
- * transfers and cheques wait, `pending` where cash on delivery may. Never `cancelled` or `failed`.
- */
-export const MANUAL_WOO_STATUSES = ['on-hold', 'pending'];
 export const MAX_PROBLEM_LIMIT = 500;
 
 /**
@@ -43,6 +38,8 @@ export function connectionsService(deps: {
   /** Called after a change made here, so this instance's directory need not wait for its poll. */
   onChanged: () => void;
   remoteCleanup: Partial<Record<Platform, RemoteCleanup>>;
+  /** The platforms whose links take extra statuses (src/connectors/connector.ts), and which. */
+  extraStatuses: ReadonlyArray<{ platform: Platform; label: string; statuses: readonly string[] }>;
 }) {
   const { connections, connectorSync } = deps.stores;
 
@@ -103,14 +100,14 @@ export function connectionsService(deps: {
       if (orderFilter !== undefined && orderFilter !== 'ours' && orderFilter !== 'all')
         throw invalidField('order_filter', 'must be ours or all');
       if (extraStatuses !== undefined) {
-        if (connection.platform !== 'woocommerce')
-          throw invalidField('extra_statuses', 'only WooCommerce links take extra statuses');
-        const bad = extraStatuses.find((s) => !MANUAL_WOO_STATUSES.includes(s));
+        const allowed = deps.extraStatuses.find((p) => p.platform === connection.platform)?.statuses;
+        if (!allowed) {
+          const platforms = deps.extraStatuses.map((p) => p.label).join(' or ');
+          throw invalidField('extra_statuses', `only ${platforms} links take extra statuses`);
+        }
+        const bad = extraStatuses.find((s) => !allowed.includes(s));
         if (bad !== undefined)
-          throw invalidField(
-            'extra_statuses',
-            `must be among ${MANUAL_WOO_STATUSES.join(', ')} (not ${bad})`,
-          );
+          throw invalidField('extra_statuses', `must be among ${allowed.join(', ')} (not ${bad})`);
       }
       await connections.updateSettings(
         connection.id,

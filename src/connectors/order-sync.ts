@@ -95,7 +95,7 @@ export function connectorOrderSync(deps: {
         );
       let prepared: Awaited<ReturnType<OrderService['prepare']>>;
       try {
-        prepared = await deps.orders.prepare(brand, input);
+        prepared = await deps.orders.prepare(brand, input, connection.platform);
       } catch (err) {
         const kind = isAppError(err) ? PROBLEM_OF[err.code] : undefined;
         if (kind === undefined) throw err;

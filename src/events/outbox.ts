@@ -21,6 +21,11 @@ export interface Subscriber {
    * run one at a time, oldest first. None (the default): the jobs run in parallel.
    */
   queue?(event: Pick<OutboxEvent, 'type' | 'brandId' | 'data'>): string | null;
+  /**
+   * Only events about orders that came from here (a shop platform): the brand may link shops of
+   * several platforms and create orders by API too, and each shop hears of its own orders only.
+   */
+  origin?: string;
 }
 
 /** An event to write in the same statement or transaction as the change it reports. */
@@ -41,13 +46,17 @@ export interface OutboxEvent<T extends EventType = EventType> {
 export interface Outbox {
   /** The jobs of the subscribers listening to this brand's `type`: none, nothing to write. */
   jobsFor(brandId: string, type: EventType): Promise<string[]>;
-  /** The event for listeners already known (`jobsFor`), or null when there are none. */
+  /**
+   * The event for listeners already known (`jobsFor`), or null when there are none; with `origin`
+   * (the shop platform an order came from, or null), a connector's job only for its own orders.
+   */
   eventWith<T extends EventType>(
     jobs: readonly string[],
     brandId: string,
     type: T,
     at: Date,
     data: () => EventPayloads[T],
+    origin?: string | null,
   ): OutboxEvent<T> | null;
   /** The event to write with the change, or null when nobody listens. */
   event<T extends EventType>(
@@ -63,8 +72,15 @@ export interface Outbox {
  * that brand's event (no event row, no job), else the event with one job per listener. The payload
  * is built only when someone will read it.
  */
-export function outbox(subscribers: readonly Subscriber[]): Outbox {
+export function outbox(
+  subscribers: readonly Subscriber[],
+  options: {
+    /** Where an order came from (a shop platform), or null: asked only when a listener has an `origin`. */
+    originOf?: (trackingRef: string) => Promise<string | null>;
+  } = {},
+): Outbox {
   const queueOf = new Map(subscribers.flatMap((s) => (s.queue ? [[s.job, s.queue.bind(s)] as const] : [])));
+  const originOfJob = new Map(subscribers.flatMap((s) => (s.origin ? [[s.job, s.origin] as const] : [])));
 
   async function jobsFor(brandId: string, type: EventType): Promise<string[]> {
     const jobs: string[] = [];
@@ -74,15 +90,24 @@ export function outbox(subscribers: readonly Subscriber[]): Outbox {
     return jobs;
   }
 
-  /** The event for listeners already known (`jobsFor`), or null when there are none. */
+  /**
+   * The event for listeners already known (`jobsFor`), or null when there are none. `origin` (the
+   * order's shop platform, null: none) keeps a listener bound to another origin from getting a job;
+   * the event itself is written as before, the brand listening.
+   */
   function eventWith<T extends EventType>(
-    jobs: readonly string[],
+    listeners: readonly string[],
     brandId: string,
     type: T,
     at: Date,
     data: () => EventPayloads[T],
+    origin?: string | null,
   ): OutboxEvent<T> | null {
-    if (jobs.length === 0) return null;
+    if (listeners.length === 0) return null;
+    const jobs =
+      origin === undefined
+        ? listeners
+        : listeners.filter((job) => (originOfJob.get(job) ?? origin) === origin);
     const event: OutboxEvent<T> = { id: prefixedId('msg', 12), type, brandId, data: data(), at, jobs };
     const queues = jobs.map((job) => queueOf.get(job)?.(event) ?? null);
     return queues.some((queue) => queue !== null) ? { ...event, queues } : event;
@@ -99,7 +124,15 @@ export function outbox(subscribers: readonly Subscriber[]): Outbox {
       at: Date,
       data: () => EventPayloads[T],
     ): Promise<OutboxEvent<T> | null> {
-      return eventWith(await jobsFor(brandId, type), brandId, type, at, data);
+      const jobs = await jobsFor(brandId, type);
+      if (!options.originOf || !jobs.some((job) => originOfJob.has(job)))
+        return eventWith(jobs, brandId, type, at, data);
+      // Built once: the order's reference tells where it came from.
+      let built: EventPayloads[T] | undefined;
+      const payload = () => (built ??= data());
+      const ref = (payload() as { order?: { tracking_ref?: unknown } }).order?.tracking_ref;
+      const origin = typeof ref === 'string' ? await options.originOf(ref) : null;
+      return eventWith(jobs, brandId, type, at, payload, origin);
     },
   };
 }

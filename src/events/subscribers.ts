@@ -1,23 +1,8 @@
-import type { ConnectorDirectory } from '../connectors/connector-directory.ts';
-import { SHOPIFY_QUEUE_PREFIX } from '../connectors/shopify/tracking-sync.ts';
 import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
 import { orderQueueName } from '../infra/queue/queue-sql.ts';
-import {
-  PRESTASHOP_SYNC_ORDER_SPEC,
-  SHOPIFY_SYNC_ORDER_SPEC,
-  WEBHOOKS_FAN_OUT_SPEC,
-  WOOCOMMERCE_SYNC_ORDER_SPEC,
-} from '../jobs/job-names.ts';
+import { WEBHOOKS_FAN_OUT_SPEC } from '../jobs/job-names.ts';
 import type { EventType } from './catalogue.ts';
 import type { OutboxEvent, Subscriber } from './outbox.ts';
-
-/** The prefixes of the shop connectors' per-order job queues (`shopify:DLV-…`). */
-export const ORDER_QUEUE_PREFIXES = [SHOPIFY_QUEUE_PREFIX, 'prestashop', 'woocommerce'] as const;
-
-/** The events a shop connector pushes back to the shop (tracking). */
-const SHOP_EVENTS: ReadonlySet<EventType> = new Set(['order.created', 'order.status_changed']);
-/** Shopify hears of a delivery order at its pickup, its first status change that ships it. */
-const SHOPIFY_EVENTS: ReadonlySet<EventType> = new Set(['order.status_changed']);
 
 /** The event's order's own queue for this subscriber (src/infra/queue/queue-sql.ts orderQueueName). */
 function perOrderQueue(prefix: string) {
@@ -27,48 +12,37 @@ function perOrderQueue(prefix: string) {
   };
 }
 
+/** A shop connector that sends an order's moves back to its shop (src/connectors/connector.ts syncBack). */
+export interface ShopSubscriber {
+  platform: string;
+  events: readonly EventType[];
+  job: string;
+  queuePrefix: string;
+  /** Whether the brand has an active link of this platform (cached: asked on every change). */
+  hasActiveLink(brandId: string): boolean | Promise<boolean>;
+}
+
 /**
  * Every subscriber of the outbox, in one list: webhook delivery, and each shop connector that is
- * configured, with their own job and their own cached "does this brand listen" answer; automation
- * subscriptions add their entry here.
+ * on (src/connectors/registry.ts), with its own job, its own cached "does this brand listen"
+ * answer, and only the events of orders that came from its platform; automation subscriptions add
+ * their entry here.
  */
 export function subscribers(parts: {
   webhooks: WebhookListeners;
-  /** Null when the Shopify connector is not configured. */
-  shopify: ConnectorDirectory | null;
-  /** The PrestaShop connector needs no configuration: always there. */
-  prestashop: ConnectorDirectory;
-  /** Null when the WooCommerce bridge is off. */
-  woocommerce?: ConnectorDirectory | null;
+  shops: readonly ShopSubscriber[];
 }): Subscriber[] {
   const list: Subscriber[] = [
     { name: 'webhooks', job: WEBHOOKS_FAN_OUT_SPEC.name, listens: parts.webhooks.listens },
   ];
-  const shopify = parts.shopify;
-  if (shopify) {
+  for (const shop of parts.shops) {
+    const events: ReadonlySet<EventType> = new Set(shop.events);
     list.push({
-      name: 'shopify',
-      job: SHOPIFY_SYNC_ORDER_SPEC.name,
-      // Brands with an active Shopify link; the job itself skips orders that did not come from Shopify.
-      listens: (brandId, type) => SHOPIFY_EVENTS.has(type) && shopify.hasActiveLink('shopify', brandId),
-      queue: perOrderQueue(SHOPIFY_QUEUE_PREFIX),
-    });
-  }
-  const prestashop = parts.prestashop;
-  list.push({
-    name: 'prestashop',
-    job: PRESTASHOP_SYNC_ORDER_SPEC.name,
-    // Brands with an active PrestaShop link; the job itself skips orders that did not come from one.
-    listens: (brandId, type) => SHOP_EVENTS.has(type) && prestashop.hasActiveLink('prestashop', brandId),
-    queue: perOrderQueue(ORDER_QUEUE_PREFIXES[1]),
-  });
-  const woocommerce = parts.woocommerce;
-  if (woocommerce) {
-    list.push({
-      name: 'woocommerce',
-      job: WOOCOMMERCE_SYNC_ORDER_SPEC.name,
-      listens: (brandId, type) => SHOP_EVENTS.has(type) && woocommerce.hasActiveLink('woocommerce', brandId),
-      queue: perOrderQueue(ORDER_QUEUE_PREFIXES[2]),
+      name: shop.platform,
+      job: shop.job,
+      listens: (brandId, type) => events.has(type) && shop.hasActiveLink(brandId),
+      queue: perOrderQueue(shop.queuePrefix),
+      origin: shop.platform,
     });
   }
   return list;

@@ -1,3 +1,4 @@
+import { CONNECTOR_JOBS } from '../connectors/registry.ts';
 import type { Deps } from '../deps.ts';
 import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
@@ -5,19 +6,11 @@ import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
-import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './prestashop-poll.ts';
-import { PRESTASHOP_PROCESS_PUSH } from './prestashop-process-push.ts';
-import { PRESTASHOP_SYNC_ORDER } from './prestashop-sync-order.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
-import { SHOPIFY_PROCESS_WEBHOOK } from './shopify-process-webhook.ts';
-import { SHOPIFY_SYNC_ORDER } from './shopify-sync-order.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
-import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './woocommerce-poll.ts';
-import { WOOCOMMERCE_PROCESS_ORDER } from './woocommerce-process-order.ts';
-import { WOOCOMMERCE_SYNC_ORDER } from './woocommerce-sync-order.ts';
 
 /**
  * Every job the service runs, each run with the composition root as its context (its type checks
@@ -31,17 +24,9 @@ export const JOBS: readonly Job<any, Deps>[] = [
   WEBHOOKS_FAN_OUT,
   WEBHOOKS_DELIVER,
   WEBHOOKS_RECOVER,
-  SHOPIFY_PROCESS_WEBHOOK,
-  SHOPIFY_SYNC_ORDER,
   CLEANUP_ORDER_QUEUES,
-  PRESTASHOP_PROCESS_PUSH,
-  PRESTASHOP_SYNC_ORDER,
-  PRESTASHOP_POLL,
-  PRESTASHOP_POLL_SHOP,
-  WOOCOMMERCE_PROCESS_ORDER,
-  WOOCOMMERCE_SYNC_ORDER,
-  WOOCOMMERCE_POLL,
-  WOOCOMMERCE_POLL_SHOP,
+  // Each shop platform's own (src/connectors/<platform>/jobs/).
+  ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,
   REFRESH_ORDER_JSON,
   ACCOUNT_RESET_MAIL,

@@ -81,3 +81,18 @@ export async function makeDueNow(
   );
   return rowCount ?? 0;
 }
+
+/**
+ * The failed jobs named `task` get their last attempt now (as the queue would after about three
+ * days of backoff): what a job does when it gives up can be seen at once.
+ */
+export async function lastAttemptNow(pool: Pool, task: string): Promise<number> {
+  const { rowCount } = await pool.query(
+    `UPDATE graphile_worker._private_jobs j SET attempts = j.max_attempts - 1, run_at = now()
+       FROM graphile_worker._private_tasks k
+      WHERE k.id = j.task_id AND k.identifier = $1 AND j.locked_at IS NULL
+        AND j.last_error IS NOT NULL AND j.attempts < j.max_attempts`,
+    [task],
+  );
+  return rowCount ?? 0;
+}

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
+import { SHOPIFY_SYNC_ORDER } from '../../src/connectors/shopify/jobs/sync-order.ts';
 import { freePort } from '../../src/infra/embedded-postgres.ts';
 import { jobQueueOn } from '../../src/infra/queue/job-queue.ts';
-import { SHOPIFY_SYNC_ORDER } from '../../src/jobs/shopify-sync-order.ts';
 import { type Runner, startWorker } from '../../src/worker.ts';
 import { Browser, createUser, PASSWORD } from './account-browser.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';

@@ -1,11 +1,7 @@
 import { AppError, invalidField } from '../../errors.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import { readShopSettings, type ShopSettings } from './shop-settings.ts';
-import {
-  PrestaShopRequestFailed,
-  PrestaShopRetryLater,
-  PrestaShopUnauthorized,
-  type PrestaShopWebservice,
-} from './webservice-client.ts';
+import type { PrestaShopWebservice } from './webservice-client.ts';
 
 /** A Webservice key as the back office generates it. */
 const KEY_PATTERN = /^[A-Z0-9]{32}$/;
@@ -67,13 +63,13 @@ export async function checkWebserviceKey(
     await ws.get(url, key, 'orders', { limit: '1' });
     return await readShopSettings(ws, url, key);
   } catch (err) {
-    if (err instanceof PrestaShopUnauthorized)
+    if (isShopApiFailure(err, 'unauthorized'))
       throw fieldRefusal('key', 'The shop refused the Webservice key (not active or mistyped).');
-    if (err instanceof PrestaShopRetryLater)
+    if (isShopApiFailure(err, 'retry_later'))
       throw new AppError('unavailable', `The shop could not be reached; try again later (${err.message}).`, [
         { field: 'url', message: `could not be reached; try again later (${err.message})` },
       ]);
-    if (err instanceof PrestaShopRequestFailed)
+    if (isShopApiFailure(err, 'request_failed'))
       throw fieldRefusal(
         'key',
         `The shop refused a Webservice call (${err.message}). The key needs: ${REQUIRED_PERMISSIONS}.`,

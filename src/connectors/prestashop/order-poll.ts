@@ -3,13 +3,14 @@ import { AppError } from '../../errors.ts';
 import type { Connection } from '../connection.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { CredentialCipher } from '../credentials.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import type { PushedOrder } from './order-mapping.ts';
 import type { PrestaShopPushInbox } from './push-inbox.ts';
 import { openCredentials } from './shop-credentials.ts';
 import type { PrestaShopShopHealth } from './shop-health.ts';
 import { listOf, oneOf, readShopSettings, type ShopSettings, weightKg } from './shop-settings.ts';
 import { shiftWallClock, wallClock } from './wall-clock.ts';
-import { PrestaShopRetryLater, type PrestaShopWebservice } from './webservice-client.ts';
+import type { PrestaShopWebservice } from './webservice-client.ts';
 
 const PAGE = 50;
 /** Orders read per run at most; the rest next run (the high-water mark keeps the place). */
@@ -180,7 +181,7 @@ export function prestashopOrderPoll(deps: {
     due: (everyMs: number, limit = 100) =>
       stores.prestashopShops.duePolls(new Date(clock().getTime() - everyMs), limit),
 
-    /** One run for one shop. Throws PrestaShopRetryLater when the shop is down (the job retries). */
+    /** One run for one shop. Throws a `retry_later` ShopApiError when the shop is down (the job retries). */
     poll,
 
     /**
@@ -201,7 +202,7 @@ export function prestashopOrderPoll(deps: {
       try {
         return await poll(connection.id);
       } catch (err) {
-        if (!(err instanceof PrestaShopRetryLater)) throw err;
+        if (!isShopApiFailure(err, 'retry_later')) throw err;
         throw new AppError(
           'unavailable',
           `The shop could not be reached (${err.message}); the poll will read from ${wallClock(since, shop.timeZone)} once it can.`,

@@ -1,7 +1,7 @@
 import type { Stores } from '../../db/stores.ts';
 import type { Connection } from '../connection.ts';
 import type { ConnectionsService } from '../connections-service.ts';
-import { PrestaShopRetryLater, PrestaShopUnauthorized } from './webservice-client.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 
 /** The start of the reason an active link carries while its shop cannot be reached. */
 export const RETRYING = 'PrestaShop could not be reached; retrying';
@@ -24,14 +24,14 @@ export function prestashopShopHealth(deps: {
 
     /** Returns true when the link is now broken (the caller stops); otherwise the caller rethrows. */
     async failed(connection: Connection, err: unknown): Promise<boolean> {
-      if (err instanceof PrestaShopUnauthorized) {
+      if (isShopApiFailure(err, 'unauthorized')) {
         await deps.connections.markBroken(
           connection.id,
           `PrestaShop refused the Webservice key (401): link the shop again with a new key. ${err.message}`,
         );
         return true;
       }
-      if (err instanceof PrestaShopRetryLater && !connection.statusReason?.startsWith(RETRYING)) {
+      if (isShopApiFailure(err, 'retry_later') && !connection.statusReason?.startsWith(RETRYING)) {
         const at = deps.clock();
         await deps.stores.connections.setHealth(
           connection.id,

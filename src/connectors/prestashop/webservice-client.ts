@@ -1,20 +1,14 @@
 import type { JsonRequester, JsonResponse } from '../../infra/http/json-request.ts';
 import { NetworkError } from '../../infra/http/json-request.ts';
 import { DestinationRefused } from '../../infra/http/outbound-client.ts';
+import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 
-/** The shop refused our Webservice key (deleted, deactivated): retrying cannot help. */
-export class PrestaShopUnauthorized extends Error {}
-/** The shop cannot take the call now (no answer, 5xx, 429): the job tries again after its backoff. */
-export class PrestaShopRetryLater extends Error {}
-/** The shop answered, but refused what we asked (a permission the key lacks, an unknown id…). */
-export class PrestaShopRequestFailed extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
+// The shop's failures are ShopApiErrors (src/connectors/shop-api-error.ts): `unauthorized`, our
+// Webservice key refused (deleted, deactivated); `retry_later` (no answer, 5xx, 429: the job tries
+// again after its backoff); `request_failed` (a permission the key lacks, an unknown id…). Their
+// former names, as `instanceof` checks:
+export const PrestaShopRetryLater = shopApiFailureOf('prestashop', 'retry_later');
+export const PrestaShopRequestFailed = shopApiFailureOf('prestashop', 'request_failed');
 
 export type Query = Record<string, string>;
 
@@ -92,27 +86,46 @@ export function prestashopWebservice(options: { request: JsonRequester; timeoutM
     } catch (err) {
       // A shop that moved to a private address is refused like any request it cannot serve.
       if (err instanceof DestinationRefused)
-        throw new PrestaShopRequestFailed(`the shop's address is refused: ${err.message}`, 0);
+        throw new ShopApiError(
+          'prestashop',
+          'request_failed',
+          `the shop's address is refused: ${err.message}`,
+          { status: 0 },
+        );
       if (err instanceof NetworkError)
-        throw new PrestaShopRetryLater(`the shop is unreachable: ${err.message}`);
+        throw new ShopApiError('prestashop', 'retry_later', `the shop is unreachable: ${err.message}`);
       throw err;
     }
     const { status } = response;
     if (status === 401) {
       const reason = describeError(response);
       // Code 26: the key is valid but not granted this resource — a setting, not a revoked key.
-      if (/code 26\)/.test(reason)) throw new PrestaShopRequestFailed(reason, status);
-      throw new PrestaShopUnauthorized(`the shop refused the Webservice key: ${reason}`);
+      if (/code 26\)/.test(reason))
+        throw new ShopApiError('prestashop', 'request_failed', reason, { status: status });
+      throw new ShopApiError('prestashop', 'unauthorized', `the shop refused the Webservice key: ${reason}`);
     }
     if (status === 429 || status >= 500)
-      throw new PrestaShopRetryLater(`the shop answered ${status}: ${describeError(response)}`);
+      throw new ShopApiError(
+        'prestashop',
+        'retry_later',
+        `the shop answered ${status}: ${describeError(response)}`,
+      );
     if (status < 200 || status >= 300)
-      throw new PrestaShopRequestFailed(`${method} /api/${path}: ${describeError(response)}`, status);
+      throw new ShopApiError(
+        'prestashop',
+        'request_failed',
+        `${method} /api/${path}: ${describeError(response)}`,
+        { status: status },
+      );
     if (output === 'XML') return response.text;
     try {
       return JSON.parse(response.text);
     } catch {
-      throw new PrestaShopRetryLater(`${method} /api/${path}: the shop's answer is not JSON`);
+      throw new ShopApiError(
+        'prestashop',
+        'retry_later',
+        `${method} /api/${path}: the shop's answer is not JSON`,
+      );
     }
   }
 

@@ -6,27 +6,18 @@ import {
   retryAfterMs,
 } from '../../infra/http/json-request.ts';
 import { DestinationRefused } from '../../infra/http/outbound-client.ts';
+import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 import { SHOPIFY_API_VERSION } from './api-version.ts';
 import { adminOrigin } from './shop-domain.ts';
 
-/** The shop refused our token (revoked, app uninstalled): retrying cannot help. */
-export class ShopifyUnauthorized extends Error {}
-
-/**
- * Shopify cannot take the call now (throttled, 429, 5xx, no answer): try again at `retryAt`, or
- * after the queue's own backoff when Shopify gave no hint (null).
- */
-export class ShopifyRetryLater extends Error {
-  constructor(
-    message: string,
-    readonly retryAt: Date | null,
-  ) {
-    super(message);
-  }
-}
-
-/** Shopify answered, but not with what we asked (a GraphQL error, an unexpected status). */
-export class ShopifyRequestFailed extends Error {}
+// Shopify's failures are ShopApiErrors (src/connectors/shop-api-error.ts): `unauthorized`, the shop
+// refused our token (revoked, app uninstalled); `retry_later` (throttled, 429, 5xx, no answer) at
+// `retryAt`, or after the queue's own backoff when Shopify gave no hint (null); `request_failed`,
+// a GraphQL error or an unexpected status. Their former names, as `instanceof` checks:
+export const ShopifyUnauthorized = shopApiFailureOf('shopify', 'unauthorized');
+export const ShopifyRetryLater = shopApiFailureOf('shopify', 'retry_later');
+export type ShopifyRetryLater = ShopApiError;
+export const ShopifyRequestFailed = shopApiFailureOf('shopify', 'request_failed');
 
 interface ThrottleStatus {
   maximumAvailable: number;
@@ -46,7 +37,7 @@ export interface AdminClientOptions {
   apiSecret: string;
   clock?: () => Date;
   timeoutMs?: number;
-  /** A throttle wait up to this long is slept inline; a longer one becomes a ShopifyRetryLater. */
+  /** A throttle wait up to this long is slept inline; a longer one becomes a `retry_later` ShopApiError. */
   maxInlineWaitMs?: number;
   /** The Shopify outbound client's requester (deps.ts): guarded like every call that leaves. */
   request: JsonRequester;
@@ -79,9 +70,9 @@ export function shopifyAdminClient(options: AdminClientOptions) {
       return await request({ ...req, timeoutMs });
     } catch (err) {
       if (err instanceof DestinationRefused)
-        throw new ShopifyRequestFailed(`Shopify's address is refused: ${err.message}`);
+        throw new ShopApiError('shopify', 'request_failed', `Shopify's address is refused: ${err.message}`);
       if (err instanceof NetworkError)
-        throw new ShopifyRetryLater(`Shopify unreachable: ${err.message}`, null);
+        throw new ShopApiError('shopify', 'retry_later', `Shopify unreachable: ${err.message}`);
       throw err;
     }
   }
@@ -89,23 +80,24 @@ export function shopifyAdminClient(options: AdminClientOptions) {
   /** Statuses every Admin endpoint shares: 401/403 (token), 429 and 5xx (retry later). */
   function checkStatus(response: JsonResponse): void {
     const { status } = response;
-    if (status === 401 || status === 403) throw new ShopifyUnauthorized(`Shopify answered ${status}`);
+    if (status === 401 || status === 403)
+      throw new ShopApiError('shopify', 'unauthorized', `Shopify answered ${status}`);
     if (status === 429 || status >= 500) {
       const wait =
         retryAfterMs(response.retryAfter, clock()) ?? (status === 429 ? DEFAULT_RETRY_AFTER_MS : null);
-      throw new ShopifyRetryLater(
-        `Shopify answered ${status}`,
-        wait === null ? null : new Date(clock().getTime() + wait),
-      );
+      throw new ShopApiError('shopify', 'retry_later', `Shopify answered ${status}`, {
+        retryAt: wait === null ? null : new Date(clock().getTime() + wait),
+      });
     }
-    if (status < 200 || status >= 300) throw new ShopifyRequestFailed(`Shopify answered ${status}`);
+    if (status < 200 || status >= 300)
+      throw new ShopApiError('shopify', 'request_failed', `Shopify answered ${status}`);
   }
 
   function parse(text: string): GraphqlBody {
     try {
       return JSON.parse(text) as GraphqlBody;
     } catch {
-      throw new ShopifyRetryLater('Shopify answered something that is not JSON', null);
+      throw new ShopApiError('shopify', 'retry_later', 'Shopify answered something that is not JSON');
     }
   }
 
@@ -123,7 +115,10 @@ export function shopifyAdminClient(options: AdminClientOptions) {
 
   async function waitOrDefer(waitMs: number, reason: string): Promise<void> {
     if (waitMs <= 0) return;
-    if (waitMs > maxInlineWaitMs) throw new ShopifyRetryLater(reason, new Date(clock().getTime() + waitMs));
+    if (waitMs > maxInlineWaitMs)
+      throw new ShopApiError('shopify', 'retry_later', reason, {
+        retryAt: new Date(clock().getTime() + waitMs),
+      });
     await sleep(waitMs);
   }
 
@@ -155,18 +150,18 @@ export function shopifyAdminClient(options: AdminClientOptions) {
       return { throttledForMs: Math.max(waitMs, 100) };
     }
     if (errors.some((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR'))
-      throw new ShopifyRetryLater('Shopify had an internal error', null);
+      throw new ShopApiError('shopify', 'retry_later', 'Shopify had an internal error');
     if (errors.length > 0 || typeof body.errors === 'string') {
       const message = errors.map((e) => e.message).join('; ') || String(body.errors);
-      throw new ShopifyRequestFailed(`GraphQL error: ${message.slice(0, 300)}`);
+      throw new ShopApiError('shopify', 'request_failed', `GraphQL error: ${message.slice(0, 300)}`);
     }
     return { data: body.data };
   }
 
   return {
     /**
-     * One GraphQL operation; resolves to its `data`. Throws ShopifyUnauthorized, ShopifyRetryLater
-     * or ShopifyRequestFailed; `userErrors` are the caller's to read.
+     * One GraphQL operation; resolves to its `data`. Throws a ShopApiError (unauthorized,
+     * retry_later or request_failed); `userErrors` are the caller's to read.
      */
     async graphql<T>(
       shop: string,
@@ -183,7 +178,9 @@ export function shopifyAdminClient(options: AdminClientOptions) {
         if ('data' in outcome) return outcome.data as T;
         const reason = 'Shopify throttled the call (THROTTLED)';
         if (attempt >= 2)
-          throw new ShopifyRetryLater(reason, new Date(clock().getTime() + outcome.throttledForMs));
+          throw new ShopApiError('shopify', 'retry_later', reason, {
+            retryAt: new Date(clock().getTime() + outcome.throttledForMs),
+          });
         await waitOrDefer(outcome.throttledForMs, reason);
       }
     },
@@ -195,11 +192,19 @@ export function shopifyAdminClient(options: AdminClientOptions) {
         body: { client_id: options.apiKey, client_secret: options.apiSecret, code },
       });
       if (response.status === 400 || response.status === 401 || response.status === 403)
-        throw new ShopifyRequestFailed(`Shopify refused the authorization code (${response.status})`);
+        throw new ShopApiError(
+          'shopify',
+          'request_failed',
+          `Shopify refused the authorization code (${response.status})`,
+        );
       checkStatus(response);
       const body = parse(response.text) as { access_token?: unknown; scope?: unknown };
       if (typeof body.access_token !== 'string' || body.access_token === '')
-        throw new ShopifyRequestFailed('Shopify answered the code exchange without an access token');
+        throw new ShopApiError(
+          'shopify',
+          'request_failed',
+          'Shopify answered the code exchange without an access token',
+        );
       return { accessToken: body.access_token, scope: typeof body.scope === 'string' ? body.scope : '' };
     },
   };

@@ -1,10 +1,6 @@
 import type { RemoteIds } from '../connection.ts';
-import {
-  type ShopifyAdminClient,
-  ShopifyRequestFailed,
-  ShopifyRetryLater,
-  ShopifyUnauthorized,
-} from './admin-client.ts';
+import { isShopApiFailure, ShopApiError } from '../shop-api-error.ts';
+import type { ShopifyAdminClient } from './admin-client.ts';
 
 /** The topics a link subscribes to by API; the privacy topics are set in the app's configuration. */
 export const SUBSCRIBED_TOPICS = ['ORDERS_PAID', 'ORDERS_CANCELLED', 'APP_UNINSTALLED'] as const;
@@ -25,7 +21,11 @@ interface UserError {
 
 function checkUserErrors(operation: string, errors: UserError[] | undefined): void {
   if (errors && errors.length > 0)
-    throw new ShopifyRequestFailed(`${operation}: ${errors.map((e) => e.message).join('; ')}`.slice(0, 500));
+    throw new ShopApiError(
+      'shopify',
+      'request_failed',
+      `${operation}: ${errors.map((e) => e.message).join('; ')}`.slice(0, 500),
+    );
 }
 
 const WEBHOOK_SUBSCRIPTION_CREATE = `mutation webhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
@@ -127,7 +127,7 @@ export function shopifyOperations(client: ShopifyAdminClient) {
         checkUserErrors('carrierServiceCreate', data.carrierServiceCreate.userErrors);
         carrierService = data.carrierServiceCreate.carrierService?.id;
       } catch (err) {
-        if (!(err instanceof ShopifyRequestFailed)) {
+        if (!isShopApiFailure(err, 'request_failed')) {
           await operations.unregister(shop, token, { webhookSubscriptions });
           throw err;
         }
@@ -157,7 +157,7 @@ export function shopifyOperations(client: ShopifyAdminClient) {
         } catch (err) {
           failures.push(`${id}: ${(err as Error).message}`);
           // A refused token or an unreachable shop will not take the next call either.
-          if (err instanceof ShopifyUnauthorized || err instanceof ShopifyRetryLater) break;
+          if (isShopApiFailure(err, 'unauthorized') || isShopApiFailure(err, 'retry_later')) break;
         }
       }
       return failures;
@@ -179,7 +179,8 @@ export function shopifyOperations(client: ShopifyAdminClient) {
           fulfillments: { id: string; status: string; trackingInfo: { number: string | null }[] }[];
         } | null;
       }>(shop, token, FULFILLMENT_STATE, { id: orderGid });
-      if (!data.order) throw new ShopifyRequestFailed(`order ${orderGid} not found on ${shop}`);
+      if (!data.order)
+        throw new ShopApiError('shopify', 'request_failed', `order ${orderGid} not found on ${shop}`);
       const ours = data.order.fulfillments.find(
         (f) => f.status !== 'CANCELLED' && f.trackingInfo.some((t) => t.number === trackingNumber),
       );
@@ -211,7 +212,8 @@ export function shopifyOperations(client: ShopifyAdminClient) {
       });
       checkUserErrors('fulfillmentCreate', data.fulfillmentCreate.userErrors);
       const id = data.fulfillmentCreate.fulfillment?.id;
-      if (!id) throw new ShopifyRequestFailed('fulfillmentCreate returned no fulfillment');
+      if (!id)
+        throw new ShopApiError('shopify', 'request_failed', 'fulfillmentCreate returned no fulfillment');
       return id;
     },
 

@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { invalidField } from '../../errors.ts';
+import { safeEqual } from '../signatures.ts';
 
 /** Shopify's own rule for a shop's permanent domain: anything else is refused before any call. */
 export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
@@ -18,19 +19,6 @@ export function parseShopDomain(value: unknown, field = 'shop'): string {
 /** The shop's admin origin from the operator's template (`https://{shop}` in production). */
 export function adminOrigin(template: string, shop: string): string {
   return template.replaceAll('{shop}', shop);
-}
-
-/** Compares two strings in constant time (after a length check, which leaks only the length). */
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** A webhook's or a rate request's `X-Shopify-Hmac-Sha256`: base64 HMAC-SHA256 of the raw body. */
-export function isValidBodyHmac(rawBody: Buffer | null, header: unknown, secret: string): boolean {
-  if (rawBody === null || typeof header !== 'string' || header === '') return false;
-  return safeEqual(header, createHmac('sha256', secret).update(rawBody).digest('base64'));
 }
 
 /**

@@ -6,12 +6,8 @@ import { prefixedId } from '../../domain/ids.ts';
 import { AppError, type ErrorCode } from '../../errors.ts';
 import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
-import {
-  type ShopifyAdminClient,
-  ShopifyRequestFailed,
-  ShopifyRetryLater,
-  ShopifyUnauthorized,
-} from './admin-client.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
+import type { ShopifyAdminClient } from './admin-client.ts';
 import { SHOPIFY_SCOPES } from './api-version.ts';
 import type { ShopifyOperations } from './operations.ts';
 import { adminOrigin, isValidQueryHmac, parseShopDomain } from './shop-domain.ts';
@@ -78,19 +74,19 @@ export function shopifyLinking(deps: {
   const urls = shopifyUrls(deps.baseUrl);
 
   function describeShopifyFailure(err: unknown): never {
-    if (err instanceof ShopifyUnauthorized)
+    if (isShopApiFailure(err, 'unauthorized'))
       throw new InstallRefused(
         'unauthorized',
         'Shopify refused the access token for this shop.',
         'token_refused',
       );
-    if (err instanceof ShopifyRetryLater)
+    if (isShopApiFailure(err, 'retry_later'))
       throw new InstallRefused(
         'unavailable',
         `Shopify could not be reached; try again later (${err.message}).`,
         'shopify_unreachable',
       );
-    if (err instanceof ShopifyRequestFailed)
+    if (isShopApiFailure(err, 'request_failed'))
       throw new InstallRefused('invalid_request', `Shopify refused: ${err.message}`, 'shopify_refused');
     throw err;
   }

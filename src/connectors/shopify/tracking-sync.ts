@@ -4,7 +4,7 @@ import type { OrderJson } from '../../domain/orders/order-json.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
-import { ShopifyUnauthorized } from './admin-client.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts';
 
 /** The tracking sync's job queues, one per delivery order: `shopify:<tracking ref>`. */
@@ -30,7 +30,7 @@ const estimatedDelivery = (day: string | null) => (day ? `${day}T16:00:00Z` : nu
  * shipped, and a fulfilled order can no longer be cancelled there. So the first status past
  * `pending` makes our fulfillment (our tracking number and page, the customer notified per the
  * link's setting at that moment), and each status change is a fulfillment event on it; a delivery
- * order cancelled before pickup leaves the shop's order unfulfilled. Throws ShopifyRetryLater when
+ * order cancelled before pickup leaves the shop's order unfulfilled. Throws a `retry_later` ShopApiError when
  * the job should run again later; a refused token breaks the link (the brand sees it) instead of
  * retrying for nothing.
  */
@@ -109,7 +109,7 @@ export function shopifyTrackingSync(deps: {
           ? `event ${status} sent`
           : `fulfillment ${fulfillmentId}, event ${status} sent`;
       } catch (err) {
-        if (err instanceof ShopifyUnauthorized) {
+        if (isShopApiFailure(err, 'unauthorized')) {
           await deps.connections.markBroken(
             connection.id,
             'Shopify refused the access token (401): link the shop again',

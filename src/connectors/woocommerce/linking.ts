@@ -6,8 +6,8 @@ import { AppError, invalidField } from '../../errors.ts';
 import type { DestinationGuard } from '../../infra/http/url-guard.ts';
 import type { Connection } from '../connection.ts';
 import type { CredentialCipher } from '../credentials.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import type { WooOperations } from './operations.ts';
-import { WooRequestFailed, WooRetryLater, WooUnauthorized } from './rest-client.ts';
 import { checkedStoreUrl } from './store-url.ts';
 import { encodeWooCredentials } from './woo-credentials.ts';
 import { gmt } from './woo-dates.ts';
@@ -21,14 +21,14 @@ const CONSUMER_KEY = /^ck_[0-9a-f]{40}$/;
 const CONSUMER_SECRET = /^cs_[0-9a-f]{40}$/;
 
 function describeWooFailure(err: unknown): never {
-  if (err instanceof WooUnauthorized)
+  if (isShopApiFailure(err, 'unauthorized'))
     throw new AppError(
       'invalid_request',
       `WooCommerce refused the key: ${err.message}. It needs Read/Write permissions.`,
     );
-  if (err instanceof WooRetryLater)
+  if (isShopApiFailure(err, 'retry_later'))
     throw new AppError('unavailable', `The shop could not be reached; try again later (${err.message}).`);
-  if (err instanceof WooRequestFailed)
+  if (isShopApiFailure(err, 'request_failed'))
     throw new AppError('invalid_request', `WooCommerce refused: ${err.message}`);
   throw err;
 }

@@ -1,11 +1,6 @@
+import { isShopApiFailure } from '../shop-api-error.ts';
 import type { WooOrder } from './order-mapping.ts';
-import {
-  type WooKeys,
-  WooRequestFailed,
-  type WooRestClient,
-  WooRetryLater,
-  WooUnauthorized,
-} from './rest-client.ts';
+import type { WooKeys, WooRestClient } from './rest-client.ts';
 
 /** The topics a link subscribes to: an order created (paid at once by card) or changed later. */
 export const WEBHOOK_TOPICS = ['order.created', 'order.updated'] as const;
@@ -71,9 +66,9 @@ export function wooOperations(client: WooRestClient) {
         try {
           await client.delete(shop.store, shop.keys, `/wc/v3/webhooks/${encodeURIComponent(id)}?force=true`);
         } catch (err) {
-          if (err instanceof WooRequestFailed && err.status === 404) continue; // already gone
+          if (isShopApiFailure(err, 'request_failed') && err.status === 404) continue; // already gone
           failures.push(`${id}: ${(err as Error).message}`);
-          if (err instanceof WooUnauthorized || err instanceof WooRetryLater) break;
+          if (isShopApiFailure(err, 'unauthorized') || isShopApiFailure(err, 'retry_later')) break;
         }
       }
       return failures;
@@ -87,7 +82,8 @@ export function wooOperations(client: WooRestClient) {
         ).body;
       } catch (err) {
         // WooCommerce answers an unknown webhook id with 400 woocommerce_rest_webhook_invalid_id.
-        if (err instanceof WooRequestFailed && (err.status === 404 || err.status === 400)) return null;
+        if (isShopApiFailure(err, 'request_failed') && (err.status === 404 || err.status === 400))
+          return null;
         throw err;
       }
     },
@@ -169,7 +165,7 @@ export function wooOperations(client: WooRestClient) {
         });
         return true;
       } catch (err) {
-        if (err instanceof WooRequestFailed && err.status === 404 && err.code === 'rest_no_route')
+        if (isShopApiFailure(err, 'request_failed') && err.status === 404 && err.code === 'rest_no_route')
           return false;
         throw err;
       }
@@ -196,7 +192,7 @@ export function wooOperations(client: WooRestClient) {
         const { body } = await client.get<{ weight?: unknown }>(shop.store, shop.keys, path);
         return typeof body.weight === 'string' ? body.weight : '';
       } catch (err) {
-        if (err instanceof WooRequestFailed && (err.status === 404 || err.status === 400)) {
+        if (isShopApiFailure(err, 'request_failed') && (err.status === 404 || err.status === 400)) {
           // A variation the store no longer has: its parent's weight, which it inherits anyway.
           if (variationId > 0) return operations.productWeight(shop, productId, 0);
           return null;

@@ -2,9 +2,9 @@ import type { Stores } from '../../db/stores.ts';
 import type { Connection } from '../connection.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import type { ConnectorOrderSync as OrderIntake } from '../order-sync.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import type { WooOperations, WooShopAccess } from './operations.ts';
 import { mapWooOrder, type WooOrder, wooLoad, wooOrderRef } from './order-mapping.ts';
-import { WooRequestFailed, WooUnauthorized } from './rest-client.ts';
 import { wooAccess } from './woo-credentials.ts';
 import { gmt } from './woo-dates.ts';
 
@@ -145,14 +145,14 @@ export function wooOrderSync(deps: {
       try {
         return finish(await intakeOrder(connection, shop, order));
       } catch (err) {
-        if (err instanceof WooUnauthorized) {
+        if (isShopApiFailure(err, 'unauthorized')) {
           await deps.connections.markBroken(
             connection.id,
             `WooCommerce refused the API key (401): connect the shop again`,
           );
           return finish('link broken: key refused');
         }
-        if (err instanceof WooRequestFailed) {
+        if (isShopApiFailure(err, 'request_failed')) {
           const ref = wooOrderRef(order);
           return finish(
             await intake.problem(

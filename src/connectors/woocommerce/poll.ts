@@ -2,9 +2,9 @@ import type { Stores } from '../../db/stores.ts';
 import { AppError } from '../../errors.ts';
 import type { Connection } from '../connection.ts';
 import type { ConnectionsService } from '../connections-service.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import { PAGE_SIZE, WEBHOOK_TOPICS, type WooOperations, type WooShopAccess } from './operations.ts';
 import type { WooOrderSync } from './order-sync.ts';
-import { WooRequestFailed, WooRetryLater, WooUnauthorized } from './rest-client.ts';
 import { wooAccess } from './woo-credentials.ts';
 import { gmt } from './woo-dates.ts';
 import { wooUrls } from './woo-urls.ts';
@@ -138,7 +138,7 @@ export function wooPoll(deps: {
       );
       return { ...walked, webhooks };
     } catch (err) {
-      if (err instanceof WooUnauthorized) {
+      if (isShopApiFailure(err, 'unauthorized')) {
         await deps.connections.markBroken(
           connection.id,
           'WooCommerce refused the API key (401): connect the shop again',
@@ -148,7 +148,7 @@ export function wooPoll(deps: {
           `The shop refused the API key; ${connection.id} is now marked broken.`,
         );
       }
-      if (err instanceof WooRetryLater || err instanceof WooRequestFailed) {
+      if (isShopApiFailure(err, 'retry_later') || isShopApiFailure(err, 'request_failed')) {
         await stores.connections.recordSync(connection.id, { error: err.message, reached: false }, clock());
         throw new AppError('unavailable', `Could not poll ${connection.shop}: ${err.message}`);
       }

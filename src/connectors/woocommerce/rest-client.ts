@@ -1,23 +1,14 @@
 import type { JsonRequest, JsonRequester, JsonResponse } from '../../infra/http/json-request.ts';
 import { NetworkError } from '../../infra/http/json-request.ts';
 import { DestinationRefused } from '../../infra/http/outbound-client.ts';
+import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 
-/** The shop refused our key (revoked, deleted, read-only): retrying cannot help. */
-export class WooUnauthorized extends Error {}
-
-/** The shop cannot take the call now (down, maintenance 503, 429, no answer): try again later. */
-export class WooRetryLater extends Error {}
-
-/** The shop answered, but not with what we asked (404, 400 with a WordPress error code…). */
-export class WooRequestFailed extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string | null,
-  ) {
-    super(message);
-  }
-}
+// The shop's failures are ShopApiErrors (src/connectors/shop-api-error.ts): `unauthorized`, our key
+// refused (revoked, deleted, read-only); `retry_later` (down, maintenance 503, 429, no answer);
+// `request_failed` (404, 400 with a WordPress error code as `code`). Their former names, as
+// `instanceof` checks:
+export const WooRetryLater = shopApiFailureOf('woocommerce', 'retry_later');
+export const WooRequestFailed = shopApiFailureOf('woocommerce', 'request_failed');
 
 /** A key pair of WooCommerce › Settings › Advanced › REST API, as stored encrypted. */
 export interface WooKeys {
@@ -76,26 +67,43 @@ export function wooRestClient(options: { request: JsonRequester; timeoutMs?: num
       });
     } catch (err) {
       if (err instanceof DestinationRefused)
-        throw new WooRequestFailed(`the shop's address is refused: ${err.message}`, 0, null);
-      if (err instanceof NetworkError) throw new WooRetryLater(`the shop is unreachable: ${err.message}`);
+        throw new ShopApiError(
+          'woocommerce',
+          'request_failed',
+          `the shop's address is refused: ${err.message}`,
+          { status: 0 },
+        );
+      if (err instanceof NetworkError)
+        throw new ShopApiError('woocommerce', 'retry_later', `the shop is unreachable: ${err.message}`);
       throw err;
     }
     const { status } = response;
     if (status === 401) {
-      throw new WooUnauthorized(`the shop refused the API key (401 ${describeError(response).message})`);
+      throw new ShopApiError(
+        'woocommerce',
+        'unauthorized',
+        `the shop refused the API key (401 ${describeError(response).message})`,
+      );
     }
     if (status === 429 || status >= 500)
-      throw new WooRetryLater(`the shop answered ${status}${status === 503 ? ' (maintenance?)' : ''}`);
+      throw new ShopApiError(
+        'woocommerce',
+        'retry_later',
+        `the shop answered ${status}${status === 503 ? ' (maintenance?)' : ''}`,
+      );
     if (status < 200 || status >= 300) {
       const { message, code } = describeError(response);
-      throw new WooRequestFailed(`the shop answered ${status} (${message})`, status, code);
+      throw new ShopApiError('woocommerce', 'request_failed', `the shop answered ${status} (${message})`, {
+        status: status,
+        code: code,
+      });
     }
     let parsed: T;
     try {
       parsed = JSON.parse(response.text) as T;
     } catch {
       // A page in front of WordPress (a cache, a firewall) answering 200 with HTML.
-      throw new WooRetryLater('the shop answered something that is not JSON');
+      throw new ShopApiError('woocommerce', 'retry_later', 'the shop answered something that is not JSON');
     }
     const pages = Number(response.headers?.['x-wp-totalpages']);
     return { body: parsed, totalPages: Number.isInteger(pages) && pages > 0 ? pages : 1 };

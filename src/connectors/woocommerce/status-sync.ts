@@ -2,8 +2,8 @@ import type { Stores } from '../../db/stores.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { ConnectionsService } from '../connections-service.ts';
 import { recordUpdateNotSent, shopOrderEvent } from '../order-event.ts';
+import { isShopApiFailure } from '../shop-api-error.ts';
 import type { WooOperations } from './operations.ts';
-import { WooUnauthorized } from './rest-client.ts';
 import { wooAccess } from './woo-credentials.ts';
 
 /** The order note for each status (French: the shop's customers read the customer notes). */
@@ -102,7 +102,7 @@ export function wooStatusSync(deps: {
         );
         return `${order.status === 'delivered' ? 'completed + ' : ''}${toCustomer ? 'customer ' : ''}${noted} ${order.status}`;
       } catch (err) {
-        if (err instanceof WooUnauthorized) {
+        if (isShopApiFailure(err, 'unauthorized')) {
           await deps.connections.markBroken(
             connection.id,
             'WooCommerce refused the API key (401): connect the shop again',

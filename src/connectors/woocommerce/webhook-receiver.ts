@@ -2,7 +2,7 @@ import type { Stores } from '../../db/stores.ts';
 import { AppError } from '../../errors.ts';
 import { CONNECTION_ID_PATTERN } from '../connection.ts';
 import type { ConnectionsService } from '../connections-service.ts';
-import { isValidBodyHmac } from '../shopify/shop-domain.ts';
+import { isValidBodyHmac } from '../signatures.ts';
 import type { WooOrder } from './order-mapping.ts';
 import type { WooOrderSync } from './order-sync.ts';
 import { decodeWooCredentials } from './woo-credentials.ts';

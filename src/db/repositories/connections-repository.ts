@@ -76,7 +76,7 @@ export interface PendingInstall {
   brandId: string;
   userId: string | null;
   expiresAt: Date;
-  /** The connection id chosen when the install started (WooCommerce's key provisioning). */
+  /** The connection id chosen when the install started (a platform's key provisioning). */
   connectionId?: string | null;
 }
 

@@ -170,6 +170,16 @@ export function connectorSyncRepository(db: Queryable) {
       return rows[0] ?? null;
     },
 
+    /** The platform of the shop the delivery order came from, or null (made by API). */
+    async platformOfOrder(trackingRef: string): Promise<Platform | null> {
+      const { rows } = await db.query<{ platform: Platform }>(
+        `SELECT c.platform FROM connector_orders o JOIN connector_connections c ON c.id = o.connection_id
+          WHERE o.tracking_ref = $1`,
+        [trackingRef],
+      );
+      return rows[0]?.platform ?? null;
+    },
+
     async findLinkByTrackingRef(trackingRef: string): Promise<OrderLink | null> {
       const { rows } = await db.query<OrderLink>(
         `SELECT ${LINK_COLUMNS} FROM connector_orders WHERE tracking_ref = $1`,

@@ -60,6 +60,8 @@ interface BrandContext {
 interface PreparedOrder {
   row: NewOrder;
   listeners: string[];
+  /** The shop platform the order comes from, null for the API: a shop connector hears only of its own orders. */
+  origin: string | null;
 }
 
 const REF_ATTEMPTS = 5;
@@ -72,9 +74,10 @@ export interface OrderService {
    * Everything a creation reads, done before anything is written: validation, the addresses, the
    * price and who listens. A caller that writes inside its own transaction (the HTTP layer's
    * Idempotency-Key handling) prepares first, so a connection held by a transaction never waits
-   * for another from the pool (under load that would exhaust the pool).
+   * for another from the pool (under load that would exhaust the pool). `origin`: the shop platform
+   * the order comes from (its connector alone then hears of it), null for the API and the CLI.
    */
-  prepare(brand: BrandContext, input: OrderInput): Promise<PreparedOrder>;
+  prepare(brand: BrandContext, input: OrderInput, origin?: string | null): Promise<PreparedOrder>;
   /** Writes a prepared order (`store`: inside the caller's transaction, when it has one). */
   insert(prepared: PreparedOrder, store?: Stores['orders']): Promise<OrderWithEvents>;
   /**
@@ -165,14 +168,20 @@ export function orderService(deps: {
     store: Stores['orders'],
     row: NewOrder,
     listeners: string[],
+    origin: string | null,
   ): Promise<{ order: OrderWithEvents; storedJson: string; history: string }> {
     const note =
       row.status === 'pending' ? 'Order created' : 'Order created; waiting for the delivery address';
     for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
       const candidate = { ...row, trackingRef: generateTrackingRef() };
-      const event = outbox.eventWith(listeners, candidate.brandId, 'order.created', row.createdAt, () => ({
-        order: orderJson(asOrder(candidate), links),
-      }));
+      const event = outbox.eventWith(
+        listeners,
+        candidate.brandId,
+        'order.created',
+        row.createdAt,
+        () => ({ order: orderJson(asOrder(candidate), links) }),
+        origin,
+      );
       const created = await store.insert(candidate, note, event);
       // The new order is this call's own object: completed in place (copying thirty fields per
       // order is measurable on the hottest write).
@@ -271,7 +280,11 @@ export function orderService(deps: {
       return service.insert(await service.prepare(brand, input));
     },
 
-    async prepare(brand: BrandContext, input: OrderInput): Promise<PreparedOrder> {
+    async prepare(
+      brand: BrandContext,
+      input: OrderInput,
+      origin: string | null = null,
+    ): Promise<PreparedOrder> {
       const v = validateOrderInput(input);
       const pickupAddress = v.pickupAddress ?? brand.defaultPickupAddress;
       // Both addresses are checked before pricing: a wrong pickup is reported with a wrong delivery.
@@ -310,11 +323,11 @@ export function orderService(deps: {
         createdAt: now,
         ...delivery,
       };
-      return { row, listeners };
+      return { row, listeners, origin };
     },
 
     async insert(prepared: PreparedOrder, store: Stores['orders'] = orders): Promise<OrderWithEvents> {
-      return (await insertWithFreshRef(store, prepared.row, prepared.listeners)).order;
+      return (await insertWithFreshRef(store, prepared.row, prepared.listeners, prepared.origin)).order;
     },
 
     async insertRendered(prepared: PreparedOrder, store: Stores['orders'] = orders) {
@@ -322,6 +335,7 @@ export function orderService(deps: {
         store,
         prepared.row,
         prepared.listeners,
+        prepared.origin,
       );
       return { order, json: orderDetailJsonText(order, storedJson, history, links) };
     },

@@ -17,7 +17,7 @@ export interface JsonRequest {
   headers?: Record<string, string>;
   /** Serialized as the JSON body. */
   body?: unknown;
-  /** A body sent as given instead (PrestaShop's Webservice takes its writes as XML only). */
+  /** A body sent as given instead (a shop API that takes its writes as XML only). */
   rawBody?: { contentType: string; text: string };
   timeoutMs: number;
   /** Larger answers are refused rather than read whole into memory. */

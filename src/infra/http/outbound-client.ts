@@ -31,7 +31,7 @@ export interface OutboundClient {
 const IDLE_SOCKET_MS = 4000;
 
 /**
- * One client per policy (deps.ts: webhooks, shops, Shopify). The guard is the connection's own DNS
+ * One client per policy (deps.ts: webhooks, shops, a platform's own hosts). The guard is the connection's own DNS
  * resolution (`lookup`): the addresses checked are the ones connected to, so a DNS answer changed
  * between a check and the connection (rebinding) cannot lead to an internal address. Keep-alive
  * sockets were each opened through that lookup, and every client has its own agents, so a socket

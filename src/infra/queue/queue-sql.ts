@@ -40,7 +40,7 @@ export const QUEUED_JOBS = `(SELECT j.id, j.job_queue_id AS queue_id, k.identifi
    FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks k ON k.id = j.task_id)`;
 
 /**
- * One queue per delivery order and subscriber (`shopify:DLV-…`): the order's moves reach the shop
+ * One queue per delivery order and subscriber (`<platform>:DLV-…`): the order's moves reach the shop
  * one at a time and in the order they happened, while different orders still sync in parallel.
  * Dropped once the order is finished (job-queue.ts deleteFinishedOrderQueues).
  */

@@ -1,7 +1,7 @@
-import { ShopifyRetryLater } from '../connectors/shopify/admin-client.ts';
-import type { ShopifyConnector } from '../connectors/shopify/shopify-connector.ts';
-import { defineJob, type Job, type JobHelpers } from './job.ts';
-import { OUTBOX_JOB_PAYLOAD_VERSION, SHOPIFY_SYNC_ORDER_SPEC } from './job-names.ts';
+import { defineJob, type Job, type JobHelpers } from '../../../jobs/job.ts';
+import { OUTBOX_JOB_PAYLOAD_VERSION, SHOPIFY_SYNC_ORDER_SPEC } from '../../../jobs/job-names.ts';
+import { isShopApiFailure } from '../../shop-api-error.ts';
+import type { ShopifyConnector } from '../shopify-connector.ts';
 
 /** What this job uses; null when the Shopify connector is not configured. */
 type Context = { shopify: Pick<ShopifyConnector, 'syncQueues' | 'tracking'> | null };
@@ -46,7 +46,7 @@ export const SHOPIFY_SYNC_ORDER: Job<'event_id', Context> = defineJob({
       const outcome = await shopify.tracking.handle(event_id);
       helpers.logger.debug(`shopify sync ${event_id}: ${outcome}`);
     } catch (err) {
-      if (err instanceof ShopifyRetryLater && err.retryAt && deferrals < MAX_DEFERRALS) {
+      if (isShopApiFailure(err, 'retry_later') && err.retryAt && deferrals < MAX_DEFERRALS) {
         await deferTo(shopify, helpers, event_id, deferrals + 1, err.retryAt);
         return;
       }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { CONNECTION_ID_PATTERN } from '../../../connectors/connection.ts';
-import type { WooCommerceConnector } from '../../../connectors/woocommerce/woocommerce-connector.ts';
-import type { Deps } from '../../../deps.ts';
-import { AppError } from '../../../errors.ts';
-import { ACCOUNT_PATH } from '../../account/session-cookies.ts';
+import { AppError } from '../../errors.ts';
+import { ACCOUNT_PATH } from '../../http/account/session-cookies.ts';
+import { CONNECTION_ID_PATTERN } from '../connection.ts';
+import type { ReceiverContext } from '../connector.ts';
+import type { WooCommerceConnector } from './woocommerce-connector.ts';
 
 export const WOOCOMMERCE_PREFIX = '/connectors/woocommerce';
 /** Where the account area asks the signed-in person to confirm a one-click connection (a GET starts nothing). */
@@ -21,10 +21,8 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * from the shop's key provisioning; `return` is where the merchant's browser comes back;
  * `webhooks/{connection id}` receives the shop's order webhooks and its creation pings.
  */
-export function wooCommerceRoutes(deps: Deps) {
+export function wooCommerceRoutes(woo: WooCommerceConnector, deps: ReceiverContext) {
   return async (app: FastifyInstance) => {
-    const woo: WooCommerceConnector = deps.woocommerce!;
-
     // The creation ping is form-encoded (`webhook_id=N`). Added in this plugin only: every other
     // route keeps refusing anything but JSON with 415.
     app.addContentTypeParser(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../../deps.ts';
+import type { PrestaShopConnector } from './prestashop-connector.ts';
 
 export const PRESTASHOP_PREFIX = '/connectors/prestashop';
 
@@ -15,13 +15,13 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * more than 5 minutes off or a signature seen before is refused (no replays); it is stored and
  * answered at once, and processed by a job.
  */
-export function prestashopRoutes(deps: Deps) {
+export function prestashopRoutes(prestashop: PrestaShopConnector) {
   return async (app: FastifyInstance) => {
     app.post(
       '/orders',
       { config: { auth: 'none', rawBody: true }, schema: { hide: true }, bodyLimit: PUSH_BODY_LIMIT },
       async (request, reply) => {
-        const stored = await deps.prestashop.inbox.receive({
+        const stored = await prestashop.inbox.receive({
           connectionId: first(request.headers['x-dlv-connection']),
           deliveryId: first(request.headers['x-dlv-delivery-id']),
           timestamp: first(request.headers['x-dlv-timestamp']),

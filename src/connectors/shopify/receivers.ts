@@ -1,14 +1,14 @@
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ShopifyRateRequest } from '../../../connectors/shopify/carrier-rates.ts';
-import { isShopDomain, isValidBodyHmac, parseShopDomain } from '../../../connectors/shopify/shop-domain.ts';
-import type { ShopifyConnector } from '../../../connectors/shopify/shopify-connector.ts';
-import { InstallRefused } from '../../../connectors/shopify/shopify-link.ts';
-import type { Deps } from '../../../deps.ts';
-import { AppError, isAppError } from '../../../errors.ts';
-import { sendAccountMessage } from '../../account/message-page.ts';
-import { ACCOUNT_PATH } from '../../account/session-cookies.ts';
-import { shopOf } from '../../shared/principal.ts';
+import { AppError, isAppError } from '../../errors.ts';
+import { sendAccountMessage } from '../../http/account/message-page.ts';
+import { ACCOUNT_PATH } from '../../http/account/session-cookies.ts';
+import { shopOf } from '../../http/shared/principal.ts';
+import { isValidBodyHmac } from '../signatures.ts';
+import type { ShopifyRateRequest } from './carrier-rates.ts';
+import { isShopDomain, parseShopDomain } from './shop-domain.ts';
+import type { ShopifyConnector } from './shopify-connector.ts';
+import { InstallRefused } from './shopify-link.ts';
 
 export const SHOPIFY_PREFIX = '/connectors/shopify';
 /** The cookie binding an OAuth install to the browser that started it (set by the account area). */
@@ -29,9 +29,8 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
  * redirects; webhooks and carrier-service rate requests are signed by Shopify (base64 HMAC-SHA256 of
  * the raw body with the app secret), checked before anything else is read.
  */
-export function shopifyRoutes(deps: Deps) {
+export function shopifyRoutes(shopify: ShopifyConnector) {
   return async (app: FastifyInstance) => {
-    const shopify: ShopifyConnector = deps.shopify!;
     await app.register(fastifyCookie);
 
     /** Sets the `shop` principal, or answers 401 and goes no further. */

@@ -1,6 +1,6 @@
-import type { WooCommerceConnector } from '../connectors/woocommerce/woocommerce-connector.ts';
-import { defineJob, type Job } from './job.ts';
-import { WOOCOMMERCE_POLL_SHOP_SPEC, WOOCOMMERCE_POLL_SPEC } from './job-names.ts';
+import { defineJob, type Job } from '../../../jobs/job.ts';
+import { WOOCOMMERCE_POLL_SHOP_SPEC, WOOCOMMERCE_POLL_SPEC } from '../../../jobs/job-names.ts';
+import type { WooCommerceConnector } from '../woocommerce-connector.ts';
 
 /** What the polls use; null when the bridge is off. */
 type Context = { woocommerce: Pick<WooCommerceConnector, 'activeLinks' | 'poll'> | null };
