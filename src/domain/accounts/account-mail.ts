@@ -1,4 +1,5 @@
-import { type Locale, translate } from './messages.ts';
+import type { Locale } from '../../i18n/locales.ts';
+import { translate } from './messages.ts';
 import type { Mailer } from './ports.ts';
 
 /** The account e-mails: each a short text with one link, in the reader's language. */

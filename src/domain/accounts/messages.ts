@@ -3,11 +3,9 @@
  * falls back to the key itself so a slip shows up on the page rather than as an empty string.
  */
 
+import type { Locale } from '../../i18n/locales.ts';
 import { CONNECTOR_EN, CONNECTOR_FR } from './connector-messages.ts';
 import { PRESTASHOP_EN, PRESTASHOP_FIELD_MESSAGES_FR, PRESTASHOP_FR } from './messages-prestashop.ts';
-
-const LOCALES = ['fr', 'en'] as const;
-export type Locale = (typeof LOCALES)[number];
 
 const EN = {
   'app.name': 'Delivery Orders — account',
@@ -909,20 +907,4 @@ export function translate(locale: Locale): Translate {
   const words = CATALOGUE[locale] ?? EN;
   return (key, values = {}) =>
     (words[key as MessageKey] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
-}
-
-export const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
-
-/** The first of the Accept-Language tags we speak (weights respected), else English. */
-export function negotiateLocale(acceptLanguage: string | undefined): Locale {
-  const tags = (acceptLanguage ?? '')
-    .split(',')
-    .map((part) => {
-      const [tag, ...params] = part.trim().split(';');
-      const q = params.find((p) => p.trim().startsWith('q='));
-      return { lang: tag!.trim().slice(0, 2).toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 };
-    })
-    .filter((t) => t.q > 0)
-    .sort((a, b) => b.q - a.q);
-  return (tags.find((t) => isLocale(t.lang))?.lang as Locale | undefined) ?? 'en';
 }

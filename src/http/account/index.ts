@@ -4,8 +4,9 @@ import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { Deps } from '../../deps.ts';
-import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
+import { translate } from '../../domain/accounts/messages.ts';
 import { isAppError } from '../../errors.ts';
+import { isLocale, type Locale, negotiateLocale } from '../../i18n/locales.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
@@ -72,11 +73,10 @@ export function accountArea(deps: Deps) {
       if (isLocale(asked)) {
         reply.setCookie(LANG_COOKIE, asked, { path: ACCOUNT_PATH, sameSite: 'lax', maxAge: 365 * 86400 });
       }
-      request.locale = isLocale(asked)
-        ? asked
-        : isLocale(remembered)
-          ? remembered
-          : negotiateLocale(request.headers['accept-language']);
+      request.locale = negotiateLocale(request.headers['accept-language'], {
+        asked: isLocale(asked) ? asked : remembered,
+        fallback: 'en',
+      });
       const token = await signer.unsign(request.cookies[SESSION_COOKIE]);
       const session = token ? await deps.accounts.resume(token) : null;
       if (session) request.principal = { kind: 'user', session };

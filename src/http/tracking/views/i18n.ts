@@ -1,28 +1,3 @@
-/** The tracking page's languages: French by default (recipients are in Île-de-France), English. */
-const LANGS = ['fr', 'en'] as const;
-export type Lang = (typeof LANGS)[number];
-
-/**
- * `?lang=` when it names a language we have; else the preferred one of Accept-Language (by q,
- * then order) among ours; else French.
- */
-export function chooseLang(query: unknown, acceptLanguage: string | undefined): Lang {
-  if (query === 'fr' || query === 'en') return query;
-  let best: { lang: Lang; q: number } | null = null;
-  for (const part of (acceptLanguage ?? '').slice(0, 500).split(',')) {
-    const [tag = '', ...params] = part.trim().toLowerCase().split(';');
-    const primary = tag.split('-')[0];
-    if (primary !== 'fr' && primary !== 'en') continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) : 1;
-    if (!Number.isFinite(q) || q <= 0) continue;
-    if (!best || q > best.q) best = { lang: primary, q };
-  }
-  return best?.lang ?? 'fr';
-}
-
-export const LOCALES: Record<Lang, string> = { fr: 'fr-FR', en: 'en-GB' };
-
 export const TEXT = {
   fr: {
     pageTitle: (brand: string) => `Suivi de votre colis ${brand}`,

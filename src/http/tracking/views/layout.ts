@@ -1,9 +1,9 @@
+import type { Locale } from '../../../i18n/locales.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
-import type { Lang } from './i18n.ts';
 import { TEXT } from './i18n.ts';
 
 export interface LayoutContext {
-  lang: Lang;
+  lang: Locale;
   /** The stylesheet's URL, versioned by its content (it is cached for a year). */
   stylesheet: string;
 }
@@ -23,7 +23,7 @@ function hueClass(brand: string): string {
 /** The document around every tracking page: head, the brand's bar, the language switch. */
 export function layout(ctx: LayoutContext, page: { title: string; brand: string | null; body: Html }): Html {
   const t = TEXT[ctx.lang];
-  const other: Lang = ctx.lang === 'fr' ? 'en' : 'fr';
+  const other: Locale = ctx.lang === 'fr' ? 'en' : 'fr';
   const initial = page.brand ? [...page.brand.trim()][0]?.toUpperCase() : null;
   return html`<html lang="${ctx.lang}">
 <head>

@@ -1,8 +1,9 @@
 import type { OrderEvent } from '../../../domain/orders/order.ts';
 import type { OrderStatus } from '../../../domain/orders/state-machine.ts';
+import { INTL_LOCALE, type Locale } from '../../../i18n/locales.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
 import { type Step, timeline } from '../timeline.ts';
-import { type Lang, LOCALES, TEXT } from './i18n.ts';
+import { TEXT } from './i18n.ts';
 import { type LayoutContext, layout } from './layout.ts';
 
 /**
@@ -22,17 +23,17 @@ export interface TrackingView {
 
 const PARIS = 'Europe/Paris';
 
-const formatDay = (lang: Lang, isoDate: string) =>
+const formatDay = (lang: Locale, isoDate: string) =>
   // A calendar date, not an instant: formatted at noon UTC so no time zone moves it to another day.
-  new Intl.DateTimeFormat(LOCALES[lang], {
+  new Intl.DateTimeFormat(INTL_LOCALE[lang], {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
     timeZone: 'UTC',
   }).format(new Date(`${isoDate}T12:00:00Z`));
 
-const formatInstant = (lang: Lang, at: Date) =>
-  new Intl.DateTimeFormat(LOCALES[lang], {
+const formatInstant = (lang: Locale, at: Date) =>
+  new Intl.DateTimeFormat(INTL_LOCALE[lang], {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -66,7 +67,7 @@ const PROGRESS: Record<OrderStatus, number> = {
   cancelled: 0,
 };
 
-function stepItem(lang: Lang, step: Step): Html {
+function stepItem(lang: Locale, step: Step): Html {
   const t = TEXT[lang];
   return html`<li class="step ${step.state} m-${step.milestone}"${step.state === 'current' ? html` aria-current="step"` : ''}>
       <span class="dot" aria-hidden="true"></span>
