@@ -4,9 +4,8 @@ import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
-import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
-import type { RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
+import type { AccountMail, RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TeamInvitation, type TokenPurpose, type User, validateEmail } from './user.ts';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
 import { AppError, isAppError } from '../../errors.ts';
+import type { MessageKey } from '../../i18n/account.ts';
+import { fieldError } from '../../i18n/field-problems.ts';
 import type { PageContextOf } from './context.ts';
 import { clientIp, query, text } from './form.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';

@@ -1,6 +1,7 @@
-import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
 import { PRESTASHOP_FR_PATTERNS } from '../../domain/accounts/messages-prestashop.ts';
 import { isAppError } from '../../errors.ts';
+import type { MessageKey } from '../../i18n/account.ts';
+import { fieldError } from '../../i18n/field-problems.ts';
 import type { FieldErrors } from './views/form-fields.ts';
 import type { PageContext } from './views/layout.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { withoutUnusable } from '../shared/plugins/text-inputs.ts';
 
-/** What a form says of a field or parameter with a control character in it (FR in messages.ts). */
+/** What a form says of a field or parameter with a control character in it (its French: i18n/field-problems.ts). */
 export const UNUSABLE_FIELD_MESSAGE = 'must not contain control characters (such as NUL)';
 
 /**

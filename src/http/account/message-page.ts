@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { translate } from '../../domain/accounts/messages.ts';
+import { translate } from '../../i18n/account.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
 import { ACCOUNT_PATH } from './session-cookies.ts';
 import { messagePage, type PageContext } from './views/layout.ts';

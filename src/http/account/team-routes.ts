@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { EMAIL_TAKEN } from '../../domain/accounts/account-service.ts';
-import type { MessageKey } from '../../domain/accounts/messages.ts';
 import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
 import { isAppError } from '../../errors.ts';
+import type { MessageKey } from '../../i18n/account.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';

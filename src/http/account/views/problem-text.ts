@@ -1,5 +1,5 @@
 import type { SyncProblem } from '../../../connectors/connection.ts';
-import { fieldError } from '../../../domain/accounts/messages.ts';
+import { fieldError } from '../../../i18n/field-problems.ts';
 import type { PageContext } from './layout.ts';
 
 /**

@@ -1,9 +1,8 @@
-import type { Locale } from '../../i18n/locales.ts';
-import { translate } from './messages.ts';
-import type { Mailer } from './ports.ts';
+import type { AccountMail, Mailer } from '../../domain/accounts/ports.ts';
+import { translate } from '../../i18n/account.ts';
 
 /** The account e-mails: each a short text with one link, in the reader's language. */
-export function accountMail(mailer: Mailer, baseUrl: string) {
+export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
   const link = (path: string, token: string) =>
     `${baseUrl}/account/${path}?token=${encodeURIComponent(token)}`;
   const send = (
@@ -14,7 +13,7 @@ export function accountMail(mailer: Mailer, baseUrl: string) {
     url: string | null,
     values: Record<string, string> = {},
   ) => {
-    const t = translate(locale as Locale);
+    const t = translate(locale);
     return mailer.send({
       to,
       subject: t(subject, values),
@@ -36,5 +35,3 @@ export function accountMail(mailer: Mailer, baseUrl: string) {
       send(to, locale, 'mail.inviteClash.subject', 'mail.inviteClash.body', null, { brand: brandName }),
   };
 }
-
-export type AccountMail = ReturnType<typeof accountMail>;
