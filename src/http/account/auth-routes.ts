@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import type { MessageKey } from '../../i18n/account.ts';
-import { fieldError } from '../../i18n/field-problems.ts';
+import { fieldError } from '../../i18n/form-errors.ts';
 import type { PageContextOf } from './context.ts';
 import { clientIp, query, text } from './form.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';
@@ -33,7 +33,7 @@ export function formError(err: unknown, ctx: PageContext, labels: Record<string,
   const detail = err.details?.[0];
   if (!detail) return err.message;
   const label = labels[detail.field];
-  return label ? fieldError(ctx.locale, ctx.t(label), detail.message) : err.message;
+  return label ? fieldError(ctx.locale, ctx.t(label), detail) : err.message;
 }
 
 /** Sign-up, e-mail verification, sign-in and out, password reset. */

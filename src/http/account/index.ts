@@ -11,7 +11,7 @@ import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { connectorRoutes } from './connector-routes.ts';
-import { text, UNUSABLE_FIELD_MESSAGE } from './form.ts';
+import { text } from './form.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRevealRoutes } from './key-reveal.ts';
 import { keyRollRoutes } from './key-roll-routes.ts';
@@ -183,8 +183,8 @@ function describe(error: FastifyError): { status: number; message: string } {
     if (error.code === 'rate_limited') return { status: 429, message: 'error.429' };
     // A path parameter refused before any handler saw it (refuseUnusableText), or a field or query
     // parameter no form shows (form.ts): said in the reader's language.
-    const said = error.details?.[0]?.message;
-    if (said === UNUSABLE_TEXT_MESSAGE || said === UNUSABLE_FIELD_MESSAGE)
+    const detail = error.details?.[0];
+    if (detail?.message === UNUSABLE_TEXT_MESSAGE || detail?.problem?.code === 'text.controlCharacters')
       return { status: 400, message: 'error.controlCharacters' };
     if (error.status < 500) return { status: error.status, message: error.message };
     return { status: error.status, message: 'error.500' };
