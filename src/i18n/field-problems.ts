@@ -23,6 +23,7 @@ const FIELD_PROBLEMS = {
     en: 'must not contain your e-mail address',
     fr: 'ne doit pas contenir votre adresse e-mail',
   },
+  'email.taken': { en: 'already has an account', fr: 'a déjà un compte' },
   'email.invalid': { en: 'is not a valid e-mail address', fr: 'n’est pas une adresse e-mail valide' },
   'scopes.webhooksClosed': {
     en: '"webhooks:write" is only for brands whose webhook subscriptions are open: request access on the Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, fieldProblem, invalidField } from '../../errors.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -45,9 +45,6 @@ export interface AccountServiceDeps {
 export type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: string };
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
-/** The invitation's refusal of an address that has an account (the operator's CLI says so). */
-export const EMAIL_TAKEN = 'already has an account';
-
 /** Sign-up, e-mail verification, sign-in and sessions, password reset. */
 export function accountService(deps: AccountServiceDeps) {
   const { users, sessions, clock } = deps;
@@ -311,7 +308,7 @@ export function accountService(deps: AccountServiceDeps) {
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
         return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
       });
-      if (!user) throw invalidField('email', EMAIL_TAKEN);
+      if (!user) throw fieldProblem('email', 'email.taken');
       const { passwordHash: _, ...invited } = user;
       await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
       return invited;
@@ -337,7 +334,7 @@ export function accountService(deps: AccountServiceDeps) {
       const role = input.role;
       if (!isRole(role)) throw invalidField('role', 'must be owner, developer or finance');
       const holder = await users.findByEmail(email);
-      if (holder?.brandId === input.brandId) throw invalidField('email', EMAIL_TAKEN);
+      if (holder?.brandId === input.brandId) throw fieldProblem('email', 'email.taken');
       const secret = newSecret();
       const at = clock();
       await deps.transact(async (stores) => {

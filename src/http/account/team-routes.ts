@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { EMAIL_TAKEN } from '../../domain/accounts/account-service.ts';
 import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
 import { isAppError } from '../../errors.ts';
 import type { MessageKey } from '../../i18n/account.ts';
@@ -65,7 +64,7 @@ export function teamRoutes(app: FastifyInstance, deps: Deps, { context }: { cont
       const ctx = await context(request, reply);
       const error =
         // Only ever someone of the owner's own brand (see inviteMember).
-        isAppError(err) && err.details?.[0]?.message === EMAIL_TAKEN
+        isAppError(err) && err.details?.[0]?.problem?.code === 'email.taken'
           ? ctx.t('team.taken')
           : formError(err, ctx, { email: 'field.email', role: 'team.role' });
       return view(request, reply, { ...typed(), error }, 400);
