@@ -2,6 +2,8 @@
  * The one error model of the service. Domain code throws AppError; the HTTP layer maps it to the
  * `{ ok:false, error, message, request_id, details? }` envelope and the CLI prints `message`.
  */
+import { type FieldProblem, fieldProblemText } from './i18n/field-problems.ts';
+
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
@@ -26,6 +28,12 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export interface ErrorDetail {
   field: string;
   message: string;
+  /**
+   * What `message` says, as a code and values, for surfaces that word it in their reader's
+   * language (the account area). Not enumerable: a detail's shape in the API's envelope, the CLI's
+   * JSON, the logs and the tests stays `{ field, message }`.
+   */
+  readonly problem?: FieldProblem;
 }
 
 export class AppError extends Error {
@@ -42,6 +50,23 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+}
+
+/** A field's detail stating a coded problem: its message is the problem's English. */
+export function problemDetail(field: string, problem: FieldProblem): ErrorDetail {
+  const detail: ErrorDetail = { field, message: fieldProblemText('en', problem) };
+  Object.defineProperty(detail, 'problem', { value: problem, enumerable: false });
+  return detail;
+}
+
+/** A 400 naming one field with a coded problem (i18n/field-problems.ts), which pages word in French too. */
+export function fieldProblem(
+  field: string,
+  code: FieldProblem['code'],
+  values?: FieldProblem['values'],
+): AppError {
+  const detail = problemDetail(field, values ? { code, values } : { code });
+  return new AppError('invalid_request', `${field}: ${detail.message}`, [detail]);
 }
 
 /** A 400 naming one field: the common case of a bad input value. */

@@ -49,6 +49,19 @@ describe('dlv users invite', () => {
     expect(again.status).toBe(404);
   });
 
+  it('writes the invitation in the --lang asked (fr or en), French otherwise', async () => {
+    const brand = await t.deps.brands.create({ name: 'Lang brand' });
+    const subjectTo = async (lang: string[]) => {
+      const email = uniqueEmail('lang');
+      const res = await runDlv(['users', 'invite', '--brand', brand.id, '--email', email, ...lang], env);
+      expect(res.code, res.stderr).toBe(0);
+      return smtp.inbox.find((m) => m.to.includes(email))!.raw;
+    };
+    expect(await subjectTo(['--lang', 'en'])).toContain('Subject: You are invited to your delivery account');
+    for (const lang of [[], ['--lang', 'de'], ['--lang', 'EN']])
+      expect(await subjectTo(lang), lang.join(' ')).not.toContain('You are invited');
+  });
+
   it('refuses an unknown brand, a taken e-mail and an unknown role (exit 1, nothing sent)', async () => {
     const { email, brandId } = await createUser(t.deps);
     const sent = smtp.inbox.length;

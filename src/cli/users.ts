@@ -1,4 +1,5 @@
 import type { User } from '../domain/accounts/user.ts';
+import { negotiateLocale } from '../i18n/locales.ts';
 import { type CommandSpec, command, requireFlag } from './context.ts';
 
 const userJson = (u: User) => ({
@@ -20,7 +21,8 @@ export const userCommands: CommandSpec[] = [
       lang: { value: 'LANG', description: "the e-mail's language: fr (default) or en" },
     },
     async run(ctx) {
-      const lang = ctx.flags.lang === 'en' ? 'en' : 'fr';
+      // The invitee has no browser to ask yet: the flag, else French (the brands are in Île-de-France).
+      const lang = negotiateLocale(undefined, { asked: ctx.flags.lang, fallback: 'fr' });
       const user = await ctx.deps.accounts.invite({
         brandId: requireFlag(ctx, 'brand'),
         email: requireFlag(ctx, 'email'),

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, fieldProblem, invalidField } from '../../errors.ts';
 import { brandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
-import type { AccountMail } from './account-mail.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
-import type { RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
+import type { AccountMail, RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
 import { isRole, type TeamInvitation, type TokenPurpose, type User, validateEmail } from './user.ts';
 
@@ -46,9 +45,6 @@ export interface AccountServiceDeps {
 type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: string };
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
-/** The invitation's refusal of an address that has an account (the operator's CLI says so). */
-export const EMAIL_TAKEN = 'already has an account';
-
 /** The account area's people, sessions and one-time links (sign-up, sign-in, resets, invitations). */
 export interface AccountService {
   signupMode: 'open' | 'invite';
@@ -365,7 +361,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
         return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
       });
-      if (!user) throw invalidField('email', EMAIL_TAKEN);
+      if (!user) throw fieldProblem('email', 'email.taken');
       const { passwordHash: _, ...invited } = user;
       await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
       return invited;
@@ -383,7 +379,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       const role = input.role;
       if (!isRole(role)) throw invalidField('role', 'must be owner, developer or finance');
       const holder = await users.findByEmail(email);
-      if (holder?.brandId === input.brandId) throw invalidField('email', EMAIL_TAKEN);
+      if (holder?.brandId === input.brandId) throw fieldProblem('email', 'email.taken');
       const secret = newSecret();
       const at = clock();
       await deps.transact(async (stores) => {

@@ -1,4 +1,4 @@
-import { AppError, invalidField } from '../../errors.ts';
+import { AppError, fieldProblem, invalidField } from '../../errors.ts';
 import type { CreatedKey } from '../api-keys/api-key-service.ts';
 import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
 import type { ApiKeyRecord, ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
@@ -79,7 +79,8 @@ export function keyManagement(deps: {
       mayManage(actor.user);
       mustBeVerified(actor.user);
       const name = input.name.trim();
-      if (name.length === 0 || name.length > 100) throw invalidField('name', 'must be 1 to 100 characters');
+      if (name.length === 0 || name.length > 100)
+        throw fieldProblem('name', 'length.between', { min: 1, max: 100 });
       const scopes = parseScopes(input.scopes);
       const generated = generateApiKey();
       const record = await deps.transact(async (stores) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { hash, verify } from '@node-rs/argon2';
-import { invalidField } from '../../errors.ts';
+import { fieldProblem } from '../../errors.ts';
 
 const PASSWORD_MIN = 12;
 const PASSWORD_MAX = 128;
@@ -22,12 +22,12 @@ const ARGON2ID = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1
 export function checkPassword(password: string, email: string): void {
   const length = [...password].length;
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
-    throw invalidField('password', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+    throw fieldProblem('password', 'length.between', { min: PASSWORD_MIN, max: PASSWORD_MAX });
   }
-  if (COMMON.has(password.toLowerCase())) throw invalidField('password', 'is too common');
+  if (COMMON.has(password.toLowerCase())) throw fieldProblem('password', 'password.common');
   const local = email.split('@')[0]!.toLowerCase();
   if (local.length >= 3 && password.toLowerCase().includes(local)) {
-    throw invalidField('password', 'must not contain your e-mail address');
+    throw fieldProblem('password', 'password.containsEmail');
   }
 }
 

@@ -29,6 +29,19 @@ export interface Mailer {
   close(): void;
 }
 
+/**
+ * The account e-mails, each in the reader's language (`locale` as stored: an unknown one reads
+ * English). Their words are the i18n module's; the domain says only which mail goes to whom.
+ */
+export interface AccountMail {
+  verifyEmail(to: string, token: string, locale: string): Promise<void>;
+  resetPassword(to: string, token: string, locale: string): Promise<void>;
+  invite(to: string, token: string, locale: string): Promise<void>;
+  accountExists(to: string, locale: string): Promise<void>;
+  /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
+  inviteClash(to: string, brandName: string, locale: string): Promise<void>;
+}
+
 export interface SessionRecord {
   userId: string;
   createdAt: Date;

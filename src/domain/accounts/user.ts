@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors.ts';
+import { fieldProblem } from '../../errors.ts';
 
 export const ROLES = ['owner', 'developer', 'finance'] as const;
 export type Role = (typeof ROLES)[number];
@@ -51,7 +51,6 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
 export function validateEmail(email: string): string {
   const trimmed = email.trim();
-  if (trimmed.length > 254 || !EMAIL.test(trimmed))
-    throw invalidField('email', 'is not a valid e-mail address');
+  if (trimmed.length > 254 || !EMAIL.test(trimmed)) throw fieldProblem('email', 'email.invalid');
   return trimmed;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { invalidField } from '../../errors.ts';
+import { fieldProblem, invalidField } from '../../errors.ts';
 
 export const SCOPES = ['orders:read', 'orders:write', 'invoices:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -54,10 +54,6 @@ export const BASIC_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== WEBHOOK
  */
 export function assertScopesGrantable(scopes: readonly Scope[], brand: { webhooksAllowed: boolean }): void {
   if (scopes.includes(WEBHOOKS_SCOPE) && !brand.webhooksAllowed) {
-    throw invalidField(
-      'scopes',
-      `"${WEBHOOKS_SCOPE}" is only for brands whose webhook subscriptions are open: request access on the ` +
-        'Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)',
-    );
+    throw fieldProblem('scopes', 'scopes.webhooksClosed');
   }
 }

@@ -1,4 +1,4 @@
-import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import type { Role, User } from '../accounts/user.ts';
 import { frenchVatKey } from '../invoices/seller.ts';
 import { validatePickupAddress } from './brand.ts';
@@ -57,16 +57,15 @@ const blankToNull = (value: string): string | null => {
 
 function text(field: string, value: string, max: number): string | null {
   const trimmed = blankToNull(value);
-  if (trimmed !== null && trimmed.length > max)
-    throw invalidField(field, `must be at most ${max} characters`);
+  if (trimmed !== null && trimmed.length > max) throw fieldProblem(field, 'length.atMost', { max });
   return trimmed;
 }
 
 function siren(value: string): string | null {
   const digits = value.replace(/\s/g, '');
   if (digits === '') return null;
-  if (!/^\d{9}$/.test(digits)) throw invalidField('siren', 'must be 9 digits');
-  if (!sirenChecksOut(digits)) throw invalidField('siren', 'is not a valid SIREN (check digit)');
+  if (!/^\d{9}$/.test(digits)) throw fieldProblem('siren', 'siren.digits');
+  if (!sirenChecksOut(digits)) throw fieldProblem('siren', 'siren.checkDigit');
   return digits;
 }
 
@@ -74,16 +73,16 @@ function siren(value: string): string | null {
 function vatNumber(value: string, ofSiren: () => string | null): string | null {
   const vat = value.replace(/\s/g, '').toUpperCase();
   if (vat === '') return null;
-  if (!/^FR\d{11}$/.test(vat)) throw invalidField('vat_number', 'must be FR followed by 11 digits');
+  if (!/^FR\d{11}$/.test(vat)) throw fieldProblem('vat_number', 'vat.format');
   let sirenDigits: string | null;
   try {
     sirenDigits = ofSiren();
   } catch {
     return vat; // the SIREN's own error is reported; this one would only repeat it
   }
-  if (sirenDigits === null) throw invalidField('vat_number', 'needs the SIREN it is made from');
+  if (sirenDigits === null) throw fieldProblem('vat_number', 'vat.needsSiren');
   const expected = `FR${frenchVatKey(sirenDigits)}${sirenDigits}`;
-  if (vat !== expected) throw invalidField('vat_number', `must be the SIREN's VAT number, ${expected}`);
+  if (vat !== expected) throw fieldProblem('vat_number', 'vat.notTheSirens', { expected });
   return vat;
 }
 
@@ -94,7 +93,10 @@ function pickup(value: string): string | null {
     return validatePickupAddress(address);
   } catch (err) {
     if (err instanceof AppError && (err.code === 'out_of_zone' || err.code === 'invalid_address')) {
-      throw invalidField('pickup_address', err.details?.[0]?.message ?? err.message);
+      const stated = err.details?.[0]?.problem;
+      throw stated
+        ? fieldProblem('pickup_address', stated.code, stated.values)
+        : invalidField('pickup_address', err.details?.[0]?.message ?? err.message);
     }
     throw err;
   }

@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors.ts';
+import { fieldProblem } from '../../errors.ts';
 import { locateAddress } from '../coverage/locate-address.ts';
 
 export interface Brand {
@@ -21,7 +21,8 @@ export const BRAND_ID_PATTERN = /^brd_[0-9a-f]{16}$/;
 
 export function validateBrandName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 200) throw invalidField('name', 'must be 1 to 200 characters');
+  if (trimmed.length === 0 || trimmed.length > 200)
+    throw fieldProblem('name', 'length.between', { min: 1, max: 200 });
   return trimmed;
 }
 
@@ -33,7 +34,7 @@ export function validatePickupAddress(address: string | null | undefined): strin
   if (address === null || address === undefined) return null;
   const trimmed = address.trim();
   if (trimmed.length === 0 || trimmed.length > 500)
-    throw invalidField('pickup_address', 'must be 1 to 500 characters');
+    throw fieldProblem('pickup_address', 'length.between', { min: 1, max: 500 });
   locateAddress(trimmed, 'pickup_address');
   return trimmed;
 }

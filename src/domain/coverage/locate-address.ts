@@ -1,4 +1,4 @@
-import { AppError, type ErrorDetail } from '../../errors.ts';
+import { AppError, type ErrorDetail, problemDetail } from '../../errors.ts';
 import { extractPostcode } from './extract-postcode.ts';
 import { communeInAddress, lookupPostcode } from './postcodes.ts';
 import type { PricingZone } from './zones.ts';
@@ -28,14 +28,14 @@ export function locateAddress(address: string, field: AddressField): Place {
       postcode
         ? `${field}: "${postcode}" is not a French postcode.`
         : `${field}: no French postcode (5 digits) found in the address.`,
-      [{ field, message: 'must contain a valid French postcode' }],
+      [problemDetail(field, { code: 'address.noPostcode' })],
     );
   }
   if (info.zone === null) {
     throw new AppError(
       'out_of_zone',
       `${field}: ${postcode} (${info.city}) is outside the delivery zone; only ${IDF} is served.`,
-      [{ field, message: 'must be in Île-de-France' }],
+      [problemDetail(field, { code: 'address.outsideZone' })],
     );
   }
   return { postcode, city: communeInAddress(postcode, address) ?? info.city, zone: info.zone };

@@ -1,4 +1,4 @@
-import { invalidField, validateAll } from '../../errors.ts';
+import { fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import type { CursorCodec, CursorScope } from '../pagination/cursor.ts';
 import { isOrderStatus, ORDER_STATUSES, type OrderStatus } from './state-machine.ts';
 
@@ -43,7 +43,7 @@ const filterChecks = (options: ListOptions) => ({
     if (options.reference === undefined) return null;
     const reference = options.reference.trim();
     if (reference.length === 0 || reference.length > 100)
-      throw invalidField('reference', 'must be 1 to 100 characters');
+      throw fieldProblem('reference', 'length.between', { min: 1, max: 100 });
     return reference;
   },
   limit: () => {

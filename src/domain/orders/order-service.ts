@@ -1,4 +1,4 @@
-import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
@@ -402,7 +402,7 @@ export function orderService(deps: {
 
     async setStatus(trackingRef: string, status: string, note: string | null) {
       if (!isOrderStatus(status)) throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
-      if (note !== null && note.length > 500) throw invalidField('note', 'must be at most 500 characters');
+      if (note !== null && note.length > 500) throw fieldProblem('note', 'length.atMost', { max: 500 });
       const order = await find(trackingRef, null);
       return transition(order, status, 'operator', note);
     },

@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors.ts';
+import { fieldProblem, invalidField } from '../../errors.ts';
 
 export type UnitType = 'parcel' | 'envelope' | 'bulky' | 'pallet';
 
@@ -22,10 +22,7 @@ const UNIT_ALIASES: ReadonlyMap<string, UnitType> = new Map([
 export function parseUnitType(input: unknown): UnitType {
   const unit = typeof input === 'string' ? UNIT_ALIASES.get(input.trim().toLowerCase()) : undefined;
   if (unit === undefined) {
-    throw invalidField(
-      'unit_type',
-      'must be one of parcel, envelope, bulky, pallet (or colis, pli, encombrant, palette)',
-    );
+    throw fieldProblem('unit_type', 'unit.type');
   }
   return unit;
 }
@@ -33,7 +30,6 @@ export function parseUnitType(input: unknown): UnitType {
 /** Anything heavier is a typo (grams typed as kilograms), not a delivery. */
 export const MAX_UNIT_WEIGHT_GRAMS = 2_000_000;
 
-const WEIGHT_MESSAGE = 'must be a positive weight such as "2.5kg" or "500g"';
 const WEIGHT_PATTERN = /^(\d+)?(?:[.,](\d+))?\s*(kg|g)?$/i;
 
 /**
@@ -45,7 +41,7 @@ export function parseWeightGrams(input: string | number): number {
   const text = typeof input === 'number' ? numberToDecimalText(input) : input;
   const match = typeof text === 'string' ? WEIGHT_PATTERN.exec(text.trim()) : null;
   if (!match || (match[1] === undefined && match[2] === undefined)) {
-    throw invalidField('unit_weight', WEIGHT_MESSAGE);
+    throw fieldProblem('unit_weight', 'unit.weight');
   }
   const [, whole = '0', fraction = '', unit = 'kg'] = match;
   const isKg = unit.toLowerCase() === 'kg';
@@ -53,7 +49,7 @@ export function parseWeightGrams(input: string | number): number {
   const wholeGrams = Number(whole + fraction.slice(0, shift).padEnd(shift, '0'));
   const remainder = /[1-9]/.test(fraction.slice(shift)) ? 1 : 0;
   const grams = wholeGrams + remainder;
-  if (!(grams > 0)) throw invalidField('unit_weight', WEIGHT_MESSAGE);
+  if (!(grams > 0)) throw fieldProblem('unit_weight', 'unit.weight');
   // Compared before any other arithmetic: 1e15 kg has no safe number of grams, and says too heavy.
   if (grams > MAX_UNIT_WEIGHT_GRAMS) {
     throw invalidField('unit_weight', 'must be at most 2000 kg per unit');
@@ -76,7 +72,7 @@ export const MAX_QUANTITY = 1000;
 export function parseQuantity(input: unknown): number {
   const value = typeof input === 'string' && /^\s*\d+\s*$/.test(input) ? Number(input) : input;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_QUANTITY) {
-    throw invalidField('quantity', `must be an integer from 1 to ${MAX_QUANTITY}`);
+    throw fieldProblem('quantity', 'quantity.range', { max: MAX_QUANTITY });
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { invalidField, validateFields } from '../../errors.ts';
+import { fieldProblem, validateFields } from '../../errors.ts';
 import { hasDestination, resolveDestination } from '../coverage/destination.ts';
 import type { GridIndex } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
@@ -21,7 +21,7 @@ const RATE_CHECKS = {
   destination: (request: RateRequest) => {
     const given = { deliveryZip: request.delivery_zip, deliveryAddress: request.delivery_address };
     if (!hasDestination(given)) {
-      throw invalidField('delivery_zip', 'give delivery_zip or delivery_address (a destination is required)');
+      throw fieldProblem('delivery_zip', 'destination.required');
     }
     return resolveDestination(given);
   },

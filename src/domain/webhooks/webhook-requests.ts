@@ -1,4 +1,4 @@
-import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { AppError, fieldProblem, validateAll } from '../../errors.ts';
 import type { Role, User } from '../accounts/user.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -55,13 +55,13 @@ export function webhookRequests(deps: {
         url: () => deps.destinations.validate(input.url.trim()),
         events: () => {
           // An empty form would mean "every event" to parseEventTypes; here one must be chosen.
-          if (input.events.length === 0) throw invalidField('events', 'choose at least one event type');
+          if (input.events.length === 0) throw fieldProblem('events', 'events.none');
           return parseEventTypes(input.events);
         },
         message: () => {
           const message = input.message.trim();
           if (message.length > MAX_REQUEST_MESSAGE)
-            throw invalidField('message', `must be at most ${MAX_REQUEST_MESSAGE} characters`);
+            throw fieldProblem('message', 'length.atMost', { max: MAX_REQUEST_MESSAGE });
           return message;
         },
       });

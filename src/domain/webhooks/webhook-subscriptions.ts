@@ -1,4 +1,4 @@
-import { AppError, invalidField, validateAll } from '../../errors.ts';
+import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
@@ -88,7 +88,7 @@ export function webhookSubscriptions(deps: {
         description: () => {
           const description = input.description?.trim() || null;
           if (description !== null && description.length > MAX_SUBSCRIPTION_DESCRIPTION)
-            throw invalidField('description', `must be at most ${MAX_SUBSCRIPTION_DESCRIPTION} characters`);
+            throw fieldProblem('description', 'length.atMost', { max: MAX_SUBSCRIPTION_DESCRIPTION });
           return description;
         },
       });

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
-import { fieldError, type MessageKey } from '../../domain/accounts/messages.ts';
 import { AppError, isAppError } from '../../errors.ts';
+import type { MessageKey } from '../../i18n/account.ts';
+import { fieldError } from '../../i18n/form-errors.ts';
 import type { PageContextOf } from './context.ts';
 import { clientIp, query, text } from './form.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';
@@ -33,7 +34,7 @@ export function formError(err: unknown, ctx: PageContext, labels: Record<string,
   const detail = err.details?.[0];
   if (!detail) return err.message;
   const label = labels[detail.field];
-  return label ? fieldError(ctx.locale, ctx.t(label), detail.message) : err.message;
+  return label ? fieldError(ctx.locale, ctx.t(label), detail) : err.message;
 }
 
 /** What the sign-in, sign-up and reset pages use. */

@@ -1,9 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.ts';
+import { AppError, problemDetail } from '../../errors.ts';
 import { withoutUnusable } from '../shared/plugins/text-inputs.ts';
-
-/** What a form says of a field or parameter with a control character in it (FR in messages.ts). */
-export const UNUSABLE_FIELD_MESSAGE = 'must not contain control characters (such as NUL)';
 
 /**
  * The account area's routes read their fields and query parameters through these helpers only
@@ -21,8 +18,9 @@ function refuseOnce(request: FastifyRequest, where: 'body' | 'query', name: stri
   // Every marked input of the form at once (this one first), so that the redraw reads none again.
   const names = [name, ...[...marked].filter((n) => n !== name)];
   marked.clear();
-  const details = names.map((field) => ({ field, message: UNUSABLE_FIELD_MESSAGE }));
-  throw new AppError('invalid_request', `${name}: ${UNUSABLE_FIELD_MESSAGE}`, details);
+  // What a form says of a field or parameter with a control character in it.
+  const details = names.map((field) => problemDetail(field, { code: 'text.controlCharacters' }));
+  throw new AppError('invalid_request', `${name}: ${details[0]!.message}`, details);
 }
 
 const clean = (value: string, max: number) => withoutUnusable(value.slice(0, max));

@@ -11,7 +11,6 @@ import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
 import type { KeyManagement } from '../../domain/accounts/key-management.ts';
-import { isLocale, type Locale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
 import type { Mailer, RateLimiter } from '../../domain/accounts/ports.ts';
 import type { TeamManagement } from '../../domain/accounts/team.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
@@ -23,11 +22,13 @@ import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts'
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { isAppError } from '../../errors.ts';
+import { translate } from '../../i18n/account.ts';
+import { isLocale, type Locale, negotiateLocale } from '../../i18n/locales.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { connectorRoutes } from './connector-routes.ts';
-import { text, UNUSABLE_FIELD_MESSAGE } from './form.ts';
+import { text } from './form.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRevealRoutes } from './key-reveal.ts';
 import { keyRollRoutes } from './key-roll-routes.ts';
@@ -113,11 +114,10 @@ export function accountArea(deps: AccountAreaContext) {
       if (isLocale(asked)) {
         reply.setCookie(LANG_COOKIE, asked, { path: ACCOUNT_PATH, sameSite: 'lax', maxAge: 365 * 86400 });
       }
-      request.locale = isLocale(asked)
-        ? asked
-        : isLocale(remembered)
-          ? remembered
-          : negotiateLocale(request.headers['accept-language']);
+      request.locale = negotiateLocale(request.headers['accept-language'], {
+        asked: isLocale(asked) ? asked : remembered,
+        fallback: 'en',
+      });
       const token = await signer.unsign(request.cookies[SESSION_COOKIE]);
       const session = token ? await deps.accounts.resume(token) : null;
       if (session) request.principal = { kind: 'user', session };
@@ -224,8 +224,8 @@ function describe(error: FastifyError): { status: number; message: string } {
     if (error.code === 'rate_limited') return { status: 429, message: 'error.429' };
     // A path parameter refused before any handler saw it (refuseUnusableText), or a field or query
     // parameter no form shows (form.ts): said in the reader's language.
-    const said = error.details?.[0]?.message;
-    if (said === UNUSABLE_TEXT_MESSAGE || said === UNUSABLE_FIELD_MESSAGE)
+    const detail = error.details?.[0];
+    if (detail?.message === UNUSABLE_TEXT_MESSAGE || detail?.problem?.code === 'text.controlCharacters')
       return { status: 400, message: 'error.controlCharacters' };
     if (error.status < 500) return { status: error.status, message: error.message };
     return { status: error.status, message: 'error.500' };

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isLocale, negotiateLocale, translate } from '../../domain/accounts/messages.ts';
+import { translate } from '../../i18n/account.ts';
+import { negotiateLocale } from '../../i18n/locales.ts';
 import { ACCOUNT_PATH } from './session-cookies.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 
@@ -18,7 +19,7 @@ export function sendAccountMessage(
   words: (t: PageContext['t']) => { title: string; message: string; link: { href: string; label: string } },
 ) {
   const asked = new URL(request.url, 'http://x').searchParams.get('lang');
-  const locale = isLocale(asked) ? asked : negotiateLocale(request.headers['accept-language']);
+  const locale = negotiateLocale(request.headers['accept-language'], { asked, fallback: 'en' });
   const t = translate(locale);
   const ctx: PageContext = { locale, t, switchHref: ACCOUNT_PATH, user: null, csrf: '' };
   const { title, message, link } = words(t);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import { resolveDestination } from '../../domain/coverage/destination.ts';
 import type { RateRequest, RateService } from '../../domain/rates/rate-service.ts';
-import { invalidField } from '../../errors.ts';
+import { fieldProblem } from '../../errors.ts';
 import { publicServerUrl } from '../public/index.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
@@ -29,7 +29,7 @@ const RATE_FIELDS = {
  * anything else an address; a blank field is left out, so the API's defaults apply.
  */
 function rateRequestOf(form: RatesForm): RateRequest {
-  if (form.to.length > 500) throw invalidField('delivery_address', 'must be at most 500 characters');
+  if (form.to.length > 500) throw fieldProblem('delivery_address', 'length.atMost', { max: 500 });
   const to = form.to.trim();
   const request: RateRequest = /^[\d\s]+$/.test(to) ? { delivery_zip: to } : { delivery_address: to };
   if (form.unit_type.trim() !== '') request.unit_type = form.unit_type;

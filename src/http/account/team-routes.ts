@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EMAIL_TAKEN } from '../../domain/accounts/account-service.ts';
-import type { MessageKey } from '../../domain/accounts/messages.ts';
 import type { TeamManagement } from '../../domain/accounts/team.ts';
 import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import { isAppError } from '../../errors.ts';
+import type { MessageKey } from '../../i18n/account.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
@@ -76,7 +75,7 @@ export function teamRoutes(
       const ctx = await context(request, reply);
       const error =
         // Only ever someone of the owner's own brand (see inviteMember).
-        isAppError(err) && err.details?.[0]?.message === EMAIL_TAKEN
+        isAppError(err) && err.details?.[0]?.problem?.code === 'email.taken'
           ? ctx.t('team.taken')
           : formError(err, ctx, { email: 'field.email', role: 'team.role' });
       return view(request, reply, { ...typed(), error }, 400);

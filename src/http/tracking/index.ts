@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import { AppError } from '../../errors.ts';
+import { negotiateLocale } from '../../i18n/locales.ts';
 import { redisRateLimiter } from '../../infra/rate-limit/redis-rate-limiter.ts';
 import {
   type BucketPolicy,
@@ -12,7 +13,6 @@ import {
 } from '../../infra/rate-limit/token-bucket.ts';
 import { toAppError } from '../shared/errors.ts';
 import { type SafeHtml as Html, toText } from '../shared/html.ts';
-import { chooseLang } from './views/i18n.ts';
 import type { LayoutContext } from './views/layout.ts';
 import { messagePage } from './views/message-page.ts';
 import { trackingPage } from './views/tracking-page.ts';
@@ -33,10 +33,10 @@ const STYLESHEET = `${TRACKING_PREFIX}/assets/tracking.css?v=${createHash('sha25
 const ROUTE = { config: { auth: 'none' as const }, schema: { hide: true } };
 
 function context(request: FastifyRequest): LayoutContext {
-  const lang = chooseLang(
-    (request.query as { lang?: unknown } | undefined)?.lang,
-    request.headers['accept-language'],
-  );
+  const lang = negotiateLocale(request.headers['accept-language'], {
+    asked: (request.query as { lang?: unknown } | undefined)?.lang,
+    fallback: 'fr',
+  });
   return { lang, stylesheet: STYLESHEET };
 }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { invalidField, isAppError } from '../../errors.ts';
+import { fieldProblem, isAppError } from '../../errors.ts';
 import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.ts';
 
 /**
@@ -49,7 +49,7 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
         // The scheme only: a shop's API URL may be longer than an endpoint URL is allowed to be.
         const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
         if (!schemes.includes(url.protocol))
-          throw invalidField('url', options.allowInsecure ? 'must use http or https' : 'must use https');
+          throw fieldProblem('url', options.allowInsecure ? 'url.httpOrHttps' : 'url.https');
         const host = hostOf(url);
         // A socket connects to an IP literal without any lookup: it is checked here (no DNS involved).
         if (isIP(host) !== 0) await assertPublicHost(host, options);

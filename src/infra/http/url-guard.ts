@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { DestinationGuard } from '../../domain/webhooks/outbound.ts';
-import { invalidField } from '../../errors.ts';
+import { fieldProblem, invalidField } from '../../errors.ts';
 
 export type { DestinationGuard };
 
@@ -22,24 +22,22 @@ export interface DestinationOptions extends UrlGuardOptions {
   publicRule?: string;
 }
 
-const WEBHOOKS_PUBLIC_RULE = 'webhooks are only delivered to public addresses';
-
 /** The static checks on an endpoint URL, done when the operator adds it. */
 export function validateEndpointUrl(url: string, options: UrlGuardOptions): URL {
-  if (url.length > MAX_URL_LENGTH) throw invalidField('url', `must be at most ${MAX_URL_LENGTH} characters`);
+  if (url.length > MAX_URL_LENGTH) throw fieldProblem('url', 'length.atMost', { max: MAX_URL_LENGTH });
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw invalidField('url', 'is not a valid absolute URL');
+    throw fieldProblem('url', 'url.invalid');
   }
   const allowed = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
   if (!allowed.includes(parsed.protocol)) {
-    throw invalidField('url', options.allowInsecure ? 'must use http or https' : 'must use https');
+    throw fieldProblem('url', options.allowInsecure ? 'url.httpOrHttps' : 'url.https');
   }
   // Credentials would be stored and shown in listings in clear; receivers authenticate by signature.
   if (parsed.username !== '' || parsed.password !== '') {
-    throw invalidField('url', 'must not contain a user name or password');
+    throw fieldProblem('url', 'url.credentials');
   }
   if (parsed.hostname === '') throw invalidField('url', 'must name a host');
   return parsed;
@@ -74,9 +72,9 @@ export async function assertPublicHost(host: string, options: DestinationOptions
       addresses = await (options.lookup ?? defaultLookup)(host);
     } catch (err) {
       const reason = err instanceof Error && 'code' in err ? ` (${String(err.code)})` : '';
-      throw invalidField('url', `host ${host} could not be resolved${reason}`);
+      throw fieldProblem('url', 'url.unresolved', { host, reason });
     }
-    if (addresses.length === 0) throw invalidField('url', `host ${host} could not be resolved`);
+    if (addresses.length === 0) throw fieldProblem('url', 'url.unresolved', { host, reason: '' });
   }
   for (const address of addresses) {
     const range = addressRange(address);
@@ -85,10 +83,10 @@ export async function assertPublicHost(host: string, options: DestinationOptions
     // Only that the address is refused: naming what a host resolves to, or which internal range it
     // falls in, would let a tenant map our network through the error messages (API, forms, stored
     // delivery errors all carry this text).
-    throw invalidField(
-      'url',
-      `${host} is not an allowed address; ${options.publicRule ?? WEBHOOKS_PUBLIC_RULE}`,
-    );
+    // Another caller's rule (a shop's) is its own sentence; the webhooks' is a coded problem.
+    throw options.publicRule !== undefined
+      ? invalidField('url', `${host} is not an allowed address; ${options.publicRule}`)
+      : fieldProblem('url', 'url.notPublic', { host });
   }
   return addresses;
 }

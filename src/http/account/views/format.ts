@@ -1,6 +1,7 @@
+import { INTL_LOCALE } from '../../../i18n/locales.ts';
 import type { PageContext } from './layout.ts';
 
-const intlLocale = (ctx: PageContext) => (ctx.locale === 'fr' ? 'fr-FR' : 'en-GB');
+const intlLocale = (ctx: PageContext) => INTL_LOCALE[ctx.locale];
 
 /** An instant as a Paris wall-clock date and time, in the page's language. */
 export const parisDateTime = (ctx: PageContext, instant: Date | string) =>

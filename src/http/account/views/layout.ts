@@ -1,6 +1,7 @@
-import type { Locale, Translate } from '../../../domain/accounts/messages.ts';
 import type { User } from '../../../domain/accounts/user.ts';
 import { canSeeWebhooks } from '../../../domain/webhooks/webhook-requests.ts';
+import type { Translate } from '../../../i18n/account.ts';
+import type { Locale } from '../../../i18n/locales.ts';
 import { html, type SafeHtml } from '../../shared/html.ts';
 
 /** What every page needs to draw its frame: language, words, who is signed in, the form token. */

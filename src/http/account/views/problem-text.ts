@@ -1,5 +1,6 @@
 import type { SyncProblem } from '../../../connectors/connection.ts';
-import { fieldError } from '../../../domain/accounts/messages.ts';
+import { problemOfMessage } from '../../../i18n/field-problems.ts';
+import { fieldError } from '../../../i18n/form-errors.ts';
 import type { PageContext } from './layout.ts';
 
 /**
@@ -12,8 +13,12 @@ export function problemText(ctx: PageContext, problem: SyncProblem): string {
   const { code, ...values } = problem.details;
   const kindText = t(`shops.problemText.${problem.kind}`);
   if (!code) return kindText;
-  if (code === 'invalid_field' && values.field && values.problem)
-    return `${kindText} ${fieldError(ctx.locale, values.field, values.problem)}`;
+  if (code === 'invalid_field' && values.field && values.problem) {
+    // Stored as the field's English message: read back as the problem it states, when it is one of ours.
+    const stated = problemOfMessage(values.problem);
+    const detail = stated ? { message: values.problem, problem: stated } : { message: values.problem };
+    return `${kindText} ${fieldError(ctx.locale, values.field, detail)}`;
+  }
   const key = `shops.problemText.${code}`;
   const words = {
     ...values,

@@ -1,9 +1,9 @@
+import type { Locale } from '../../../i18n/locales.ts';
+import { trackingWording } from '../../../i18n/tracking.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
-import type { Lang } from './i18n.ts';
-import { TEXT } from './i18n.ts';
 
 export interface LayoutContext {
-  lang: Lang;
+  lang: Locale;
   /** The stylesheet's URL, versioned by its content (it is cached for a year). */
   stylesheet: string;
 }
@@ -22,8 +22,8 @@ function hueClass(brand: string): string {
 
 /** The document around every tracking page: head, the brand's bar, the language switch. */
 export function layout(ctx: LayoutContext, page: { title: string; brand: string | null; body: Html }): Html {
-  const t = TEXT[ctx.lang];
-  const other: Lang = ctx.lang === 'fr' ? 'en' : 'fr';
+  const t = trackingWording(ctx.lang);
+  const other: Locale = ctx.lang === 'fr' ? 'en' : 'fr';
   const initial = page.brand ? [...page.brand.trim()][0]?.toUpperCase() : null;
   return html`<html lang="${ctx.lang}">
 <head>
@@ -41,15 +41,15 @@ export function layout(ctx: LayoutContext, page: { title: string; brand: string 
     ${
       page.brand
         ? html`<span class="brand ${hueClass(page.brand)}"><span class="monogram" aria-hidden="true">${initial}</span><span class="brand-name">${page.brand}</span></span>`
-        : html`<span class="brand"><span class="brand-name">${t.deliveredBy}</span></span>`
+        : html`<span class="brand"><span class="brand-name">${t('deliveredBy')}</span></span>`
     }
-    <a class="lang-switch" href="?lang=${other}" hreflang="${other}" lang="${other}" title="${t.switchLabel}">${t.switchTo}</a>
+    <a class="lang-switch" href="?lang=${other}" hreflang="${other}" lang="${other}" title="${t('switchLabel')}">${t('switchTo')}</a>
   </div>
 </header>
 <main class="wrap">
 ${page.body}
 </main>
-<footer class="wrap footer"><p>${t.deliveredBy}</p></footer>
+<footer class="wrap footer"><p>${t('deliveredBy')}</p></footer>
 </body>
 </html>`;
 }

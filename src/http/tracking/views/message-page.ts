@@ -1,5 +1,5 @@
+import { trackingWording } from '../../../i18n/tracking.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
-import { TEXT } from './i18n.ts';
 import { type LayoutContext, layout } from './layout.ts';
 
 /** A page that only says something: an unknown link (404), too many requests (429), a failure. */
@@ -8,13 +8,17 @@ export function messagePage(
   kind: 'notFound' | 'tooMany' | 'error',
   retryAfterSeconds = 1,
 ): Html {
-  const t = TEXT[ctx.lang];
+  const t = trackingWording(ctx.lang);
   const [title, body, icon] =
     kind === 'notFound'
-      ? [t.notFoundTitle, t.notFoundBody, '?']
+      ? [t('notFoundTitle'), t('notFoundBody'), '?']
       : kind === 'tooMany'
-        ? [t.tooManyTitle, t.tooManyBody(retryAfterSeconds), '…']
-        : [t.errorTitle, t.errorBody, '!'];
+        ? [
+            t('tooManyTitle'),
+            t('tooManyBody', { seconds: retryAfterSeconds, plural: retryAfterSeconds > 1 ? 's' : '' }),
+            '…',
+          ]
+        : [t('errorTitle'), t('errorBody'), '!'];
   return layout(ctx, {
     title,
     brand: null,

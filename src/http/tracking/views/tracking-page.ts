@@ -1,8 +1,9 @@
 import type { OrderEvent } from '../../../domain/orders/order.ts';
 import type { OrderStatus } from '../../../domain/orders/state-machine.ts';
+import { INTL_LOCALE, type Locale } from '../../../i18n/locales.ts';
+import { trackingWording } from '../../../i18n/tracking.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
 import { type Step, timeline } from '../timeline.ts';
-import { type Lang, LOCALES, TEXT } from './i18n.ts';
 import { type LayoutContext, layout } from './layout.ts';
 
 /**
@@ -22,17 +23,17 @@ export interface TrackingView {
 
 const PARIS = 'Europe/Paris';
 
-const formatDay = (lang: Lang, isoDate: string) =>
+const formatDay = (lang: Locale, isoDate: string) =>
   // A calendar date, not an instant: formatted at noon UTC so no time zone moves it to another day.
-  new Intl.DateTimeFormat(LOCALES[lang], {
+  new Intl.DateTimeFormat(INTL_LOCALE[lang], {
     weekday: 'long',
     day: 'numeric',
     month: 'long',
     timeZone: 'UTC',
   }).format(new Date(`${isoDate}T12:00:00Z`));
 
-const formatInstant = (lang: Lang, at: Date) =>
-  new Intl.DateTimeFormat(LOCALES[lang], {
+const formatInstant = (lang: Locale, at: Date) =>
+  new Intl.DateTimeFormat(INTL_LOCALE[lang], {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -66,36 +67,36 @@ const PROGRESS: Record<OrderStatus, number> = {
   cancelled: 0,
 };
 
-function stepItem(lang: Lang, step: Step): Html {
-  const t = TEXT[lang];
+function stepItem(lang: Locale, step: Step): Html {
+  const t = trackingWording(lang);
   return html`<li class="step ${step.state} m-${step.milestone}"${step.state === 'current' ? html` aria-current="step"` : ''}>
       <span class="dot" aria-hidden="true"></span>
       <div class="step-text">
-        <p class="step-label">${t.steps[step.milestone]}</p>
+        <p class="step-label">${t(`steps.${step.milestone}`)}</p>
         ${step.at ? html`<p class="step-time"><time datetime="${step.at.toISOString()}">${formatInstant(lang, step.at)}</time></p>` : ''}
       </div>
     </li>`;
 }
 
 export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
-  const t = TEXT[ctx.lang];
+  const t = trackingWording(ctx.lang);
   const steps = timeline(view.events.map((e) => ({ ...e, note: null })));
   const deliveredAt = view.status === 'delivered' ? steps.find((s) => s.milestone === 'delivered')?.at : null;
   const destination = [view.postcode, view.city].filter(Boolean).join(' ');
   const progress = PROGRESS[view.status];
   const dateFact = deliveredAt
-    ? html`<div class="fact"><dt>${t.deliveredOn}</dt><dd>${formatInstant(ctx.lang, deliveredAt)}</dd></div>`
+    ? html`<div class="fact"><dt>${t('deliveredOn')}</dt><dd>${formatInstant(ctx.lang, deliveredAt)}</dd></div>`
     : view.promisedDate && !['returned', 'cancelled'].includes(view.status)
-      ? html`<div class="fact"><dt>${t.promised}</dt><dd>${formatDay(ctx.lang, view.promisedDate)}</dd></div>`
+      ? html`<div class="fact"><dt>${t('promised')}</dt><dd>${formatDay(ctx.lang, view.promisedDate)}</dd></div>`
       : '';
   return layout(ctx, {
-    title: t.pageTitle(view.brandName),
+    title: t('pageTitle', { brand: view.brandName }),
     brand: view.brandName,
     body: html`<div class="grid">
 <section class="card summary tone-${TONE[view.status]}">
-  <p class="ref">${t.trackingNumber} <span class="ref-value">${view.trackingRef}</span></p>
-  <h1>${t.headline[view.status]}</h1>
-  <p class="lead">${t.detail[view.status]}</p>
+  <p class="ref">${t('trackingNumber')} <span class="ref-value">${view.trackingRef}</span></p>
+  <h1>${t(`headline.${view.status}`)}</h1>
+  <p class="lead">${t(`detail.${view.status}`)}</p>
   ${
     view.status === 'cancelled'
       ? ''
@@ -103,11 +104,11 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
   }
   <dl class="facts">
     ${dateFact}
-    <div class="fact"><dt>${t.destination}</dt><dd>${destination || t.addressPending}</dd></div>
+    <div class="fact"><dt>${t('destination')}</dt><dd>${destination || t('addressPending')}</dd></div>
   </dl>
 </section>
 <section class="card history" aria-labelledby="history-title">
-  <h2 id="history-title">${t.history}</h2>
+  <h2 id="history-title">${t('history')}</h2>
   <ol class="timeline">
     ${steps.map((step) => stepItem(ctx.lang, step))}
   </ol>

@@ -1,16 +1,7 @@
-import { type Locale, translate } from './messages.ts';
-import type { Mailer } from './ports.ts';
+import type { AccountMail, Mailer } from '../../domain/accounts/ports.ts';
+import { translate } from '../../i18n/account.ts';
 
 /** The account e-mails: each a short text with one link, in the reader's language. */
-export interface AccountMail {
-  verifyEmail(to: string, token: string, locale: string): Promise<void>;
-  resetPassword(to: string, token: string, locale: string): Promise<void>;
-  invite(to: string, token: string, locale: string): Promise<void>;
-  accountExists(to: string, locale: string): Promise<void>;
-  /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
-  inviteClash(to: string, brandName: string, locale: string): Promise<void>;
-}
-
 export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
   const link = (path: string, token: string) =>
     `${baseUrl}/account/${path}?token=${encodeURIComponent(token)}`;
@@ -22,7 +13,7 @@ export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
     url: string | null,
     values: Record<string, string> = {},
   ) => {
-    const t = translate(locale as Locale);
+    const t = translate(locale);
     return mailer.send({
       to,
       subject: t(subject, values),

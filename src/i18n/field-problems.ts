@@ -1,0 +1,112 @@
+/**
+ * What is wrong with a form field or a request field, by code, in both languages. The domain
+ * raises a problem by its code and values (errors.ts `fieldProblem`); its English is the message
+ * the API and the CLI show, and the account area words the code in the reader's language, so no
+ * surface translates a sentence.
+ */
+
+import type { Locale } from './locales.ts';
+import { fill, type Words } from './words.ts';
+
+const FIELD_PROBLEMS = {
+  'length.between': {
+    en: 'must be {min} to {max} characters',
+    fr: 'doit compter de {min} à {max} caractères',
+  },
+  'length.atMost': { en: 'must be at most {max} characters', fr: 'doit compter au plus {max} caractères' },
+  'text.controlCharacters': {
+    en: 'must not contain control characters (such as NUL)',
+    fr: 'ne doit contenir aucun caractère de contrôle (comme NUL)',
+  },
+  'password.common': { en: 'is too common', fr: 'est trop courant' },
+  'password.containsEmail': {
+    en: 'must not contain your e-mail address',
+    fr: 'ne doit pas contenir votre adresse e-mail',
+  },
+  'email.taken': { en: 'already has an account', fr: 'a déjà un compte' },
+  'email.invalid': { en: 'is not a valid e-mail address', fr: 'n’est pas une adresse e-mail valide' },
+  'scopes.webhooksClosed': {
+    en: '"webhooks:write" is only for brands whose webhook subscriptions are open: request access on the Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)',
+    fr: '« webhooks:write » est réservé aux marques dont les abonnements webhook sont ouverts : demandez l’accès sur la page Webhooks',
+  },
+  // Rates form.
+  'unit.type': {
+    en: 'must be one of parcel, envelope, bulky, pallet (or colis, pli, encombrant, palette)',
+    fr: 'doit être colis, pli, encombrant ou palette',
+  },
+  'unit.weight': {
+    en: 'must be a positive weight such as "2.5kg" or "500g"',
+    fr: 'doit être un poids positif, par exemple « 2,5kg » ou « 500g »',
+  },
+  'quantity.range': { en: 'must be an integer from 1 to {max}', fr: 'doit être un entier de 1 à {max}' },
+  'destination.required': {
+    en: 'give delivery_zip or delivery_address (a destination is required)',
+    fr: 'est obligatoire',
+  },
+  'address.noPostcode': {
+    en: 'must contain a valid French postcode',
+    fr: 'doit contenir un code postal français valide',
+  },
+  'address.outsideZone': { en: 'must be in Île-de-France', fr: 'doit être en Île-de-France' },
+  // Webhooks form (and the API's endpoint URLs).
+  'url.invalid': { en: 'is not a valid absolute URL', fr: 'n’est pas une URL absolue valide' },
+  'url.https': { en: 'must use https', fr: 'doit utiliser https' },
+  'url.httpOrHttps': { en: 'must use http or https', fr: 'doit utiliser http ou https' },
+  'url.credentials': {
+    en: 'must not contain a user name or password',
+    fr: 'ne doit contenir ni nom d’utilisateur ni mot de passe',
+  },
+  'url.notPublic': {
+    en: '{host} is not an allowed address; webhooks are only delivered to public addresses',
+    fr: 'n’est pas une adresse publique ({host}) : les webhooks ne partent que vers internet',
+  },
+  'url.unresolved': {
+    en: 'host {host} could not be resolved{reason}',
+    fr: 'l’hôte {host} est introuvable{reason}',
+  },
+  'events.none': { en: 'choose at least one event type', fr: 'choisissez au moins un type d’événement' },
+  // Company form.
+  'siren.digits': { en: 'must be 9 digits', fr: 'doit compter 9 chiffres' },
+  'siren.checkDigit': {
+    en: 'is not a valid SIREN (check digit)',
+    fr: 'n’est pas un SIREN valide (clé de contrôle)',
+  },
+  'vat.format': { en: 'must be FR followed by 11 digits', fr: 'doit être FR suivi de 11 chiffres' },
+  'vat.needsSiren': { en: 'needs the SIREN it is made from', fr: 'demande le SIREN dont il est tiré' },
+  'vat.notTheSirens': {
+    en: "must be the SIREN's VAT number, {expected}",
+    fr: 'doit être le numéro de TVA de ce SIREN, {expected}',
+  },
+} satisfies Record<string, Words>;
+
+type FieldProblemCode = keyof typeof FIELD_PROBLEMS;
+
+/** A field's problem as the domain raises it: a code and the values its wording takes. */
+export interface FieldProblem {
+  code: FieldProblemCode;
+  values?: Record<string, string | number>;
+}
+
+export const fieldProblemText = (locale: Locale, { code, values }: FieldProblem): string =>
+  fill(FIELD_PROBLEMS[code][locale], values);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Each code's English as a pattern capturing its values, for problems stored as sentences.
+const STORED = (Object.entries(FIELD_PROBLEMS) as [FieldProblemCode, Words][]).map(([code, words]) => {
+  const names = [...words.en.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${escapeRegExp(words.en).replace(/\\\{\w+\\\}/g, '(.*)')}$`);
+  return { code, names, pattern };
+});
+
+/**
+ * The problem an English message states, for messages kept as sentences before codes existed
+ * (the shop sync problems stored with the field's message): `null` when it states none of ours.
+ */
+export function problemOfMessage(message: string): FieldProblem | null {
+  for (const { code, names, pattern } of STORED) {
+    const match = pattern.exec(message);
+    if (match) return { code, values: Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) };
+  }
+  return null;
+}
