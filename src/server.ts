@@ -63,10 +63,10 @@ async function main(): Promise<void> {
     `  docs:     ${base}/docs`,
     `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
     `  worker:   ${config.runWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `dlv worker`'}`,
-    `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (README, Connectors)`,
+    `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (docs/connectors/README.md)`,
   ];
   if (config.sellerIsPlaceholder) {
-    lines.push('  invoices: issued with a placeholder seller identity; set SELLER_* (README, Configuration)');
+    lines.push('  invoices: issued with a placeholder seller identity; set SELLER_* (docs/operator-guide.md, Configuration)');
   }
   if (demo) {
     lines.push(
