@@ -66,7 +66,9 @@ async function main(): Promise<void> {
     `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (docs/connectors/README.md)`,
   ];
   if (config.sellerIsPlaceholder) {
-    lines.push('  invoices: issued with a placeholder seller identity; set SELLER_* (docs/operator-guide.md, Configuration)');
+    lines.push(
+      '  invoices: issued with a placeholder seller identity; set SELLER_* (docs/operator-guide.md, Configuration)',
+    );
   }
   if (demo) {
     lines.push(
