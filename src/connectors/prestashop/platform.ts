@@ -5,12 +5,14 @@ import { PRESTASHOP_PROCESS_PUSH } from './jobs/process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './jobs/sync-order.ts';
 import { prestashopConnector } from './prestashop-connector.ts';
 import { PRESTASHOP_PREFIX, prestashopRoutes } from './receivers.ts';
+import { PRESTASHOP_WORDING } from './wording.ts';
 
 /** PrestaShop: always on, each shop brings its own secret (our module signs its pushes) and Webservice key. */
 export const PRESTASHOP = defineConnector({
   platform: 'prestashop',
   label: 'PrestaShop',
   isOn: () => true,
+  wording: PRESTASHOP_WORDING,
   offNotice: 'off',
   create: (ctx) =>
     prestashopConnector({

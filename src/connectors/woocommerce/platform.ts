@@ -6,12 +6,14 @@ import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/process-order.ts';
 import { WOOCOMMERCE_SYNC_ORDER } from './jobs/sync-order.ts';
 import { WOOCOMMERCE_PREFIX, wooCommerceRoutes } from './receivers.ts';
 import { type WooCommerceConnector, wooCommerceConnector } from './woocommerce-connector.ts';
+import { WOOCOMMERCE_WORDING } from './wording.ts';
 
 /** WooCommerce: each shop gives its own key pair; off when published without CONNECTOR_SECRET_KEY. */
 export const WOOCOMMERCE = defineConnector({
   platform: 'woocommerce',
   label: 'WooCommerce',
   isOn: (config) => config.woocommerce,
+  wording: WOOCOMMERCE_WORDING,
   offNotice: 'off (set CONNECTOR_SECRET_KEY)',
   create: (ctx): WooCommerceConnector | null =>
     ctx.config.woocommerce
