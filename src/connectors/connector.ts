@@ -4,6 +4,7 @@ import type { Stores, Transact } from '../db/stores.ts';
 import type { OrderService } from '../domain/orders/order-service.ts';
 import type { RateService } from '../domain/rates/rate-service.ts';
 import type { EventType } from '../events/catalogue.ts';
+import type { AccountPart } from '../http/account/shop-part.ts';
 import type { ConnectorWording } from '../i18n/words.ts';
 import type { JsonRequester } from '../infra/http/json-request.ts';
 import type { DestinationGuard } from '../infra/http/url-guard.ts';
@@ -67,6 +68,12 @@ export interface Connector<I = unknown, P extends Platform = Platform> {
    * and EN side by side, merged into the account table (through src/connectors/wordings.ts).
    */
   readonly wording: ConnectorWording;
+  /**
+   * Its part of the account area (src/connectors/<platform>/account/): its connect card on the Shops
+   * page, what its links' cards add, and its routes there.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each platform's forms' state and card extras are its own
+  readonly account: AccountPart<I, any, any>;
   /** How to turn it on, when it is off (the server's start-up summary). */
   readonly offNotice: string;
   /** The routes the shop calls (signed with a raw-body HMAC, checked before anything is read), under `prefix`. */

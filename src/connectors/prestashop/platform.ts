@@ -1,5 +1,7 @@
 import { PRESTASHOP_PROCESS_PUSH_SPEC, PRESTASHOP_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
+import { prestashopAccountRoutes } from './account/routes.ts';
+import { prestashopConnectCard, prestashopHealthRows, prestashopLinkForms } from './account/views.ts';
 import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './jobs/poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './jobs/process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './jobs/sync-order.ts';
@@ -13,6 +15,17 @@ export const PRESTASHOP = defineConnector({
   label: 'PrestaShop',
   isOn: () => true,
   wording: PRESTASHOP_WORDING,
+  account: {
+    cardOrder: 2,
+    connectCard: (ctx, _on, state) => prestashopConnectCard(ctx, state),
+    polled: true,
+    // What the page shows of a link beside its health: its poll and the module's pushes.
+    cardInfo: async (prestashop, brandId) =>
+      new Map((await prestashop.overview(brandId)).map((p) => [p.connectionId, p])),
+    healthRows: prestashopHealthRows,
+    linkForms: prestashopLinkForms,
+    routes: prestashopAccountRoutes,
+  },
   offNotice: 'off',
   create: (ctx) =>
     prestashopConnector({

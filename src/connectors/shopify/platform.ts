@@ -1,5 +1,7 @@
 import { SHOPIFY_PROCESS_WEBHOOK_SPEC, SHOPIFY_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
+import { shopifyAccountRoutes } from './account/routes.ts';
+import { shopifyConnectCard } from './account/views.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/process-webhook.ts';
 import { SHOPIFY_SYNC_ORDER } from './jobs/sync-order.ts';
 import { SHOPIFY_PREFIX, shopifyRoutes } from './receivers.ts';
@@ -13,6 +15,7 @@ export const SHOPIFY = defineConnector({
   label: 'Shopify',
   isOn: (config) => config.shopify !== null,
   wording: SHOPIFY_WORDING,
+  account: { cardOrder: 1, connectCard: shopifyConnectCard, polled: false, routes: shopifyAccountRoutes },
   offNotice: 'off (set SHOPIFY_API_KEY, SHOPIFY_API_SECRET)',
   create: (ctx): ShopifyConnector | null =>
     ctx.config.shopify
