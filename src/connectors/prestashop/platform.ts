@@ -1,7 +1,7 @@
-import { PRESTASHOP_PROCESS_PUSH_SPEC, PRESTASHOP_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
 import { prestashopAccountRoutes } from './account/routes.ts';
 import { prestashopConnectCard, prestashopHealthRows, prestashopLinkForms } from './account/views.ts';
+import { PRESTASHOP_PROCESS_PUSH_SPEC, PRESTASHOP_SYNC_ORDER_SPEC } from './jobs/names.ts';
 import { PRESTASHOP_POLL, PRESTASHOP_POLL_SHOP } from './jobs/poll.ts';
 import { PRESTASHOP_PROCESS_PUSH } from './jobs/process-push.ts';
 import { PRESTASHOP_SYNC_ORDER } from './jobs/sync-order.ts';

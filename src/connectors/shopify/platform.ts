@@ -1,7 +1,7 @@
-import { SHOPIFY_PROCESS_WEBHOOK_SPEC, SHOPIFY_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
 import { shopifyAccountRoutes } from './account/routes.ts';
 import { shopifyConnectCard } from './account/views.ts';
+import { SHOPIFY_PROCESS_WEBHOOK_SPEC, SHOPIFY_SYNC_ORDER_SPEC } from './jobs/names.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/process-webhook.ts';
 import { SHOPIFY_SYNC_ORDER } from './jobs/sync-order.ts';
 import { SHOPIFY_PREFIX, shopifyRoutes } from './receivers.ts';

@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.ts';
-import { WOOCOMMERCE_PROCESS_ORDER_SPEC, WOOCOMMERCE_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
 import { wooCommerceAccountRoutes } from './account/routes.ts';
 import { wooConnectCard } from './account/views.ts';
+import { WOOCOMMERCE_PROCESS_ORDER_SPEC, WOOCOMMERCE_SYNC_ORDER_SPEC } from './jobs/names.ts';
 import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './jobs/poll.ts';
 import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/process-order.ts';
 import { WOOCOMMERCE_SYNC_ORDER } from './jobs/sync-order.ts';
