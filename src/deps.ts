@@ -74,7 +74,7 @@ interface Watcher {
  * Everything the composition root wires: the surfaces (http/, jobs/, cli/) take from it only the
  * members they use (each declares its context as a `Pick` of this).
  */
-/** Each platform's connector is there too, under its identifier (`deps.shopify`…; null when off). */
+/** Each platform's connector is there too, under its identifier (`deps.<platform>`; null when off). */
 export interface Deps extends WiredConnectors {
   config: Config;
   pool: Pool;

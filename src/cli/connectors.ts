@@ -1,4 +1,4 @@
-import { PLATFORM_COMMANDS, UNPOLLED_PLATFORMS } from '../connectors/commands.ts';
+import { PLATFORM_COMMANDS, RESYNC_HELP, STATUSES_HELP, UNPOLLED_PLATFORMS } from '../connectors/commands.ts';
 import { type Connection, connectionJson, problemJson, type SyncProblem } from '../connectors/connection.ts';
 import { invalidField } from '../errors.ts';
 import { type CommandSpec, command, optionalFlag, requireArg, table } from './context.ts';
@@ -132,7 +132,7 @@ export const connectorCommands: CommandSpec[] = [
       notify: { value: 'YES_NO', description: 'yes or no: the shop e-mails the tracking to its customer' },
       statuses: {
         value: 'LIST',
-        description: 'WooCommerce: statuses taken besides processing (on-hold,pending), or none',
+        description: `${STATUSES_HELP}, or none`,
       },
     },
     async run(ctx) {
@@ -159,7 +159,7 @@ export const connectorCommands: CommandSpec[] = [
   }),
   command({
     path: 'connectors resync',
-    description: "re-read the shop's orders now (WooCommerce; PrestaShop with a Webservice key)",
+    description: `re-read the shop's orders now (${RESYNC_HELP})`,
     args: [CONNECTION_ID],
     flags: {
       since: { value: 'ISO', description: 'from this date or date-time rather than the last mark' },

@@ -41,7 +41,7 @@ export interface CommandContext<F extends Flags = Flags> {
 }
 
 export interface CommandSpec<F extends Flags = Flags> {
-  /** Its words after `dlv`: `migrate`, `keys create`, `connectors shopify link`. */
+  /** Its words after `dlv`: `migrate`, `keys create`, `webhooks requests close`. */
   path: string;
   description: string;
   args?: ArgSpec[];
@@ -61,6 +61,10 @@ export interface PlatformCommands {
   helpOrder: number;
   /** Whether `connectors show` prints its links' poll lines. */
   polled: boolean;
+  /** What `connectors settings --statuses` means for its links, when they take extra statuses. */
+  statusesHelp?: string;
+  /** How `connectors resync` reads its orders back, when it can. */
+  resyncHelp?: string;
   commands: CommandSpec[];
 }
 

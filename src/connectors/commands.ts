@@ -22,5 +22,13 @@ export const UNPOLLED_PLATFORMS: readonly Platform[] = CONNECTOR_CLIS.filter((c)
   (c) => c.platform,
 );
 
-/** `shop links (Shopify, WooCommerce, PrestaShop)…` */
+/** `connectors settings --statuses`: each platform's meaning of it, by its label. */
+export const STATUSES_HELP = CONNECTOR_CLIS.flatMap((c) =>
+  c.statusesHelp ? [`${c.label}: ${c.statusesHelp}`] : [],
+).join('; ');
+
+/** `connectors resync`: the platforms that can, and how. */
+export const RESYNC_HELP = CONNECTOR_CLIS.flatMap((c) => (c.resyncHelp ? [c.resyncHelp] : [])).join('; ');
+
+/** The platforms' labels, in the registry's order, for the `connectors` group's description. */
 export const PLATFORM_LABELS = CONNECTOR_CLIS.map((c) => c.label).join(', ');

@@ -15,6 +15,7 @@ export const PRESTASHOP_CLI: PlatformCommands = {
   label: 'PrestaShop',
   helpOrder: 2,
   polled: true,
+  resyncHelp: 'PrestaShop with a Webservice key',
   commands: [
     command({
       path: 'connectors prestashop link',

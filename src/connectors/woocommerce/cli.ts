@@ -10,6 +10,8 @@ export const WOOCOMMERCE_CLI: PlatformCommands = {
   label: 'WooCommerce',
   helpOrder: 3,
   polled: true,
+  statusesHelp: 'statuses taken besides processing (on-hold,pending)',
+  resyncHelp: 'WooCommerce',
   commands: [
     command({
       path: 'connectors woocommerce link',
