@@ -10,6 +10,7 @@ import {
   ORDER_QUEUE_PREFIXES,
   remoteCleanups,
   type WiredConnectors,
+  type WiredRegistry,
   wireConnectors,
 } from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
@@ -74,7 +75,7 @@ interface Watcher {
  * Everything the composition root wires: the surfaces (http/, jobs/, cli/) take from it only the
  * members they use (each declares its context as a `Pick` of this).
  */
-/** Each platform's wired connector is there too, under its identifier (null when the deployment leaves it off). */
+/** Each platform's connector is there too, under its identifier (`deps.<platform>`; null when off). */
 export interface Deps extends WiredConnectors {
   config: Config;
   pool: Pool;
@@ -250,7 +251,7 @@ export function createDeps(
   );
   // Each shop platform of the registry (src/connectors/registry.ts), wired once; the connections
   // service unlinks through them.
-  let connectors: ReturnType<typeof wireConnectors> | null = null;
+  let connectors: WiredRegistry | null = null;
   const connections = connectionsService({
     stores,
     cipher,

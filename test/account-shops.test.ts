@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProblemDetails, ProblemKind } from '../src/connectors/connection.ts';
+import { shopDomainFromForm } from '../src/connectors/shopify/account/routes.ts';
 import { storesOn } from '../src/db/stores.ts';
-import { shopDomainFromForm } from '../src/http/account/shop-routes.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import { type FakeShopify, startFakeShopify } from './support/fake-shopify.ts';

@@ -12,7 +12,7 @@ const REQUIRED = new WeakSet<Option>();
 
 /**
  * Adds a declared command to the tree under its path's words, creating the groups on the way
- * (`connectors shopify link` → `connectors`, `shopify`). A group alone prints its help.
+ * (`webhooks requests close` → `webhooks`, `requests`). A group alone prints its help.
  */
 export function attach(root: Command, spec: CommandSpec, run: Runner): Command {
   let node = root;

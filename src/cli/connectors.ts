@@ -1,25 +1,9 @@
+import { PLATFORM_COMMANDS, RESYNC_HELP, STATUSES_HELP, UNPOLLED_PLATFORMS } from '../connectors/commands.ts';
 import { type Connection, connectionJson, problemJson, type SyncProblem } from '../connectors/connection.ts';
-import { AppError, invalidField } from '../errors.ts';
-import {
-  type CommandContext,
-  type CommandSpec,
-  command,
-  type FlagSpec,
-  requireArg,
-  requireFlag,
-  table,
-} from './context.ts';
+import { invalidField } from '../errors.ts';
+import { type CommandSpec, command, optionalFlag, requireArg, table } from './context.ts';
 
-const BRAND = { value: 'ID', description: 'the brand', required: true };
 const CONNECTION_ID = { name: 'CONNECTION_ID', description: 'the shop link (con_…)' };
-
-function optionalFlag<F extends Record<string, FlagSpec>>(
-  ctx: CommandContext<F>,
-  name: keyof F & string,
-): string | null {
-  const value: unknown = ctx.flags[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-}
 
 /** A date, or a date-time with its offset (a bare time would be read in the machine's zone). */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -31,7 +15,7 @@ function health(c: Connection): string {
 
 /** The polled platforms' sync health: last poll, what failed, what was repaired on the shop. */
 function syncLines(c: Connection): string[] {
-  if (c.platform === 'shopify') return [];
+  if (UNPOLLED_PLATFORMS.includes(c.platform)) return [];
   return [
     `  last sync: ${c.lastSyncedAt?.toISOString() ?? 'never'}${c.syncCursor ? ` (orders changed up to ${c.syncCursor}Z)` : ''}`,
     ...(c.syncError ? [`  error:     ${c.syncError}`] : []),
@@ -56,93 +40,12 @@ function describeProblems(problems: SyncProblem[]): string {
   ]);
 }
 
-function shopify(ctx: CommandContext<Record<string, FlagSpec>>) {
-  if (!ctx.deps.shopify)
-    throw new AppError(
-      'not_found',
-      'The Shopify connector is off: set SHOPIFY_API_KEY and SHOPIFY_API_SECRET.',
-    );
-  return ctx.deps.shopify;
-}
-
-/** `dlv connectors …`: the operator's view of every brand's shop links. */
+/**
+ * `dlv connectors …`: each platform's own commands (`connectors <platform> link`, from its folder),
+ * then the operator's view of every brand's shop links.
+ */
 export const connectorCommands: CommandSpec[] = [
-  command({
-    path: 'connectors shopify link',
-    description: "link a Shopify shop with a custom app's token",
-    flags: {
-      brand: BRAND,
-      shop: { value: 'X.myshopify.com', description: "the shop's myshopify.com domain", required: true },
-      token: { value: 'T', description: "the custom app's Admin API access token", required: true },
-    },
-    async run(ctx) {
-      const connection = await shopify(ctx).linking.link({
-        brandId: requireFlag(ctx, 'brand'),
-        shop: requireFlag(ctx, 'shop'),
-        token: requireFlag(ctx, 'token'),
-      });
-      ctx.out(
-        `Linked ${connection.shop} to ${connection.brandId} as ${connection.id} (orders/paid, orders/cancelled, app/uninstalled and live rates registered).`,
-        connectionJson(connection),
-      );
-    },
-  }),
-  command({
-    path: 'connectors prestashop link',
-    description:
-      "link a PrestaShop shop; prints the connection id and shop secret for the module's settings, once",
-    flags: {
-      brand: BRAND,
-      url: { value: 'URL', description: "the shop's address (https://shop)", required: true },
-      key: {
-        value: 'WEBSERVICE_KEY',
-        description: 'a Webservice key: orders also polled, tracking written back',
-      },
-    },
-    async run(ctx) {
-      const { connection, secret, pollEnabled } = await ctx.deps.prestashop.linking.link({
-        brandId: requireFlag(ctx, 'brand'),
-        url: requireFlag(ctx, 'url'),
-        key: optionalFlag(ctx, 'key') ?? undefined,
-      });
-      ctx.out(
-        [
-          `Linked ${connection.shop} to ${connection.brandId}.`,
-          'Paste these in the module’s settings (Modules › Module Manager › Livraison DLV › Configure); the secret is shown only now:',
-          `  Connection id: ${connection.id}`,
-          `  Shop secret:   ${secret}`,
-          pollEnabled
-            ? 'With the Webservice key: orders are also polled, and tracking numbers and deliveries written back.'
-            : 'Without a Webservice key: orders arrive by the module’s pushes only, and nothing is written back.',
-        ].join('\n'),
-        { ...connectionJson(connection), secret, poll_enabled: pollEnabled },
-      );
-    },
-  }),
-  command({
-    path: 'connectors woocommerce link',
-    description: 'link a WooCommerce store with a REST API key pair (read/write)',
-    flags: {
-      brand: BRAND,
-      url: { value: 'URL', description: "the store's address (https://shop)", required: true },
-      key: { value: 'CK', description: 'the consumer key (ck_…)', required: true },
-      secret: { value: 'CS', description: 'the consumer secret (cs_…)', required: true },
-    },
-    async run(ctx) {
-      if (!ctx.deps.woocommerce)
-        throw new AppError('not_found', 'The WooCommerce bridge is off: set CONNECTOR_SECRET_KEY.');
-      const connection = await ctx.deps.woocommerce.linking.link({
-        brandId: requireFlag(ctx, 'brand'),
-        url: requireFlag(ctx, 'url'),
-        consumerKey: requireFlag(ctx, 'key'),
-        consumerSecret: requireFlag(ctx, 'secret'),
-      });
-      ctx.out(
-        `Linked ${connection.shop} to ${connection.brandId} as ${connection.id} (order.created and order.updated webhooks created; orders polled every 5 minutes).`,
-        connectionJson(connection),
-      );
-    },
-  }),
+  ...PLATFORM_COMMANDS,
   command({
     path: 'connectors list',
     description: 'every shop link, its health and its problem count',
@@ -229,7 +132,7 @@ export const connectorCommands: CommandSpec[] = [
       notify: { value: 'YES_NO', description: 'yes or no: the shop e-mails the tracking to its customer' },
       statuses: {
         value: 'LIST',
-        description: 'WooCommerce: statuses taken besides processing (on-hold,pending), or none',
+        description: `${STATUSES_HELP}, or none`,
       },
     },
     async run(ctx) {
@@ -256,7 +159,7 @@ export const connectorCommands: CommandSpec[] = [
   }),
   command({
     path: 'connectors resync',
-    description: "re-read the shop's orders now (WooCommerce; PrestaShop with a Webservice key)",
+    description: `re-read the shop's orders now (${RESYNC_HELP})`,
     args: [CONNECTION_ID],
     flags: {
       since: { value: 'ISO', description: 'from this date or date-time rather than the last mark' },

@@ -1,3 +1,4 @@
+import type { Platform } from '../connectors/connection.ts';
 import type { Database } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
 import { terminalText } from './terminal-text.ts';
@@ -40,7 +41,7 @@ export interface CommandContext<F extends Flags = Flags> {
 }
 
 export interface CommandSpec<F extends Flags = Flags> {
-  /** Its words after `dlv`: `migrate`, `keys create`, `connectors shopify link`. */
+  /** Its words after `dlv`: `migrate`, `keys create`, `webhooks requests close`. */
   path: string;
   description: string;
   args?: ArgSpec[];
@@ -49,6 +50,22 @@ export interface CommandSpec<F extends Flags = Flags> {
   /** Opens the database migrated first, whatever it is (`dlv migrate`). */
   migrates?: boolean;
   run(ctx: CommandContext<F>): Promise<void>;
+}
+
+/** What a platform adds to `dlv connectors` (src/connectors/<platform>/cli.ts). */
+export interface PlatformCommands {
+  platform: Platform;
+  /** Its name in the `connectors` group's description (the registry's `label`). */
+  label: string;
+  /** Where its commands go in the help (its order, older than the registry's). */
+  helpOrder: number;
+  /** Whether `connectors show` prints its links' poll lines. */
+  polled: boolean;
+  /** What `connectors settings --statuses` means for its links, when they take extra statuses. */
+  statusesHelp?: string;
+  /** How `connectors resync` reads its orders back, when it can. */
+  resyncHelp?: string;
+  commands: CommandSpec[];
 }
 
 /** A command whose flags are typed from its declaration (`ctx.flags.brand` is a string or absent). */
@@ -62,6 +79,12 @@ export function requireFlag<F extends Flags>(ctx: CommandContext<F>, name: keyof
   const value: unknown = ctx.flags[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+/** A value flag's text, trimmed, or null when absent or blank. */
+export function optionalFlag<F extends Flags>(ctx: CommandContext<F>, name: keyof F & string): string | null {
+  const value: unknown = ctx.flags[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
 export function requireArg(ctx: CommandContext<Flags>, index: number, name: string): string {

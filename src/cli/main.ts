@@ -1,4 +1,5 @@
 import { Argument, Command, CommanderError } from 'commander';
+import { PLATFORM_LABELS } from '../connectors/commands.ts';
 import {
   addGroup,
   asGroup,
@@ -65,7 +66,7 @@ const ENTRIES: Entry[] = [
   },
   {
     name: 'connectors',
-    description: 'shop links (Shopify, WooCommerce, PrestaShop): link, list, show, settings, resync',
+    description: `shop links (${PLATFORM_LABELS}): link, list, show, settings, resync`,
     load: async () => (await import('./connectors.ts')).connectorCommands,
   },
   {

@@ -3,10 +3,9 @@ import { endpointJson, type WebhookEndpoint } from '../domain/webhooks/endpoint.
 import type { WebhookRequest } from '../domain/webhooks/webhook-requests.ts';
 import { invalidField } from '../errors.ts';
 import {
-  type CommandContext,
   type CommandSpec,
   command,
-  type FlagSpec,
+  optionalFlag,
   requireArg,
   requireFlag,
   table,
@@ -67,14 +66,6 @@ function requestJson(r: WebhookRequest) {
     status: r.status,
     created_at: r.createdAt.toISOString(),
   };
-}
-
-function optionalFlag<F extends Record<string, FlagSpec>>(
-  ctx: CommandContext<F>,
-  name: keyof F & string,
-): string | null {
-  const value: unknown = ctx.flags[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
 export const webhookCommands: CommandSpec[] = [

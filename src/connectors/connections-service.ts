@@ -11,7 +11,7 @@ import type { CredentialCipher } from './credentials.ts';
 
 export const DEFAULT_PROBLEM_LIMIT = 50;
 
-export const MAX_PROBLEM_LIMIT = 500;
+const MAX_PROBLEM_LIMIT = 500;
 
 /**
  * What a platform does on the shop's side when a brand disconnects (remove our webhooks…); throws

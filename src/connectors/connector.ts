@@ -4,6 +4,8 @@ import type { Stores, Transact } from '../db/stores.ts';
 import type { OrderService } from '../domain/orders/order-service.ts';
 import type { RateService } from '../domain/rates/rate-service.ts';
 import type { EventType } from '../events/catalogue.ts';
+import type { AccountPart } from '../http/account/shop-part.ts';
+import type { ConnectorWording } from '../i18n/words.ts';
 import type { JsonRequester } from '../infra/http/json-request.ts';
 import type { DestinationGuard } from '../infra/http/url-guard.ts';
 import type { Job } from '../jobs/job.ts';
@@ -61,6 +63,17 @@ export interface Connector<I = unknown, P extends Platform = Platform> {
   /** Whether this deployment runs it (its settings are in config.ts); `create` gives null when not. */
   isOn(config: Config): boolean;
   create(ctx: ConnectorContext): I;
+  /**
+   * Its words (src/connectors/<platform>/wording.ts): the account area's card, form and messages, FR
+   * and EN side by side, merged into the account table (through src/connectors/wordings.ts).
+   */
+  readonly wording: ConnectorWording;
+  /**
+   * Its part of the account area (src/connectors/<platform>/account/): its connect card on the Shops
+   * page, what its links' cards add, and its routes there.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each platform's forms' state and card extras are its own
+  readonly account: AccountPart<I, any, any>;
   /** How to turn it on, when it is off (the server's start-up summary). */
   readonly offNotice: string;
   /** The routes the shop calls (signed with a raw-body HMAC, checked before anything is read), under `prefix`. */

@@ -43,15 +43,21 @@ export const CONNECTOR_JOBS = LIST.flatMap((c) => c.jobs);
  * the connectors) is made before them: its hooks reach them through `remoteCleanup`, read when a
  * brand disconnects.
  */
-export function wireConnectors(ctx: ConnectorContext) {
+export interface WiredRegistry {
+  /** `deps.<platform>`: each platform's connector for the jobs, the CLI and the account area. */
+  byPlatform: WiredConnectors;
+  /** The platforms that are on, in the registry's order. */
+  active: ActiveConnector[];
+  /** `dlv connectors resync`: the platforms that can read their orders back. */
+  resyncers: Partial<Record<Platform, Resync>>;
+}
+
+export function wireConnectors(ctx: ConnectorContext): WiredRegistry {
   const wired = LIST.map((definition) => ({ definition, instance: definition.create(ctx) as unknown }));
   const instanceOf = (platform: Platform) => wired.find((w) => w.definition.platform === platform)?.instance;
   return {
-    /** `deps.shopify`, `deps.woocommerce`… for the jobs, the CLI and the account area. */
     byPlatform: Object.fromEntries(wired.map((w) => [w.definition.platform, w.instance])) as WiredConnectors,
-    /** The platforms that are on, in the registry's order. */
     active: wired.filter((w) => w.definition.isOn(ctx.config) && w.instance !== null) as ActiveConnector[],
-    /** `dlv connectors resync`: the platforms that can read their orders back. */
     resyncers: Object.fromEntries(
       LIST.flatMap((c) => (c.resync ? [[c.platform, c.resync(instanceOf(c.platform))]] : [])),
     ) as Partial<Record<Platform, Resync>>,

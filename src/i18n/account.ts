@@ -1,14 +1,13 @@
 /**
  * The account area's words (its pages and its e-mails), French and English side by side: a key
  * without both is a type error. `translate` falls back to the key itself so a slip in a key built
- * at run time shows up on the page rather than as an empty string. The shop connectors' words are
- * still kept in their own files and merged here.
+ * at run time shows up on the page rather than as an empty string. Each shop platform's own words
+ * are in its folder (src/connectors/<platform>/wording.ts), merged here through src/connectors/wordings.ts.
  */
 
-import { CONNECTOR_EN, CONNECTOR_FR } from '../domain/accounts/connector-messages.ts';
-import { PRESTASHOP_EN, PRESTASHOP_FR } from '../domain/accounts/messages-prestashop.ts';
+import { CONNECTOR_WORDS } from '../connectors/wordings.ts';
 import { isLocale, type Locale } from './locales.ts';
-import { fill, sideBySide, type Words } from './words.ts';
+import { fill, type Words } from './words.ts';
 
 const ACCOUNT = {
   'app.name': {
@@ -1198,21 +1197,9 @@ const ACCOUNT = {
     en: 'Connect your online shop: its paid orders become delivery orders, our rates show at its checkout, and the tracking goes back to the shop.',
     fr: 'Connectez votre boutique en ligne : ses commandes payées deviennent des ordres de livraison, nos tarifs s’affichent à son paiement et le suivi lui est renvoyé.',
   },
-  'shops.connect': {
-    en: 'Connect a Shopify store',
-    fr: 'Connecter une boutique Shopify',
-  },
   'shops.shopField': {
     en: 'Your store',
     fr: 'Votre boutique',
-  },
-  'shops.shopHint': {
-    en: 'Its name (acme) or its myshopify.com address (acme.myshopify.com); Shopify then asks you to approve the app.',
-    fr: 'Son nom (acme) ou son adresse myshopify.com (acme.myshopify.com) ; Shopify vous demande ensuite d’approuver l’application.',
-  },
-  'shops.connectSubmit': {
-    en: 'Continue to Shopify',
-    fr: 'Continuer vers Shopify',
   },
   'shops.next': {
     en: 'Next',
@@ -1233,14 +1220,6 @@ const ACCOUNT = {
   'shops.verifyFirst': {
     en: 'Confirm your e-mail address (see the link we sent) before connecting a shop: its orders become delivery orders billed to your company.',
     fr: 'Confirmez votre adresse e-mail (lien envoyé) avant de connecter une boutique : ses commandes deviennent des commandes de livraison facturées à votre société.',
-  },
-  'shops.continueText': {
-    en: 'Shopify will show what the app may do (read the orders, fulfil them, offer our rates at checkout) and ask you to install it; you then come back here.',
-    fr: 'Shopify affiche ce que l’application pourra faire (lire les commandes, les expédier, proposer nos tarifs au paiement) et vous demande de l’installer ; vous revenez ensuite ici.',
-  },
-  'shops.notEnabled': {
-    en: 'Shopify stores cannot be connected yet: the operator has not enabled the Shopify app.',
-    fr: 'Les boutiques Shopify ne peuvent pas encore être connectées : l’opérateur n’a pas activé l’application Shopify.',
   },
   'shops.readOnly': {
     en: 'Owners and developers of your company connect and disconnect shops.',
@@ -1314,46 +1293,6 @@ const ACCOUNT = {
     en: 'Connected',
     fr: 'Connectée le',
   },
-  'shops.platform.shopify': {
-    en: 'Shopify',
-    fr: 'Shopify',
-  },
-  'shops.platform.woocommerce': {
-    en: 'WooCommerce',
-    fr: 'WooCommerce',
-  },
-  'shops.wooConnect': {
-    en: 'Connect a WooCommerce store',
-    fr: 'Connecter une boutique WooCommerce',
-  },
-  'shops.wooUrl': {
-    en: 'Your store’s address',
-    fr: 'Adresse de votre boutique',
-  },
-  'shops.wooHint': {
-    en: 'Its home page, such as https://boutique.example.fr. Leave the keys empty to approve the connection in your WordPress admin, or paste a Read/Write key made in WooCommerce › Settings › Advanced › REST API.',
-    fr: 'Sa page d’accueil, par exemple https://boutique.example.fr. Laissez les clés vides pour approuver la connexion dans votre administration WordPress, ou collez une clé Lecture/Écriture créée dans WooCommerce › Réglages › Avancé › API REST.',
-  },
-  'shops.wooKey': {
-    en: 'Consumer key (optional)',
-    fr: 'Clé client (facultative)',
-  },
-  'shops.wooSecret': {
-    en: 'Consumer secret (optional)',
-    fr: 'Secret client (facultatif)',
-  },
-  'shops.wooContinueText': {
-    en: 'Your store will ask you (signed in to WordPress as a shop manager) to approve a Read/Write key for us, then bring you back here.',
-    fr: 'Votre boutique vous demandera (connecté à WordPress en gérant de boutique) d’approuver une clé Lecture/Écriture pour nous, puis vous ramènera ici.',
-  },
-  'shops.wooContinue': {
-    en: 'Continue to my store',
-    fr: 'Continuer vers ma boutique',
-  },
-  'shops.wooNotEnabled': {
-    en: 'WooCommerce stores cannot be connected yet: the operator has not set CONNECTOR_SECRET_KEY.',
-    fr: 'Les boutiques WooCommerce ne peuvent pas encore être connectées : l’opérateur n’a pas défini CONNECTOR_SECRET_KEY.',
-  },
   'shops.syncHealth': {
     en: 'Sync',
     fr: 'Synchronisation',
@@ -1377,10 +1316,6 @@ const ACCOUNT = {
   'shops.notify': {
     en: 'Tracking e-mail to the customer',
     fr: 'E-mail de suivi au client',
-  },
-  'shops.notify.yes': {
-    en: 'Yes: Shopify sends the customer the tracking link once the parcel is picked up',
-    fr: 'Oui : Shopify envoie le lien de suivi au client une fois le colis enlevé',
   },
   'shops.notify.no': {
     en: 'No e-mail',
@@ -1417,18 +1352,6 @@ const ACCOUNT = {
   'shops.disconnectedDone': {
     en: '{shop} is disconnected and its access token is erased.',
     fr: '{shop} est déconnectée et son jeton d’accès est effacé.',
-  },
-  'shops.remote.removed': {
-    en: 'Our webhooks and our rates were removed from the shop. You can now uninstall the app in the Shopify admin (Settings → Apps).',
-    fr: 'Nos webhooks et nos tarifs ont été retirés de la boutique. Vous pouvez maintenant désinstaller l’application dans l’administration Shopify (Paramètres → Applications).',
-  },
-  'shops.remote.failed': {
-    en: 'Shopify could not be reached (or refused our access), so our webhooks and rates may still be registered on the shop: uninstall the app in the Shopify admin (Settings → Apps) to remove them.',
-    fr: 'Shopify était injoignable (ou a refusé notre accès) : nos webhooks et nos tarifs peuvent rester enregistrés sur la boutique. Désinstallez l’application dans l’administration Shopify (Paramètres → Applications) pour les retirer.',
-  },
-  'shops.remote.none': {
-    en: 'You can uninstall the app in the Shopify admin (Settings → Apps).',
-    fr: 'Vous pouvez désinstaller l’application dans l’administration Shopify (Paramètres → Applications).',
   },
   'shops.back': {
     en: 'Back to the shops',
@@ -1510,13 +1433,91 @@ const ACCOUNT = {
     en: 'Customer data request',
     fr: 'Demande de données d’un client',
   },
+  // The shop connectors' words shared by every platform: the callback page's and the sync problems'
+  // (worded from their kind and `details.code`, values in braces, rather than the CLI's English).
+  'shops.callback.title': {
+    en: 'Your shop could not be connected',
+    fr: 'Votre boutique n’a pas pu être connectée',
+  },
+  'shops.callback.expired': {
+    en: 'This connection request has expired or was already used. Start again from your Shops page.',
+    fr: 'Cette demande de connexion a expiré ou a déjà servi. Recommencez depuis votre page Boutiques.',
+  },
+  'shops.callback.other_browser': {
+    en: 'This connection was started in another browser (or its cookies were cleared). Start again from your Shops page, in this browser.',
+    fr: 'Cette connexion a été commencée dans un autre navigateur (ou ses cookies ont été effacés). Recommencez depuis votre page Boutiques, dans ce navigateur.',
+  },
+  'shops.callback.not_allowed': {
+    en: 'The person who started this connection may no longer connect shops for this company (removed, or their role changed), so nothing was connected.',
+    fr: 'La personne qui a commencé cette connexion ne peut plus connecter de boutique pour cette société (retirée, ou son rôle a changé) : rien n’a été connecté.',
+  },
+  'shops.callback.already_linked': {
+    en: 'This store is already connected. Disconnect it first on the Shops page of the account it is connected to.',
+    fr: 'Cette boutique est déjà connectée. Déconnectez-la d’abord depuis la page Boutiques du compte auquel elle est reliée.',
+  },
+  'shops.callback.failed': {
+    en: 'An unexpected error occurred, so nothing was connected. Try again in a moment.',
+    fr: 'Une erreur inattendue s’est produite : rien n’a été connecté. Réessayez dans un instant.',
+  },
+  'shops.problemText.out_of_zone': {
+    en: 'The delivery address is outside the area we deliver.',
+    fr: 'L’adresse de livraison est hors de la zone que nous livrons.',
+  },
+  'shops.problemText.invalid_address': {
+    en: 'The shipping address could not be understood.',
+    fr: 'L’adresse de livraison n’a pas pu être comprise.',
+  },
+  'shops.problemText.unpriceable': {
+    en: 'Your price grid has no price for this order’s service, size or weight.',
+    fr: 'Votre grille tarifaire n’a pas de prix pour le service, le format ou le poids de cette commande.',
+  },
+  'shops.problemText.invalid_order': {
+    en: 'The order cannot become a delivery order.',
+    fr: 'La commande ne peut pas devenir une commande de livraison.',
+  },
+  'shops.problemText.owner_unconfirmed': {
+    en: 'This order was not created: no owner of your company has confirmed their e-mail address. Confirm it (the link we sent), then ask us to import the order again.',
+    fr: 'Cette commande n’a pas été créée : aucun propriétaire de votre société n’a confirmé son adresse e-mail. Confirmez-la (lien envoyé), puis demandez-nous d’importer la commande à nouveau.',
+  },
+  'shops.problemText.not_cancellable': {
+    en: 'The shop cancelled the order, but its delivery can no longer be cancelled.',
+    fr: 'La boutique a annulé la commande, mais sa livraison ne peut plus être annulée.',
+  },
+  'shops.problemText.sync_failed': {
+    en: 'An update could not be sent to the shop.',
+    fr: 'Une mise à jour n’a pas pu être envoyée à la boutique.',
+  },
+  'shops.problemText.data_request': {
+    en: 'A customer asked for their data: answer within 30 days.',
+    fr: 'Un client demande ses données : répondez sous 30 jours.',
+  },
+  'shops.problemText.outside_france': {
+    en: 'The shipping address is outside France ({country}).',
+    fr: 'L’adresse de livraison est hors de France ({country}).',
+  },
+  'shops.problemText.no_shipping_address': {
+    en: 'The order has no shipping address.',
+    fr: 'La commande n’a pas d’adresse de livraison.',
+  },
+  'shops.problemText.empty_address': {
+    en: 'The shipping address is empty.',
+    fr: 'L’adresse de livraison est vide.',
+  },
+  'shops.problemText.no_email': {
+    en: 'The order has no usable customer e-mail.',
+    fr: 'La commande n’a pas d’adresse e-mail client utilisable.',
+  },
+  'shops.problemText.cancelled_too_late': {
+    en: 'The shop cancelled the order, but delivery {tracking_ref} is already under way and can no longer be cancelled.',
+    fr: 'La boutique a annulé la commande, mais la livraison {tracking_ref} est déjà en cours et ne peut plus être annulée.',
+  },
+  'shops.problemText.customer_data_request': {
+    en: 'Customer {customer} asked for their data (orders: {orders}). Answer within 30 days.',
+    fr: 'Le client {customer} demande ses données (commandes : {orders}). Répondez sous 30 jours.',
+  },
 } satisfies Record<string, Words>;
 
-const WORDS = {
-  ...ACCOUNT,
-  ...sideBySide(PRESTASHOP_EN, PRESTASHOP_FR),
-  ...sideBySide(CONNECTOR_EN, CONNECTOR_FR),
-};
+const WORDS = { ...ACCOUNT, ...CONNECTOR_WORDS };
 
 export type MessageKey = keyof typeof WORDS;
 

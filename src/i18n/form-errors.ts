@@ -1,23 +1,18 @@
-import {
-  PRESTASHOP_FIELD_MESSAGES_FR,
-  PRESTASHOP_FR_PATTERNS,
-} from '../domain/accounts/messages-prestashop.ts';
+import { CONNECTOR_FIELD_MESSAGES_FR, CONNECTOR_FR_PATTERNS } from '../connectors/wordings.ts';
 import { type FieldProblem, fieldProblemText } from './field-problems.ts';
 import type { Locale } from './locales.ts';
 
-// TODO(#24): the shop connectors' field messages have no code yet (their wording files move with
-// the connector registry), so their French is still found from their English sentence.
+// The shop connectors' field messages have no code yet, so their French is still found from their
+// English sentence: the common ones here, each platform's in its wording table.
 const CONNECTOR_MESSAGES_FR: Record<string, string> = {
-  'must be your store’s name (acme) or its myshopify.com address (acme.myshopify.com)':
-    'doit être le nom de votre boutique (acme) ou son adresse myshopify.com (acme.myshopify.com)',
   'must be ours or all': 'doit être ours ou all',
   'must be yes or no': 'doit être oui ou non',
-  ...PRESTASHOP_FIELD_MESSAGES_FR,
+  ...CONNECTOR_FIELD_MESSAGES_FR,
 };
 
 /** A connector's message that carries a value, in French (the forms' own errors only): `null` if none matches. */
 export function connectorMessageByPattern(message: string): string | null {
-  for (const [pattern, say] of PRESTASHOP_FR_PATTERNS) {
+  for (const [pattern, say] of CONNECTOR_FR_PATTERNS) {
     const match = message.match(pattern);
     if (match) return say(match);
   }

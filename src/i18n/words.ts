@@ -6,6 +6,18 @@ export interface Words {
   en: string;
 }
 
+/**
+ * What a shop platform adds to the i18n module (src/connectors/<platform>/wording.ts): its words in
+ * the account area, and its field messages in French (found from their English sentence, as they
+ * carry no code yet).
+ */
+export interface ConnectorWording {
+  account: Record<string, Words>;
+  fieldMessagesFr?: Record<string, string>;
+  /** Field messages that carry a value: the English pattern and its French. */
+  frPatterns?: readonly (readonly [RegExp, (m: RegExpMatchArray) => string])[];
+}
+
 /** A text with its `{name}` placeholders filled (an unknown name is left empty). */
 export const fill = (text: string, values: Record<string, string | number> = {}): string =>
   text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? ''));

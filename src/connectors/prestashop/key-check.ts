@@ -7,7 +7,7 @@ import type { PrestaShopWebservice } from './webservice-client.ts';
 const KEY_PATTERN = /^[A-Z0-9]{32}$/;
 
 /** The resources the Webservice key must grant: what the poll reads and what statuses back write. */
-export const REQUIRED_PERMISSIONS =
+const REQUIRED_PERMISSIONS =
   'GET on orders, addresses, customers, countries, currencies, products, carriers, order_states, configurations and order_carriers; PUT on order_carriers; POST on order_histories';
 
 /** The same, per resource: what the key is checked for when it is given (REQUIRED_PERMISSIONS says it). */

@@ -107,5 +107,3 @@ export function prestashopLinkUpkeep(deps: {
     },
   };
 }
-
-export type PrestaShopLinkUpkeep = ReturnType<typeof prestashopLinkUpkeep>;

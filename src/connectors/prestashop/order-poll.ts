@@ -211,5 +211,3 @@ export function prestashopOrderPoll(deps: {
     },
   };
 }
-
-export type PrestaShopOrderPoll = ReturnType<typeof prestashopOrderPoll>;

@@ -93,5 +93,3 @@ export function prestashopLinking(deps: {
     },
   };
 }
-
-export type PrestaShopLinking = ReturnType<typeof prestashopLinking>;

@@ -28,7 +28,7 @@ const UNSIGNED =
 const REPLAYED =
   'The push is outside the 5-minute window of its X-Dlv-Timestamp, or was received already: it is refused.';
 /** How far a push's timestamp may be from our clock, either way. */
-export const PUSH_WINDOW_S = 5 * 60;
+const PUSH_WINDOW_S = 5 * 60;
 /** Unix seconds, as PHP's time() writes them. */
 const TIMESTAMP = /^\d{1,12}$/;
 /** Compared against when the connection is unknown, so an unknown id costs the same as a bad signature. */

@@ -115,5 +115,3 @@ export function prestashopStatusSync(deps: {
     },
   };
 }
-
-export type PrestaShopStatusSync = ReturnType<typeof prestashopStatusSync>;

@@ -84,5 +84,3 @@ export function shopifyCarrierRates(deps: {
     },
   };
 }
-
-export type ShopifyCarrierRates = ReturnType<typeof shopifyCarrierRates>;

@@ -3,7 +3,7 @@ import { isShopApiFailure, ShopApiError } from '../shop-api-error.ts';
 import type { ShopifyAdminClient } from './admin-client.ts';
 
 /** The topics a link subscribes to by API; the privacy topics are set in the app's configuration. */
-export const SUBSCRIBED_TOPICS = ['ORDERS_PAID', 'ORDERS_CANCELLED', 'APP_UNINSTALLED'] as const;
+const SUBSCRIBED_TOPICS = ['ORDERS_PAID', 'ORDERS_CANCELLED', 'APP_UNINSTALLED'] as const;
 
 /** Our fulfillment event statuses (Shopify's FulfillmentEventStatus enum values we send). */
 export type FulfillmentEventStatus =

@@ -119,7 +119,7 @@ function recipient(a: ShopifyAddress): string | null {
  * checkout: a carrier-calculated line from that service, with a code our rates answered. A shop's
  * own rate or another carrier's named "Standard" or "express" is not ours, whatever its name.
  */
-export function chosenService(
+function chosenService(
   p: { shipping_lines?: ShopifyOrderPayload['shipping_lines'] },
   carrierName: string,
 ): ServiceCode | null {

@@ -1,16 +1,21 @@
-import { SHOPIFY_PROCESS_WEBHOOK_SPEC, SHOPIFY_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
+import { shopifyAccountRoutes } from './account/routes.ts';
+import { shopifyConnectCard } from './account/views.ts';
+import { SHOPIFY_PROCESS_WEBHOOK_SPEC, SHOPIFY_SYNC_ORDER_SPEC } from './jobs/names.ts';
 import { SHOPIFY_PROCESS_WEBHOOK } from './jobs/process-webhook.ts';
 import { SHOPIFY_SYNC_ORDER } from './jobs/sync-order.ts';
 import { SHOPIFY_PREFIX, shopifyRoutes } from './receivers.ts';
 import { type ShopifyConnector, shopifyConnector } from './shopify-connector.ts';
 import { SHOPIFY_QUEUE_PREFIX } from './tracking-sync.ts';
+import { SHOPIFY_WORDING } from './wording.ts';
 
 /** Shopify: an app of ours (SHOPIFY_API_KEY, SHOPIFY_API_SECRET) installed by each shop; off without it. */
 export const SHOPIFY = defineConnector({
   platform: 'shopify',
   label: 'Shopify',
   isOn: (config) => config.shopify !== null,
+  wording: SHOPIFY_WORDING,
+  account: { cardOrder: 1, connectCard: shopifyConnectCard, polled: false, routes: shopifyAccountRoutes },
   offNotice: 'off (set SHOPIFY_API_KEY, SHOPIFY_API_SECRET)',
   create: (ctx): ShopifyConnector | null =>
     ctx.config.shopify

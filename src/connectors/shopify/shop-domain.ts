@@ -3,7 +3,7 @@ import { invalidField } from '../../errors.ts';
 import { safeEqual } from '../signatures.ts';
 
 /** Shopify's own rule for a shop's permanent domain: anything else is refused before any call. */
-export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
 export function isShopDomain(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 255 && SHOP_DOMAIN_PATTERN.test(value);

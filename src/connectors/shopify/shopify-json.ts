@@ -42,11 +42,6 @@ export function quoteLongIntegers(text: string): string {
   return copiedTo === 0 ? text : out + text.slice(copiedTo);
 }
 
-/** The numeric part of a gid (`gid://shopify/Order/820982911946154508` → `820982911946154508`). */
-export function gidNumber(gid: string): string | null {
-  return /^gid:\/\/shopify\/[A-Za-z]+\/(\d+)$/.exec(gid)?.[1] ?? null;
-}
-
 /** A gid from a type and a numeric id given as a string (never a rounded number). */
 export function toGid(type: 'Order' | 'Customer', id: unknown): string | null {
   const digits =

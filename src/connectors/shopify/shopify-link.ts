@@ -44,7 +44,7 @@ export class InstallRefused extends AppError {
 }
 
 /** Where the connector's routes live, from the service's public address. */
-export function shopifyUrls(baseUrl: string) {
+function shopifyUrls(baseUrl: string) {
   const base = `${baseUrl.replace(/\/+$/, '')}/connectors/shopify`;
   return {
     install: `${base}/install`,
@@ -231,5 +231,3 @@ export function shopifyLinking(deps: {
     },
   };
 }
-
-export type ShopifyLinking = ReturnType<typeof shopifyLinking>;

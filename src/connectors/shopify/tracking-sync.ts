@@ -11,7 +11,7 @@ import type { FulfillmentEventStatus, ShopifyOperations } from './operations.ts'
 export const SHOPIFY_QUEUE_PREFIX = 'shopify';
 
 /** Our statuses as Shopify fulfillment events; the others (pending…) have none. */
-export const FULFILLMENT_EVENT_OF: Partial<Record<OrderStatus, FulfillmentEventStatus>> = {
+const FULFILLMENT_EVENT_OF: Partial<Record<OrderStatus, FulfillmentEventStatus>> = {
   picked_up: 'CARRIER_PICKED_UP',
   in_transit: 'IN_TRANSIT',
   out_for_delivery: 'OUT_FOR_DELIVERY',
@@ -121,5 +121,3 @@ export function shopifyTrackingSync(deps: {
     },
   };
 }
-
-export type ShopifyTrackingSync = ReturnType<typeof shopifyTrackingSync>;

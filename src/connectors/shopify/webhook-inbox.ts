@@ -168,5 +168,3 @@ export function shopifyWebhookInbox(deps: {
     },
   };
 }
-
-export type ShopifyWebhookInbox = ReturnType<typeof shopifyWebhookInbox>;

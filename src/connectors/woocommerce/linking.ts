@@ -14,7 +14,7 @@ import { gmt } from './woo-dates.ts';
 import { wooUrls } from './woo-urls.ts';
 
 /** A key provisioning left unfinished this long must start again. */
-export const CONNECT_TTL_MS = 15 * 60 * 1000;
+const CONNECT_TTL_MS = 15 * 60 * 1000;
 
 /** WooCommerce's keys: `ck_`/`cs_` and 40 hexadecimal characters (wc_rand_hash()). */
 const CONSUMER_KEY = /^ck_[0-9a-f]{40}$/;
@@ -185,5 +185,3 @@ export function wooLinking(deps: {
     },
   };
 }
-
-export type WooLinking = ReturnType<typeof wooLinking>;

@@ -4,7 +4,7 @@ import type { OrderFilter, ProblemKind } from '../connection.ts';
 import { firstUsableEmail, parcelOf, phoneOrNull, str } from '../order-fields.ts';
 
 /** Our shipping method's id in the shop (the plugin's WC_Shipping_Method, rates `dlv:<service>`). */
-export const OUR_METHOD_ID = 'dlv';
+const OUR_METHOD_ID = 'dlv';
 
 interface WooAddress {
   first_name?: string | null;
@@ -69,7 +69,7 @@ export function wooOrderRef(order: unknown): WooOrderRef | null {
 }
 
 /** Our service, when the buyer chose our shipping method at checkout (meta `dlv_service`). */
-export function ourShippingLine(order: WooOrder): { service: ServiceCode } | null {
+function ourShippingLine(order: WooOrder): { service: ServiceCode } | null {
   for (const line of order.shipping_lines ?? []) {
     if (line.method_id !== OUR_METHOD_ID) continue;
     const meta = (line.meta_data ?? []).find((m) => m.key === 'dlv_service');

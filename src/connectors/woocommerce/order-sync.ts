@@ -9,7 +9,7 @@ import { wooAccess } from './woo-credentials.ts';
 import { gmt } from './woo-dates.ts';
 
 /** The shop status of a paid order waiting to be shipped. */
-export const PAID_STATUS = 'processing';
+const PAID_STATUS = 'processing';
 
 /**
  * WooCommerce orders into the connectors' inbox, then into delivery orders. A webhook and the

@@ -1,17 +1,22 @@
 import { AppError } from '../../errors.ts';
-import { WOOCOMMERCE_PROCESS_ORDER_SPEC, WOOCOMMERCE_SYNC_ORDER_SPEC } from '../../jobs/job-names.ts';
 import { defineConnector } from '../connector.ts';
+import { wooCommerceAccountRoutes } from './account/routes.ts';
+import { wooConnectCard } from './account/views.ts';
+import { WOOCOMMERCE_PROCESS_ORDER_SPEC, WOOCOMMERCE_SYNC_ORDER_SPEC } from './jobs/names.ts';
 import { WOOCOMMERCE_POLL, WOOCOMMERCE_POLL_SHOP } from './jobs/poll.ts';
 import { WOOCOMMERCE_PROCESS_ORDER } from './jobs/process-order.ts';
 import { WOOCOMMERCE_SYNC_ORDER } from './jobs/sync-order.ts';
 import { WOOCOMMERCE_PREFIX, wooCommerceRoutes } from './receivers.ts';
 import { type WooCommerceConnector, wooCommerceConnector } from './woocommerce-connector.ts';
+import { WOOCOMMERCE_WORDING } from './wording.ts';
 
 /** WooCommerce: each shop gives its own key pair; off when published without CONNECTOR_SECRET_KEY. */
 export const WOOCOMMERCE = defineConnector({
   platform: 'woocommerce',
   label: 'WooCommerce',
   isOn: (config) => config.woocommerce,
+  wording: WOOCOMMERCE_WORDING,
+  account: { cardOrder: 3, connectCard: wooConnectCard, polled: true, routes: wooCommerceAccountRoutes },
   offNotice: 'off (set CONNECTOR_SECRET_KEY)',
   create: (ctx): WooCommerceConnector | null =>
     ctx.config.woocommerce

@@ -13,7 +13,7 @@ import { wooUrls } from './woo-urls.ts';
  * How far back each poll looks before its high-water mark: `modified_after` is exclusive and to the
  * second, a webhook's order may be saved a moment after a later one, and clocks drift.
  */
-export const POLL_OVERLAP_MS = 5 * 60 * 1000;
+const POLL_OVERLAP_MS = 5 * 60 * 1000;
 /** Pages one poll reads at most; the next poll continues from the mark. */
 const MAX_PAGES = 50;
 
@@ -158,5 +158,3 @@ export function wooPoll(deps: {
 
   return { poll };
 }
-
-export type WooPoll = ReturnType<typeof wooPoll>;

@@ -114,5 +114,3 @@ export function wooStatusSync(deps: {
     },
   };
 }
-
-export type WooStatusSync = ReturnType<typeof wooStatusSync>;

@@ -6,7 +6,7 @@ import type { DestinationGuard } from '../../infra/http/url-guard.ts';
  * the one form we store and compare: scheme, lower-case host, port, and the WordPress sub-directory
  * if any, without a trailing slash, query or fragment (`https://boutique.example.fr/shop`).
  */
-export function normalizeStoreUrl(value: unknown, guard: DestinationGuard, field = 'url'): string {
+function normalizeStoreUrl(value: unknown, guard: DestinationGuard, field = 'url'): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalidField(field, 'is required');
   let url: URL;
   try {

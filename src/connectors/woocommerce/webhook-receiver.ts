@@ -64,5 +64,3 @@ export function wooWebhookReceiver(deps: {
     },
   };
 }
-
-export type WooWebhookReceiver = ReturnType<typeof wooWebhookReceiver>;

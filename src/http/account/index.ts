@@ -4,9 +4,7 @@ import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { ConnectionsService } from '../../connectors/connections-service.ts';
-import type { PrestaShopConnector } from '../../connectors/prestashop/prestashop-connector.ts';
-import type { ShopifyConnector } from '../../connectors/shopify/shopify-connector.ts';
-import type { WooCommerceConnector } from '../../connectors/woocommerce/woocommerce-connector.ts';
+import type { WiredConnectors } from '../../connectors/registry.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
@@ -27,7 +25,6 @@ import { isLocale, type Locale, negotiateLocale } from '../../i18n/locales.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
-import { connectorRoutes } from './connector-routes.ts';
 import { text } from './form.ts';
 import { invoiceRoutes } from './invoice-routes.ts';
 import { keyRevealRoutes } from './key-reveal.ts';
@@ -63,7 +60,7 @@ declare module 'fastify' {
 export class CsrfError extends Error {}
 
 /** What the account area and its route modules use; the area closes the mailer and limiters with it. */
-interface AccountAreaContext {
+interface AccountAreaContext extends WiredConnectors {
   config: Config;
   pool: Pool;
   accounts: AccountService;
@@ -81,9 +78,6 @@ interface AccountAreaContext {
   webhookRequests: WebhookRequests;
   subscriptions: WebhookSubscriptions;
   connections: ConnectionsService;
-  shopify: ShopifyConnector | null;
-  woocommerce: WooCommerceConnector | null;
-  prestashop: PrestaShopConnector;
 }
 
 /**
@@ -192,7 +186,6 @@ export function accountArea(deps: AccountAreaContext) {
     keyRollRoutes(account, deps, { signer, context });
     teamRoutes(account, deps, { context });
     shopRoutes(account, deps, { signer, context });
-    connectorRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

@@ -13,7 +13,10 @@ export const CSRF_COOKIE = 'dlv_csrf';
 export const LANG_COOKIE = 'dlv_lang';
 /** A new API key on its way from the POST that made it to the one page that shows it (sealed). */
 export const NEW_KEY_COOKIE = 'dlv_new_key';
-/** A shop's new secret (PrestaShop) on its way from the POST that made it to the page that shows it (sealed). */
+/**
+ * A shop's new secret (for a platform whose module signs with one) on its way from the POST that
+ * made it to the page that shows it (sealed).
+ */
 export const NEW_SHOP_SECRET_COOKIE = 'dlv_new_shop_secret';
 export const ACCOUNT_PATH = '/account';
 

@@ -2,75 +2,36 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { ConnectionsService } from '../../connectors/connections-service.ts';
 import { DEFAULT_PROBLEM_LIMIT } from '../../connectors/connections-service.ts';
-import type { PrestaShopConnector } from '../../connectors/prestashop/prestashop-connector.ts';
-import { SHOPIFY_PREFIX, SHOPIFY_STATE_COOKIE } from '../../connectors/shopify/receivers.ts';
-import { isShopDomain } from '../../connectors/shopify/shop-domain.ts';
-import type { ShopifyConnector } from '../../connectors/shopify/shopify-connector.ts';
-import { INSTALL_TTL_MS } from '../../connectors/shopify/shopify-link.ts';
-import type { WooCommerceConnector } from '../../connectors/woocommerce/woocommerce-connector.ts';
+import { CONNECTORS, type WiredConnectors } from '../../connectors/registry.ts';
 import { canLinkShops, canManageKeys, UNVERIFIED_LINK, type User } from '../../domain/accounts/user.ts';
-import { AppError, invalidField, isAppError } from '../../errors.ts';
+import { AppError, invalidField } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { idOf, type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
 import type { CookieSigner } from './session-cookies.ts';
-import { prestashopShopRoutes } from './shop-routes-prestashop.ts';
-import {
-  continueToShopifyPage,
-  continueToWooPage,
-  disconnectedPage,
-  disconnectPage,
-  type ShopsPageState,
-  shopsPage,
-} from './views/shops-page.ts';
+import type { ShopsKit, ShopsPageState } from './shop-part.ts';
+import { disconnectedPage, disconnectPage, shopsPage } from './views/shops-page.ts';
 
-const SHOP_FIELDS = { shop: { name: 'shop', label: 'shops.shopField' } } as const;
-const WOO_FIELDS = {
-  url: { name: 'url', label: 'shops.wooUrl' },
-  consumer_key: { name: 'consumer_key', label: 'shops.wooKey' },
-  consumer_secret: { name: 'consumer_secret', label: 'shops.wooSecret' },
-} as const;
 const SETTINGS_FIELDS = {
   order_filter: { name: 'order_filter', label: 'shops.orderFilter' },
   notify_customer: { name: 'notify_customer', label: 'shops.notify' },
 } as const;
 
-/**
- * What a merchant types for their store, as its permanent domain: `acme`, `acme.myshopify.com`,
- * the address bar's `https://acme.myshopify.com/admin` or `admin.shopify.com/store/acme` (the admin's
- * own address, whose handle is the myshopify name). A custom domain (`acme.com`) names no store
- * Shopify's OAuth knows: it is refused with how to find the right one.
- */
-export function shopDomainFromForm(input: string): string {
-  let value = input
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '');
-  const admin = /^admin\.shopify\.com\/store\/([^/?#]+)/.exec(value);
-  value = admin ? admin[1]! : value.replace(/[/?#].*$/, '');
-  if (!value.includes('.')) value = `${value}.myshopify.com`;
-  if (!isShopDomain(value))
-    throw invalidField(
-      'shop',
-      'must be your store’s name (acme) or its myshopify.com address (acme.myshopify.com)',
-    );
-  return value;
-}
-
-/** What the Shops page uses: the links, each platform's connector (null when off) and the service's address. */
-interface ShopRoutesContext {
+/** What the Shops page uses: the links, each platform's wired connector (null when off) and the service's address. */
+interface ShopRoutesContext extends WiredConnectors {
   connections: ConnectionsService;
-  shopify: ShopifyConnector | null;
-  woocommerce: WooCommerceConnector | null;
-  prestashop: PrestaShopConnector;
   config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>;
 }
 
+/** The registry's platforms in the order of their connect cards. */
+const PLATFORMS = [...CONNECTORS].sort((a, b) => a.account.cardOrder - b.account.cardOrder);
+
 /**
- * `/account/shops` («Boutiques»): connecting a Shopify store (through the signed-in install route),
- * the brand's links with their health, settings and disconnect, and the sync problems. Everyone of
- * the brand reads it; owners and developers (who hold the API keys) change it.
+ * `/account/shops` («Boutiques»): connecting a shop (each platform's part, from the registry:
+ * src/connectors/<platform>/account/), the brand's links with their health, settings and
+ * disconnect, and the sync problems. Everyone of the brand reads it; owners and developers (who
+ * hold the API keys) change it.
  */
 export function shopRoutes(
   app: FastifyInstance,
@@ -78,6 +39,7 @@ export function shopRoutes(
   { signer, context }: { signer: CookieSigner; context: PageContextOf },
 ): void {
   const { connections } = deps;
+  const instanceOf = (platform: (typeof PLATFORMS)[number]['platform']): unknown => deps[platform];
 
   function mayManage(user: User): void {
     if (!canManageKeys(user.role)) throw new AppError('insufficient_scope', 'Your role cannot change shops.');
@@ -110,15 +72,24 @@ export function shopRoutes(
               )[0] ?? null),
       })),
     );
-    const prestashop = shops.some((s) => s.connection.platform === 'prestashop')
-      ? new Map((await deps.prestashop.overview(user.brandId)).map((p) => [p.connectionId, p]))
-      : new Map();
+    // What each platform's cards add (read only when the brand has links of it).
+    const infos = new Map<string, unknown>();
+    for (const { platform, account } of PLATFORMS) {
+      const instance = instanceOf(platform);
+      if (!account.cardInfo || instance == null || !shops.some((s) => s.connection.platform === platform))
+        continue;
+      // biome-ignore lint/suspicious/noExplicitAny: each platform's part takes its own wired connector
+      for (const [id, info] of await account.cardInfo(instance as any, user.brandId)) infos.set(id, info);
+    }
     return {
-      shops: shops.map((s) => ({ ...s, prestashop: prestashop.get(s.connection.id) })),
+      shops: shops.map((s) => ({ ...s, info: infos.get(s.connection.id) })),
       problems,
       problemLimit: DEFAULT_PROBLEM_LIMIT,
-      shopifyEnabled: deps.shopify !== null,
-      wooEnabled: deps.woocommerce !== null,
+      platforms: PLATFORMS.map((c) => ({
+        platform: c.platform,
+        part: c.account,
+        on: instanceOf(c.platform) !== null,
+      })),
       mayManage: canManageKeys(user.role),
       mayLink: canLinkShops(user, user.brandId),
     };
@@ -142,7 +113,23 @@ export function shopRoutes(
       (l) => l.connection.shop === shop && l.connection.status !== 'disconnected',
     )?.connection ?? null;
 
-  prestashopShopRoutes(app, deps, { signer, context, view, mayManage, mayLink });
+  const kit: ShopsKit = {
+    signer,
+    context,
+    view,
+    connections,
+    config: deps.config,
+    mayManage,
+    mayLink,
+    mayFollowLink(user) {
+      if (!canManageKeys(user.role))
+        throw new AppError('insufficient_scope', 'Your role cannot link a shop.');
+      if (!canLinkShops(user, user.brandId)) throw new AppError('insufficient_scope', UNVERIFIED_LINK);
+    },
+    liveShop,
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: each platform's routes take its own wired connector
+  for (const { platform, account } of PLATFORMS) account.routes(app, instanceOf(platform) as any, kit);
 
   app.get('/shops', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
@@ -161,86 +148,6 @@ export function shopRoutes(
         ? ctx.t('shops.saved', { shop: justSaved.shop })
         : undefined;
     return sendPage(reply, shopsPage(ctx, data, { notice }));
-  });
-
-  // Starting a link is a POST of this page's form (its CSRF token is the session's): a link another
-  // site makes a signed-in person follow only shows a confirmation (connector-routes.ts).
-  // The store's name is checked here, where a mistake can be shown on the form; the install is
-  // then bound to this person and brand in the database, and to this browser by a cookie the
-  // callback must present. A link to Shopify follows, not a redirect: the area's CSP
-  // (form-action 'self') makes browsers stop a form submission redirected to another origin.
-  app.post('/shops/connect', SIGNED_IN, async (request, reply) => {
-    const { user } = userOf(request).session;
-    mayLink(user);
-    const shopify = deps.shopify;
-    if (!shopify) throw new AppError('not_found', 'The Shopify connector is not set up on this service.');
-    let shop: string;
-    try {
-      shop = shopDomainFromForm(text(request, 'shop', 300));
-    } catch (err) {
-      const errors = fieldErrors(err, await context(request, reply), SHOP_FIELDS);
-      return view(request, reply, { shop: text(request, 'shop', 300), errors }, 400);
-    }
-    const typed = text(request, 'shop', 300);
-    // Going through Shopify only to be told at the end that it is linked already would waste a trip.
-    if (await liveShop(user, shop)) {
-      const { t } = await context(request, reply);
-      return view(request, reply, { shop: typed, errors: { shop: t('shops.alreadyLinked') } }, 409);
-    }
-    const { state, authorizeUrl } = await shopify.linking.beginInstall({
-      brandId: user.brandId,
-      userId: user.id,
-      shop,
-    });
-    reply.setCookie(SHOPIFY_STATE_COOKIE, state, {
-      path: SHOPIFY_PREFIX,
-      httpOnly: true,
-      // Lax: sent on the top-level redirect back from Shopify, never on a cross-site subrequest.
-      sameSite: 'lax',
-      secure: deps.config.publicBaseUrl?.startsWith('https://') === true,
-      maxAge: INSTALL_TTL_MS / 1000,
-    });
-    return sendPage(reply, continueToShopifyPage(await context(request, reply), shop, authorizeUrl));
-  });
-
-  // WooCommerce: pasted keys link at once (checked by creating our webhooks); without keys, the
-  // store's address is checked and the one-click key provisioning started (bound to this person
-  // and brand: WooCommerce then calls our callback server to server, with the single-use state in
-  // its URL), and the person continues, by a link, to the store's approval page.
-  app.post('/shops/woocommerce/connect', SIGNED_IN, async (request, reply) => {
-    const { user } = userOf(request).session;
-    mayLink(user);
-    const woocommerce = deps.woocommerce;
-    if (!woocommerce)
-      throw new AppError('not_found', 'The WooCommerce bridge is not set up on this service.');
-    // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
-    const typedUrl = () => text(request, 'url', 300);
-    try {
-      const typed = typedUrl();
-      const key = text(request, 'consumer_key', 100);
-      const secret = text(request, 'consumer_secret', 100);
-      if (key || secret) {
-        const connection = await woocommerce.linking.link({
-          brandId: user.brandId,
-          url: typed,
-          consumerKey: key,
-          consumerSecret: secret,
-        });
-        return reply.redirect(`/account/shops?${new URLSearchParams({ connected: connection.shop })}`, 303);
-      }
-      const { store, authorizeUrl } = await woocommerce.linking.beginConnect({
-        brandId: user.brandId,
-        userId: user.id,
-        shopUrl: typed,
-      });
-      return sendPage(reply, continueToWooPage(await context(request, reply), store, authorizeUrl));
-    } catch (err) {
-      if (!isAppError(err) || err.code !== 'invalid_request') throw err;
-      const ctx = await context(request, reply);
-      const errors = fieldErrors(err, ctx, WOO_FIELDS);
-      if (Object.keys(errors).length === 0) errors.url = err.message;
-      return view(request, reply, { storeUrl: typedUrl(), errors }, 400);
-    }
   });
 
   app.post('/shops/:connectionId/settings', SIGNED_IN, async (request, reply) => {

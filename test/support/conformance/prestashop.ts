@@ -1,4 +1,4 @@
-import { PRESTASHOP_SYNC_ORDER_SPEC } from '../../../src/jobs/job-names.ts';
+import { PRESTASHOP_SYNC_ORDER_SPEC } from '../../../src/connectors/prestashop/jobs/names.ts';
 import { startFakePrestaShop } from '../fake-prestashop.ts';
 import { startLiveApi } from '../live-api.ts';
 import { linkPrestaShop } from '../prestashop.ts';

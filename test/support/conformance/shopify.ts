@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SHOPIFY_SYNC_ORDER_SPEC } from '../../../src/jobs/job-names.ts';
+import { SHOPIFY_SYNC_ORDER_SPEC } from '../../../src/connectors/shopify/jobs/names.ts';
 import { merchantRate } from '../fake-shopify/payloads.ts';
 import { signBody } from '../shopify.ts';
 import { installShop, paidOrder, startLiveShopify } from '../shopify-live.ts';

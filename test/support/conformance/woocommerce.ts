@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { WOOCOMMERCE_SYNC_ORDER_SPEC } from '../../../src/jobs/job-names.ts';
+import { WOOCOMMERCE_SYNC_ORDER_SPEC } from '../../../src/connectors/woocommerce/jobs/names.ts';
 import { OUR_SHIPPING, startWooBridge } from '../woocommerce.ts';
 import type { ConformanceAdapter, ShopUnderTest } from './adapter.ts';
 

@@ -1,6 +1,6 @@
 import { defineJob, type Job } from '../../../jobs/job.ts';
-import { PRESTASHOP_POLL_SHOP_SPEC, PRESTASHOP_POLL_SPEC } from '../../../jobs/job-names.ts';
 import type { PrestaShopConnector } from '../prestashop-connector.ts';
+import { PRESTASHOP_POLL_SHOP_SPEC, PRESTASHOP_POLL_SPEC } from './names.ts';
 
 /** What the polls use. */
 type Context = { prestashop: Pick<PrestaShopConnector, 'poll'> };

@@ -1,6 +1,6 @@
-import { PRESTASHOP_PROCESS_PUSH_SPEC } from '../../../jobs/job-names.ts';
 import { inboxJob } from '../../connector-jobs.ts';
 import type { PrestaShopConnector } from '../prestashop-connector.ts';
+import { PRESTASHOP_PROCESS_PUSH_SPEC } from './names.ts';
 
 /** What this job uses. */
 type Context = { prestashop: Pick<PrestaShopConnector, 'inbox'> };

@@ -1,6 +1,6 @@
-import { PRESTASHOP_SYNC_ORDER_SPEC } from '../../../jobs/job-names.ts';
 import { eventSyncJob } from '../../connector-jobs.ts';
 import type { PrestaShopConnector } from '../prestashop-connector.ts';
+import { PRESTASHOP_SYNC_ORDER_SPEC } from './names.ts';
 
 /** What this job uses. */
 type Context = { prestashop: Pick<PrestaShopConnector, 'statuses'> };

@@ -1,6 +1,6 @@
-import { SHOPIFY_PROCESS_WEBHOOK_SPEC } from '../../../jobs/job-names.ts';
 import { inboxJob } from '../../connector-jobs.ts';
 import type { ShopifyConnector } from '../shopify-connector.ts';
+import { SHOPIFY_PROCESS_WEBHOOK_SPEC } from './names.ts';
 
 /** What this job uses. */
 type Context = { shopify: Pick<ShopifyConnector, 'inbox'> | null };

@@ -1,7 +1,8 @@
 import { defineJob, type Job, type JobHelpers } from '../../../jobs/job.ts';
-import { OUTBOX_JOB_PAYLOAD_VERSION, SHOPIFY_SYNC_ORDER_SPEC } from '../../../jobs/job-names.ts';
+import { OUTBOX_JOB_PAYLOAD_VERSION } from '../../../jobs/job-names.ts';
 import { isShopApiFailure } from '../../shop-api-error.ts';
 import type { ShopifyConnector } from '../shopify-connector.ts';
+import { SHOPIFY_SYNC_ORDER_SPEC } from './names.ts';
 
 /** What this job uses; null when the Shopify connector is not configured. */
 type Context = { shopify: Pick<ShopifyConnector, 'syncQueues' | 'tracking'> | null };

@@ -1,6 +1,6 @@
 import { defineJob, type Job } from '../../../jobs/job.ts';
-import { WOOCOMMERCE_POLL_SHOP_SPEC, WOOCOMMERCE_POLL_SPEC } from '../../../jobs/job-names.ts';
 import type { WooCommerceConnector } from '../woocommerce-connector.ts';
+import { WOOCOMMERCE_POLL_SHOP_SPEC, WOOCOMMERCE_POLL_SPEC } from './names.ts';
 
 /** What the polls use; null when the bridge is off. */
 type Context = { woocommerce: Pick<WooCommerceConnector, 'activeLinks' | 'poll'> | null };

@@ -1,6 +1,6 @@
-import { WOOCOMMERCE_PROCESS_ORDER_SPEC } from '../../../jobs/job-names.ts';
 import { inboxJob } from '../../connector-jobs.ts';
 import type { WooCommerceConnector } from '../woocommerce-connector.ts';
+import { WOOCOMMERCE_PROCESS_ORDER_SPEC } from './names.ts';
 
 /** What this job uses. */
 type Context = { woocommerce: Pick<WooCommerceConnector, 'orderSync'> | null };

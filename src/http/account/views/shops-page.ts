@@ -1,16 +1,9 @@
-import type { Connection, SyncProblem } from '../../../connectors/connection.ts';
+import type { Connection, Platform, SyncProblem } from '../../../connectors/connection.ts';
 import { html } from '../../shared/html.ts';
-import { type FieldErrors, inputField } from './form-fields.ts';
+import { type AccountPart, formStateOf, type ShopsPageState } from '../shop-part.ts';
 import { parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 import { problemText } from './problem-text.ts';
-import {
-  type PrestaShopCardInfo,
-  type PrestaShopFormState,
-  prestashopConnectCard,
-  prestashopHealthRows,
-  prestashopLinkForms,
-} from './shops-prestashop.ts';
 
 /** One of the brand's links as the page shows it. */
 interface ShopCard {
@@ -18,8 +11,16 @@ interface ShopCard {
   problems: number;
   lastSyncAt: Date | null;
   lastProblem: SyncProblem | null;
-  /** A PrestaShop link's poll and pushes. */
-  prestashop?: PrestaShopCardInfo;
+  /** What its platform's part shows besides the common health (a poll's, pushes'…). */
+  info?: unknown;
+}
+
+/** A shop platform on the page: its part (src/connectors/<platform>/account/) and whether it is on. */
+interface ShopsPagePlatform {
+  platform: Platform;
+  // biome-ignore lint/suspicious/noExplicitAny: each platform's part has its own wired type and state
+  part: AccountPart<any>;
+  on: boolean;
 }
 
 export interface ShopsPageData {
@@ -27,31 +28,20 @@ export interface ShopsPageData {
   problems: SyncProblem[];
   /** The bound on `problems` (the page says when it is reached). */
   problemLimit: number;
-  /** The operator configured the Shopify app (SHOPIFY_API_KEY…): a store can be connected. */
-  shopifyEnabled: boolean;
-  /** The WooCommerce bridge is on (CONNECTOR_SECRET_KEY when published). */
-  wooEnabled: boolean;
+  /** Every platform of the registry, in the order of their connect cards. */
+  platforms: ShopsPagePlatform[];
   /** Owners and developers connect, change and disconnect; the others read. */
   mayManage: boolean;
   /** Connecting also takes a confirmed e-mail address (its shop creates billable orders). */
   mayLink: boolean;
 }
 
-export interface ShopsPageState {
-  shop?: string;
-  /** The WooCommerce form's store address, as typed. */
-  storeUrl?: string;
-  errors?: FieldErrors;
-  notice?: string;
-  prestashop?: PrestaShopFormState;
-}
-
 const when = (ctx: PageContext, date: Date) =>
   html`<time datetime="${date.toISOString()}">${parisDateTime(ctx, date)}</time>`;
 
 /**
- * A platform's own wording when it has one (`shops.prestashop.health.broken`), else the page's
- * (`shops.health.broken`): the Shopify-worded default names no other platform's steps.
+ * A platform's own wording when it has one (`shops.<platform>.health.broken`), else the page's
+ * (`shops.health.broken`): the default, worded for the first platform, names no other's steps.
  */
 function platformText(ctx: PageContext, c: Connection, suffix: string): string {
   const own = `shops.${c.platform}.${suffix}`;
@@ -62,51 +52,21 @@ function platformText(ctx: PageContext, c: Connection, suffix: string): string {
 const statusBadge = (ctx: PageContext, c: Connection) =>
   html`<span class="badge badge-shop-${c.status}">${ctx.t(`shops.status.${c.status}`)}</span>`;
 
-function connectForm(ctx: PageContext, data: ShopsPageData, state: ShopsPageState) {
-  const { t } = ctx;
-  if (!data.mayManage) return html`<p class="muted">${t('shops.readOnly')}</p>`;
-  if (!data.shopifyEnabled) return html`<p class="notice">${t('shops.notEnabled')}</p>`;
-  return html`<form method="post" action="/account/shops/connect" class="card">
-  <h2>${t('shops.connect')}</h2>
-  ${csrfField(ctx)}
-  ${inputField(t('shops.shopField'), 'shop', {
-    value: state.shop ?? '',
-    error: state.errors?.shop,
-    maxlength: 255,
-    required: true,
-    placeholder: 'acme.myshopify.com',
-  })}
-  <p class="muted hint">${t('shops.shopHint')}</p>
-  <button type="submit">${t('shops.next')}</button>
-</form>`;
-}
+const partOf = (data: ShopsPageData, c: Connection) =>
+  data.platforms.find((p) => p.platform === c.platform)?.part;
 
-/** WooCommerce: the store's address, and a pasted key pair or nothing (then the one-click approval). */
-function wooConnectForm(ctx: PageContext, data: ShopsPageData, state: ShopsPageState) {
-  const { t } = ctx;
-  if (!data.mayManage) return '';
-  if (!data.wooEnabled) return html`<p class="notice">${t('shops.wooNotEnabled')}</p>`;
-  return html`<form method="post" action="/account/shops/woocommerce/connect" class="card">
-  <h2>${t('shops.wooConnect')}</h2>
-  ${csrfField(ctx)}
-  ${inputField(t('shops.wooUrl'), 'url', {
-    value: state.storeUrl ?? '',
-    error: state.errors?.url,
-    maxlength: 255,
-    required: true,
-    placeholder: 'https://boutique.example.fr',
-  })}
-  ${inputField(t('shops.wooKey'), 'consumer_key', { value: '', error: state.errors?.consumer_key, maxlength: 60, placeholder: 'ck_…' })}
-  ${inputField(t('shops.wooSecret'), 'consumer_secret', { value: '', error: state.errors?.consumer_secret, maxlength: 60, placeholder: 'cs_…' })}
-  <p class="muted hint">${t('shops.wooHint')}</p>
-  <button type="submit">${t('shops.next')}</button>
-</form>`;
+/** The connect cards (for the people who may change shops; the others are told they only read). */
+function connectCards(ctx: PageContext, data: ShopsPageData, state: ShopsPageState) {
+  const cards = data.platforms.map((p) =>
+    data.mayManage ? p.part.connectCard(ctx, p.on, formStateOf(state, p.platform)) : '',
+  );
+  return html`${data.mayManage ? '' : html`<p class="muted">${ctx.t('shops.readOnly')}</p>`}${cards.map((card, i) => (i === 0 ? card : html`\n${card}`))}`;
 }
 
 /** The polled platforms' health: what the last poll met, what was repaired on the shop. */
-function syncHealth(ctx: PageContext, c: Connection) {
+function syncHealth(ctx: PageContext, c: Connection, part: AccountPart<unknown> | undefined) {
   const notes = [c.syncError, c.syncState.webhookNotice].filter((n): n is string => Boolean(n));
-  if (c.platform === 'shopify' || notes.length === 0) return '';
+  if (!part?.polled || notes.length === 0) return '';
   return html`<dt>${ctx.t('shops.syncHealth')}</dt><dd class="health-broken">${notes.join(' — ')}</dd>`;
 }
 
@@ -141,9 +101,11 @@ function settingsText(ctx: PageContext, c: Connection) {
   <dt>${t('shops.notify')}</dt><dd>${c.notifyCustomer ? platformText(ctx, c, 'notify.yes') : t('shops.notify.no')}</dd>`;
 }
 
-function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean, state: ShopsPageState) {
+function shopCard(ctx: PageContext, data: ShopsPageData, card: ShopCard, state: ShopsPageState) {
   const { t } = ctx;
+  const { mayManage } = data;
   const c = card.connection;
+  const part = partOf(data, c);
   const healthy = c.status === 'active';
   // An active link may carry a note (a shop out of reach since…, the jobs retrying): shown too.
   const health = healthy
@@ -160,14 +122,14 @@ function shopCard(ctx: PageContext, card: ShopCard, mayManage: boolean, state: S
       ? html`${when(ctx, problem.createdAt)} — ${t(`shops.kind.${problem.kind}`)}${problem.externalName ? html` (${problem.externalName})` : ''}`
       : t('shops.noError')
   }</dd>
-  ${syncHealth(ctx, c)}
+  ${syncHealth(ctx, c, part)}
   <dt>${t('shops.problemCount')}</dt><dd>${card.problems > 0 ? html`<a href="#problems">${card.problems}</a>` : '0'}</dd>
   <dt>${t('shops.linkedAt')}</dt><dd>${when(ctx, c.createdAt)}</dd>
-  ${card.prestashop ? prestashopHealthRows(ctx, card.prestashop) : ''}
+  ${card.info !== undefined && part?.healthRows ? part.healthRows(ctx, card.info) : ''}
   ${mayManage ? '' : settingsText(ctx, c)}
 </dl>
 ${mayManage ? settingsForm(ctx, c) : ''}
-${mayManage && c.platform === 'prestashop' ? prestashopLinkForms(ctx, c, state.prestashop) : ''}
+${mayManage && part?.linkForms ? part.linkForms(ctx, c, formStateOf(state, c.platform)) : ''}
 </section>`;
 }
 
@@ -226,25 +188,23 @@ ${
   data.mayManage && !data.mayLink
     ? html`<p class="notice">${t('shops.verifyFirst')}</p>
 <form method="post" action="/account/verify/resend" class="inline">${csrfField(ctx)}<button type="submit">${t('verify.resend')}</button></form>`
-    : html`${connectForm(ctx, data, state)}
-${prestashopConnectCard(ctx, data.mayManage, state.prestashop)}
-${wooConnectForm(ctx, data, state)}`
+    : connectCards(ctx, data, state)
 }
 <h2>${t('shops.yours')}</h2>
-${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, s, data.mayManage, state))}
+${live.length === 0 ? html`<p>${t('shops.none')}</p>` : live.map((s) => shopCard(ctx, data, s, state))}
 ${problemsTable(ctx, data)}
 ${pastTable(ctx, past)}`,
   );
 }
 
 /**
- * What a shop's link into the account area lands on (Shopify's app URL, the WooCommerce plugin's
- * button): which store would be linked to which company, and the Shops page's form to go on.
+ * What a shop's link into the account area lands on (a platform's app URL or plugin button): which
+ * store would be linked to which company, and the Shops page's form to go on.
  */
 export function confirmShopPage(
   ctx: PageContext,
   link: {
-    platform: 'shopify' | 'woocommerce';
+    platform: Platform;
     shop: string;
     action: string;
     fields: Record<string, string>;
@@ -261,30 +221,6 @@ export function confirmShopPage(
       ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
     )}<button type="submit">${t('shops.confirmSubmit')}</button></form>
 <a href="/account/shops">${t('shops.cancel')}</a>`,
-  );
-}
-
-/** The last step before Shopify: which store, and what Shopify will ask. */
-export function continueToShopifyPage(ctx: PageContext, shop: string, installHref: string): string {
-  const { t } = ctx;
-  return layout(
-    ctx,
-    t('shops.continueTitle', { shop }),
-    html`<p>${t('shops.continueText')}</p>
-<p><a class="button" href="${installHref}">${t('shops.connectSubmit')}</a></p>
-<p><a href="/account/shops">${t('shops.cancel')}</a></p>`,
-  );
-}
-
-/** The last step before the store's approval page. */
-export function continueToWooPage(ctx: PageContext, store: string, connectHref: string): string {
-  const { t } = ctx;
-  return layout(
-    ctx,
-    t('shops.continueTitle', { shop: store }),
-    html`<p>${t('shops.wooContinueText')}</p>
-<p><a class="button" href="${connectHref}">${t('shops.wooContinue')}</a></p>
-<p><a href="/account/shops">${t('shops.cancel')}</a></p>`,
   );
 }
 

@@ -1,37 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Connection } from '../../connectors/connection.ts';
-import type { ConnectionsService } from '../../connectors/connections-service.ts';
-import type { PrestaShopConnector } from '../../connectors/prestashop/prestashop-connector.ts';
-import type { User } from '../../domain/accounts/user.ts';
-import { AppError, isAppError } from '../../errors.ts';
-import { PUBLIC_PREFIX, publicServerUrl } from '../public/index.ts';
-import { userOf } from '../shared/principal.ts';
-import { idOf, type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
-import { fieldErrors } from './field-errors.ts';
-import { text } from './form.ts';
-import { openRevealed, type RevealCookie, sealForReveal } from './key-reveal.ts';
-import { type CookieSigner, NEW_SHOP_SECRET_COOKIE } from './session-cookies.ts';
-import type { FieldErrors } from './views/form-fields.ts';
-import { messagePage, type PageContext } from './views/layout.ts';
-import type { ShopsPageState } from './views/shops-page.ts';
+import { AppError, isAppError } from '../../../errors.ts';
+import { idOf, type PageContextOf, SIGNED_IN, sendPage } from '../../../http/account/context.ts';
+import { fieldErrors } from '../../../http/account/field-errors.ts';
+import { text } from '../../../http/account/form.ts';
+import { openRevealed, type RevealCookie, sealForReveal } from '../../../http/account/key-reveal.ts';
+import { NEW_SHOP_SECRET_COOKIE } from '../../../http/account/session-cookies.ts';
+import type { ShopsKit } from '../../../http/account/shop-part.ts';
+import type { FieldErrors } from '../../../http/account/views/form-fields.ts';
+import { messagePage, type PageContext } from '../../../http/account/views/layout.ts';
+import { PUBLIC_PREFIX, publicServerUrl } from '../../../http/public/index.ts';
+import { userOf } from '../../../http/shared/principal.ts';
+import type { Connection } from '../../connection.ts';
+import type { PrestaShopConnector } from '../prestashop-connector.ts';
 import {
   PRESTASHOP_CONNECT_FIELDS,
   PRESTASHOP_KEY_FIELDS,
+  type PrestaShopFormState,
   prestashopLinkedPage,
   rotateSecretPage,
   secretRotatedPage,
-} from './views/shops-prestashop.ts';
+} from './views.ts';
 
 /** A shop's secret on its way to the page that shows it once; sent with the Shops pages only. */
 const SECRET_REVEAL: RevealCookie = { name: NEW_SHOP_SECRET_COOKIE, path: '/account/shops' };
-
-type ShopsView = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  state?: ShopsPageState,
-  status?: number,
-) => Promise<unknown>;
 
 /**
  * A shop the bridge could not reach is `unavailable` with the field it is about: shown on the form
@@ -50,13 +41,6 @@ function refusal(
   return { errors: fieldErrors(err, ctx, fields), status: 400 };
 }
 
-/** What the PrestaShop part uses. */
-interface PrestaShopShopRoutesContext {
-  connections: ConnectionsService;
-  prestashop: PrestaShopConnector;
-  config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>;
-}
-
 /**
  * The Shops page's PrestaShop part: linking a shop (the bridge's `linking.link`, the same as
  * `dlv connectors prestashop link`) with the connection id and secret shown once, a Webservice key
@@ -64,21 +48,16 @@ interface PrestaShopShopRoutesContext {
  * it). A secret is shown after a redirect, on a page of its own (sealForReveal): a reload makes no
  * second link or secret. The same roles as the rest of the page; another brand's link is the 404 page.
  */
-export function prestashopShopRoutes(
+export function prestashopAccountRoutes(
   app: FastifyInstance,
-  deps: PrestaShopShopRoutesContext,
-  page: {
-    signer: CookieSigner;
-    context: PageContextOf;
-    view: ShopsView;
-    mayManage: (user: User) => void;
-    mayLink: (user: User) => void;
-  },
+  prestashop: PrestaShopConnector,
+  kit: ShopsKit,
 ): void {
-  const { signer, context, view, mayManage, mayLink } = page;
+  const { signer, context, view, mayManage, mayLink, connections } = kit;
+  const redraw = (state: PrestaShopFormState) => ({ form: { platform: 'prestashop' as const, state } });
   // What the module's "API base URL" takes: the service's address, without the API's prefix.
-  const apiBaseUrl = publicServerUrl(deps).slice(0, -PUBLIC_PREFIX.length);
-  const reveal = { signer, publicBaseUrl: deps.config.publicBaseUrl, cookie: SECRET_REVEAL };
+  const apiBaseUrl = publicServerUrl(kit).slice(0, -PUBLIC_PREFIX.length);
+  const reveal = { signer, publicBaseUrl: kit.config.publicBaseUrl, cookie: SECRET_REVEAL };
 
   /**
    * A reveal page's link: the brand's own PrestaShop link (another brand's is the 404 page), and
@@ -92,7 +71,7 @@ export function prestashopShopRoutes(
   ) {
     const { user } = userOf(request).session;
     mayManage(user);
-    const connection = await deps.connections.get(user.brandId, idOf(request));
+    const connection = await connections.get(user.brandId, idOf(request));
     if (connection.platform !== 'prestashop') throw new AppError('not_found', 'No such PrestaShop link.');
     const secret = await openRevealed(request, reply, signer, SECRET_REVEAL, `${page}:${connection.id}`);
     const ctx = await context(request, reply);
@@ -106,7 +85,7 @@ export function prestashopShopRoutes(
     const { user } = userOf(request).session;
     mayLink(user);
     try {
-      const linked = await deps.prestashop.linking.link({
+      const linked = await prestashop.linking.link({
         brandId: user.brandId,
         url: text(request, 'ps_url', 300),
         key: text(request, 'ps_key', 100),
@@ -118,7 +97,7 @@ export function prestashopShopRoutes(
       const { errors, status } = refusal(err, await context(request, reply), PRESTASHOP_CONNECT_FIELDS);
       // The key is not sent back into the form: it is a secret of the shop. The address is read
       // again (a control character in it is its error, refused at the first read: form.ts).
-      return view(request, reply, { prestashop: { url: text(request, 'ps_url', 300), errors } }, status);
+      return view(request, reply, redraw({ url: text(request, 'ps_url', 300), errors }), status);
     }
   });
 
@@ -127,12 +106,12 @@ export function prestashopShopRoutes(
     mayManage(user);
     const id = idOf(request);
     try {
-      await deps.prestashop.upkeep.replaceKey(user.brandId, id, text(request, 'ps_new_key', 100));
+      await prestashop.upkeep.replaceKey(user.brandId, id, text(request, 'ps_new_key', 100));
     } catch (err) {
       // An unreachable shop is said under the key field too: it is the key that was being tried.
       const fields = { ...PRESTASHOP_KEY_FIELDS, url: PRESTASHOP_KEY_FIELDS.key };
       const { errors, status } = refusal(err, await context(request, reply), fields);
-      return view(request, reply, { prestashop: { keyFor: id, errors } }, status);
+      return view(request, reply, redraw({ keyFor: id, errors }), status);
     }
     return reply.redirect(`/account/shops?saved=${id}`, 303);
   });
@@ -140,7 +119,7 @@ export function prestashopShopRoutes(
   app.get('/shops/:connectionId/prestashop/secret', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
     mayManage(user);
-    const connection = await deps.connections.get(user.brandId, idOf(request));
+    const connection = await connections.get(user.brandId, idOf(request));
     if (connection.platform !== 'prestashop' || connection.status === 'disconnected')
       return reply.redirect('/account/shops', 303);
     return sendPage(reply, rotateSecretPage(await context(request, reply), connection));
@@ -149,7 +128,7 @@ export function prestashopShopRoutes(
   app.post('/shops/:connectionId/prestashop/secret', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
     mayManage(user);
-    const { connection, secret } = await deps.prestashop.upkeep.rotateSecret(user.brandId, idOf(request));
+    const { connection, secret } = await prestashop.upkeep.rotateSecret(user.brandId, idOf(request));
     const location = `/account/shops/${connection.id}/prestashop/secret/new`;
     return sealForReveal(request, reply, reveal, `rotated:${connection.id}`, secret, location);
   });
@@ -157,7 +136,7 @@ export function prestashopShopRoutes(
   // The pages that show a secret once (post/redirect/get): a reload shows it no more and makes nothing.
   app.get('/shops/:connectionId/prestashop/linked', SIGNED_IN, (request, reply) =>
     revealPage(request, reply, 'linked', async (ctx, connection, secret) => {
-      const shop = (await deps.prestashop.overview(connection.brandId)).find(
+      const shop = (await prestashop.overview(connection.brandId)).find(
         (p) => p.connectionId === connection.id,
       );
       const pollEnabled = shop?.pollEnabled ?? false;

@@ -1,9 +1,10 @@
+import { type ConnectorWording, sideBySide } from '../../i18n/words.ts';
+
 /**
- * The Shops page's words for PrestaShop shops (kept apart from messages.ts so each platform's block
- * merges on its own). `shops.prestashop.*` keys that share a suffix with a `shops.*` one replace it
+ * The Shops page's words for PrestaShop shops (one table per language, joined side by side below). `shops.prestashop.*` keys that share a suffix with a `shops.*` one replace it
  * on a PrestaShop link's pages (see platformText in views/shops-page.ts).
  */
-export const PRESTASHOP_EN = {
+const PRESTASHOP_EN = {
   'shops.platform.prestashop': 'PrestaShop',
   'shops.prestashop.connect': 'Connect a PrestaShop shop',
   'shops.prestashop.intro':
@@ -66,7 +67,7 @@ export const PRESTASHOP_EN = {
     'Nothing of ours was registered in the shop. Uninstall the dlvshipping module in the back office (Modules › Module Manager) so its carriers leave the checkout.',
 } as const;
 
-export const PRESTASHOP_FR: Record<keyof typeof PRESTASHOP_EN, string> = {
+const PRESTASHOP_FR: Record<keyof typeof PRESTASHOP_EN, string> = {
   'shops.platform.prestashop': 'PrestaShop',
   'shops.prestashop.connect': 'Connecter une boutique PrestaShop',
   'shops.prestashop.intro':
@@ -130,7 +131,7 @@ export const PRESTASHOP_FR: Record<keyof typeof PRESTASHOP_EN, string> = {
 };
 
 /** The PrestaShop bridge's field messages (English, as the CLI prints them) in French. */
-export const PRESTASHOP_FIELD_MESSAGES_FR: Record<string, string> = {
+const PRESTASHOP_FIELD_MESSAGES_FR: Record<string, string> = {
   'is required': 'est obligatoire',
   'must not have a query or fragment': 'ne doit avoir ni paramètres (?…) ni ancre (#…)',
   'must be the 32-character Webservice key (letters and digits)':
@@ -139,8 +140,8 @@ export const PRESTASHOP_FIELD_MESSAGES_FR: Record<string, string> = {
     'la boutique a refusé la clé Webservice (inactive ou mal recopiée).',
 };
 
-/** Those that carry a value (field-errors.ts). */
-export const PRESTASHOP_FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
+/** Those that carry a value (src/i18n/form-errors.ts). */
+const PRESTASHOP_FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [
     /^(.*) is not an allowed address; the shop must be reachable at a public address$/,
     (m) => `n’est pas une adresse publique (${m[1]}) : la boutique doit être joignable depuis internet`,
@@ -164,3 +165,10 @@ export const PRESTASHOP_FR_PATTERNS: [RegExp, (m: RegExpMatchArray) => string][]
       `la boutique a refusé un appel Webservice (${m[1]}) : la clé doit avoir les droits indiqués sous le champ.`,
   ],
 ];
+
+/** PrestaShop's words in the account area and its field messages in French. */
+export const PRESTASHOP_WORDING = {
+  account: sideBySide(PRESTASHOP_EN, PRESTASHOP_FR),
+  fieldMessagesFr: PRESTASHOP_FIELD_MESSAGES_FR,
+  frPatterns: PRESTASHOP_FR_PATTERNS,
+} satisfies ConnectorWording;

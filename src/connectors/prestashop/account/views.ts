@@ -1,8 +1,8 @@
-import type { Connection } from '../../../connectors/connection.ts';
-import { html, type SafeHtml } from '../../shared/html.ts';
-import { type FieldErrors, inputField } from './form-fields.ts';
-import { parisDateTime } from './format.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { type FieldErrors, inputField } from '../../../http/account/views/form-fields.ts';
+import { parisDateTime } from '../../../http/account/views/format.ts';
+import { csrfField, layout, type PageContext } from '../../../http/account/views/layout.ts';
+import { html, type SafeHtml } from '../../../http/shared/html.ts';
+import type { Connection } from '../../connection.ts';
 
 /** What the Shops page shows of a PrestaShop link beside its health (prestashop_shops, the inbox). */
 export interface PrestaShopCardInfo {
@@ -36,13 +36,8 @@ const when = (ctx: PageContext, date: Date | null) =>
     : ctx.t('shops.never');
 
 /** "Connect a PrestaShop shop": for the people who may change shops (the page says who otherwise). */
-export function prestashopConnectCard(
-  ctx: PageContext,
-  mayManage: boolean,
-  state: PrestaShopFormState = {},
-): SafeHtml | '' {
+export function prestashopConnectCard(ctx: PageContext, state: PrestaShopFormState = {}): SafeHtml {
   const { t } = ctx;
-  if (!mayManage) return '';
   const errors = state.keyFor ? {} : (state.errors ?? {});
   return html`<form method="post" action="/account/shops/prestashop/connect" class="card" id="connect-prestashop">
   <h2>${t('shops.prestashop.connect')}</h2>
