@@ -57,7 +57,9 @@ describe('declared contracts and narrow contexts', () => {
         inferred.push(`${relative(ROOT, file)}: ${m[0]}`);
     }
     expect(inferred).toEqual([]);
-    expect(readFileSync(join(ROOT, 'src/deps.ts'), 'utf8')).toMatch(/export interface Deps (extends \w+ )?\{/);
+    expect(readFileSync(join(ROOT, 'src/deps.ts'), 'utf8')).toMatch(
+      /export interface Deps (extends \w+ )?\{/,
+    );
   });
 
   it('the HTTP surfaces and their routes take the context they use, not the whole Deps', () => {
