@@ -3,10 +3,10 @@ import { credentialCipher } from '../src/connectors/credentials.ts';
 import { storesOn } from '../src/db/stores.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
-import { createBrandWithKey, type TestBrand } from './support/app.ts';
+import type { TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
-import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
-import { CONNECTOR_KEY, linkShop, paidOrderPayload, sendWebhook, shopifyConfig } from './support/shopify.ts';
+import type { ScratchTestApp } from './support/scratch-database.ts';
+import { CONNECTOR_KEY, paidOrderPayload, sendWebhook, startShopifyShop } from './support/shopify.ts';
 
 /**
  * An order's events go to the connector of the shop the order came from, and to no other: a brand
@@ -18,9 +18,7 @@ let brand: TestBrand;
 let shop: string;
 
 beforeAll(async () => {
-  t = await buildScratchTestApp({ config: shopifyConfig() });
-  brand = await createBrandWithKey(t.deps);
-  shop = (await linkShop(t.deps, brand.brandId)).shop;
+  ({ t, brand, shop } = await startShopifyShop());
   // A PrestaShop link of the same brand, made in the database (no shop is called here).
   const id = prefixedId('con');
   await storesOn(t.pool).connections.insert({

@@ -3,14 +3,14 @@ import { storesOn } from '../src/db/stores.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { createBrandWithKey, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
-import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
+import type { ScratchTestApp } from './support/scratch-database.ts';
 import {
   linkShop,
   newShop,
   paidOrderPayload,
   sendWebhook,
-  shopifyConfig,
   signBody,
+  startShopifyShop,
 } from './support/shopify.ts';
 
 /** The webhook receiver (signature, dedupe, one statement with its job) and what processing does. */
@@ -20,9 +20,7 @@ let brand: TestBrand;
 let shop: string;
 
 beforeAll(async () => {
-  t = await buildScratchTestApp({ config: shopifyConfig() });
-  brand = await createBrandWithKey(t.deps);
-  shop = (await linkShop(t.deps, brand.brandId)).shop;
+  ({ t, brand, shop } = await startShopifyShop());
 });
 afterAll(async () => {
   await t?.close();
