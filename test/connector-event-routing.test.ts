@@ -3,26 +3,22 @@ import { credentialCipher } from '../src/connectors/credentials.ts';
 import { storesOn } from '../src/db/stores.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
-import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import type { TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
-import { CONNECTOR_KEY, linkShop, paidOrderPayload, sendWebhook, shopifyConfig } from './support/shopify.ts';
+import type { ScratchTestApp } from './support/scratch-database.ts';
+import { CONNECTOR_KEY, paidOrderPayload, sendWebhook, startShopifyShop } from './support/shopify.ts';
 
 /**
  * An order's events go to the connector of the shop the order came from, and to no other: a brand
  * with a Shopify store and a PrestaShop shop (and orders by API) gets a status job only for the
  * platform of each order (src/events/outbox.ts `origin`).
  */
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let t: TestApp;
+let t: ScratchTestApp;
 let brand: TestBrand;
 let shop: string;
 
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { ...shopifyConfig(), databaseUrl: scratch.url } });
-  brand = await createBrandWithKey(t.deps);
-  shop = (await linkShop(t.deps, brand.brandId)).shop;
+  ({ t, brand, shop } = await startShopifyShop());
   // A PrestaShop link of the same brand, made in the database (no shop is called here).
   const id = prefixedId('con');
   await storesOn(t.pool).connections.insert({
@@ -39,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await scratch?.drop();
 });
 
 /** The status jobs queued for this delivery order's events, per job name. */

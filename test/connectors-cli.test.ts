@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { createBrandWithKey } from './support/app.ts';
 import { runDlv } from './support/run-cli.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 import {
   CONNECTOR_KEY,
   linkShop,
@@ -14,15 +14,13 @@ import {
 } from './support/shopify.ts';
 
 /** `dlv connectors …`, and what the database keeps of a shop's token. */
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let t: TestApp;
+let t: ScratchTestApp;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { ...shopifyConfig(), databaseUrl: scratch.url } });
+  t = await buildScratchTestApp({ config: shopifyConfig() });
   env = {
-    DATABASE_URL: scratch.url,
+    DATABASE_URL: t.databaseUrl,
     SHOPIFY_API_KEY: SHOPIFY_KEY,
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
     CONNECTOR_SECRET_KEY: CONNECTOR_KEY.toString('hex'),
@@ -34,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await scratch?.drop();
 });
 
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, any>;
@@ -136,7 +133,7 @@ describe('dlv connectors', () => {
     const res = await runDlv(
       ['connectors', 'shopify', 'link', '--brand', 'b', '--shop', newShop(), '--token', 't'],
       {
-        DATABASE_URL: scratch.url,
+        DATABASE_URL: t.databaseUrl,
       },
     );
     expect(res.code).toBe(1);

@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
-import { buildTestApp, type TestApp } from './support/app.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 import { authorizeHref, newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './support/shopify.ts';
 
 /**
@@ -10,17 +9,14 @@ import { authorizeHref, newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } fr
  * their browser; the callback's signature, shop, state and age are checked before any exchange.
  * (The full exchange with Shopify is covered with the fake Shopify.)
  */
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let t: TestApp;
+let t: ScratchTestApp;
 let ip = 0;
 
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { ...shopifyConfig(), databaseUrl: scratch.url } });
+  t = await buildScratchTestApp({ config: shopifyConfig() });
 });
 afterAll(async () => {
   await t?.close();
-  await scratch?.drop();
 });
 
 async function signedIn(role: 'owner' | 'developer' | 'finance' = 'owner') {

@@ -1,34 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storesOn } from '../src/db/stores.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
-import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { createBrandWithKey, type TestBrand } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
-import { createScratchDatabase } from './support/scratch-database.ts';
+import type { ScratchTestApp } from './support/scratch-database.ts';
 import {
   linkShop,
   newShop,
   paidOrderPayload,
   sendWebhook,
-  shopifyConfig,
   signBody,
+  startShopifyShop,
 } from './support/shopify.ts';
 
 /** The webhook receiver (signature, dedupe, one statement with its job) and what processing does. */
 // Own database: the jobs enqueued here are for a worker with the Shopify connector on.
-let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-let t: TestApp;
+let t: ScratchTestApp;
 let brand: TestBrand;
 let shop: string;
 
 beforeAll(async () => {
-  scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { ...shopifyConfig(), databaseUrl: scratch.url } });
-  brand = await createBrandWithKey(t.deps);
-  shop = (await linkShop(t.deps, brand.brandId)).shop;
+  ({ t, brand, shop } = await startShopifyShop());
 });
 afterAll(async () => {
   await t?.close();
-  await scratch?.drop();
 });
 
 async function inboxRows(deliveryId: string) {

@@ -35,14 +35,7 @@ const env = () => ({
 /** A new shop linked with a key pair made in its admin (what the account form and the CLI do). */
 async function linkedShop(options: { shipmentTracking?: boolean } = {}) {
   const slug = `shop-${++shops}`;
-  w.fake.addShop(slug, options);
-  const key = w.fake.createKey(slug);
-  const connection = await w.t.deps.woocommerce!.linking.link({
-    brandId: brand.brandId,
-    url: w.fake.url(slug),
-    consumerKey: key.consumerKey,
-    consumerSecret: key.consumerSecret,
-  });
+  const connection = await w.linkShop(brand.brandId, slug, options);
   return { slug, shop: w.fake.shop(slug), connection };
 }
 

@@ -14,6 +14,9 @@ export interface FlagSpec {
   required?: boolean;
 }
 
+/** `--brand ID`, required: the brand a command acts for. */
+export const BRAND_FLAG = { value: 'ID', description: 'the brand', required: true } satisfies FlagSpec;
+
 interface ArgSpec {
   name: string;
   description: string;

@@ -1,5 +1,5 @@
 import { invoiceJson } from '../domain/invoices/invoice-json.ts';
-import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
+import { BRAND_FLAG, type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
 
 const euros = (value: number) => `${value.toFixed(2)} €`;
 
@@ -39,7 +39,7 @@ export const invoiceCommands: CommandSpec[] = [
   command({
     path: 'invoices list',
     description: "a brand's invoices and credit notes",
-    flags: { brand: { value: 'ID', description: 'the brand', required: true } },
+    flags: { brand: BRAND_FLAG },
     async run(ctx) {
       const brand = await ctx.deps.brands.get(requireFlag(ctx, 'brand'));
       const { invoices } = await ctx.deps.invoices.list(brand.id, { limit: 200 });

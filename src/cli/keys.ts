@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-keys/ports.ts';
-import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
+import { BRAND_FLAG, type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
 
 const keyJson = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -16,7 +16,7 @@ export const keyCommands: CommandSpec[] = [
     path: 'keys create',
     description: 'create an API key; the key is printed once',
     flags: {
-      brand: { value: 'ID', description: 'the brand', required: true },
+      brand: BRAND_FLAG,
       scopes: {
         value: 'SCOPES',
         description: 'comma-separated: orders:read,orders:write,invoices:read[,webhooks:write]',
@@ -37,7 +37,7 @@ export const keyCommands: CommandSpec[] = [
   command({
     path: 'keys list',
     description: "a brand's keys (their prefixes, never the keys)",
-    flags: { brand: { value: 'ID', description: 'the brand', required: true } },
+    flags: { brand: BRAND_FLAG },
     async run(ctx) {
       const keys = await ctx.deps.apiKeys.list(requireFlag(ctx, 'brand'));
       const rows = [['ID', 'PREFIX', 'SCOPES', 'CREATED', 'LAST USED', 'REVOKED']].concat(

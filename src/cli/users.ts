@@ -1,6 +1,6 @@
 import type { User } from '../domain/accounts/user.ts';
 import { negotiateLocale } from '../i18n/locales.ts';
-import { type CommandSpec, command, requireFlag } from './context.ts';
+import { BRAND_FLAG, type CommandSpec, command, requireFlag } from './context.ts';
 
 const userJson = (u: User) => ({
   id: u.id,
@@ -15,7 +15,7 @@ export const userCommands: CommandSpec[] = [
     path: 'users invite',
     description: 'e-mail a person a link (valid 7 days) to choose a password and join the brand',
     flags: {
-      brand: { value: 'ID', description: 'the brand', required: true },
+      brand: BRAND_FLAG,
       email: { value: 'E', description: 'their e-mail address', required: true },
       role: { value: 'ROLE', description: 'owner, developer (default) or finance' },
       lang: { value: 'LANG', description: "the e-mail's language: fr (default) or en" },

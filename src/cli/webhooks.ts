@@ -3,6 +3,7 @@ import { endpointJson, type WebhookEndpoint } from '../domain/webhooks/endpoint.
 import type { WebhookRequest } from '../domain/webhooks/webhook-requests.ts';
 import { invalidField } from '../errors.ts';
 import {
+  BRAND_FLAG,
   type CommandSpec,
   command,
   optionalFlag,
@@ -73,7 +74,7 @@ export const webhookCommands: CommandSpec[] = [
     path: 'webhooks add',
     description: "add a brand's webhook endpoint; prints its signing secret, once",
     flags: {
-      brand: { value: 'ID', description: 'the brand', required: true },
+      brand: BRAND_FLAG,
       url: { value: 'URL', description: "the receiver's public https address", required: true },
       events: { value: 'LIST', description: 'comma-separated event types (default: all)' },
     },

@@ -1,3 +1,10 @@
+import {
+  type JsonRequest,
+  type JsonRequester,
+  type JsonResponse,
+  NetworkError,
+} from '../infra/http/json-request.ts';
+import { DestinationRefused } from '../infra/http/outbound-client.ts';
 import type { Platform } from './connection.ts';
 
 /**
@@ -42,4 +49,27 @@ export function shopApiFailureOf(platform: Platform, failure: ShopApiFailure) {
       return value instanceof ShopApiError && value.platform === platform && value.failure === failure;
     }
   };
+}
+
+/**
+ * A merchant's shop (WooCommerce, PrestaShop) asked through `request`: its address refused (a shop
+ * that moved to a private address is refused like any request it cannot serve) is `request_failed`,
+ * no answer `retry_later`; whatever it answered is the caller's to read.
+ */
+export async function requestShop(
+  platform: Platform,
+  request: JsonRequester,
+  shopRequest: JsonRequest,
+): Promise<JsonResponse> {
+  try {
+    return await request(shopRequest);
+  } catch (err) {
+    if (err instanceof DestinationRefused)
+      throw new ShopApiError(platform, 'request_failed', `the shop's address is refused: ${err.message}`, {
+        status: 0,
+      });
+    if (err instanceof NetworkError)
+      throw new ShopApiError(platform, 'retry_later', `the shop is unreachable: ${err.message}`);
+    throw err;
+  }
 }

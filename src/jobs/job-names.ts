@@ -8,7 +8,7 @@
 import * as PRESTASHOP_JOBS from '../connectors/prestashop/jobs/names.ts';
 import * as SHOPIFY_JOBS from '../connectors/shopify/jobs/names.ts';
 import * as WOOCOMMERCE_JOBS from '../connectors/woocommerce/jobs/names.ts';
-import { type JobSpec, OUTBOX_JOB_PAYLOAD_VERSION, STALLED_JOB_GRACE_MS, spec } from './job-spec.ts';
+import { type JobSpec, outboxJobSpec, spec } from './job-spec.ts';
 
 export type { JobPayload, JobSpec } from './job-spec.ts';
 export {
@@ -40,12 +40,7 @@ export const REFRESH_ORDER_JSON_SPEC = spec({ name: 'refresh_order_json', payloa
 export const WEBHOOKS_RECOVER_SPEC = spec({ name: 'webhooks_recover', payloadVersion: 1, fields: [] });
 
 // Outbox subscribers' jobs, one per event (src/events/subscribers.ts).
-export const WEBHOOKS_FAN_OUT_SPEC = spec({
-  name: 'webhooks_fan_out',
-  payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
-  fields: ['event_id'],
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-});
+export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
 
 // One-off jobs.
 export const WEBHOOKS_DELIVER_SPEC = spec({

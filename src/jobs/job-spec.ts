@@ -34,3 +34,22 @@ export const OUTBOX_JOB_MAX_ATTEMPTS = 25;
 /** Payload version and attempts of every inbox job: `{ v: 1, inbox_id }`. */
 export const INBOX_JOB_PAYLOAD_VERSION = 1;
 export const INBOX_JOB_MAX_ATTEMPTS = 10;
+
+/** An outbox subscriber's event job (`{ v: 1, event_id }`), safe to run again when stalled. */
+export const outboxJobSpec = (name: string) =>
+  spec({
+    name,
+    payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
+    fields: ['event_id'],
+    stalledAfterMs: STALLED_JOB_GRACE_MS,
+  });
+
+/** An inbox job (`{ v: 1, inbox_id }`), safe to run again when stalled. */
+export const inboxJobSpec = (name: string) =>
+  spec({
+    name,
+    payloadVersion: INBOX_JOB_PAYLOAD_VERSION,
+    fields: ['inbox_id'],
+    maxAttempts: INBOX_JOB_MAX_ATTEMPTS,
+    stalledAfterMs: STALLED_JOB_GRACE_MS,
+  });

@@ -7,6 +7,8 @@ import { credentialCipher } from '../../src/connectors/credentials.ts';
 import { storesOn } from '../../src/db/stores.ts';
 import type { Deps } from '../../src/deps.ts';
 import { prefixedId } from '../../src/domain/ids.ts';
+import { createBrandWithKey, type TestBrand } from './app.ts';
+import { buildScratchTestApp, type ScratchTestApp } from './scratch-database.ts';
 
 export const SHOPIFY_KEY = 'test-client-id';
 export const SHOPIFY_SECRET = `shpss_${randomBytes(16).toString('hex')}`;
@@ -55,6 +57,21 @@ export async function linkShop(
   // The directory cache of this instance must see the new link at once (rates, subscriber).
   deps.connectorDirectory.forget();
   return connection;
+}
+
+/**
+ * The Shopify connector on, on a database of its own (the jobs enqueued are for a worker with the
+ * connector on), and a brand with a key and one linked shop.
+ */
+export async function startShopifyShop(): Promise<{ t: ScratchTestApp; brand: TestBrand; shop: string }> {
+  const t = await buildScratchTestApp({ config: shopifyConfig() });
+  try {
+    const brand = await createBrandWithKey(t.deps);
+    return { t, brand, shop: (await linkShop(t.deps, brand.brandId)).shop };
+  } catch (err) {
+    await t.close();
+    throw err;
+  }
 }
 
 let orders = 0;

@@ -46,6 +46,7 @@ export async function startWooBridge() {
     runner = await startWorker(t.deps, { pollIntervalMs: 100, concurrency: 4 });
     fake = await startFakeWooCommerce({ insecureCallbacks: true, deliveryTimeoutMs: 5000 });
     const app = t;
+    const woo = fake;
     return {
       t: app,
       fake,
@@ -53,6 +54,21 @@ export async function startWooBridge() {
       databaseUrl: scratch.url,
       brand: (options: Parameters<typeof createBrandWithKey>[1] = {}) =>
         createBrandWithKey(app.deps, options),
+      /** A new shop of the fake linked to the brand with a key pair made in its admin (what the account form and the CLI do). */
+      async linkShop(
+        brandId: string,
+        slug: string,
+        shopOptions: Parameters<FakeWooCommerce['addShop']>[1] = {},
+      ) {
+        woo.addShop(slug, shopOptions);
+        const key = woo.createKey(slug);
+        return app.deps.woocommerce!.linking.link({
+          brandId,
+          url: woo.url(slug),
+          consumerKey: key.consumerKey,
+          consumerSecret: key.consumerSecret,
+        });
+      },
       close: stop,
     };
   } catch (error) {

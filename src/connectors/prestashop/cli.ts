@@ -1,4 +1,5 @@
 import {
+  BRAND_FLAG,
   type CommandSpec,
   command,
   optionalFlag,
@@ -6,8 +7,6 @@ import {
   requireFlag,
 } from '../../cli/context.ts';
 import { connectionJson } from '../connection.ts';
-
-const BRAND = { value: 'ID', description: 'the brand', required: true };
 
 /** `dlv connectors prestashop …`: linking a shop, its secret shown once. */
 export const PRESTASHOP_CLI: PlatformCommands = {
@@ -22,7 +21,7 @@ export const PRESTASHOP_CLI: PlatformCommands = {
       description:
         "link a PrestaShop shop; prints the connection id and shop secret for the module's settings, once",
       flags: {
-        brand: BRAND,
+        brand: BRAND_FLAG,
         url: { value: 'URL', description: "the shop's address (https://shop)", required: true },
         key: {
           value: 'WEBSERVICE_KEY',

@@ -1,7 +1,5 @@
 import type { JsonRequester, JsonResponse } from '../../infra/http/json-request.ts';
-import { NetworkError } from '../../infra/http/json-request.ts';
-import { DestinationRefused } from '../../infra/http/outbound-client.ts';
-import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
+import { requestShop, ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 
 // The shop's failures are ShopApiErrors (src/connectors/shop-api-error.ts): `unauthorized`, our
 // Webservice key refused (deleted, deactivated); `retry_later` (no answer, 5xx, 429: the job tries
@@ -74,28 +72,13 @@ export function prestashopWebservice(options: { request: JsonRequester; timeoutM
       output === 'JSON' ? { ...query, output_format: 'JSON' } : query,
     ))
       url.searchParams.set(name, value);
-    let response: JsonResponse;
-    try {
-      response = await request({
-        url: url.toString(),
-        method,
-        headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
-        ...(xml === undefined ? {} : { rawBody: { contentType: 'text/xml', text: xml } }),
-        timeoutMs,
-      });
-    } catch (err) {
-      // A shop that moved to a private address is refused like any request it cannot serve.
-      if (err instanceof DestinationRefused)
-        throw new ShopApiError(
-          'prestashop',
-          'request_failed',
-          `the shop's address is refused: ${err.message}`,
-          { status: 0 },
-        );
-      if (err instanceof NetworkError)
-        throw new ShopApiError('prestashop', 'retry_later', `the shop is unreachable: ${err.message}`);
-      throw err;
-    }
+    const response = await requestShop('prestashop', request, {
+      url: url.toString(),
+      method,
+      headers: { authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+      ...(xml === undefined ? {} : { rawBody: { contentType: 'text/xml', text: xml } }),
+      timeoutMs,
+    });
     const { status } = response;
     if (status === 401) {
       const reason = describeError(response);

@@ -1,4 +1,5 @@
 import {
+  BRAND_FLAG,
   type CommandContext,
   type CommandSpec,
   command,
@@ -8,8 +9,6 @@ import {
 } from '../../cli/context.ts';
 import { AppError } from '../../errors.ts';
 import { connectionJson } from '../connection.ts';
-
-const BRAND = { value: 'ID', description: 'the brand', required: true };
 
 function shopify(ctx: CommandContext<Record<string, FlagSpec>>) {
   if (!ctx.deps.shopify)
@@ -31,7 +30,7 @@ export const SHOPIFY_CLI: PlatformCommands = {
       path: 'connectors shopify link',
       description: "link a Shopify shop with a custom app's token",
       flags: {
-        brand: BRAND,
+        brand: BRAND_FLAG,
         shop: { value: 'X.myshopify.com', description: "the shop's myshopify.com domain", required: true },
         token: { value: 'T', description: "the custom app's Admin API access token", required: true },
       },

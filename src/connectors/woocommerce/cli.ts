@@ -1,8 +1,12 @@
-import { type CommandSpec, command, type PlatformCommands, requireFlag } from '../../cli/context.ts';
+import {
+  BRAND_FLAG,
+  type CommandSpec,
+  command,
+  type PlatformCommands,
+  requireFlag,
+} from '../../cli/context.ts';
 import { AppError } from '../../errors.ts';
 import { connectionJson } from '../connection.ts';
-
-const BRAND = { value: 'ID', description: 'the brand', required: true };
 
 /** `dlv connectors woocommerce …`: linking a store with a REST API key pair. */
 export const WOOCOMMERCE_CLI: PlatformCommands = {
@@ -17,7 +21,7 @@ export const WOOCOMMERCE_CLI: PlatformCommands = {
       path: 'connectors woocommerce link',
       description: 'link a WooCommerce store with a REST API key pair (read/write)',
       flags: {
-        brand: BRAND,
+        brand: BRAND_FLAG,
         url: { value: 'URL', description: "the store's address (https://shop)", required: true },
         key: { value: 'CK', description: 'the consumer key (ck_…)', required: true },
         secret: { value: 'CS', description: 'the consumer secret (cs_…)', required: true },

@@ -1,7 +1,5 @@
 import type { JsonRequest, JsonRequester, JsonResponse } from '../../infra/http/json-request.ts';
-import { NetworkError } from '../../infra/http/json-request.ts';
-import { DestinationRefused } from '../../infra/http/outbound-client.ts';
-import { ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
+import { requestShop, ShopApiError, shopApiFailureOf } from '../shop-api-error.ts';
 
 // The shop's failures are ShopApiErrors (src/connectors/shop-api-error.ts): `unauthorized`, our key
 // refused (revoked, deleted, read-only); `retry_later` (down, maintenance 503, 429, no answer);
@@ -56,27 +54,13 @@ export function wooRestClient(options: { request: JsonRequester; timeoutMs?: num
   ): Promise<WooAnswer<T>> {
     const url = new URL(`${store}/wp-json${path}`);
     const auth = Buffer.from(`${keys.consumerKey}:${keys.consumerSecret}`, 'utf8').toString('base64');
-    let response: JsonResponse;
-    try {
-      response = await request({
-        url: url.toString(),
-        method,
-        headers: { authorization: `Basic ${auth}` },
-        body,
-        timeoutMs,
-      });
-    } catch (err) {
-      if (err instanceof DestinationRefused)
-        throw new ShopApiError(
-          'woocommerce',
-          'request_failed',
-          `the shop's address is refused: ${err.message}`,
-          { status: 0 },
-        );
-      if (err instanceof NetworkError)
-        throw new ShopApiError('woocommerce', 'retry_later', `the shop is unreachable: ${err.message}`);
-      throw err;
-    }
+    const response = await requestShop('woocommerce', request, {
+      url: url.toString(),
+      method,
+      headers: { authorization: `Basic ${auth}` },
+      body,
+      timeoutMs,
+    });
     const { status } = response;
     if (status === 401) {
       throw new ShopApiError(

@@ -46,6 +46,16 @@ type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: strin
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
 /** The account area's people, sessions and one-time links (sign-up, sign-in, resets, invitations). */
+/** A brand owner's invitation of a person into the brand (AccountService `inviteMember`). */
+interface MemberInvitation {
+  brandId: string;
+  brandName: string;
+  invitedBy: string;
+  email: string;
+  role: string;
+  locale: string;
+}
+
 export interface AccountService {
   signupMode: 'open' | 'invite';
   /**
@@ -98,14 +108,7 @@ export interface AccountService {
    * company (no link), and nothing of theirs changes. Inviting again replaces the link, role and
    * expiry. Someone of the brand itself is refused: the owner sees them on the team page anyway.
    */
-  inviteMember(input: {
-    brandId: string;
-    brandName: string;
-    invitedBy: string;
-    email: string;
-    role: string;
-    locale: string;
-  }): Promise<void>;
+  inviteMember(input: MemberInvitation): Promise<void>;
   /**
    * What a team invitation's link leads to: the password form (`live`), or, when the address has
    * an account by now (another company's), the page saying it cannot join. Null when the link is
@@ -367,14 +370,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       return invited;
     },
 
-    async inviteMember(input: {
-      brandId: string;
-      brandName: string;
-      invitedBy: string;
-      email: string;
-      role: string;
-      locale: string;
-    }): Promise<void> {
+    async inviteMember(input: MemberInvitation): Promise<void> {
       const email = validateEmail(input.email);
       const role = input.role;
       if (!isRole(role)) throw invalidField('role', 'must be owner, developer or finance');

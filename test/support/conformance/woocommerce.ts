@@ -20,14 +20,7 @@ export const wooCommerceAdapter: ConformanceAdapter = {
     const w = await startWooBridge();
     const brand = await w.brand();
     const slug = 'conformance-shop';
-    w.fake.addShop(slug);
-    const key = w.fake.createKey(slug);
-    const connection = await w.t.deps.woocommerce!.linking.link({
-      brandId: brand.brandId,
-      url: w.fake.url(slug),
-      consumerKey: key.consumerKey,
-      consumerSecret: key.consumerSecret,
-    });
+    const connection = await w.linkShop(brand.brandId, slug);
     const shop = w.fake.shop(slug);
     return {
       t: w.t,

@@ -1,26 +1,9 @@
-import {
-  INBOX_JOB_MAX_ATTEMPTS,
-  INBOX_JOB_PAYLOAD_VERSION,
-  OUTBOX_JOB_PAYLOAD_VERSION,
-  STALLED_JOB_GRACE_MS,
-  spec,
-} from '../../../jobs/job-spec.ts';
+import { inboxJobSpec, outboxJobSpec, STALLED_JOB_GRACE_MS, spec } from '../../../jobs/job-spec.ts';
 
 /** The platform's jobs: names persisted in the queue (never renamed), payloads and attempts. A leaf. */
 export const WOOCOMMERCE_POLL_SPEC = spec({ name: 'woocommerce_poll', payloadVersion: 1, fields: [] });
-export const WOOCOMMERCE_SYNC_ORDER_SPEC = spec({
-  name: 'woocommerce_sync_order',
-  payloadVersion: OUTBOX_JOB_PAYLOAD_VERSION,
-  fields: ['event_id'],
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-});
-export const WOOCOMMERCE_PROCESS_ORDER_SPEC = spec({
-  name: 'woocommerce_process_order',
-  payloadVersion: INBOX_JOB_PAYLOAD_VERSION,
-  fields: ['inbox_id'],
-  maxAttempts: INBOX_JOB_MAX_ATTEMPTS,
-  stalledAfterMs: STALLED_JOB_GRACE_MS,
-});
+export const WOOCOMMERCE_SYNC_ORDER_SPEC = outboxJobSpec('woocommerce_sync_order');
+export const WOOCOMMERCE_PROCESS_ORDER_SPEC = inboxJobSpec('woocommerce_process_order');
 export const WOOCOMMERCE_POLL_SHOP_SPEC = spec({
   name: 'woocommerce_poll_shop',
   payloadVersion: 1,
