@@ -6,6 +6,7 @@ import type {
   KeyEvent,
   KeyWithBrand,
   ListedKey,
+  NewApiKey,
 } from '../../domain/api-keys/ports.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -40,15 +41,7 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 
 export function apiKeysRepository(db: Queryable): ApiKeyStore {
   return {
-    async insert(key: {
-      id: string;
-      brandId: string;
-      hash: Buffer;
-      prefix: string;
-      scopes: Scope[];
-      name?: string | null;
-      createdByUserId?: string | null;
-    }) {
+    async insert(key: NewApiKey) {
       const { rows } = await db.query<KeyRow>(
         `INSERT INTO api_keys (id, brand_id, key_hash, prefix, scopes, name, created_by_user_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,

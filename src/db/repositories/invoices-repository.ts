@@ -1,5 +1,5 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
-import type { InvoiceStore, StoredInvoice, Totals } from '../../domain/invoices/ports.ts';
+import type { InvoiceStore, IssuedInvoiceInput, StoredInvoice, Totals } from '../../domain/invoices/ports.ts';
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
 
@@ -169,16 +169,7 @@ export function invoicesRepository(db: Queryable): InvoiceStore {
     nextSequence: (year: number): Promise<number> => nextYearlySequence(db, 'invoice_counters', year),
 
     /** Inserts the invoice and freezes its lines from the billable orders; returns the line count. */
-    async insertIssued(invoice: {
-      id: string;
-      brandId: string;
-      period: string;
-      number: string;
-      issuedAt: Date;
-      dueDate: string;
-      start: Date;
-      end: Date;
-    }): Promise<number> {
+    async insertIssued(invoice: IssuedInvoiceInput): Promise<number> {
       await db.query(
         `INSERT INTO invoices (id, brand_id, period, number, status, issued_at, due_date)
          VALUES ($1, $2, $3, $4, 'issued', $5, $6)`,

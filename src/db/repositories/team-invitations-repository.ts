@@ -1,4 +1,4 @@
-import type { TeamInvitationStore } from '../../domain/accounts/ports.ts';
+import type { NewTeamInvitation, TeamInvitationStore } from '../../domain/accounts/ports.ts';
 import type { Role, TeamInvitation } from '../../domain/accounts/user.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -26,16 +26,7 @@ const toInvitation = (r: InvitationRow): TeamInvitation => ({
 export function teamInvitationsRepository(db: Queryable): TeamInvitationStore {
   return {
     /** Creates the brand's invitation of `email`, or replaces its link, role and expiry (the id stays). */
-    async upsert(invitation: {
-      id: string;
-      brandId: string;
-      email: string;
-      role: Role;
-      tokenHash: Buffer;
-      invitedBy: string;
-      at: Date;
-      expiresAt: Date;
-    }): Promise<void> {
+    async upsert(invitation: NewTeamInvitation): Promise<void> {
       await db.query(
         `INSERT INTO team_invitations (id, brand_id, email, role, token_hash, invited_by, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)

@@ -1,5 +1,17 @@
 import type { Role, TeamInvitation, TokenPurpose, User } from './user.ts';
 
+/** A pending invitation as stored: the link's hash, never the link. */
+export interface NewTeamInvitation {
+  id: string;
+  brandId: string;
+  email: string;
+  role: Role;
+  tokenHash: Buffer;
+  invitedBy: string;
+  at: Date;
+  expiresAt: Date;
+}
+
 /** Per-key token buckets (login and sign-up throttling; the API keys too). */
 export interface Decision {
   allowed: boolean;
@@ -125,16 +137,7 @@ export interface UserStore {
 /** Pending team invitations (team_invitations), found by the SHA-256 of their link's secret. */
 export interface TeamInvitationStore {
   /** Creates the brand's invitation of `email`, or replaces its link, role and expiry (the id stays). */
-  upsert(invitation: {
-    id: string;
-    brandId: string;
-    email: string;
-    role: Role;
-    tokenHash: Buffer;
-    invitedBy: string;
-    at: Date;
-    expiresAt: Date;
-  }): Promise<void>;
+  upsert(invitation: NewTeamInvitation): Promise<void>;
   /** The brand's invitations, oldest first (the team page), expired ones included. */
   listForBrand(brandId: string): Promise<TeamInvitation[]>;
   /** The live invitation of a link, locked when asked (in a transaction, to accept it once). */

@@ -39,16 +39,19 @@ export interface KeyWithBrand extends ApiKeyRecord {
   brandDefaultPickupAddress: string | null;
 }
 
+/** A key being stored: its SHA-256 and display prefix, never the key. */
+export interface NewApiKey {
+  id: string;
+  brandId: string;
+  hash: Buffer;
+  prefix: string;
+  scopes: Scope[];
+  name?: string | null;
+  createdByUserId?: string | null;
+}
+
 export interface ApiKeyStore {
-  insert(key: {
-    id: string;
-    brandId: string;
-    hash: Buffer;
-    prefix: string;
-    scopes: Scope[];
-    name?: string | null;
-    createdByUserId?: string | null;
-  }): Promise<ApiKeyRecord>;
+  insert(key: NewApiKey): Promise<ApiKeyRecord>;
   /** The key of `hash` if it works at `at`: not revoked, not past its expiry, its brand enabled. */
   findActiveByHash(hash: Buffer, at: Date): Promise<KeyWithBrand | null>;
   listForBrand(brandId: string): Promise<ApiKeyRecord[]>;

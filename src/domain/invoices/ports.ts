@@ -21,6 +21,18 @@ export interface StoredInvoice extends Totals {
   paidAt: Date | null;
 }
 
+/** An invoice being issued: its number, dates and the period [start, end) whose orders it bills. */
+export interface IssuedInvoiceInput {
+  id: string;
+  brandId: string;
+  period: string;
+  number: string;
+  issuedAt: Date;
+  dueDate: string;
+  start: Date;
+  end: Date;
+}
+
 export interface InvoiceStore {
   billableTotals(brandId: string, start: Date, end: Date): Promise<Totals>;
   /**
@@ -47,16 +59,7 @@ export interface InvoiceStore {
   /** Next number of `year`, under the counter's row lock (held until the transaction ends). */
   nextSequence: (year: number) => Promise<number>;
   /** Inserts the invoice and freezes its lines from the billable orders; returns the line count. */
-  insertIssued(invoice: {
-    id: string;
-    brandId: string;
-    period: string;
-    number: string;
-    issuedAt: Date;
-    dueDate: string;
-    start: Date;
-    end: Date;
-  }): Promise<number>;
+  insertIssued(invoice: IssuedInvoiceInput): Promise<number>;
   markPaid(id: string, at: Date): Promise<boolean>;
   /** One issuer per (brand, month) until the transaction ends: a second one waits, then finds the invoice. */
   lockPeriod(brandId: string, period: string): Promise<void>;
