@@ -9,7 +9,16 @@
 //   node scripts/build.js --if-stale --quiet-when-absent   (npm's prepare) the same, and a production
 //                                      install without TypeScript (devDependencies omitted) is not an error
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,10 +102,14 @@ export function build() {
   const out = path.join(ROOT, `.dist-${process.pid}`);
   try {
     rmSync(out, { recursive: true, force: true });
-    const res = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const res = spawnSync(
+      process.execPath,
+      [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     if (res.status !== 0) throw new Error(`tsc failed (exit ${res.status ?? res.signal})`);
     copyAssets(SRC, out);
     writeFileSync(path.join(out, '.build-stamp'), `${new Date().toISOString()}\n`);

@@ -140,11 +140,19 @@ export const ENV_SCHEMA = Type.Object({
   AUTH_CACHE_TTL_MS: Int(4000, 0, 4900, 'how long a verified key is trusted from memory'),
   WEBHOOKS_ALLOW_INSECURE: Bool(false, 'http and loopback webhook receivers (development)'),
   RUN_WORKER: Bool(true, 'run the job worker inside the API process'),
-  MIGRATE_ON_START: Bool(true, 'apply the migrations when the api/all process starts; 0: a one-shot migrate runs first'),
+  MIGRATE_ON_START: Bool(
+    true,
+    'apply the migrations when the api/all process starts; 0: a one-shot migrate runs first',
+  ),
   DATABASE_POOL_SIZE: Int(10, 1, 1000, "connections of the API's pool"),
-  WORKER_CONCURRENCY: Int(8, 1, 1000, "jobs a worker runs at once (its pool: this + 2, at least)"),
+  WORKER_CONCURRENCY: Int(8, 1, 1000, 'jobs a worker runs at once (its pool: this + 2, at least)'),
   DATABASE_STATEMENT_TIMEOUT_MS: Int(30_000, 0, 86_400_000, 'statement_timeout of every connection; 0: none'),
-  SHUTDOWN_DRAIN_MS: Int(5000, 0, 600_000, 'after SIGTERM, how long the server keeps serving with /readyz failing'),
+  SHUTDOWN_DRAIN_MS: Int(
+    5000,
+    0,
+    600_000,
+    'after SIGTERM, how long the server keeps serving with /readyz failing',
+  ),
   CURSOR_SECRET: Text('key of the list cursors', {
     minLength: 32,
     hint: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)',

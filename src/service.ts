@@ -3,8 +3,8 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
 import { untilDatabaseReady } from './runtime/database-ready.ts';
-import { pinoLevel, processLogger } from './runtime/process-logger.ts';
 import { startProbeServer } from './runtime/probe-server.ts';
+import { pinoLevel, processLogger } from './runtime/process-logger.ts';
 import { createReadiness } from './runtime/readiness.ts';
 import { handleShutdown } from './runtime/shutdown.ts';
 
@@ -43,7 +43,10 @@ async function runMigrate(config: Config): Promise<void> {
   try {
     const { migrate } = await import('./db/migrate.ts');
     const { applied } = await migrate(database.pool);
-    log.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
+    log.info(
+      { applied },
+      applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date',
+    );
   } finally {
     await database.close();
   }
@@ -106,7 +109,10 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   let log: FastifyBaseLogger = processLogger(config.logLevel);
   // Without SMTP_URL the account e-mails are files; their links go to the log so they can be followed.
   const deps = createDeps(config, database.pool, undefined, { log: (message) => log.info(message) });
-  const readiness = createReadiness({ pool: database.pool, redis: config.redisUrl ? deps.redisHealth : null });
+  const readiness = createReadiness({
+    pool: database.pool,
+    redis: config.redisUrl ? deps.redisHealth : null,
+  });
   const shutdown = handleShutdown({
     readiness,
     drainMs: config.shutdownDrainMs,
@@ -162,7 +168,14 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   if (mode === 'all') {
     const { startupBanner } = await import('./runtime/banner.ts');
     banner(
-      startupBanner({ config, port, readyMs, embeddedHome: database.embedded?.home ?? null, runsWorker, demo }),
+      startupBanner({
+        config,
+        port,
+        readyMs,
+        embeddedHome: database.embedded?.home ?? null,
+        runsWorker,
+        demo,
+      }),
     );
   }
 }

@@ -1,5 +1,5 @@
-import { isConnectionError, type Pool } from '../db/pool.ts';
 import { migrate, pendingMigrations } from '../db/migrate.ts';
+import { isConnectionError, type Pool } from '../db/pool.ts';
 
 export interface DatabaseReadyOptions {
   pool: Pool;
@@ -44,6 +44,7 @@ export async function untilDatabaseReady(options: DatabaseReadyOptions): Promise
       await options.onWait?.();
     }
     await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 1000));
-    if (options.stopped?.()) throw new Error('stopped while waiting for the database');
+    // Shutdown has begun: it closes the probes and the pool and exits; nothing after this must run.
+    if (options.stopped?.()) await new Promise<never>(() => {});
   }
 }

@@ -29,10 +29,13 @@ export function handleShutdown(options: ShutdownOptions): { started(): boolean }
     const drainMs = signal === 'SIGTERM' ? options.drainMs : 0;
     options.log.info({ signal, drainMs }, 'shutting down: /readyz fails from now, then the server drains');
     // A stuck connection must not keep the process (or its embedded postgres) alive for ever.
-    setTimeout(() => {
-      options.log.error({ signal }, 'shutdown deadline passed: exiting');
-      process.exit(1);
-    }, drainMs + (options.closeDeadlineMs ?? 9_000)).unref();
+    setTimeout(
+      () => {
+        options.log.error({ signal }, 'shutdown deadline passed: exiting');
+        process.exit(1);
+      },
+      drainMs + (options.closeDeadlineMs ?? 9_000),
+    ).unref();
     setTimeout(() => {
       options.close().then(
         () => process.exit(0),
