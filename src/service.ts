@@ -91,6 +91,11 @@ async function runWorkerProcess(config: Config): Promise<void> {
 
 async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   const startedAt = Date.now();
+  // Where the start-up time goes, in the "service ready" line (ms since the process started).
+  const phases: Record<string, number> = { loaded: Math.round(performance.now()) };
+  const phase = (name: string) => {
+    phases[name] = Math.round(performance.now());
+  };
   const runsWorker = mode === 'all' && config.runWorker;
   // `all` shares one pool between the API and the worker: the API's size plus the worker's floor.
   const poolSize = config.databasePoolSize + (runsWorker ? config.workerConcurrency + 2 : 0);
@@ -102,6 +107,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
     import('./deps.ts'),
     import('./http/shared/logging.ts'),
   ]);
+  phase('imported');
   let app: FastifyInstance | undefined;
   let probes: FastifyInstance | undefined;
   let worker: { stop(): Promise<void> } | undefined;
@@ -140,6 +146,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   });
   await probes?.close();
   probes = undefined;
+  phase('migrated');
 
   const { lookupPostcode } = await import('./domain/coverage/postcodes.ts');
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
@@ -149,13 +156,16 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
       ? await (await import('./domain/brands/demo.ts')).seedDemoBrand(deps.brands, deps.apiKeys)
       : null;
 
+  phase('warmed');
   app = await buildApp(deps, { logger: loggerOptions(config.logLevel), readiness });
+  phase('built');
   log = app.log;
   await app.listen({ port: config.port, host: config.host });
-  const { startWorker, surviveDatabaseLoss } = await import('./worker.ts');
-  // PostgreSQL going away must cost 503s, never the process (graphile-worker leaks such rejections).
-  surviveDatabaseLoss((message) => log.warn(message));
+  // The job runner (and graphile-worker with it) only in the process that runs jobs.
   if (runsWorker && !shutdown.started()) {
+    const { startWorker, surviveDatabaseLoss } = await import('./worker.ts');
+    // PostgreSQL going away must cost 503s, never the process (graphile-worker leaks such rejections).
+    surviveDatabaseLoss((message) => log.warn(message));
     worker = await startWorker(deps, {
       concurrency: config.workerConcurrency,
       log: (level, message, meta) => log[pinoLevel(level)]({ worker: true, ...meta }, message),
@@ -164,7 +174,8 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const readyMs = Date.now() - startedAt;
-  log.info({ mode, port, readyMs, worker: runsWorker, poolSize }, 'service ready');
+  phase('listening');
+  log.info({ mode, port, readyMs, phases, worker: runsWorker, poolSize }, 'service ready');
   if (mode === 'all') {
     const { startupBanner } = await import('./runtime/banner.ts');
     banner(
