@@ -23,7 +23,7 @@ import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { createReadiness, type Readiness } from './runtime/readiness.ts';
 
-export { OPS_PREFIX, PUBLIC_PREFIX };
+export { OPS_PREFIX };
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 

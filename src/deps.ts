@@ -148,7 +148,7 @@ export function createDeps(
   const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
-  // Loaded once (server.ts does it at start-up), then kept: no key lookup per list request.
+  // Loaded once (service.ts does it at start-up), then kept: no key lookup per list request.
   const cursors = lazyCursorCodec(async () =>
     config.cursorSecret
       ? keyFromSecret(config.cursorSecret)

@@ -3,7 +3,7 @@ import type { Pool } from '../db/pool.ts';
 import type { RedisHealth } from '../infra/rate-limit/redis-health.ts';
 
 /** `GET /readyz`'s body: why this process may or may not take traffic. */
-export interface ReadinessReport {
+interface ReadinessReport {
   status: 'ready' | 'degraded' | 'draining' | 'unavailable';
   checks: {
     database?: 'ok' | 'unreachable';

@@ -14,7 +14,7 @@ export interface RedisHealth {
   logTo(log: OutageLog): void;
 }
 
-export type OutageLog = (level: 'warn' | 'info', fields: Record<string, unknown>, message: string) => void;
+type OutageLog = (level: 'warn' | 'info', fields: Record<string, unknown>, message: string) => void;
 
 export function redisHealth(options: { now?: () => number; logEveryMs?: number } = {}): RedisHealth {
   const now = options.now ?? Date.now;
