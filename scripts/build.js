@@ -124,6 +124,9 @@ export function build() {
 /** Builds when stale (for `dlv` and `npm start` from a checkout); says so on stderr, never on stdout. */
 export function buildIfStale() {
   if (!isStale()) return;
+  // An install without devDependencies that holds src/ beside a built dist/ (copied, so with newer
+  // times) runs what it has rather than failing for want of a compiler.
+  if (!typescriptCompiler() && existsSync(STAMP)) return;
   process.stderr.write('dist/ is missing or older than src/: building it (npm run build)…\n');
   build();
 }
