@@ -59,7 +59,9 @@ describe('dlv help and completion (issue #24)', () => {
       ).toEqual([]);
     }
     const ran = await packagesLoadedBy(['brands', 'list', '--json'], { DATABASE_URL: testDatabaseUrl() });
-    expect(ran).toEqual(expect.arrayContaining(['pg', 'graphile-worker']));
+    expect(ran).toContain('pg');
+    // Nor the job runner for a command that runs no job (the queue's migrations load it when they run).
+    expect(ran).not.toContain('graphile-worker');
     // Compiled code: no transpiler in a command either.
     expect(ran.filter((p) => p === 'tsx' || p === 'esbuild')).toEqual([]);
   }, 60_000);
