@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/chaos/**/*.chaos.ts'],
+    // They run the compiled server (dist/service.js): rebuilt first when older than src/.
+    globalSetup: ['test/support/build-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/build-setup.ts', 'test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

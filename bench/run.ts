@@ -2,7 +2,7 @@
  * `npm run bench`: starts what it needs (PostgreSQL from DATABASE_URL, else an embedded one in a
  * temp dir), runs every scenario next to its reference(s) in the same run, and prints a table, then
  * the per-route breakdown (also written to bench/last-breakdown.md). BENCH_SECONDS (default 8) sets
- * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,webhooks,breakdown filters groups.
+ * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,webhooks,breakdown,startup filters groups.
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -22,6 +22,7 @@ import { compare, compareAll, formatTable, type LoadResult, type Row, startServe
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 import { sustainedCreation, waitForDrain } from './queue.ts';
 import { SHOPIFY_BENCH_ENV, shopifyRatesLoad } from './shopify-rates.ts';
+import { benchStartup } from './startup.ts';
 
 /** Orders need a pickup address: the bench brands have a default one, as real brands do. */
 const PICKUP = '1 rue de Rivoli 75001 Paris';
@@ -335,6 +336,8 @@ try {
   // Both below need the database to themselves: their own worker, or global counters.
   await stopServers();
   if (wants('webhooks')) notes.push(...(await benchWebhooks()));
+  // Alone on the machine too: start-up times and memory (compiled vs tsx).
+  if (wants('startup')) notes.push(...(await benchStartup(db.url)));
   if (wants('breakdown'))
     breakdown = await runBreakdown({ dbUrl: db.url, pool, brandId: brand.id, apiKey: key.key });
 } finally {

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
+import { healthRoutes } from './http/health/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
@@ -20,8 +21,9 @@ import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { createReadiness, type Readiness } from './runtime/readiness.ts';
 
-export { OPS_PREFIX, PUBLIC_PREFIX };
+export { OPS_PREFIX };
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -30,6 +32,8 @@ const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSch
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The process's readiness (drained on SIGTERM by src/service.ts); else one on the deps' pool. */
+  readiness?: Readiness;
 }
 
 /** Builds the whole HTTP application without listening: tests drive it with `app.inject`. */
@@ -76,11 +80,10 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   refuseWhileClosing(app);
   refuseUnusableText(app);
   const limiting = deps.config.rateLimitPerSecond > 0;
+  deps.redisHealth.logTo((level, fields, message) => app.log[level](fields, message));
   const bucketsOf = (policy: BucketPolicy) =>
     deps.config.redisUrl
-      ? redisRateLimiter(deps.config.redisUrl, policy, (err) =>
-          app.log.warn({ err }, 'rate limiter: Redis unavailable, failing open'),
-        )
+      ? redisRateLimiter(deps.config.redisUrl, policy, deps.redisHealth)
       : memoryRateLimiter(policy);
   const unknownKeys = limiting ? unknownKeyLimit(bucketsOf(UNKNOWN_KEY_POLICY)) : null;
   if (unknownKeys) app.addHook('onClose', () => unknownKeys.close());
@@ -106,6 +109,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.addHook('onClose', async () => {
     for (const w of deps.watchers) w.stopWatching();
   });
+
+  const readiness =
+    options.readiness ??
+    createReadiness({ pool: deps.pool, redis: deps.config.redisUrl ? deps.redisHealth : null });
+  await app.register(healthRoutes({ readiness }));
 
   // Each surface is a plugin under its prefix; the connectors' signed callbacks among them.
   const surfaces = [

@@ -31,6 +31,16 @@ export interface Config {
   webhooksAllowInsecure: boolean;
   /** Runs the job worker inside the API process (the default for `npm start`). */
   runWorker: boolean;
+  /** `api` and `all` apply the migrations before serving; false: a one-shot `migrate` job does it first. */
+  migrateOnStart: boolean;
+  /** Connections of the API's pool (`api` mode; `all` adds the worker's). */
+  databasePoolSize: number;
+  /** Jobs a worker runs at once; its pool holds at least this + 2 (the queue's listener and cron). */
+  workerConcurrency: number;
+  /** PostgreSQL's statement_timeout on every connection (0: none); migrations run without it. */
+  databaseStatementTimeoutMs: number;
+  /** After SIGTERM: /readyz fails at once, the server keeps serving this long, then closes. */
+  shutdownDrainMs: number;
   /**
    * Keys the lists' cursors (CURSOR_SECRET); null: a key generated once and kept in the database.
    * Every instance must have the same, or a cursor from one is refused by another.
@@ -130,6 +140,19 @@ export const ENV_SCHEMA = Type.Object({
   AUTH_CACHE_TTL_MS: Int(4000, 0, 4900, 'how long a verified key is trusted from memory'),
   WEBHOOKS_ALLOW_INSECURE: Bool(false, 'http and loopback webhook receivers (development)'),
   RUN_WORKER: Bool(true, 'run the job worker inside the API process'),
+  MIGRATE_ON_START: Bool(
+    true,
+    'apply the migrations when the api/all process starts; 0: a one-shot migrate runs first',
+  ),
+  DATABASE_POOL_SIZE: Int(10, 1, 1000, "connections of the API's pool"),
+  WORKER_CONCURRENCY: Int(8, 1, 1000, 'jobs a worker runs at once (its pool: this + 2, at least)'),
+  DATABASE_STATEMENT_TIMEOUT_MS: Int(30_000, 0, 86_400_000, 'statement_timeout of every connection; 0: none'),
+  SHUTDOWN_DRAIN_MS: Int(
+    5000,
+    0,
+    600_000,
+    'after SIGTERM, how long the server keeps serving with /readyz failing',
+  ),
   CURSOR_SECRET: Text('key of the list cursors', {
     minLength: 32,
     hint: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)',
@@ -321,6 +344,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     webhooksAllowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
     runWorker: e.RUN_WORKER,
+    migrateOnStart: e.MIGRATE_ON_START,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     cursorSecret: e.CURSOR_SECRET ?? null,
     ...seller(e),
     smtpUrl: e.SMTP_URL ?? null,

@@ -47,6 +47,7 @@ import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
 import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
+import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 
@@ -85,6 +86,8 @@ export interface Deps extends WiredConnectors {
   mailer: Mailer;
   signInLimiter: RateLimiter;
   resetLimiter: RateLimiter;
+  /** Whether the rate limits' Redis answers (REDIS_URL): readiness says "degraded" while they fail open. */
+  redisHealth: RedisHealth;
   clock: Clock;
   brands: BrandService;
   apiKeys: ApiKeyService;
@@ -145,7 +148,7 @@ export function createDeps(
   const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
-  // Loaded once (server.ts does it at start-up), then kept: no key lookup per list request.
+  // Loaded once (service.ts does it at start-up), then kept: no key lookup per list request.
   const cursors = lazyCursorCodec(async () =>
     config.cursorSecret
       ? keyFromSecret(config.cursorSecret)
@@ -210,12 +213,15 @@ export function createDeps(
       // stderr by default: the CLI keeps stdout for its one result.
       log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     });
+  const redis = redisHealth();
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
   const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
     let limiter: RateLimiter | null = null;
     return {
       take: (key) => {
-        limiter ??= config.redisUrl ? redisRateLimiter(config.redisUrl, policy) : memoryRateLimiter(policy);
+        limiter ??= config.redisUrl
+          ? redisRateLimiter(config.redisUrl, policy, redis)
+          : memoryRateLimiter(policy);
         return limiter.take(key);
       },
       close: async () => {
@@ -290,6 +296,7 @@ export function createDeps(
     mailer,
     signInLimiter,
     resetLimiter,
+    redisHealth: redis,
     clock,
     brands,
     apiKeys,

@@ -11,7 +11,8 @@ export { taskList };
 export interface WorkerOptions {
   concurrency?: number;
   pollIntervalMs?: number;
-  log?: (level: string, message: string) => void;
+  /** graphile-worker's lines (levels error, warning, info, debug), with their scope (worker, task, job). */
+  log?: (level: string, message: string, meta?: Record<string, unknown>) => void;
 }
 
 /**
@@ -29,7 +30,7 @@ export interface WorkerOptions {
 export async function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Runner> {
   const log = options.log ?? (() => {});
   const tasks = taskList(deps);
-  const logger = new Logger(() => (level, message) => log(level, message));
+  const logger = new Logger((scope) => (level, message, meta) => log(level, message, { ...scope, ...meta }));
   let stopping = false;
   let settle: () => void = () => {};
   const promise = new Promise<void>((resolve) => {

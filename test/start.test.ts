@@ -88,7 +88,7 @@ const IS_ROOT = process.getuid?.() === 0;
 async function privateClone(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dlv-private-'));
   dirs.push(dir);
-  for (const entry of ['src', 'migrations', 'data', 'package.json', 'tsconfig.json']) {
+  for (const entry of ['dist', 'migrations', 'data', 'package.json']) {
     await cp(path.join(CHECKOUT, entry), path.join(dir, entry), { recursive: true });
   }
   const modules = await realpath(path.join(CHECKOUT, 'node_modules'));
@@ -123,7 +123,7 @@ function runToExit(
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, ['dist/service.js', 'all'], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,8 +8,8 @@ import { terminalLines } from './terminal-text.ts';
 
 // Loaded (with the database and every service) only when a command runs, never for help or completion.
 
-async function openCliDeps(config: Config = loadConfig(), options: { migrate: boolean }) {
-  const database = await openDatabase(config, 4);
+async function openCliDeps(config: Config, options: { migrate: boolean; poolSize: number }) {
+  const database = await openDatabase(config, options.poolSize, { applicationName: 'dlv-cli' });
   let migrated: string[] = [];
   try {
     // The embedded database belongs to this program, so bringing it up to date is always safe.
@@ -34,7 +34,11 @@ export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Prom
   const json = parsed.flags.json === true;
   let opened: Awaited<ReturnType<typeof openCliDeps>> | null = null;
   try {
-    opened = await openCliDeps(undefined, { migrate: spec.migrates === true });
+    const config = loadConfig();
+    // `dlv worker` holds the queue's listener and its cron beside the jobs it runs (its pool: concurrency + 2).
+    const concurrency = Number(parsed.flags.concurrency) || config.workerConcurrency;
+    const poolSize = spec.path === 'worker' ? Math.max(4, concurrency + 2) : 4;
+    opened = await openCliDeps(config, { migrate: spec.migrates === true, poolSize });
     const ctx: CommandContext = {
       deps: opened.deps,
       database: opened.database,

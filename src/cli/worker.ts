@@ -1,22 +1,26 @@
 import { type CommandSpec, command } from './context.ts';
-import { terminalLines } from './terminal-text.ts';
 
 export const workerCommands: CommandSpec[] = [
   command({
     path: 'worker',
-    description: 'run the jobs until SIGINT/SIGTERM (npm start also runs them, unless RUN_WORKER=0)',
-    flags: { concurrency: { value: 'N', description: 'jobs run at once (default 4)' } },
+    description:
+      'run the jobs until SIGINT/SIGTERM, logging JSON at LOG_LEVEL (a deployment runs `node dist/service.js worker`)',
+    flags: { concurrency: { value: 'N', description: 'jobs run at once (default WORKER_CONCURRENCY, 8)' } },
     async run(ctx) {
-      // The job runner (graphile-worker) is loaded only when it runs, not for help or completion.
-      const { startWorker, surviveDatabaseLoss } = await import('../worker.ts');
-      const concurrency = Number(ctx.flags.concurrency ?? 4);
-      // Job errors may quote a shop's or a receiver's answer: escaped for the terminal.
-      surviveDatabaseLoss((message) => console.error(`[warning] ${terminalLines(message)}`));
+      // The job runner (graphile-worker) and the logger are loaded only when it runs, not for help.
+      const [{ startWorker, surviveDatabaseLoss }, { pinoLevel, processLogger }] = await Promise.all([
+        import('../worker.ts'),
+        import('../runtime/process-logger.ts'),
+      ]);
+      const log = processLogger(ctx.deps.config.logLevel);
+      const asked = Number(ctx.flags.concurrency ?? ctx.deps.config.workerConcurrency);
+      const concurrency = Number.isInteger(asked) && asked > 0 ? asked : ctx.deps.config.workerConcurrency;
+      surviveDatabaseLoss((message) => log.warn(message));
       const runner = await startWorker(ctx.deps, {
-        concurrency: Number.isInteger(concurrency) && concurrency > 0 ? concurrency : 4,
-        log: (level, message) => console.error(`[${level}] ${terminalLines(message)}`),
+        concurrency,
+        log: (level, message, meta) => log[pinoLevel(level)](meta ?? {}, message),
       });
-      console.error('worker started; Ctrl-C to stop');
+      log.info({ concurrency }, 'worker started; Ctrl-C to stop');
       await new Promise<void>((resolve) => {
         const stop = () => void runner.stop().then(resolve, resolve);
         process.once('SIGINT', stop);

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { type EmbeddedDatabase, openEmbeddedDatabase } from '../infra/embedded-postgres.ts';
-import { createPool, type Pool } from './pool.ts';
+import { createPool, type Pool, type PoolOptions } from './pool.ts';
 
 export interface Database {
   pool: Pool;
@@ -10,7 +10,11 @@ export interface Database {
 }
 
 /** DATABASE_URL when set; otherwise the embedded cluster of DATA_DIR (started, or joined if running). */
-export async function openDatabase(config: Config, poolSize = 20): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  poolSize = 20,
+  poolOptions: PoolOptions = {},
+): Promise<Database> {
   const embedded = config.databaseUrl
     ? null
     : await openEmbeddedDatabase(config.dataDir, {
@@ -18,7 +22,10 @@ export async function openDatabase(config: Config, poolSize = 20): Promise<Datab
         // Only a DATA_DIR nobody chose moves: one the operator set is refused in a sentence instead.
         clusterMayMove: config.dataDirIsDefault,
       });
-  const pool = createPool(config.databaseUrl ?? embedded!.url, poolSize);
+  const pool = createPool(config.databaseUrl ?? embedded!.url, poolSize, {
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    ...poolOptions,
+  });
   return {
     pool,
     embedded,

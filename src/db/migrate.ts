@@ -23,6 +23,8 @@ export async function migrate(pool: Pool, dir: string = MIGRATIONS_DIR): Promise
   const client = await pool.connect();
   const applied: string[] = [];
   try {
+    // Neither waiting for another process's migrations nor a long one may hit statement_timeout.
+    await client.query('SET statement_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
@@ -47,7 +49,24 @@ export async function migrate(pool: Pool, dir: string = MIGRATIONS_DIR): Promise
     await migrateQueue(pool);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    await client.query('RESET statement_timeout').catch(() => {});
     client.release();
   }
   return { applied };
+}
+
+/**
+ * The committed migrations the database has not applied (all of them before the first): what a
+ * process started with MIGRATE_ON_START=0 waits for before it calls itself ready.
+ */
+export async function pendingMigrations(pool: Pool, dir: string = MIGRATIONS_DIR): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const table = await pool.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
+  if (!table.rows[0]?.present) return files;
+  const done = new Set(
+    (await pool.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
+  );
+  return files.filter((f) => !done.has(f));
 }

@@ -15,12 +15,21 @@ export function isPool(db: Queryable): db is Pool {
   return db instanceof pg.Pool;
 }
 
-export function createPool(connectionString: string, max = 20): Pool {
+export interface PoolOptions {
+  /** PostgreSQL's `application_name`: which process a connection is in pg_stat_activity (`dlv-api`…). */
+  applicationName?: string;
+  /** `statement_timeout` of every connection, so one runaway query cannot hold a connection for ever. */
+  statementTimeoutMs?: number;
+}
+
+export function createPool(connectionString: string, max = 20, options: PoolOptions = {}): Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 5_000,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   // A client losing its connection (server restart) must not crash the process: pg emits 'error'
   // on the client, and an 'error' event without a listener kills node. The pool listens only while a

@@ -22,7 +22,8 @@ export async function spawnServer(
   cwd = ROOT,
   options: { umask?: string } = {},
 ): Promise<SpawnedServer> {
-  const command = [process.execPath, '--import', 'tsx', 'src/server.ts'];
+  // What `npm start` runs (the compiled build; test/support/build-setup.ts keeps it fresh).
+  const command = [process.execPath, 'dist/service.js', 'all'];
   // With a umask: through a shell that sets it, then becomes the server (exec: signals reach it).
   const [file, ...args] = options.umask
     ? ['sh', '-c', `umask ${options.umask} && exec "$0" "$@"`, ...command]
@@ -35,6 +36,8 @@ export async function spawnServer(
       LOG_LEVEL: 'warn',
       // The chaos tests open hundreds of connections at once, all from the loopback address.
       MAX_CONNECTIONS_PER_ADDRESS: '0',
+      // SIGTERM closes at once: these tests measure the stop, not a load balancer's drain.
+      SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,7 +59,9 @@ export async function spawnServer(
         resolve(match[1]!);
       }
     };
+    // The banner is on stderr when stdout is not a terminal (stdout carries the JSON logs).
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code ?? signal}):\n${output}`));

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { formatPeriodFr } from './billing-period.ts';
 import { formatDateFr, formatEurosFr, formatParisDateFr } from './format-fr.ts';
 import {
@@ -51,7 +50,10 @@ const CREDIT_NOTE_TITLE = "FACTURE D'AVOIR";
  * same data always gives the same bytes: the creation date is the issue date, and pdfkit derives the
  * file id from the document info.
  */
-export function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
+  // Loaded with the first invoice rendered: pdfkit and its fonts' tables weigh ~20 MB an API
+  // process that never renders one should not carry.
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise<Buffer>((resolve, reject) => {
     const isDraft = invoice.status === 'draft';
     const number = isDraft ? '—' : invoice.number;

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import { AppError } from '../../errors.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
+import type { RedisHealth } from '../../infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from '../../infra/rate-limit/redis-rate-limiter.ts';
 import {
   type BucketPolicy,
@@ -62,15 +63,14 @@ function tooMany(retryAfterSeconds: number) {
 interface TrackingContext {
   config: Config;
   orders: OrderService;
+  redisHealth: RedisHealth;
 }
 
 /** The recipients' tracking page (`/track/{token}`): server-rendered HTML, no account, no script. */
 export function trackingPages(deps: TrackingContext) {
   return async (app: FastifyInstance) => {
     const limiter: RateLimiter = deps.config.redisUrl
-      ? redisRateLimiter(deps.config.redisUrl, TRACKING_RATE_LIMIT, (err) =>
-          app.log.warn({ err }, 'tracking rate limiter: Redis unavailable, failing open'),
-        )
+      ? redisRateLimiter(deps.config.redisUrl, TRACKING_RATE_LIMIT, deps.redisHealth)
       : memoryRateLimiter(TRACKING_RATE_LIMIT);
     app.addHook('onClose', () => limiter.close());
 

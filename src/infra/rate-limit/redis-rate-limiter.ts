@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { RedisHealth } from './redis-health.ts';
 import { type BucketPolicy, type Decision, decide, type RateLimiter } from './token-bucket.ts';
 
 // The bucket update as one atomic script, using Redis's clock so instances with skewed clocks agree.
@@ -22,13 +23,11 @@ return tostring(tokens)
  * Shares the limits between every API instance through Redis. If Redis cannot be reached the
  * request is let through (fail open): rate limiting protects the service, it must not take it down.
  */
-export function redisRateLimiter(
-  url: string,
-  policy: BucketPolicy,
-  onError: (err: Error) => void = () => {},
-): RateLimiter {
+export function redisRateLimiter(url: string, policy: BucketPolicy, health?: RedisHealth): RateLimiter {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-  redis.on('error', onError);
+  // Reconnection attempts fail here too, a few times a second: the health object rate-limits the lines.
+  redis.on('error', (err: Error) => health?.failed(err));
+  redis.on('ready', () => health?.answered());
   redis.defineCommand('dlvTakeToken', { numberOfKeys: 1, lua: TAKE });
   const take = redis as unknown as {
     dlvTakeToken(key: string, rate: number, burst: number): Promise<string>;
@@ -39,9 +38,10 @@ export function redisRateLimiter(
         const tokens = Number(
           await take.dlvTakeToken(`dlv:ratelimit:${key}`, policy.perSecond, policy.burst),
         );
+        if (health?.failingOpen()) health.answered();
         return decide(policy, tokens);
       } catch (err) {
-        onError(err as Error);
+        health?.failed(err as Error);
         return { allowed: true, remaining: policy.burst, retryAfterMs: 0, resetMs: 0 };
       }
     },

@@ -1,0 +1,46 @@
+import type { Config } from '../config.ts';
+import { CONNECTORS } from '../connectors/registry.ts';
+import type { seedDemoBrand } from '../domain/brands/demo.ts';
+import { PUBLIC_PREFIX } from '../http/public/index.ts';
+
+export interface BannerFacts {
+  config: Config;
+  port: number;
+  readyMs: number;
+  /** Where the embedded PostgreSQL lives; null with DATABASE_URL. */
+  embeddedHome: string | null;
+  runsWorker: boolean;
+  /** The demo brand created on a brand-new embedded database, with its key (shown this once). */
+  demo: Awaited<ReturnType<typeof seedDemoBrand>>;
+}
+
+/** What `npm start` tells the person who ran it: where things are, and the demo key once. */
+export function startupBanner(facts: BannerFacts): string {
+  const { config, port } = facts;
+  const base = `http://${config.host}:${port}${PUBLIC_PREFIX}`;
+  const lines = [
+    '',
+    `Delivery Orders API listening on ${base}  (ready in ${facts.readyMs} ms)`,
+    `  database: ${facts.embeddedHome ? `embedded PostgreSQL in ${facts.embeddedHome}` : 'DATABASE_URL'}`,
+    `  docs:     ${base}/docs`,
+    `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
+    `  worker:   ${facts.runsWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `node dist/service.js worker`'}`,
+    `  probes:   http://${config.host}:${port}/livez, /readyz`,
+    `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (docs/connectors/README.md)`,
+  ];
+  if (config.sellerIsPlaceholder) {
+    lines.push(
+      '  invoices: issued with a placeholder seller identity; set SELLER_* (docs/operator-guide.md, Configuration)',
+    );
+  }
+  if (facts.demo) {
+    lines.push(
+      '',
+      `  Demo brand ${facts.demo.brand.id} created with an API key (shown once, keep it):`,
+      `    ${facts.demo.key.key}`,
+      '',
+      `  Try: curl ${base}/me -H "Authorization: Bearer ${facts.demo.key.key}"`,
+    );
+  }
+  return lines.join('\n');
+}
