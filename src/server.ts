@@ -1,3 +1,5 @@
+// First: starts tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before http and pg are used.
+import './infra/telemetry/register.ts';
 import { buildApp, PUBLIC_PREFIX } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { CONNECTORS } from './connectors/registry.ts';
@@ -8,6 +10,8 @@ import { seedDemoBrand } from './domain/brands/demo.ts';
 import { lookupPostcode } from './domain/coverage/postcodes.ts';
 import { loggerOptions } from './http/shared/logging.ts';
 import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
+import { tracing } from './infra/telemetry/tracing.ts';
+import { type Observability, startObservability } from './observability.ts';
 import { startWorker, surviveDatabaseLoss } from './worker.ts';
 
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -19,6 +23,7 @@ async function main(): Promise<void> {
   if (database.embedded?.notice) console.log(database.embedded.notice);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let observability: Observability | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -28,6 +33,10 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
     await app?.close().catch(() => {});
     await worker?.stop().catch(() => {});
+    await observability?.close().catch(() => {});
+    await tracing()
+      ?.shutdown()
+      .catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
   };
@@ -35,18 +44,26 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await migrate(database.pool);
+  observability = await startObservability(config, { api: database.pool });
   // Without SMTP_URL the account e-mails are files; their links go to the log so they can be followed.
-  const deps = createDeps(config, database.pool, undefined, { log: (message) => app?.log.info(message) });
+  const deps = createDeps(config, database.pool, undefined, {
+    log: (message) => app?.log.info(message),
+    ...(observability && { observers: observability.observers }),
+  });
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
   await deps.cursors.ready(); // the lists' cursor key (CURSOR_SECRET, else created once in the database)
   const demo = database.embedded ? await seedDemoBrand(deps.brands, deps.apiKeys) : null;
 
-  app = await buildApp(deps, { logger: loggerOptions(config.logLevel) });
+  app = await buildApp(deps, {
+    logger: loggerOptions(config.logLevel),
+    ...(observability && { metrics: observability.http }),
+  });
   await app.listen({ port: config.port, host: config.host });
   // PostgreSQL going away must cost 503s, never the process (graphile-worker leaks such rejections).
   surviveDatabaseLoss((message) => app?.log.warn(message));
   if (config.runWorker) {
     worker = await startWorker(deps, {
+      ...(observability && { jobObserver: observability.jobObserver }),
       log: (level, message) => {
         if (level === 'error' || level === 'warning') app?.log.warn({ worker: true }, message);
       },

@@ -3,6 +3,7 @@ import { Logger, makeWorkerUtils, type Runner, run, type WorkerEvents } from 'gr
 import { isConnectionError } from './db/pool.ts';
 import type { Deps } from './deps.ts';
 import { CRONTAB, taskList } from './jobs/index.ts';
+import { instrumentTasks, type JobObserver } from './jobs/instrument-tasks.ts';
 
 /** The runner `startWorker` returns (graphile-worker's). */
 export type { Runner };
@@ -12,6 +13,8 @@ export interface WorkerOptions {
   concurrency?: number;
   pollIntervalMs?: number;
   log?: (level: string, message: string) => void;
+  /** Told each job run's outcome and duration (the metrics). */
+  jobObserver?: JobObserver;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface WorkerOptions {
  */
 export async function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Runner> {
   const log = options.log ?? (() => {});
-  const tasks = taskList(deps);
+  const tasks = instrumentTasks(taskList(deps), options.jobObserver);
   const logger = new Logger(() => (level, message) => log(level, message));
   let stopping = false;
   let settle: () => void = () => {};
