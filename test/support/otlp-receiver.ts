@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A span as the test reads it: ids in hex, attributes flattened to their values. */
-export interface ReceivedSpan {
+interface ReceivedSpan {
   serviceName: string | undefined;
   scope: string;
   traceId: string;

@@ -7,7 +7,9 @@ import type * as Instrumentation from '@opentelemetry/instrumentation';
 import type * as HttpInstrumentation from '@opentelemetry/instrumentation-http';
 import type * as PgInstrumentation from '@opentelemetry/instrumentation-pg';
 import type * as Resources from '@opentelemetry/resources';
+import type * as TraceBase from '@opentelemetry/sdk-trace-base';
 import type * as TraceNode from '@opentelemetry/sdk-trace-node';
+import type * as Semconv from '@opentelemetry/semantic-conventions';
 
 /**
  * Where the HTTP layer leaves a request's route pattern (on Node's request object) for its server
@@ -44,8 +46,9 @@ export function startTracing(options: { endpoint: string; serviceName: string })
   if (active) return active;
   const require = createRequire(import.meta.url);
   const api = require('@opentelemetry/api') as typeof OtelApi;
-  const { NodeTracerProvider, BatchSpanProcessor } =
-    require('@opentelemetry/sdk-trace-node') as typeof TraceNode;
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof TraceNode;
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof TraceBase;
+  const { ATTR_SERVICE_NAME } = require('@opentelemetry/semantic-conventions') as typeof Semconv;
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpExporter;
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof Resources;
   const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof Instrumentation;
@@ -55,7 +58,7 @@ export function startTracing(options: { endpoint: string; serviceName: string })
 
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
     // A second at most between a span's end and its export; bounded memory when the collector is away.
     spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000, maxQueueSize: 4096 })],
   });

@@ -15,7 +15,7 @@ export interface HttpMetricsSink {
 /** Requests matching no route (404s, refused URLs) share one label: their paths are anyone's choice. */
 const UNMATCHED = 'unmatched';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /**
  * Counts and times every request by route pattern and status; with `token` (METRICS_TOKEN),
