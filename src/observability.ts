@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
 import { connectorSyncRepository } from './db/repositories/connector-sync-repository.ts';
@@ -16,6 +17,11 @@ export interface Observability {
   http: { sink: ServiceMetrics; token: string | null };
   /** The exposition, for a health server of its own (the worker's) to answer `/metrics` with. */
   exposition: ServiceMetrics['exposition'];
+  /**
+   * For a bare node:http server on PORT (the worker's health server): answers `/metrics` (behind
+   * METRICS_TOKEN; a 404 is the caller's when the token is unset) and returns true, else false.
+   */
+  handleMetricsRequest: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** The METRICS_PORT server, when set. */
   server: MetricsServer | null;
   close(): Promise<void>;
@@ -34,7 +40,7 @@ export async function startObservability(
   options: { sourceTtlMs?: number } = {},
 ): Promise<Observability | null> {
   if (config.metricsPort === null && config.metricsToken === null) return null;
-  const [{ createServiceMetrics }, { startMetricsServer }] = await Promise.all([
+  const [{ createServiceMetrics }, { metricsRequestHandler, startMetricsServer }] = await Promise.all([
     import('./infra/metrics/service-metrics.ts'),
     import('./infra/metrics/metrics-server.ts'),
   ]);
@@ -59,6 +65,11 @@ export async function startObservability(
     jobObserver: metrics.jobs,
     http: { sink: metrics, token: config.metricsToken },
     exposition: metrics.exposition,
+    // Without METRICS_TOKEN, /metrics is not served on PORT.
+    handleMetricsRequest:
+      config.metricsToken === null
+        ? () => false
+        : metricsRequestHandler(metrics.exposition, config.metricsToken),
     server,
     close: async () => {
       await server?.close();

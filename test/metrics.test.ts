@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -281,7 +283,7 @@ describe('the job queue, jobs and webhook deliveries', () => {
   });
 });
 
-describe('METRICS_PORT', () => {
+describe('outside the API: METRICS_PORT, the worker’s health server', () => {
   it('serves /metrics alone on a port of its own, without authentication', async () => {
     const own = (await startObservability(
       { ...config, metricsToken: null, metricsPort: 0 },
@@ -307,6 +309,29 @@ describe('METRICS_PORT', () => {
     } finally {
       await ownApp.close();
       await own.close();
+    }
+  });
+
+  it('answers /metrics for a health server of its own (the worker’s) behind METRICS_TOKEN, and leaves it the rest', async () => {
+    const health = http.createServer((request, response) => {
+      if (observability.handleMetricsRequest(request, response)) return;
+      response.writeHead(request.url === '/livez' ? 200 : 404).end();
+    });
+    await new Promise<void>((resolve) => health.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(health.address() as AddressInfo).port}`;
+      const refused = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer nope' } });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ ok: false, error: 'unauthorized' });
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      const served = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(served.status).toBe(200);
+      expect(
+        sampleValue(parseExposition(await served.text()), 'dlv_db_pool_max_connections', { pool: 'api' }),
+      ).toBe(10);
+      expect((await fetch(`${base}/livez`)).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => health.close(() => resolve()));
     }
   });
 });

@@ -17,6 +17,8 @@ import type * as Semconv from '@opentelemetry/semantic-conventions';
  */
 export const ROUTE_OF_REQUEST = Symbol.for('dlv.http.route');
 
+const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
+
 /** Tracing, once started in this process. */
 export interface Tracing {
   /** Runs `work` in a span of its own (a job): its queries and outbound calls become its children. */
@@ -68,6 +70,8 @@ export function startTracing(options: { endpoint: string; serviceName: string })
     tracerProvider: provider,
     instrumentations: [
       new Http({
+        // Probes and scrapes, every few seconds from every instance: no trace worth keeping.
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]!),
         applyCustomAttributesOnSpan(span, request) {
           const route = (request as IncomingMessage & { [ROUTE_OF_REQUEST]?: string })[ROUTE_OF_REQUEST];
           if (route === undefined) return;
