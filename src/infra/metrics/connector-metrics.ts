@@ -1,5 +1,6 @@
 import { Gauge, type Registry } from 'prom-client';
 import { PREFIX } from './names.ts';
+import type { SourceReads } from './source-reads.ts';
 
 interface ProblemTotal {
   platform: string;
@@ -11,7 +12,7 @@ interface ProblemTotal {
 export function syncProblemMetrics(
   registry: Registry,
   totals: () => Promise<ProblemTotal[]>,
-  sourceFailed: (source: string) => void,
+  reads: SourceReads,
 ): void {
   new Gauge({
     name: `${PREFIX}connector_sync_problems`,
@@ -19,15 +20,9 @@ export function syncProblemMetrics(
     labelNames: ['platform', 'kind'] as const,
     registers: [registry],
     async collect() {
+      const rows = await reads.read('connector_problems', totals);
       this.reset();
-      let rows: ProblemTotal[];
-      try {
-        rows = await totals();
-      } catch {
-        sourceFailed('connector_problems');
-        return;
-      }
-      for (const row of rows) this.labels(row.platform, row.kind).set(row.count);
+      for (const row of rows ?? []) this.labels(row.platform, row.kind).set(row.count);
     },
   });
 }

@@ -1,6 +1,7 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { TaskDepth } from '../queue/job-queue.ts';
 import { PREFIX } from './names.ts';
+import type { SourceReads } from './source-reads.ts';
 
 /** Seconds: jobs run from a few milliseconds (a fan-out) to a minute (a month's invoices). */
 const JOB_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300];
@@ -23,12 +24,11 @@ export function jobRunMetrics(registry: Registry) {
 
 /**
  * The queue's backlog per task, read from the queue at scrape time (`depth`: cached by the caller).
- * A failed read leaves the gauges empty and counts a source error.
  */
 export function queueDepthMetrics(
   registry: Registry,
   depth: () => Promise<TaskDepth[]>,
-  sourceFailed: (source: string) => void,
+  reads: SourceReads,
 ): void {
   // One read feeds both gauges: prom-client collects each metric before reading it, and the two
   // collects of one scrape share a single round (and the caller's cache between scrapes).
@@ -54,18 +54,10 @@ export function queueDepthMetrics(
     collect: collectOnce,
   });
   async function fill(): Promise<void> {
-    let rows: TaskDepth[];
-    try {
-      rows = await depth();
-    } catch {
-      jobs.reset();
-      oldest.reset();
-      sourceFailed('job_queue');
-      return;
-    }
+    const rows = await reads.read('job_queue', depth);
     jobs.reset();
     oldest.reset();
-    for (const row of rows) {
+    for (const row of rows ?? []) {
       jobs.labels(row.task, 'ready').set(row.ready);
       jobs.labels(row.task, 'scheduled').set(row.scheduled);
       jobs.labels(row.task, 'running').set(row.running);
@@ -73,15 +65,4 @@ export function queueDepthMetrics(
       oldest.labels(row.task).set(row.oldestReadyAgeSeconds);
     }
   }
-}
-
-/** Counts the scrape-time reads that failed (the database away): their gauges are then empty. */
-export function sourceErrorMetrics(registry: Registry) {
-  const errors = new Counter({
-    name: `${PREFIX}metrics_source_errors_total`,
-    help: 'Scrape-time reads that failed, by source (job_queue, connector_problems); their gauges are then left out',
-    labelNames: ['source'] as const,
-    registers: [registry],
-  });
-  return (source: string) => errors.labels(source).inc();
 }

@@ -2,10 +2,11 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { TaskDepth } from '../queue/job-queue.ts';
 import { syncProblemMetrics } from './connector-metrics.ts';
 import { httpMetrics } from './http-metrics.ts';
-import { jobRunMetrics, queueDepthMetrics, sourceErrorMetrics } from './job-metrics.ts';
+import { jobRunMetrics, queueDepthMetrics } from './job-metrics.ts';
 import { PREFIX } from './names.ts';
 import { poolMetrics } from './pool-metrics.ts';
 import { scrapeCache } from './scrape-cache.ts';
+import { sourceReads } from './source-reads.ts';
 import { webhookMetrics } from './webhook-metrics.ts';
 
 /** Scrape-time reads of the database are shared for this long (every instance is scraped, often). */
@@ -40,13 +41,14 @@ export function createServiceMetrics(sources: MetricsSources = {}, options: { so
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   // Registered before the scrape-time reads: the pool is read as it was, not with those reads queued.
   const pools = poolMetrics(registry);
-  const sourceFailed = sourceErrorMetrics(registry);
+  const reads = sourceReads();
   if (sources.queueDepth) {
-    queueDepthMetrics(registry, scrapeCache(sources.queueDepth, ttlMs), sourceFailed);
+    queueDepthMetrics(registry, scrapeCache(sources.queueDepth, ttlMs), reads);
   }
   if (sources.syncProblems) {
-    syncProblemMetrics(registry, scrapeCache(sources.syncProblems, ttlMs), sourceFailed);
+    syncProblemMetrics(registry, scrapeCache(sources.syncProblems, ttlMs), reads);
   }
+  reads.registerLast(registry);
   return {
     registry,
     http: httpMetrics(registry),
