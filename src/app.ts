@@ -7,9 +7,11 @@ import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
+import { type HttpMetricsSink, registerMetrics } from './http/shared/plugins/metrics.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
 import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
+import { nameSpansByRoute } from './http/shared/plugins/span-routes.ts';
 import { fieldMatching, refuseUnusableText } from './http/shared/plugins/text-inputs.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
@@ -34,6 +36,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The process's readiness (drained on SIGTERM by src/service.ts); else one on the deps' pool. */
   readiness?: Readiness;
+  /** The process's metrics (src/observability.ts): requests counted; `/metrics` here with a token. */
+  metrics?: { sink: HttpMetricsSink; token: string | null };
 }
 
 /** Builds the whole HTTP application without listening: tests drive it with `app.inject`. */
@@ -77,6 +81,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
+  if (options.metrics) registerMetrics(app, options.metrics.sink, options.metrics.token);
+  nameSpansByRoute(app);
   refuseWhileClosing(app);
   refuseUnusableText(app);
   const limiting = deps.config.rateLimitPerSecond > 0;

@@ -88,6 +88,14 @@ export interface Config {
    * service is published (https) without CONNECTOR_SECRET_KEY to encrypt those keys.
    */
   woocommerce: boolean;
+  /** `/metrics` on a port of its own, without authentication (METRICS_PORT); null: not served so. */
+  metricsPort: number | null;
+  /** Bearer token of `/metrics` on the API's port (METRICS_TOKEN); null: not served there. */
+  metricsToken: string | null;
+  /** OTLP/HTTP collector of the traces (OTEL_EXPORTER_OTLP_ENDPOINT); null: no tracing. */
+  otlpEndpoint: string | null;
+  /** `service.name` of the traces (OTEL_SERVICE_NAME); null: `delivery-orders-api-<mode>`. */
+  otelServiceName: string | null;
 }
 
 export interface ShopifyAppConfig {
@@ -210,6 +218,22 @@ export const ENV_SCHEMA = Type.Object({
     false,
     'http and loopback shop addresses for the WooCommerce/PrestaShop bridges (development)',
   ),
+  METRICS_PORT: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 65535,
+      description: '/metrics on this port, without authentication',
+    }),
+  ),
+  METRICS_TOKEN: Text('bearer token of /metrics on PORT', {
+    minLength: 16,
+    hint: 'must be at least 16 characters (e.g. `openssl rand -hex 32`)',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Text('OTLP/HTTP collector of the traces (…/v1/traces is appended)', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  OTEL_SERVICE_NAME: Text('service.name of the traces'),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -328,6 +352,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       `HEADERS_TIMEOUT_MS must be at most REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}), got "${e.HEADERS_TIMEOUT_MS}"`,
     );
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${e.PORT}), got "${e.METRICS_PORT}"`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -364,6 +391,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    metricsPort: e.METRICS_PORT ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+    otelServiceName: e.OTEL_SERVICE_NAME ?? null,
   };
 }
 

@@ -30,6 +30,7 @@ import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
   webhookDeliveryService,
@@ -124,7 +125,12 @@ export function createDeps(
   config: Config,
   pool: Pool,
   clock: Clock = () => new Date(),
-  options: { mailer?: Mailer; log?: (message: string) => void } = {},
+  options: {
+    mailer?: Mailer;
+    log?: (message: string) => void;
+    /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
+    observers?: { webhookDeliveries?: DeliveryObserver };
+  } = {},
 ): Deps {
   const stores = storesOn(pool);
   const transact = transactOn(pool);
@@ -203,6 +209,7 @@ export function createDeps(
     transact,
     clock,
     send: (input) => sendWebhook(webhookHttp, input),
+    observer: options.observers?.webhookDeliveries,
   });
   const mailer =
     options.mailer ??

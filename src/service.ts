@@ -1,7 +1,11 @@
+// First: starts tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before http and pg are used.
+import './infra/telemetry/register.ts';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
+import { tracing } from './infra/telemetry/tracing.ts';
+import { type Observability, startObservability } from './observability.ts';
 import { untilDatabaseReady } from './runtime/database-ready.ts';
 import { startProbeServer } from './runtime/probe-server.ts';
 import { pinoLevel, processLogger } from './runtime/process-logger.ts';
@@ -57,9 +61,13 @@ async function runWorkerProcess(config: Config): Promise<void> {
   const poolSize = Math.max(config.databasePoolSize, config.workerConcurrency + 2);
   const database = await openDatabase(config, poolSize, { applicationName: applicationName('worker') });
   const { createDeps } = await import('./deps.ts');
-  const deps = createDeps(config, database.pool, undefined, { log: (message) => log.info(message) });
+  const observability = await startObservability(config, { worker: database.pool });
+  const deps = createDeps(config, database.pool, undefined, {
+    log: (message) => log.info(message),
+    ...(observability && { observers: observability.observers }),
+  });
   const readiness = createReadiness({ pool: database.pool, redis: null });
-  const probes = await startProbeServer(config, readiness);
+  const probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
   const log: FastifyBaseLogger = probes.log;
   let worker: { stop(): Promise<void> } | undefined;
   const shutdown = handleShutdown({
@@ -70,6 +78,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     async close() {
       await worker?.stop().catch((err: unknown) => log.error({ err }, 'worker stop failed'));
       await probes.close();
+      await closeObservability(observability);
       await database.close();
     },
   });
@@ -84,6 +93,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
   if (shutdown.started()) return;
   worker = await startWorker(deps, {
     concurrency: config.workerConcurrency,
+    ...(observability && { jobObserver: observability.jobObserver }),
     log: (level, message, meta) => log[pinoLevel(level)](meta ?? {}, message),
   });
   log.info({ concurrency: config.workerConcurrency, poolSize }, 'worker started');
@@ -113,8 +123,12 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   let worker: { stop(): Promise<void> } | undefined;
   // Until the app exists, its logger's twin writes the same JSON lines.
   let log: FastifyBaseLogger = processLogger(config.logLevel);
+  const observability = await startObservability(config, { api: database.pool });
   // Without SMTP_URL the account e-mails are files; their links go to the log so they can be followed.
-  const deps = createDeps(config, database.pool, undefined, { log: (message) => log.info(message) });
+  const deps = createDeps(config, database.pool, undefined, {
+    log: (message) => log.info(message),
+    ...(observability && { observers: observability.observers }),
+  });
   const readiness = createReadiness({
     pool: database.pool,
     redis: config.redisUrl ? deps.redisHealth : null,
@@ -129,6 +143,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
       await app?.close().catch(() => {});
       await probes?.close().catch(() => {});
       await worker?.stop().catch(() => {});
+      await closeObservability(observability);
       await closeDatabase(database);
     },
   });
@@ -140,7 +155,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
     log,
     // Waiting (PostgreSQL not there yet, or the migrate job not done): the probes answer meanwhile.
     onWait: async () => {
-      probes = await startProbeServer(config, readiness);
+      probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
     },
     stopped: shutdown.started,
   });
@@ -157,7 +172,11 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
       : null;
 
   phase('warmed');
-  app = await buildApp(deps, { logger: loggerOptions(config.logLevel), readiness });
+  app = await buildApp(deps, {
+    logger: loggerOptions(config.logLevel),
+    readiness,
+    ...(observability && { metrics: observability.http }),
+  });
   phase('built');
   log = app.log;
   await app.listen({ port: config.port, host: config.host });
@@ -168,6 +187,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
     surviveDatabaseLoss((message) => log.warn(message));
     worker = await startWorker(deps, {
       concurrency: config.workerConcurrency,
+      ...(observability && { jobObserver: observability.jobObserver }),
       log: (level, message, meta) => log[pinoLevel(level)]({ worker: true, ...meta }, message),
     });
   }
@@ -189,6 +209,14 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
       }),
     );
   }
+}
+
+/** The METRICS_PORT server, then the spans still buffered (sent before the process goes). */
+async function closeObservability(observability: Observability | null): Promise<void> {
+  await observability?.close().catch(() => {});
+  await tracing()
+    ?.shutdown()
+    .catch(() => {});
 }
 
 async function closeDatabase(database: Database): Promise<void> {

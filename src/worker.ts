@@ -3,6 +3,7 @@ import { Logger, makeWorkerUtils, type Runner, run, type WorkerEvents } from 'gr
 import { isConnectionError } from './db/pool.ts';
 import type { Deps } from './deps.ts';
 import { CRONTAB, taskList } from './jobs/index.ts';
+import { instrumentTasks, type JobObserver } from './jobs/instrument-tasks.ts';
 
 /** The runner `startWorker` returns (graphile-worker's). */
 export type { Runner };
@@ -13,6 +14,8 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   /** graphile-worker's lines (levels error, warning, info, debug), with their scope (worker, task, job). */
   log?: (level: string, message: string, meta?: Record<string, unknown>) => void;
+  /** Told each job run's outcome and duration (the metrics). */
+  jobObserver?: JobObserver;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface WorkerOptions {
  */
 export async function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Runner> {
   const log = options.log ?? (() => {});
-  const tasks = taskList(deps);
+  const tasks = instrumentTasks(taskList(deps), options.jobObserver);
   const logger = new Logger((scope) => (level, message, meta) => log(level, message, { ...scope, ...meta }));
   let stopping = false;
   let settle: () => void = () => {};

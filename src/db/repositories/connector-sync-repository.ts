@@ -230,6 +230,16 @@ export function connectorSyncRepository(db: Queryable) {
       return rows.map(toProblem);
     },
 
+    /** Problems on record per platform and kind, every brand's (the metrics: no brand, no shop). */
+    async problemTotals(): Promise<Array<{ platform: Platform; kind: ProblemKind; count: number }>> {
+      const { rows } = await db.query<{ platform: Platform; kind: ProblemKind; count: number }>(
+        `SELECT c.platform, p.kind, count(*)::int AS count
+           FROM connector_problems p JOIN connector_connections c ON c.id = p.connection_id
+          GROUP BY c.platform, p.kind`,
+      );
+      return rows;
+    },
+
     async problemCounts(brandId: string | null): Promise<Map<string, number>> {
       const { rows } = await db.query<{ connection_id: string; n: number }>(
         `SELECT connection_id, count(*)::int AS n FROM connector_problems

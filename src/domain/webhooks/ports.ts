@@ -168,3 +168,17 @@ export interface WebhookDeliveryStore {
    */
   requeueOrphans(now: Date, graceMs: number): Promise<string[]>;
 }
+
+/** Why an attempt failed, in a word fit for a metric label (never the URL or the brand). */
+export type DeliveryFailureReason = 'timeout' | 'network' | 'http_4xx' | 'http_5xx' | 'http_other';
+
+/**
+ * Told the outcome of each delivery attempt (the metrics, wired in deps.ts). Called after the
+ * attempt is recorded; must not throw nor wait.
+ */
+export interface DeliveryObserver {
+  /** A receiver took it (2xx): `lagMs` from the event's creation to the end of this attempt. */
+  delivered(lagMs: number): void;
+  /** An attempt failed; `final`: no attempt follows (retries exhausted or the endpoint disabled). */
+  failed(reason: DeliveryFailureReason, final: boolean): void;
+}

@@ -1,10 +1,11 @@
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
+import { reportAttempt } from './delivery-observer.ts';
 import { deliveryOutcome } from './delivery-outcome.ts';
 import { signingSecrets } from './endpoint.ts';
 import { buildEventBody } from './events.ts';
 import type { DeliveryAttemptResult, SendWebhookInput } from './outbound.ts';
-import type { LockedDelivery } from './ports.ts';
+import type { DeliveryObserver, LockedDelivery } from './ports.ts';
 import { signPayload } from './signing.ts';
 
 export interface DeliverOptions {
@@ -55,6 +56,8 @@ export function webhookDeliveryService(deps: {
   clock: Clock;
   /** The outbound HTTP client (infra), with the SSRF guard applied on every attempt. */
   send: (input: SendWebhookInput) => Promise<DeliveryAttemptResult>;
+  /** Told each attempt's outcome (the metrics); none by default. */
+  observer?: DeliveryObserver;
 }): WebhookDeliveryService {
   const { transact, clock } = deps;
 
@@ -124,6 +127,12 @@ export function webhookDeliveryService(deps: {
           lastStatus: result.status,
           lastError: result.error,
           at: finishedAt,
+        });
+        reportAttempt(deps.observer, {
+          result,
+          outcome: outcome.status,
+          eventCreatedAt: delivery.event.createdAt,
+          finishedAt,
         });
         if (result.ok === (delivery.endpoint.firstFailureAt !== null)) {
           await repo.trackEndpointHealth(delivery.endpoint.id, result.ok, startedAt);

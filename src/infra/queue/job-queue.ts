@@ -49,6 +49,20 @@ interface QueueFigures {
   oldestDueAt: Date | null;
 }
 
+/** One task's backlog, for the metrics. */
+export interface TaskDepth {
+  task: string;
+  /** Due and waiting for a worker. */
+  ready: number;
+  /** Waiting for a later time (retries after a backoff, scheduled jobs). */
+  scheduled: number;
+  running: number;
+  /** Out of attempts: kept by the queue, never run again. */
+  failed: number;
+  /** How long the oldest ready job has been due, in seconds; 0 when none is. */
+  oldestReadyAgeSeconds: number;
+}
+
 function where(filter: JobFilter, values: unknown[]): string {
   const conditions = ['true'];
   if (filter.task !== undefined) conditions.push(`j.task = $${values.push(filter.task)}`);
@@ -80,6 +94,8 @@ export interface JobQueue {
   deleteFinishedOrderQueues(prefix: string, finishedStatuses: readonly string[]): Promise<number>;
   /** Counts and the oldest due time, for the jobs of `filter` (all by default). */
   figures(filter?: JobFilter): Promise<QueueFigures>;
+  /** Every task the queue knows, with its backlog (one scan of the jobs, grouped by task). */
+  depthByTask(): Promise<TaskDepth[]>;
   /** The jobs of `filter`, oldest due first. */
   list(filter?: JobFilter, limit?: number): Promise<QueuedJob[]>;
   /**
@@ -185,6 +201,23 @@ export function jobQueueOn(db: Queryable): JobQueue {
         values,
       );
       return rows[0]!;
+    },
+
+    async depthByTask(): Promise<TaskDepth[]> {
+      const waiting = 'j.locked_at IS NULL AND j.attempts < j.max_attempts';
+      const { rows } = await db.query<TaskDepth>(
+        `SELECT k.identifier AS task,
+                count(j.id) FILTER (WHERE ${waiting} AND j.run_at <= now())::int AS ready,
+                count(j.id) FILTER (WHERE ${waiting} AND j.run_at > now())::int AS scheduled,
+                count(j.id) FILTER (WHERE j.locked_at IS NOT NULL)::int AS running,
+                count(j.id) FILTER (WHERE j.locked_at IS NULL AND j.attempts >= j.max_attempts)::int AS failed,
+                coalesce(extract(epoch FROM now() - min(j.run_at) FILTER (WHERE ${waiting} AND j.run_at <= now())), 0)::float8
+                  AS "oldestReadyAgeSeconds"
+           FROM graphile_worker._private_tasks k
+           LEFT JOIN graphile_worker._private_jobs j ON j.task_id = k.id
+          GROUP BY k.identifier ORDER BY k.identifier`,
+      );
+      return rows;
     },
 
     /** The jobs of `filter`, oldest due first. */
