@@ -21,6 +21,8 @@ export interface ClientLoad {
   failures(): Outcome[];
   /** Resolves once `count` requests have been answered in all. */
   answered(count: number): Promise<void>;
+  /** Resolves once every loop has ended (all of `maxOrders` created, or stopped). */
+  done: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,7 +60,7 @@ export function startClientLoad(
       record({ what: 'read', key, attempt: read, at: Date.now() });
     }
   };
-  const loops = Array.from({ length: options.concurrency }, loop);
+  const loops = Promise.all(Array.from({ length: options.concurrency }, loop)).then(() => {});
 
   return {
     outcomes,
@@ -68,9 +70,10 @@ export function startClientLoad(
       if (outcomes.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));
     },
+    done: loops,
     async stop() {
       stopped = true;
-      await Promise.all(loops);
+      await loops;
     },
   };
 }
