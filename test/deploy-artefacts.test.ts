@@ -6,8 +6,10 @@
  * balancer's detection and the orchestrators' grace periods outlast the drain. The topology itself
  * runs in `npm run test:topology`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -25,7 +27,7 @@ import {
   SERVICE_MODES,
 } from './support/compose-file.ts';
 import { argv, envNames, parseDockerfile } from './support/dockerfile.ts';
-import { findBinary } from './support/topology.ts';
+import { findBinary, renderHaproxyConfig } from './support/topology.ts';
 
 const KNOWN = new Set(Object.keys(ENV_SCHEMA.properties));
 /** The postgres image's own variables (hub.docker.com/_/postgres), set on the postgres service only. */
@@ -211,6 +213,30 @@ describe('deploy/haproxy.cfg', () => {
     // Names it cannot resolve here are warnings (init-addr none): the servers start disabled.
     execFileSync(findBinary('haproxy')!, ['-c', '-f', join(ROOT, 'deploy/haproxy.cfg')], { stdio: 'pipe' });
   });
+
+  it.skipIf(!findBinary('haproxy'))(
+    'as the topology test renders it (servers on loopback ports), is accepted without a warning',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'dlv-haproxy-'));
+      try {
+        const file = join(dir, 'haproxy.cfg');
+        const ports = Object.fromEntries(APIS.map(([name], i) => [name, 40_001 + i]));
+        const rendered = renderHaproxyConfig(HAPROXY, ports, 40_100, 40_101);
+        for (const [name, port] of Object.entries(ports))
+          expect(rendered).toContain(`server ${name} 127.0.0.1:${port}`);
+        expect(rendered).toContain('bind 127.0.0.1:40100');
+        expect(rendered).not.toMatch(/resolvers/);
+        await writeFile(file, rendered);
+        const result = spawnSync(findBinary('haproxy')!, ['-c', '-f', file], { encoding: 'utf8' });
+        expect(result.status, result.stderr).toBe(0);
+        expect(result.stderr).not.toMatch(/WARNING|ALERT/);
+        // Every server the committed file names must be started by compose; none may be left out.
+        expect(() => renderHaproxyConfig(HAPROXY, { 'api-1': 1 }, 2, 3)).toThrow(/api-2/);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('names no environment variable the service does not know', () => {
     expect(unknown([...HAPROXY.matchAll(/\$\{?([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!))).toEqual([]);

@@ -9,13 +9,13 @@ import { parse } from 'yaml';
  */
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const COMPOSE_FILE = `${ROOT}compose.yaml`;
+const COMPOSE_FILE = `${ROOT}compose.yaml`;
 
 /** The modes of the one program (runtime contract: `node dist/service.js <mode>`). */
 export const SERVICE_MODES = ['api', 'worker', 'migrate', 'all'] as const;
 export type ServiceMode = (typeof SERVICE_MODES)[number];
 
-export interface ComposeHealthcheck {
+interface ComposeHealthcheck {
   test: string[] | string;
 }
 

@@ -30,7 +30,7 @@ import {
  * redis-server of the test's own.
  */
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A binary on PATH (or in /usr/sbin, where Debian puts haproxy), or null. */
 export function findBinary(name: string): string | null {
@@ -104,13 +104,13 @@ async function topologyRedis(): Promise<{ url: string; where: string; stop(): Pr
   };
 }
 
-export interface ExitStatus {
+interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
 
 /** One process of the topology (a compose service, or one replica of it). */
-export interface ServiceProcess {
+interface ServiceProcess {
   name: string;
   mode: ServiceMode;
   port: number;
@@ -217,7 +217,7 @@ export function renderHaproxyConfig(
   return `${rendered}\nlisten stats\n  bind 127.0.0.1:${statsPort}\n  stats enable\n  stats uri /stats\n`;
 }
 
-export interface BackendServer {
+interface BackendServer {
   status: string;
   /** Requests sent to it, in all. */
   sessions: number;
