@@ -27,7 +27,8 @@ import {
   SERVICE_MODES,
 } from './support/compose-file.ts';
 import { argv, envNames, parseDockerfile } from './support/dockerfile.ts';
-import { findBinary, renderHaproxyConfig } from './support/topology.ts';
+import { renderHaproxyConfig } from './support/haproxy.ts';
+import { findBinary } from './support/topology-infra.ts';
 
 const KNOWN = new Set(Object.keys(ENV_SCHEMA.properties));
 /** The postgres image's own variables (hub.docker.com/_/postgres), set on the postgres service only. */

@@ -1,15 +1,12 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
-import { createThrowawayDatabase } from '../../src/db/throwaway-database.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { freePort } from '../../src/infra/embedded-postgres.ts';
-import { createOwnedCluster } from '../chaos/harness.ts';
 import {
   type ComposeFile,
   environmentOf,
@@ -21,6 +18,8 @@ import {
   type ServiceMode,
   serviceCommand,
 } from './compose-file.ts';
+import { type BackendServer, readBackendServers, renderHaproxyConfig } from './haproxy.ts';
+import { findBinary, topologyDatabase, topologyRedis } from './topology-infra.ts';
 
 /**
  * compose.yaml's topology without Docker: each service of the application's image started as a
@@ -31,78 +30,6 @@ import {
  */
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A binary on PATH (or in /usr/sbin, where Debian puts haproxy), or null. */
-export function findBinary(name: string): string | null {
-  for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin']) {
-    const file = path.join(dir, name);
-    try {
-      execFileSync('test', ['-x', file]);
-      return file;
-    } catch {
-      // not there
-    }
-  }
-  return null;
-}
-
-function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, host);
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-/** A throw-away database: on TEST_DATABASE_URL's server or the machine's 127.0.0.1:5432, else a cluster of its own. */
-async function topologyDatabase(): Promise<{ url: string; where: string; drop(): Promise<void> }> {
-  const server =
-    process.env.TEST_DATABASE_URL ??
-    ((await answers(5432)) ? 'postgres://postgres@127.0.0.1:5432/postgres' : null);
-  if (server) {
-    const database = await createThrowawayDatabase(server, 'dlv_topology');
-    return { ...database, where: `a throw-away database on ${new URL(server).host}` };
-  }
-  const cluster = await createOwnedCluster();
-  return { url: cluster.url, where: 'a PostgreSQL cluster of its own', drop: () => cluster.destroy() };
-}
-
-/** A redis-server of the test's own on a free port (nothing persisted), else TEST_REDIS_URL, else none. */
-async function topologyRedis(): Promise<{ url: string; where: string; stop(): Promise<void> } | null> {
-  const binary = findBinary('redis-server');
-  if (!binary) {
-    const url = process.env.TEST_REDIS_URL;
-    return url ? { url, where: url, stop: async () => {} } : null;
-  }
-  const port = await freePort();
-  const child = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (const deadline = Date.now() + 10_000; !(await answers(port)); await sleep(50)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('redis-server did not start');
-  }
-  return {
-    url: `redis://127.0.0.1:${port}/0`,
-    where: `redis-server on port ${port}`,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 interface ExitStatus {
   code: number | null;
@@ -181,49 +108,6 @@ async function waitReady(proc: ServiceProcess, readyPath: string | null, timeout
     }
     await sleep(100);
   }
-}
-
-/**
- * The committed haproxy configuration with each `server <name> <host:port>` pointed at the loopback
- * port its instance listens on, the frontend bound to `bindPort` on loopback, and a stats listener
- * (the test's only addition) to read the servers' states and the proxy's retry counts.
- */
-export function renderHaproxyConfig(
-  committed: string,
-  servers: Record<string, number>,
-  bindPort: number,
-  statsPort: number,
-  /** Pre-contract only: the path the health checks ask for instead of the committed one. */
-  checkPath?: string,
-): string {
-  const seen = new Set<string>();
-  const rendered = committed
-    .replace(/^(\s*http-check\s+send\s+.*\buri\s+)\S+/m, (line, lead: string) =>
-      checkPath ? `${lead}${checkPath}` : line,
-    )
-    .replace(/^(\s*bind\s+)\S*:\d+/m, `$1127.0.0.1:${bindPort}`)
-    .replace(/^(\s*server\s+)(\S+)\s+\S+/gm, (_line, lead: string, name: string) => {
-      const port = servers[name];
-      if (port === undefined)
-        throw new Error(`haproxy.cfg names a server compose.yaml does not start: ${name}`);
-      seen.add(name);
-      return `${lead}${name} 127.0.0.1:${port}`;
-    })
-    // On loopback there is no name to resolve; Docker's DNS (127.0.0.11) does not exist here.
-    .replace(/^resolvers[\s\S]*?(?=^\S)/m, '')
-    .replace(/[ \t]+resolvers[ \t]+\S+/g, '');
-  const missing = Object.keys(servers).filter((name) => !seen.has(name));
-  if (missing.length) throw new Error(`haproxy.cfg has no server for ${missing.join(', ')}`);
-  return `${rendered}\nlisten stats\n  bind 127.0.0.1:${statsPort}\n  stats enable\n  stats uri /stats\n`;
-}
-
-interface BackendServer {
-  status: string;
-  /** Requests sent to it, in all. */
-  sessions: number;
-  /** Connection attempts retried (wretr) and requests redispatched to another server (wredis). */
-  retries: number;
-  redispatches: number;
 }
 
 export interface Topology {
@@ -348,30 +232,7 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
     });
     cleanups.push(() => balancer.stop('SIGKILL'));
 
-    const servers = async (): Promise<Record<string, BackendServer>> => {
-      const csv = await fetch(`http://127.0.0.1:${statsPort}/stats;csv`, {
-        signal: AbortSignal.timeout(2000),
-      }).then((r) => r.text());
-      const [header, ...rows] = csv.trim().split('\n');
-      const columns = header!.replace(/^# /, '').split(',');
-      const at = (row: string[], column: string) => row[columns.indexOf(column)] ?? '';
-      return Object.fromEntries(
-        rows
-          .map((line) => line.split(','))
-          .filter(
-            (row) => at(row, 'pxname') === 'api' && !['FRONTEND', 'BACKEND'].includes(at(row, 'svname')),
-          )
-          .map((row) => [
-            at(row, 'svname'),
-            {
-              status: at(row, 'status'),
-              sessions: Number(at(row, 'stot')),
-              retries: Number(at(row, 'wretr')),
-              redispatches: Number(at(row, 'wredis')),
-            },
-          ]),
-      );
-    };
+    const servers = () => readBackendServers(statsPort);
     const waitForServer = async (name: string, status: 'UP' | 'DOWN', timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

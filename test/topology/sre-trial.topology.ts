@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDatabase, postOrder } from '../chaos/harness.ts';
 import {
   createTopologyBrand,
-  findBinary,
   startTopology,
   type Topology,
   type TopologyBrand,
 } from '../support/topology.ts';
+import { findBinary } from '../support/topology-infra.ts';
 import { type ReceivedWebhook, type Receiver, sleep, startReceiver } from '../support/webhook-receiver.ts';
 import { describeFailures, startClientLoad } from './client-load.ts';
 
