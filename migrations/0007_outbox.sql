@@ -1,3 +1,5 @@
+-- contract: the release before it wrote webhook_events under its old name; this migration predates the
+-- rolling-deploy rule (docs/operations.md): an upgrade across it stops every instance of the older release first.
 -- One transactional outbox for every domain event that subscribers react to (webhooks today, shop
 -- connectors and automation next). The event catalogue lives in code (src/events/catalogue.ts), so
 -- adding an event type needs no migration.

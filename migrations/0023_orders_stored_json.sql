@@ -1,3 +1,6 @@
+-- contract: the release before it wrote order_events, left history out of its inserts and relied on the
+-- orders_priced_at trigger; this migration predates the rolling-deploy rule (docs/operations.md): an
+-- upgrade across it stops every instance of the older release first.
 -- The order's write path and its reads, measured against a minimal delivery API (issue #11):
 -- * The history moves into the order's row (`history`, the JSON array the detail shows): an order
 --   has a handful of events, always written by a statement that writes the order too, and always

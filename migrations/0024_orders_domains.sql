@@ -1,3 +1,5 @@
+-- contract: binary-compatible only (each column takes a domain over its own base type, without a rewrite,
+-- and the domains keep the rules and constraint names): the previous release's statements run unchanged.
 -- The orders' single-column rules move from table CHECK constraints to domains (issue #11, the
 -- write path's cost). PostgreSQL re-reads a table's CHECK expressions from the catalogue text and
 -- plans them again at every INSERT and UPDATE execution, prepared statement or not: twelve such

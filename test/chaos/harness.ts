@@ -58,7 +58,7 @@ export interface OwnedCluster {
 }
 
 /** A brand-new cluster in a temp directory: trust auth on 127.0.0.1, a random port, database `dlv`. */
-async function createOwnedCluster(): Promise<OwnedCluster> {
+export async function createOwnedCluster(): Promise<OwnedCluster> {
   await hydrateBinarySymlinks();
   const ids = await postgresIds();
   const tempDir = await mkdtemp(path.join(os.tmpdir(), 'dlv-chaos-'));

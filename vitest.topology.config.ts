@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:topology`: compose.yaml's services started as processes on loopback behind the
+ * committed haproxy configuration (test/support/topology.ts), with instances stopped and killed
+ * under load. Kept out of `npm test` (files end in `.topology.ts`), one file at a time: each starts
+ * two APIs, two workers, Redis and haproxy.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/topology/**/*.topology.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 240_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
