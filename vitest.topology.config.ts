@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/topology/**/*.topology.ts'],
+    // The services run compiled (dist/service.js): rebuilt once when older than src/.
+    globalSetup: ['test/support/build-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 240_000,
     pool: 'forks',
