@@ -32,6 +32,15 @@ export interface Config {
   /** Runs the job worker inside the API process (the default for `npm start`). */
   runWorker: boolean;
   /**
+   * How each worker process sends webhooks (docs/decisions/0005): attempts in flight per endpoint
+   * and in all, and the circuit breaker that pauses an endpoint after consecutive failures.
+   */
+  webhookDelivery: {
+    perEndpoint: number;
+    maxInFlight: number;
+    breaker: { failures: number; pauseMs: number };
+  };
+  /**
    * Keys the lists' cursors (CURSOR_SECRET); null: a key generated once and kept in the database.
    * Every instance must have the same, or a cursor from one is refused by another.
    */
@@ -130,6 +139,20 @@ export const ENV_SCHEMA = Type.Object({
   AUTH_CACHE_TTL_MS: Int(4000, 0, 4900, 'how long a verified key is trusted from memory'),
   WEBHOOKS_ALLOW_INSECURE: Bool(false, 'http and loopback webhook receivers (development)'),
   RUN_WORKER: Bool(true, 'run the job worker inside the API process'),
+  WEBHOOKS_ENDPOINT_CONCURRENCY: Int(
+    4,
+    1,
+    100,
+    'webhook attempts in flight per endpoint, per worker process',
+  ),
+  WEBHOOKS_MAX_IN_FLIGHT: Int(256, 1, 10_000, 'webhook attempts in flight per worker process, all endpoints'),
+  WEBHOOKS_BREAKER_FAILURES: Int(5, 1, 1000, "consecutive failed attempts that open an endpoint's circuit"),
+  WEBHOOKS_BREAKER_PAUSE_MS: Int(
+    30_000,
+    100,
+    3_600_000,
+    "how long an open circuit holds an endpoint's deliveries",
+  ),
   CURSOR_SECRET: Text('key of the list cursors', {
     minLength: 32,
     hint: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)',
@@ -321,6 +344,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     webhooksAllowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
     runWorker: e.RUN_WORKER,
+    webhookDelivery: {
+      perEndpoint: e.WEBHOOKS_ENDPOINT_CONCURRENCY,
+      maxInFlight: e.WEBHOOKS_MAX_IN_FLIGHT,
+      breaker: { failures: e.WEBHOOKS_BREAKER_FAILURES, pauseMs: e.WEBHOOKS_BREAKER_PAUSE_MS },
+    },
     cursorSecret: e.CURSOR_SECRET ?? null,
     ...seller(e),
     smtpUrl: e.SMTP_URL ?? null,
