@@ -41,6 +41,14 @@ const CLAIMED_SELECT = `SELECT c.id, c.status, c.attempt_count, c.next_attempt_a
   JOIN outbox_events e ON e.id = c.event_id
   JOIN webhook_endpoints w ON w.id = c.endpoint_id`;
 
+/**
+ * A CTE making the statement's commit asynchronous (not waiting for the WAL flush). Safe for the
+ * statements of delivery, which are all at least once: a claim lost in a database crash leaves the
+ * delivery claimable, a lost outcome has it sent again (same webhook-id), a lost fan-out leaves its
+ * jobs in the queue. It halves their latency on a busy disk.
+ */
+const ASYNC_COMMIT = `async_commit AS (SELECT set_config('synchronous_commit', 'off', true) AS set)`;
+
 const LEASE = (param: string) => `now() + make_interval(secs => ${param}::double precision / 1000)`;
 /** Owed an attempt and held by nobody (a lease past its time was its dead worker's). */
 const CLAIMABLE = `d.status IN ('pending', 'failed') AND (d.lease_until IS NULL OR d.lease_until < now())`;
@@ -71,7 +79,7 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
   return {
     async fanOut(eventIds, at, options = {}) {
       const { rows } = await db.query<{ id: string; eventId: string }>(
-        `WITH taken AS (${takeWaitingJobsSql('$3', '$4')}),
+        `WITH ${ASYNC_COMMIT}, taken AS (${takeWaitingJobsSql('$3', '$4')}),
          events AS (
            SELECT unnest($1::text[]) AS id
            UNION SELECT t.payload->>'event_id' FROM taken t
@@ -82,7 +90,7 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
            FROM outbox_events e
            JOIN webhook_endpoints w
              ON w.brand_id = e.brand_id AND w.status = 'active' AND e.type = ANY (w.event_types)
-          WHERE e.id IN (SELECT id FROM events)
+          WHERE e.id IN (SELECT id FROM events) AND (SELECT set FROM async_commit) IS NOT NULL
          ON CONFLICT (event_id, endpoint_id) WHERE origin = 'fan_out' DO NOTHING
          RETURNING id, event_id AS "eventId"`,
         [eventIds, at, WEBHOOKS_FAN_OUT_SPEC.name, options.takeWaiting ?? 0],
@@ -95,8 +103,10 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
       const rooms = request.rooms.map((r) => ({ id: r.endpointId, room: r.room }));
       // The endpoints owed something, by a loose index scan (one probe per endpoint, whatever its
       // backlog), then each one's oldest due deliveries up to its room.
-      const { rows } = await db.query<ClaimedRow>(
-        `WITH RECURSIVE ep(id) AS (
+      // Named: prepared once per connection, so the planner's few milliseconds are not paid each time.
+      const { rows } = await db.query<ClaimedRow>({
+        name: 'webhook_deliveries_claim',
+        text: `WITH RECURSIVE ${ASYNC_COMMIT}, ep(id) AS (
            (SELECT d.endpoint_id FROM webhook_deliveries d
              WHERE d.status IN ('pending', 'failed') ORDER BY d.endpoint_id LIMIT 1)
            UNION ALL
@@ -118,11 +128,11 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
             LIMIT $5
          ), claimed AS (
            UPDATE webhook_deliveries d SET lease_until = ${LEASE('$2')}, lease_token = $6
-             FROM picked WHERE d.id = picked.id
+            WHERE d.id = ANY (ARRAY(SELECT id FROM picked)) AND (SELECT set FROM async_commit) IS NOT NULL
            RETURNING d.id, d.status, d.attempt_count, d.next_attempt_at, d.lease_token, d.event_id, d.endpoint_id
          )
          ${CLAIMED_SELECT}`,
-        [
+        values: [
           request.at,
           request.leaseMs,
           request.perEndpoint,
@@ -130,7 +140,7 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
           request.limit,
           randomUUID(),
         ],
-      );
+      });
       return rows.map(toClaimed);
     },
 
@@ -176,8 +186,9 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
         response_excerpt: r.attempt?.result.responseExcerpt ?? null,
         error: r.attempt?.result.error ?? null,
       }));
-      const { rows: settled } = await db.query<{ id: string }>(
-        `WITH o AS (
+      const { rows: settled } = await db.query<{ id: string }>({
+        name: 'webhook_deliveries_settle',
+        text: `WITH ${ASYNC_COMMIT}, o AS (
            SELECT * FROM json_to_recordset($1::json) AS o(id text, token text, status text,
              next_attempt_at timestamptz, attempt_count int, last_status int, last_error text, at timestamptz,
              attempt int, started_at timestamptz, duration_ms int, response_status int, response_excerpt text,
@@ -186,7 +197,7 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
            UPDATE webhook_deliveries w SET status = o.status, next_attempt_at = o.next_attempt_at,
              attempt_count = o.attempt_count, last_status = o.last_status, last_error = o.last_error,
              updated_at = o.at, lease_until = NULL, lease_token = NULL
-             FROM o WHERE w.id = o.id AND w.lease_token = o.token
+             FROM o WHERE w.id = o.id AND w.lease_token = o.token AND (SELECT set FROM async_commit) IS NOT NULL
            RETURNING w.id
          ), a AS (
            INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_excerpt, error)
@@ -195,8 +206,8 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
            RETURNING delivery_id
          )
          SELECT d.id, (SELECT count(*) FROM a) AS attempts FROM d`,
-        [JSON.stringify(rows)],
-      );
+        values: [JSON.stringify(rows)],
+      });
       return settled.map((r) => r.id);
     },
 

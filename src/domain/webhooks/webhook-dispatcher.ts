@@ -12,7 +12,7 @@ import type { ClaimedDelivery, WebhookDeliveryStore } from './ports.ts';
 export interface DispatcherOptions {
   /** Attempts in flight to one endpoint from this process (WEBHOOKS_ENDPOINT_CONCURRENCY). */
   perEndpoint: number;
-  /** Attempts in flight from this process in all (WEBHOOKS_MAX_IN_FLIGHT). */
+  /** Deliveries claimed by this process at once, queued or in flight, all endpoints (WEBHOOKS_MAX_IN_FLIGHT). */
   maxInFlight: number;
   breaker: BreakerPolicy;
   /** How often an idle dispatcher looks for due deliveries (retries, replays, expired leases). */
@@ -34,14 +34,28 @@ export interface WebhookDispatcher {
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** An endpoint answering faster than this on average gets PREFETCH times its limit claimed ahead. */
+const FAST_ENDPOINT_MS = 100;
+const PREFETCH = 4;
+
+/** One endpoint's deliveries in this process: claimed and waiting for room, and being sent. */
+interface Lane {
+  queued: { delivery: ClaimedDelivery; claimedAt: number }[];
+  sending: number;
+}
+
+/** Endpoints whose answer times are remembered (a moving average each); beyond, forgotten and learnt again. */
+const REMEMBERED_ENDPOINTS = 10_000;
 /** Most outcomes written by one statement. */
 const SETTLE_BATCH = 500;
 
 /**
  * The delivery loop. It claims due deliveries in one short statement (a lease each, no transaction
- * left open), starts their HTTP attempts at once — never more than `perEndpoint` to one endpoint nor
- * `maxInFlight` in all, none to an endpoint whose circuit is open — and writes the outcomes in
- * batches. A slow or failing receiver thus fills only its own few slots: its other deliveries wait
+ * left open) and sends them — never more than `perEndpoint` at once to one endpoint, none to an
+ * endpoint whose circuit is open — and writes the outcomes in batches. For an endpoint that answers
+ * fast (under 100 ms on average) it claims a few times its limit ahead, so the next claim's round
+ * trip overlaps with the sends; a delivery that waited here too long for its lease to cover a send
+ * is given back. An open circuit gives back what waits. A slow or failing receiver thus fills only its own few slots: its other deliveries wait
  * in the table, claimed by nobody, and every other endpoint's go on. A finished attempt makes room
  * and triggers the next claim; an idle dispatcher polls every `pollMs`.
  *
@@ -59,23 +73,46 @@ export function webhookDispatcher(deps: {
   const leaseMs = leaseFor(timeoutMs);
   const log = options.log ?? (() => {});
   const breakers = endpointBreakers(options.breaker);
-  const perEndpoint = new Map<string, number>();
-  let inFlight = 0;
+  /** A claimed delivery may still start this long after its claim; later, its lease could lapse mid-send. */
+  const startWithinMs = leaseMs - timeoutMs - 5000;
+  const lanes = new Map<string, Lane>();
+  /** Moving average of each endpoint's attempt durations (ms). */
+  const speeds = new Map<string, number>();
+  /** Claimed and not finished (queued or sending), all endpoints. */
+  let held = 0;
   let running = false;
   let claiming = false;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   const attempts = new Set<Promise<void>>();
 
-  /** Endpoints with less room than the default: busy here, or their circuit not closed. */
+  const laneOf = (endpointId: string): Lane => {
+    let lane = lanes.get(endpointId);
+    if (!lane) {
+      lane = { queued: [], sending: 0 };
+      lanes.set(endpointId, lane);
+    }
+    return lane;
+  };
+
+  /**
+   * How many deliveries an endpoint may hold here (queued + sending): its limit; a few times that
+   * for an endpoint that answers fast, so that the next claim overlaps with the sends instead of
+   * following them; 0 while its circuit is open, 1 for the probe after the pause.
+   */
+  function depth(endpointId: string, now: number): number {
+    const allowance = breakers.allowance(endpointId, now);
+    if (allowance !== null) return Math.min(allowance, options.perEndpoint);
+    const fast = (speeds.get(endpointId) ?? Number.POSITIVE_INFINITY) < FAST_ENDPOINT_MS;
+    return fast ? options.perEndpoint * PREFETCH : options.perEndpoint;
+  }
+
+  /** Endpoints with another room than the claim's default: busy or fast here, or their circuit not closed. */
   function rooms(now: number) {
-    const ids = new Set([...perEndpoint.keys(), ...breakers.tracked()]);
+    const ids = new Set([...lanes.keys(), ...speeds.keys(), ...breakers.tracked()]);
     return [...ids].flatMap((endpointId) => {
-      const allowed = Math.min(
-        options.perEndpoint,
-        breakers.allowance(endpointId, now) ?? options.perEndpoint,
-      );
-      const room = Math.max(0, allowed - (perEndpoint.get(endpointId) ?? 0));
+      const lane = lanes.get(endpointId);
+      const room = Math.max(0, depth(endpointId, now) - (lane ? lane.queued.length + lane.sending : 0));
       return room === options.perEndpoint ? [] : [{ endpointId, room }];
     });
   }
@@ -90,17 +127,21 @@ export function webhookDispatcher(deps: {
     try {
       do {
         again = false;
-        const limit = options.maxInFlight - inFlight;
+        const limit = options.maxInFlight - held;
         if (limit <= 0) break;
-        const at = clock();
         const claimed = await store.claim({
-          at,
+          at: clock(),
           leaseMs,
           perEndpoint: options.perEndpoint,
           rooms: rooms(Date.now()),
           limit,
         });
-        for (const delivery of claimed) start(delivery);
+        const claimedAt = Date.now();
+        for (const delivery of claimed) {
+          held += 1;
+          laneOf(delivery.endpoint.id).queued.push({ delivery, claimedAt });
+        }
+        for (const endpointId of new Set(claimed.map((d) => d.endpoint.id))) pump(endpointId);
       } while (again && running);
     } catch (err) {
       log('warn', `could not claim webhook deliveries: ${(err as Error).message}`);
@@ -109,10 +150,39 @@ export function webhookDispatcher(deps: {
     }
   }
 
-  function start(delivery: ClaimedDelivery): void {
+  /** Starts the endpoint's queued deliveries while it has room. */
+  function pump(endpointId: string): void {
+    const lane = lanes.get(endpointId);
+    if (!lane) return;
+    const now = Date.now();
+    const allowance = breakers.allowance(endpointId, now);
+    const limit = Math.min(options.perEndpoint, allowance ?? options.perEndpoint);
+    while (lane.queued.length > 0 && lane.sending < limit) {
+      const { delivery, claimedAt } = lane.queued.shift()!;
+      if (now - claimedAt > startWithinMs) {
+        giveBack(delivery);
+        continue;
+      }
+      send(lane, delivery);
+    }
+    // An open circuit: what waits here goes back to the table, for any worker once it closes.
+    if (allowance === 0) for (const { delivery } of lane.queued.splice(0)) giveBack(delivery);
+    if (lane.queued.length === 0 && lane.sending === 0 && breakers.allowance(endpointId, now) === null)
+      lanes.delete(endpointId);
+  }
+
+  function giveBack(delivery: ClaimedDelivery): void {
+    held -= 1;
+    void store
+      .release(delivery.id, delivery.leaseToken)
+      .catch((err: Error) =>
+        log('warn', `could not give back webhook delivery ${delivery.id}: ${err.message}`),
+      );
+  }
+
+  function send(lane: Lane, delivery: ClaimedDelivery): void {
     const endpointId = delivery.endpoint.id;
-    inFlight += 1;
-    perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+    lane.sending += 1;
     const attempt = (async () => {
       const startedAt = clock();
       const result =
@@ -121,6 +191,12 @@ export function webhookDispatcher(deps: {
           : null;
       const finished = finishAttempt(delivery, result, startedAt, clock());
       if (result) {
+        const average = speeds.get(endpointId);
+        if (average === undefined && speeds.size >= REMEMBERED_ENDPOINTS) speeds.clear();
+        speeds.set(
+          endpointId,
+          average === undefined ? result.durationMs : average * 0.8 + result.durationMs * 0.2,
+        );
         const change = breakers.record(endpointId, result.ok, Date.now());
         if (change === 'opened')
           log(
@@ -133,11 +209,10 @@ export function webhookDispatcher(deps: {
     })()
       .catch((err: Error) => log('warn', `webhook delivery ${delivery.id}: ${err.message}`))
       .finally(() => {
-        inFlight -= 1;
-        const left = (perEndpoint.get(endpointId) ?? 1) - 1;
-        if (left > 0) perEndpoint.set(endpointId, left);
-        else perEndpoint.delete(endpointId);
+        lane.sending -= 1;
+        held -= 1;
         attempts.delete(attempt);
+        pump(endpointId);
         void claimDue();
       });
     attempts.add(attempt);
@@ -162,7 +237,8 @@ export function webhookDispatcher(deps: {
       await Promise.race([Promise.allSettled([...attempts]), sleep(graceMs)]);
       await settler.drained();
     },
-    inFlight: () => perEndpoint,
+    inFlight: () =>
+      new Map([...lanes].flatMap(([id, lane]) => (lane.sending > 0 ? [[id, lane.sending] as const] : []))),
   };
 }
 
