@@ -25,7 +25,10 @@ describe('crash safety: a worker killed with SIGKILL with jobs and webhook sends
     let holding = true;
     const receiver = await startReceiver(() => (holding ? 'hold' : { status: 200 }));
     cleanup.push(() => receiver.close());
-    const { endpoint } = await deps.webhooks.add({ brandId: state.brand.brandId, url: receiver.url('/hooks') });
+    const { endpoint } = await deps.webhooks.add({
+      brandId: state.brand.brandId,
+      url: receiver.url('/hooks'),
+    });
     const create = async (n: number) => {
       for (let i = 0; i < n; i++)
         await deps.orders.create({ id: state.brand.brandId, defaultPickupAddress: PICKUP }, ORDER);
@@ -76,9 +79,10 @@ describe('crash safety: a worker killed with SIGKILL with jobs and webhook sends
     holding = false;
 
     // Every job A held is done (gone from the queue), every event delivered, within 60 s.
-    const { rows: events } = await pool.query<{ id: string }>('SELECT id FROM outbox_events WHERE brand_id = $1', [
-      state.brand.brandId,
-    ]);
+    const { rows: events } = await pool.query<{ id: string }>(
+      'SELECT id FROM outbox_events WHERE brand_id = $1',
+      [state.brand.brandId],
+    );
     expect(events).toHaveLength(20);
     await eventually(async () => {
       const { rows } = await pool.query<{ n: number }>(
