@@ -68,5 +68,3 @@ export function endpointBreakers(policy: BreakerPolicy) {
     },
   };
 }
-
-export type EndpointBreakers = ReturnType<typeof endpointBreakers>;
