@@ -84,6 +84,7 @@ export function webhookDispatcher(deps: {
   let claiming = false;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
+  let lastClaimWarning = 0;
   const attempts = new Set<Promise<void>>();
 
   const laneOf = (endpointId: string): Lane => {
@@ -144,7 +145,11 @@ export function webhookDispatcher(deps: {
         for (const endpointId of new Set(claimed.map((d) => d.endpoint.id))) pump(endpointId);
       } while (again && running);
     } catch (err) {
-      log('warn', `could not claim webhook deliveries: ${(err as Error).message}`);
+      // Polled every second: while the database is away, said once a minute, not every second.
+      if (Date.now() - lastClaimWarning >= 60_000) {
+        lastClaimWarning = Date.now();
+        log('warn', `could not claim webhook deliveries: ${(err as Error).message}`);
+      }
     } finally {
       claiming = false;
     }
