@@ -42,6 +42,15 @@ export interface Config {
   /** After SIGTERM: /readyz fails at once, the server keeps serving this long, then closes. */
   shutdownDrainMs: number;
   /**
+   * How each worker process sends webhooks (docs/decisions/0005): attempts in flight per endpoint
+   * and in all, and the circuit breaker that pauses an endpoint after consecutive failures.
+   */
+  webhookDelivery: {
+    perEndpoint: number;
+    maxInFlight: number;
+    breaker: { failures: number; pauseMs: number };
+  };
+  /**
    * Keys the lists' cursors (CURSOR_SECRET); null: a key generated once and kept in the database.
    * Every instance must have the same, or a cursor from one is refused by another.
    */
@@ -160,6 +169,20 @@ export const ENV_SCHEMA = Type.Object({
     0,
     600_000,
     'after SIGTERM, how long the server keeps serving with /readyz failing',
+  ),
+  WEBHOOKS_ENDPOINT_CONCURRENCY: Int(
+    4,
+    1,
+    100,
+    'webhook attempts in flight per endpoint, per worker process',
+  ),
+  WEBHOOKS_MAX_IN_FLIGHT: Int(256, 1, 10_000, 'webhook attempts in flight per worker process, all endpoints'),
+  WEBHOOKS_BREAKER_FAILURES: Int(5, 1, 1000, "consecutive failed attempts that open an endpoint's circuit"),
+  WEBHOOKS_BREAKER_PAUSE_MS: Int(
+    30_000,
+    100,
+    3_600_000,
+    "how long an open circuit holds an endpoint's deliveries",
   ),
   CURSOR_SECRET: Text('key of the list cursors', {
     minLength: 32,
@@ -376,6 +399,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workerConcurrency: e.WORKER_CONCURRENCY,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    webhookDelivery: {
+      perEndpoint: e.WEBHOOKS_ENDPOINT_CONCURRENCY,
+      maxInFlight: e.WEBHOOKS_MAX_IN_FLIGHT,
+      breaker: { failures: e.WEBHOOKS_BREAKER_FAILURES, pauseMs: e.WEBHOOKS_BREAKER_PAUSE_MS },
+    },
     cursorSecret: e.CURSOR_SECRET ?? null,
     ...seller(e),
     smtpUrl: e.SMTP_URL ?? null,

@@ -48,6 +48,7 @@ import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
 import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
+import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
@@ -63,6 +64,8 @@ export type Clock = () => Date;
 interface JobQueueUpkeep {
   /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
   recoverStalled(tasks: readonly string[], graceMs: number): Promise<number>;
+  /** The heartbeats of this process's job runners, and the jobs of those that died (src/worker.ts). */
+  heartbeats: Pick<JobQueue, 'beat' | 'forgetWorkers' | 'unlockDeadWorkers'>;
   /** The per-order queues of the shop connectors whose order is finished (jobs/cleanup-order-queues.ts). */
   deleteFinishedOrderQueues(): Promise<void>;
 }
@@ -206,7 +209,6 @@ export function createDeps(
   const webhookRequestService = webhookRequests({ repository: stores.webhookRequests, destinations, clock });
   const webhookDeliveries = webhookDeliveryService({
     stores,
-    transact,
     clock,
     send: (input) => sendWebhook(webhookHttp, input),
     observer: options.observers?.webhookDeliveries,
@@ -336,6 +338,7 @@ export function createDeps(
     jobQueue: {
       recoverStalled: (tasks: readonly string[], graceMs: number) =>
         stores.jobQueue.unlockStalled(tasks, graceMs),
+      heartbeats: stores.jobQueue,
       /** The per-order queues of the shop connectors whose order is finished (jobs/cleanup-order-queues.ts). */
       deleteFinishedOrderQueues: async () => {
         for (const prefix of ORDER_QUEUE_PREFIXES)

@@ -16,7 +16,13 @@ export interface WorkerOptions {
   log?: (level: string, message: string, meta?: Record<string, unknown>) => void;
   /** Told each job run's outcome and duration (the metrics). */
   jobObserver?: JobObserver;
+  /** Webhook attempt timeout (SPEC §8's 15 s unless a test wants less). */
+  webhookTimeoutMs?: number;
 }
+
+/** How often a runner says it is alive, and how long a silence takes to be judged death. */
+const HEARTBEAT_MS = 5_000;
+const DEAD_AFTER_MS = 30_000;
 
 /**
  * Starts the job runner on the service's database: jobs are claimed with row locks, so any number
@@ -117,6 +123,7 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
           }
           log('warning', 'job runner restarted');
           await unlockJobsOf(lost.workerIds);
+          await heartbeats.forgetWorkers(lost.workerIds).catch(() => {});
           break;
         } catch (err) {
           log('warning', `job runner restart failed (${(err as Error).message}); retrying`);
@@ -146,9 +153,37 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
     }
   }
 
+  /**
+   * Every few seconds: this runner's workers beat, and the jobs of workers whose beat stopped (a
+   * process killed with jobs in hand) are freed to run again at once, well within a minute, where
+   * graphile-worker itself would wait four hours. A worker that beats keeps its jobs.
+   */
+  const { heartbeats } = deps.jobQueue;
+  const beat = async () => {
+    try {
+      if (current) await heartbeats.beat(current.workerIds);
+      const freed = await heartbeats.unlockDeadWorkers(DEAD_AFTER_MS);
+      if (freed > 0) log('warning', `ran again ${freed} jobs held by a worker that died`);
+    } catch (err) {
+      // The database is away: the runner's supervisor deals with that; the next beat will tell.
+      log('debug', `heartbeat failed: ${(err as Error).message}`);
+    }
+  };
+  const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
+  heartbeat.unref();
+
+  // Webhooks are sent by a dispatcher beside the runner's workers (docs/decisions/0005).
+  const dispatcher = deps.webhookDeliveries.dispatcher({
+    ...deps.config.webhookDelivery,
+    timeoutMs: options.webhookTimeoutMs,
+    log: (level, message) => log(level === 'warn' ? 'warning' : level, message),
+  });
+
   // Caches the jobs' services read (who listens to which event) must follow other instances' changes.
   await Promise.all(deps.watchers.map((w) => w.startWatching()));
   await launch();
+  await beat();
+  dispatcher.start();
   return {
     get events() {
       return current!.runner.events;
@@ -158,9 +193,11 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
     async stop() {
       if (stopping) throw new Error('Runner is already stopped');
       stopping = true;
+      clearInterval(heartbeat);
       cancelWait?.();
       await restarting;
-      await current!.runner.stop().catch(() => {});
+      await Promise.all([current!.runner.stop().catch(() => {}), dispatcher.stop()]);
+      await heartbeats.forgetWorkers(current!.workerIds).catch(() => {});
       settle();
     },
   };

@@ -8,7 +8,13 @@ import { TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import { actionContext, type Credentials, testCredentials, triggerNode } from './support/n8n-harness.ts';
 import { VALID_ORDER } from './support/orders.ts';
-import { drained, eventually, type Receiver, startReceiver } from './support/webhook-receiver.ts';
+import {
+  deliveriesSettled,
+  drained,
+  eventually,
+  type Receiver,
+  startReceiver,
+} from './support/webhook-receiver.ts';
 
 let api: LiveApi;
 let receiver: Receiver;
@@ -155,7 +161,7 @@ describe('trigger node', () => {
     expect(await subscriptionStatus(id)).not.toBe(200);
     await placeOrder();
     await drained(api.t.pool, 'webhooks_fan_out');
-    await drained(api.t.pool, 'webhooks_deliver');
+    await deliveriesSettled(api.t.pool);
     expect(hooks()).toHaveLength(1);
     // Deleting again (n8n retries a deactivation) is not an error.
     node.staticData.subscriptionId = id;

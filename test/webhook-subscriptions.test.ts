@@ -5,7 +5,14 @@ import { SchemaToolkit } from './support/fuzz/json-schema.ts';
 import { createOrder } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
-import { drained, eventually, type Receiver, startReceiver, verifyWith } from './support/webhook-receiver.ts';
+import {
+  deliveriesSettled,
+  drained,
+  eventually,
+  type Receiver,
+  startReceiver,
+  verifyWith,
+} from './support/webhook-receiver.ts';
 
 /**
  * The self-service subscription API (REST hooks of Zapier, n8n, Make), end to end: a real worker
@@ -40,7 +47,7 @@ const hooksAt = (path: string) => receiver.received.filter((r) => r.path === pat
 /** Waits until every queued fan-out and delivery has run. */
 async function settled() {
   await drained(t.pool, 'webhooks_fan_out');
-  await drained(t.pool, 'webhooks_deliver');
+  await deliveriesSettled(t.pool);
 }
 
 describe('webhook subscriptions', () => {

@@ -3,14 +3,11 @@ import { webhookDeliveriesRepository } from '../src/db/repositories/webhook-deli
 import { webhooksRepository } from '../src/db/repositories/webhooks-repository.ts';
 import { webhookService } from '../src/domain/webhooks/webhook-service.ts';
 import { destinationGuard } from '../src/infra/http/url-guard.ts';
-import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { type DeliverOptions, deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
-import { ORPHAN_GRACE_MS } from '../src/jobs/webhooks-recover.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
-import { holdAsDeadWorker } from './support/queued-jobs.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import { type Receiver, type Responder, startReceiver } from './support/webhook-receiver.ts';
 
@@ -41,6 +38,20 @@ afterAll(async () => {
   await scratch?.drop();
 });
 
+/** The outcome a worker whose lease ran out would record too late. */
+function lateOutcome(claimed: { id: string; leaseToken: string }) {
+  return {
+    deliveryId: claimed.id,
+    leaseToken: claimed.leaseToken,
+    attempt: null,
+    outcome: { status: 'exhausted' as const, nextAttemptAt: null },
+    attemptCount: 0,
+    lastStatus: null,
+    lastError: 'late',
+    at: now,
+  };
+}
+
 const serviceDeps = () => ({
   repository: webhooksRepository(t.pool),
   brands: t.deps.brands,
@@ -62,20 +73,35 @@ async function oneDelivery() {
 
 async function state(deliveryId: string) {
   const { rows } = await t.pool.query(
-    `SELECT d.status, d.attempt_count, d.next_attempt_at,
-       (SELECT run_at FROM ${QUEUED_JOBS} j WHERE j.key = 'delivery:' || d.id) AS job_run_at,
-       (SELECT count(*)::int FROM ${QUEUED_JOBS} j WHERE j.key = 'delivery:' || d.id) AS jobs
+    `SELECT d.status, d.attempt_count, d.next_attempt_at, d.lease_until,
+       (SELECT count(*)::int FROM ${QUEUED_JOBS} j WHERE j.task = 'webhooks_fan_out'
+           AND j.payload->>'event_id' = d.event_id) AS fan_out_jobs
      FROM webhook_deliveries d WHERE d.id = $1`,
     [deliveryId],
   );
   return rows[0];
 }
 
+const repo = () => webhookDeliveriesRepository(t.pool);
+
+/** What a dispatcher would claim at `at` (then given back, as if never claimed). */
+async function claimDue(at: Date): Promise<string[]> {
+  const claimed = await repo().claim({ at, leaseMs: 30_000, perEndpoint: 4, rooms: [], limit: 1000 });
+  for (const c of claimed) await repo().release(c.id, c.leaseToken);
+  return claimed.map((c) => c.id);
+}
+
 describe('webhook retries', () => {
   it('fan-out is idempotent: a second run creates no delivery and no job', async () => {
     const { eventId, deliveryId } = await oneDelivery();
     expect(await fanOutWebhookEvent(t.deps, eventId)).toEqual([]);
-    expect(await state(deliveryId)).toMatchObject({ status: 'pending', attempt_count: 0, jobs: 1 });
+    // The delivery is the queue: no job of its own; the event's fan-out job was taken by the fan-out.
+    expect(await state(deliveryId)).toMatchObject({
+      status: 'pending',
+      attempt_count: 0,
+      lease_until: null,
+      fan_out_jobs: 0,
+    });
   });
 
   it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up, logging every attempt', async () => {
@@ -87,9 +113,9 @@ describe('webhook retries', () => {
       const s = await state(deliveryId);
       expect(s.status).toBe('failed');
       expect(s.next_attempt_at.getTime() - now.getTime()).toBe(delay);
-      // The next attempt is a job of its own at that time, not graphile-worker's backoff.
-      expect(s.jobs).toBe(1);
-      expect(s.job_run_at.getTime()).toBe(s.next_attempt_at.getTime());
+      // The next attempt is claimed at that time (its lease is gone), not before.
+      expect(s.lease_until).toBeNull();
+      expect(await claimDue(new Date(s.next_attempt_at.getTime() - 1))).not.toContain(deliveryId);
       // Running early does nothing but wait its turn.
       expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('not_due');
       now = new Date(s.next_attempt_at.getTime());
@@ -180,27 +206,23 @@ describe('webhook retries', () => {
     expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('succeeded');
   });
 
-  it('re-enqueues a due delivery whose job is held by a dead worker', async () => {
+  it('a delivery whose worker died mid-send is claimed again once its lease runs out, not before', async () => {
+    respond = () => ({ status: 200 });
     const { deliveryId } = await oneDelivery();
-    const repo = webhookDeliveriesRepository(t.pool);
-    // Its job is queued and alive: nothing to recover.
-    now = new Date(now.getTime() + ORPHAN_GRACE_MS + M);
-    expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([]);
-    // A worker took the job, then died long ago (its row lock went with its connection).
-    const queue = jobQueueOn(t.pool);
-    const held = await queue.list({ key: `delivery:${deliveryId}` });
-    await holdAsDeadWorker(
-      t.pool,
-      held.map((j) => j.id),
-      'dead',
-      '1 hour',
+    // A worker claimed it (lease of 30 s) and was killed while sending.
+    const claimed = await repo().claimOne(deliveryId, 30_000);
+    if (claimed === null || claimed === 'busy') throw new Error('not claimed');
+    expect(await claimDue(now)).not.toContain(deliveryId);
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('busy');
+    // The lease runs out: any worker takes it again; the dead worker's late outcome, if it ever
+    // came, would be dropped (fenced by the lease token).
+    await t.pool.query(
+      `UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE id = $1`,
+      [deliveryId],
     );
-    expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([deliveryId]);
-    const rows = (await queue.list({ key: `delivery:${deliveryId}` })).map((j) => ({
-      locked_by: j.lockedBy,
-    }));
-    expect(rows).toEqual([{ locked_by: null }]);
-    expect(await repo.requeueOrphans(now, ORPHAN_GRACE_MS)).toEqual([]);
+    expect(await deliverWebhook(t.deps, deliveryId, pinned)).toBe('succeeded');
+    expect(await repo().settle([lateOutcome(claimed)])).toEqual([]);
+    expect(await state(deliveryId)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
   });
 
   it('refuses internal destinations when the endpoint is added (SSRF)', async () => {

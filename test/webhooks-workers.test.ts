@@ -5,9 +5,7 @@ import { ordersRepository } from '../src/db/repositories/orders-repository.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import type { OrderJson } from '../src/domain/orders/order-json.ts';
-import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
-import { WEBHOOKS_RECOVER } from '../src/jobs/webhooks-recover.ts';
 import { type Runner, startWorker } from '../src/worker.ts';
 import {
   buildTestApp,
@@ -17,7 +15,6 @@ import {
   testConfig,
 } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
-import { ageHeldJobs } from './support/queued-jobs.ts';
 import { DLV_BIN } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import {
@@ -100,22 +97,20 @@ describe('webhook workers', () => {
       await exited;
     }
     const [delivery] = await t.deps.webhooks.deliveries(endpoint.id);
-    // The attempt died with the worker's transaction: still owed, and no longer row-locked.
+    // The attempt died with the worker: still owed, held only by the dead worker's lease.
     expect(delivery).toMatchObject({ status: 'pending', attemptCount: 0 });
-
-    // Time passes (the recovery waits out a grace period before judging a worker dead).
-    const held = await jobQueueOn(t.pool).list({ key: `delivery:${delivery!.id}` });
-    await ageHeldJobs(
-      t.pool,
-      held.map((j) => j.id),
-      '10 minutes',
+    const { rows: leased } = await t.pool.query(
+      'SELECT id FROM webhook_deliveries WHERE id = $1 AND lease_until > now() FOR UPDATE NOWAIT',
+      [delivery!.id],
     );
+    expect(leased).toHaveLength(1);
+
+    // Time passes: the lease (the send's timeout plus a margin) runs out; any worker claims it again.
     await t.pool.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = next_attempt_at - interval '10 minutes' WHERE id = $1`,
+      `UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE id = $1`,
       [delivery!.id],
     );
     const restarted = await worker(2);
-    await jobQueueOn(t.pool).add(WEBHOOKS_RECOVER.name, {});
     const hooks = await eventually(async () => {
       const got = receiver.received.filter((r) => r.path === path);
       return got.length >= 2 && got;

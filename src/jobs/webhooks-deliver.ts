@@ -13,7 +13,10 @@ interface DeliverContext {
 
 export type { DeliverOptions, DeliverRun };
 
-/** One attempt of one webhook delivery; enqueued with the delivery, and again for each retry. */
+/**
+ * One attempt of one webhook delivery. No longer enqueued (the dispatcher of each worker claims due
+ * deliveries itself: docs/decisions/0005); kept so that jobs queued by an earlier release still run.
+ */
 export const WEBHOOKS_DELIVER = defineJob({
   ...WEBHOOKS_DELIVER_SPEC,
   async run(deps: DeliverContext, { delivery_id }, helpers) {

@@ -55,15 +55,6 @@ export async function failForGood(pool: Pool, ids: readonly string[], error: str
   );
 }
 
-/** Time passes for held jobs: held `by` (an interval) longer than they were. */
-export async function ageHeldJobs(pool: Pool, ids: readonly string[], by: string): Promise<void> {
-  await pool.query(
-    `UPDATE graphile_worker._private_jobs SET locked_at = locked_at - $2::interval
-      WHERE id = ANY($1::bigint[]) AND locked_at IS NOT NULL`,
-    [ids, by],
-  );
-}
-
 /**
  * The unheld jobs of `task` due now rather than after their backoff (seconds to hours), as the
  * queue would run them later; `onlyLater`: only those due in the future. Returns how many.

@@ -109,6 +109,17 @@ export async function drained(pool: Pool, task: string): Promise<void> {
   });
 }
 
+/** Waits until no webhook delivery is left to send now: none pending, none being sent (leased). */
+export async function deliveriesSettled(pool: Pool): Promise<void> {
+  await eventually(async () => {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries
+        WHERE status = 'pending' OR lease_until > now()`,
+    );
+    return rows[0]!.n === 0;
+  });
+}
+
 /** Polls `check` until it returns a value other than undefined/false. */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,

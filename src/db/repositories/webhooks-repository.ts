@@ -3,7 +3,6 @@ import type { EndpointOrigin, EndpointStatus, WebhookEndpoint } from '../../doma
 import type { WebhookEventType } from '../../domain/webhooks/events.ts';
 import type { NewEndpointRow, WebhookStore } from '../../domain/webhooks/ports.ts';
 import type { Queryable } from '../pool.ts';
-import { ENQUEUE_DELIVERIES } from './webhook-jobs-sql.ts';
 
 export interface EndpointRow {
   id: string;
@@ -201,15 +200,15 @@ export function webhooksRepository(db: Queryable): WebhookStore {
       return rows[0] ? toDelivery(rows[0]) : null;
     },
 
-    /** A fresh delivery of the same event to the same endpoint, enqueued in the same statement. */
+    /** A fresh delivery of the same event to the same endpoint, due now: a worker claims it within a second. */
     async replayDelivery(id: string, at: Date): Promise<string | null> {
       const { rows } = await db.query<{ id: string }>(
         `WITH d AS (
            INSERT INTO webhook_deliveries (event_id, endpoint_id, origin, replay_of, next_attempt_at, created_at, updated_at)
            SELECT event_id, endpoint_id, 'replay', id, $2, $2, $2 FROM webhook_deliveries WHERE id = $1
-           RETURNING id, next_attempt_at
-         ), j AS (${ENQUEUE_DELIVERIES})
-         SELECT d.id, (SELECT count(*) FROM j) AS jobs FROM d`,
+           RETURNING id
+         )
+         SELECT d.id FROM d`,
         [id, at],
       );
       return rows[0]?.id ?? null;
@@ -231,9 +230,9 @@ export function webhooksRepository(db: Queryable): WebhookStore {
              JOIN outbox_events e ON e.brand_id = w.brand_id AND e.type = ANY (w.event_types)
             WHERE w.status = 'active' AND e.created_at >= $1 AND ($2::text IS NULL OR w.id = $2)
             ORDER BY e.seq
-           RETURNING id, next_attempt_at
-         ), j AS (${ENQUEUE_DELIVERIES})
-         SELECT d.id, (SELECT count(*) FROM j) AS jobs FROM d`,
+           RETURNING id
+         )
+         SELECT d.id FROM d`,
         [since, endpointId, at],
       );
       return rows.map((r) => r.id);

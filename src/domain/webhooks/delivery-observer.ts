@@ -1,5 +1,21 @@
+import type { FinishedAttempt } from './delivery-attempt.ts';
 import type { DeliveryAttemptResult } from './outbound.ts';
 import type { DeliveryFailureReason, DeliveryObserver } from './ports.ts';
+
+/** A finished attempt (the dispatcher's or a single `deliver`'s), told to `observer`: none if no request was made. */
+export function reportFinished(
+  observer: DeliveryObserver | undefined,
+  eventCreatedAt: Date,
+  finished: FinishedAttempt,
+): void {
+  if (!finished.result) return;
+  reportAttempt(observer, {
+    result: finished.result,
+    outcome: finished.record.outcome.status,
+    eventCreatedAt,
+    finishedAt: finished.record.at,
+  });
+}
 
 /** One attempt's outcome, told to `observer` (if any) in the observer's terms. */
 export function reportAttempt(

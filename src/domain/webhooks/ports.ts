@@ -43,7 +43,7 @@ export interface WebhookStore {
   ): Promise<WebhookEndpoint | null>;
   listDeliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]>;
   findDelivery(id: string): Promise<WebhookDelivery | null>;
-  /** A fresh delivery of the same event to the same endpoint, enqueued in the same statement. */
+  /** A fresh delivery of the same event to the same endpoint, due now (workers claim due deliveries). */
   replayDelivery(id: string, at: Date): Promise<string | null>;
   /**
    * Fresh deliveries of every event since `since` to every active endpoint subscribed to it
@@ -101,12 +101,14 @@ export interface WebhookRequestStore {
   listOpen(): Promise<WebhookRequest[]>;
 }
 
-/** Everything one attempt needs, read under the delivery's row lock. */
-export interface LockedDelivery {
+/** Everything one attempt needs, held by a lease (the claim's token) rather than an open transaction. */
+export interface ClaimedDelivery {
   id: string;
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: Date | null;
+  /** Fences the outcome: it is recorded only while this claim still holds the delivery. */
+  leaseToken: string;
   event: { id: string; type: WebhookEventType; data: Record<string, unknown>; createdAt: Date };
   endpoint: {
     id: string;
@@ -120,39 +122,66 @@ export interface LockedDelivery {
   };
 }
 
-/** The job side of webhooks: fan-out, and one attempt's lock, log and follow-up. */
+/** What one attempt (or a delivery settled without one) writes. */
+export interface AttemptRecord {
+  deliveryId: string;
+  leaseToken: string;
+  /** Null when no request was made (the endpoint is no longer active). */
+  attempt: { number: number; startedAt: Date; result: DeliveryAttemptResult } | null;
+  outcome: Pick<DeliveryOutcome, 'status' | 'nextAttemptAt'>;
+  attemptCount: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  at: Date;
+}
+
+/** A claim of due deliveries, endpoint by endpoint. */
+export interface ClaimRequest {
+  /** Due means next_attempt_at at or before this (the service's clock). */
+  at: Date;
+  /** How long the claim holds each delivery (the database's clock): past it, another worker may take it. */
+  leaseMs: number;
+  /** At most this many per endpoint… */
+  perEndpoint: number;
+  /** …except these, which have less room here (in flight already, or their circuit open: 0). */
+  rooms: ReadonlyArray<{ endpointId: string; room: number }>;
+  /** At most this many in all. */
+  limit: number;
+}
+
+/**
+ * The job side of webhooks: fan-out, and the deliveries as a queue of their own: claimed with a
+ * lease in one short statement, sent with no transaction open, their outcomes recorded afterwards.
+ */
 export interface WebhookDeliveryStore {
   /**
-   * One delivery per active endpoint of the event's brand subscribed to its type, each with its
-   * job, in one statement. A re-run finds the deliveries already there and enqueues nothing.
+   * One delivery per active endpoint of each event's brand subscribed to its type, in one
+   * statement; with `takeWaiting`, also for up to that many events whose fan-out job is still
+   * waiting, those jobs taken from the queue in the same statement (one statement instead of one
+   * job each). A re-run finds the deliveries already there and creates nothing.
    */
-  fanOut(eventId: string, at: Date): Promise<string[]>;
+  fanOut(
+    eventIds: readonly string[],
+    at: Date,
+    options?: { takeWaiting?: number },
+  ): Promise<Array<{ id: string; eventId: string }>>;
+  /** Due deliveries, oldest first per endpoint, each under a fresh lease (SKIP LOCKED). */
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /**
-   * Locks the delivery for the length of the caller's transaction. SKIP LOCKED: null when it is
-   * unknown or another worker is sending it right now (that worker records the outcome and
-   * schedules what follows), so one delivery is never sent twice at once.
+   * One delivery whatever its state, under a fresh lease; 'busy' while another worker holds it
+   * (its lease or a row lock), null when there is no such delivery.
    */
-  exists(deliveryId: string): Promise<boolean>;
-  lock(deliveryId: string): Promise<LockedDelivery | null>;
-  recordAttempt(attempt: {
-    deliveryId: string;
-    number: number;
-    startedAt: Date;
-    result: DeliveryAttemptResult;
-  }): Promise<void>;
-  /** Stores the outcome and, for a retry, enqueues the next attempt at its time. */
-  settle(
-    deliveryId: string,
-    change: {
-      outcome: Pick<DeliveryOutcome, 'status' | 'nextAttemptAt'>;
-      attemptCount: number;
-      lastStatus: number | null;
-      lastError: string | null;
-      at: Date;
-    },
-  ): Promise<void>;
-  /** Re-enqueues a delivery whose job ran before its time (clocks differ between hosts). */
-  requeue(deliveryId: string): Promise<void>;
+  claimOne(deliveryId: string, leaseMs: number): Promise<ClaimedDelivery | 'busy' | null>;
+  /** Gives a claimed delivery back untouched (it ran early, or was already settled). */
+  release(deliveryId: string, leaseToken: string): Promise<void>;
+  /**
+   * Records attempts and outcomes in one statement, each only if its lease is still the one it was
+   * claimed with (else another worker has it now, and this late outcome is dropped: at least once).
+   * Returns the ids recorded.
+   */
+  settle(records: readonly AttemptRecord[]): Promise<string[]>;
+  /** Forgets leases past their time (their worker died): how many. Claims ignore them anyway. */
+  expireLeases(): Promise<number>;
   /**
    * The endpoint's failure run: a success ends it, a failure starts it if none is running.
    * Writes only on a change, so a healthy endpoint's row is not rewritten by every delivery.
@@ -161,12 +190,6 @@ export interface WebhookDeliveryStore {
   disableEndpoint(endpointId: string, reason: string, at: Date): Promise<void>;
   /** An API subscription whose receiver answered 410 Gone: deleted, as its brand could do. */
   deleteEndpoint(endpointId: string, reason: string, at: Date): Promise<void>;
-  /**
-   * Deliveries owed an attempt for over `graceMs` whose job is gone or held by a worker that
-   * died (locked long ago while the delivery row itself is not locked): enqueued again, so a
-   * crash mid-send delays a delivery but never loses it.
-   */
-  requeueOrphans(now: Date, graceMs: number): Promise<string[]>;
 }
 
 /** Why an attempt failed, in a word fit for a metric label (never the URL or the brand). */

@@ -86,6 +86,16 @@ export interface JobQueue {
    * jobs, which run again at once (they are all safe to run twice). Returns how many were freed.
    */
   unlockStalled(tasks: readonly string[], graceMs: number): Promise<number>;
+  /** These workers (graphile-worker's ids) are alive: their heartbeat (worker_heartbeats). */
+  beat(workerIds: readonly string[]): Promise<void>;
+  /** These workers stopped cleanly: no heartbeat to judge any more. */
+  forgetWorkers(workerIds: readonly string[]): Promise<void>;
+  /**
+   * The jobs of workers whose heartbeat stopped more than `staleMs` ago (their process was killed)
+   * are freed, to run again at once; those workers' heartbeats are removed. A worker that still
+   * beats keeps its jobs, however long they run. Returns how many jobs were freed.
+   */
+  unlockDeadWorkers(staleMs: number): Promise<number>;
   /**
    * Empty per-order queues (queue-sql.ts orderQueueName, `prefix:<tracking ref>`) of orders in
    * one of `finishedStatuses`, which will not move again: graphile-worker keeps a queue's row
@@ -160,11 +170,44 @@ export function jobQueueOn(db: Queryable): JobQueue {
            SELECT DISTINCT locked_by FROM graphile_worker.jobs
             WHERE task_identifier = ANY($1::text[]) AND locked_by IS NOT NULL
               AND locked_at < now() - make_interval(secs => $2::double precision / 1000)
+              -- A worker that beats is alive: its job is long, not stalled.
+              AND NOT EXISTS (SELECT 1 FROM worker_heartbeats h WHERE h.worker_id = locked_by)
          ), unlocked AS (
            SELECT graphile_worker.force_unlock_workers(array_agg(locked_by)) FROM stalled HAVING count(*) > 0
          )
          SELECT (SELECT count(*) FROM stalled)::int AS n, (SELECT count(*) FROM unlocked) AS done`,
         [tasks, graceMs],
+      );
+      return rows[0]?.n ?? 0;
+    },
+
+    async beat(workerIds: readonly string[]): Promise<void> {
+      if (workerIds.length === 0) return;
+      await db.query(
+        `INSERT INTO worker_heartbeats (worker_id, beat_at) SELECT unnest($1::text[]), now()
+         ON CONFLICT (worker_id) DO UPDATE SET beat_at = excluded.beat_at`,
+        [workerIds],
+      );
+    },
+
+    async forgetWorkers(workerIds: readonly string[]): Promise<void> {
+      if (workerIds.length === 0) return;
+      await db.query('DELETE FROM worker_heartbeats WHERE worker_id = ANY($1::text[])', [workerIds]);
+    },
+
+    async unlockDeadWorkers(staleMs: number): Promise<number> {
+      const { rows } = await db.query<{ n: number }>(
+        `WITH dead AS (
+           DELETE FROM worker_heartbeats
+            WHERE beat_at < now() - make_interval(secs => $1::double precision / 1000)
+           RETURNING worker_id
+         ), held AS (
+           SELECT count(*)::int AS n FROM graphile_worker.jobs j JOIN dead ON dead.worker_id = j.locked_by
+         ), unlocked AS (
+           SELECT graphile_worker.force_unlock_workers(array_agg(worker_id)) FROM dead HAVING count(*) > 0
+         )
+         SELECT (SELECT n FROM held) AS n, (SELECT count(*) FROM unlocked) AS done`,
+        [staleMs],
       );
       return rows[0]?.n ?? 0;
     },

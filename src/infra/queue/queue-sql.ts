@@ -45,3 +45,22 @@ export const QUEUED_JOBS = `(SELECT j.id, j.job_queue_id AS queue_id, k.identifi
  * Dropped once the order is finished (job-queue.ts deleteFinishedOrderQueues).
  */
 export const orderQueueName = (prefix: string, trackingRef: string): string => `${prefix}:${trackingRef}`;
+
+/**
+ * A DELETE (for a CTE) that takes up to `limit` waiting jobs of `task` out of the queue — due, held
+ * by no worker, not failed for good — and returns their `payload` (json): the statement that does
+ * their work in bulk claims them, so no worker runs them afterwards, and if that statement fails
+ * they are still queued. `task` and `limit` are SQL expressions.
+ */
+export function takeWaitingJobsSql(task: string, limit: string): string {
+  return `DELETE FROM graphile_worker._private_jobs taken
+   WHERE taken.id IN (
+     SELECT j.id FROM graphile_worker._private_jobs j
+       JOIN graphile_worker._private_tasks k ON k.id = j.task_id
+      WHERE k.identifier = ${task} AND j.locked_at IS NULL AND j.run_at <= now()
+        AND j.attempts < j.max_attempts
+      ORDER BY j.run_at LIMIT ${limit}
+      FOR UPDATE OF j SKIP LOCKED)
+     AND taken.locked_at IS NULL
+   RETURNING taken.payload`;
+}

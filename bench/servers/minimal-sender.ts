@@ -1,0 +1,52 @@
+// The yardstick of the webhook bench: a bare loop that signs Standard Webhooks (the standardwebhooks
+// package) and POSTs them with keep-alive to the same receiver, CONCURRENCY at a time, over the
+// receiver's paths in turn — no database, no queue. Prints `READY <deliveries per second>`.
+import http from 'node:http';
+import { Webhook } from 'standardwebhooks';
+
+const target = new URL(process.env.TARGET!);
+const paths = process.env.PATHS!.split(',');
+const count = Number(process.env.COUNT ?? 10_000);
+const concurrency = Number(process.env.CONCURRENCY ?? 32);
+const webhook = new Webhook(process.env.SECRET!);
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+
+function post(path: string, i: number): Promise<void> {
+  const id = `msg_${i}`;
+  const now = new Date();
+  const body = JSON.stringify({
+    type: 'order.created',
+    id,
+    created_at: now.toISOString(),
+    data: { order: { i } },
+  });
+  const headers = {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': webhook.sign(id, now, body),
+    'content-length': String(Buffer.byteLength(body)),
+  };
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: target.hostname, port: target.port, path, method: 'POST', headers, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let next = 0;
+const started = performance.now();
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    for (let i = next++; i < count; i = next++) await post(paths[i % paths.length]!, i);
+  }),
+);
+const seconds = (performance.now() - started) / 1000;
+console.log(`READY ${Math.round(count / seconds)}`);
+agent.destroy();

@@ -1,0 +1,173 @@
+/**
+ * Webhook delivery throughput and isolation (issue #25), side by side in one run:
+ * (a) the real path end to end — orders created through the service (OrderService.create, as the
+ *     API's handler calls it, 64 at a time) → outbox → worker process(es) → loopback receiver
+ *     (a process of its own): deliveries/s counted from the first creation to the last arrival,
+ *     and the creation → arrival lag (p50/p99, from each event's created_at);
+ * (b) a minimal signed sender: a bare loop signing Standard Webhooks and POSTing with keep-alive to
+ *     the same receiver, as many at a time as the workers may have in flight;
+ * then the isolation run: one endpoint answering in 500 ms, the others' throughput compared with
+ * the first run. BENCH_WEBHOOK_SECONDS (default BENCH_SECONDS, 8), BENCH_WEBHOOK_ENDPOINTS (8),
+ * BENCH_WEBHOOK_WORKERS (1) tune it.
+ */
+import type { Deps } from '../src/deps.ts';
+import { startServer } from './harness.ts';
+
+interface Stats {
+  paths: Record<string, { count: number; first: number; last: number }>;
+  lag: { n: number; p50: number; p99: number };
+}
+
+const PICKUP = '1 rue de Rivoli 75001 Paris';
+const ORDER = { customer_email: 'w@example.com', delivery_address: '1 rue X 75011 Paris' };
+const PER_ENDPOINT = 4;
+
+export async function benchWebhookDelivery(
+  dbUrl: string,
+  makeDeps: (poolSize: number) => Deps,
+): Promise<string[]> {
+  const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? process.env.BENCH_SECONDS ?? 8);
+  const endpoints = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 8);
+  const workerCount = Number(process.env.BENCH_WEBHOOK_WORKERS ?? 1);
+  const deps = makeDeps(16);
+  const receiver = await startServer('bench/servers/webhook-receiver.ts', {});
+  const base = `http://127.0.0.1:${receiver.port}`;
+  const stats = async () => (await (await fetch(`${base}/stats`)).json()) as Stats;
+  const reset = () => fetch(`${base}/reset`, { method: 'POST' });
+
+  const brands: { id: string; endpointId: string; path: string; secret: string }[] = [];
+  for (let i = 0; i < endpoints; i++) {
+    const brand = await deps.brands.create({ name: `Webhook bench ${i}`, pickupAddress: PICKUP });
+    const path = `/fast/${i}`;
+    const { endpoint, secret } = await deps.webhooks.add({ brandId: brand.id, url: `${base}${path}` });
+    brands.push({ id: brand.id, endpointId: endpoint.id, path, secret });
+  }
+  // Draining: a backlog of events queued while no worker runs, then the workers start.
+  const backlog = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 5000);
+  await Promise.all(
+    Array.from({ length: 64 }, async (_, lane) => {
+      for (let i = lane; i < backlog; i += 64) {
+        const brand = brands[i % brands.length]!;
+        await deps.orders.create({ id: brand.id, defaultPickupAddress: PICKUP }, ORDER);
+      }
+    }),
+  );
+  await reset();
+  const drainStarted = Date.now();
+  const workers = [];
+  for (let i = 0; i < workerCount; i++) {
+    workers.push(
+      await startServer('bench/servers/webhook-worker.ts', {
+        DATABASE_URL: dbUrl,
+        WEBHOOKS_ALLOW_INSECURE: '1',
+        WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+        LOG_LEVEL: 'warn',
+      }),
+    );
+  }
+
+  /** Orders created for `seconds` as fast as the service takes them; then every fast delivery awaited. */
+  async function run(label: string, fastPaths: Set<string>) {
+    await reset();
+    const created = new Map<string, number>();
+    const started = performance.now();
+    const startedAt = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (performance.now() - started < seconds * 1000) {
+          const brand = brands[next++ % brands.length]!;
+          await deps.orders.create({ id: brand.id, defaultPickupAddress: PICKUP }, ORDER);
+          created.set(brand.path, (created.get(brand.path) ?? 0) + 1);
+        }
+      }),
+    );
+    const creationSeconds = (performance.now() - started) / 1000;
+    const expected = [...fastPaths].reduce((n, p) => n + (created.get(p) ?? 0), 0);
+    const deadline = Date.now() + 180_000;
+    let s = await stats();
+    const fastCount = (st: Stats) => [...fastPaths].reduce((n, p) => n + (st.paths[p]?.count ?? 0), 0);
+    while (fastCount(s) < expected && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      s = await stats();
+    }
+    const delivered = fastCount(s);
+    const lastArrival = Math.max(...[...fastPaths].map((p) => s.paths[p]?.last ?? 0));
+    const wallSeconds = (lastArrival - startedAt) / 1000;
+    const totalCreated = [...created.values()].reduce((a, b) => a + b, 0);
+    /** Deliveries per second to these endpoints: from the first creation to their last arrival. */
+    const rateOf = (paths: Set<string>) =>
+      [...paths].reduce((n, p) => n + (s.paths[p]?.count ?? 0), 0) /
+      ((Math.max(...[...paths].map((p) => s.paths[p]?.last ?? 0)) - startedAt) / 1000);
+    return {
+      rateOf,
+      label,
+      created: totalCreated,
+      createdPerSecond: totalCreated / creationSeconds,
+      delivered,
+      expected,
+      perSecond: delivered / wallSeconds,
+      wallSeconds,
+      lag: s.lag,
+    };
+  }
+
+  const notes: string[] = [];
+  try {
+    let drained = await stats();
+    while (Object.values(drained.paths).reduce((n, p) => n + p.count, 0) < backlog) {
+      if (Date.now() - drainStarted > 180_000) throw new Error('webhook backlog not drained in 180 s');
+      await new Promise((r) => setTimeout(r, 100));
+      drained = await stats();
+    }
+    // From the first arrival to the last: the workers' start-up (tsx) is not delivery time.
+    const arrivals = Object.values(drained.paths);
+    const drainSeconds =
+      (Math.max(...arrivals.map((p) => p.last)) - Math.min(...arrivals.map((p) => p.first))) / 1000;
+    notes.push(
+      `webhooks draining: ${backlog} events queued with no worker running, delivered in ${drainSeconds.toFixed(1)} s from the first arrival to the last = ${(backlog / drainSeconds).toFixed(0)} deliveries/s (before: 67–74/s)`,
+    );
+    const allFast = new Set(brands.map((b) => b.path));
+    const real = await run('all endpoints fast', allFast);
+
+    await reset();
+    const minimal = await new Promise<number>((resolve, reject) => {
+      startServer('bench/servers/minimal-sender.ts', {
+        TARGET: base,
+        PATHS: [...allFast].join(','),
+        COUNT: String(Math.max(real.delivered, 10_000)),
+        CONCURRENCY: String(endpoints * PER_ENDPOINT * workerCount),
+        SECRET: brands[0]!.secret,
+      }).then((r) => resolve(r.port), reject);
+    });
+
+    // Isolation: the first endpoint now answers in 500 ms; the others are measured as before.
+    const slow = brands[0]!;
+    await deps.pool.query('UPDATE webhook_endpoints SET url = $2 WHERE id = $1', [
+      slow.endpointId,
+      `${base}/slow/0`,
+    ]);
+    const others = new Set(brands.slice(1).map((b) => b.path));
+    const baselineOthers = real.rateOf(others);
+    const isolated = await run('one endpoint answering in 500 ms', others);
+    const loss = 1 - isolated.perSecond / baselineOthers;
+
+    const ratio = real.perSecond / minimal;
+    notes.push(
+      `webhooks end to end (orders through OrderService.create, 64 at a time → outbox → ${workerCount} worker process(es), concurrency 8, ${PER_ENDPOINT}/endpoint → loopback receiver, ${endpoints} endpoints): ` +
+        `${real.created} orders in ${seconds} s (${real.createdPerSecond.toFixed(0)}/s created), ${real.delivered}/${real.expected} delivered in ${real.wallSeconds.toFixed(1)} s = ` +
+        `**${real.perSecond.toFixed(0)} deliveries/s** (target ≥ 1,000: ${real.perSecond >= 1000 ? 'met' : 'NOT met'}); ` +
+        `creation → delivery lag p50 ${real.lag.p50} ms, p99 ${real.lag.p99} ms`,
+      `webhooks minimal signed sender (standardwebhooks + keep-alive, ${endpoints * PER_ENDPOINT * workerCount} in flight, same receiver): ${minimal} deliveries/s; ` +
+        `end to end / minimal = ${ratio.toFixed(2)} (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})`,
+      `webhooks isolation: with one endpoint of ${endpoints} answering in 500 ms, the ${endpoints - 1} others got ${isolated.perSecond.toFixed(0)} deliveries/s ` +
+        `against ${baselineOthers.toFixed(0)}/s in the first run: ${(loss * 100).toFixed(1)} % lost (target ≤ 10 %: ${loss <= 0.1 ? 'met' : 'NOT met'}); ` +
+        `their lag p50 ${isolated.lag.p50} ms, p99 ${isolated.lag.p99} ms`,
+    );
+  } finally {
+    for (const w of workers) await w.stop();
+    await receiver.stop();
+    await deps.pool.end();
+  }
+  return notes;
+}
