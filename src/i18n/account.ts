@@ -576,8 +576,8 @@ const ACCOUNT = {
     fr: 'Sélectionner {ref}',
   },
   'labels.selectColumn': {
-    en: 'Label',
-    fr: 'Étiquette',
+    en: 'Print',
+    fr: 'Imprimer',
   },
   'labels.format': {
     en: 'Format',

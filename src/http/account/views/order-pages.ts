@@ -30,7 +30,7 @@ function orderRow(ctx: PageContext, o: OrderJson) {
   const { t } = ctx;
   const destination = [o.delivery_postcode, o.delivery_city].filter(Boolean).join(' ');
   return html`<tr>
-  <td data-label="${t('labels.selectColumn')}"><input type="checkbox" name="ref" value="${o.tracking_ref}" form="labels" aria-label="${t('labels.select', { ref: o.tracking_ref })}"></td>
+  <td class="pick" data-label="${t('labels.selectColumn')}"><input type="checkbox" name="ref" value="${o.tracking_ref}" form="labels" aria-label="${t('labels.select', { ref: o.tracking_ref })}"></td>
   <td data-label="${t('orders.trackingRef')}"><a href="${orderHref(o.tracking_ref)}"><code>${o.tracking_ref}</code></a></td>
   <td data-label="${t('orders.reference')}">${o.reference ?? '—'}</td>
   <td data-label="${t('orders.status')}">${badge(ctx, o.status)}</td>
@@ -76,7 +76,7 @@ ${
   <button type="submit">${t('labels.print')}</button>
 </form>
 <table class="list"><thead><tr>
-  <th>${t('labels.selectColumn')}</th><th>${t('orders.trackingRef')}</th><th>${t('orders.reference')}</th><th>${t('orders.status')}</th>
+  <th class="pick">${t('labels.selectColumn')}</th><th>${t('orders.trackingRef')}</th><th>${t('orders.reference')}</th><th>${t('orders.status')}</th>
   <th>${t('orders.destination')}</th><th class="num">${t('orders.price')}</th><th>${t('orders.promised')}</th><th>${t('orders.created')}</th>
 </tr></thead>
 <tbody>${data.orders.map((o) => orderRow(ctx, o))}</tbody></table>`
