@@ -127,8 +127,11 @@ function drawLabel(doc: Doc, label: LabelContent, width: number, height: number)
   // The tracking reference, for eyes, then for scanners.
   text(doc, label.trackingRef, M, y, { size: 22, font: BOLD, width: inner, align: 'center' });
   y += 28;
-  drawCode128(doc, label.trackingRef, M, y, inner, 62);
-  y += 68;
+  // The blocks below take a fixed height: the page's spare height goes to the bars (taller is
+  // easier to hit with a hand scanner held at an angle).
+  const barHeight = 62 + Math.max(0, Math.floor(height - 2 * M - 388));
+  drawCode128(doc, label.trackingRef, M, y, inner, barHeight);
+  y += barHeight + 6;
   rule(doc, y, width);
 
   // The recipient: what the courier needs at the door (never the customer's e-mail or the amount).
