@@ -6,7 +6,10 @@ import bwipjs from 'bwip-js/node';
  * parcel's barcode is drawn the same way everywhere a scanner may meet it.
  */
 
-/** A Code 128 barcode of `text` (no human-readable line: the documents print the text themselves). */
+/**
+ * A Code 128 barcode of `text` (no human-readable line: the documents print the text themselves).
+ * @public the pickup manifests draw their parcels' barcodes with it.
+ */
 export function code128Png(
   text: string,
   options: { heightMm?: number; scale?: number } = {},
@@ -22,7 +25,10 @@ export function code128Png(
   });
 }
 
-/** A DataMatrix (ECC 200) square carrying `text`. */
+/**
+ * A DataMatrix (ECC 200) square carrying `text`.
+ * @public kept beside code128Png for documents that embed images (the labels draw vectors).
+ */
 export function dataMatrixPng(text: string, options: { scale?: number } = {}): Promise<Buffer> {
   return bwipjs.toBuffer({
     bcid: 'datamatrix',

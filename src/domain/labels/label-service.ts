@@ -25,7 +25,7 @@ import {
 /** References in one batch (SPEC §10, issue #26). */
 export const MAX_BATCH_REFS = 200;
 /** Pages in one document: an order prints one label per unit, so 200 orders may be more pages. */
-export const MAX_LABELS_PER_DOCUMENT = 1000;
+const MAX_LABELS_PER_DOCUMENT = 1000;
 
 /** An order without a delivery address, or cancelled, is not collected: it has no label. */
 const NOT_COLLECTABLE: ReadonlySet<OrderStatus> = new Set(['awaiting_address', 'cancelled']);

@@ -45,7 +45,7 @@ export interface LabelContent {
  * neither contains), so a scanner at the hub reads where a parcel goes and which of its order's
  * parcels it is without a lookup.
  */
-export function dataMatrixText(trackingRef: string, sortCode: string, unit: number, units: number): string {
+function dataMatrixText(trackingRef: string, sortCode: string, unit: number, units: number): string {
   return `${trackingRef}|${sortCode}|${unit}/${units}`;
 }
 
@@ -53,7 +53,7 @@ export function dataMatrixText(trackingRef: string, sortCode: string, unit: numb
  * "12 rue Oberkampf 75011 Paris" → ["12 rue Oberkampf", "75011 Paris"]: the line a sorter reads
  * (postcode and city) on its own. An address without its postcode stays one line.
  */
-export function addressLines(address: string | null, postcode: string | null): string[] {
+function addressLines(address: string | null, postcode: string | null): string[] {
   if (!address) return [];
   const text = address.replace(/\s+/g, ' ').trim();
   const at = postcode ? text.lastIndexOf(postcode) : -1;
@@ -63,7 +63,7 @@ export function addressLines(address: string | null, postcode: string | null): s
 }
 
 /** +33612345678 → 06 12 34 56 78 (how a French courier dials it); other numbers as stored. */
-export function phoneForCourier(phone: string | null): string | null {
+function phoneForCourier(phone: string | null): string | null {
   if (!phone) return null;
   const french = /^\+33(\d{9})$/.exec(phone);
   if (!french) return phone;
