@@ -112,6 +112,27 @@ describe('GET /orders/{trackingRef}/label', () => {
     expect(await labelledEvents(ref)).toHaveLength(1);
   });
 
+  it('keeps the order’s stored JSON current: labelled_at is not a member of it (migration 0029)', async () => {
+    const ref = await newOrder();
+    const version = async () =>
+      (
+        await t.pool.query<{ json_version: number | null }>(
+          'SELECT json_version FROM orders WHERE tracking_ref = $1',
+          [ref],
+        )
+      ).rows[0]!.json_version;
+    const stored = await version();
+    expect(stored).not.toBeNull();
+    expect((await label(ref)).statusCode).toBe(200);
+    expect(await version()).toBe(stored);
+    // A fix by hand of a served column is still marked stale, labelled_at changed with it or not.
+    await t.pool.query(
+      "UPDATE orders SET reference = 'BY-HAND', labelled_at = labelled_at + interval '1 s' WHERE tracking_ref = $1",
+      [ref],
+    );
+    expect(await version()).toBeNull();
+  });
+
   it('is a 404 for another brand’s order, exactly like GET /orders/{ref}, and records nothing', async () => {
     const ref = await newOrder({}, other);
     const res = await label(ref);
