@@ -97,6 +97,24 @@ describe('PDF labels', () => {
     });
   }
 
+  it('draws DataMatrix symbols of every single-region size (and longer ones) that read back', async () => {
+    // 1 to 43 ASCII codewords: 10×10 up to 26×26 (datamatrix.ts); 60 characters: bwip-js's encoder.
+    const texts = [1, 4, 7, 11, 17, 21, 29, 35, 43, 60].map((length) =>
+      'DLV-7K3M9Q2XHP|PC-93-SD|12/40|abcdefghijklmnopqrstuvwxyz|ABCDEFGHIJKLMNOPQRSTUVWXYZ'.slice(0, length),
+    );
+    const [label] = labelsOfOrder({ ...ORDER, quantity: 1 }, CONTEXT);
+    const pdf = await renderLabelsPdf(
+      texts.map((dataMatrix) => ({ ...label!, dataMatrix })),
+      'a6',
+      new Date(),
+    );
+    const pngs = await pagesAsPng(pdf, 'matrices');
+    for (const [i, png] of pngs.entries()) {
+      const found = await decodeBarcodes(png);
+      expect(found.filter((b) => b.format === 'DataMatrix').map((b) => b.text)).toEqual([texts[i]]);
+    }
+  });
+
   it('prints what a courier needs and never the customer e-mail nor the amount', async () => {
     const pdf = await renderLabelsPdf(labelsOfOrder(ORDER, CONTEXT), 'a6', new Date());
     const text = await pdfText(pdf, 'content');

@@ -1,4 +1,5 @@
 import bwipjs from 'bwip-js/node';
+import { dataMatrixModules } from './datamatrix.ts';
 
 /**
  * Barcodes drawn by bwip-js (a maintained port of Barcode Writer in Pure PostScript), as PNG
@@ -66,16 +67,10 @@ export function dataMatrixRuns(text: string): {
   columns: number;
   rows: number;
 } {
-  const codewords = asciiCodewords(text);
-  const options = codewords
-    ? { bcid: 'datamatrix', text: codewords, raw: true }
-    : { bcid: 'datamatrix', text };
-  const [symbol] = bwipjs.raw(options) as Array<{
-    pixs: number[];
-    pixx: number;
-    pixy: number;
-  }>;
-  const { pixs, pixx, pixy } = symbol!;
+  const own = dataMatrixModules(text);
+  const { pixs, pixx, pixy } = own
+    ? { pixs: own.dark, pixx: own.side, pixy: own.side }
+    : bwipDataMatrix(text);
   const runs: Array<[number, number, number]> = [];
   for (let row = 0; row < pixy; row++) {
     let start = -1;
@@ -91,25 +86,12 @@ export function dataMatrixRuns(text: string): {
   return { runs, columns: pixx, rows: pixy };
 }
 
-/**
- * DataMatrix's ASCII encodation of `text` as bwip-js raw codewords (`^065^066…`): a character is
- * its code + 1, a pair of digits 130 + its value. bwip-js's own encoder searches every encodation
- * for the shortest symbol, which is most of a label's drawing time; for the short ASCII texts of
- * labels ASCII alone gives a symbol of the same size or one step larger, decoded by every reader.
- * Null for text beyond ASCII (left to bwip-js).
- */
-function asciiCodewords(text: string): string | null {
-  const words: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 127) return null;
-    const next = text.charCodeAt(i + 1);
-    if (code >= 48 && code <= 57 && next >= 48 && next <= 57) {
-      words.push(130 + (code - 48) * 10 + (next - 48));
-      i++;
-    } else {
-      words.push(code + 1);
-    }
-  }
-  return words.map((w) => `^${String(w).padStart(3, '0')}`).join('');
+/** A text too long for datamatrix.ts (several data regions), or beyond ASCII: bwip-js's encoder. */
+function bwipDataMatrix(text: string): { pixs: ArrayLike<number>; pixx: number; pixy: number } {
+  const [symbol] = bwipjs.raw({ bcid: 'datamatrix', text }) as Array<{
+    pixs: number[];
+    pixx: number;
+    pixy: number;
+  }>;
+  return symbol!;
 }

@@ -65,7 +65,13 @@ function text(
   value: string,
   x: number,
   y: number,
-  options: { size: number; font?: string; width: number; color?: string; align?: 'left' | 'right' | 'center' },
+  options: {
+    size: number;
+    font?: string;
+    width: number;
+    color?: string;
+    align?: 'left' | 'right' | 'center';
+  },
 ): void {
   doc
     .font(options.font ?? REGULAR)
