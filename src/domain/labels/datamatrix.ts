@@ -65,7 +65,7 @@ function errorCorrection(data: readonly number[], n: number): number[] {
 }
 
 /** ASCII encodation: a character is its code + 1, two digits 130 + their value; null beyond ASCII. */
-export function asciiCodewords(text: string): number[] | null {
+function asciiCodewords(text: string): number[] | null {
   const words: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
