@@ -90,7 +90,7 @@ export interface Config {
    * development and tests only; otherwise a shop's address must be https and public (the SSRF guard).
    */
   connectorsAllowInsecure: boolean;
-  /** The carrier's name in shops (CARRIER_NAME): checkout, notes, tracking entries. */
+  /** The carrier's name (CARRIER_NAME): checkout, notes, tracking entries, labels. */
   carrierName: string;
   /**
    * The WooCommerce bridge needs no app credentials (each shop gives its key pair): on, unless the
@@ -235,7 +235,7 @@ export const ENV_SCHEMA = Type.Object({
     default: 'Livraison DLV',
     minLength: 1,
     maxLength: 60,
-    description: 'carrier name shown at checkout and in shops’ tracking information',
+    description: 'carrier name shown at checkout, in shops’ tracking information and on labels',
   }),
   CONNECTORS_ALLOW_INSECURE: Bool(
     false,

@@ -15,6 +15,7 @@ import {
 } from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import type { Pool } from './db/pool.ts';
+import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
@@ -24,6 +25,7 @@ import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-ser
 import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { type BrandService, brandService } from './domain/brands/brand-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
+import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
@@ -101,6 +103,8 @@ export interface Deps extends WiredConnectors {
   orders: OrderService;
   links: OrderLinks;
   invoices: InvoiceService;
+  /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
+  labels: LabelService;
   webhooks: WebhookService;
   webhookRequests: WebhookRequests;
   subscriptions: WebhookSubscriptions;
@@ -190,6 +194,14 @@ export function createDeps(
     clock,
     seller: config.seller,
     cursors,
+  });
+  const labels = labelService({
+    store: labelsRepository(pool),
+    outbox: events,
+    clock,
+    links,
+    carrierName: config.carrierName,
+    brandName: async (brandId) => (await brands.get(brandId)).name,
   });
   const webhooks = webhookService({
     repository: stores.webhooks,
@@ -315,6 +327,7 @@ export function createDeps(
     orders,
     links,
     invoices,
+    labels,
     webhooks,
     webhookRequests: webhookRequestService,
     subscriptions,

@@ -233,6 +233,16 @@ function hintsFor(op: Operation): Hints {
       return real.length > 0 ? fc.constantFrom(...real) : undefined;
     }
     if (location === 'header' && name === 'idempotency-key') return seeds.idempotencyKey;
+    // Labels: mostly a few of the brand's orders, once each; sometimes a mix with others' and unknowns.
+    if (location === 'body' && name === 'tracking_refs') {
+      return fc.oneof(
+        {
+          weight: 6,
+          arbitrary: fc.uniqueArray(fc.constantFrom(...pools.refs), { minLength: 1, maxLength: 3 }),
+        },
+        { weight: 2, arbitrary: fc.array(refs(), { minLength: 1, maxLength: 4 }) },
+      );
+    }
     if (location === 'body') return seeds.bodyHints[name];
     return undefined;
   };

@@ -50,6 +50,11 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./grids.ts')).gridCommands,
   },
   {
+    name: 'sort-codes',
+    description: 'the sort codes printed on labels, by delivery postcode: import, list',
+    load: async () => (await import('./sort-codes.ts')).sortCodeCommands,
+  },
+  {
     name: 'orders',
     description: 'delivery orders: show, set a status',
     load: async () => (await import('./orders.ts')).orderCommands,

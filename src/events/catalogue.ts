@@ -22,6 +22,10 @@ export const EVENT_CATALOGUE = {
     description:
       'A delivery attempt failed: the order is failed_attempt, to be attempted again or returned (also sent as order.status_changed).',
   },
+  'order.labelled': {
+    version: 1,
+    description: "A delivery order's label was printed for the first time (reprints send nothing).",
+  },
   'invoice.issued': { version: 1, description: "A month's invoice was issued." },
   'credit_note.issued': {
     version: 1,
@@ -39,6 +43,8 @@ export interface EventPayloads {
   'order.status_changed': { order: OrderJson; previous_status: OrderStatus };
   'order.delivered': { order: OrderJson };
   'order.delivery_failed': { order: OrderJson };
+  /** `labelled_at`: when the label was first printed (RFC 3339). */
+  'order.labelled': { order: OrderJson; labelled_at: string };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
 }

@@ -68,6 +68,7 @@ export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloa
     'order.status_changed': { order: on(links, { status: 'in_transit' }), previous_status: 'picked_up' },
     'order.delivered': { order: on(links, { status: 'delivered' }) },
     'order.delivery_failed': { order: on(links, { status: 'failed_attempt' }) },
+    'order.labelled': { order: orderJson(ORDER, links), labelled_at: '2026-11-24T09:30:00.000Z' },
     'invoice.issued': { invoice: invoiceJson(INVOICE) },
     'credit_note.issued': {
       credit_note: invoiceJson({

@@ -555,6 +555,74 @@ const ACCOUNT = {
     en: 'Back to the orders',
     fr: 'Retour aux commandes',
   },
+  'labels.title': {
+    en: 'Labels',
+    fr: 'Étiquettes',
+  },
+  'labels.print': {
+    en: 'Print labels',
+    fr: 'Imprimer les étiquettes',
+  },
+  'labels.printOne': {
+    en: 'Print label',
+    fr: 'Imprimer l’étiquette',
+  },
+  'labels.hint': {
+    en: 'Tick the orders to print, choose the format, then print: a PDF opens in a new tab, ZPL (thermal printers) downloads. One label per parcel.',
+    fr: 'Cochez les commandes à imprimer, choisissez le format, puis imprimez : un PDF s’ouvre dans un nouvel onglet, le ZPL (imprimantes thermiques) se télécharge. Une étiquette par colis.',
+  },
+  'labels.select': {
+    en: 'Select {ref}',
+    fr: 'Sélectionner {ref}',
+  },
+  'labels.selectColumn': {
+    en: 'Print',
+    fr: 'Imprimer',
+  },
+  'labels.format': {
+    en: 'Format',
+    fr: 'Format',
+  },
+  'labels.size': {
+    en: 'Size',
+    fr: 'Taille',
+  },
+  'labels.pdf': {
+    en: 'PDF',
+    fr: 'PDF',
+  },
+  'labels.zpl': {
+    en: 'ZPL (thermal printer)',
+    fr: 'ZPL (imprimante thermique)',
+  },
+  'labels.a6': {
+    en: 'A6 (105 × 148 mm)',
+    fr: 'A6 (105 × 148 mm)',
+  },
+  'labels.4x6': {
+    en: '4 × 6 in (102 × 152 mm)',
+    fr: '4 × 6 pouces (102 × 152 mm)',
+  },
+  'labels.noneSelected': {
+    en: 'Nothing was printed: tick at least one order.',
+    fr: 'Rien n’a été imprimé : cochez au moins une commande.',
+  },
+  'labels.notLabellable': {
+    en: 'Nothing was printed: {refs} cannot be collected (the delivery address is missing, or the order is cancelled), so it has no label.',
+    fr: 'Rien n’a été imprimé : {refs} ne peut pas être enlevée (adresse de livraison manquante, ou commande annulée), elle n’a donc pas d’étiquette.',
+  },
+  'labels.unknown': {
+    en: 'Nothing was printed: {refs} is not one of your orders.',
+    fr: 'Rien n’a été imprimé : {refs} ne fait pas partie de vos commandes.',
+  },
+  'labels.tooMany': {
+    en: 'Nothing was printed: these orders make more than 1,000 labels (one per parcel). Print fewer at once.',
+    fr: 'Rien n’a été imprimé : ces commandes font plus de 1 000 étiquettes (une par colis). Imprimez-en moins à la fois.',
+  },
+  'labels.unavailable': {
+    en: 'No label: an order can be collected, and labelled, once it has its delivery address and unless it is cancelled.',
+    fr: 'Pas d’étiquette : une commande peut être enlevée, et étiquetée, une fois son adresse de livraison connue et tant qu’elle n’est pas annulée.',
+  },
   'orderStatus.awaiting_address': {
     en: 'Awaiting address',
     fr: 'En attente d’adresse',
@@ -1196,6 +1264,10 @@ const ACCOUNT = {
   'shops.intro': {
     en: 'Connect your online shop: its paid orders become delivery orders, our rates show at its checkout, and the tracking goes back to the shop.',
     fr: 'Connectez votre boutique en ligne : ses commandes payées deviennent des ordres de livraison, nos tarifs s’affichent à son paiement et le suivi lui est renvoyé.',
+  },
+  'shops.labels': {
+    en: 'Their parcels’ labels are printed from the Orders page, like those of any other order (the shop’s order number is printed as your reference).',
+    fr: 'Les étiquettes de leurs colis s’impriment depuis la page Commandes, comme pour toute autre commande (le numéro de commande de la boutique y figure comme votre référence).',
   },
   'shops.shopField': {
     en: 'Your store',

@@ -33,14 +33,14 @@ export function text(request: FastifyRequest, name: string, max = 1024): string 
   return typeof first === 'string' ? clean(first, max) : '';
 }
 
-/** Every value of a repeated field (checkboxes). */
-export function list(request: FastifyRequest, name: string): string[] {
+/** Every value of a repeated field (checkboxes), at most `max` of them. */
+export function list(request: FastifyRequest, name: string, max = 20): string[] {
   refuseOnce(request, 'body', name);
   const value = (request.body as Record<string, unknown> | undefined)?.[name];
   const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
   return values
     .filter((v): v is string => typeof v === 'string')
-    .slice(0, 20)
+    .slice(0, max)
     .map(withoutUnusable);
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
+import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
@@ -12,6 +13,7 @@ import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
 import type { IdempotentRequests } from './idempotent-requests.ts';
 import { eventTypesRoute } from './routes/event-types/index.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
+import { labelRoutes } from './routes/labels/index.ts';
 import { getMeRoute } from './routes/me/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
 import { postRatesRoute } from './routes/rates/index.ts';
@@ -29,6 +31,7 @@ interface PublicApiContext {
   orders: OrderService;
   idempotentRequests: IdempotentRequests;
   invoices: InvoiceService;
+  labels: LabelService;
   rates: RateService;
   subscriptions: WebhookSubscriptions;
   links: OrderLinks;
@@ -40,6 +43,7 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   getMeRoute,
   postRatesRoute,
   orderRoutes,
+  labelRoutes,
   invoiceRoutes,
   webhookSubscriptionRoutes,
   eventTypesRoute,
@@ -63,6 +67,7 @@ export function publicApi(deps: PublicApiContext) {
         { name: 'System', description: 'Health and description of the API.' },
         { name: 'Account', description: 'The calling brand and key.' },
         { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
+        { name: 'Labels', description: 'Parcel labels: PDF (A6, 4×6 in) or ZPL II, one order or a batch.' },
         { name: 'Rates', description: 'Quotes at checkout.' },
         {
           name: 'Invoices',

@@ -30,6 +30,7 @@ function orderRow(ctx: PageContext, o: OrderJson) {
   const { t } = ctx;
   const destination = [o.delivery_postcode, o.delivery_city].filter(Boolean).join(' ');
   return html`<tr>
+  <td class="pick" data-label="${t('labels.selectColumn')}"><input type="checkbox" name="ref" value="${o.tracking_ref}" form="labels" aria-label="${t('labels.select', { ref: o.tracking_ref })}"></td>
   <td data-label="${t('orders.trackingRef')}"><a href="${orderHref(o.tracking_ref)}"><code>${o.tracking_ref}</code></a></td>
   <td data-label="${t('orders.reference')}">${o.reference ?? '—'}</td>
   <td data-label="${t('orders.status')}">${badge(ctx, o.status)}</td>
@@ -69,8 +70,13 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 ${
   data.orders.length === 0
     ? html`<p>${t('orders.none')}</p>`
-    : html`<table class="list"><thead><tr>
-  <th>${t('orders.trackingRef')}</th><th>${t('orders.reference')}</th><th>${t('orders.status')}</th>
+    : html`<form id="labels" method="post" action="/account/labels" target="_blank" class="labels">${csrfField(ctx)}
+  <p class="muted">${t('labels.hint')}</p>
+  ${labelChoices(ctx)}
+  <button type="submit">${t('labels.print')}</button>
+</form>
+<table class="list"><thead><tr>
+  <th class="pick">${t('labels.selectColumn')}</th><th>${t('orders.trackingRef')}</th><th>${t('orders.reference')}</th><th>${t('orders.status')}</th>
   <th>${t('orders.destination')}</th><th class="num">${t('orders.price')}</th><th>${t('orders.promised')}</th><th>${t('orders.created')}</th>
 </tr></thead>
 <tbody>${data.orders.map((o) => orderRow(ctx, o))}</tbody></table>`
@@ -80,6 +86,27 @@ ${
   ${data.nextCursor ? html`<a rel="next" href="${ordersHref(filters, data.nextCursor)}">${t('orders.older')} →</a>` : ''}
 </nav>`,
   );
+}
+
+/** Format and size of labels, for the list's and an order's print forms. */
+function labelChoices(ctx: PageContext) {
+  const { t } = ctx;
+  return html`<label>${t('labels.format')} <select name="format">
+    <option value="pdf">${t('labels.pdf')}</option><option value="zpl">${t('labels.zpl')}</option>
+  </select></label>
+  <label>${t('labels.size')} <select name="size">
+    <option value="a6">${t('labels.a6')}</option><option value="4x6">${t('labels.4x6')}</option>
+  </select></label>`;
+}
+
+/** An order's "Print label": a GET form opening the PDF in a new tab; or why it has none. */
+function printLabel(ctx: PageContext, o: OrderWithEvents) {
+  if (o.status === 'awaiting_address' || o.status === 'cancelled')
+    return html`<p class="muted">${ctx.t('labels.unavailable')}</p>`;
+  return html`<form method="get" action="${orderHref(o.trackingRef)}/label" target="_blank" class="labels">
+  ${labelChoices(ctx)}
+  <button type="submit">${ctx.t('labels.printOne')}</button>
+</form>`;
 }
 
 export interface OrderPageState {
@@ -105,6 +132,7 @@ export function orderPage(ctx: PageContext, o: OrderWithEvents, state: OrderPage
     html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
 ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
 <p class="summary">${badge(ctx, o.status)} ${o.reference ? html`<span>${t('orders.reference')}: <strong>${o.reference}</strong></span>` : ''}</p>
+${printLabel(ctx, o)}
 ${cancel}
 <div class="columns">
 <section class="card">

@@ -183,6 +183,7 @@ export function shopsPage(ctx: PageContext, data: ShopsPageData, state: ShopsPag
     ctx,
     t('shops.title'),
     html`<p>${t('shops.intro')}</p>
+<p>${t('shops.labels')} <a href="/account/orders">${t('orders.title')} →</a></p>
 ${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
 ${
   data.mayManage && !data.mayLink

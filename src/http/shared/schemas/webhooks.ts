@@ -149,6 +149,14 @@ const DATA: Record<WebhookEventType, object> = {
   },
   'order.delivered': ORDER_ONLY,
   'order.delivery_failed': ORDER_ONLY,
+  'order.labelled': {
+    type: 'object',
+    required: ['order', 'labelled_at'],
+    properties: {
+      order: { $ref: '#/components/schemas/OrderSummary' },
+      labelled_at: { ...TIMESTAMP, description: 'When the label was first printed.' },
+    },
+  },
   'invoice.issued': {
     type: 'object',
     required: ['invoice'],
@@ -166,6 +174,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.status_changed': 'An order changed status',
   'order.delivered': 'An order was delivered',
   'order.delivery_failed': 'A delivery attempt failed',
+  'order.labelled': "An order's label was printed for the first time",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
 };

@@ -1,3 +1,4 @@
+import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import type { OperationExamples } from './types.ts';
@@ -9,6 +10,7 @@ export type { OperationExamples } from './types.ts';
 export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = {
   ...OTHER_EXAMPLES,
   ...ORDER_EXAMPLES,
+  ...LABEL_EXAMPLES,
   ...SUBSCRIPTION_EXAMPLES,
 };
 export const OPS_EXAMPLES: Record<string, OperationExamples> = OPS_ORDER_EXAMPLES;
