@@ -28,6 +28,7 @@ import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
+import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
 import {
@@ -92,6 +93,7 @@ export interface Deps extends WiredConnectors {
   grids: GridService;
   rates: RateService;
   orders: OrderService;
+  pickups: PickupService;
   links: OrderLinks;
   invoices: InvoiceService;
   webhooks: WebhookService;
@@ -170,6 +172,7 @@ export function createDeps(
   const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
+  const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
   const invoices = invoiceService({
     stores,
     transact,
@@ -297,6 +300,7 @@ export function createDeps(
     grids,
     rates,
     orders,
+    pickups,
     links,
     invoices,
     webhooks,

@@ -27,6 +27,11 @@ export const EVENT_CATALOGUE = {
     version: 1,
     description: 'A credit note was issued for an order cancelled after its invoice was issued.',
   },
+  'pickup.completed': {
+    version: 1,
+    description:
+      'A pickup was closed: the parcels the courier scanned (now picked_up) and those missing (still pending, moved to the next business day).',
+  },
 } as const satisfies Record<string, { version: number; description: string }>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
@@ -41,6 +46,17 @@ export interface EventPayloads {
   'order.delivery_failed': { order: OrderJson };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
+  'pickup.completed': { pickup: PickupCompletedJson };
+}
+
+/** `pickup.completed`'s pickup: which parcels left with the courier and which stayed behind. */
+export interface PickupCompletedJson {
+  id: string;
+  date: string;
+  pickup_address: string;
+  status: 'collected' | 'partially_collected' | 'missed';
+  collected: string[];
+  missing: string[];
 }
 
 /**

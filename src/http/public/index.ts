@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
@@ -14,6 +15,7 @@ import { eventTypesRoute } from './routes/event-types/index.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
 import { getMeRoute } from './routes/me/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
+import { pickupRoutes } from './routes/pickups/index.ts';
 import { postRatesRoute } from './routes/rates/index.ts';
 import { pingRoute } from './routes/system/index.ts';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/index.ts';
@@ -27,6 +29,7 @@ export const PUBLIC_PREFIX = '/public/v1';
 interface PublicApiContext {
   config: Config;
   orders: OrderService;
+  pickups: PickupService;
   idempotentRequests: IdempotentRequests;
   invoices: InvoiceService;
   rates: RateService;
@@ -40,6 +43,7 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   getMeRoute,
   postRatesRoute,
   orderRoutes,
+  pickupRoutes,
   invoiceRoutes,
   webhookSubscriptionRoutes,
   eventTypesRoute,
@@ -63,6 +67,11 @@ export function publicApi(deps: PublicApiContext) {
         { name: 'System', description: 'Health and description of the API.' },
         { name: 'Account', description: 'The calling brand and key.' },
         { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
+        {
+          name: 'Pickups',
+          description:
+            'Daily collections at the pickup address: the parcels in each, a collection asked for, the handover manifest.',
+        },
         { name: 'Rates', description: 'Quotes at checkout.' },
         {
           name: 'Invoices',
