@@ -8,10 +8,12 @@ import {
   TEST_PICKUP_ADDRESS,
   type TestApp,
   type TestBrand,
+  testDatabaseUrl,
 } from './support/app.ts';
 import { decodeBarcodes } from './support/barcodes.ts';
 import { createOrder, subscribeToWebhooks, VALID_ORDER } from './support/orders.ts';
 import { pdfPagesToPng, pdfText } from './support/pdf-pages.ts';
+import { runDlv } from './support/run-cli.ts';
 
 const OPS = { authorization: 'Bearer ops-secret-token' };
 // Tuesday 24 November 2026, 10:00 in Paris (UTC+1): before the cut-off.
@@ -393,4 +395,36 @@ describe('pickups', () => {
     expect(seen.size).toBeGreaterThanOrEqual(24);
     expect(many).toHaveLength(30);
   });
+
+  it("dlv pickups list and close (the machine's clock: long after 2026-11-24)", async () => {
+    const brand = await createBrandWithKey(t.deps);
+    at('2026-11-24T09:00:00Z');
+    const refs = await ordersOf(brand, 3);
+    const id = pickupIdFor(brand.brandId, TEST_PICKUP_ADDRESS, '2026-11-24');
+    const env = { DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' };
+    const listed = await runDlv(
+      ['pickups', 'list', '--date', '2026-11-24', '--brand', brand.brandId, '--json'],
+      env,
+    );
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).pickups).toEqual([
+      expect.objectContaining({
+        brand_id: brand.brandId,
+        pickup: expect.objectContaining({ id, orders: refs }),
+      }),
+    ]);
+    const stray = await runDlv(['pickups', 'close', id, '--scanned', `${refs[0]},DLV-0000000000`], env);
+    expect(stray.code).not.toBe(0);
+    expect(stray.stderr).toContain('DLV-0000000000');
+    expect(await statusOf(refs[0]!)).toBe('pending');
+    const closed = await runDlv(['pickups', 'close', id, '--scanned', `${refs[0]},${refs[1]}`], env);
+    expect(closed.code).toBe(0);
+    expect(closed.stdout).toContain('partially_collected');
+    expect(closed.stdout).toContain(`missing: ${refs[2]}`);
+    const twice = await runDlv(['pickups', 'close', id, '--scanned', refs[0]!], env);
+    expect(twice.code).not.toBe(0);
+    expect(twice.stderr).toMatch(/already closed/);
+    const text = await runDlv(['pickups', 'list', '--date', '2026-11-24', '--brand', brand.brandId], env);
+    expect(text.stdout).toMatch(new RegExp(`${id}.*partially_collected\\s+3\\s+1`));
+  }, 180_000);
 });

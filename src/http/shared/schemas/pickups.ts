@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { Pickup } from '../../../domain/pickups/ports.ts';
 import { PICKUP_STATUSES } from '../../../domain/pickups/ports.ts';
-import { CalendarDate, isoOrNull, NullableTimestamp, PrefixedId, StringEnum } from './shared.ts';
+import { CalendarDate, NullableTimestamp, PrefixedId, StringEnum } from './shared.ts';
 
 const TrackingRef = Type.String({ pattern: '^DLV-[0-9A-HJKMNP-TV-Z]{10}$', maxLength: 14 });
 const Time = (description: string) =>
@@ -94,18 +93,3 @@ export const OpsPickupListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-/** A pickup in the API's JSON. */
-export function pickupJson(p: Pickup) {
-  return {
-    id: p.id,
-    date: p.date,
-    pickup_address: p.pickupAddress,
-    window: { start: p.window.start, end: p.window.end },
-    status: p.status,
-    requested: p.requestedAt !== null,
-    orders: p.orderRefs,
-    missing: p.missingRefs,
-    closed_at: isoOrNull(p.closedAt),
-  };
-}

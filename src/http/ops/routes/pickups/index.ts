@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { pickupJson } from '../../../../domain/pickups/pickup-json.ts';
 import type { PickupService } from '../../../../domain/pickups/pickup-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import {
@@ -6,7 +7,6 @@ import {
   OpsPickupListQuery,
   PickupIdParams,
   PickupSchema,
-  pickupJson,
 } from '../../../shared/schemas/pickups.ts';
 import { errorResponses, PrefixedId } from '../../../shared/schemas/shared.ts';
 

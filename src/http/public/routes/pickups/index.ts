@@ -1,3 +1,4 @@
+import { pickupJson } from '../../../../domain/pickups/pickup-json.ts';
 import type { PickupService } from '../../../../domain/pickups/pickup-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
@@ -8,7 +9,6 @@ import {
   PickupListResponse,
   PickupRequestBody,
   PickupResponse,
-  pickupJson,
 } from '../../../shared/schemas/pickups.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency-key.ts';
