@@ -14,6 +14,7 @@ import type { TeamManagement } from '../../domain/accounts/team.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
@@ -32,6 +33,7 @@ import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { ACCOUNT_CSP, sendAccountMessage } from './message-page.ts';
 import { orderRoutes } from './order-routes.ts';
+import { pickupRoutes } from './pickup-routes.ts';
 import { ratesRoutes } from './rates-routes.ts';
 import {
   ACCOUNT_PATH,
@@ -71,6 +73,7 @@ interface AccountAreaContext extends WiredConnectors {
   invoices: InvoiceService;
   accountKeys: KeyManagement;
   orders: OrderService;
+  pickups: PickupService;
   rates: RateService;
   team: TeamManagement;
   clock: Clock;
@@ -179,6 +182,7 @@ export function accountArea(deps: AccountAreaContext) {
     keyRoutes(account, deps, { signer, context });
     keyRevealRoutes(account, deps, { signer, context });
     orderRoutes(account, deps, { context });
+    pickupRoutes(account, deps, { context });
     invoiceRoutes(account, deps, { context });
     ratesRoutes(account, deps, { context });
     webhookRoutes(account, deps, { context });
