@@ -60,7 +60,7 @@ export const PickupListResponse = Type.Object({
 export const PickupResponse = Type.Object({ ok: Type.Literal(true), pickup: Type.Ref(PickupSchema) });
 
 export const PickupIdParams = Type.Object({
-  id: Type.String({
+  pickupId: Type.String({
     maxLength: 64,
     description: 'The pickup id, e.g. `pck_5b1e0c9d3a7f2e64`. Another brand’s pickup is a 404.',
   }),

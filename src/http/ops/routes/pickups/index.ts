@@ -52,7 +52,7 @@ export function opsPickupRoutes(app: TypedApp, deps: OpsPickupsRouteContext): vo
   );
 
   app.post(
-    '/pickups/:id/close',
+    '/pickups/:pickupId/close',
     {
       config: { auth: 'ops' },
       schema: {
@@ -71,7 +71,7 @@ export function opsPickupRoutes(app: TypedApp, deps: OpsPickupsRouteContext): vo
       },
     },
     async (request) => {
-      const pickup = await deps.pickups.close(request.params.id, request.body.scanned);
+      const pickup = await deps.pickups.close(request.params.pickupId, request.body.scanned);
       return { ok: true as const, brand_id: pickup.brandId, pickup: pickupJson(pickup) };
     },
   );

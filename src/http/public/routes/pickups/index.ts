@@ -81,7 +81,7 @@ export function pickupRoutes(app: TypedApp, deps: PickupsRouteContext): void {
   );
 
   app.get(
-    '/pickups/:id',
+    '/pickups/:pickupId',
     {
       config: { auth: 'orders:read' },
       schema: {
@@ -93,13 +93,13 @@ export function pickupRoutes(app: TypedApp, deps: PickupsRouteContext): void {
       },
     },
     async (request) => {
-      const pickup = await deps.pickups.get(principalOf(request).brand.id, request.params.id);
+      const pickup = await deps.pickups.get(principalOf(request).brand.id, request.params.pickupId);
       return { ok: true as const, pickup: pickupJson(pickup) };
     },
   );
 
   app.get(
-    '/pickups/:id/manifest',
+    '/pickups/:pickupId/manifest',
     {
       config: { auth: 'orders:read' },
       schema: {
@@ -120,7 +120,7 @@ export function pickupRoutes(app: TypedApp, deps: PickupsRouteContext): void {
       },
     },
     async (request, reply) => {
-      const { pickup, pdf } = await deps.pickups.manifest(principalOf(request).brand.id, request.params.id);
+      const { pickup, pdf } = await deps.pickups.manifest(principalOf(request).brand.id, request.params.pickupId);
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="manifest-${pickup.date}-${pickup.id}.pdf"`)
