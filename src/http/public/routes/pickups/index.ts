@@ -120,7 +120,10 @@ export function pickupRoutes(app: TypedApp, deps: PickupsRouteContext): void {
       },
     },
     async (request, reply) => {
-      const { pickup, pdf } = await deps.pickups.manifest(principalOf(request).brand.id, request.params.pickupId);
+      const { pickup, pdf } = await deps.pickups.manifest(
+        principalOf(request).brand.id,
+        request.params.pickupId,
+      );
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="manifest-${pickup.date}-${pickup.id}.pdf"`)
