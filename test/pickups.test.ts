@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import {
   API,
@@ -183,6 +183,20 @@ describe('pickups', () => {
     expect((await pickupsOn(brand, '2026-11-26')).data.pickups[0].orders).toEqual(tomorrow[0].orders);
     const first = (await pickupsOn(brand, '2026-11-24')).data.pickups[0];
     expect(first.missing).toEqual(refs.slice(3));
+  });
+
+  it('orders created together (one INSERT for the crowd) join their pickup all the same', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    at('2026-12-02T08:00:00Z');
+    const query = vi.spyOn(t.pool, 'query');
+    const created = await Promise.all(Array.from({ length: 12 }, () => createOrder(t.app, brand)));
+    const names = query.mock.calls.map(([config]) => (config as { name?: string }).name);
+    query.mockRestore();
+    expect(names).toContain('orders.insertBatch');
+    expect(created.map((c) => c.statusCode)).toEqual(Array(12).fill(200));
+    const listed = (await pickupsOn(brand, '2026-12-02')).data.pickups;
+    expect(listed).toHaveLength(1);
+    expect([...listed[0].orders].sort()).toEqual(created.map((c) => c.data.trackingRef).sort());
   });
 
   it('all scanned → collected', async () => {

@@ -50,7 +50,7 @@ export interface EventPayloads {
 }
 
 /** `pickup.completed`'s pickup: which parcels left with the courier and which stayed behind. */
-export interface PickupCompletedJson {
+interface PickupCompletedJson {
   id: string;
   date: string;
   pickup_address: string;

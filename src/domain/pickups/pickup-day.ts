@@ -4,7 +4,7 @@ import { isPublicHoliday } from '../calendar/holidays.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
 
 /** SPEC §10: an order created, or a pickup asked for, before 12:00 in Paris is collected that day. */
-export const PICKUP_CUTOFF_HOUR = 12;
+const PICKUP_CUTOFF_HOUR = 12;
 
 /**
  * The business day a parcel made collectable at `now` is picked up: today in Paris if it is a
@@ -68,7 +68,7 @@ export function isDue(date: string, now: Date): boolean {
 
 /** Default collection window (SPEC §10) and the hours a courier can come within. */
 export const DEFAULT_WINDOW = { start: '14:00', end: '18:00' } as const;
-export const WINDOW_BOUNDS = { earliest: '08:00', latest: '19:00', minimumMinutes: 120 } as const;
+const WINDOW_BOUNDS = { earliest: '08:00', latest: '19:00', minimumMinutes: 120 } as const;
 
 const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
 const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));

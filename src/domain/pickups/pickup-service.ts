@@ -20,13 +20,13 @@ import {
 import type { Pickup, PickupStatus, PickupStore, PickupWindow } from './ports.ts';
 
 /** What a brand asks for: a collection on `date` (YYYY-MM-DD), in a window or the default one. */
-export interface PickupRequest {
+interface PickupRequest {
   date: string;
   window?: PickupWindow;
 }
 
 /** A request checked and not written yet. */
-export type PreparedPickup = Parameters<PickupStore['request']>[0];
+type PreparedPickup = Parameters<PickupStore['request']>[0];
 
 /** How far back the list goes without a date: the last week's pickups, then the upcoming ones. */
 const RECENT_DAYS = 7;
