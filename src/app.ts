@@ -15,6 +15,7 @@ import { nameSpansByRoute } from './http/shared/plugins/span-routes.ts';
 import { fieldMatching, refuseUnusableText } from './http/shared/plugins/text-inputs.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
+import { PickupSchema } from './http/shared/schemas/pickups.ts';
 import { ErrorSchema, PATH_PARAM_MAX_LENGTH } from './http/shared/schemas/shared.ts';
 import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.ts';
 import { capConnectionsPerAddress, serverDeadlines } from './http/shared/slow-clients.ts';
@@ -30,7 +31,14 @@ export { OPS_PREFIX };
 const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** Schemas referenced by `$ref` from many routes, named in the OpenAPI components. */
-const SHARED_SCHEMAS = [ErrorSchema, OrderSchema, OrderSummarySchema, InvoiceSchema, SubscriptionSchema];
+const SHARED_SCHEMAS = [
+  ErrorSchema,
+  OrderSchema,
+  OrderSummarySchema,
+  InvoiceSchema,
+  SubscriptionSchema,
+  PickupSchema,
+];
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];

@@ -30,6 +30,7 @@ import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
+import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
@@ -101,6 +102,7 @@ export interface Deps extends WiredConnectors {
   grids: GridService;
   rates: RateService;
   orders: OrderService;
+  pickups: PickupService;
   links: OrderLinks;
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
@@ -186,6 +188,7 @@ export function createDeps(
   const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
+  const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
   const invoices = invoiceService({
     stores,
     transact,
@@ -325,6 +328,7 @@ export function createDeps(
     grids,
     rates,
     orders,
+    pickups,
     links,
     invoices,
     labels,

@@ -208,8 +208,14 @@ describe('orders created together (one INSERT for the crowd)', () => {
     ]);
     const names = query.mock.calls.map(([config]) => (config as { name?: string }).name);
     query.mockRestore();
-    // Tried together, refused as a whole (nothing written), then each alone.
-    expect(names).toEqual(['orders.insertBatch', 'orders.insert', 'orders.insert', 'orders.insert']);
+    // Tried together, refused as a whole (nothing written), then each alone (a collectable order
+    // joining its pickup in its statement; the second body awaits its address).
+    expect(names).toEqual([
+      'orders.insertBatch',
+      'orders.insert.pickup',
+      'orders.insert',
+      'orders.insert.pickup',
+    ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({
       code: '23514',

@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { generateTrackingRef } from '../src/domain/orders/tracking-ref.ts';
+import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import {
+  API,
+  buildTestApp,
+  call,
+  createBrandWithKey,
+  TEST_PICKUP_ADDRESS,
+  type TestApp,
+  type TestBrand,
+} from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -30,6 +39,7 @@ const nowhere: Record<string, () => string> = {
   trackingRef: () => generateTrackingRef(),
   id: () => `inv_${'0'.repeat(15)}1`,
   subscriptionId: () => `whk_${'0'.repeat(15)}1`,
+  pickupId: () => `pck_${'0'.repeat(15)}1`,
 };
 
 /** A valid body for write routes, so validation never answers before the ownership check. */
@@ -73,6 +83,11 @@ async function snapshotOfA() {
   for (const { id } of fixtures.id ?? []) {
     snapshot[id] = (
       await call(t.app, { method: 'GET', url: `${API}/invoices/${id}`, headers: a.headers })
+    ).data;
+  }
+  for (const { id } of fixtures.pickupId ?? []) {
+    snapshot[id] = (
+      await call(t.app, { method: 'GET', url: `${API}/pickups/${id}`, headers: a.headers })
     ).data;
   }
   for (const { id } of fixtures.subscriptionId ?? []) {
@@ -119,6 +134,8 @@ beforeAll(async () => {
     { label: 'draft invoice', id: invoiceIdFor(a.brandId, '2026-10') },
     { label: 'credit note', id: creditNote.rows[0].id },
   ];
+  // The pending order's pickup (created Wednesday 14 October before 12:00 in Paris).
+  fixtures.pickupId = [{ label: 'pickup', id: pickupIdFor(a.brandId, TEST_PICKUP_ADDRESS, '2026-10-14') }];
   // A public address literal: the SSRF guard needs no DNS for it.
   const { subscription } = await t.deps.subscriptions.create(a.brandId, {
     url: 'https://93.184.216.34/hooks/a',
@@ -251,6 +268,12 @@ describe('another brand’s objects', () => {
     for (const { id } of fixtures.trackingRef!) expect(own.body).toContain(id);
     const invoices = await call(t.app, { method: 'GET', url: `${API}/invoices`, headers: a.headers });
     for (const { id } of fixtures.id!) expect(invoices.body).toContain(id);
+    const pickups = await call(t.app, {
+      method: 'GET',
+      url: `${API}/pickups?date=2026-10-14`,
+      headers: a.headers,
+    });
+    for (const { id } of fixtures.pickupId!) expect(pickups.body).toContain(id);
   });
 
   it('do not share Idempotency-Keys: the same key and body from another brand is a new request', async () => {

@@ -91,6 +91,8 @@ const pools = {
   invoiceCursors: [] as string[],
   subscriptionIds: [] as string[],
   otherBrandSubscriptionIds: [] as string[],
+  pickupIds: [] as string[],
+  otherBrandPickupIds: [] as string[],
 };
 
 beforeAll(async () => {
@@ -162,6 +164,10 @@ beforeAll(async () => {
     ).subscription.id;
   for (let i = 0; i < 3; i++) pools.subscriptionIds.push(await subscribe(brand.brandId));
   pools.otherBrandSubscriptionIds.push(await subscribe(other.brandId));
+  // The pickups the orders above joined, the brand's and the neighbour's.
+  pools.pickupIds.push(...(await t.deps.pickups.list(brand.brandId, {})).map((p) => p.id));
+  pools.otherBrandPickupIds.push(...(await t.deps.pickups.list(other.brandId, {})).map((p) => p.id));
+  expect(pools.pickupIds.length).toBeGreaterThan(0);
   expect(pools.invoiceIds.length).toBeGreaterThanOrEqual(1);
   expect(pools.orderCursors.length).toBeGreaterThan(0);
 });
@@ -226,6 +232,23 @@ function hintsFor(op: Operation): Hints {
         { weight: 6, arbitrary: fc.constantFrom(...pools.subscriptionIds) },
         { weight: 1, arbitrary: fc.constantFrom(...pools.otherBrandSubscriptionIds) },
         { weight: 1, arbitrary: seeds.subscriptionIdLike },
+      );
+    }
+    if (location === 'path' && name === 'pickupId') {
+      return fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...pools.pickupIds) },
+        ...(pools.otherBrandPickupIds.length > 0
+          ? [{ weight: 1, arbitrary: fc.constantFrom(...pools.otherBrandPickupIds) }]
+          : []),
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            'pck_0000000000000000',
+            'PCK_0000000000000000',
+            'pck_',
+            'pck_zz00000000000000',
+          ),
+        },
       );
     }
     if (location === 'query' && name === 'cursor') {

@@ -22,6 +22,7 @@ const ORDER: Order = {
   reference: '#1042',
   customerEmail: 'jane.customer@example.com',
   amountCents: 123456,
+  pickupId: null,
   pickupAddress: '5 rue du Dépôt 93200 Saint-Denis',
   deliveryAddress: '12 rue Oberkampf 75011 Paris',
   deliveryPostcode: '75011',

@@ -70,10 +70,13 @@ describe('operations API', () => {
     expect(Object.keys(ops.data.paths)).toEqual([
       '/orders/{trackingRef}',
       '/orders/{trackingRef}/status',
+      '/pickups',
+      '/pickups/{pickupId}/close',
       '/openapi.json',
     ]);
     const pub = await call(t.app, { method: 'GET', url: `${API}/openapi.json` });
     expect(JSON.stringify(pub.data.paths)).not.toContain('/status');
+    expect(JSON.stringify(pub.data.paths)).not.toContain('/close');
   });
 });
 

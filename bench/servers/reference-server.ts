@@ -74,6 +74,7 @@ const server = createServer(async (req, res) => {
         vatCents: 140,
         priceCents: 840,
         promisedDate: '2026-11-25',
+        pickupId: null,
         createdAt: now,
       };
       // The statement the API runs for a brand nobody subscribes to (as the bench brand): no event.

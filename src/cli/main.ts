@@ -60,6 +60,11 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./orders.ts')).orderCommands,
   },
   {
+    name: 'pickups',
+    description: "the day's pickups: list, close with the parcels scanned",
+    load: async () => (await import('./pickups.ts')).pickupCommands,
+  },
+  {
     name: 'invoices',
     description: 'invoices and credit notes: issue a month, mark paid, list',
     load: async () => (await import('./invoices.ts')).invoiceCommands,

@@ -15,6 +15,7 @@ import { documentBuyersRepository } from './repositories/document-buyers-reposit
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
+import { pickupsRepository } from './repositories/pickups-repository.ts';
 import {
   type PrestaShopShopsRepository,
   prestashopShopsRepository,
@@ -54,6 +55,7 @@ export function storesOn(db: Queryable): Stores {
     jobQueue: jobQueueOn(db),
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
+    pickups: pickupsRepository(db),
     prestashopShops: prestashopShopsRepository(db),
     priceGrids: priceGridsRepository(db),
     sessions: sessionsRepository(db),

@@ -31,6 +31,11 @@ export const EVENT_CATALOGUE = {
     version: 1,
     description: 'A credit note was issued for an order cancelled after its invoice was issued.',
   },
+  'pickup.completed': {
+    version: 1,
+    description:
+      'A pickup was closed: the parcels the courier scanned (now picked_up) and those missing (still pending, moved to the next business day).',
+  },
 } as const satisfies Record<string, { version: number; description: string }>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
@@ -47,6 +52,17 @@ export interface EventPayloads {
   'order.labelled': { order: OrderJson; labelled_at: string };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
+  'pickup.completed': { pickup: PickupCompletedJson };
+}
+
+/** `pickup.completed`'s pickup: which parcels left with the courier and which stayed behind. */
+interface PickupCompletedJson {
+  id: string;
+  date: string;
+  pickup_address: string;
+  status: 'collected' | 'partially_collected' | 'missed';
+  collected: string[];
+  missing: string[];
 }
 
 /**

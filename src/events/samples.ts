@@ -36,6 +36,7 @@ const ORDER: Order = {
   vatCents: 160,
   priceCents: 960,
   promisedDate: '2026-11-24',
+  pickupId: 'pck_5b1e0c9d3a7f2e64',
   pickedUpAt: null,
   createdAt: AT,
   updatedAt: AT,
@@ -82,6 +83,16 @@ export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloa
         dueDate: null,
         creditsInvoice: { id: INVOICE.id, number: INVOICE.number },
       }),
+    },
+    'pickup.completed': {
+      pickup: {
+        id: 'pck_5b1e0c9d3a7f2e64',
+        date: '2026-11-24',
+        pickup_address: ORDER.pickupAddress!,
+        status: 'partially_collected',
+        collected: ['DLV-7K3M9Q2XHP', 'DLV-4T8N2W6RJC', 'DLV-9F3H7K2MXQ'],
+        missing: ['DLV-2P6R8T4VBN', 'DLV-6X2C9M4KDW'],
+      },
     },
   };
 }

@@ -1587,6 +1587,130 @@ const ACCOUNT = {
     en: 'Customer {customer} asked for their data (orders: {orders}). Answer within 30 days.',
     fr: 'Le client {customer} demande ses données (commandes : {orders}). Répondez sous 30 jours.',
   },
+  'nav.pickups': {
+    en: 'Pickups',
+    fr: 'Enlèvements',
+  },
+  'pickups.title': {
+    en: 'Pickups',
+    fr: 'Enlèvements',
+  },
+  'pickups.intro': {
+    en: "A courier collects your parcels once a business day at your pickup address. Orders created before 12:00 (Paris) join that day's pickup, later ones the next business day's. Parcels not scanned by the courier stay pending and join the next pickup.",
+    fr: 'Un coursier enlève vos colis une fois par jour ouvré à votre adresse d’enlèvement. Les commandes créées avant 12 h (Paris) partent le jour même, les suivantes le jour ouvré d’après. Les colis non scannés par le coursier restent en attente et partent à l’enlèvement suivant.',
+  },
+  'pickups.upcoming': {
+    en: 'Upcoming',
+    fr: 'À venir',
+  },
+  'pickups.recent': {
+    en: 'Recent',
+    fr: 'Récents',
+  },
+  'pickups.none': {
+    en: 'No pickup.',
+    fr: 'Aucun enlèvement.',
+  },
+  'pickups.date': {
+    en: 'Day',
+    fr: 'Jour',
+  },
+  'pickups.window': {
+    en: 'Window',
+    fr: 'Créneau',
+  },
+  'pickups.address': {
+    en: 'Pickup address',
+    fr: 'Adresse d’enlèvement',
+  },
+  'pickups.status': {
+    en: 'Status',
+    fr: 'Statut',
+  },
+  'pickups.parcels': {
+    en: 'Parcels',
+    fr: 'Colis',
+  },
+  'pickups.missing': {
+    en: 'Missing',
+    fr: 'Manquants',
+  },
+  'pickups.missingNote': {
+    en: '{count} parcel(s) not collected: they join the next pickup.',
+    fr: '{count} colis non enlevé(s) : ils partent à l’enlèvement suivant.',
+  },
+  'pickups.manifest': {
+    en: 'Manifest (PDF)',
+    fr: 'Bordereau (PDF)',
+  },
+  'pickups.ask': {
+    en: 'Ask for a collection',
+    fr: 'Demander un enlèvement',
+  },
+  'pickups.askIntro': {
+    en: 'A business day, today only before 12:00; window between 08:00 and 19:00, at least 2 hours.',
+    fr: 'Un jour ouvré, aujourd’hui seulement avant 12 h ; créneau entre 8 h et 19 h, 2 heures au moins.',
+  },
+  'pickups.windowStart': {
+    en: 'From',
+    fr: 'De',
+  },
+  'pickups.windowEnd': {
+    en: 'To',
+    fr: 'À',
+  },
+  'pickups.submit': {
+    en: 'Ask for this collection',
+    fr: 'Demander cet enlèvement',
+  },
+  'pickups.asked': {
+    en: 'Collection asked for {date}.',
+    fr: 'Enlèvement demandé pour le {date}.',
+  },
+  'pickups.readOnly': {
+    en: 'Your role can see pickups but not ask for them.',
+    fr: 'Votre rôle permet de voir les enlèvements, pas d’en demander.',
+  },
+  'pickups.requested': {
+    en: 'asked for',
+    fr: 'demandé',
+  },
+  'pickupStatus.planned': {
+    en: 'Planned',
+    fr: 'Prévu',
+  },
+  'pickupStatus.collected': {
+    en: 'Collected',
+    fr: 'Enlevé',
+  },
+  'pickupStatus.partially_collected': {
+    en: 'Partly collected',
+    fr: 'Enlevé en partie',
+  },
+  'pickupStatus.missed': {
+    en: 'Missed',
+    fr: 'Manqué',
+  },
+  'pickups.error.date_in_past': {
+    en: 'This day is in the past.',
+    fr: 'Ce jour est passé.',
+  },
+  'pickups.error.not_a_business_day': {
+    en: 'Not a business day (weekend or public holiday); the next one is {next}.',
+    fr: 'Ce n’est pas un jour ouvré (week-end ou jour férié) ; le suivant est le {next}.',
+  },
+  'pickups.error.pickup_cutoff_passed': {
+    en: 'Past 12:00, today can no longer be asked for; the next business day is {next}.',
+    fr: 'Passé 12 h, on ne peut plus demander aujourd’hui ; le jour ouvré suivant est le {next}.',
+  },
+  'pickups.error.no_pickup_address': {
+    en: 'Set your pickup address on the company page first.',
+    fr: 'Indiquez d’abord votre adresse d’enlèvement sur la page Société.',
+  },
+  'pickups.error.pickup_closed': {
+    en: 'The pickup of this day is already closed.',
+    fr: 'L’enlèvement de ce jour est déjà clos.',
+  },
 } satisfies Record<string, Words>;
 
 const WORDS = { ...ACCOUNT, ...CONNECTOR_WORDS };

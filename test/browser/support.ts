@@ -37,11 +37,17 @@ export async function freePort(): Promise<number> {
 
 /**
  * The real app on a loopback port, a real SMTP server catching its mail, and a headless Chromium.
- * `port`: listen there (with `config.publicBaseUrl` pointing at it, for redirects back to the app).
+ * `port`: listen there (with `config.publicBaseUrl` pointing at it, for redirects back to the app);
+ * `clock`: the app's time (a test that needs a given hour of the day moves it).
  */
-export async function openStage(options: { config?: Partial<Config>; port?: number } = {}): Promise<Stage> {
+export async function openStage(
+  options: { config?: Partial<Config>; port?: number; clock?: () => Date } = {},
+): Promise<Stage> {
   const smtp = await startSmtpReceiver();
-  const t = await buildTestApp({ config: { smtpUrl: smtp.url, ...options.config } });
+  const t = await buildTestApp({
+    config: { smtpUrl: smtp.url, ...options.config },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   await t.app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const { port } = t.app.server.address() as AddressInfo;
   const browser = await chromium.launch({

@@ -1,5 +1,6 @@
 import { STORED_JSON_VERSION } from '../../domain/orders/order-json.ts';
 import type { NewOrder } from '../../domain/orders/ports.ts';
+import { pickupDateFor } from '../../domain/pickups/pickup-day.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
 import { coalescedStatements } from '../coalesced-statements.ts';
 import { keyedOutboxCtes, outboxCtes } from '../outbox-sql.ts';
@@ -37,18 +38,33 @@ const insertValues = (row: NewOrderRow) => [
 ];
 
 /**
- * One order, with its outbox event and its subscribers' jobs when someone listens, in one
- * statement. Only the id comes back: every other value is the one just sent (parsing a wide row
+ * The pickup a collectable order joins (migration 0030), created by the order's own statement if it
+ * is the day's first: for the others, ON CONFLICT DO NOTHING costs one probe of the primary key and
+ * writes nothing. Its day is the one the service derived the id from (pickupDateFor of the
+ * creation's instant).
+ */
+const PICKUP_CTE = `p AS (INSERT INTO pickups (id, brand_id, pickup_address, pickup_date)
+    VALUES (${param('pickupId')}, ${param('brandId')}, ${param('pickupAddress')}, $${INSERT_COLUMNS.length + 4}::date)
+    ON CONFLICT (id) DO NOTHING)`;
+
+/**
+ * One order, with its pickup, its outbox event and its subscribers' jobs when someone listens, in
+ * one statement. Only the id comes back: every other value is the one just sent (parsing a wide row
  * back would cost the hottest write more than its statement does). Prepared by name.
  */
 export async function insertOrder(db: Queryable, row: NewOrderRow): Promise<Inserted> {
   const values = insertValues(row);
+  const pickup = row.order.pickupId !== null;
+  if (pickup) values.push(pickupDateFor(row.order.createdAt));
   const outbox = outboxCtes([row.event], values, 'o');
+  const ctes = [pickup ? PICKUP_CTE : null, outbox ? `o AS (${INSERT_STATEMENT})` : null, outbox?.ctes]
+    .filter(Boolean)
+    .join(', ');
   const { rows } = await db.query<{ id: number }>({
-    name: outbox ? 'orders.insert.event' : 'orders.insert',
+    name: `orders.insert${pickup ? '.pickup' : ''}${outbox ? '.event' : ''}`,
     text: outbox
-      ? `WITH o AS (${INSERT_STATEMENT}), ${outbox.ctes} SELECT o.id, ${outbox.select} FROM o`
-      : INSERT_STATEMENT,
+      ? `WITH ${ctes} SELECT o.id, ${outbox.select} FROM o`
+      : `${ctes ? `WITH ${ctes} ` : ''}${INSERT_STATEMENT}`,
     values,
   });
   return rows[0]?.id ?? null;
@@ -78,18 +94,37 @@ function batchRowJson(row: NewOrderRow): string {
   return `{"history":${row.history},${JSON.stringify(columns).slice(1)}`;
 }
 
+/** The batch's pickups, once each (PICKUP_CTE's rows for many orders): a JSON array, maybe empty. */
+const PICKUPS_CTE = `p AS (INSERT INTO pickups (id, brand_id, pickup_address, pickup_date)
+    SELECT id, brand_id, pickup_address, pickup_date FROM json_populate_recordset(NULL::pickups, $2::json)
+    ON CONFLICT (id) DO NOTHING)`;
+
+function pickupsJson(rows: NewOrderRow[]): string {
+  const pickups = new Map<string, object>();
+  for (const { order } of rows) {
+    if (order.pickupId === null || pickups.has(order.pickupId)) continue;
+    pickups.set(order.pickupId, {
+      id: order.pickupId,
+      brand_id: order.brandId,
+      pickup_address: order.pickupAddress,
+      pickup_date: pickupDateFor(order.createdAt),
+    });
+  }
+  return JSON.stringify([...pickups.values()]);
+}
+
 async function insertOrders(db: Queryable, rows: NewOrderRow[]): Promise<Inserted[]> {
   const tokens = new Set(rows.map((r) => r.order.trackingToken));
   // Two rows with one token (128 random bits each: never seen) could not be told apart: each alone.
   if (tokens.size < rows.length) return Promise.all(rows.map((row) => insertOrder(db, row)));
-  const values: unknown[] = [`[${rows.map(batchRowJson).join(',')}]`];
+  const values: unknown[] = [`[${rows.map(batchRowJson).join(',')}]`, pickupsJson(rows)];
   const events = rows.flatMap((r) => (r.event ? [{ key: r.order.trackingToken, event: r.event }] : []));
   const outbox = keyedOutboxCtes(events, values, { cte: 'o', key: 'tracking_token' });
   const { rows: inserted } = await db.query<{ id: number; tracking_token: string }>({
     name: outbox ? 'orders.insertBatch.events' : 'orders.insertBatch',
     text: outbox
-      ? `WITH o AS (${INSERT_BATCH_STATEMENT}), ${outbox.ctes} SELECT o.id, o.tracking_token, ${outbox.select} FROM o`
-      : INSERT_BATCH_STATEMENT,
+      ? `WITH ${PICKUPS_CTE}, o AS (${INSERT_BATCH_STATEMENT}), ${outbox.ctes} SELECT o.id, o.tracking_token, ${outbox.select} FROM o`
+      : `WITH ${PICKUPS_CTE} ${INSERT_BATCH_STATEMENT}`,
     values,
   });
   const ids = new Map(inserted.map((r) => [r.tracking_token, r.id]));

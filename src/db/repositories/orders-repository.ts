@@ -8,6 +8,7 @@ import {
 import type { ChangesQuery, JsonPage, PageQuery } from '../../domain/orders/order-page.ts';
 import type { NewOrder, OrderStore } from '../../domain/orders/ports.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
+import type { PickupKey } from '../../domain/pickups/pickup-day.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
 import { outboxCtes } from '../outbox-sql.ts';
 import { isPool, type Queryable } from '../pool.ts';
@@ -69,6 +70,15 @@ function changeAssignments(
   );
   assignments.push(storeJsonSql(newValue));
   return assignments.join(', ');
+}
+
+/** The pickup an order joins on a change, created by the change's statement if new (as on insert). */
+function joinedPickupCte(values: unknown[], joins: PickupKey | undefined): string {
+  if (!joins) return '';
+  const at = (v: unknown) => `$${values.push(v)}`;
+  return `p AS (INSERT INTO pickups (id, brand_id, pickup_address, pickup_date)
+    VALUES (${at(joins.id)}, ${at(joins.brandId)}, ${at(joins.pickupAddress)}, ${at(joins.date)}::date)
+    ON CONFLICT (id) DO NOTHING), `;
 }
 
 /**
@@ -198,7 +208,14 @@ export function ordersRepository(db: Queryable): OrderStore {
     /** Moves the order from `from` to `to` (with its event and outbox events); null if it was no longer in `from`. */
     async transition(
       orderId: number,
-      change: { from: OrderStatus; to: OrderStatus; note: string | null; at: Date; set?: Partial<NewOrder> },
+      change: {
+        from: OrderStatus;
+        to: OrderStatus;
+        note: string | null;
+        at: Date;
+        set?: Partial<NewOrder>;
+        joins?: PickupKey;
+      },
       events: readonly (OutboxEvent | null)[],
     ): Promise<OrderWithEvents | null> {
       const values: unknown[] = [orderId, change.to, change.from, change.at];
@@ -207,8 +224,9 @@ export function ordersRepository(db: Queryable): OrderStore {
       const event = { status: change.to, at: change.at, note: change.note };
       const assignments = changeAssignments(values, given, change.set ?? {}, event);
       const outbox = outboxCtes(events, values, 'o');
+      const pickup = joinedPickupCte(values, change.joins);
       const { rows } = await db.query(
-        `WITH o AS (
+        `WITH ${pickup}o AS (
           UPDATE orders o SET status = $2::text, updated_at = $4,
             picked_up_at = CASE WHEN $3 = 'pending' AND $2 <> 'cancelled' THEN $4 ELSE o.picked_up_at END,
             ${assignments}
@@ -224,13 +242,14 @@ export function ordersRepository(db: Queryable): OrderStore {
     /** Updates details without a status change, if the order is still in `status`; appends an event. */
     async updateDetails(
       orderId: number,
-      change: { status: OrderStatus; note: string; at: Date; set: Partial<NewOrder> },
+      change: { status: OrderStatus; note: string; at: Date; set: Partial<NewOrder>; joins?: PickupKey },
     ): Promise<OrderWithEvents | null> {
       const values: unknown[] = [orderId, change.status, change.at];
       const event = { status: change.status, at: change.at, note: change.note };
       const assignments = changeAssignments(values, { updated_at: '$3' }, change.set, event);
+      const pickup = joinedPickupCte(values, change.joins);
       const { rows } = await db.query(
-        `UPDATE orders o SET updated_at = $3, ${assignments} WHERE o.id = $1 AND o.status = $2
+        `${pickup ? `WITH ${pickup.slice(0, -2)} ` : ''}UPDATE orders o SET updated_at = $3, ${assignments} WHERE o.id = $1 AND o.status = $2
           RETURNING ${ORDER_SELECT}, history AS events`,
         values,
       );

@@ -146,6 +146,8 @@ export const ORDER_FIELDS = [
     json: plain('promised_date'),
     write: 'update',
   }),
+  // The pickup collecting the parcel (migration 0030); null while it is not collectable.
+  field<string | null>()({ field: 'pickupId', column: 'pickup_id', json: null, write: 'update' }),
   field<Date | null>()({ field: 'pickedUpAt', column: 'picked_up_at', json: null, write: 'never' }),
   field<Date>()({
     field: 'createdAt',

@@ -5,6 +5,7 @@ import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
+import { type PickupKey, pickupKeyFor } from '../pickups/pickup-day.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -244,6 +245,7 @@ export function orderService(deps: {
     actor: Actor,
     note: string | null,
     set?: Partial<NewOrder>,
+    joins?: PickupKey,
   ) {
     let current: Order = order;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -262,7 +264,9 @@ export function orderService(deps: {
         })),
         statusEvent ? await outbox.event(from.brandId, statusEvent, at, () => ({ order: changed() })) : null,
       ];
-      const change = { from: current.status, to, note, at, set };
+      // A cancelled order leaves its pickup (SPEC §10): nothing to collect any more.
+      const leaves = to === 'cancelled' && current.pickupId !== null ? { pickupId: null } : undefined;
+      const change = { from: current.status, to, note, at, set: leaves ? { ...set, ...leaves } : set, joins };
       // A cancelled order already on an issued invoice gets its credit note in the same transaction:
       // both happen or neither does.
       const updated =
@@ -296,6 +300,8 @@ export function orderService(deps: {
       const delivery =
         v.deliveryAddress && place ? await priceDelivery(brand.id, v.deliveryAddress, place, v, now) : null;
       const listeners = await outbox.jobsFor(brand.id, 'order.created');
+      // A collectable order joins its pickup in its own INSERT (order-inserts.ts).
+      const pickupId = delivery && pickupAddress ? pickupKeyFor(brand.id, pickupAddress, now).id : null;
       const row: NewOrder = {
         trackingRef: '',
         trackingToken: generateTrackingToken(),
@@ -320,6 +326,7 @@ export function orderService(deps: {
         vatCents: null,
         priceCents: null,
         promisedDate: null,
+        pickupId,
         createdAt: now,
         ...delivery,
       };
@@ -450,8 +457,16 @@ export function orderService(deps: {
       const now = clock();
       if (fields.deliveryAddress && place)
         Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, place, order, now));
-      if (order.status === 'awaiting_address' && set.deliveryAddress) {
-        return transition(order, 'pending', 'address', 'Delivery address completed', set);
+      // An order becoming collectable, or collected from another address, joins the pickup due now.
+      const completes = order.status === 'awaiting_address' && set.deliveryAddress !== undefined;
+      const address = set.pickupAddress ?? order.pickupAddress;
+      const joins =
+        (completes || (order.status === 'pending' && set.pickupAddress !== undefined)) && address
+          ? pickupKeyFor(brandId, address, now)
+          : undefined;
+      if (joins) set.pickupId = joins.id;
+      if (completes) {
+        return transition(order, 'pending', 'address', 'Delivery address completed', set, joins);
       }
       const changed = Object.keys(set)
         .filter(
@@ -464,10 +479,11 @@ export function orderService(deps: {
               'vatCents',
               'priceCents',
               'promisedDate',
+              'pickupId',
             ].includes(k),
         )
         .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-      const change = { status: order.status, note: `Updated ${changed.join(', ')}`, at: now, set };
+      const change = { status: order.status, note: `Updated ${changed.join(', ')}`, at: now, set, joins };
       const updated =
         order.status === 'pending' && set.priceCents !== undefined
           ? await updateWithRebilling(order, change)

@@ -1,4 +1,5 @@
 import type { OutboxEvent } from '../../events/outbox.ts';
+import type { PickupKey } from '../pickups/pickup-day.ts';
 import type { Order, OrderWithEvents } from './order.ts';
 import type { OrderLinks } from './order-json.ts';
 import type { ChangesQuery, JsonPage, PageQuery } from './order-page.ts';
@@ -69,6 +70,8 @@ export interface OrderStore {
       note: string | null;
       at: Date;
       set?: Partial<NewOrder>;
+      /** The pickup the order joins (its row created by the same statement if new); `set` names it. */
+      joins?: PickupKey;
     },
     events: readonly (OutboxEvent | null)[],
   ): Promise<OrderWithEvents | null>;
@@ -80,6 +83,7 @@ export interface OrderStore {
       note: string;
       at: Date;
       set: Partial<NewOrder>;
+      joins?: PickupKey;
     },
   ): Promise<OrderWithEvents | null>;
   /**

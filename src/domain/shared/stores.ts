@@ -4,6 +4,7 @@ import type { ApiKeyStore } from '../api-keys/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
 import type { OrderStore } from '../orders/ports.ts';
+import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
 import type {
   WebhookDeliveryStore,
@@ -31,6 +32,7 @@ export interface Stores {
   invoices: InvoiceStore;
   orders: OrderStore;
   outbox: OutboxStore;
+  pickups: PickupStore;
   priceGrids: PriceGridStore;
   sessions: SessionStore;
   teamInvitations: TeamInvitationStore;

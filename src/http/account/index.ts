@@ -15,6 +15,7 @@ import type { BrandService } from '../../domain/brands/brand-service.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
@@ -34,6 +35,7 @@ import { keyRoutes } from './key-routes.ts';
 import { labelRoutes } from './label-routes.ts';
 import { ACCOUNT_CSP, sendAccountMessage } from './message-page.ts';
 import { orderRoutes } from './order-routes.ts';
+import { pickupRoutes } from './pickup-routes.ts';
 import { ratesRoutes } from './rates-routes.ts';
 import {
   ACCOUNT_PATH,
@@ -74,6 +76,7 @@ interface AccountAreaContext extends WiredConnectors {
   labels: LabelService;
   accountKeys: KeyManagement;
   orders: OrderService;
+  pickups: PickupService;
   rates: RateService;
   team: TeamManagement;
   clock: Clock;
@@ -183,6 +186,7 @@ export function accountArea(deps: AccountAreaContext) {
     keyRevealRoutes(account, deps, { signer, context });
     orderRoutes(account, deps, { context });
     labelRoutes(account, deps, { context });
+    pickupRoutes(account, deps, { context });
     invoiceRoutes(account, deps, { context });
     ratesRoutes(account, deps, { context });
     webhookRoutes(account, deps, { context });

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
+import { opsPickupRoutes } from './routes/pickups/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
 
@@ -12,6 +14,7 @@ export const OPS_PREFIX = '/ops/v1';
 interface OpsApiContext {
   config: Config;
   orders: OrderService;
+  pickups: PickupService;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -22,7 +25,7 @@ export function opsApi(deps: OpsApiContext) {
       description:
         "For the operator's tools (couriers' scanners): read any order and move it through its states. Authenticate with `Authorization: Bearer <OPS_TOKEN>`.",
       serverUrl: `${deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`}${OPS_PREFIX}`,
-      tags: [{ name: 'Operations', description: 'Order status changes.' }],
+      tags: [{ name: 'Operations', description: 'Order status changes and pickups.' }],
       securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
       // The operator's own tools: not rate limited, and not for brands.
       internal: true,
@@ -33,6 +36,7 @@ export function opsApi(deps: OpsApiContext) {
       },
     });
     opsOrderRoutes(typed(ops), deps);
+    opsPickupRoutes(typed(ops), deps);
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }

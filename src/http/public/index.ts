@@ -4,6 +4,7 @@ import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
@@ -16,6 +17,7 @@ import { invoiceRoutes } from './routes/invoices/index.ts';
 import { labelRoutes } from './routes/labels/index.ts';
 import { getMeRoute } from './routes/me/index.ts';
 import { orderRoutes } from './routes/orders/index.ts';
+import { pickupRoutes } from './routes/pickups/index.ts';
 import { postRatesRoute } from './routes/rates/index.ts';
 import { pingRoute } from './routes/system/index.ts';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/index.ts';
@@ -29,6 +31,7 @@ export const PUBLIC_PREFIX = '/public/v1';
 interface PublicApiContext {
   config: Config;
   orders: OrderService;
+  pickups: PickupService;
   idempotentRequests: IdempotentRequests;
   invoices: InvoiceService;
   labels: LabelService;
@@ -44,6 +47,7 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   postRatesRoute,
   orderRoutes,
   labelRoutes,
+  pickupRoutes,
   invoiceRoutes,
   webhookSubscriptionRoutes,
   eventTypesRoute,
@@ -68,6 +72,11 @@ export function publicApi(deps: PublicApiContext) {
         { name: 'Account', description: 'The calling brand and key.' },
         { name: 'Orders', description: 'Delivery orders: create, list, track, complete, cancel.' },
         { name: 'Labels', description: 'Parcel labels: PDF (A6, 4×6 in) or ZPL II, one order or a batch.' },
+        {
+          name: 'Pickups',
+          description:
+            'Daily collections at the pickup address: the parcels in each, a collection asked for, the handover manifest.',
+        },
         { name: 'Rates', description: 'Quotes at checkout.' },
         {
           name: 'Invoices',

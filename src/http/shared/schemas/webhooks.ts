@@ -126,6 +126,40 @@ const CreditNotePayload = {
   },
 };
 
+const TRACKING_REFS = {
+  type: 'array',
+  maxItems: 1000,
+  items: {
+    type: 'string',
+    pattern: '^DLV-[0-9A-HJKMNP-TV-Z]{10}$',
+    maxLength: 14,
+    examples: ['DLV-7K3M9Q2XHP'],
+  },
+};
+
+const PickupCompletedPayload = {
+  type: 'object',
+  title: 'Completed pickup',
+  required: ['id', 'date', 'pickup_address', 'status', 'collected', 'missing'],
+  properties: {
+    id: { type: 'string', pattern: '^pck_[0-9a-f]{16}$', maxLength: 20, examples: ['pck_5b1e0c9d3a7f2e64'] },
+    date: {
+      type: 'string',
+      format: 'date',
+      maxLength: DATE_MAX_LENGTH,
+      description: 'The business day (Paris).',
+    },
+    pickup_address: { type: 'string', maxLength: 500 },
+    status: { type: 'string', enum: ['collected', 'partially_collected', 'missed'] },
+    collected: { ...TRACKING_REFS, description: 'Parcels the courier scanned: now `picked_up`.' },
+    missing: {
+      ...TRACKING_REFS,
+      description:
+        "Parcels not scanned: still `pending`, in the next business day's pickup. Each is reported missing once.",
+    },
+  },
+};
+
 const ORDER_ONLY = {
   type: 'object',
   required: ['order'],
@@ -167,6 +201,11 @@ const DATA: Record<WebhookEventType, object> = {
     required: ['credit_note'],
     properties: { credit_note: CreditNotePayload },
   },
+  'pickup.completed': {
+    type: 'object',
+    required: ['pickup'],
+    properties: { pickup: PickupCompletedPayload },
+  },
 };
 
 const SUMMARY: Record<WebhookEventType, string> = {
@@ -177,6 +216,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.labelled': "An order's label was printed for the first time",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
+  'pickup.completed': 'A pickup was closed, with the parcels collected and those missing',
 };
 
 function eventOperation(type: WebhookEventType) {

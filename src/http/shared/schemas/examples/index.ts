@@ -1,6 +1,7 @@
 import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
+import { OPS_PICKUP_EXAMPLES, PICKUP_EXAMPLES } from './pickups.ts';
 import type { OperationExamples } from './types.ts';
 import { SUBSCRIPTION_EXAMPLES } from './webhook-subscriptions.ts';
 
@@ -11,6 +12,10 @@ export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = {
   ...OTHER_EXAMPLES,
   ...ORDER_EXAMPLES,
   ...LABEL_EXAMPLES,
+  ...PICKUP_EXAMPLES,
   ...SUBSCRIPTION_EXAMPLES,
 };
-export const OPS_EXAMPLES: Record<string, OperationExamples> = OPS_ORDER_EXAMPLES;
+export const OPS_EXAMPLES: Record<string, OperationExamples> = {
+  ...OPS_ORDER_EXAMPLES,
+  ...OPS_PICKUP_EXAMPLES,
+};

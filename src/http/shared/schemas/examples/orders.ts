@@ -30,6 +30,7 @@ const PENDING_ORDER: Order = {
   priceExclTaxCents: 840,
   vatCents: 168,
   promisedDate: '2026-11-25',
+  pickupId: 'pck_5b1e0c9d3a7f2e64',
   pickedUpAt: null,
   createdAt: new Date('2026-11-24T09:12:31.000Z'),
   updatedAt: new Date('2026-11-24T09:12:31.000Z'),
