@@ -55,6 +55,7 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { tracing } from './infra/telemetry/tracing.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
@@ -225,7 +226,13 @@ export function createDeps(
   const webhookDeliveries = webhookDeliveryService({
     stores,
     clock,
-    send: (input) => sendWebhook(webhookHttp, input),
+    send: (input) => {
+      // Each attempt its own trace when tracing is on: the dispatcher sends outside any job.
+      const traces = tracing();
+      return traces
+        ? traces.inSpan('webhook attempt', {}, () => sendWebhook(webhookHttp, input), { root: true })
+        : sendWebhook(webhookHttp, input);
+    },
     observer: options.observers?.webhookDeliveries,
   });
   const mailer =

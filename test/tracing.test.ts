@@ -52,7 +52,7 @@ afterAll(async () => {
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
-  it('sends a request’s span and its queries in the caller’s trace, and a job’s queries and outbound call in one trace', async () => {
+  it('sends a request’s span and its queries in the caller’s trace, each webhook attempt in a trace of its own', async () => {
     // The caller's trace (W3C traceparent): the server's span must join it.
     const traceId = hex(16);
     const callerSpanId = hex(8);
@@ -94,7 +94,9 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       expect(ids.has(query.parentSpanId!) || query.parentSpanId === incoming.spanId).toBe(true);
 
     // The worker in the same process delivers the order.created webhook: the receiver is told the
-    // trace of that delivery (traceparent), whose job span holds its queries and the outgoing call.
+    // trace of that attempt (traceparent): a trace of its own (the dispatcher sends outside any
+    // job), whose span holds the outgoing call. The fan-out job that made the delivery has its own
+    // span and queries.
     const [hook] = await eventually(async () => hooks.received.length >= 1 && hooks.received, 20_000);
     const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(hook!.headers.traceparent));
     expect(sent, `traceparent ${hook!.headers.traceparent}`).not.toBeNull();
@@ -104,13 +106,13 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       15_000,
     );
     expect(outgoing).toMatchObject({ traceId: deliveryTrace, kind: CLIENT, name: 'POST' });
-    const job = otlp.spans.find((s) => s.traceId === deliveryTrace && s.kind === CONSUMER);
-    expect(job).toMatchObject({
-      name: 'job webhooks_deliver',
-      attributes: { 'job.task': 'webhooks_deliver' },
-    });
-    expect(outgoing.parentSpanId).toBe(job!.spanId);
-    const jobQueries = otlp.spans.filter((s) => s.traceId === deliveryTrace && s.scope.includes('pg'));
+    const attempt = otlp.spans.find((s) => s.traceId === deliveryTrace && s.kind === CONSUMER);
+    expect(attempt).toMatchObject({ name: 'webhook attempt' });
+    expect(attempt!.parentSpanId).toBeUndefined();
+    expect(outgoing.parentSpanId).toBe(attempt!.spanId);
+    const fanOut = otlp.spans.find((s) => s.kind === CONSUMER && s.name === 'job webhooks_fan_out');
+    expect(fanOut).toMatchObject({ attributes: { 'job.task': 'webhooks_fan_out' } });
+    const jobQueries = otlp.spans.filter((s) => s.traceId === fanOut!.traceId && s.scope.includes('pg'));
     expect(jobQueries.length).toBeGreaterThan(0);
     expect(otlp.rejected).toEqual([]);
   }, 60_000);

@@ -21,8 +21,17 @@ const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
 /** Tracing, once started in this process. */
 export interface Tracing {
-  /** Runs `work` in a span of its own (a job): its queries and outbound calls become its children. */
-  inSpan<T>(name: string, attributes: Record<string, string | number>, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a span of its own (a job, a webhook attempt): its queries and outbound calls
+   * become its children. `root`: a trace of its own, whatever the caller's context (the webhook
+   * dispatcher's sends would otherwise join whichever job happened to wake it).
+   */
+  inSpan<T>(
+    name: string,
+    attributes: Record<string, string | number>,
+    work: () => Promise<T>,
+    options?: { root?: boolean },
+  ): Promise<T>;
   /** Sends the spans still buffered, then stops. */
   shutdown(): Promise<void>;
 }
@@ -90,8 +99,9 @@ export function startTracing(options: { endpoint: string; serviceName: string })
 
   const tracer = api.trace.getTracer('delivery-orders-api');
   active = {
-    inSpan(name, attributes, work) {
-      return tracer.startActiveSpan(name, { kind: api.SpanKind.CONSUMER, attributes }, async (span) => {
+    inSpan(name, attributes, work, options) {
+      const spanOptions = { kind: api.SpanKind.CONSUMER, attributes, root: options?.root ?? false };
+      return tracer.startActiveSpan(name, spanOptions, async (span) => {
         try {
           return await work();
         } catch (err) {
