@@ -104,11 +104,15 @@ describe('crash safety: WooCommerce — the service killed mid-sync, the shop do
     fake.setMode(SLUG, 'down');
     api = await spawnServer(env);
     // Jobs the killed process held stay locked (graphile-worker's lock lasts 4 hours): time passes
-    // beyond the recovery's grace period, and the recovery runs, as its every-minute schedule would.
+    // beyond the recovery's grace period (the dead worker's heartbeat goes silent), and the recovery
+    // runs, as its every-minute schedule would.
     const { rowCount: stale } = await db.query(
       `UPDATE graphile_worker._private_jobs SET locked_at = locked_at - interval '1 hour' WHERE locked_at < $1`,
       [clock[0].at],
     );
+    await db.query(`UPDATE worker_heartbeats SET beat_at = beat_at - interval '1 hour' WHERE beat_at < $1`, [
+      clock[0].at,
+    ]);
     await enqueue(db, RECOVER_STALLED_JOBS);
     await enqueue(db, WOOCOMMERCE_POLL);
     const downError = await waitFor(async () => {
@@ -118,13 +122,15 @@ describe('crash safety: WooCommerce — the service killed mid-sync, the shop do
       return rows[0].sync_error as string | null;
     }, Date.now() + 15_000);
     expect(downError, 'the poll records the shop down in the link health').toMatch(/503/);
-    // Let the jobs the recovery freed run into the maintenance page too.
-    await sleep(1500);
-    const { rows: retrying } = await db.query(
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
-         JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier LIKE 'woocommerce_%' AND j.attempts > 0 AND j.last_error IS NOT NULL`,
-    );
+    // The jobs the recovery freed run into the maintenance page too.
+    const retrying = (await waitFor(async () => {
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs j
+           JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+          WHERE t.identifier LIKE 'woocommerce_%' AND j.attempts > 0 AND j.last_error IS NOT NULL`,
+      );
+      return rows[0].n > 0 ? rows : null;
+    }, Date.now() + 20_000)) ?? [{ n: 0 }];
 
     // The shop is back. Time passes beyond the failed jobs' backoff, and the poll's schedule comes round.
     fake.setMode(SLUG, 'up');
