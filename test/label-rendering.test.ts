@@ -10,6 +10,7 @@ import { renderLabelsZpl, ZPL_DOTS } from '../src/domain/labels/label-zpl.ts';
 import { defaultSortCode, parseSortCodeFile, sortCodeTable } from '../src/domain/labels/sort-codes.ts';
 import type { Order } from '../src/domain/orders/order.ts';
 import { decodeBarcodes } from './support/barcodes.ts';
+import { POPPLER } from './support/pdf-pages.ts';
 
 const run = promisify(execFile);
 
@@ -75,7 +76,7 @@ async function pdfText(pdf: Buffer, name: string): Promise<string> {
   return (await run('pdftotext', ['-layout', file, '-'])).stdout;
 }
 
-describe('PDF labels', () => {
+describe.skipIf(!POPPLER)('PDF labels', () => {
   for (const size of ['a6', '4x6'] as const) {
     it(`${size}: one page per unit, and the barcodes read back as the reference and the sort code`, async () => {
       const labels = labelsOfOrder(ORDER, CONTEXT);

@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
+import { hasCommand } from './php.ts';
+
 const run = promisify(execFile);
+
+/**
+ * Whether poppler's tools are here (Debian's poppler-utils, which .ci/run installs): without them
+ * the tests that look at rendered pages are skipped, and say so once.
+ */
+export const POPPLER = hasCommand('pdftoppm') && hasCommand('pdftotext') && hasCommand('pdfinfo');
+if (!POPPLER) {
+  console.warn('[tests] pdftoppm/pdftotext/pdfinfo not found (poppler-utils): rendered-page checks skipped');
+}
 
 /** Each page of a PDF rendered to PNG by poppler's pdftoppm (what a person's viewer shows). */
 export async function pdfPagesToPng(pdf: Buffer, dpi = 150): Promise<Buffer[]> {
