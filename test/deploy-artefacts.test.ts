@@ -25,6 +25,7 @@ import {
   ROOT,
   readCompose,
   SERVICE_MODES,
+  serviceCommand,
 } from './support/compose-file.ts';
 import { argv, envNames, parseDockerfile } from './support/dockerfile.ts';
 import { renderHaproxyConfig } from './support/haproxy.ts';
@@ -147,6 +148,14 @@ describe('compose.yaml', () => {
     expect(redis?.image).toBe('redis:7');
     expect(postgres?.healthcheck?.test).toContain('pg_isready');
     expect(redis?.healthcheck?.test).toEqual(expect.arrayContaining(['redis-cli', 'ping']));
+  });
+
+  it("gives the topology test the image's command for each service: the entry point, then the mode", () => {
+    for (const [name, service] of APP_SERVICES) {
+      const command = serviceCommand(service);
+      expect(command.argv, name).toEqual([process.execPath, 'dist/service.js', modeOf(service)]);
+      expect(command.readyPath, name).toBe(healthPathOf(service));
+    }
   });
 
   it('migrates once, then starts the workers and the APIs', () => {
