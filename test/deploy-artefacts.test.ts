@@ -25,6 +25,7 @@ import {
   ROOT,
   readCompose,
   SERVICE_MODES,
+  serviceCommand,
 } from './support/compose-file.ts';
 import { argv, envNames, parseDockerfile } from './support/dockerfile.ts';
 import { renderHaproxyConfig } from './support/haproxy.ts';
@@ -102,7 +103,13 @@ describe('Dockerfile', () => {
   });
 
   it('enters dist/service.js with the mode as its command', () => {
-    expect(argv(finalOf('ENTRYPOINT').at(-1)!)).toEqual(['node', 'dist/service.js']);
+    const entrypoint = argv(finalOf('ENTRYPOINT').at(-1)!);
+    expect(entrypoint[0]).toBe('node');
+    expect(entrypoint.at(-1)).toBe('dist/service.js');
+    // Between them, only V8's memory flags (the API's RSS at rest, see the Dockerfile).
+    for (const flag of entrypoint.slice(1, -1))
+      expect(flag).toMatch(/^--(max-semi-space-size=\d+|single-threaded-gc)$/);
+    expect(JSON.parse(read('package.json')).scripts.start).toBe(`exec ${entrypoint.join(' ')} all`);
     const [mode] = argv(finalOf('CMD').at(-1)!);
     expect(SERVICE_MODES).toContain(mode);
   });
@@ -147,6 +154,15 @@ describe('compose.yaml', () => {
     expect(redis?.image).toBe('redis:7');
     expect(postgres?.healthcheck?.test).toContain('pg_isready');
     expect(redis?.healthcheck?.test).toEqual(expect.arrayContaining(['redis-cli', 'ping']));
+  });
+
+  it("gives the topology test the image's command for each service: the entry point, then the mode", () => {
+    for (const [name, service] of APP_SERVICES) {
+      const command = serviceCommand(service);
+      expect(command.argv.slice(-2), name).toEqual(['dist/service.js', modeOf(service)]);
+      expect(command.argv[0], name).toBe(process.execPath);
+      expect(command.readyPath, name).toBe(healthPathOf(service));
+    }
   });
 
   it('migrates once, then starts the workers and the APIs', () => {

@@ -384,6 +384,7 @@ describe('pickups', () => {
         'Chauffeur / Courier',
         'Expéditeur / Brand',
         'Signature',
+        'Page 1 / 1',
       ]) {
         expect(text).toContain(expected);
       }
@@ -400,6 +401,8 @@ describe('pickups', () => {
       });
       const longPages = await pdfPagesToPng(long.rawPayload);
       expect(longPages).toHaveLength(3);
+      const longText = await pdfText(long.rawPayload);
+      for (const page of ['Page 1 / 3', 'Page 2 / 3', 'Page 3 / 3']) expect(longText).toContain(page);
       const seen = new Set<string>();
       for (const page of longPages) {
         // The reader stops at 8 symbols a page; a page holds 8 to 11 rows.

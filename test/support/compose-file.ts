@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { argv, parseDockerfile } from './dockerfile.ts';
 
 /**
  * compose.yaml as the topology test and the artefact checks read it: parsed (YAML merge keys on, as
@@ -99,55 +100,24 @@ export function dependsOn(service: ComposeService): Record<string, string> {
 }
 
 /**
- * How a mode is started here. After the runtime-contract build (`npm run build`) it is the image's
- * entry point with the compose command (`node dist/service.js <mode>`), or that same program from
- * its sources when dist/ is not built yet; before that program exists, the nearest commands of
- * today's tree (`src/server.ts` with RUN_WORKER=0, `dlv worker`, `dlv migrate`), so the harness can
- * be exercised. `flavour` says which, and the topology test prints it.
+ * How a service of the application's image is started here: what the image runs, the final stage's
+ * ENTRYPOINT (`node <V8 flags> dist/service.js`) followed by the compose `command` (the mode), with this
+ * machine's node. dist/ is built by the suites' build-setup before any test starts.
  */
 export interface ServiceCommand {
   argv: string[];
-  flavour: 'dist' | 'source' | 'pre-contract';
-  /** Variables the command needs beside the compose environment (pre-contract only). */
-  env: Record<string, string>;
-  /**
-   * The path that answers 200 once the process is ready: the compose healthcheck's (`/readyz`);
-   * pre-contract, `/public/v1/ping` for the API and none for the worker (it serves no HTTP).
-   */
+  /** The path that answers 200 once the process is ready: the compose healthcheck's (`/readyz`). */
   readyPath: string | null;
 }
 
-export function serviceCommand(mode: ServiceMode, healthPath: string | null, root = ROOT): ServiceCommand {
-  const node = process.execPath;
-  if (existsSync(`${root}dist/service.js`)) {
-    return { argv: [node, 'dist/service.js', mode], flavour: 'dist', env: {}, readyPath: healthPath };
-  }
-  if (existsSync(`${root}src/service.ts`)) {
-    return {
-      argv: [node, '--import', 'tsx', 'src/service.ts', mode],
-      flavour: 'source',
-      env: {},
-      readyPath: healthPath,
-    };
-  }
-  switch (mode) {
-    case 'api':
-      return {
-        argv: [node, '--import', 'tsx', 'src/server.ts'],
-        flavour: 'pre-contract',
-        env: { RUN_WORKER: '0' },
-        readyPath: '/public/v1/ping',
-      };
-    case 'all':
-      return {
-        argv: [node, '--import', 'tsx', 'src/server.ts'],
-        flavour: 'pre-contract',
-        env: {},
-        readyPath: '/public/v1/ping',
-      };
-    case 'worker':
-      return { argv: [node, 'bin/dlv.js', 'worker'], flavour: 'pre-contract', env: {}, readyPath: null };
-    case 'migrate':
-      return { argv: [node, 'bin/dlv.js', 'migrate'], flavour: 'pre-contract', env: {}, readyPath: null };
-  }
+export function serviceCommand(service: ComposeService, root = ROOT): ServiceCommand {
+  const entrypoint = parseDockerfile(readFileSync(`${root}Dockerfile`, 'utf8'))
+    .at(-1)
+    ?.instructions.findLast((i) => i.keyword === 'ENTRYPOINT');
+  if (!entrypoint) throw new Error('the Dockerfile has no ENTRYPOINT in its final stage');
+  const [program, ...args] = [...argv(entrypoint), ...commandOf(service)];
+  if (program !== 'node') throw new Error(`the image's entry point runs ${program}, not node`);
+  const script = args.find((arg) => !arg.startsWith('-'));
+  if (!script || !existsSync(`${root}${script}`)) throw new Error(`${script} is not built (npm run build)`);
+  return { argv: [process.execPath, ...args], readyPath: healthPathOf(service) };
 }

@@ -13,14 +13,9 @@ export function renderHaproxyConfig(
   servers: Record<string, number>,
   bindPort: number,
   statsPort: number,
-  /** Pre-contract only: the path the health checks ask for instead of the committed one. */
-  checkPath?: string,
 ): string {
   const seen = new Set<string>();
   const rendered = committed
-    .replace(/^(\s*http-check\s+send\s+.*\buri\s+)\S+/m, (line, lead: string) =>
-      checkPath ? `${lead}${checkPath}` : line,
-    )
     .replace(/^(\s*bind\s+)\S*:\d+/m, `$1127.0.0.1:${bindPort}`)
     .replace(/^(\s*server\s+)(\S+)\s+\S+/gm, (_line, lead: string, name: string) => {
       const port = servers[name];

@@ -10,7 +10,6 @@ import { freePort } from '../../src/infra/embedded-postgres.ts';
 import {
   type ComposeFile,
   environmentOf,
-  healthPathOf,
   modeOf,
   ROOT,
   readCompose,
@@ -116,7 +115,6 @@ export interface Topology {
   databaseUrl: string;
   apis: ServiceProcess[];
   workers: ServiceProcess[];
-  flavour: ServiceCommand['flavour'];
   /** What was started where, for the test's `[topology]` line. */
   summary: string;
   /** The same service started again with the same command, environment and port, once ready. */
@@ -162,10 +160,11 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       const names = replicas > 1 ? Array.from({ length: replicas }, (_, i) => `${name}-${i + 1}`) : [name];
       return names.map((instance) => ({ instance, mode, service }));
     });
-    let flavour = 'dist' as ServiceCommand['flavour'];
+    // What the image runs for each mode (the `[topology]` line shows it: the entry point and the mode).
+    const commands = new Set<string>();
     const specFor = async (entry: (typeof services)[number]): Promise<ProcessSpec> => {
-      const command = serviceCommand(entry.mode, healthPathOf(entry.service));
-      flavour = command.flavour;
+      const command = serviceCommand(entry.service);
+      commands.add(['node', ...command.argv.slice(1)].join(' '));
       const port = await freePort();
       const env: Record<string, string> = {
         PATH: process.env.PATH ?? '',
@@ -175,7 +174,6 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         DATABASE_URL: database.url,
         HOST: '127.0.0.1',
         PORT: String(port),
-        ...command.env,
         ...options.overrides,
       };
       if (redis) env.REDIS_URL = redis.url;
@@ -220,14 +218,13 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
         Object.fromEntries(apis.map((a) => [a.name, a.port])),
         lbPort,
         statsPort,
-        flavour === 'pre-contract' ? (specs.get(apis[0]!)?.command.readyPath ?? undefined) : undefined,
       ),
     );
     const balancer = launch({
       name: 'lb',
       mode: 'api',
       port: lbPort,
-      command: { argv: [haproxy, '-db', '-f', cfg], flavour, env: {}, readyPath: null },
+      command: { argv: [haproxy, '-db', '-f', cfg], readyPath: null },
       env: { PATH: process.env.PATH ?? '' },
     });
     cleanups.push(() => balancer.stop('SIGKILL'));
@@ -253,10 +250,8 @@ export async function startTopology(options: TopologyOptions = {}): Promise<Topo
       databaseUrl: database.url,
       apis,
       workers,
-      flavour,
       summary: [
-        `commands: ${flavour} (${specs.get(apis[0]!)?.command.argv.slice(1).join(' ')})` +
-          (flavour === 'pre-contract' ? ', health checks on /public/v1/ping (no /readyz yet)' : ''),
+        `commands: ${[...commands].join(', ')} (APIs ready on ${specs.get(apis[0]!)?.command.readyPath})`,
         `database: ${database.where}`,
         `redis: ${redis?.where ?? 'none (no redis-server nor TEST_REDIS_URL): rate limits in memory'}`,
         `${apis.length} APIs, ${workers.length} workers, haproxy on ${lbPort}`,

@@ -45,6 +45,8 @@ export async function renderManifestPdf(data: ManifestData): Promise<Buffer> {
     size: 'A4',
     margin: MARGIN,
     autoFirstPage: false,
+    // Kept until the end so each page can be numbered against the total, known only then.
+    bufferPages: true,
     info: {
       Title: `Bordereau de remise ${pickup.id}`,
       Author: 'Delivery Orders',
@@ -60,14 +62,11 @@ export async function renderManifestPdf(data: ManifestData): Promise<Buffer> {
 
   const width = () => doc.page.width - 2 * MARGIN;
   const bottom = () => doc.page.height - MARGIN;
-  let pageNumber = 0;
 
   const newPage = (): number => {
     doc.addPage();
-    pageNumber++;
     let y = MARGIN;
     textAt(doc, 'BORDEREAU DE REMISE / HANDOVER MANIFEST', MARGIN, y, { font: FONT_BOLD, size: 15 });
-    textAt(doc, `Page ${pageNumber}`, MARGIN, y + 3, { width: width(), align: 'right', size: 9 });
     y += 24;
     const facts: Array<[string, string]> = [
       ['Marque / Brand', data.brandName],
@@ -164,6 +163,15 @@ export async function renderManifestPdf(data: ManifestData): Promise<Buffer> {
     { size: 7.5, width: width() },
   );
   doc.fillColor('black');
+  const pages = doc.bufferedPageRange();
+  for (let i = pages.start; i < pages.start + pages.count; i++) {
+    doc.switchToPage(i);
+    textAt(doc, `Page ${i - pages.start + 1} / ${pages.count}`, MARGIN, MARGIN + 3, {
+      width: width(),
+      align: 'right',
+      size: 9,
+    });
+  }
   doc.end();
   return done;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mailer } from '../../domain/accounts/ports.ts';
 
 export type { Mailer };
@@ -17,20 +17,34 @@ export interface MailerOptions {
 /**
  * SMTP (nodemailer) when `SMTP_URL` is set. Otherwise each message is written as an .eml file and
  * its link printed in the log, so a local `npm start` can follow sign-up and reset links.
+ * nodemailer (about 13 MB once loaded) is loaded at the first message: an API process sends mail
+ * only for the account area's sign-ups and resets, and most never do.
  */
 export function createMailer(options: MailerOptions): Mailer {
+  let transport: Promise<Transporter> | null = null;
+  const transportOnce = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      options.smtpUrl
+        ? nodemailer.createTransport(options.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return transport;
+  };
+  const close = () => {
+    void transport?.then((t) => t.close());
+  };
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+        const smtp = await transportOnce();
+        await smtp.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
       },
-      close: () => transport.close(),
+      close,
     };
   }
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
+      const stream = await transportOnce();
       const info = await stream.sendMail({
         from: options.from,
         to: mail.to,
@@ -42,6 +56,6 @@ export function createMailer(options: MailerOptions): Mailer {
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       options.log(`mail to ${mail.to} written to ${file}${mail.link ? `; link: ${mail.link}` : ''}`);
     },
-    close: () => stream.close(),
+    close,
   };
 }

@@ -25,8 +25,18 @@ const EVENTS = [
   },
   { name: 'Order Delivered', value: 'order.delivered', description: 'An order reached its recipient' },
   { name: 'Order Delivery Failed', value: 'order.delivery_failed', description: 'A delivery attempt failed' },
+  {
+    name: 'Order Labelled',
+    value: 'order.labelled',
+    description: "An order's label was printed for the first time",
+  },
   { name: 'Invoice Issued', value: 'invoice.issued', description: "A month's invoice was issued" },
   { name: 'Credit Note Issued', value: 'credit_note.issued', description: 'A credit note was issued' },
+  {
+    name: 'Pickup Completed',
+    value: 'pickup.completed',
+    description: 'A pickup was closed, with the parcels collected and those missing',
+  },
 ];
 
 function stored(context: IHookFunctions | IWebhookFunctions): Subscription & IDataObject {
@@ -61,7 +71,7 @@ export class LivraisonDlvTrigger implements INodeType {
     version: 1,
     subtitle: '={{$parameter["events"].join(", ")}}',
     description:
-      'Starts the workflow on Livraison DLV events (orders, invoices), signed per Standard Webhooks',
+      'Starts the workflow on Livraison DLV events (orders, invoices, pickups), signed per Standard Webhooks',
     defaults: { name: 'Livraison DLV Trigger' },
     inputs: [],
     outputs: [NodeConnectionTypes.Main],
