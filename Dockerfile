@@ -39,8 +39,5 @@ EXPOSE 3000
 # readiness check is /readyz (compose.yaml, deploy/kubernetes/).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# A young generation of 1 MB semi-spaces (V8 grows it to 16 MB) and garbage collection on the main
-# thread only (no helper threads' heaps): the API at rest drops from about 160 MB of RSS to about
-# 138 MB; its requests allocate little and briefly (docs/operations.md, "Memory").
-ENTRYPOINT ["node", "--max-semi-space-size=1", "--single-threaded-gc", "dist/service.js"]
+ENTRYPOINT ["node", "dist/service.js"]
 CMD ["api"]

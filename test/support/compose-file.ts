@@ -101,7 +101,7 @@ export function dependsOn(service: ComposeService): Record<string, string> {
 
 /**
  * How a service of the application's image is started here: what the image runs, the final stage's
- * ENTRYPOINT (`node <V8 flags> dist/service.js`) followed by the compose `command` (the mode), with this
+ * ENTRYPOINT (`node dist/service.js`) followed by the compose `command` (the mode), with this
  * machine's node. dist/ is built by the suites' build-setup before any test starts.
  */
 export interface ServiceCommand {
@@ -117,7 +117,6 @@ export function serviceCommand(service: ComposeService, root = ROOT): ServiceCom
   if (!entrypoint) throw new Error('the Dockerfile has no ENTRYPOINT in its final stage');
   const [program, ...args] = [...argv(entrypoint), ...commandOf(service)];
   if (program !== 'node') throw new Error(`the image's entry point runs ${program}, not node`);
-  const script = args.find((arg) => !arg.startsWith('-'));
-  if (!script || !existsSync(`${root}${script}`)) throw new Error(`${script} is not built (npm run build)`);
+  if (!existsSync(`${root}${args[0]}`)) throw new Error(`${args[0]} is not built (npm run build)`);
   return { argv: [process.execPath, ...args], readyPath: healthPathOf(service) };
 }
