@@ -88,6 +88,13 @@ export function errorResponses(
 }
 
 /** `Date.toISOString()` is 24 characters (27 for years beyond 9999): every timestamp fits in 30. */
+/** A 200 answering a PDF document (an invoice, a pickup manifest). */
+export const PDF_DOCUMENT_RESPONSE = {
+  description: 'The PDF document.',
+  // OpenAPI 3.1 describes a binary body by its media type alone, not as a JSON string.
+  content: { 'application/pdf': { schema: { contentMediaType: 'application/pdf' } } },
+} as const;
+
 export const TIMESTAMP_MAX_LENGTH = 30;
 /** A calendar date, `YYYY-MM-DD`. */
 export const DATE_MAX_LENGTH = 10;

@@ -8,7 +8,7 @@ import {
   InvoiceListQuery,
   InvoiceListResponse,
 } from '../../../shared/schemas/invoices.ts';
-import { errorResponses } from '../../../shared/schemas/shared.ts';
+import { errorResponses, PDF_DOCUMENT_RESPONSE } from '../../../shared/schemas/shared.ts';
 
 /** What the invoice routes use. */
 interface InvoicesRouteContext {
@@ -67,11 +67,7 @@ export function invoiceRoutes(app: TypedApp, deps: InvoicesRouteContext): void {
         tags: ['Invoices'],
         params: InvoiceIdParams,
         response: {
-          200: {
-            description: 'The PDF document.',
-            // OpenAPI 3.1 describes a binary body by its media type alone, not as a JSON string.
-            content: { 'application/pdf': { schema: { contentMediaType: 'application/pdf' } } },
-          },
+          200: PDF_DOCUMENT_RESPONSE,
           ...errorResponses([400, 401, 403, 404, 429]),
         },
       },

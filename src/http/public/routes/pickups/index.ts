@@ -10,7 +10,7 @@ import {
   PickupRequestBody,
   PickupResponse,
 } from '../../../shared/schemas/pickups.ts';
-import { errorResponses } from '../../../shared/schemas/shared.ts';
+import { errorResponses, PDF_DOCUMENT_RESPONSE } from '../../../shared/schemas/shared.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../../idempotency-key.ts';
 import type { IdempotentRequests } from '../../idempotent-requests.ts';
 
@@ -111,10 +111,7 @@ export function pickupRoutes(app: TypedApp, deps: PickupsRouteContext): void {
         tags: ['Pickups'],
         params: PickupIdParams,
         response: {
-          200: {
-            description: 'The PDF document.',
-            content: { 'application/pdf': { schema: { contentMediaType: 'application/pdf' } } },
-          },
+          200: PDF_DOCUMENT_RESPONSE,
           ...errorResponses([400, 401, 403, 404, 429]),
         },
       },
