@@ -1,6 +1,6 @@
 import { pickupJson } from '../domain/pickups/pickup-json.ts';
 import type { Pickup } from '../domain/pickups/ports.ts';
-import { type CommandSpec, command, requireArg, table } from './context.ts';
+import { type CommandSpec, command, optionalFlag, requireArg, requireFlag, table } from './context.ts';
 
 function describe(p: Pickup): string {
   const missing = p.missingRefs.length > 0 ? `\n  missing: ${p.missingRefs.join(', ')}` : '';
@@ -16,9 +16,10 @@ export const pickupCommands: CommandSpec[] = [
       brand: { value: 'ID', description: "only this brand's" },
     },
     async run(ctx) {
+      const brandId = optionalFlag(ctx, 'brand');
       const pickups = await ctx.deps.pickups.listAny({
-        date: String(ctx.flags.date),
-        ...(typeof ctx.flags.brand === 'string' ? { brandId: ctx.flags.brand } : {}),
+        date: requireFlag(ctx, 'date'),
+        ...(brandId !== null && { brandId }),
       });
       const text =
         pickups.length === 0
@@ -46,13 +47,10 @@ export const pickupCommands: CommandSpec[] = [
       scanned: { value: 'REF,REF…', description: 'the tracking refs scanned (none: the pickup was missed)' },
     },
     async run(ctx) {
-      const scanned =
-        typeof ctx.flags.scanned === 'string'
-          ? ctx.flags.scanned
-              .split(',')
-              .map((r) => r.trim())
-              .filter((r) => r !== '')
-          : [];
+      const scanned = (optionalFlag(ctx, 'scanned') ?? '')
+        .split(',')
+        .map((r) => r.trim())
+        .filter((r) => r !== '');
       const pickup = await ctx.deps.pickups.close(requireArg(ctx, 0, 'PICKUP_ID'), scanned);
       ctx.out(describe(pickup), { brand_id: pickup.brandId, pickup: pickupJson(pickup) });
     },
