@@ -5,15 +5,15 @@ import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { RoundService } from '../../domain/rounds/round-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
 import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
-import { html } from '../shared/html.ts';
 import { courierOf } from '../shared/principal.ts';
-import { type CourierPage, courierLayout, messagePage, signInPage } from './pages.ts';
+import { type CourierPage, dayPage, messagePage, signInPage } from './pages.ts';
 import {
   ANYONE,
   anonymousCourierCsrf,
@@ -33,6 +33,7 @@ interface CourierAreaContext {
   config: Pick<Config, 'publicBaseUrl'>;
   pool: Pool;
   couriers: CourierService;
+  rounds: RoundService;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -169,9 +170,21 @@ export function courierArea(deps: CourierAreaContext) {
       csrf_token: request.courierSession!.record.csrfToken,
     }));
 
+    // The courier's day as decision 0006 gives it: their rounds only, never another courier's.
+    area.get('/api/v1/day', COURIER_ONLY, async (request) => {
+      const date = (request.query as Record<string, unknown> | undefined)?.date;
+      if (date !== undefined && typeof date !== 'string')
+        throw new AppError('invalid_request', 'date: must be a date (YYYY-MM-DD)', [
+          { field: 'date', message: 'must be a date (YYYY-MM-DD)' },
+        ]);
+      return deps.rounds.courierDay(courierOf(request).courier.id, date);
+    });
+
+    // Until the app shell replaces it: the day's stops, server-rendered.
     area.get('/', COURIER_ONLY, async (request, reply) => {
       const page = await pageOf(request, reply);
-      return sendPage(reply, courierLayout(page, page.t('app.name'), html``));
+      const day = await deps.rounds.courierDay(courierOf(request).courier.id);
+      return sendPage(reply, dayPage(page, day));
     });
   };
 }
