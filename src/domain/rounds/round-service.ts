@@ -52,6 +52,9 @@ export interface RoundJson {
   stops: StopJson[];
 }
 
+/** A round as the courier's day gives it (decision 0006): theirs, so no courier nor date. */
+export type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes' | 'stops'>;
+
 /** A stop as the operator names it: an order by tracking reference, or a pickup by id. */
 export type StopInput = { tracking_ref: string } | { pickup_id: string };
 
@@ -78,9 +81,12 @@ export interface RoundService {
   /** The operator's order of the round's stops (the same set or another, checked whole). */
   setStops(roundId: string, stops: StopInput[]): Promise<RoundJson>;
   /** The signed-in courier's rounds of the day (default: today in Paris), nobody else's. */
-  courierDay(courierId: string, date?: string): Promise<{ date: string; rounds: RoundJson[] }>;
+  courierDay(courierId: string, date?: string): Promise<{ date: string; rounds: CourierRoundJson[] }>;
   /** The round an order (its row id) is on that day, for the scans' `wrong_round`; null when none. */
-  roundOfOrder(orderId: string | number, date: string): Promise<{ roundId: string; courierId: string | null } | null>;
+  roundOfOrder(
+    orderId: string | number,
+    date: string,
+  ): Promise<{ roundId: string; courierId: string | null } | null>;
 }
 
 const ROUND_ID = /^rnd_[0-9a-f]{16}$/;
@@ -349,7 +355,11 @@ export function roundService(deps: RoundServiceDeps): RoundService {
     async courierDay(courierId, date) {
       const day = date === undefined ? parisToday(clock()) : checkDate(date);
       const rounds = await deps.stores.rounds.roundsOfDay(day, courierId);
-      return { date: day, rounds: await roundsJson(deps.stores, rounds) };
+      const json = await roundsJson(deps.stores, rounds);
+      return {
+        date: day,
+        rounds: json.map(({ id, name, sort_codes, stops }) => ({ id, name, sort_codes, stops })),
+      };
     },
 
     roundOfOrder: (orderId, date) => deps.stores.rounds.roundOfOrder(String(orderId), date),

@@ -1,4 +1,4 @@
-import type { RoundJson } from '../../domain/rounds/round-service.ts';
+import type { CourierRoundJson } from '../../domain/rounds/round-service.ts';
 import type { CourierKey } from '../../i18n/courier.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { html, type SafeHtml } from '../shared/html.ts';
@@ -69,7 +69,7 @@ export function messagePage(page: CourierPage, title: string, message: string): 
 }
 
 /** The courier's day: each round's stops in order (the app shell replaces this page). */
-export function dayPage(page: CourierPage, day: { date: string; rounds: RoundJson[] }): string {
+export function dayPage(page: CourierPage, day: { date: string; rounds: CourierRoundJson[] }): string {
   const { t } = page;
   const rounds = day.rounds.map(
     (round) => html`<section>
