@@ -125,7 +125,11 @@ export interface OrderService {
   moveByCourier(
     order: OrderWithEvents,
     moves: readonly OrderStatus[],
-    options: { at: Date; note: string | null; alongside: (tx: Stores, moved: OrderWithEvents) => Promise<void> },
+    options: {
+      at: Date;
+      note: string | null;
+      alongside: (tx: Stores, moved: OrderWithEvents) => Promise<void>;
+    },
   ): Promise<OrderWithEvents | null>;
   /**
    * Completes or corrects delivery details while the order is `awaiting_address` or `pending`.
@@ -431,13 +435,19 @@ export function orderService(deps: {
       let failed = order.events.filter((e) => e.status === 'failed_attempt').length;
       // Each move's events are made before the transaction: a connection it holds never waits for
       // another from the pool (the outbox may read who listens).
-      const steps: { change: Parameters<Stores['orders']['transition']>[1]; events: (OutboxEvent | null)[] }[] = [];
+      const steps: {
+        change: Parameters<Stores['orders']['transition']>[1];
+        events: (OutboxEvent | null)[];
+      }[] = [];
       let from: Order = order;
       for (const to of moves) {
         assertTransition(from.status, to, 'courier');
         if (to === 'failed_attempt') failed++;
         if (to === 'returned' && failed < 3) {
-          throw new AppError('invalid_transition', `An order is returned after 3 failed attempts; this one has ${failed}.`);
+          throw new AppError(
+            'invalid_transition',
+            `An order is returned after 3 failed attempts; this one has ${failed}.`,
+          );
         }
         const before = from;
         const json = orderJson({ ...before, status: to, updatedAt: at }, links);
@@ -458,7 +468,8 @@ export function orderService(deps: {
           moved = await tx.orders.transition(order.id, step.change, step.events);
           // Only the first move can find the order changed: the others follow it in this transaction.
           if (!moved && i === 0) return null;
-          if (!moved) throw new Error(`order ${order.trackingRef} did not take its move to ${step.change.to}`);
+          if (!moved)
+            throw new Error(`order ${order.trackingRef} did not take its move to ${step.change.to}`);
         }
         await options.alongside(tx, moved!);
         return moved;

@@ -65,7 +65,8 @@ function checkScan(raw: ScanInput, at: string, details: ErrorDetail[]): Scan | n
     return null;
   }
   const before = details.length;
-  const id = typeof raw.id === 'string' && UUID.test(raw.id) ? raw.id.toLowerCase() : problem('id', 'must be a UUID');
+  const id =
+    typeof raw.id === 'string' && UUID.test(raw.id) ? raw.id.toLowerCase() : problem('id', 'must be a UUID');
   const context: ScanContext | null = oneOf(SCAN_CONTEXTS, raw.context)
     ? raw.context
     : problem('context', `must be one of ${SCAN_CONTEXTS.join(', ')}`);

@@ -139,9 +139,19 @@ export function scanService(deps: {
       if (order.status === 'delivered') return refuse(actor, scan, order, roundId, 'already_delivered');
       // The same parcel scanned again where it already is (a double read): applied, nothing moves.
       if (order.status === target && scan.context !== 'door') {
-        const row = { ...rowOf(actor, scan, order, roundId), result: 'applied' as const, statusAfter: target };
+        const row = {
+          ...rowOf(actor, scan, order, roundId),
+          result: 'applied' as const,
+          statusAfter: target,
+        };
         if (!(await scans.record({ ...row, problem: null, message: null }))) return stored(scan.id);
-        return { id: scan.id, result: 'applied', tracking_ref: order.trackingRef, status: target, problem: null };
+        return {
+          id: scan.id,
+          result: 'applied',
+          tracking_ref: order.trackingRef,
+          status: target,
+          problem: null,
+        };
       }
       const moves: OrderStatus[] = [target];
       const failed = order.events.filter((e) => e.status === 'failed_attempt').length;
@@ -153,6 +163,15 @@ export function scanService(deps: {
           at: scan.happenedAt,
           note: scan.reason ? `${NOTES[scan.context]}: ${scan.reason}` : NOTES[scan.context],
           alongside: async (tx, after) => {
+            // The scan's row first: a replay racing this one waits on it, and the attempt refers to it.
+            const recorded = await tx.scans.record({
+              ...rowOf(actor, scan, current, roundId),
+              result: 'applied',
+              statusAfter: after.status,
+              problem: null,
+              message: null,
+            });
+            if (!recorded) throw new AlreadyRecorded();
             if (scan.context === 'door') {
               // The attempt's time is the history's: the phone's, clamped as the order's event was.
               const attemptAt = after.events.findLast((e) => e.status === target)?.at ?? after.updatedAt;
@@ -170,15 +189,6 @@ export function scanService(deps: {
                 signatureKey: scan.signatureKey,
               });
             }
-            const row = rowOf(actor, scan, current, roundId);
-            const recorded = await tx.scans.record({
-              ...row,
-              result: 'applied',
-              statusAfter: after.status,
-              problem: null,
-              message: null,
-            });
-            if (!recorded) throw new AlreadyRecorded();
           },
         });
       } catch (err) {
@@ -189,7 +199,13 @@ export function scanService(deps: {
       }
       if (moved) {
         if (scan.context === 'pickup' && moved.pickupId) pickups.add(moved.pickupId);
-        return { id: scan.id, result: 'applied', tracking_ref: moved.trackingRef, status: moved.status, problem: null };
+        return {
+          id: scan.id,
+          result: 'applied',
+          tracking_ref: moved.trackingRef,
+          status: moved.status,
+          problem: null,
+        };
       }
       // Another change came first: decide again on the order as it is now.
       order = (await orders.findByRef(current.trackingRef, null)) ?? current;
@@ -232,7 +248,8 @@ export function scanService(deps: {
     },
 
     async closePickup(actor, pickupId) {
-      if (!/^pck_[0-9a-f]{16}$/.test(pickupId)) throw new AppError('not_found', `No pickup with id "${pickupId}".`);
+      if (!/^pck_[0-9a-f]{16}$/.test(pickupId))
+        throw new AppError('not_found', `No pickup with id "${pickupId}".`);
       // A courier closes only a pickup of its own rounds; to another, it does not exist.
       if (actor.courierId && !(await scans.courierHasPickup(actor.courierId, pickupId)))
         throw new AppError('not_found', `No pickup with id "${pickupId}".`);
