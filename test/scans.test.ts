@@ -446,7 +446,7 @@ describe('scans', () => {
     );
     expect(closed.rows[0]).toEqual({
       status: 'collected',
-      collected_refs: [...all].sort(),
+      collected_refs: all,
       missing_refs: [],
     });
 
@@ -474,5 +474,68 @@ describe('scans', () => {
     const pickup = await t.deps.scans.closePickup({ courierId: me, locale: 'en' }, pickupId);
     expect(pickup).toMatchObject({ status: 'partially_collected', missingRefs: [refs[2]] });
     expect(await Promise.all(refs.map(statusOf))).toEqual(['picked_up', 'picked_up', 'pending']);
+  });
+});
+
+describe('POST /ops/v1/scans', () => {
+  const post = (payload: unknown, headers: Record<string, string> = OPS) =>
+    call(t.app, { method: 'POST', url: '/ops/v1/scans', headers, payload: payload as object });
+
+  it('applies the scans for a courier and answers one result per scan', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    setNow('2026-11-24T09:00:00Z');
+    const [ref, theirs] = await ordersOf(brand, 2);
+    const me = await courier('Eve');
+    const other = await courier('Finn');
+    await round('2026-11-24', other, [{ order: theirs }]);
+    setNow('2026-11-24T16:00:00Z');
+    const batch = [
+      scan('pickup', ref!, '2026-11-24T16:30:00+01:00'),
+      scan('pickup', theirs!, '2026-11-24T16:31:00+01:00'),
+    ];
+    const answer = await post({ scans: batch, courier_id: me }, { ...OPS, 'accept-language': 'fr' });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.data).toEqual({
+      ok: true,
+      results: [
+        { id: batch[0]!.id, result: 'applied', tracking_ref: ref, status: 'picked_up', problem: null },
+        {
+          id: batch[1]!.id,
+          result: 'refused',
+          tracking_ref: theirs,
+          status: 'pending',
+          problem: {
+            code: 'wrong_round',
+            message: `Le colis ${theirs} est sur la tournée d’un autre livreur aujourd’hui.`,
+          },
+        },
+      ],
+    });
+    expect(
+      (await t.pool.query('SELECT courier_id FROM scans WHERE id = $1', [batch[0]!.id])).rows[0].courier_id,
+    ).toBe(me);
+    // Sent again (a phone that did not hear the answer): the same answer.
+    expect((await post({ scans: batch, courier_id: me }, { ...OPS, 'accept-language': 'fr' })).data).toEqual(
+      answer.data,
+    );
+  });
+
+  it('refuses a malformed request naming the field, and writes nothing', async () => {
+    const good = scan('hub', 'DLV-0000000000', '2026-11-24T10:00:00+01:00');
+    const cases: [unknown, string][] = [
+      [{ scans: [good, { ...good, happened_at: 'soon' }] }, 'scans[1].happened_at'],
+      [{ scans: [{ ...good, extra: 1 }] }, 'scans[0].extra'],
+      [{ scans: [] }, 'scans'],
+      [{}, 'scans'],
+      [{ scans: [good], courier_id: 'cou_0000000000000000' }, 'courier_id'],
+      [{ scans: [good], courier_id: 'bob' }, 'courier_id'],
+    ];
+    for (const [payload, field] of cases) {
+      const answer = await post(payload);
+      expect(answer.statusCode, field).toBe(400);
+      expect(answer.data.details[0].field, JSON.stringify(answer.data)).toBe(field);
+    }
+    expect(await scanRows([good.id])).toEqual([]);
+    expect((await post({ scans: [good] }, {})).statusCode).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError, invalidField } from '../../errors.ts';
 import { scanProblemText } from '../../i18n/scans.ts';
 import { parisToday } from '../calendar/paris-time.ts';
 import { prefixedId } from '../ids.ts';
@@ -230,6 +230,8 @@ export function scanService(deps: {
   return {
     async apply(actor, input) {
       const checked = checkScans(input);
+      if (actor.courierId && !(await scans.courierExists(actor.courierId)))
+        throw invalidField('courier_id', 'names no courier');
       const results = new Map<string, ScanResult>();
       for (const known of await scans.results(checked.map((s) => s.id))) results.set(known.id, known);
       // In the order they happened; the sort is stable, so equal times keep the request's order.
