@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import type { ScanActor, ScanInput } from '../src/domain/scans/ports.ts';
+import { Browser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import {
   buildTestApp,
   call,
@@ -537,5 +538,74 @@ describe('POST /ops/v1/scans', () => {
     }
     expect(await scanRows([good.id])).toEqual([]);
     expect((await post({ scans: [good] }, {})).statusCode).toBe(401);
+  });
+});
+
+describe('the courier app’s scans (/courier/api/v1)', () => {
+  /** A signed-in courier: its id, and headers carrying its session cookie and CSRF token. */
+  async function signedIn(locale: 'fr' | 'en') {
+    const email = uniqueEmail('scanner');
+    const { courier: c } = await t.deps.couriers.add({ email, name: 'Gil', password: PASSWORD, locale });
+    const b = new Browser(t.app, `10.8.0.${Math.floor(Math.random() * 250)}`);
+    expect((await b.submit('/courier/login', '/courier/login', { email, password: PASSWORD })).status).toBe(
+      303,
+    );
+    const me = JSON.parse((await b.get('/courier/api/v1/me')).body);
+    const cookie = `dlv_courier_session=${b.cookies.get('dlv_courier_session')}`;
+    return { id: c.id, headers: { cookie, 'x-csrf-token': me.csrf_token as string } };
+  }
+
+  it('applies the session courier’s scans (CSRF required) and closes its pickup from the scans', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    setNow('2026-11-24T09:00:00Z');
+    const refs = await ordersOf(brand, 2);
+    const pickupId = pickupIdFor(brand.brandId, TEST_PICKUP_ADDRESS, '2026-11-24');
+    const c = await signedIn('en');
+    await round('2026-11-24', c.id, [{ pickup: pickupId }]);
+    setNow('2026-11-24T15:00:00Z');
+    const batch = [scan('pickup', refs[0]!, '2026-11-24T15:55:00+01:00')];
+    const noCsrf = await call(t.app, {
+      method: 'POST',
+      url: '/courier/api/v1/scans',
+      headers: { cookie: c.headers.cookie },
+      payload: { scans: batch },
+    });
+    expect([noCsrf.statusCode, noCsrf.data.error]).toEqual([403, 'csrf_failed']);
+    expect(await scanRows([batch[0]!.id])).toEqual([]);
+
+    const answer = await call(t.app, {
+      method: 'POST',
+      url: '/courier/api/v1/scans',
+      headers: c.headers,
+      payload: { scans: batch },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.data.results[0]).toMatchObject({ result: 'applied', status: 'picked_up' });
+    const row = await t.pool.query('SELECT courier_id, round_id FROM scans WHERE id = $1', [batch[0]!.id]);
+    expect(row.rows[0].courier_id).toBe(c.id);
+    expect(row.rows[0].round_id).toMatch(/^rnd_/);
+
+    const bad = await call(t.app, {
+      method: 'POST',
+      url: '/courier/api/v1/scans',
+      headers: c.headers,
+      payload: { scans: [{ ...batch[0], id: randomUUID(), context: 'door' }] },
+    });
+    expect([bad.statusCode, bad.data.details[0].field]).toEqual([400, 'scans[0].outcome']);
+
+    const closed = await call(t.app, {
+      method: 'POST',
+      url: `/courier/api/v1/pickups/${pickupId}/close`,
+      headers: c.headers,
+    });
+    expect(closed.statusCode).toBe(200);
+    expect(closed.data.pickup).toMatchObject({ status: 'partially_collected', missing: [refs[1]] });
+    const other = await signedIn('fr');
+    const notTheirs = await call(t.app, {
+      method: 'POST',
+      url: `/courier/api/v1/pickups/${pickupId}/close`,
+      headers: other.headers,
+    });
+    expect(notTheirs.statusCode).toBe(404);
   });
 });
