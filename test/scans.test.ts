@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeps } from '../src/deps.ts';
 import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import type { ScanActor, ScanInput } from '../src/domain/scans/ports.ts';
+import { createServiceMetrics } from '../src/infra/metrics/service-metrics.ts';
 import { Browser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import {
   buildTestApp,
@@ -607,5 +609,25 @@ describe('the courier app’s scans (/courier/api/v1)', () => {
       headers: other.headers,
     });
     expect(notTheirs.statusCode).toBe(404);
+  });
+});
+
+describe('dlv_scans_total', () => {
+  it('counts each scan applied or refused once, by context (a replay is not counted again)', async () => {
+    const metrics = createServiceMetrics();
+    const deps = createDeps(t.deps.config, t.pool, () => now, { observers: { scans: metrics.scans } });
+    const brand = await createBrandWithKey(t.deps);
+    setNow('2026-11-24T09:00:00Z');
+    const [ref] = await ordersOf(brand, 1);
+    setNow('2026-11-24T16:00:00Z');
+    const batch = [
+      scan('pickup', ref!, '2026-11-24T16:30:00+01:00'),
+      scan('hub', 'DLV-0000000000', '2026-11-24T16:31:00+01:00'),
+    ];
+    await deps.scans.apply(OPERATOR, batch);
+    await deps.scans.apply(OPERATOR, batch);
+    const body = (await metrics.exposition()).body;
+    expect(body).toContain('dlv_scans_total{context="pickup",result="applied"} 1');
+    expect(body).toContain('dlv_scans_total{context="hub",result="refused"} 1');
   });
 });
