@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoicesRepository } from '../src/db/repositories/invoices-repository.ts';
 import { createDeps } from '../src/deps.ts';
 import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import type { ScanActor, ScanInput } from '../src/domain/scans/ports.ts';
