@@ -4,13 +4,15 @@ import { DOOR_OUTCOMES, FAILURE_REASONS, SCAN_CONTEXTS, SCAN_PROBLEMS } from '..
 import { MAX_SCANS } from '../../../domain/scans/scan-input.ts';
 import { NullableString, PrefixedId, StringEnum } from './shared.ts';
 
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
 /** 500 scans of a few hundred bytes each: more than the API's 64 KiB. */
 export const SCANS_BODY_LIMIT = 512 * 1024;
 
 export const ScanSchema = Type.Object(
   {
     id: Type.String({
-      format: 'uuid',
+      pattern: UUID_PATTERN,
       maxLength: 36,
       description:
         'Chosen by the phone when the scan happens: a scan sent again with its id is applied once.',
@@ -52,7 +54,7 @@ export const ScanSchema = Type.Object(
 
 export const ScanResultSchema = Type.Object(
   {
-    id: Type.String({ format: 'uuid', maxLength: 36 }),
+    id: Type.String({ pattern: UUID_PATTERN, maxLength: 36 }),
     result: StringEnum(['applied', 'refused'] as const),
     tracking_ref: NullableString({ maxLength: 14, description: 'The parcel the code named; null if none.' }),
     status: Type.Unsafe<string | null>({
