@@ -35,6 +35,8 @@ import { type PickupService, pickupService } from './domain/pickups/pickup-servi
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
+import type { ScanObserver } from './domain/scans/ports.ts';
+import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -110,6 +112,8 @@ export interface Deps extends WiredConnectors {
   rates: RateService;
   orders: OrderService;
   pickups: PickupService;
+  /** Couriers' scans applied to the orders (domain/scans). */
+  scans: ScanService;
   links: OrderLinks;
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
@@ -145,7 +149,7 @@ export function createDeps(
     mailer?: Mailer;
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
-    observers?: { webhookDeliveries?: DeliveryObserver };
+    observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
   } = {},
 ): Deps {
   const stores = storesOn(pool);
@@ -196,6 +200,7 @@ export function createDeps(
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
+  const scans = scanService({ stores, orders, pickups, clock, observer: options.observers?.scans });
   const invoices = invoiceService({
     stores,
     transact,
@@ -345,6 +350,7 @@ export function createDeps(
     rates,
     orders,
     pickups,
+    scans,
     links,
     invoices,
     labels,

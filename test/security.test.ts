@@ -75,6 +75,7 @@ describe('every authenticated route', () => {
         'POST /public/v1/orders/:trackingRef/cancel',
         'GET /ops/v1/orders/:trackingRef',
         'POST /ops/v1/orders/:trackingRef/status',
+        'POST /ops/v1/scans',
       ]),
     );
   });
@@ -171,6 +172,8 @@ describe('every courier route that needs a courier session', () => {
         'POST /courier/logout',
         'GET /courier/api/v1/me',
         'GET /courier/api/v1/day',
+        'POST /courier/api/v1/scans',
+        'POST /courier/api/v1/pickups/:pickupId/close',
       ]),
     );
   });

@@ -8,6 +8,7 @@ import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
 import type { RoundStore } from '../rounds/ports.ts';
+import type { ScanStore } from '../scans/ports.ts';
 import type {
   WebhookDeliveryStore,
   WebhookRequestStore,
@@ -38,6 +39,7 @@ export interface Stores {
   pickups: PickupStore;
   priceGrids: PriceGridStore;
   rounds: RoundStore;
+  scans: ScanStore;
   sessions: SessionStore;
   teamInvitations: TeamInvitationStore;
   users: UserStore;

@@ -6,6 +6,7 @@ import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
+import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
@@ -14,6 +15,7 @@ import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
 import { type CourierPage, dayPage, messagePage, signInPage } from './pages.ts';
+import { courierScanRoutes } from './scan-routes.ts';
 import {
   ANYONE,
   anonymousCourierCsrf,
@@ -34,6 +36,7 @@ interface CourierAreaContext {
   pool: Pool;
   couriers: CourierService;
   rounds: RoundService;
+  scans: ScanService;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -179,6 +182,8 @@ export function courierArea(deps: CourierAreaContext) {
         ]);
       return deps.rounds.courierDay(courierOf(request).courier.id, date);
     });
+
+    courierScanRoutes(area, deps);
 
     // Until the app shell replaces it: the day's stops, server-rendered.
     area.get('/', COURIER_ONLY, async (request, reply) => {

@@ -4,6 +4,7 @@ import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
+import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
@@ -11,6 +12,7 @@ import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
 import { opsRoundRoutes } from './routes/rounds.ts';
+import { opsScanRoutes } from './routes/scans/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
 
@@ -21,6 +23,7 @@ interface OpsApiContext {
   pickups: PickupService;
   couriers: CourierService;
   rounds: RoundService;
+  scans: ScanService;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -48,6 +51,7 @@ export function opsApi(deps: OpsApiContext) {
     opsPickupRoutes(typed(ops), deps);
     opsCourierRoutes(typed(ops), deps);
     opsRoundRoutes(typed(ops), deps);
+    opsScanRoutes(typed(ops), deps);
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }
