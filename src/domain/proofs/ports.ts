@@ -1,0 +1,40 @@
+/**
+ * What proof of delivery needs from the outside: a place for its files (decision 0006). The
+ * photos of doorsteps do not belong in PostgreSQL; the filesystem adapter is the embedded default
+ * and the S3 adapter the deployments' (src/infra/object-store/).
+ */
+
+/** An object as stored: its bytes and the content type it was stored with. */
+export interface StoredObject {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/**
+ * Keys are relative paths of `[a-z0-9_-]` segments joined by `/` (e.g. `proofs/2026/11/att_…/photo.jpg`);
+ * an adapter refuses any other key (`..`, absolute paths, empty segments) with an error before
+ * touching its storage.
+ */
+export interface ObjectStore {
+  /** Writes the object whole or not at all (a reader never sees half a file); replaces one with that key. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The object, or null when there is none under that key. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Removes the object; no error when there is none (erasing twice is erasing once). */
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+}
+
+const KEY_SEGMENT = /^[a-z0-9][a-z0-9_.-]*$/;
+
+/** Whether `key` is one an ObjectStore accepts: relative, no `..`, no empty or hidden segment. */
+export function isValidObjectKey(key: string): boolean {
+  if (key.length === 0 || key.length > 512) return false;
+  return key.split('/').every((segment) => KEY_SEGMENT.test(segment) && !segment.includes('..'));
+}
+
+/** Throws unless `key` is valid: adapters call it first, so no key can reach outside their root. */
+export function checkObjectKey(key: string): string {
+  if (!isValidObjectKey(key)) throw new Error(`invalid object key ${JSON.stringify(key)}`);
+  return key;
+}
