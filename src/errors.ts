@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   no_pickup_address: 422,
   pickup_not_due: 422,
   not_in_pickup: 422,
+  unreadable_image: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,

@@ -38,3 +38,21 @@ export function checkObjectKey(key: string): string {
   if (!isValidObjectKey(key)) throw new Error(`invalid object key ${JSON.stringify(key)}`);
   return key;
 }
+
+/** What an image is re-encoded to: the format and the longest side in pixels (never enlarged). */
+export interface ImageTarget {
+  format: 'jpeg' | 'png';
+  maxSide: number;
+}
+
+/**
+ * Decodes an image, turns it upright by its EXIF orientation, fits it within `maxSide` and
+ * re-encodes it with no metadata. `ok: false` when the bytes cannot be decoded (corrupt,
+ * truncated, too many pixels); other failures throw.
+ */
+export interface ImageCodec {
+  reencode(
+    bytes: Buffer,
+    target: ImageTarget,
+  ): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }>;
+}
