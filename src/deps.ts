@@ -15,6 +15,7 @@ import {
 } from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import type { Pool } from './db/pool.ts';
+import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -32,6 +33,9 @@ import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
+import type { ImageCodec } from './domain/proofs/ports.ts';
+import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
+import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
@@ -49,8 +53,10 @@ import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
+import { sharpCodec } from './infra/images/sharp-codec.ts';
 import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
+import { createObjectStore } from './infra/object-store/index.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
@@ -104,6 +110,10 @@ export interface Deps extends WiredConnectors {
   rates: RateService;
   orders: OrderService;
   pickups: PickupService;
+  /** Proof of delivery: signed file URLs, the proof members of orders, the files' retention. */
+  proofs: ProofService;
+  /** Re-encodes proof photos and signatures (sharp, loaded at the first image). */
+  images: ImageCodec;
   links: OrderLinks;
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
@@ -190,6 +200,13 @@ export function createDeps(
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
+  const proofs = proofService({
+    attempts: deliveryAttemptsRepository(pool),
+    objects: createObjectStore(config),
+    urls: proofUrlSigner(() => serverSecretsRepository(pool).getOrCreate('proof_url_key'), clock),
+    clock,
+    baseUrl,
+  });
   const invoices = invoiceService({
     stores,
     transact,
@@ -336,6 +353,8 @@ export function createDeps(
     rates,
     orders,
     pickups,
+    proofs,
+    images: sharpCodec(),
     links,
     invoices,
     labels,

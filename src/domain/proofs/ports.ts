@@ -56,3 +56,45 @@ export interface ImageCodec {
     target: ImageTarget,
   ): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }>;
 }
+
+export type AttemptOutcome = 'delivered' | 'failed_attempt';
+export const FAILURE_REASONS = ['absent', 'refused', 'address_not_found', 'no_access', 'damaged'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** One door outcome as `delivery_attempts` keeps it (migration 0034): the facts, and its files' keys. */
+export interface DeliveryAttempt {
+  id: string;
+  outcome: AttemptOutcome;
+  /** Set for a failed attempt only. */
+  reason: FailureReason | null;
+  happenedAt: Date;
+  receivedBy: string | null;
+  /** Rounded to 3 decimals (about 100 m) before it was stored; both or neither. */
+  latitude: number | null;
+  longitude: number | null;
+  photoKey: string | null;
+  signatureKey: string | null;
+  /** When the retention job erased its files (the keys are then null); the facts stay. */
+  filesErasedAt: Date | null;
+}
+
+/** An attempt whose files are due for erasure. */
+export interface AttemptFiles {
+  id: string;
+  photoKey: string | null;
+  signatureKey: string | null;
+}
+
+/** The attempts' storage (src/db/repositories/delivery-attempts-repository.ts). */
+export interface DeliveryAttemptsStore {
+  /** The key of an attempt's file, or null (no such attempt, no such file, or erased). */
+  fileKey(attemptId: string, kind: 'photo' | 'signature'): Promise<string | null>;
+  /** An order's attempts, oldest first, found by its tracking ref within the brand. */
+  ofOrder(trackingRef: string, brandId: string): Promise<DeliveryAttempt[]>;
+  /** An order's attempts by its internal id, oldest first, and whether its brand shows the photo. */
+  ofOrderId(orderId: number): Promise<{ attempts: DeliveryAttempt[]; brandShowsPhoto: boolean }>;
+  /** Attempts that happened before `cutoff` and still hold files, oldest first, at most `limit`. */
+  filesBefore(cutoff: Date, limit: number): Promise<AttemptFiles[]>;
+  /** Clears the keys and sets files_erased_at on those attempts (no-op for ones already erased). */
+  markErased(ids: readonly string[], at: Date): Promise<number>;
+}
