@@ -87,5 +87,17 @@ export function deliveryAttemptsRepository(db: Queryable): DeliveryAttemptsStore
       );
       return rowCount ?? 0;
     },
+
+    async showsPhotoOnTracking(brandId) {
+      const { rows } = await db.query<{ shown: boolean }>(
+        'SELECT tracking_shows_proof_photo AS shown FROM brands WHERE id = $1',
+        [brandId],
+      );
+      return rows[0]?.shown ?? false;
+    },
+
+    async setShowsPhotoOnTracking(brandId, shown) {
+      await db.query('UPDATE brands SET tracking_shows_proof_photo = $2 WHERE id = $1', [brandId, shown]);
+    },
   };
 }

@@ -97,4 +97,7 @@ export interface DeliveryAttemptsStore {
   filesBefore(cutoff: Date, limit: number): Promise<AttemptFiles[]>;
   /** Clears the keys and sets files_erased_at on those attempts (no-op for ones already erased). */
   markErased(ids: readonly string[], at: Date): Promise<number>;
+  /** The brand's `tracking_shows_proof_photo` (migration 0034); false for an unknown brand. */
+  showsPhotoOnTracking(brandId: string): Promise<boolean>;
+  setShowsPhotoOnTracking(brandId: string, shown: boolean): Promise<void>;
 }

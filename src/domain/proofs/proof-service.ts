@@ -43,6 +43,9 @@ export interface ProofService {
   ): Promise<{ photoKey: string | null; signatureKey: string | null }>;
   /** Removes stored files (a refused scan's): nothing half-written stays. */
   discardFiles(keys: readonly (string | null)[]): Promise<void>;
+  /** Whether the brand shows the delivery photo on its tracking pages (off by default). */
+  showsPhotoOnTracking(brandId: string): Promise<boolean>;
+  setShowsPhotoOnTracking(brandId: string, shown: boolean): Promise<void>;
   /** Erases the files of attempts older than the retention, in batches; idempotent. */
   eraseExpiredFiles(): Promise<{ attempts: number; files: number }>;
 }
@@ -113,6 +116,8 @@ export function proofService(deps: ProofServiceDeps): ProofService {
       return keys;
     },
     discardFiles: (keys) => discard(keys),
+    showsPhotoOnTracking: (brandId) => attempts.showsPhotoOnTracking(brandId),
+    setShowsPhotoOnTracking: (brandId, shown) => attempts.setShowsPhotoOnTracking(brandId, shown),
     async eraseExpiredFiles() {
       const cutoff = new Date(clock().getTime() - PROOF_RETENTION_DAYS * 24 * 3600 * 1000);
       let erased = 0;

@@ -3,6 +3,7 @@ import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
+import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
 import {
   DATE_MAX_LENGTH,
@@ -131,7 +132,13 @@ const orderFields = {
 
 export const OrderSummarySchema = Type.Object(orderFields, { $id: 'OrderSummary', title: 'OrderSummary' });
 export const OrderSchema = Type.Object(
-  { ...orderFields, events: Type.Array(OrderEventSchema, { description: 'Status history, oldest first.' }) },
+  {
+    ...orderFields,
+    events: Type.Array(OrderEventSchema, { description: 'Status history, oldest first.' }),
+    // Rendered at each answer (their links are signed then): the detail's, not every answer's.
+    proof_of_delivery: Type.Optional(ProofOfDeliverySchema),
+    failed_attempt: Type.Optional(FailedAttemptSchema),
+  },
   { $id: 'Order', title: 'Order' },
 );
 
