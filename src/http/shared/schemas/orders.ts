@@ -135,9 +135,6 @@ export const OrderSchema = Type.Object(
   {
     ...orderFields,
     events: Type.Array(OrderEventSchema, { description: 'Status history, oldest first.' }),
-    // Rendered at each answer (their links are signed then): the detail's, not every answer's.
-    proof_of_delivery: Type.Optional(ProofOfDeliverySchema),
-    failed_attempt: Type.Optional(FailedAttemptSchema),
   },
   { $id: 'Order', title: 'Order' },
 );
@@ -145,6 +142,21 @@ export const OrderSchema = Type.Object(
 export const OrderResponse = Type.Object(
   { ok: Type.Literal(true), order: Type.Ref(OrderSchema) },
   { description: 'The order with its history.' },
+);
+/**
+ * `GET /orders/{tracking_ref}`: the order with its proof members, rendered at each answer (their
+ * links are signed then and expire), so they are the detail's and the delivery webhooks', not every
+ * answer's (decision 0006).
+ */
+export const OrderDetailResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    order: Type.Intersect([
+      Type.Ref(OrderSchema),
+      Type.Object({ proof_of_delivery: ProofOfDeliverySchema, failed_attempt: FailedAttemptSchema }),
+    ]),
+  },
+  { description: 'The order with its history and its proof of delivery or last failed attempt.' },
 );
 export const OrderCreatedResponse = Type.Object(
   {

@@ -3,7 +3,7 @@ import type { ProofService } from '../../../../domain/proofs/proof-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
-import { OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
+import { OrderDetailResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
 
 /** What the route uses. */
@@ -34,7 +34,7 @@ export function getOrderRoute(app: TypedApp, deps: GetOrderContext): void {
           '(`failed_attempt`). Lists carry neither.',
         tags: ['Orders'],
         params: TrackingRefParams,
-        response: { 200: OrderResponse, ...errorResponses([400, 401, 403, 404, 429]) },
+        response: { 200: OrderDetailResponse, ...errorResponses([400, 401, 403, 404, 429]) },
       },
     },
     async (request, reply) => {
