@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
+import { COURIER_PREFIX, courierArea } from './http/courier/index.ts';
 import { healthRoutes } from './http/health/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PROOFS_PREFIX, proofFiles } from './http/proofs/index.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
     { prefix: PROOFS_PREFIX, plugin: proofFiles(deps), enabled: true },
+    { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },
     // Each shop platform that is on: the routes its shops call (src/connectors/<platform>/receivers.ts).
     ...deps.connectors.map(({ definition, instance }) => ({
       prefix: definition.receivers.prefix,

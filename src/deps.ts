@@ -25,6 +25,7 @@ import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { type BrandService, brandService } from './domain/brands/brand-service.ts';
+import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
@@ -37,6 +38,8 @@ import type { ImageCodec } from './domain/proofs/ports.ts';
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import type { ScanObserver } from './domain/scans/ports.ts';
+import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -104,6 +107,8 @@ export interface Deps extends WiredConnectors {
   redisHealth: RedisHealth;
   clock: Clock;
   brands: BrandService;
+  /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
+  couriers: CourierService;
   apiKeys: ApiKeyService;
   authenticator: ApiKeyAuthenticator;
   grids: GridService;
@@ -114,6 +119,8 @@ export interface Deps extends WiredConnectors {
   proofs: ProofService;
   /** Re-encodes proof photos and signatures (sharp, loaded at the first image). */
   images: ImageCodec;
+  /** Couriers' scans applied to the orders (domain/scans). */
+  scans: ScanService;
   links: OrderLinks;
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
@@ -149,7 +156,7 @@ export function createDeps(
     mailer?: Mailer;
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
-    observers?: { webhookDeliveries?: DeliveryObserver };
+    observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
   } = {},
 ): Deps {
   const stores = storesOn(pool);
@@ -207,6 +214,7 @@ export function createDeps(
     clock,
     baseUrl,
   });
+  const scans = scanService({ stores, orders, pickups, clock, observer: options.observers?.scans });
   const invoices = invoiceService({
     stores,
     transact,
@@ -297,6 +305,7 @@ export function createDeps(
     onRevoked: (keyId) => authenticator.forget(keyId),
     clock,
   });
+  const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
   const team = teamManagement({ users: stores.users, transact, accounts });
   // Shop credentials: CONNECTOR_SECRET_KEY; in development only (config.ts enforces it), a key kept
   // in the database. Loaded on first use.
@@ -347,6 +356,7 @@ export function createDeps(
     redisHealth: redis,
     clock,
     brands,
+    couriers,
     apiKeys,
     authenticator,
     grids,
@@ -355,6 +365,7 @@ export function createDeps(
     pickups,
     proofs,
     images: sharpCodec(),
+    scans,
     links,
     invoices,
     labels,

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { authenticatedRoutes, exampleUrl, sessionRoutes } from './support/security-fixtures.ts';
+import {
+  authenticatedRoutes,
+  courierRoutes,
+  exampleUrl,
+  sessionRoutes,
+} from './support/security-fixtures.ts';
 
 /**
  * The shared security suite: every route that needs a key is found in the app's route catalog
@@ -162,7 +168,9 @@ describe('proof-of-delivery files', () => {
   it('open only with their signed link: no key, session or operator token stands in for it', async () => {
     const brand = await createBrandWithKey(t.deps);
     const routes = t.app.routeCatalog.filter((r) => r.url.startsWith('/proofs/'));
-    expect(routes.map((r) => `${r.method} ${r.url} ${r.auth}`)).toEqual(['GET /proofs/:attemptId/:kind none']);
+    expect(routes.map((r) => `${r.method} ${r.url} ${r.auth}`)).toEqual([
+      'GET /proofs/:attemptId/:kind none',
+    ]);
     const expires = Math.floor(Date.now() / 1000) + 600;
     for (const headers of [{}, brand.headers, { authorization: 'Bearer test-ops-token' }]) {
       for (const url of [
@@ -172,8 +180,56 @@ describe('proof-of-delivery files', () => {
       ]) {
         const res = await call(t.app, { method: 'GET', url, headers });
         expect(res.statusCode, url).toBe(404);
-        expect(res.data).toMatchObject({ error: 'not_found', message: 'No such file, or its link has expired.' });
+        expect(res.data).toMatchObject({
+          error: 'not_found',
+          message: 'No such file, or its link has expired.',
+        });
       }
     }
   });
+});
+
+describe('every courier route that needs a courier session', () => {
+  it('exists (the courier surface is in the catalog)', () => {
+    expect(courierRoutes(t.app).map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['GET /courier', 'POST /courier/logout', 'GET /courier/api/v1/me']),
+    );
+  });
+
+  const cases: [string, () => Promise<Record<string, string>>][] = [
+    ['no cookie', async () => ({})],
+    ['a valid API key', async () => (await createBrandWithKey(t.deps)).headers],
+    ['the OPS_TOKEN', async () => ({ authorization: 'Bearer test-ops-token' })],
+    ['a forged courier cookie', async () => ({ cookie: `dlv_courier_session=${'A'.repeat(43)}.forged` })],
+    [
+      'a brand user’s session',
+      async () => {
+        const user = await createUser(t.deps);
+        const b = new Browser(t.app, '10.9.9.9');
+        expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+        const value = b.cookies.get('dlv_session')!;
+        return { cookie: `dlv_session=${value}; dlv_courier_session=${value}` };
+      },
+    ],
+  ];
+  for (const [label, headersOf] of cases) {
+    it(`refuses ${label}: 401 for the app's JSON calls, the sign-in for pages`, async () => {
+      const headers = await headersOf();
+      for (const route of courierRoutes(t.app)) {
+        const res = await call(t.app, {
+          method: route.method as 'GET',
+          url: exampleUrl(route.url),
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: route.method === 'GET' ? undefined : '{}',
+        });
+        if (route.url.startsWith('/courier/api/')) {
+          expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+          expect(res.data.error).toBe('unauthorized');
+        } else {
+          expect(res.statusCode, `${route.method} ${route.url}`).toBe(303);
+          expect(res.headers.location).toBe('/courier/login');
+        }
+      }
+    });
+  }
 });

@@ -10,6 +10,7 @@ import {
   type ConnectorSyncRepository,
   connectorSyncRepository,
 } from './repositories/connector-sync-repository.ts';
+import { couriersRepository } from './repositories/couriers-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
@@ -21,6 +22,7 @@ import {
   prestashopShopsRepository,
 } from './repositories/prestashop-shops-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
+import { scansRepository } from './repositories/scans-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { teamInvitationsRepository } from './repositories/team-invitations-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
@@ -48,6 +50,7 @@ export function storesOn(db: Queryable): Stores {
     brands: brandsRepository(db),
     connections: connectionsRepository(db),
     connectorSync: connectorSyncRepository(db),
+    couriers: couriersRepository(db),
     creditNotes: creditNotesRepository(db),
     documentBuyers: documentBuyersRepository(db),
     idempotencyKeys: idempotencyRepository(db),
@@ -58,6 +61,7 @@ export function storesOn(db: Queryable): Stores {
     pickups: pickupsRepository(db),
     prestashopShops: prestashopShopsRepository(db),
     priceGrids: priceGridsRepository(db),
+    scans: scansRepository(db),
     sessions: sessionsRepository(db),
     teamInvitations: teamInvitationsRepository(db),
     users: usersRepository(db),
