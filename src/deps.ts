@@ -35,6 +35,7 @@ import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagin
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import type { ImageCodec } from './domain/proofs/ports.ts';
+import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-deliveries.ts';
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
@@ -119,6 +120,8 @@ export interface Deps extends WiredConnectors {
   proofs: ProofService;
   /** Re-encodes proof photos and signatures (sharp, loaded at the first image). */
   images: ImageCodec;
+  /** Door scans with their proof's files (courier app's deliveries, the ops API's proof). */
+  deliveries: ProofDeliveries;
   /** Couriers' scans applied to the orders (domain/scans). */
   scans: ScanService;
   links: OrderLinks;
@@ -214,6 +217,7 @@ export function createDeps(
     clock,
     baseUrl,
   });
+  const images = sharpCodec();
   const scans = scanService({ stores, orders, pickups, clock, observer: options.observers?.scans });
   const invoices = invoiceService({
     stores,
@@ -364,7 +368,8 @@ export function createDeps(
     orders,
     pickups,
     proofs,
-    images: sharpCodec(),
+    images,
+    deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
     links,
     invoices,

@@ -88,6 +88,15 @@ export function deliveryAttemptsRepository(db: Queryable): DeliveryAttemptsStore
       return rowCount ?? 0;
     },
 
+    async keysOfScan(scanId) {
+      const { rows } = await db.query<{ photo_key: string | null; signature_key: string | null }>(
+        'SELECT photo_key, signature_key FROM delivery_attempts WHERE scan_id = $1',
+        [scanId],
+      );
+      const row = rows[0];
+      return row ? { photoKey: row.photo_key, signatureKey: row.signature_key } : null;
+    },
+
     async showsPhotoOnTracking(brandId) {
       const { rows } = await db.query<{ shown: boolean }>(
         'SELECT tracking_shows_proof_photo AS shown FROM brands WHERE id = $1',

@@ -97,6 +97,8 @@ export interface DeliveryAttemptsStore {
   filesBefore(cutoff: Date, limit: number): Promise<AttemptFiles[]>;
   /** Clears the keys and sets files_erased_at on those attempts (no-op for ones already erased). */
   markErased(ids: readonly string[], at: Date): Promise<number>;
+  /** The file keys of the attempt a scan made, or null when it made none. */
+  keysOfScan(scanId: string): Promise<{ photoKey: string | null; signatureKey: string | null } | null>;
   /** The brand's `tracking_shows_proof_photo` (migration 0034); false for an unknown brand. */
   showsPhotoOnTracking(brandId: string): Promise<boolean>;
   setShowsPhotoOnTracking(brandId: string, shown: boolean): Promise<void>;

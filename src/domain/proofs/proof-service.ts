@@ -34,13 +34,15 @@ export interface ProofService {
   pagePath(attemptId: string, kind: ProofFileKind): Promise<string>;
   forTracking(orderId: number): Promise<TrackingProof>;
   /**
-   * Stores an attempt's prepared files under keys of their own (`proofs/YYYY/MM/{attemptId}/photo.jpg`:
-   * the month first, so a bucket's lifecycle rule can back the retention job up); all or none.
+   * Stores prepared files under keys of their own (`proofs/YYYY/MM/{folder}/photo.jpg`: the month
+   * first, so a bucket's lifecycle rule can back the retention job up); all or none.
    */
   storeFiles(
-    attemptId: string,
+    folder: string,
     files: readonly PreparedProofFile[],
   ): Promise<{ photoKey: string | null; signatureKey: string | null }>;
+  /** The file keys of the attempt a scan made, or null when it made none. */
+  attemptKeys(scanId: string): Promise<{ photoKey: string | null; signatureKey: string | null } | null>;
   /** Removes stored files (a refused scan's): nothing half-written stays. */
   discardFiles(keys: readonly (string | null)[]): Promise<void>;
   /** Whether the brand shows the delivery photo on its tracking pages (off by default). */
@@ -99,12 +101,12 @@ export function proofService(deps: ProofServiceDeps): ProofService {
       await urls.ready();
       return { deliveredAt: delivered.happenedAt, photoPath: urls.path(delivered.id, 'photo', 'page') };
     },
-    async storeFiles(attemptId, files) {
+    async storeFiles(folder, files) {
       const month = clock().toISOString().slice(0, 7).replace('-', '/');
       const keys = { photoKey: null as string | null, signatureKey: null as string | null };
       try {
         for (const file of files) {
-          const key = `proofs/${month}/${attemptId}/${file.kind}.${file.contentType === 'image/png' ? 'png' : 'jpg'}`;
+          const key = `proofs/${month}/${folder}/${file.kind}.${file.contentType === 'image/png' ? 'png' : 'jpg'}`;
           await objects.put(key, file.bytes, file.contentType);
           if (file.kind === 'photo') keys.photoKey = key;
           else keys.signatureKey = key;
@@ -116,6 +118,7 @@ export function proofService(deps: ProofServiceDeps): ProofService {
       return keys;
     },
     discardFiles: (keys) => discard(keys),
+    attemptKeys: (scanId) => attempts.keysOfScan(scanId),
     showsPhotoOnTracking: (brandId) => attempts.showsPhotoOnTracking(brandId),
     setShowsPhotoOnTracking: (brandId, shown) => attempts.setShowsPhotoOnTracking(brandId, shown),
     async eraseExpiredFiles() {

@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
+import { opsProofRoutes } from './routes/proofs/index.ts';
 import { opsScanRoutes } from './routes/scans/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
@@ -18,6 +20,7 @@ interface OpsApiContext {
   orders: OrderService;
   pickups: PickupService;
   scans: ScanService;
+  deliveries: ProofDeliveries;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -41,6 +44,8 @@ export function opsApi(deps: OpsApiContext) {
     opsOrderRoutes(typed(ops), deps);
     opsPickupRoutes(typed(ops), deps);
     opsScanRoutes(typed(ops), deps);
+    // Its own scope: multipart is parsed there only.
+    await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }
