@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
@@ -13,6 +14,7 @@ import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { html } from '../shared/html.ts';
 import { courierOf } from '../shared/principal.ts';
+import { courierDeliveryRoutes } from './deliveries.ts';
 import { type CourierPage, courierLayout, messagePage, signInPage } from './pages.ts';
 import {
   ANYONE,
@@ -33,6 +35,7 @@ interface CourierAreaContext {
   config: Pick<Config, 'publicBaseUrl'>;
   pool: Pool;
   couriers: CourierService;
+  deliveries: ProofDeliveries;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -168,6 +171,9 @@ export function courierArea(deps: CourierAreaContext) {
       courier: courierOf(request).courier,
       csrf_token: request.courierSession!.record.csrfToken,
     }));
+
+    // Multipart in its own scope: the deliveries' files (domain/proofs).
+    await area.register(courierDeliveryRoutes(deps));
 
     area.get('/', COURIER_ONLY, async (request, reply) => {
       const page = await pageOf(request, reply);
