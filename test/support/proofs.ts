@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Clock } from '../../src/deps.ts';
-import { newAttemptId } from '../../src/domain/proofs/attempt-id.ts';
+import { prefixedId } from '../../src/domain/ids.ts';
 import { prepareProofFiles } from '../../src/domain/proofs/proof-files.ts';
 import { fsObjectStore } from '../../src/infra/object-store/fs-object-store.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
@@ -48,7 +48,7 @@ export interface AttemptOptions {
  * stored through the real services, the row inserted directly.
  */
 export async function recordAttempt(t: TestApp, orderId: number, options: AttemptOptions = {}) {
-  const id = newAttemptId();
+  const id = prefixedId('att');
   const outcome = options.outcome ?? 'delivered';
   const files = await prepareProofFiles(
     {

@@ -1,3 +1,5 @@
+import type { FailureReason } from '../scans/ports.ts';
+
 /**
  * What proof of delivery needs from the outside: a place for its files (decision 0006). The
  * photos of doorsteps do not belong in PostgreSQL; the filesystem adapter is the embedded default
@@ -28,7 +30,7 @@ export interface ObjectStore {
 const KEY_SEGMENT = /^[a-z0-9][a-z0-9_.-]*$/;
 
 /** Whether `key` is one an ObjectStore accepts: relative, no `..`, no empty or hidden segment. */
-export function isValidObjectKey(key: string): boolean {
+function isValidObjectKey(key: string): boolean {
   if (key.length === 0 || key.length > 512) return false;
   return key.split('/').every((segment) => KEY_SEGMENT.test(segment) && !segment.includes('..'));
 }
@@ -40,7 +42,7 @@ export function checkObjectKey(key: string): string {
 }
 
 /** What an image is re-encoded to: the format and the longest side in pixels (never enlarged). */
-export interface ImageTarget {
+interface ImageTarget {
   format: 'jpeg' | 'png';
   maxSide: number;
 }
@@ -57,9 +59,7 @@ export interface ImageCodec {
   ): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }>;
 }
 
-export type AttemptOutcome = 'delivered' | 'failed_attempt';
-export const FAILURE_REASONS = ['absent', 'refused', 'address_not_found', 'no_access', 'damaged'] as const;
-export type FailureReason = (typeof FAILURE_REASONS)[number];
+type AttemptOutcome = 'delivered' | 'failed_attempt';
 
 /** One door outcome as `delivery_attempts` keeps it (migration 0034): the facts, and its files' keys. */
 export interface DeliveryAttempt {
@@ -84,6 +84,8 @@ export interface AttemptFiles {
   photoKey: string | null;
   signatureKey: string | null;
 }
+
+export type { FailureReason };
 
 /** The attempts' storage (src/db/repositories/delivery-attempts-repository.ts). */
 export interface DeliveryAttemptsStore {

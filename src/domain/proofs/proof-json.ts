@@ -2,7 +2,7 @@ import type { DeliveryAttempt, FailureReason } from './ports.ts';
 import type { ProofFileKind } from './proof-files.ts';
 
 /** `proof_of_delivery` of an order's detail and its delivered webhook (decision 0006). */
-export interface ProofOfDeliveryJson {
+interface ProofOfDeliveryJson {
   delivered_at: string;
   received_by: string | null;
   /** Signed and expiring; null when there is no such file, or once it is erased (after 90 days). */
@@ -12,7 +12,7 @@ export interface ProofOfDeliveryJson {
 }
 
 /** `failed_attempt`: the last failed attempt and how many there were. */
-export interface FailedAttemptJson {
+interface FailedAttemptJson {
   at: string;
   reason: FailureReason;
   attempts: number;

@@ -6,11 +6,11 @@ import { NO_PROOF, type ProofMembers, proofMembers } from './proof-json.ts';
 import type { ProofUrlSigner, ProofUrlUse } from './proof-urls.ts';
 
 /** Files are kept this long after the attempt, then erased; the facts stay with the order for good. */
-export const PROOF_RETENTION_DAYS = 90;
+const PROOF_RETENTION_DAYS = 90;
 const RETENTION_BATCH = 100;
 
 /** What the tracking page shows of the delivery. */
-export interface TrackingProof {
+interface TrackingProof {
   deliveredAt: Date | null;
   /** A signed path (15 minutes) when the brand shows the photo and it is still kept; else null. */
   photoPath: string | null;

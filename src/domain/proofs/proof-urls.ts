@@ -3,7 +3,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { ProofFileKind } from './proof-files.ts';
 
 /** How long a signed URL lives: API answers and pages 15 minutes, webhook payloads 7 days. */
-export const PROOF_URL_TTL_SECONDS = { page: 15 * 60, webhook: 7 * 24 * 3600 } as const;
+const PROOF_URL_TTL_SECONDS = { page: 15 * 60, webhook: 7 * 24 * 3600 } as const;
 export type ProofUrlUse = keyof typeof PROOF_URL_TTL_SECONDS;
 
 export const PROOFS_PATH = '/proofs';

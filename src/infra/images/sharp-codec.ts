@@ -19,6 +19,8 @@ export function sharpCodec(): ImageCodec {
       const sharp = (await loaded).default;
       let pipeline: import('sharp').Sharp;
       try {
+        // libjpeg-turbo with optimised Huffman tables, not mozjpeg: mozjpeg's files are ~25% smaller
+        // but cost 5× the CPU (1.2 s against 0.2 s for a 3000×2000 photo here), which is the upload's p99.
         pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true })
           .resize({ width: target.maxSide, height: target.maxSide, fit: 'inside', withoutEnlargement: true })
           .toColourspace('srgb');
@@ -26,7 +28,7 @@ export function sharpCodec(): ImageCodec {
           target.format === 'jpeg'
             ? await pipeline
                 .flatten({ background: '#ffffff' })
-                .jpeg({ quality: 82, mozjpeg: true })
+                .jpeg({ quality: 80, optimiseCoding: true })
                 .toBuffer()
             : await pipeline.png({ compressionLevel: 9, palette: true }).toBuffer();
         return { ok: true, bytes: out };

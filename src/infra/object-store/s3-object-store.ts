@@ -1,17 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Config } from '../../config.ts';
 import { checkObjectKey, type ObjectStore } from '../../domain/proofs/ports.ts';
-
-/** The S3 part of the config (config.ts S3Config): endpoint, bucket, region, credentials, path style. */
-export interface S3Settings {
-  /** null: AWS's own endpoint for the region. */
-  endpoint: string | null;
-  bucket: string;
-  region: string;
-  /** null: the SDK's default chain (environment, instance role…). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-  /** Path-style URLs (`endpoint/bucket/key`): MinIO, s3rver and most S3-compatible servers want them. */
-  forcePathStyle: boolean;
-}
 
 type S3 = typeof import('@aws-sdk/client-s3');
 
@@ -20,7 +9,7 @@ type S3 = typeof import('@aws-sdk/client-s3');
  * process that never touches a proof file (and every `dlv` command) never loads it. S3 writes are
  * atomic per object already.
  */
-export function s3ObjectStore(settings: S3Settings): ObjectStore & { close(): void } {
+export function s3ObjectStore(settings: S3Config): ObjectStore & { close(): void } {
   let loaded: Promise<{ sdk: S3; client: S3Client }> | null = null;
   const load = () => {
     loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { FAILURE_REASONS } from '../../../domain/proofs/ports.ts';
+import { FAILURE_REASONS } from '../../../domain/scans/ports.ts';
 import { NullableString, StringEnum, Timestamp } from './shared.ts';
 
 const ProofUrl = (what: string) =>
