@@ -5,6 +5,7 @@ import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account
 import { COURIER_PREFIX, courierArea } from './http/courier/index.ts';
 import { healthRoutes } from './http/health/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
+import { PROOFS_PREFIX, proofFiles } from './http/proofs/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
@@ -136,6 +137,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
+    { prefix: PROOFS_PREFIX, plugin: proofFiles(deps), enabled: true },
     { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },
     // Each shop platform that is on: the routes its shops call (src/connectors/<platform>/receivers.ts).
     ...deps.connectors.map(({ definition, instance }) => ({

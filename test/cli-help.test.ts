@@ -62,6 +62,8 @@ describe('dlv help and completion (issue #24)', () => {
     expect(ran).toContain('pg');
     // Nor the job runner for a command that runs no job (the queue's migrations load it when they run).
     expect(ran).not.toContain('graphile-worker');
+    // Nor the image library or the S3 SDK: loaded with the first proof photo (domain/proofs), never by a command.
+    expect(ran.filter((p) => p === 'sharp' || p.startsWith('@aws-sdk/'))).toEqual([]);
     // Compiled code: no transpiler in a command either.
     expect(ran.filter((p) => p === 'tsx' || p === 'esbuild')).toEqual([]);
   }, 60_000);

@@ -7,6 +7,7 @@ import { serverSecretsRepository } from '../../db/repositories/server-secrets-re
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
@@ -16,6 +17,7 @@ import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
 import { type CourierPage, dayPage, messagePage, signInPage } from './pages.ts';
 import { courierScanRoutes } from './scan-routes.ts';
+import { courierDeliveryRoutes } from './deliveries.ts';
 import {
   ANYONE,
   anonymousCourierCsrf,
@@ -37,6 +39,7 @@ interface CourierAreaContext {
   couriers: CourierService;
   rounds: RoundService;
   scans: ScanService;
+  deliveries: ProofDeliveries;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -184,6 +187,9 @@ export function courierArea(deps: CourierAreaContext) {
     });
 
     courierScanRoutes(area, deps);
+
+    // Multipart in its own scope: the deliveries' files (domain/proofs).
+    await area.register(courierDeliveryRoutes(deps));
 
     // Until the app shell replaces it: the day's stops, server-rendered.
     area.get('/', COURIER_ONLY, async (request, reply) => {

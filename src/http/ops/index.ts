@@ -4,6 +4,7 @@ import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
@@ -12,6 +13,7 @@ import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
 import { opsRoundRoutes } from './routes/rounds.ts';
+import { opsProofRoutes } from './routes/proofs/index.ts';
 import { opsScanRoutes } from './routes/scans/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
@@ -24,6 +26,7 @@ interface OpsApiContext {
   couriers: CourierService;
   rounds: RoundService;
   scans: ScanService;
+  deliveries: ProofDeliveries;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -52,6 +55,8 @@ export function opsApi(deps: OpsApiContext) {
     opsCourierRoutes(typed(ops), deps);
     opsRoundRoutes(typed(ops), deps);
     opsScanRoutes(typed(ops), deps);
+    // Its own scope: multipart is parsed there only.
+    await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }
