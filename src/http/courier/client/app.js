@@ -368,6 +368,7 @@ function scanView() {
     const stop = await startScanner(video, {
       assets: config.assets,
       onCode: handleCode,
+      keyOf: (text) => refOf(text) ?? text,
       onError: (what) => setFlash('error', what === 'camera' ? t().cameraDenied : t().decoderFailed),
     });
     stopCamera = stop;

@@ -80,9 +80,10 @@ export function openCamera() {
 }
 
 /**
- * Starts reading codes from `video` and calls `onCode(text)` for each code that comes into view. Returns `stop()`.
+ * Starts reading codes from `video` and calls `onCode(text)` for each code that comes into view
+ * (once per `keyOf(text)` while it stays in view). Returns `stop()`.
  */
-export async function startScanner(video, { assets, onCode, onError }) {
+export async function startScanner(video, { assets, onCode, onError, keyOf = (text) => text }) {
   let stream;
   try {
     stream = await openCamera();
@@ -110,8 +111,10 @@ export async function startScanner(video, { assets, onCode, onError }) {
       if (decoder && video.readyState >= 2) {
         for (const text of await decoder.decode(video)) {
           const now = Date.now();
-          const before = lastSeen.get(text) ?? 0;
-          lastSeen.set(text, now);
+          // A label's two codes (Code 128 and DataMatrix) name one parcel: `keyOf` says which.
+          const key = keyOf(text);
+          const before = lastSeen.get(key) ?? 0;
+          lastSeen.set(key, now);
           if (now - before > 3000) onCode(text);
         }
       }
