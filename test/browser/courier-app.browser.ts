@@ -30,11 +30,11 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
   });
 
   async function assetsOf(page: Page): Promise<string> {
-    return page.evaluate(() => JSON.parse(document.getElementById('courier-config')!.textContent!).assets);
+    return JSON.parse((await page.locator('#courier-config').textContent())!).assets;
   }
 
   it('reads the label from the camera with its own decoder (no CDN, no CSP violation)', async () => {
-    const context = await phoneContext(camera.browser, origin);
+    const context = await phoneContext(camera.browser);
     const page = await context.newPage();
     const watch = watchPage(page, origin);
     await page.goto(`${origin}/courier/`);
@@ -76,13 +76,12 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
   });
 
   it('opens offline from its service worker, queues a typed scan with its id and time, refuses a wrong code at once', async () => {
-    const context = await phoneContext(camera.browser, origin);
+    const context = await phoneContext(camera.browser);
     const page = await context.newPage();
     const watch = watchPage(page, origin);
     await page.goto(`${origin}/courier/`);
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    // The worker controls the page once it has claimed it.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // The worker is installed (shell and files cached) and controls the page once it has claimed it.
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
     await context.setOffline(true);
     await page.reload();
     await expect.poll(() => page.locator('#courier-config').count()).toBe(1);

@@ -8,7 +8,7 @@ import { pdfPagesToPng } from '../support/pdf-pages.ts';
 import { writeY4m } from '../support/y4m.ts';
 import { CHROMIUM } from './support.ts';
 
-export const PHONE = { width: 390, height: 844 };
+const PHONE = { width: 390, height: 844 };
 
 /** An order of a new brand, and its real label (the PDF a brand prints) rendered to PNG by pdftoppm. */
 export async function orderWithLabel(deps: Deps, recipient = 'Jeanne Martin') {
@@ -60,11 +60,7 @@ export async function cameraBrowser(labelPng: Buffer): Promise<{ browser: Browse
 }
 
 /** A phone: 390×844, touch, French or English, camera and position granted. */
-export async function phoneContext(
-  browser: Browser,
-  origin: string,
-  locale = 'en-GB',
-): Promise<BrowserContext> {
+export async function phoneContext(browser: Browser, locale = 'en-GB'): Promise<BrowserContext> {
   return browser.newContext({
     viewport: PHONE,
     deviceScaleFactor: 2,
@@ -90,31 +86,24 @@ export function watchPage(page: Page, origin: string) {
   return { elsewhere, violations };
 }
 
-/** The items of the app's IndexedDB queue, as stored (files as their sizes). */
-export function queueOf(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<Array<Record<string, any>>>((resolve, reject) => {
-        const open = indexedDB.open('dlv-courier');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const request = open.result.transaction('queue').objectStore('queue').getAll();
-          request.onsuccess = () =>
-            resolve(
-              request.result.map((item: Record<string, any>) => ({
-                ...item,
-                files: item.files
-                  ? Object.fromEntries(
-                      Object.entries(item.files as Record<string, Blob>).map(([k, b]) => [
-                        k,
-                        { type: b.type, size: b.size },
-                      ]),
-                    )
-                  : undefined,
-              })),
-            );
-          request.onerror = () => reject(request.error);
-        };
-      }),
-  );
+/** The items of the app's IndexedDB queue, as stored (files as their type and size). */
+export function queueOf(page: Page): Promise<Array<Record<string, any>>> {
+  // Given as text: it runs in the page, whose globals (indexedDB, Blob) the tests' types do not know.
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('dlv-courier');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('queue').objectStore('queue').getAll();
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () =>
+        resolve(
+          request.result.map((item) => ({
+            ...item,
+            files: item.files
+              ? Object.fromEntries(Object.entries(item.files).map(([k, b]) => [k, { type: b.type, size: b.size }]))
+              : undefined,
+          })),
+        );
+    };
+  })`);
 }
