@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TRACKING_REF_PATTERN } from '../../domain/orders/tracking-ref.ts';
 import { AppError } from '../../errors.ts';
-import { courierWords } from '../../i18n/courier.ts';
+import { courierWords } from '../../i18n/courier-app.ts';
 import { type Locale, negotiateLocale } from '../../i18n/locales.ts';
 import { html, SafeHtml, toText } from '../shared/html.ts';
 
