@@ -71,18 +71,21 @@ async function refreshCount() {
 const sender = createSender({
   onResult(item, result) {
     const entry = state.recent.find((r) => r.id === item.id);
-    const ref = result.tracking_ref ?? entry?.ref ?? item.body.code;
+    const ref = entry?.ref ?? result.tracking_ref ?? item.body.code;
     if (result.result === 'applied') {
       if (entry) Object.assign(entry, { state: 'applied', status: result.status });
       updateDayStatus(ref, result.status);
     } else {
       const code = result.problem?.code ?? 'other';
-      const label = t()[`problem.${code}`] ?? t()['problem.other'];
+      const known = t()[`problem.${code}`];
+      // A refusal the app knows is said in the courier's language; another, with the server's words.
+      const label =
+        known ?? `${t()['problem.other']}${result.problem?.message ? ` — ${result.problem.message}` : ''}`;
       state.messages.unshift({
         id: item.id,
         ref,
         code,
-        text: `${ref}: ${label}${result.problem?.message ? ` — ${result.problem.message}` : ''}`,
+        text: `${ref} : ${label}`,
         at: item.happened_at,
       });
       if (entry) Object.assign(entry, { state: 'refused', problem: code });
@@ -461,6 +464,12 @@ function render() {
   document.documentElement.lang = state.locale;
   document.title = t().appName;
   const main = h('main', { id: 'app' });
+  if (state.door && document.getElementById('door')?.dataset.ref === state.door) {
+    // The door screen holds the photo and the signature being made: an answer arriving meanwhile
+    // updates the counter, never the screen.
+    renderBadge();
+    return;
+  }
   if (state.door) {
     const ref = state.door;
     const root = h('div');

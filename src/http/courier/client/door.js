@@ -223,7 +223,7 @@ export function renderDoor(root, { ref, t, onDelivered, onFailed, onClose }) {
   root.replaceChildren(
     h(
       'section.door',
-      { id: 'door' },
+      { id: 'door', dataset: { ref } },
       h('h2', null, t.doorTitle.replace('{ref}', ref)),
       tabs,
       problem,
