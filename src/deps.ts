@@ -24,6 +24,7 @@ import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { type BrandService, brandService } from './domain/brands/brand-service.ts';
+import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
@@ -98,6 +99,8 @@ export interface Deps extends WiredConnectors {
   redisHealth: RedisHealth;
   clock: Clock;
   brands: BrandService;
+  /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
+  couriers: CourierService;
   apiKeys: ApiKeyService;
   authenticator: ApiKeyAuthenticator;
   grids: GridService;
@@ -280,6 +283,7 @@ export function createDeps(
     onRevoked: (keyId) => authenticator.forget(keyId),
     clock,
   });
+  const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
   const team = teamManagement({ users: stores.users, transact, accounts });
   // Shop credentials: CONNECTOR_SECRET_KEY; in development only (config.ts enforces it), a key kept
   // in the database. Loaded on first use.
@@ -330,6 +334,7 @@ export function createDeps(
     redisHealth: redis,
     clock,
     brands,
+    couriers,
     apiKeys,
     authenticator,
     grids,

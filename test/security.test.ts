@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
-import { authenticatedRoutes, exampleUrl, sessionRoutes } from './support/security-fixtures.ts';
+import {
+  authenticatedRoutes,
+  courierRoutes,
+  exampleUrl,
+  sessionRoutes,
+} from './support/security-fixtures.ts';
 
 /**
  * The shared security suite: every route that needs a key is found in the app's route catalog
@@ -153,6 +159,51 @@ describe('every account route that needs a session', () => {
         expect(res.headers.location).toBe('/account/sign-in');
       }
       expect((await t.deps.apiKeys.list(brand.brandId)).length).toBe(1);
+    });
+  }
+});
+
+describe('every courier route that needs a courier session', () => {
+  it('exists (the courier surface is in the catalog)', () => {
+    expect(courierRoutes(t.app).map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['POST /courier/logout', 'GET /courier/api/v1/me']),
+    );
+  });
+
+  const cases: [string, () => Promise<Record<string, string>>][] = [
+    ['no cookie', async () => ({})],
+    ['a valid API key', async () => (await createBrandWithKey(t.deps)).headers],
+    ['the OPS_TOKEN', async () => ({ authorization: 'Bearer test-ops-token' })],
+    ['a forged courier cookie', async () => ({ cookie: `dlv_courier_session=${'A'.repeat(43)}.forged` })],
+    [
+      'a brand user’s session',
+      async () => {
+        const user = await createUser(t.deps);
+        const b = new Browser(t.app, '10.9.9.9');
+        expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+        const value = b.cookies.get('dlv_session')!;
+        return { cookie: `dlv_session=${value}; dlv_courier_session=${value}` };
+      },
+    ],
+  ];
+  for (const [label, headersOf] of cases) {
+    it(`refuses ${label}: 401 for the app's JSON calls, the sign-in for pages`, async () => {
+      const headers = await headersOf();
+      for (const route of courierRoutes(t.app)) {
+        const res = await call(t.app, {
+          method: route.method as 'GET',
+          url: exampleUrl(route.url),
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: route.method === 'GET' ? undefined : '{}',
+        });
+        if (route.url.startsWith('/courier/api/')) {
+          expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+          expect(res.data.error).toBe('unauthorized');
+        } else {
+          expect(res.statusCode, `${route.method} ${route.url}`).toBe(303);
+          expect(res.headers.location).toBe('/courier/login');
+        }
+      }
     });
   }
 });

@@ -10,6 +10,7 @@ import {
   type ConnectorSyncRepository,
   connectorSyncRepository,
 } from './repositories/connector-sync-repository.ts';
+import { couriersRepository } from './repositories/couriers-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
@@ -48,6 +49,7 @@ export function storesOn(db: Queryable): Stores {
     brands: brandsRepository(db),
     connections: connectionsRepository(db),
     connectorSync: connectorSyncRepository(db),
+    couriers: couriersRepository(db),
     creditNotes: creditNotesRepository(db),
     documentBuyers: documentBuyersRepository(db),
     idempotencyKeys: idempotencyRepository(db),

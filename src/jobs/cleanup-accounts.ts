@@ -1,16 +1,26 @@
 import type { AccountService } from '../domain/accounts/account-service.ts';
+import type { CourierService } from '../domain/couriers/courier-service.ts';
 import { defineJob } from './job.ts';
 import { CLEANUP_ACCOUNTS_SPEC } from './job-names.ts';
 
 /**
  * Hourly: sessions idle for 12 h or 7 days old, and one-time tokens expired or used, are refused
- * anyway; drop them.
+ * anyway; drop them. Couriers' sessions too (same limits).
  */
 export const CLEANUP_ACCOUNTS = defineJob({
   ...CLEANUP_ACCOUNTS_SPEC,
   schedule: '30 * * * * ?max=3',
-  async run(deps: { accounts: Pick<AccountService, 'deleteExpired'> }, _payload, helpers) {
+  async run(
+    deps: {
+      accounts: Pick<AccountService, 'deleteExpired'>;
+      couriers: Pick<CourierService, 'deleteExpired'>;
+    },
+    _payload,
+    helpers,
+  ) {
     const deleted = await deps.accounts.deleteExpired();
+    const couriers = await deps.couriers.deleteExpired();
+    if (couriers > 0) helpers.logger.info(`deleted ${couriers} expired courier sessions`);
     if (deleted.sessions + deleted.tokens > 0) {
       helpers.logger.info(
         `deleted ${deleted.sessions} expired sessions and ${deleted.tokens} dead account tokens`,

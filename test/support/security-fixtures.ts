@@ -16,7 +16,12 @@ export function exampleUrl(url: string): string {
 
 /** Routes behind a credential sent in `Authorization` (an API key or the OPS_TOKEN). */
 export function authenticatedRoutes(app: FastifyInstance) {
-  return app.routeCatalog.filter((r) => r.auth !== 'none' && r.auth !== 'session');
+  return app.routeCatalog.filter((r) => r.auth !== 'none' && r.auth !== 'session' && r.auth !== 'courier');
+}
+
+/** The couriers' routes behind a courier session (`/courier`: pages redirect, `/courier/api/` answers 401). */
+export function courierRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.auth === 'courier');
 }
 
 /** Account pages behind a signed-in session (a cookie, not a bearer: they redirect to sign-in). */

@@ -2,6 +2,7 @@ import type { OutboxEvent } from '../../events/outbox.ts';
 import type { SessionStore, ShopLinkStore, TeamInvitationStore, UserStore } from '../accounts/ports.ts';
 import type { ApiKeyStore } from '../api-keys/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
+import type { CourierStore } from '../couriers/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
 import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
@@ -27,6 +28,7 @@ export interface Stores {
   apiKeys: ApiKeyStore;
   brands: BrandStore;
   connections: ShopLinkStore;
+  couriers: CourierStore;
   creditNotes: CreditNoteStore;
   documentBuyers: DocumentBuyerStore;
   invoices: InvoiceStore;

@@ -12,6 +12,8 @@ type Principal =
   | ({ kind: 'apiKey' } & KeyIdentity)
   | { kind: 'operator' }
   | { kind: 'user'; session: ActiveSession }
+  /** A signed-in courier (`/courier`, its own sessions: never a brand's). */
+  | { kind: 'courier'; courier: { id: string; name: string; locale: 'fr' | 'en' } }
   /** A shop whose request carries the platform's signature (webhooks, rate requests). */
   | { kind: 'shop'; platform: Platform; shop: string };
 
@@ -20,6 +22,16 @@ export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
 
 export type ShopPrincipal = Extract<Principal, { kind: 'shop' }>;
+
+export type CourierPrincipal = Extract<Principal, { kind: 'courier' }>;
+
+/** The signed-in courier on a courier route (whose `auth` is `'courier'`). */
+export function courierOf(request: FastifyRequest): CourierPrincipal {
+  const principal = request.principal;
+  if (principal?.kind !== 'courier')
+    throw new Error('courierOf() called on a route without a courier session');
+  return principal;
+}
 
 /** The signed-in shop on a connector route (whose signature hook has run). */
 export function shopOf(request: FastifyRequest): ShopPrincipal {

@@ -44,7 +44,8 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          if (response.ok) {
+          // Not a redirect to the sign-in: that page is not the shell.
+          if (response.ok && !response.redirected) {
             const copy = response.clone();
             caches.open(CACHE).then((cache) => cache.put(SHELL, copy));
           }

@@ -12,10 +12,11 @@ export { principalOf };
 /**
  * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, `'ops'` (the
  * operator's OPS_TOKEN, for the operations API), or `'session'` (a signed-in person: the account
- * area resolves its cookie itself, and redirects to sign-in rather than answering 401). Every route
+ * area resolves its cookie itself, and redirects to sign-in rather than answering 401), or
+ * `'courier'` (a signed-in courier: `/courier` resolves its own cookie the same way). Every route
  * states it in `config.auth`; a route that forgets is refused at start-up rather than left open.
  */
-type AuthRequirement = 'none' | 'any' | 'ops' | 'session' | Scope;
+type AuthRequirement = 'none' | 'any' | 'ops' | 'session' | 'courier' | Scope;
 
 export interface RouteAuthInfo {
   method: string;
@@ -99,7 +100,7 @@ export function registerAuth(
   // knows, no brand feature to read): a promise per hook and request is measurable on hot routes.
   app.addHook('onRequest', (request, reply, done) => {
     const auth = request.routeOptions.config.auth;
-    if (auth === undefined || auth === 'none' || auth === 'session') return done();
+    if (auth === undefined || auth === 'none' || auth === 'session' || auth === 'courier') return done();
     if (auth === 'ops') {
       if (!isOpsToken(request.headers.authorization, opsToken)) {
         return done(
@@ -153,6 +154,11 @@ export function registerAuth(
     // A 'session' route registered outside the account area (whose hook sets the user) stays shut.
     if (auth === 'session') {
       if (request.principal?.kind !== 'user') return done(new AppError('unauthorized', 'Sign in first.'));
+      return done(null, payload);
+    }
+    // Likewise a 'courier' route outside `/courier` (whose hook sets the courier).
+    if (auth === 'courier') {
+      if (request.principal?.kind !== 'courier') return done(new AppError('unauthorized', 'Sign in first.'));
       return done(null, payload);
     }
     if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return done(null, payload);

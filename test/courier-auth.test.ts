@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, createUser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
+import { buildTestApp, type TestApp } from './support/app.ts';
+
+/** Courier accounts and their sign-in (`/courier`): sessions, CSRF, and isolation from `/account`. */
+let t: TestApp;
+let now = new Date();
+let ipCounter = 0;
+const browser = () => new Browser(t.app, `10.7.0.${++ipCounter}`);
+
+beforeAll(async () => {
+  t = await buildTestApp({ clock: () => now });
+});
+afterAll(() => t.close());
+
+async function newCourier(options: { password?: string | null; locale?: string } = {}) {
+  const email = uniqueEmail('courier');
+  const { courier, oneTimePassword } = await t.deps.couriers.add({
+    email,
+    name: `Courier ${ipCounter}`,
+    password: options.password === undefined ? PASSWORD : options.password,
+    locale: options.locale ?? 'fr',
+  });
+  return { ...courier, password: oneTimePassword ?? PASSWORD };
+}
+
+const signIn = (b: Browser, email: string, password: string) =>
+  b.submit('/courier/login', '/courier/login', { email, password });
+
+async function signedInCourier(options: Parameters<typeof newCourier>[0] = {}) {
+  const courier = await newCourier(options);
+  const b = browser();
+  const res = await signIn(b, courier.email, courier.password);
+  expect(res.status).toBe(303);
+  expect(res.location).toBe('/courier/');
+  return { courier, b };
+}
+
+const me = (b: Browser) => b.get('/courier/api/v1/me');
+
+describe('courier sign-in', () => {
+  it('shows the form in French by default, in English when asked', async () => {
+    const b = browser();
+    const fr = await t.app.inject({ method: 'GET', url: '/courier/login' });
+    expect(fr.statusCode).toBe(200);
+    expect(fr.body).toContain('Connexion livreur');
+    expect(fr.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(fr.headers['x-frame-options']).toBe('DENY');
+    const en = await b.get('/courier/login?lang=en');
+    expect(en.body).toContain('Courier sign-in');
+  });
+
+  it('opens a session with the right password: cookie on /courier, HttpOnly, SameSite=Lax', async () => {
+    const courier = await newCourier();
+    const b = browser();
+    const res = await signIn(b, courier.email.toUpperCase(), PASSWORD);
+    expect(res.status).toBe(303);
+    const cookie = res.setCookies.find((c) => c.startsWith('dlv_courier_session='))!;
+    expect(cookie).toMatch(/Path=\/courier/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    const answer = await me(b);
+    expect(answer.status).toBe(200);
+    const body = JSON.parse(answer.body);
+    expect(body.courier).toEqual({ id: courier.id, name: courier.name, locale: 'fr' });
+    expect(body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const stored = await t.pool.query('SELECT 1 FROM courier_sessions WHERE courier_id = $1', [courier.id]);
+    expect(stored.rowCount).toBe(1);
+  });
+
+  it('refuses a wrong password or an unknown e-mail with 401 and no session', async () => {
+    const courier = await newCourier();
+    const b = browser();
+    const wrong = await signIn(b, courier.email, 'not-the-password-at-all');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toContain('the password is wrong');
+    expect(wrong.setCookies.some((c) => c.startsWith('dlv_courier_session='))).toBe(false);
+    const unknown = await signIn(b, uniqueEmail('nobody'), PASSWORD);
+    expect(unknown.status).toBe(401);
+    const stored = await t.pool.query('SELECT 1 FROM courier_sessions WHERE courier_id = $1', [courier.id]);
+    expect(stored.rowCount).toBe(0);
+  });
+
+  it('refuses the form without its CSRF token (403) and opens nothing', async () => {
+    const courier = await newCourier();
+    const b = browser();
+    await b.get('/courier/login');
+    const res = await b.post('/courier/login', { email: courier.email, password: PASSWORD });
+    expect(res.status).toBe(403);
+    const wrongToken = await b.post('/courier/login', {
+      _csrf: 'x'.repeat(43),
+      email: courier.email,
+      password: PASSWORD,
+    });
+    expect(wrongToken.status).toBe(403);
+    const stored = await t.pool.query('SELECT 1 FROM courier_sessions WHERE courier_id = $1', [courier.id]);
+    expect(stored.rowCount).toBe(0);
+  });
+
+  it('limits sign-in attempts per address (429 once past the limit)', async () => {
+    const courier = await newCourier();
+    const b = browser();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await signIn(b, courier.email, 'wrong-password-x')).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('gives a generated one-time password once, which signs in', async () => {
+    const courier = await newCourier({ password: null });
+    expect(courier.password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
+    const b = browser();
+    expect((await signIn(b, courier.email, courier.password)).status).toBe(303);
+  });
+
+  it('checks a given password as the account area does, and a taken e-mail', async () => {
+    await expect(
+      t.deps.couriers.add({ email: uniqueEmail('c'), name: 'Short', password: 'short' }),
+    ).rejects.toMatchObject({ code: 'invalid_request', details: [{ field: 'password' }] });
+    const courier = await newCourier();
+    await expect(
+      t.deps.couriers.add({ email: courier.email.toUpperCase(), name: 'Again', password: PASSWORD }),
+    ).rejects.toMatchObject({ code: 'invalid_request', details: [{ field: 'email' }] });
+    await expect(
+      t.deps.couriers.add({ email: 'nope', name: '', phone: 'abc', locale: 'de' }),
+    ).rejects.toMatchObject({
+      details: expect.arrayContaining([expect.objectContaining({ field: 'locale' })]),
+    });
+  });
+});
+
+describe('a courier session', () => {
+  it('sends a JSON call without a session a 401 in the error model, a page to the sign-in', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/courier/api/v1/me' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ ok: false, error: 'unauthorized' });
+    // The app's shell is public (no data in it; the service worker keeps it for offline starts):
+    // its scripts meet this 401 and go to the sign-in.
+    const page = await t.app.inject({ method: 'GET', url: '/courier/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('id="courier-config"');
+  });
+
+  it('signs out only with the CSRF token (header or field), and the session is gone', async () => {
+    const { b } = await signedInCourier();
+    expect((await b.post('/courier/logout', {})).status).toBe(403);
+    expect((await me(b)).status).toBe(200);
+    const token = JSON.parse((await me(b)).body).csrf_token as string;
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/courier/logout',
+      headers: { cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'x-csrf-token': token },
+    });
+    expect(out.statusCode).toBe(303);
+    expect((await me(b)).status).toBe(401);
+  });
+
+  it('ends after 12 idle hours', async () => {
+    const { b } = await signedInCourier();
+    now = new Date(now.getTime() + 12 * 3600_000 + 1000);
+    try {
+      expect((await me(b)).status).toBe(401);
+    } finally {
+      now = new Date();
+    }
+  });
+
+  it('is deleted by the hourly cleanup once expired, and a live one kept', async () => {
+    const { courier: old } = await signedInCourier();
+    now = new Date(now.getTime() + 13 * 3600_000);
+    const { courier: live } = await signedInCourier();
+    try {
+      const { CLEANUP_ACCOUNTS } = await import('../src/jobs/cleanup-accounts.ts');
+      await CLEANUP_ACCOUNTS.run(t.deps, {}, { logger: { info: () => {} } } as never);
+      const left = await t.pool.query('SELECT courier_id FROM courier_sessions WHERE courier_id = ANY($1)', [
+        [old.id, live.id],
+      ]);
+      expect(left.rows).toEqual([{ courier_id: live.id }]);
+    } finally {
+      now = new Date();
+    }
+  });
+
+  it('ends at once when the courier is disabled, and it cannot sign in again', async () => {
+    const { courier, b } = await signedInCourier();
+    await t.deps.couriers.disable(courier.email);
+    expect((await me(b)).status).toBe(401);
+    const again = await signIn(browser(), courier.email, PASSWORD);
+    expect(again.status).toBe(401);
+    expect(again.body).toContain('has been disabled');
+  });
+});
+
+describe('isolation from the account area', () => {
+  it('a courier’s cookie does not open /account, even under the account’s cookie name', async () => {
+    const { b } = await signedInCourier();
+    const value = b.cookies.get('dlv_courier_session')!;
+    for (const cookie of [`dlv_courier_session=${value}`, `dlv_session=${value}`]) {
+      const res = await t.app.inject({ method: 'GET', url: '/account', headers: { cookie } });
+      expect(res.statusCode, cookie).toBe(303);
+      expect(res.headers.location).toBe('/account/sign-in');
+    }
+  });
+
+  it('a brand user’s cookie does not open /courier, even under the courier’s cookie name', async () => {
+    const user = await createUser(t.deps);
+    const b = browser();
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    expect((await b.get('/account')).status).toBe(200);
+    const value = b.cookies.get('dlv_session')!;
+    for (const cookie of [`dlv_session=${value}`, `dlv_courier_session=${value}`]) {
+      const api = await t.app.inject({ method: 'GET', url: '/courier/api/v1/me', headers: { cookie } });
+      expect(api.statusCode, cookie).toBe(401);
+    }
+    // A brand user's credentials are not a courier's either.
+    expect((await signIn(browser(), user.email, PASSWORD)).status).toBe(401);
+  });
+});
