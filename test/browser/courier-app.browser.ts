@@ -3,7 +3,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../support/app.ts';
 import { POPPLER } from '../support/pdf-pages.ts';
-import { cameraBrowser, orderWithLabel, phoneContext, queueOf, watchPage } from './courier-support.ts';
+import {
+  cameraBrowser,
+  newCourier,
+  orderWithLabel,
+  phoneContext,
+  queueOf,
+  signInCourier,
+  watchPage,
+} from './courier-support.ts';
 import { hasChromium } from './support.ts';
 
 /**
@@ -37,7 +45,7 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
     const context = await phoneContext(camera.browser);
     const page = await context.newPage();
     const watch = watchPage(page, origin);
-    await page.goto(`${origin}/courier/`);
+    await signInCourier(page, origin, await newCourier(t.deps));
     const assets = await assetsOf(page);
     // The app's scanner module, as the scan screen starts it, on a video element of the page.
     // Given as text: vitest would rewrite an import() written in this file for Node.
@@ -79,7 +87,7 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
     const context = await phoneContext(camera.browser);
     const page = await context.newPage();
     const watch = watchPage(page, origin);
-    await page.goto(`${origin}/courier/`);
+    await signInCourier(page, origin, await newCourier(t.deps));
     // The worker is installed (shell and files cached) and controls the page once it has claimed it.
     await page.waitForFunction('navigator.serviceWorker.controller !== null');
     await context.setOffline(true);

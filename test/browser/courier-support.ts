@@ -107,3 +107,26 @@ export function queueOf(page: Page): Promise<Array<Record<string, any>>> {
     };
   })`);
 }
+
+let couriers = 0;
+
+/** A courier made through the domain, with a password of the test's choosing. */
+export async function newCourier(deps: Deps, name = 'Karim Benali', locale: 'fr' | 'en' = 'en') {
+  const email = `courier.${Date.now()}.${++couriers}@dlv.example.com`;
+  const password = 'courier-password-42';
+  const { courier } = await deps.couriers.add({ email, name, locale, password });
+  return { id: courier.id, email, password, name };
+}
+
+/** Signs in through the courier sign-in page, as a courier would; lands on the app. */
+export async function signInCourier(
+  page: Page,
+  origin: string,
+  courier: { email: string; password: string },
+) {
+  await page.goto(`${origin}/courier/login`);
+  await page.fill('input[name=email]', courier.email);
+  await page.fill('input[name=password]', courier.password);
+  await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('button[type=submit]')]);
+  await page.waitForSelector('body[data-ready="true"]');
+}
