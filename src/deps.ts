@@ -34,6 +34,8 @@ import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagin
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import type { ScanObserver } from './domain/scans/ports.ts';
+import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -107,6 +109,8 @@ export interface Deps extends WiredConnectors {
   rates: RateService;
   orders: OrderService;
   pickups: PickupService;
+  /** Couriers' scans applied to the orders (domain/scans). */
+  scans: ScanService;
   links: OrderLinks;
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
@@ -142,7 +146,7 @@ export function createDeps(
     mailer?: Mailer;
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
-    observers?: { webhookDeliveries?: DeliveryObserver };
+    observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
   } = {},
 ): Deps {
   const stores = storesOn(pool);
@@ -193,6 +197,7 @@ export function createDeps(
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
+  const scans = scanService({ stores, orders, pickups, clock, observer: options.observers?.scans });
   const invoices = invoiceService({
     stores,
     transact,
@@ -341,6 +346,7 @@ export function createDeps(
     rates,
     orders,
     pickups,
+    scans,
     links,
     invoices,
     labels,

@@ -10,7 +10,7 @@ import { jobQueueOn } from './infra/queue/job-queue.ts';
 export interface Observability {
   metrics: ServiceMetrics;
   /** createDeps' `observers`. */
-  observers: { webhookDeliveries: ServiceMetrics['webhookDeliveries'] };
+  observers: { webhookDeliveries: ServiceMetrics['webhookDeliveries']; scans: ServiceMetrics['scans'] };
   /** startWorker's `jobObserver`. */
   jobObserver: ServiceMetrics['jobs'];
   /** buildApp's `metrics`: requests counted; `/metrics` on PORT when METRICS_TOKEN is set. */
@@ -61,7 +61,7 @@ export async function startObservability(
       : await startMetricsServer(metrics.exposition, { port: config.metricsPort, host: config.host });
   return {
     metrics,
-    observers: { webhookDeliveries: metrics.webhookDeliveries },
+    observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans },
     jobObserver: metrics.jobs,
     http: { sink: metrics, token: config.metricsToken },
     exposition: metrics.exposition,

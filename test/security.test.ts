@@ -75,6 +75,7 @@ describe('every authenticated route', () => {
         'POST /public/v1/orders/:trackingRef/cancel',
         'GET /ops/v1/orders/:trackingRef',
         'POST /ops/v1/orders/:trackingRef/status',
+        'POST /ops/v1/scans',
       ]),
     );
   });
@@ -166,7 +167,12 @@ describe('every account route that needs a session', () => {
 describe('every courier route that needs a courier session', () => {
   it('exists (the courier surface is in the catalog)', () => {
     expect(courierRoutes(t.app).map((r) => `${r.method} ${r.url}`)).toEqual(
-      expect.arrayContaining(['POST /courier/logout', 'GET /courier/api/v1/me']),
+      expect.arrayContaining([
+        'POST /courier/logout',
+        'GET /courier/api/v1/me',
+        'POST /courier/api/v1/scans',
+        'POST /courier/api/v1/pickups/:pickupId/close',
+      ]),
     );
   });
 

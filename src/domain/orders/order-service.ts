@@ -1,6 +1,6 @@
 import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import { STATUS_EVENTS } from '../../events/catalogue.ts';
-import type { Outbox } from '../../events/outbox.ts';
+import type { Outbox, OutboxEvent } from '../../events/outbox.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
@@ -116,6 +116,21 @@ export interface OrderService {
   cancel(brandId: string, trackingRef: string): Promise<OrderWithEvents>;
   /** Operator (couriers' scans): any allowed move but completing an address. */
   setStatus(trackingRef: string, status: string, note: string | null): Promise<OrderWithEvents>;
+  /**
+   * A courier's scan (domain/scans): the order through `moves` (the street moves only; `returned`
+   * only once three attempts failed) at the phone's time `at`, clamped to neither after now nor
+   * before the order's last event, with `alongside` (the scan's own rows) in the same transaction.
+   * Null when the order was no longer in `order.status` (the caller reads it again).
+   */
+  moveByCourier(
+    order: OrderWithEvents,
+    moves: readonly OrderStatus[],
+    options: {
+      at: Date;
+      note: string | null;
+      alongside: (tx: Stores, moved: OrderWithEvents) => Promise<void>;
+    },
+  ): Promise<OrderWithEvents | null>;
   /**
    * Completes or corrects delivery details while the order is `awaiting_address` or `pending`.
    * A new delivery address is located, priced and dated afresh; completing the address of an
@@ -412,6 +427,53 @@ export function orderService(deps: {
       if (note !== null && note.length > 500) throw fieldProblem('note', 'length.atMost', { max: 500 });
       const order = await find(trackingRef, null);
       return transition(order, status, 'operator', note);
+    },
+
+    async moveByCourier(order, moves, options) {
+      const last = order.events.reduce((t, e) => Math.max(t, e.at.getTime()), order.updatedAt.getTime());
+      const at = new Date(Math.min(clock().getTime(), Math.max(options.at.getTime(), last)));
+      let failed = order.events.filter((e) => e.status === 'failed_attempt').length;
+      // Each move's events are made before the transaction: a connection it holds never waits for
+      // another from the pool (the outbox may read who listens).
+      const steps: {
+        change: Parameters<Stores['orders']['transition']>[1];
+        events: (OutboxEvent | null)[];
+      }[] = [];
+      let from: Order = order;
+      for (const to of moves) {
+        assertTransition(from.status, to, 'courier');
+        if (to === 'failed_attempt') failed++;
+        if (to === 'returned' && failed < 3) {
+          throw new AppError(
+            'invalid_transition',
+            `An order is returned after 3 failed attempts; this one has ${failed}.`,
+          );
+        }
+        const before = from;
+        const json = orderJson({ ...before, status: to, updatedAt: at }, links);
+        const statusEvent = STATUS_EVENTS[to];
+        const events = [
+          await outbox.event(before.brandId, 'order.status_changed', at, () => ({
+            order: json,
+            previous_status: before.status,
+          })),
+          statusEvent ? await outbox.event(before.brandId, statusEvent, at, () => ({ order: json })) : null,
+        ];
+        steps.push({ change: { from: before.status, to, note: options.note, at }, events });
+        from = { ...before, status: to, updatedAt: at };
+      }
+      return transact(async (tx) => {
+        let moved: OrderWithEvents | null = null;
+        for (const [i, step] of steps.entries()) {
+          moved = await tx.orders.transition(order.id, step.change, step.events);
+          // Only the first move can find the order changed: the others follow it in this transaction.
+          if (!moved && i === 0) return null;
+          if (!moved)
+            throw new Error(`order ${order.trackingRef} did not take its move to ${step.change.to}`);
+        }
+        await options.alongside(tx, moved!);
+        return moved;
+      });
     },
 
     async update(brandId: string, trackingRef: string, patch: OrderPatch) {

@@ -27,6 +27,8 @@ function expected(from: OrderStatus, to: OrderStatus, actor: Actor): boolean {
   if (from === 'awaiting_address' && to === 'pending') return actor === 'address';
   if (actor === 'address') return false;
   if (actor === 'brand') return to === 'cancelled';
+  // A courier's scan never cancels (nor completes an address, above).
+  if (actor === 'courier') return to !== 'cancelled';
   return true;
 }
 
@@ -35,7 +37,7 @@ describe('order state machine', () => {
     for (const to of ORDER_STATUSES) {
       it(`${from} → ${to}`, () => {
         expect(canTransition(from, to)).toBe(ALLOWED.has(`${from}>${to}`));
-        for (const actor of ['brand', 'operator', 'address'] as const) {
+        for (const actor of ['brand', 'operator', 'address', 'courier'] as const) {
           const attempt = () => assertTransition(from, to, actor);
           if (expected(from, to, actor)) expect(attempt, actor).not.toThrow();
           else expect(attempt, actor).toThrow(expect.objectContaining({ code: 'invalid_transition' }));

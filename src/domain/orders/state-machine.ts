@@ -32,9 +32,20 @@ export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
 
 /**
  * Who asks: brands cancel; the operator moves parcels; `address` is the completion of a missing
- * delivery address (PATCH), the only way out of `awaiting_address` besides cancelling.
+ * delivery address (PATCH), the only way out of `awaiting_address` besides cancelling; `courier`
+ * is a scan (domain/scans), which makes the street moves only.
  */
-export type Actor = 'brand' | 'operator' | 'address';
+export type Actor = 'brand' | 'operator' | 'address' | 'courier';
+
+/** The moves a courier's scan makes (SPEC §10); `returned` only after the third failed attempt. */
+const STREET_MOVES: readonly OrderStatus[] = [
+  'picked_up',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'failed_attempt',
+  'returned',
+];
 
 export function isOrderStatus(value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value);
@@ -58,7 +69,8 @@ export function assertTransition(from: OrderStatus, to: OrderStatus, actor: Acto
     canTransition(from, to) &&
     (actor === 'address'
       ? completesAddress
-      : !completesAddress && (actor === 'operator' || to === 'cancelled'));
+      : !completesAddress &&
+        (actor === 'operator' || (actor === 'courier' ? STREET_MOVES.includes(to) : to === 'cancelled')));
   if (allowed) return;
   const next = allowedTransitions(from).filter((s) => !(from === 'awaiting_address' && s === 'pending'));
   const hint = TERMINAL_STATUSES.includes(from)

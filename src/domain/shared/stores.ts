@@ -7,6 +7,7 @@ import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoi
 import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
+import type { ScanStore } from '../scans/ports.ts';
 import type {
   WebhookDeliveryStore,
   WebhookRequestStore,
@@ -36,6 +37,7 @@ export interface Stores {
   outbox: OutboxStore;
   pickups: PickupStore;
   priceGrids: PriceGridStore;
+  scans: ScanStore;
   sessions: SessionStore;
   teamInvitations: TeamInvitationStore;
   users: UserStore;

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
@@ -14,6 +15,7 @@ import { errorHandler, sendError } from '../shared/errors.ts';
 import { html } from '../shared/html.ts';
 import { courierOf } from '../shared/principal.ts';
 import { type CourierPage, courierLayout, messagePage, signInPage } from './pages.ts';
+import { courierScanRoutes } from './scan-routes.ts';
 import {
   ANYONE,
   anonymousCourierCsrf,
@@ -33,6 +35,7 @@ interface CourierAreaContext {
   config: Pick<Config, 'publicBaseUrl'>;
   pool: Pool;
   couriers: CourierService;
+  scans: ScanService;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -168,6 +171,8 @@ export function courierArea(deps: CourierAreaContext) {
       courier: courierOf(request).courier,
       csrf_token: request.courierSession!.record.csrfToken,
     }));
+
+    courierScanRoutes(area, deps);
 
     // `/courier/` itself, the app's shell, is src/http/courier/app-shell.ts: public and cached by the
     // service worker; its scripts call /api/v1/me and come to /login without a session.

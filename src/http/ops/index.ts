@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
+import { opsScanRoutes } from './routes/scans/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
 
@@ -15,6 +17,7 @@ interface OpsApiContext {
   config: Config;
   orders: OrderService;
   pickups: PickupService;
+  scans: ScanService;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -37,6 +40,7 @@ export function opsApi(deps: OpsApiContext) {
     });
     opsOrderRoutes(typed(ops), deps);
     opsPickupRoutes(typed(ops), deps);
+    opsScanRoutes(typed(ops), deps);
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }

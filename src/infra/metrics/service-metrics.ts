@@ -5,6 +5,7 @@ import { httpMetrics } from './http-metrics.ts';
 import { jobRunMetrics, queueDepthMetrics } from './job-metrics.ts';
 import { PREFIX } from './names.ts';
 import { poolMetrics } from './pool-metrics.ts';
+import { scanMetrics } from './scan-metrics.ts';
 import { scrapeCache } from './scrape-cache.ts';
 import { sourceReads } from './source-reads.ts';
 import { webhookMetrics } from './webhook-metrics.ts';
@@ -54,6 +55,7 @@ export function createServiceMetrics(sources: MetricsSources = {}, options: { so
     http: httpMetrics(registry),
     jobs: jobRunMetrics(registry),
     webhookDeliveries: webhookMetrics(registry),
+    scans: scanMetrics(registry),
     /** Watches a PostgreSQL pool of the process under `name` (`api`, `worker`). */
     observePool: pools.observe,
     /** The exposition, for `/metrics` wherever it is served (API port, metrics port, worker's health server). */

@@ -1,0 +1,116 @@
+import type { NewAttempt, RoundOf, ScanResult, ScanRow, ScanStore } from '../../domain/scans/ports.ts';
+import type { Queryable } from '../pool.ts';
+
+/** Scans and door attempts (migrations 0033, 0034), and the rounds they are checked against (0032). */
+export function scansRepository(db: Queryable): ScanStore {
+  return {
+    async results(ids) {
+      if (ids.length === 0) return [];
+      const { rows } = await db.query<{
+        id: string;
+        result: ScanResult['result'];
+        tracking_ref: string | null;
+        status_after: ScanResult['status'];
+        problem: NonNullable<ScanResult['problem']>['code'] | null;
+        message: string | null;
+      }>({
+        name: 'scans.results',
+        text: `SELECT s.id, s.result, o.tracking_ref, s.status_after, s.problem, s.message
+          FROM scans s LEFT JOIN orders o ON o.id = s.order_id WHERE s.id = ANY($1::uuid[])`,
+        values: [ids],
+      });
+      return rows.map((r) => ({
+        id: r.id,
+        result: r.result,
+        tracking_ref: r.tracking_ref,
+        status: r.status_after,
+        problem: r.problem ? { code: r.problem, message: r.message ?? '' } : null,
+      }));
+    },
+
+    async record(row: ScanRow) {
+      const { rowCount } = await db.query({
+        name: 'scans.record',
+        text: `INSERT INTO scans (id, courier_id, round_id, context, code, order_id, outcome, reason, happened_at,
+            result, status_after, problem, message)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+          ON CONFLICT (id) DO NOTHING`,
+        values: [
+          row.id,
+          row.courierId,
+          row.roundId,
+          row.context,
+          row.code,
+          row.orderId,
+          row.outcome,
+          row.reason,
+          row.happenedAt,
+          row.result,
+          row.statusAfter,
+          row.problem,
+          row.message,
+        ],
+      });
+      return rowCount === 1;
+    },
+
+    async recordAttempt(a: NewAttempt) {
+      await db.query({
+        name: 'scans.recordAttempt',
+        text: `INSERT INTO delivery_attempts (id, order_id, scan_id, courier_id, outcome, reason, happened_at,
+            received_by, latitude, longitude, photo_key, signature_key)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        values: [
+          a.id,
+          a.orderId,
+          a.scanId,
+          a.courierId,
+          a.outcome,
+          a.reason,
+          a.happenedAt,
+          a.receivedBy,
+          a.location?.latitude ?? null,
+          a.location?.longitude ?? null,
+          a.photoKey,
+          a.signatureKey,
+        ],
+      });
+    },
+
+    async roundOf(orderId, pickupId, date): Promise<RoundOf | null> {
+      const { rows } = await db.query<{ round_id: string; courier_id: string | null }>({
+        name: 'scans.roundOf',
+        text: `SELECT r.id AS round_id, r.courier_id FROM round_stops s JOIN rounds r ON r.id = s.round_id
+          WHERE s.round_date = $3::date AND (s.order_id = $1 OR s.pickup_id = $2)
+          ORDER BY s.kind = 'delivery' DESC LIMIT 1`,
+        values: [orderId, pickupId, date],
+      });
+      return rows[0] ? { roundId: rows[0].round_id, courierId: rows[0].courier_id } : null;
+    },
+
+    async courierHasPickup(courierId, pickupId) {
+      const { rows } = await db.query(
+        `SELECT 1 FROM round_stops s JOIN rounds r ON r.id = s.round_id
+          WHERE s.pickup_id = $2 AND r.courier_id = $1 LIMIT 1`,
+        [courierId, pickupId],
+      );
+      return rows.length > 0;
+    },
+
+    async pickupScannedRefs(pickupId) {
+      const { rows } = await db.query<{ tracking_ref: string }>(
+        `SELECT DISTINCT o.tracking_ref FROM orders o
+          WHERE o.pickup_id = $1 AND o.status <> 'cancelled'
+            AND EXISTS (SELECT 1 FROM scans s WHERE s.order_id = o.id AND s.context = 'pickup' AND s.result = 'applied')
+          ORDER BY o.tracking_ref`,
+        [pickupId],
+      );
+      return rows.map((r) => r.tracking_ref);
+    },
+
+    async courierExists(courierId) {
+      const { rows } = await db.query('SELECT 1 FROM couriers WHERE id = $1', [courierId]);
+      return rows.length > 0;
+    },
+  };
+}

@@ -1,0 +1,261 @@
+import { AppError, invalidField } from '../../errors.ts';
+import { scanProblemText } from '../../i18n/scans.ts';
+import { parisToday } from '../calendar/paris-time.ts';
+import { prefixedId } from '../ids.ts';
+import type { OrderWithEvents } from '../orders/order.ts';
+import type { OrderService } from '../orders/order-service.ts';
+import type { OrderStore } from '../orders/ports.ts';
+import type { OrderStatus } from '../orders/state-machine.ts';
+import type { PickupService } from '../pickups/pickup-service.ts';
+import type { Pickup, PickupStore } from '../pickups/ports.ts';
+import type { Clock } from '../shared/clock.ts';
+import type {
+  Scan,
+  ScanActor,
+  ScanContext,
+  ScanObserver,
+  ScanProblem,
+  ScanResult,
+  ScanRow,
+  ScanStore,
+} from './ports.ts';
+import { checkScans, trackingRefOfCode } from './scan-input.ts';
+
+/** A scan older than this is not applied (refused `too_old`): a queue that old needs a person. */
+export const MAX_SCAN_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/** What each context moves the order to (SPEC §10); the door's is its outcome. */
+const MEANING: Record<Exclude<ScanContext, 'door'>, OrderStatus> = {
+  pickup: 'picked_up',
+  hub: 'in_transit',
+  loading: 'out_for_delivery',
+};
+
+const NOTES: Record<ScanContext, string> = {
+  pickup: 'Scanned at the pickup',
+  hub: 'Scanned at the hub',
+  loading: 'Loaded for delivery',
+  door: 'Scanned at the door',
+};
+
+/** The courier's scans applied to the orders (SPEC §10, decision 0006). No HTTP here. */
+export interface ScanService {
+  /**
+   * Applies the scans in the order they happened (by `happened_at`, then as given), each once: a
+   * known scan id answers its stored result. One result per scan, in the order given. A malformed
+   * request (400 naming `scans[i].field`) writes nothing.
+   */
+  apply(actor: ScanActor, scans: unknown): Promise<ScanResult[]>;
+  /**
+   * Closes the pickup with the parcels scanned there (`pickupService.close`): a courier only one
+   * on a round that has the pickup as a stop.
+   */
+  closePickup(actor: ScanActor, pickupId: string): Promise<Pickup>;
+}
+
+/** Sent again while its first sending is being applied: the first one answers. */
+class AlreadyRecorded extends Error {}
+
+export function scanService(deps: {
+  stores: { scans: ScanStore; orders: Pick<OrderStore, 'findByRef'>; pickups: Pick<PickupStore, 'orders'> };
+  orders: Pick<OrderService, 'moveByCourier'>;
+  pickups: Pick<PickupService, 'close'>;
+  clock: Clock;
+  observer?: ScanObserver;
+}): ScanService {
+  const { scans, orders } = deps.stores;
+
+  async function stored(id: string): Promise<ScanResult> {
+    const [result] = await scans.results([id]);
+    if (!result) throw new Error(`scan ${id} was recorded but cannot be read back`);
+    return result;
+  }
+
+  /** Refuses the scan: its own row, nothing else. */
+  async function refuse(
+    actor: ScanActor,
+    scan: Scan,
+    order: OrderWithEvents | null,
+    roundId: string | null,
+    code: ScanProblem,
+  ): Promise<ScanResult> {
+    const message = scanProblemText(actor.locale, code, {
+      code: scan.code.slice(0, 40),
+      ref: order?.trackingRef ?? '',
+      status: order?.status ?? '',
+      at: scan.happenedAt.toISOString(),
+    });
+    const row: ScanRow = {
+      ...rowOf(actor, scan, order, roundId),
+      result: 'refused',
+      statusAfter: order?.status ?? null,
+      problem: code,
+      message,
+    };
+    if (!(await scans.record(row))) return stored(scan.id);
+    return {
+      id: scan.id,
+      result: 'refused',
+      tracking_ref: order?.trackingRef ?? null,
+      status: order?.status ?? null,
+      problem: { code, message },
+    };
+  }
+
+  function rowOf(actor: ScanActor, scan: Scan, order: OrderWithEvents | null, roundId: string | null) {
+    return {
+      id: scan.id,
+      courierId: actor.courierId,
+      roundId,
+      context: scan.context,
+      code: scan.code,
+      orderId: order?.id ?? null,
+      outcome: scan.outcome,
+      reason: scan.reason,
+      happenedAt: scan.happenedAt,
+    };
+  }
+
+  async function applyOne(actor: ScanActor, scan: Scan, pickups: Set<string>): Promise<ScanResult> {
+    const now = deps.clock();
+    const ref = trackingRefOfCode(scan.code);
+    let order = ref ? await orders.findByRef(ref, null) : null;
+    if (!order) return refuse(actor, scan, null, null, 'unknown_code');
+    if (now.getTime() - scan.happenedAt.getTime() > MAX_SCAN_AGE_MS)
+      return refuse(actor, scan, order, null, 'too_old');
+    // The round of the day the scan happened (Paris): another courier's is refused, but at the hub,
+    // where every round's parcels are sorted.
+    const at = scan.happenedAt.getTime() > now.getTime() ? now : scan.happenedAt;
+    const round = actor.courierId ? await scans.roundOf(order.id, order.pickupId, parisToday(at)) : null;
+    const roundId = round && round.courierId === actor.courierId ? round.roundId : null;
+    if (round?.courierId && round.courierId !== actor.courierId && scan.context !== 'hub')
+      return refuse(actor, scan, order, null, 'wrong_round');
+    const target: OrderStatus = scan.context === 'door' ? scan.outcome! : MEANING[scan.context];
+    if (scan.outcome === 'delivered' && !scan.photoKey && !scan.signatureKey && !scan.receivedBy)
+      return refuse(actor, scan, order, roundId, 'proof_required');
+
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (order.status === 'cancelled') return refuse(actor, scan, order, roundId, 'order_cancelled');
+      if (order.status === 'delivered') return refuse(actor, scan, order, roundId, 'already_delivered');
+      // The same parcel scanned again where it already is (a double read): applied, nothing moves.
+      if (order.status === target && scan.context !== 'door') {
+        const row = {
+          ...rowOf(actor, scan, order, roundId),
+          result: 'applied' as const,
+          statusAfter: target,
+        };
+        if (!(await scans.record({ ...row, problem: null, message: null }))) return stored(scan.id);
+        return {
+          id: scan.id,
+          result: 'applied',
+          tracking_ref: order.trackingRef,
+          status: target,
+          problem: null,
+        };
+      }
+      const moves: OrderStatus[] = [target];
+      const failed = order.events.filter((e) => e.status === 'failed_attempt').length;
+      if (target === 'failed_attempt' && failed + 1 >= 3) moves.push('returned');
+      const current: OrderWithEvents = order;
+      let moved: OrderWithEvents | null;
+      try {
+        moved = await deps.orders.moveByCourier(current, moves, {
+          at: scan.happenedAt,
+          note: scan.reason ? `${NOTES[scan.context]}: ${scan.reason}` : NOTES[scan.context],
+          alongside: async (tx, after) => {
+            // The scan's row first: a replay racing this one waits on it, and the attempt refers to it.
+            const recorded = await tx.scans.record({
+              ...rowOf(actor, scan, current, roundId),
+              result: 'applied',
+              statusAfter: after.status,
+              problem: null,
+              message: null,
+            });
+            if (!recorded) throw new AlreadyRecorded();
+            if (scan.context === 'door') {
+              // The attempt's time is the history's: the phone's, clamped as the order's event was.
+              const attemptAt = after.events.findLast((e) => e.status === target)?.at ?? after.updatedAt;
+              await tx.scans.recordAttempt({
+                id: prefixedId('att'),
+                orderId: current.id,
+                scanId: scan.id,
+                courierId: actor.courierId,
+                outcome: scan.outcome!,
+                reason: scan.reason,
+                happenedAt: attemptAt,
+                receivedBy: scan.receivedBy,
+                location: scan.location,
+                photoKey: scan.photoKey,
+                signatureKey: scan.signatureKey,
+              });
+            }
+          },
+        });
+      } catch (err) {
+        if (err instanceof AlreadyRecorded) return stored(scan.id);
+        if (err instanceof AppError && err.code === 'invalid_transition')
+          return refuse(actor, scan, current, roundId, 'invalid_transition');
+        throw err;
+      }
+      if (moved) {
+        if (scan.context === 'pickup' && moved.pickupId) pickups.add(moved.pickupId);
+        return {
+          id: scan.id,
+          result: 'applied',
+          tracking_ref: moved.trackingRef,
+          status: moved.status,
+          problem: null,
+        };
+      }
+      // Another change came first: decide again on the order as it is now.
+      order = (await orders.findByRef(current.trackingRef, null)) ?? current;
+    }
+    return refuse(actor, scan, order, roundId, 'invalid_transition');
+  }
+
+  /** Closes each pickup whose parcels are all scanned now; one not due yet stays planned (closed later). */
+  async function closeCompletedPickups(pickupIds: Iterable<string>): Promise<void> {
+    for (const id of pickupIds) {
+      const inPickup = await deps.stores.pickups.orders(id);
+      if (inPickup.length === 0 || inPickup.some((o) => o.status === 'pending')) continue;
+      try {
+        await deps.pickups.close(id, await scans.pickupScannedRefs(id));
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // pickup_not_due (before 12:00 that day), pickup_closed (closed meanwhile): as it is.
+      }
+    }
+  }
+
+  return {
+    async apply(actor, input) {
+      const checked = checkScans(input);
+      if (actor.courierId && !(await scans.courierExists(actor.courierId)))
+        throw invalidField('courier_id', 'names no courier');
+      const results = new Map<string, ScanResult>();
+      for (const known of await scans.results(checked.map((s) => s.id))) results.set(known.id, known);
+      // In the order they happened; the sort is stable, so equal times keep the request's order.
+      const order = checked
+        .map((scan, i) => ({ scan, i }))
+        .sort((a, b) => a.scan.happenedAt.getTime() - b.scan.happenedAt.getTime() || a.i - b.i);
+      const pickups = new Set<string>();
+      for (const { scan } of order) {
+        if (results.has(scan.id)) continue;
+        const result = await applyOne(actor, scan, pickups);
+        results.set(scan.id, result);
+        deps.observer?.scanned(scan.context, result.result);
+      }
+      await closeCompletedPickups(pickups);
+      return checked.map((scan) => results.get(scan.id)!);
+    },
+
+    async closePickup(actor, pickupId) {
+      if (!/^pck_[0-9a-f]{16}$/.test(pickupId))
+        throw new AppError('not_found', `No pickup with id "${pickupId}".`);
+      // A courier closes only a pickup of its own rounds; to another, it does not exist.
+      if (actor.courierId && !(await scans.courierHasPickup(actor.courierId, pickupId)))
+        throw new AppError('not_found', `No pickup with id "${pickupId}".`);
+      return deps.pickups.close(pickupId, await scans.pickupScannedRefs(pickupId));
+    },
+  };
+}
