@@ -83,11 +83,12 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
     await context.close();
   });
 
-  it('opens offline from its service worker, queues a typed scan with its id and time, refuses a wrong code at once', async () => {
+  it('opens offline from its service worker, queues a typed scan with its id and time, refuses a wrong code at once, keeps the queue through a sign-in, shows the server’s refusal', async () => {
     const context = await phoneContext(camera.browser);
     const page = await context.newPage();
     const watch = watchPage(page, origin);
-    await signInCourier(page, origin, await newCourier(t.deps));
+    const courier = await newCourier(t.deps);
+    await signInCourier(page, origin, courier);
     // The worker is installed (shell and files cached) and controls the page once it has claimed it.
     await page.waitForFunction('navigator.serviceWorker.controller !== null');
     await context.setOffline(true);
@@ -121,6 +122,27 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     await expect.poll(() => page.locator('#waiting').getAttribute('data-count')).toBe('1');
+
+    // The session ends while offline: back online, the 401 sends the courier to sign in, and the
+    // queue stays on the phone until then.
+    await context.clearCookies();
+    await context.setOffline(false);
+    await page.waitForURL(`${origin}/courier/login`, { timeout: 20_000 });
+    expect((await queueOf(page)).map((i) => i.id)).toEqual([item!.id]);
+    await signInCourier(page, origin, courier);
+    await expect
+      .poll(() => page.locator('#waiting').getAttribute('data-count'), { timeout: 15_000 })
+      .toBe('0');
+    // A hub scan of a parcel never picked up: the server refuses it, the courier is told, nothing moved.
+    await expect
+      .poll(() => page.locator('#messages li').getAttribute('data-code'))
+      .toBe('invalid_transition');
+    const { rows } = await t.pool.query('SELECT id, result, problem FROM scans WHERE id = $1', [item!.id]);
+    expect(rows).toEqual([{ id: item!.id, result: 'refused', problem: 'invalid_transition' }]);
+    const { rows: order } = await t.pool.query('SELECT status FROM orders WHERE tracking_ref = $1', [
+      label.order.trackingRef,
+    ]);
+    expect(order[0].status).toBe('pending');
     expect(watch.elsewhere).toEqual([]);
     expect(watch.violations).toEqual([]);
     await context.close();
