@@ -34,6 +34,7 @@ import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagin
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
@@ -103,6 +104,8 @@ export interface Deps extends WiredConnectors {
   brands: BrandService;
   /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
   couriers: CourierService;
+  /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
+  rounds: RoundService;
   apiKeys: ApiKeyService;
   authenticator: ApiKeyAuthenticator;
   grids: GridService;
@@ -340,6 +343,7 @@ export function createDeps(
     clock,
     brands,
     couriers,
+    rounds: roundService({ transact, stores, clock }),
     apiKeys,
     authenticator,
     grids,

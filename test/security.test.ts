@@ -172,6 +172,7 @@ describe('every courier route that needs a courier session', () => {
         'GET /courier/api/v1/me',
         'POST /courier/api/v1/scans',
         'POST /courier/api/v1/pickups/:pickupId/close',
+        'GET /courier/api/v1/day',
       ]),
     );
   });

@@ -65,6 +65,16 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./pickups.ts')).pickupCommands,
   },
   {
+    name: 'couriers',
+    description: "the operator's couriers: add, list, disable",
+    load: async () => (await import('./couriers.ts')).courierCommands,
+  },
+  {
+    name: 'rounds',
+    description: "the day's rounds: plan, list, assign to a courier",
+    load: async () => (await import('./rounds.ts')).roundCommands,
+  },
+  {
     name: 'invoices',
     description: 'invoices and credit notes: issue a month, mark paid, list',
     load: async () => (await import('./invoices.ts')).invoiceCommands,

@@ -22,6 +22,7 @@ import {
   prestashopShopsRepository,
 } from './repositories/prestashop-shops-repository.ts';
 import { priceGridsRepository } from './repositories/price-grids-repository.ts';
+import { roundsRepository } from './repositories/rounds-repository.ts';
 import { scansRepository } from './repositories/scans-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { teamInvitationsRepository } from './repositories/team-invitations-repository.ts';
@@ -62,6 +63,7 @@ export function storesOn(db: Queryable): Stores {
     prestashopShops: prestashopShopsRepository(db),
     priceGrids: priceGridsRepository(db),
     scans: scansRepository(db),
+    rounds: roundsRepository(db),
     sessions: sessionsRepository(db),
     teamInvitations: teamInvitationsRepository(db),
     users: usersRepository(db),

@@ -55,3 +55,14 @@ export function validateLocale(locale: string | null | undefined): Locale {
 }
 
 export { validateEmail };
+
+/** A courier as the operator's API and `dlv couriers --json` give it. */
+export const courierJson = (c: Courier) => ({
+  id: c.id,
+  email: c.email,
+  name: c.name,
+  phone: c.phone,
+  locale: c.locale,
+  disabled_at: c.disabledAt ? c.disabledAt.toISOString() : null,
+  created_at: c.createdAt.toISOString(),
+});

@@ -7,6 +7,7 @@ import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoi
 import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
+import type { RoundStore } from '../rounds/ports.ts';
 import type { ScanStore } from '../scans/ports.ts';
 import type {
   WebhookDeliveryStore,
@@ -38,6 +39,7 @@ export interface Stores {
   pickups: PickupStore;
   priceGrids: PriceGridStore;
   scans: ScanStore;
+  rounds: RoundStore;
   sessions: SessionStore;
   teamInvitations: TeamInvitationStore;
   users: UserStore;

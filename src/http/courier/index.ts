@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
@@ -12,9 +13,8 @@ import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
 import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
-import { html } from '../shared/html.ts';
 import { courierOf } from '../shared/principal.ts';
-import { type CourierPage, courierLayout, messagePage, signInPage } from './pages.ts';
+import { type CourierPage, messagePage, signInPage } from './pages.ts';
 import { courierScanRoutes } from './scan-routes.ts';
 import {
   ANYONE,
@@ -36,6 +36,7 @@ interface CourierAreaContext {
   pool: Pool;
   couriers: CourierService;
   scans: ScanService;
+  rounds: RoundService;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -174,8 +175,18 @@ export function courierArea(deps: CourierAreaContext) {
 
     courierScanRoutes(area, deps);
 
+    // The courier's day as decision 0006 gives it: their rounds only, never another courier's.
+    area.get('/api/v1/day', COURIER_ONLY, async (request) => {
+      const date = (request.query as Record<string, unknown> | undefined)?.date;
+      if (date !== undefined && typeof date !== 'string')
+        throw new AppError('invalid_request', 'date: must be a date (YYYY-MM-DD)', [
+          { field: 'date', message: 'must be a date (YYYY-MM-DD)' },
+        ]);
+      return deps.rounds.courierDay(courierOf(request).courier.id, date);
+    });
+
     // `/courier/` itself, the app's shell, is src/http/courier/app-shell.ts: public and cached by the
-    // service worker; its scripts call /api/v1/me and come to /login without a session.
+    // service worker; its scripts call /api/v1/me and /api/v1/day, and come to /login without a session.
   };
 }
 

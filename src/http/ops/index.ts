@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
+import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
+import { opsRoundRoutes } from './routes/rounds.ts';
 import { opsScanRoutes } from './routes/scans/index.ts';
 
 export const OPS_PREFIX = '/ops/v1';
@@ -18,6 +22,8 @@ interface OpsApiContext {
   orders: OrderService;
   pickups: PickupService;
   scans: ScanService;
+  couriers: CourierService;
+  rounds: RoundService;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -28,7 +34,10 @@ export function opsApi(deps: OpsApiContext) {
       description:
         "For the operator's tools (couriers' scanners): read any order and move it through its states. Authenticate with `Authorization: Bearer <OPS_TOKEN>`.",
       serverUrl: `${deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`}${OPS_PREFIX}`,
-      tags: [{ name: 'Operations', description: 'Order status changes and pickups.' }],
+      tags: [
+        { name: 'Operations', description: 'Order status changes and pickups.' },
+        { name: 'Couriers and rounds', description: "The operator's couriers and the day's rounds." },
+      ],
       securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
       // The operator's own tools: not rate limited, and not for brands.
       internal: true,
@@ -41,6 +50,8 @@ export function opsApi(deps: OpsApiContext) {
     opsOrderRoutes(typed(ops), deps);
     opsPickupRoutes(typed(ops), deps);
     opsScanRoutes(typed(ops), deps);
+    opsCourierRoutes(typed(ops), deps);
+    opsRoundRoutes(typed(ops), deps);
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }

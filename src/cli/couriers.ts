@@ -1,0 +1,63 @@
+import { type Courier, courierJson } from '../domain/couriers/courier.ts';
+import { type CommandSpec, command, optionalFlag, requireArg, requireFlag, table } from './context.ts';
+
+const describe = (c: Courier) =>
+  `${c.id}  ${c.name} <${c.email}>${c.phone ? `  ${c.phone}` : ''}  ${c.locale}${c.disabledAt ? '  disabled' : ''}`;
+
+export const courierCommands: CommandSpec[] = [
+  command({
+    path: 'couriers add',
+    description: 'add a courier; without --password, prints a one-time password once',
+    flags: {
+      email: { value: 'EMAIL', description: 'their sign-in e-mail', required: true },
+      name: { value: 'NAME', description: 'their name, as the operator and the app show it', required: true },
+      phone: { value: 'PHONE', description: 'their phone number' },
+      locale: { value: 'fr|en', description: 'the language of their app (default fr)' },
+      password: { value: 'PASSWORD', description: 'their password (else one is generated and printed once)' },
+    },
+    async run(ctx) {
+      const { courier, oneTimePassword } = await ctx.deps.couriers.add({
+        email: requireFlag(ctx, 'email'),
+        name: requireFlag(ctx, 'name'),
+        phone: optionalFlag(ctx, 'phone'),
+        locale: optionalFlag(ctx, 'locale'),
+        password: typeof ctx.flags.password === 'string' ? ctx.flags.password : null,
+      });
+      const human = oneTimePassword
+        ? `${describe(courier)}\none-time password (shown once, give it to the courier): ${oneTimePassword}`
+        : describe(courier);
+      ctx.out(human, { courier: courierJson(courier), one_time_password: oneTimePassword });
+    },
+  }),
+  command({
+    path: 'couriers list',
+    description: 'the couriers, enabled first',
+    async run(ctx) {
+      const couriers = await ctx.deps.couriers.list();
+      const text =
+        couriers.length === 0
+          ? 'No courier yet.'
+          : table([
+              ['ID', 'NAME', 'EMAIL', 'PHONE', 'LOCALE', 'STATUS'],
+              ...couriers.map((c) => [
+                c.id,
+                c.name,
+                c.email,
+                c.phone ?? '',
+                c.locale,
+                c.disabledAt ? 'disabled' : 'enabled',
+              ]),
+            ]);
+      ctx.out(text, { couriers: couriers.map(courierJson) });
+    },
+  }),
+  command({
+    path: 'couriers disable',
+    description: 'disable a courier: its sessions end at once, its rounds stay (reassign them)',
+    args: [{ name: 'COURIER', description: 'the courier (cou_…) or its e-mail' }],
+    async run(ctx) {
+      const courier = await ctx.deps.couriers.disable(requireArg(ctx, 0, 'COURIER'));
+      ctx.out(describe(courier), { courier: courierJson(courier) });
+    },
+  }),
+];

@@ -1,0 +1,257 @@
+import type { PricingZone } from '../../domain/coverage/zones.ts';
+import type { SortCodeRule } from '../../domain/labels/sort-codes.ts';
+import type { RoundStore, StopDetail } from '../../domain/rounds/ports.ts';
+import { type Round, type StopRef, stopKey } from '../../domain/rounds/round.ts';
+import type { Queryable } from '../pool.ts';
+
+interface RoundRow {
+  id: string;
+  date: string;
+  name: string;
+  courier_id: string | null;
+  sort_codes: string[];
+  stops: { kind: 'pickup' | 'delivery'; pickup_id: string | null; order_id: string | null }[] | null;
+}
+
+const ROUND_SELECT = `SELECT r.id, to_char(r.round_date, 'YYYY-MM-DD') AS date, r.name, r.courier_id, r.sort_codes,
+  (SELECT json_agg(json_build_object('kind', s.kind, 'pickup_id', s.pickup_id, 'order_id', s.order_id::text)
+     ORDER BY s.position) FROM round_stops s WHERE s.round_id = r.id) AS stops
+  FROM rounds r`;
+
+const toRound = (r: RoundRow): Round => ({
+  id: r.id,
+  date: r.date,
+  name: r.name,
+  courierId: r.courier_id,
+  sortCodes: r.sort_codes,
+  stops: (r.stops ?? []).map((s) =>
+    s.kind === 'pickup'
+      ? { kind: 'pickup', pickupId: s.pickup_id! }
+      : { kind: 'delivery', orderId: s.order_id! },
+  ),
+});
+
+const pickupIdsOf = (stops: readonly StopRef[]) =>
+  stops.flatMap((s) => (s.kind === 'pickup' ? [s.pickupId] : []));
+const orderIdsOf = (stops: readonly StopRef[]) =>
+  stops.flatMap((s) => (s.kind === 'delivery' ? [s.orderId] : []));
+
+export function roundsRepository(db: Queryable): RoundStore {
+  return {
+    async lockDay(date) {
+      await db.query(`SELECT pg_advisory_xact_lock(hashtext('rounds:' || $1::text))`, [date]);
+    },
+    async roundsOfDay(date, courierId) {
+      const { rows } = await db.query<RoundRow>(
+        `${ROUND_SELECT} WHERE r.round_date = $1 AND ($2::text IS NULL OR r.courier_id = $2) ORDER BY r.name, r.id`,
+        [date, courierId ?? null],
+      );
+      return rows.map(toRound);
+    },
+    async find(id) {
+      const { rows } = await db.query<RoundRow>(`${ROUND_SELECT} WHERE r.id = $1`, [id]);
+      return rows[0] ? toRound(rows[0]) : null;
+    },
+    async insert(round) {
+      await db.query(
+        'INSERT INTO rounds (id, round_date, name, courier_id, sort_codes) VALUES ($1, $2, $3, $4, $5)',
+        [round.id, round.date, round.name, round.courierId, round.sortCodes],
+      );
+    },
+    async update(id, changes) {
+      await db.query(
+        `UPDATE rounds SET courier_id = CASE WHEN $2 THEN $3 ELSE courier_id END,
+                sort_codes = coalesce($4, sort_codes), updated_at = now() WHERE id = $1`,
+        [id, changes.courierId !== undefined, changes.courierId ?? null, changes.sortCodes ?? null],
+      );
+    },
+    async replaceStops(id, date, stops) {
+      await db.query('DELETE FROM round_stops WHERE round_id = $1', [id]);
+      if (stops.length === 0) return;
+      await db.query(
+        `INSERT INTO round_stops (round_id, round_date, position, kind, pickup_id, order_id)
+         SELECT $1, $2, s.position, s.kind, s.pickup_id, s.order_id::bigint
+           FROM json_to_recordset($3::json) AS s(position int, kind text, pickup_id text, order_id text)`,
+        [
+          id,
+          date,
+          JSON.stringify(
+            stops.map((s, i) => ({
+              position: i + 1,
+              kind: s.kind,
+              pickup_id: s.kind === 'pickup' ? s.pickupId : null,
+              order_id: s.kind === 'delivery' ? s.orderId : null,
+            })),
+          ),
+        ],
+      );
+      await db.query('UPDATE rounds SET updated_at = now() WHERE id = $1', [id]);
+    },
+    async deliveriesDue(date) {
+      const { rows } = await db.query<{
+        id: string;
+        delivery_postcode: string | null;
+        delivery_zone: PricingZone | null;
+        delivery_address: string | null;
+      }>(
+        `SELECT id::text, delivery_postcode, delivery_zone, delivery_address FROM orders
+          WHERE status IN ('picked_up', 'in_transit', 'failed_attempt') AND promised_date <= $1
+          ORDER BY id`,
+        [date],
+      );
+      return rows.map((r) => ({
+        orderId: r.id,
+        postcode: r.delivery_postcode,
+        zone: r.delivery_zone,
+        address: r.delivery_address ?? '',
+      }));
+    },
+    async pickupsDue(date) {
+      const { rows } = await db.query<{ id: string; pickup_address: string }>(
+        `SELECT id, pickup_address FROM pickups WHERE pickup_date = $1 AND status = 'planned' ORDER BY id`,
+        [date],
+      );
+      return rows.map((r) => ({ pickupId: r.id, address: r.pickup_address }));
+    },
+    async cancelledAmong(orderIds) {
+      if (orderIds.length === 0) return [];
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT id::text FROM orders WHERE id = ANY($1::bigint[]) AND status = 'cancelled'`,
+        [orderIds],
+      );
+      return rows.map((r) => r.id);
+    },
+    async sortCodes(): Promise<SortCodeRule[]> {
+      const { rows } = await db.query<{ postcode_prefix: string; sort_code: string }>(
+        'SELECT postcode_prefix, sort_code FROM sort_codes ORDER BY postcode_prefix',
+      );
+      return rows.map((r) => ({ postcodePrefix: r.postcode_prefix, sortCode: r.sort_code }));
+    },
+    async orderIdsByRef(refs) {
+      if (refs.length === 0) return new Map();
+      const { rows } = await db.query<{ id: string; tracking_ref: string }>(
+        'SELECT id::text, tracking_ref FROM orders WHERE tracking_ref = ANY($1::text[])',
+        [refs],
+      );
+      return new Map(rows.map((r) => [r.tracking_ref, r.id]));
+    },
+    async pickupsOnDate(pickupIds, date) {
+      if (pickupIds.length === 0) return new Set();
+      const { rows } = await db.query<{ id: string }>(
+        'SELECT id FROM pickups WHERE id = ANY($1::text[]) AND pickup_date = $2',
+        [pickupIds, date],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+    async onOtherRounds(date, stops, exceptRoundId) {
+      const { rows } = await db.query<{
+        kind: 'pickup' | 'delivery';
+        pickup_id: string;
+        order_id: string;
+        name: string;
+      }>(
+        `SELECT s.kind, s.pickup_id, s.order_id::text, r.name FROM round_stops s JOIN rounds r ON r.id = s.round_id
+          WHERE s.round_date = $1 AND ($2::text IS NULL OR s.round_id <> $2)
+            AND (s.pickup_id = ANY($3::text[]) OR s.order_id = ANY($4::bigint[]))`,
+        [date, exceptRoundId, pickupIdsOf(stops), orderIdsOf(stops)],
+      );
+      return new Map(
+        rows.map((r) => [
+          stopKey(
+            r.kind === 'pickup'
+              ? { kind: 'pickup', pickupId: r.pickup_id }
+              : { kind: 'delivery', orderId: r.order_id },
+          ),
+          r.name,
+        ]),
+      );
+    },
+    async stopDetails(roundIds) {
+      if (roundIds.length === 0) return [];
+      const { rows } = await db.query<{
+        round_id: string;
+        position: number;
+        kind: 'pickup' | 'delivery';
+        pickup_id: string | null;
+        brand_name: string | null;
+        pickup_address: string | null;
+        window_start: string | null;
+        window_end: string | null;
+        pickup_status: string | null;
+        parcels: string[] | null;
+        order_id: string | null;
+        tracking_ref: string | null;
+        status: string | null;
+        delivery_recipient: string | null;
+        delivery_address: string | null;
+        delivery_postcode: string | null;
+        delivery_city: string | null;
+        delivery_zone: PricingZone | null;
+        delivery_phone: string | null;
+        quantity: number | null;
+        failed_attempts: number | null;
+      }>(
+        `SELECT s.round_id, s.position, s.kind,
+                p.id AS pickup_id, b.name AS brand_name, p.pickup_address, p.window_start, p.window_end,
+                p.status AS pickup_status,
+                CASE WHEN p.id IS NULL THEN NULL WHEN p.status = 'planned'
+                  THEN ARRAY(SELECT x.tracking_ref FROM orders x WHERE x.pickup_id = p.id AND x.status <> 'cancelled' ORDER BY x.id)
+                  ELSE p.collected_refs || p.missing_refs END AS parcels,
+                o.id::text AS order_id, o.tracking_ref, o.status, o.delivery_recipient, o.delivery_address,
+                o.delivery_postcode, o.delivery_city, o.delivery_zone, o.delivery_phone, o.quantity,
+                (SELECT count(*) FROM json_array_elements(o.history) e WHERE e->>'status' = 'failed_attempt')::int
+                  AS failed_attempts
+           FROM round_stops s
+           LEFT JOIN pickups p ON p.id = s.pickup_id
+           LEFT JOIN brands b ON b.id = p.brand_id
+           LEFT JOIN orders o ON o.id = s.order_id
+          WHERE s.round_id = ANY($1::text[])
+          ORDER BY s.round_id, s.position`,
+        [roundIds],
+      );
+      return rows.map(
+        (r): StopDetail =>
+          r.kind === 'pickup'
+            ? {
+                roundId: r.round_id,
+                position: r.position,
+                kind: 'pickup',
+                pickup: {
+                  id: r.pickup_id!,
+                  brandName: r.brand_name ?? '',
+                  pickupAddress: r.pickup_address!,
+                  window: { start: r.window_start!, end: r.window_end! },
+                  status: r.pickup_status!,
+                  parcels: r.parcels ?? [],
+                },
+              }
+            : {
+                roundId: r.round_id,
+                position: r.position,
+                kind: 'delivery',
+                order: {
+                  id: r.order_id!,
+                  trackingRef: r.tracking_ref!,
+                  status: r.status!,
+                  recipient: r.delivery_recipient,
+                  address: r.delivery_address,
+                  postcode: r.delivery_postcode,
+                  city: r.delivery_city,
+                  zone: r.delivery_zone,
+                  phone: r.delivery_phone,
+                  quantity: r.quantity!,
+                  failedAttempts: r.failed_attempts ?? 0,
+                },
+              },
+      );
+    },
+    async roundOfOrder(orderId, date) {
+      const { rows } = await db.query<{ round_id: string; courier_id: string | null }>(
+        `SELECT s.round_id, r.courier_id FROM round_stops s JOIN rounds r ON r.id = s.round_id
+          WHERE s.order_id = $1::bigint AND s.round_date = $2`,
+        [orderId, date],
+      );
+      return rows[0] ? { roundId: rows[0].round_id, courierId: rows[0].courier_id } : null;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import type { PricingZone } from '../coverage/zones.ts';
+import type { SortCodeRule } from '../labels/sort-codes.ts';
+import type { Round, StopRef } from './round.ts';
+
+/** An order to deliver on the day, as the planner sees it. */
+export interface DeliveryCandidateRow {
+  orderId: string;
+  postcode: string | null;
+  zone: PricingZone | null;
+  address: string;
+}
+
+/** A pickup planned on the day. */
+export interface PickupCandidateRow {
+  pickupId: string;
+  address: string;
+}
+
+/** A stop with what the courier's app shows of it (decision 0006's Stop, before the sort code). */
+export type StopDetail =
+  | {
+      roundId: string;
+      position: number;
+      kind: 'pickup';
+      pickup: {
+        id: string;
+        brandName: string;
+        pickupAddress: string;
+        window: { start: string; end: string };
+        status: string;
+        parcels: string[];
+      };
+    }
+  | {
+      roundId: string;
+      position: number;
+      kind: 'delivery';
+      order: {
+        id: string;
+        trackingRef: string;
+        status: string;
+        recipient: string | null;
+        address: string | null;
+        postcode: string | null;
+        city: string | null;
+        zone: PricingZone | null;
+        phone: string | null;
+        quantity: number;
+        failedAttempts: number;
+      };
+    };
+
+/** Rounds and their stops (`rounds`, `round_stops`, migration 0032). */
+export interface RoundStore {
+  /** Serialises the day's planning and edits (a transaction-scoped lock on the day). */
+  lockDay(date: string): Promise<void>;
+  roundsOfDay(date: string, courierId?: string): Promise<Round[]>;
+  find(id: string): Promise<Round | null>;
+  insert(round: Omit<Round, 'stops'>): Promise<void>;
+  update(id: string, changes: { courierId?: string | null; sortCodes?: string[] }): Promise<void>;
+  /** The round's stops replaced by `stops`, positions 1..n (the day repeated so each is on one round a day). */
+  replaceStops(id: string, date: string, stops: readonly StopRef[]): Promise<void>;
+  /** Orders to deliver on `date`: `picked_up`, `in_transit` or `failed_attempt`, promised on or before it. */
+  deliveriesDue(date: string): Promise<DeliveryCandidateRow[]>;
+  /** The day's planned pickups. */
+  pickupsDue(date: string): Promise<PickupCandidateRow[]>;
+  /** Of `orderIds`, those now cancelled (re-planning drops them). */
+  cancelledAmong(orderIds: readonly string[]): Promise<string[]>;
+  sortCodes(): Promise<SortCodeRule[]>;
+  /** Order row ids by tracking reference (unknown ones absent). */
+  orderIdsByRef(refs: readonly string[]): Promise<Map<string, string>>;
+  /** Of `pickupIds`, those that exist on `date`. */
+  pickupsOnDate(pickupIds: readonly string[], date: string): Promise<Set<string>>;
+  /** Which of the stops are on another round than `exceptRoundId` on `date`, with that round's name. */
+  onOtherRounds(
+    date: string,
+    stops: readonly StopRef[],
+    exceptRoundId: string | null,
+  ): Promise<Map<string, string>>;
+  stopDetails(roundIds: readonly string[]): Promise<StopDetail[]>;
+  /** The round an order is on, on `date` (the scans' `wrong_round` check). */
+  roundOfOrder(orderId: string, date: string): Promise<{ roundId: string; courierId: string | null } | null>;
+}

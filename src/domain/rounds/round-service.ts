@@ -1,0 +1,367 @@
+import { AppError, type ErrorDetail, invalidField } from '../../errors.ts';
+import { isIsoDate } from '../calendar/iso-date.ts';
+import { parisToday } from '../calendar/paris-time.ts';
+import { extractPostcode } from '../coverage/extract-postcode.ts';
+import { lookupPostcode } from '../coverage/postcodes.ts';
+import type { PricingZone } from '../coverage/zones.ts';
+import { prefixedId } from '../ids.ts';
+import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { Stores, Transact } from '../shared/stores.ts';
+import type { StopDetail } from './ports.ts';
+import { assignRoundRobin, type Candidate, planDay, type Round, type StopRef, stopKey } from './round.ts';
+
+/** A stop as decision 0006 gives it (the courier's day, the operator's rounds). */
+export type StopJson =
+  | {
+      position: number;
+      kind: 'pickup';
+      pickup: {
+        id: string;
+        brand_name: string;
+        pickup_address: string;
+        window: { start: string; end: string };
+        status: string;
+        parcels: string[];
+      };
+    }
+  | {
+      position: number;
+      kind: 'delivery';
+      order: {
+        tracking_ref: string;
+        status: string;
+        recipient: string | null;
+        address: string | null;
+        postcode: string | null;
+        city: string | null;
+        phone: string | null;
+        sort_code: string;
+        quantity: number;
+        failed_attempts: number;
+        instructions: string | null;
+      };
+    };
+
+export interface RoundJson {
+  id: string;
+  date: string;
+  name: string;
+  courier_id: string | null;
+  sort_codes: string[];
+  stops: StopJson[];
+}
+
+/** A round as the courier's day gives it (decision 0006): theirs, so no courier nor date. */
+export type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes' | 'stops'>;
+
+/** A stop as the operator names it: an order by tracking reference, or a pickup by id. */
+export type StopInput = { tracking_ref: string } | { pickup_id: string };
+
+export interface RoundServiceDeps {
+  transact: Transact;
+  stores: Stores;
+  clock: Clock;
+}
+
+export interface RoundService {
+  /** Plans (or re-plans) the day by sort code; `assign`: rounds without a courier get one, round-robin. */
+  plan(input: { date: string; assign: boolean }): Promise<RoundJson[]>;
+  list(date: string): Promise<RoundJson[]>;
+  get(roundId: string): Promise<RoundJson>;
+  /** An external planner's round, checked whole: nothing is written unless every stop is good. */
+  create(input: {
+    date: string;
+    name: string;
+    courierId?: string | null;
+    stops: StopInput[];
+  }): Promise<RoundJson>;
+  /** Gives the round to a courier (id or e-mail; null leaves it unassigned). */
+  assign(roundId: string, courier: string | null): Promise<RoundJson>;
+  /** The operator's order of the round's stops (the same set or another, checked whole). */
+  setStops(roundId: string, stops: StopInput[]): Promise<RoundJson>;
+  /** The signed-in courier's rounds of the day (default: today in Paris), nobody else's. */
+  courierDay(courierId: string, date?: string): Promise<{ date: string; rounds: CourierRoundJson[] }>;
+  /** The round an order (its row id) is on that day, for the scans' `wrong_round`; null when none. */
+  roundOfOrder(
+    orderId: string | number,
+    date: string,
+  ): Promise<{ roundId: string; courierId: string | null } | null>;
+}
+
+const ROUND_ID = /^rnd_[0-9a-f]{16}$/;
+const MAX_STOPS = 1000;
+
+function checkDate(date: string, field = 'date'): string {
+  if (!isIsoDate(date)) throw invalidField(field, 'must be a date (YYYY-MM-DD)');
+  return date;
+}
+
+const sortCodeOf = (table: SortCodeTable, postcode: string | null, zone: PricingZone | null) =>
+  table.codeFor(postcode, zone) ?? 'IDF';
+
+function pickupSortCode(table: SortCodeTable, address: string) {
+  const postcode = extractPostcode(address);
+  const zone = postcode ? (lookupPostcode(postcode)?.zone ?? null) : null;
+  return { postcode: postcode ?? '', sortCode: sortCodeOf(table, postcode, zone) };
+}
+
+function stopJson(table: SortCodeTable, d: StopDetail): StopJson {
+  if (d.kind === 'pickup') {
+    const p = d.pickup;
+    return {
+      position: d.position,
+      kind: 'pickup',
+      pickup: {
+        id: p.id,
+        brand_name: p.brandName,
+        pickup_address: p.pickupAddress,
+        window: p.window,
+        status: p.status,
+        parcels: p.parcels,
+      },
+    };
+  }
+  const o = d.order;
+  return {
+    position: d.position,
+    kind: 'delivery',
+    order: {
+      tracking_ref: o.trackingRef,
+      status: o.status,
+      recipient: o.recipient,
+      address: o.address,
+      postcode: o.postcode,
+      city: o.city,
+      phone: o.phone,
+      sort_code: sortCodeOf(table, o.postcode, o.zone),
+      quantity: o.quantity,
+      failed_attempts: o.failedAttempts,
+      // The recipients' issue gives these (decision 0006); none until then.
+      instructions: null,
+    },
+  };
+}
+
+async function roundsJson(stores: Stores, rounds: readonly Round[]): Promise<RoundJson[]> {
+  const table = sortCodeTable(await stores.rounds.sortCodes());
+  const details = await stores.rounds.stopDetails(rounds.map((r) => r.id));
+  return rounds.map((r) => ({
+    id: r.id,
+    date: r.date,
+    name: r.name,
+    courier_id: r.courierId,
+    sort_codes: r.sortCodes,
+    stops: details.filter((d) => d.roundId === r.id).map((d) => stopJson(table, d)),
+  }));
+}
+
+export function roundService(deps: RoundServiceDeps): RoundService {
+  const { transact, clock } = deps;
+
+  async function findRound(stores: Stores, roundId: string): Promise<Round> {
+    const round = ROUND_ID.test(roundId) ? await stores.rounds.find(roundId) : null;
+    if (!round) throw new AppError('not_found', `No round ${roundId.slice(0, 100)}.`);
+    return round;
+  }
+
+  async function enabledCourier(stores: Stores, courier: string, field: string): Promise<string> {
+    const key = courier.trim();
+    const found = /^cou_[0-9a-f]{16}$/.test(key)
+      ? await stores.couriers.findById(key)
+      : key.includes('@') && key.length <= 254
+        ? await stores.couriers.findByEmail(key)
+        : null;
+    if (!found) throw invalidField(field, `no courier ${key.slice(0, 100)}`);
+    if (found.disabledAt)
+      throw new AppError('courier_disabled', `${field}: courier ${found.id} is disabled.`, [
+        { field, message: 'is a disabled courier' },
+      ]);
+    return found.id;
+  }
+
+  /**
+   * The stops named by the operator, checked whole: each names one order or one pickup of the
+   * day, once; none is on another round that day. Every problem is listed in one answer.
+   */
+  async function resolveStops(
+    stores: Stores,
+    date: string,
+    inputs: StopInput[],
+    exceptRoundId: string | null,
+  ) {
+    if (inputs.length > MAX_STOPS) throw invalidField('stops', `at most ${MAX_STOPS} stops`);
+    const refs = inputs.flatMap((s) => ('tracking_ref' in s ? [s.tracking_ref] : []));
+    const pickupIds = inputs.flatMap((s) => ('pickup_id' in s ? [s.pickup_id] : []));
+    const orderIds = await stores.rounds.orderIdsByRef(refs);
+    const pickups = await stores.rounds.pickupsOnDate(pickupIds, date);
+    const unknown: ErrorDetail[] = [];
+    const repeated: ErrorDetail[] = [];
+    const stops: StopRef[] = [];
+    const where = new Map<string, number>();
+    inputs.forEach((input, i) => {
+      let stop: StopRef | null = null;
+      if ('tracking_ref' in input) {
+        const id = orderIds.get(input.tracking_ref);
+        if (id) stop = { kind: 'delivery', orderId: id };
+        else unknown.push({ field: `stops[${i}].tracking_ref`, message: `no order ${input.tracking_ref}` });
+      } else if (pickups.has(input.pickup_id)) stop = { kind: 'pickup', pickupId: input.pickup_id };
+      else
+        unknown.push({ field: `stops[${i}].pickup_id`, message: `no pickup ${input.pickup_id} on ${date}` });
+      if (!stop) return;
+      const key = stopKey(stop);
+      if (where.has(key)) {
+        repeated.push({ field: `stops[${i}]`, message: `repeats stops[${where.get(key)}]` });
+        return;
+      }
+      where.set(key, i);
+      stops.push(stop);
+    });
+    if (repeated.length > 0)
+      throw new AppError('invalid_request', `${repeated[0]!.field}: ${repeated[0]!.message}`, repeated);
+    if (unknown.length > 0)
+      throw new AppError(
+        'unknown_stops',
+        `${unknown.length} stop(s) name no order or pickup of ${date}.`,
+        unknown,
+      );
+    const taken = await stores.rounds.onOtherRounds(date, stops, exceptRoundId);
+    if (taken.size > 0) {
+      const details = [...taken].map(([key, name]) => ({
+        field: `stops[${where.get(key)}]`,
+        message: `is already on round ${name} that day`,
+      }));
+      throw new AppError('already_on_round', `${details[0]!.field} ${details[0]!.message}.`, details);
+    }
+    return stops;
+  }
+
+  /** The sort codes a round's stops are grouped under (an external planner's round covers those). */
+  async function sortCodesOf(stores: Stores, round: Round): Promise<string[]> {
+    const json = (await roundsJson(stores, [round]))[0]!;
+    const table = sortCodeTable(await stores.rounds.sortCodes());
+    const codes = json.stops.map((s) =>
+      s.kind === 'delivery' ? s.order.sort_code : pickupSortCode(table, s.pickup.pickup_address).sortCode,
+    );
+    return [...new Set([...round.sortCodes, ...codes])].sort();
+  }
+
+  return {
+    async plan({ date, assign }) {
+      checkDate(date);
+      return transact(async (stores) => {
+        await stores.rounds.lockDay(date);
+        const table = sortCodeTable(await stores.rounds.sortCodes());
+        const existing = await stores.rounds.roundsOfDay(date);
+        const candidates: Candidate[] = [
+          ...(await stores.rounds.pickupsDue(date)).map((p) => ({
+            kind: 'pickup' as const,
+            pickupId: p.pickupId,
+            address: p.address,
+            ...pickupSortCode(table, p.address),
+          })),
+          ...(await stores.rounds.deliveriesDue(date)).map((o) => ({
+            kind: 'delivery' as const,
+            orderId: o.orderId,
+            address: o.address,
+            postcode: o.postcode ?? '',
+            sortCode: sortCodeOf(table, o.postcode, o.zone),
+          })),
+        ];
+        const onRounds = existing.flatMap((r) =>
+          r.stops.flatMap((s) => (s.kind === 'delivery' ? [s.orderId] : [])),
+        );
+        const dropped = new Set(
+          (await stores.rounds.cancelledAmong(onRounds)).map((orderId) =>
+            stopKey({ kind: 'delivery', orderId }),
+          ),
+        );
+        const planned = planDay(existing, candidates, dropped);
+        if (assign) {
+          const enabled = (await stores.couriers.list()).filter((c) => !c.disabledAt).map((c) => c.id);
+          assignRoundRobin(planned, enabled);
+        }
+        for (const round of planned) {
+          if (!round.changed) continue;
+          if (round.id === null) {
+            round.id = prefixedId('rnd');
+            await stores.rounds.insert({
+              id: round.id,
+              date,
+              name: round.name,
+              courierId: round.courierId,
+              sortCodes: round.sortCodes,
+            });
+          } else {
+            await stores.rounds.update(round.id, { courierId: round.courierId });
+          }
+          await stores.rounds.replaceStops(round.id, date, round.stops);
+        }
+        return roundsJson(stores, await stores.rounds.roundsOfDay(date));
+      });
+    },
+
+    async list(date) {
+      checkDate(date);
+      return roundsJson(deps.stores, await deps.stores.rounds.roundsOfDay(date));
+    },
+
+    async get(roundId) {
+      const round = await findRound(deps.stores, roundId);
+      return (await roundsJson(deps.stores, [round]))[0]!;
+    },
+
+    async create(input) {
+      const date = checkDate(input.date);
+      const name = input.name.trim();
+      if (name.length < 1 || name.length > 100) throw invalidField('name', 'must be 1 to 100 characters');
+      return transact(async (stores) => {
+        await stores.rounds.lockDay(date);
+        const courierId = input.courierId
+          ? await enabledCourier(stores, input.courierId, 'courier_id')
+          : null;
+        if ((await stores.rounds.roundsOfDay(date)).some((r) => r.name === name))
+          throw invalidField('name', `a round of ${date} is already named ${name}`);
+        const stops = await resolveStops(stores, date, input.stops, null);
+        const round: Round = { id: prefixedId('rnd'), date, name, courierId, sortCodes: [], stops };
+        await stores.rounds.insert(round);
+        await stores.rounds.replaceStops(round.id, date, stops);
+        await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, round) });
+        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;
+      });
+    },
+
+    async assign(roundId, courier) {
+      return transact(async (stores) => {
+        const round = await findRound(stores, roundId);
+        const courierId = courier === null ? null : await enabledCourier(stores, courier, 'courier_id');
+        await stores.rounds.update(round.id, { courierId });
+        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;
+      });
+    },
+
+    async setStops(roundId, inputs) {
+      return transact(async (stores) => {
+        const found = await findRound(stores, roundId);
+        await stores.rounds.lockDay(found.date);
+        const round = (await stores.rounds.find(found.id))!;
+        const stops = await resolveStops(stores, round.date, inputs, round.id);
+        await stores.rounds.replaceStops(round.id, round.date, stops);
+        await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, { ...round, stops }) });
+        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;
+      });
+    },
+
+    async courierDay(courierId, date) {
+      const day = date === undefined ? parisToday(clock()) : checkDate(date);
+      const rounds = await deps.stores.rounds.roundsOfDay(day, courierId);
+      const json = await roundsJson(deps.stores, rounds);
+      return {
+        date: day,
+        rounds: json.map(({ id, name, sort_codes, stops }) => ({ id, name, sort_codes, stops })),
+      };
+    },
+
+    roundOfOrder: (orderId, date) => deps.stores.rounds.roundOfOrder(String(orderId), date),
+  };
+}

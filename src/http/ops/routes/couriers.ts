@@ -1,0 +1,81 @@
+import { Type } from '@sinclair/typebox';
+import { courierJson } from '../../../domain/couriers/courier.ts';
+import type { CourierService } from '../../../domain/couriers/courier-service.ts';
+import type { TypedApp } from '../../shared/app-types.ts';
+import { CourierIdParams, CourierSchema, NewCourierBody } from '../../shared/schemas/rounds.ts';
+import { errorResponses, NullableString } from '../../shared/schemas/shared.ts';
+
+const CourierResponse = Type.Object({ ok: Type.Literal(true), courier: CourierSchema });
+
+/** The operator's couriers: list, add (a one-time password given once), disable. */
+export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService }): void {
+  app.get(
+    '/couriers',
+    {
+      config: { auth: 'ops' },
+      schema: {
+        operationId: 'opsListCouriers',
+        summary: 'The couriers, enabled first',
+        tags: ['Couriers and rounds'],
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            couriers: Type.Array(CourierSchema, { maxItems: 10000 }),
+          }),
+          ...errorResponses([401]),
+        },
+      },
+    },
+    async () => ({ ok: true as const, couriers: (await deps.couriers.list()).map(courierJson) }),
+  );
+
+  app.post(
+    '/couriers',
+    {
+      config: { auth: 'ops' },
+      schema: {
+        operationId: 'opsAddCourier',
+        summary: 'Add a courier',
+        description:
+          'Without `password`, a one-time password is generated and given once (`one_time_password`); only its hash is kept. ' +
+          'A given password follows the account area’s rules. An e-mail already a courier’s is a 400 naming `email`.',
+        tags: ['Couriers and rounds'],
+        body: NewCourierBody,
+        response: {
+          201: Type.Object({
+            ok: Type.Literal(true),
+            courier: CourierSchema,
+            one_time_password: NullableString({ maxLength: 40 }),
+          }),
+          ...errorResponses([400, 401, 413, 415]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { courier, oneTimePassword } = await deps.couriers.add(request.body);
+      return reply
+        .code(201)
+        .send({ ok: true as const, courier: courierJson(courier), one_time_password: oneTimePassword });
+    },
+  );
+
+  app.post(
+    '/couriers/:courierId/disable',
+    {
+      config: { auth: 'ops' },
+      schema: {
+        operationId: 'opsDisableCourier',
+        summary: 'Disable a courier',
+        description:
+          'Its sessions end at once; its rounds stay (reassign them). Disabling twice changes nothing.',
+        tags: ['Couriers and rounds'],
+        params: CourierIdParams,
+        response: { 200: CourierResponse, ...errorResponses([401, 404]) },
+      },
+    },
+    async (request) => ({
+      ok: true as const,
+      courier: courierJson(await deps.couriers.disable(request.params.courierId)),
+    }),
+  );
+}

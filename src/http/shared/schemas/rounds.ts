@@ -1,0 +1,145 @@
+import { Type } from '@sinclair/typebox';
+import { CalendarDate, NullableString, PrefixedId, TrackingRef } from './shared.ts';
+
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const SortCode = Type.String({ maxLength: 16 });
+const Time = Type.String({ maxLength: 5 });
+
+export const CourierSchema = Type.Object(
+  {
+    id: PrefixedId('cou', 16),
+    email: Type.String({ maxLength: 254 }),
+    name: Name,
+    phone: NullableString({ maxLength: 30 }),
+    locale: Type.Union([Type.Literal('fr'), Type.Literal('en')]),
+    disabled_at: NullableString({ format: 'date-time', maxLength: 30, description: 'Null while enabled.' }),
+    created_at: Type.String({ format: 'date-time', maxLength: 30 }),
+  },
+  { additionalProperties: false },
+);
+
+export const NewCourierBody = Type.Object(
+  {
+    email: Type.String({
+      maxLength: 254,
+      description: 'The courier’s sign-in e-mail (unique among couriers).',
+    }),
+    name: Type.String({ maxLength: 100 }),
+    phone: Type.Optional(NullableString({ maxLength: 30 })),
+    locale: Type.Optional(
+      Type.Union([Type.Literal('fr'), Type.Literal('en')], { description: 'Default `fr`.' }),
+    ),
+    password: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description: 'Without it, a one-time password is generated and given once in the answer.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CourierIdParams = Type.Object({
+  courierId: Type.String({ maxLength: 100, description: 'The courier id (`cou_…`) or its e-mail.' }),
+});
+
+const PickupStop = Type.Object(
+  {
+    position: Type.Integer({ minimum: 1 }),
+    kind: Type.Literal('pickup'),
+    pickup: Type.Object({
+      id: PrefixedId('pck', 16),
+      brand_name: Type.String({ maxLength: 200 }),
+      pickup_address: Type.String({ maxLength: 500 }),
+      window: Type.Object({ start: Time, end: Time }),
+      status: Type.String({ maxLength: 30 }),
+      parcels: Type.Array(TrackingRef(), { maxItems: 100000 }),
+    }),
+  },
+  { title: 'Pickup stop' },
+);
+
+const DeliveryStop = Type.Object(
+  {
+    position: Type.Integer({ minimum: 1 }),
+    kind: Type.Literal('delivery'),
+    order: Type.Object({
+      tracking_ref: TrackingRef(),
+      status: Type.String({ maxLength: 30 }),
+      recipient: NullableString({ maxLength: 200 }),
+      address: NullableString({ maxLength: 500 }),
+      postcode: NullableString({ maxLength: 5 }),
+      city: NullableString({ maxLength: 200 }),
+      phone: NullableString({ maxLength: 40 }),
+      sort_code: SortCode,
+      quantity: Type.Integer({ minimum: 1 }),
+      failed_attempts: Type.Integer({ minimum: 0 }),
+      instructions: NullableString({ maxLength: 1000 }),
+    }),
+  },
+  { title: 'Delivery stop' },
+);
+
+export const StopSchema = Type.Union([PickupStop, DeliveryStop], {
+  description: 'A stop as the courier app shows it (decision 0006).',
+});
+
+export const RoundSchema = Type.Object({
+  id: PrefixedId('rnd', 16),
+  date: CalendarDate(),
+  name: Name,
+  courier_id: NullableString({ maxLength: 20, description: 'Null while unassigned.' }),
+  sort_codes: Type.Array(SortCode, { maxItems: 1000 }),
+  stops: Type.Array(StopSchema, { maxItems: 1000, description: 'In the order they are made.' }),
+});
+
+export const RoundIdParams = Type.Object({
+  roundId: Type.String({ maxLength: 100, description: 'The round id, e.g. `rnd_5b1e0c9d3a7f2e64`.' }),
+});
+
+export const StopInputSchema = Type.Union(
+  [
+    Type.Object({ tracking_ref: TrackingRef() }, { additionalProperties: false }),
+    Type.Object({ pickup_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+  ],
+  { description: 'A delivery (the order’s tracking reference) or a pickup (its id).' },
+);
+
+export const StopsBody = Type.Object(
+  { stops: Type.Array(StopInputSchema, { maxItems: 1000 }) },
+  { additionalProperties: false },
+);
+
+export const NewRoundBody = Type.Object(
+  {
+    date: CalendarDate('The round’s day.'),
+    name: Type.String({ minLength: 1, maxLength: 100, description: 'Unique among the day’s rounds.' }),
+    courier_id: Type.Optional(
+      NullableString({ maxLength: 254, description: 'An enabled courier (id or e-mail).' }),
+    ),
+    stops: Type.Array(StopInputSchema, { maxItems: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const PlanBody = Type.Object(
+  {
+    date: CalendarDate('The day to plan.'),
+    assign: Type.Optional(
+      Type.Boolean({ description: 'Give each round without a courier to an enabled courier, round-robin.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AssignBody = Type.Object(
+  {
+    courier_id: NullableString({
+      maxLength: 254,
+      description: 'An enabled courier (id or e-mail); null unassigns.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const RoundsQuery = Type.Object({ date: CalendarDate('The day.') }, { additionalProperties: false });
