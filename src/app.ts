@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError, invalidField } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
+import { COURIER_SHELL_PREFIX, courierAppShell } from './http/courier/app-shell.ts';
 import { COURIER_PREFIX, courierArea } from './http/courier/index.ts';
 import { healthRoutes } from './http/health/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
@@ -139,6 +140,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
     { prefix: PROOFS_PREFIX, plugin: proofFiles(deps), enabled: true },
     { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },
+    // The courier app's shell, scripts, manifest and service worker (public: they hold no data).
+    { prefix: COURIER_SHELL_PREFIX, plugin: courierAppShell(), enabled: true },
     // Each shop platform that is on: the routes its shops call (src/connectors/<platform>/receivers.ts).
     ...deps.connectors.map(({ definition, instance }) => ({
       prefix: definition.receivers.prefix,

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COURIER_APP_CSP } from '../src/http/courier/app-shell.ts';
+import { COURIER_CSP } from '../src/http/courier/session.ts';
 import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
 import { UNKNOWN_KEY_POLICY } from '../src/http/shared/unknown-key-limit.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
@@ -140,6 +142,26 @@ function checkResponse(res: Response, label: string, request: { method?: string;
       expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
       expect(res.headers['cache-control'], label).toBe('no-store');
       for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+    }
+    return;
+  }
+  // The courier app's shell, files, manifest and service worker: the app's own CSP (scripts from
+  // this origin, WebAssembly for the barcode reader); errors in the API's envelope.
+  if (/^\/courier(\/|\/(assets\/.*|manifest\.webmanifest|sw\.js))?$/.test(path)) {
+    expect(res.headers['content-security-policy'], label).toBe(COURIER_APP_CSP);
+    if (res.statusCode >= 400) expect(res.headers['cache-control'], label).toBe('no-store');
+    if (res.statusCode >= 400 && request.method !== 'HEAD') checkErrorBody(res, label);
+    return;
+  }
+  // The rest of the courier surface: its sign-in pages (HTML errors) and the app's JSON calls.
+  if (/^\/courier(\/|$)/.test(path)) {
+    expect(res.headers['content-security-policy'], label).toBe(COURIER_CSP);
+    if (res.statusCode >= 400 && request.method !== 'HEAD') {
+      if (path.startsWith('/courier/api/')) checkErrorBody(res, label);
+      else {
+        expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
+        for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+      }
     }
     return;
   }

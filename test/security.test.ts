@@ -194,7 +194,6 @@ describe('every courier route that needs a courier session', () => {
   it('exists (the courier surface is in the catalog)', () => {
     expect(courierRoutes(t.app).map((r) => `${r.method} ${r.url}`)).toEqual(
       expect.arrayContaining([
-        'GET /courier',
         'POST /courier/logout',
         'GET /courier/api/v1/me',
         'GET /courier/api/v1/day',

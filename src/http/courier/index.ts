@@ -15,7 +15,7 @@ import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
-import { type CourierPage, dayPage, messagePage, signInPage } from './pages.ts';
+import { type CourierPage, messagePage, signInPage } from './pages.ts';
 import { courierScanRoutes } from './scan-routes.ts';
 import { courierDeliveryRoutes } from './deliveries.ts';
 import {
@@ -191,12 +191,8 @@ export function courierArea(deps: CourierAreaContext) {
     // Multipart in its own scope: the deliveries' files (domain/proofs).
     await area.register(courierDeliveryRoutes(deps));
 
-    // Until the app shell replaces it: the day's stops, server-rendered.
-    area.get('/', COURIER_ONLY, async (request, reply) => {
-      const page = await pageOf(request, reply);
-      const day = await deps.rounds.courierDay(courierOf(request).courier.id);
-      return sendPage(reply, dayPage(page, day));
-    });
+    // `/courier/` itself, the app's shell, is src/http/courier/app-shell.ts: public and cached by the
+    // service worker; its scripts call /api/v1/me and /api/v1/day, and come to /login without a session.
   };
 }
 

@@ -67,25 +67,3 @@ export function messagePage(page: CourierPage, title: string, message: string): 
     html`<p>${message}</p><p><a href="${COURIER_PATH}/">${page.t('error.back')}</a></p>`,
   );
 }
-
-/** The courier's day: each round's stops in order (the app shell replaces this page). */
-export function dayPage(page: CourierPage, day: { date: string; rounds: CourierRoundJson[] }): string {
-  const { t } = page;
-  const rounds = day.rounds.map(
-    (round) => html`<section>
-<h2>${t('day.round', { name: round.name })}</h2>
-<ol>${round.stops.map((stop) =>
-      stop.kind === 'pickup'
-        ? html`<li><strong>${t('day.pickup')}</strong> — ${stop.pickup.brand_name}, ${stop.pickup.pickup_address}
-  (${t('day.window', stop.pickup.window)}) — ${t('day.parcels', { count: stop.pickup.parcels.length })}</li>`
-        : html`<li><strong>${t('day.delivery')}</strong> — ${stop.order.tracking_ref} ${stop.order.sort_code}:
-  ${stop.order.recipient ?? ''}, ${stop.order.address ?? ''} — ${t('day.parcels', { count: stop.order.quantity })}</li>`,
-    )}</ol>
-</section>`,
-  );
-  return courierLayout(
-    page,
-    t('day.title', { date: day.date }),
-    day.rounds.length === 0 ? html`<p>${t('day.none')}</p>` : html`${rounds}`,
-  );
-}

@@ -1,0 +1,578 @@
+// The courier app: the day's rounds, scanning (camera, wedge scanner, typed reference) in a context
+// (pickup, hub, loading, door), the door's proof, and the queue that carries it all to the server
+// when the network allows. Served as ES modules under /courier/assets/<release>/.
+
+import * as api from './api.js';
+import { fill, h } from './dom.js';
+import { renderDoor } from './door.js';
+import { startScanner } from './scanner.js';
+import { createSender } from './sender.js';
+import { enqueue, getMeta, queuedCount, setMeta } from './store.js';
+import { listenForWedge } from './wedge.js';
+
+const config = JSON.parse(document.getElementById('courier-config').textContent);
+const REF = new RegExp(config.refPattern);
+const MODES = ['pickup', 'hub', 'loading', 'door'];
+const LOGIN = '/courier/login';
+
+const state = {
+  locale: config.locale,
+  courier: null,
+  day: null,
+  dayFromPhone: false,
+  tab: 'day',
+  mode: 'pickup',
+  waiting: 0,
+  messages: [],
+  recent: [],
+  flash: null,
+  door: null,
+};
+let stopCamera = null;
+
+const t = () => config.words[state.locale];
+const statusText = (status) => t()[`status.${status}`] ?? status;
+
+/** A scanned or typed code as the tracking reference it names, or null (not one of our labels). */
+function refOf(code) {
+  const first = String(code).split('|')[0].trim().toUpperCase();
+  const match = /^DLV-?([0-9A-Z]{10})$/.exec(first);
+  if (!match) return null;
+  const ref = `DLV-${match[1].replace(/O/g, '0').replace(/[IL]/g, '1')}`;
+  return REF.test(ref) ? ref : null;
+}
+
+function deliveriesOfDay() {
+  if (!state.day) return null;
+  const refs = new Set();
+  for (const round of state.day.rounds) {
+    for (const stop of round.stops) if (stop.kind === 'delivery') refs.add(stop.order.tracking_ref);
+  }
+  return refs;
+}
+
+function setFlash(kind, text) {
+  state.flash = { kind, text };
+  render();
+}
+
+async function remember() {
+  await setMeta('messages', state.messages);
+  await setMeta('recent', state.recent.slice(0, 30));
+}
+
+// ---- the queue ------------------------------------------------------------------------------
+
+async function refreshCount() {
+  state.waiting = await queuedCount();
+  renderBadge();
+}
+
+const sender = createSender({
+  onResult(item, result) {
+    const entry = state.recent.find((r) => r.id === item.id);
+    const ref = entry?.ref ?? result.tracking_ref ?? item.body.code;
+    if (result.result === 'applied') {
+      if (entry) Object.assign(entry, { state: 'applied', status: result.status });
+      updateDayStatus(ref, result.status);
+    } else {
+      const code = result.problem?.code ?? 'other';
+      const known = t()[`problem.${code}`];
+      // A refusal the app knows is said in the courier's language; another, with the server's words.
+      const label =
+        known ?? `${t()['problem.other']}${result.problem?.message ? ` — ${result.problem.message}` : ''}`;
+      state.messages.unshift({
+        id: item.id,
+        ref,
+        code,
+        text: `${ref} : ${label}`,
+        at: item.happened_at,
+      });
+      if (entry) Object.assign(entry, { state: 'refused', problem: code });
+    }
+    remember();
+    render();
+  },
+  onSignedOut() {
+    // The queue is in IndexedDB: it is sent after the courier signs in again.
+    setFlash('error', t().sessionEnded);
+    setTimeout(() => location.assign(LOGIN), 1500);
+  },
+  onChange: refreshCount,
+});
+
+function updateDayStatus(ref, status) {
+  if (!state.day || !status) return;
+  for (const round of state.day.rounds) {
+    for (const stop of round.stops) {
+      if (stop.kind === 'delivery' && stop.order.tracking_ref === ref) stop.order.status = status;
+    }
+  }
+  setMeta('day', state.day);
+}
+
+async function queueItem(kind, body, files) {
+  const item = { id: body.id, kind, body, happened_at: body.happened_at };
+  if (files) item.files = files;
+  await enqueue(item);
+  const ref = refOf(body.code) ?? body.code;
+  state.recent.unshift({ id: body.id, ref, mode: body.context, outcome: body.outcome, state: 'waiting' });
+  state.recent = state.recent.slice(0, 30);
+  await remember();
+  await refreshCount();
+  sender.run();
+}
+
+const newScan = (context, code, extra = {}) => ({
+  id: crypto.randomUUID(),
+  context,
+  code,
+  happened_at: new Date().toISOString(),
+  ...extra,
+});
+
+/** A code from the camera, the wedge scanner or the field, in the current mode. */
+async function handleCode(raw) {
+  const code = String(raw).trim();
+  const ref = refOf(code);
+  if (!ref) {
+    // Said at once; nothing is queued, nothing changes.
+    setFlash('error', fill(t().notALabel, { code: code.slice(0, 40) }));
+    return;
+  }
+  if (state.mode === 'door') {
+    const deliveries = deliveriesOfDay();
+    if (deliveries && !deliveries.has(ref)) {
+      setFlash('error', fill(t().notOnRound, { ref }));
+      return;
+    }
+    openDoor(ref);
+    return;
+  }
+  // The DataMatrix text (REF|SORT|n/N) is sent as read; a typed reference in its canonical form.
+  await queueItem('scan', newScan(state.mode, code.includes('|') ? code : ref));
+  setFlash('ok', fill(t().queued, { ref, mode: t()[`mode.${state.mode}`] }));
+}
+
+function openDoor(ref) {
+  closeCamera();
+  state.door = ref;
+  render();
+}
+
+// ---- rendering ------------------------------------------------------------------------------
+
+function renderBadge() {
+  const badge = document.getElementById('waiting');
+  if (!badge) return;
+  badge.dataset.count = String(state.waiting);
+  badge.textContent = state.waiting > 0 ? fill(t().waiting, { count: state.waiting }) : t().allSent;
+  badge.classList.toggle('pending', state.waiting > 0);
+  const offline = document.getElementById('offline');
+  if (offline) offline.hidden = navigator.onLine;
+}
+
+function header() {
+  const words = t();
+  return h(
+    'header.bar',
+    null,
+    h('span.title', null, words.appName),
+    state.courier ? h('span.who', { id: 'courier-name' }, state.courier.name) : null,
+    h(
+      'button.lang',
+      {
+        type: 'button',
+        id: 'lang-switch',
+        lang: state.locale === 'fr' ? 'en' : 'fr',
+        onclick: () => {
+          state.locale = state.locale === 'fr' ? 'en' : 'fr';
+          setMeta('locale', state.locale);
+          render();
+        },
+      },
+      words.switchTo,
+    ),
+  );
+}
+
+function statusLine() {
+  const words = t();
+  return h(
+    'div.status-line',
+    null,
+    h('span.badge', { id: 'waiting', role: 'status', 'aria-live': 'polite' }),
+    h('span.offline', { id: 'offline', hidden: navigator.onLine }, words.offline),
+    h('button.link', { type: 'button', id: 'send-now', onclick: () => sender.resume() }, words.sendNow),
+  );
+}
+
+function messagesBlock() {
+  if (state.messages.length === 0) return null;
+  const words = t();
+  return h(
+    'section.messages',
+    { id: 'messages', role: 'alert' },
+    h('h2', null, words.refusedTitle),
+    h(
+      'ul',
+      null,
+      state.messages.map((m) => h('li', { dataset: { id: m.id, code: m.code } }, m.text)),
+    ),
+    h(
+      'button.link',
+      {
+        type: 'button',
+        onclick: () => {
+          state.messages = [];
+          remember();
+          render();
+        },
+      },
+      words.dismiss,
+    ),
+  );
+}
+
+function flashBlock() {
+  if (!state.flash) return null;
+  return h(`p.flash.${state.flash.kind}`, { id: 'flash', role: 'status' }, state.flash.text);
+}
+
+function tabs() {
+  const words = t();
+  const tab = (name, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        id: `tab-${name}`,
+        'aria-pressed': String(state.tab === name),
+        onclick: () => {
+          if (name !== 'scan') closeCamera();
+          state.tab = name;
+          state.flash = null;
+          render();
+        },
+      },
+      label,
+    );
+  return h('nav.tabs', null, tab('day', words.tabDay), tab('scan', words.tabScan));
+}
+
+function stopView(stop) {
+  const words = t();
+  if (stop.kind === 'pickup') {
+    const p = stop.pickup;
+    return h(
+      'li.stop.pickup',
+      { dataset: { pickup: p.id } },
+      h('div.stop-head', null, h('strong', null, p.brand_name), h('span.status', null, statusText(p.status))),
+      h('p', null, p.pickup_address),
+      h(
+        'p.muted',
+        null,
+        fill(words.window, { start: p.window.start, end: p.window.end }),
+        ' · ',
+        fill(words.parcels, { count: p.parcels.length }),
+      ),
+    );
+  }
+  const o = stop.order;
+  return h(
+    'li.stop.delivery',
+    { dataset: { ref: o.tracking_ref } },
+    h(
+      'div.stop-head',
+      null,
+      h('strong', null, o.recipient ?? ''),
+      h('span.status', { dataset: { status: o.status } }, statusText(o.status)),
+    ),
+    h('p', null, o.address ?? '', o.postcode || o.city ? `, ${o.postcode ?? ''} ${o.city ?? ''}` : ''),
+    o.instructions
+      ? h('p.instructions', null, h('b', null, `${words.instructions} : `), o.instructions)
+      : null,
+    h(
+      'p.muted',
+      null,
+      o.tracking_ref,
+      o.sort_code ? ` · ${o.sort_code}` : '',
+      o.failed_attempts ? ` · ${fill(words.failedAttempts, { count: o.failed_attempts })}` : '',
+    ),
+    h(
+      'div.actions',
+      null,
+      o.phone
+        ? h('a.button.secondary', { href: `tel:${o.phone}` }, fill(words.call, { phone: o.phone }))
+        : null,
+      ['delivered', 'returned', 'cancelled'].includes(o.status)
+        ? null
+        : h('button.primary', { type: 'button', onclick: () => openDoor(o.tracking_ref) }, words.atTheDoor),
+    ),
+  );
+}
+
+function dayView() {
+  const words = t();
+  if (!state.day) return h('p.muted', { id: 'day-missing' }, words.dayUnavailable);
+  const date = new Intl.DateTimeFormat(state.locale === 'fr' ? 'fr-FR' : 'en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+  }).format(new Date(`${state.day.date}T12:00:00`));
+  return h(
+    'section.day',
+    { id: 'day' },
+    h('h2', null, fill(words.dayTitle, { date })),
+    state.dayFromPhone ? h('p.muted', null, words.savedDay) : null,
+    state.day.rounds.length === 0 ? h('p.muted', null, words.noRounds) : null,
+    state.day.rounds.map((round) => {
+      const pickups = round.stops.filter((s) => s.kind === 'pickup');
+      const deliveries = round.stops.filter((s) => s.kind === 'delivery');
+      return h(
+        'article.round',
+        { dataset: { round: round.id } },
+        h(
+          'h3',
+          null,
+          round.name,
+          h('span.muted', null, ` · ${words.sortCodes} ${round.sort_codes.join(', ')}`),
+        ),
+        pickups.length ? h('h4', null, words.pickups) : null,
+        pickups.length ? h('ol.stops', null, pickups.map(stopView)) : null,
+        deliveries.length ? h('h4', null, words.deliveries) : null,
+        deliveries.length ? h('ol.stops', null, deliveries.map(stopView)) : null,
+      );
+    }),
+  );
+}
+
+function closeCamera() {
+  if (stopCamera) stopCamera();
+  stopCamera = null;
+}
+
+function scanView() {
+  const words = t();
+  const video = h('video.camera', { id: 'scan-video', playsinline: true, muted: true, hidden: !stopCamera });
+  const cameraButton = h(
+    'button.secondary',
+    { type: 'button', id: 'camera-toggle' },
+    stopCamera ? words.stopCamera : words.startCamera,
+  );
+  cameraButton.addEventListener('click', async () => {
+    if (stopCamera) {
+      closeCamera();
+      render();
+      return;
+    }
+    video.hidden = false;
+    cameraButton.textContent = words.stopCamera;
+    const stop = await startScanner(video, {
+      assets: config.assets,
+      onCode: handleCode,
+      keyOf: (text) => refOf(text) ?? text,
+      onError: (what) => setFlash('error', what === 'camera' ? t().cameraDenied : t().decoderFailed),
+    });
+    stopCamera = stop;
+  });
+  const input = h('input', {
+    id: 'code',
+    name: 'code',
+    type: 'text',
+    inputmode: 'text',
+    autocomplete: 'off',
+    autocapitalize: 'characters',
+    spellcheck: 'false',
+    placeholder: words.codePlaceholder,
+    enterkeyhint: 'done',
+  });
+  const form = h(
+    'form.code-form',
+    { id: 'code-form' },
+    h('label', { for: 'code' }, words.codeLabel),
+    h('div.inline', null, input, h('button.primary', { type: 'submit' }, words.submitCode)),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = input.value;
+    input.value = '';
+    if (value.trim()) handleCode(value);
+    input.focus();
+  });
+  const modes = h(
+    'fieldset.modes',
+    null,
+    h('legend', null, words.modeLabel),
+    h(
+      'div.segmented',
+      null,
+      MODES.map((mode) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            id: `mode-${mode}`,
+            'aria-pressed': String(state.mode === mode),
+            onclick: () => {
+              state.mode = mode;
+              setMeta('mode', mode);
+              state.flash = null;
+              render();
+            },
+          },
+          words[`mode.${mode}`],
+        ),
+      ),
+    ),
+  );
+  // The camera element survives re-renders while it is streaming.
+  const live = stopCamera ? document.getElementById('scan-video') : null;
+  return h(
+    'section.scan',
+    { id: 'scan' },
+    modes,
+    live ?? video,
+    cameraButton,
+    form,
+    h(
+      'section.recent',
+      null,
+      h('h2', null, words.recent),
+      h(
+        'ul',
+        { id: 'recent' },
+        state.recent
+          .slice(0, 10)
+          .map((r) =>
+            h(
+              `li.${r.state}`,
+              { dataset: { id: r.id, state: r.state } },
+              h('strong', null, r.ref),
+              ` · ${words[`mode.${r.mode}`] ?? r.mode}`,
+              r.state === 'applied' ? ` → ${statusText(r.status)}` : '',
+              r.state === 'refused' ? ` → ${words[`problem.${r.problem}`] ?? words['problem.other']}` : '',
+              r.state === 'waiting' ? ' …' : '',
+            ),
+          ),
+      ),
+    ),
+  );
+}
+
+function render() {
+  document.documentElement.lang = state.locale;
+  document.title = t().appName;
+  const main = h('main', { id: 'app' });
+  if (state.door && document.getElementById('door')?.dataset.ref === state.door) {
+    // The door screen holds the photo and the signature being made: an answer arriving meanwhile
+    // updates the counter, never the screen.
+    renderBadge();
+    return;
+  }
+  if (state.door) {
+    const ref = state.door;
+    const root = h('div');
+    main.append(statusLine(), root);
+    document.body.replaceChildren(header(), main);
+    renderDoor(root, {
+      ref,
+      t: t(),
+      onDelivered: (extra, files) => {
+        const kept = {};
+        if (files.photo) kept.photo = files.photo;
+        if (files.signature) kept.signature = files.signature;
+        return queueItem(
+          'delivery',
+          newScan('door', ref, { outcome: 'delivered', ...JSON.parse(JSON.stringify(extra)) }),
+          kept,
+        );
+      },
+      onFailed: (reason) => queueItem('scan', newScan('door', ref, { outcome: 'failed_attempt', reason })),
+      onClose: () => {
+        state.door = null;
+        render();
+      },
+    });
+    renderBadge();
+    return;
+  }
+  // A wedge scanner may be typing into the field when an answer re-renders the screen: what it
+  // typed so far, and the focus, carry over to the new field.
+  const field = document.getElementById('code');
+  const typing = field ? { value: field.value, focused: document.activeElement === field } : null;
+  const bar = header();
+  main.append(
+    statusLine(),
+    flashBlock() ?? '',
+    messagesBlock() ?? '',
+    tabs(),
+    state.tab === 'day' ? dayView() : scanView(),
+  );
+  document.body.replaceChildren(bar, main);
+  renderBadge();
+  const next = document.getElementById('code');
+  if (next && typing) next.value = typing.value;
+  if (next && (typing?.focused || !stopCamera)) next.focus();
+}
+
+// ---- start ----------------------------------------------------------------------------------
+
+async function loadDay() {
+  try {
+    state.day = await api.day();
+    state.dayFromPhone = false;
+    await setMeta('day', state.day);
+  } catch (err) {
+    if (err instanceof api.SignedOut) throw err;
+    // Offline: the day last loaded on this phone.
+  }
+}
+
+async function start() {
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/courier/sw.js', { scope: '/courier/' }).catch(() => {});
+  }
+  const [courier, csrf, day, mode, locale, messages, recent] = await Promise.all(
+    ['courier', 'csrf', 'day', 'mode', 'locale', 'messages', 'recent'].map(getMeta),
+  );
+  Object.assign(state, {
+    courier: courier ?? null,
+    day: day ?? null,
+    dayFromPhone: Boolean(day),
+    mode: MODES.includes(mode) ? mode : 'pickup',
+    messages: messages ?? [],
+    recent: recent ?? [],
+  });
+  if (locale) state.locale = locale;
+  api.setCsrfToken(csrf ?? null);
+  await refreshCount();
+  render();
+  listenForWedge((code) => {
+    if (!state.door) handleCode(code);
+  });
+  window.addEventListener('online', () => {
+    renderBadge();
+    sender.resume();
+  });
+  window.addEventListener('offline', renderBadge);
+  try {
+    const who = await api.me();
+    state.courier = who.courier;
+    if (!locale && who.courier.locale) state.locale = who.courier.locale;
+    await setMeta('courier', who.courier);
+    await setMeta('csrf', who.csrf_token);
+    await loadDay();
+  } catch (err) {
+    if (err instanceof api.SignedOut) {
+      location.assign(LOGIN);
+      return;
+    }
+    // Offline start: what the phone kept.
+  }
+  render();
+  document.body.dataset.ready = 'true';
+  sender.run();
+}
+
+start();

@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Deps } from '../../src/deps.ts';
+import { createBrandWithKey, TEST_PICKUP_ADDRESS } from '../support/app.ts';
+import { pdfPagesToPng } from '../support/pdf-pages.ts';
+import { writeY4m } from '../support/y4m.ts';
+import { CHROMIUM } from './support.ts';
+
+const PHONE = { width: 390, height: 844 };
+
+/** An order of a new brand, and its real label (the PDF a brand prints) rendered to PNG by pdftoppm. */
+export async function orderWithLabel(deps: Deps, recipient = 'Jeanne Martin') {
+  const brand = await createBrandWithKey(deps);
+  const order = await deps.orders.create(
+    { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
+    {
+      customer_email: 'client@example.com',
+      delivery_address: '12 rue Oberkampf 75011 Paris',
+      delivery_recipient: recipient,
+      delivery_phone: '+33612345678',
+    },
+  );
+  const printed = await deps.labels.printOne(brand.brandId, order.trackingRef, { format: 'pdf', size: 'a6' });
+  const [png] = await pdfPagesToPng(printed.body, 150);
+  return { brand, order, png: png! };
+}
+
+/**
+ * A headless Chromium whose camera is a video of `labelPng` (Chromium's fake capture device fed a
+ * .y4m file written into a temporary directory), allowed to use it without asking.
+ */
+export async function cameraBrowser(labelPng: Buffer): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'courier-camera-'));
+  const video = join(dir, 'label.y4m');
+  await writeY4m(labelPng, video, { width: 640, height: 480, frames: 5 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A phone: 390×844, touch, French or English, camera and position granted. */
+export async function phoneContext(browser: Browser, locale = 'en-GB'): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: PHONE,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale,
+    permissions: ['camera', 'geolocation'],
+    geolocation: { latitude: 48.86543, longitude: 2.37891 },
+  });
+}
+
+/** Requests the page made to anywhere but the app, and what the browser's CSP refused. */
+export function watchPage(page: Page, origin: string) {
+  const elsewhere: string[] = [];
+  const violations: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:')) elsewhere.push(url);
+  });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  return { elsewhere, violations };
+}
+
+/** The items of the app's IndexedDB queue, as stored (files as their type and size). */
+export function queueOf(page: Page): Promise<Array<Record<string, any>>> {
+  // Given as text: it runs in the page, whose globals (indexedDB, Blob) the tests' types do not know.
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const open = indexedDB.open('dlv-courier');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const request = open.result.transaction('queue').objectStore('queue').getAll();
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () =>
+        resolve(
+          request.result.map((item) => ({
+            ...item,
+            files: item.files
+              ? Object.fromEntries(Object.entries(item.files).map(([k, b]) => [k, { type: b.type, size: b.size }]))
+              : undefined,
+          })),
+        );
+    };
+  })`);
+}
+
+let couriers = 0;
+
+/** A courier made through the domain, with a password of the test's choosing. */
+export async function newCourier(deps: Deps, name = 'Karim Benali', locale: 'fr' | 'en' = 'en') {
+  const email = `courier.${Date.now()}.${++couriers}@dlv.example.com`;
+  const password = 'courier-password-42';
+  const { courier } = await deps.couriers.add({ email, name, locale, password });
+  return { id: courier.id, email, password, name };
+}
+
+/** Signs in through the courier sign-in page, as a courier would; lands on the app. */
+export async function signInCourier(
+  page: Page,
+  origin: string,
+  courier: { email: string; password: string },
+) {
+  await page.goto(`${origin}/courier/login`);
+  await page.fill('input[name=email]', courier.email);
+  await page.fill('input[name=password]', courier.password);
+  await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('button[type=submit]')]);
+  await page.waitForSelector('body[data-ready="true"]');
+}
