@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -15,5 +16,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one fork per core less one: a single fork, the files one after the other,
+    // on a 2-core machine. The files wait on PostgreSQL and on the processes they start (dlv, the
+    // service) more than they compute, so two forks at least keep both cores busy (issue #25).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

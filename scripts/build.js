@@ -21,7 +21,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SRC = path.join(ROOT, 'src');
@@ -92,6 +92,24 @@ function takeLock() {
 }
 
 /**
+ * The compact postcode table (src/domain/coverage/postcodes.ts) beside its compiled module, made by
+ * that module from the La Poste list: the service parses it instead of the whole list (~25 MB of RSS).
+ */
+function writePostcodeTable(out) {
+  const coverage = path.join(out, 'domain', 'coverage');
+  const program = `import { postcodeTable } from ${JSON.stringify(pathToFileURL(path.join(coverage, 'postcodes.js')).href)};
+process.stdout.write(JSON.stringify(postcodeTable()));`;
+  const res = spawnSync(process.execPath, ['--input-type=module', '-e', program], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (res.status !== 0) throw new Error(`the postcode table failed (exit ${res.status ?? res.signal})`);
+  writeFileSync(path.join(coverage, 'postcodes-table.json'), res.stdout);
+}
+
+/**
  * Compiles into a directory of its own, then swaps it for dist/: a process starting meanwhile finds
  * the previous build whole, never half of one. Throws when tsc fails.
  */
@@ -112,6 +130,7 @@ export function build() {
     );
     if (res.status !== 0) throw new Error(`tsc failed (exit ${res.status ?? res.signal})`);
     copyAssets(SRC, out);
+    writePostcodeTable(out);
     writeFileSync(path.join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
     rmSync(DIST, { recursive: true, force: true });
     renameSync(out, DIST);

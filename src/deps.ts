@@ -14,17 +14,14 @@ import {
   wireConnectors,
 } from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
+import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import type { Pool } from './db/pool.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
-import { storesOn, transactOn } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
-import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-service.ts';
-import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
-import { type BrandService, brandService } from './domain/brands/brand-service.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
@@ -33,7 +30,6 @@ import { type OrderService, orderService } from './domain/orders/order-service.t
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
-import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import type { ImageCodec } from './domain/proofs/ports.ts';
 import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-deliveries.ts';
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
@@ -47,9 +43,6 @@ import {
   type WebhookDeliveryService,
   webhookDeliveryService,
 } from './domain/webhooks/webhook-delivery-service.ts';
-import { webhookListeners } from './domain/webhooks/webhook-listeners.ts';
-import { type WebhookRequests, webhookRequests } from './domain/webhooks/webhook-requests.ts';
-import { type WebhookService, webhookService } from './domain/webhooks/webhook-service.ts';
 import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
 import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
@@ -96,9 +89,7 @@ interface Watcher {
  * members they use (each declares its context as a `Pick` of this).
  */
 /** Each platform's connector is there too, under its identifier (`deps.<platform>`; null when off). */
-export interface Deps extends WiredConnectors {
-  config: Config;
-  pool: Pool;
+export interface Deps extends CoreDeps, WiredConnectors {
   accounts: AccountService;
   accountKeys: KeyManagement;
   team: TeamManagement;
@@ -107,15 +98,10 @@ export interface Deps extends WiredConnectors {
   resetLimiter: RateLimiter;
   /** Whether the rate limits' Redis answers (REDIS_URL): readiness says "degraded" while they fail open. */
   redisHealth: RedisHealth;
-  clock: Clock;
-  brands: BrandService;
   /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
   couriers: CourierService;
   /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
   rounds: RoundService;
-  apiKeys: ApiKeyService;
-  authenticator: ApiKeyAuthenticator;
-  grids: GridService;
   rates: RateService;
   orders: OrderService;
   pickups: PickupService;
@@ -131,8 +117,6 @@ export interface Deps extends WiredConnectors {
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
   labels: LabelService;
-  webhooks: WebhookService;
-  webhookRequests: WebhookRequests;
   subscriptions: WebhookSubscriptions;
   webhookDeliveries: WebhookDeliveryService;
   idempotentRequests: IdempotentRequests;
@@ -165,9 +149,10 @@ export function createDeps(
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
   } = {},
 ): Deps {
-  const stores = storesOn(pool);
-  const transact = transactOn(pool);
-  const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
+  // The services that need no connector, outbox, mail nor document (src/core-deps.ts): a `dlv` command
+  // of the brands, keys, grids or webhooks groups wires only those.
+  const core = createCoreDeps(config, pool, clock);
+  const { stores, transact, destinations, listeners, brands, authenticator, apiKeys, grids } = core;
   // Shops' addresses are the brands' choice: the same SSRF guard as webhook endpoints, in shop terms.
   const shopPolicy = {
     allowInsecure: config.connectorsAllowInsecure,
@@ -179,13 +164,6 @@ export function createDeps(
   const webhookHttp = outboundClient({ allowInsecure: config.webhooksAllowInsecure });
   const shopHttp = outboundClient(shopPolicy);
 
-  const brands = brandService(stores.brands);
-  const authenticator = apiKeyAuthenticator(stores.apiKeys, {
-    ttlMs: config.authCacheTtlMs,
-    now: () => clock().getTime(),
-  });
-  const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
-  const grids = gridService(stores.priceGrids, brands);
   const rates = rateService(grids, clock);
   // Loaded once (service.ts does it at start-up), then kept: no key lookup per list request.
   const cursors = lazyCursorCodec(async () =>
@@ -194,7 +172,6 @@ export function createDeps(
       : serverSecretsRepository(pool).getOrCreate('cursor_key'),
   );
 
-  const listeners = webhookListeners(stores.webhooks);
   const directory = connectorDirectory(stores.connections);
   const events = outbox(
     subscribers({
@@ -239,13 +216,6 @@ export function createDeps(
     carrierName: config.carrierName,
     brandName: async (brandId) => (await brands.get(brandId)).name,
   });
-  const webhooks = webhookService({
-    repository: stores.webhooks,
-    brands,
-    clock,
-    destinations,
-    onSubscriptionsChanged: listeners.forget,
-  });
   const subscriptions = webhookSubscriptions({
     stores,
     transact,
@@ -253,8 +223,6 @@ export function createDeps(
     clock,
     onSubscriptionsChanged: listeners.forget,
   });
-  // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
-  const webhookRequestService = webhookRequests({ repository: stores.webhookRequests, destinations, clock });
   const webhookDeliveries = webhookDeliveryService({
     stores,
     clock,
@@ -354,6 +322,13 @@ export function createDeps(
   return {
     config,
     pool,
+    clock,
+    brands,
+    apiKeys,
+    authenticator,
+    grids,
+    webhooks: core.webhooks,
+    webhookRequests: core.webhookRequests,
     accounts,
     accountKeys,
     team,
@@ -361,13 +336,8 @@ export function createDeps(
     signInLimiter,
     resetLimiter,
     redisHealth: redis,
-    clock,
-    brands,
     couriers,
     rounds: roundService({ transact, stores, clock }),
-    apiKeys,
-    authenticator,
-    grids,
     rates,
     orders,
     pickups,
@@ -378,8 +348,6 @@ export function createDeps(
     links,
     invoices,
     labels,
-    webhooks,
-    webhookRequests: webhookRequestService,
     subscriptions,
     webhookDeliveries,
     idempotentRequests: idempotentRequests({ stores, transact }),

@@ -6,8 +6,16 @@ import { runDlv } from './support/run-cli.ts';
 
 const PROBE = fileURLToPath(new URL('./support/dlv-loaded-packages.js', import.meta.url));
 
-/** The packages (from node_modules) that `dlv …args` loaded. */
-function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+/** The packages (from node_modules) that `dlv …args` loaded, CommonJS and ES modules. */
+async function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<string[]> {
+  return (await loadedBy(args, env)).packages;
+}
+
+/** The packages and the compiled modules of ours (paths under dist/) that `dlv …args` loaded. */
+function loadedBy(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ packages: string[]; modules: string[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROBE, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -19,9 +27,15 @@ function packagesLoadedBy(args: string[], env: Record<string, string> = {}): Pro
     });
     child.once('error', reject);
     child.once('close', () => {
-      const line = stderr.split('\n').find((l) => l.startsWith('LOADED '));
-      if (!line) reject(new Error(`no LOADED line: ${stderr}`));
-      else resolve(JSON.parse(line.slice('LOADED '.length)));
+      const line = (prefix: string) => stderr.split('\n').find((l) => l.startsWith(prefix));
+      const packages = line('LOADED ');
+      const modules = line('MODULES ');
+      if (!packages || !modules) reject(new Error(`no LOADED or MODULES line: ${stderr}`));
+      else
+        resolve({
+          packages: JSON.parse(packages.slice('LOADED '.length)),
+          modules: JSON.parse(modules.slice('MODULES '.length)),
+        });
     });
   });
 }
@@ -66,6 +80,32 @@ describe('dlv help and completion (issue #24)', () => {
     expect(ran.filter((p) => p === 'sharp' || p.startsWith('@aws-sdk/'))).toEqual([]);
     // Compiled code: no transpiler in a command either.
     expect(ran.filter((p) => p === 'tsx' || p === 'esbuild')).toEqual([]);
+  }, 60_000);
+
+  it('a command loads what it uses (issue #25): no documents, mail, Redis, connectors nor HTTP for brands list', async () => {
+    const env = { DATABASE_URL: testDatabaseUrl() };
+    // What no `dlv` command outside its own use loads: documents (PDF, barcodes, images), object
+    // storage, mail, Redis without REDIS_URL, password hashing, phone numbers, the HTTP server, tracing.
+    const heavy = (p: string) =>
+      /^(pdfkit|fontkit|bwip-js|sharp|nodemailer|ioredis|@node-rs\/argon2|libphonenumber-js|fastify|graphile-worker|codes-postaux)$/.test(
+        p,
+      ) || /^@(aws-sdk|smithy|opentelemetry)\//.test(p);
+    // A core command (brands, keys, grids, webhooks): the core services, not the whole bag.
+    const core = await loadedBy(['brands', 'list', '--json'], env);
+    expect(core.packages).toContain('pg');
+    expect(core.packages.filter((p) => heavy(p) || p.startsWith('@fastify/'))).toEqual([]);
+    expect(core.modules).toContain('core-deps.js');
+    expect(core.modules).not.toContain('deps.js');
+    // The connectors' modules: their `dlv connectors` declarations (cli.js, job names) only.
+    expect(
+      core.modules.filter((m) => m.startsWith('connectors/') && !/\/(cli|jobs\/names)\.js$/.test(m)),
+    ).toEqual(['connectors/commands.js', 'connectors/connection.js']);
+    expect(core.modules.filter((m) => m.startsWith('http/'))).toEqual([]);
+    // A command of the whole bag (src/deps.ts: the connectors, their receivers' cookie plugin…) still
+    // loads documents, mail, Redis… only when used.
+    const whole = await loadedBy(['orders', 'show', 'DLV-AAAA-0000', '--json'], env);
+    expect(whole.modules).toContain('deps.js');
+    expect(whole.packages.filter(heavy)).toEqual([]);
   }, 60_000);
 
   it('dlv completion bash prints a script completing commands, subcommands and flags', async () => {

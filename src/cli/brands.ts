@@ -1,5 +1,5 @@
 import type { Brand } from '../domain/brands/brand.ts';
-import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
+import { type CommandSpec, coreCommand, requireArg, requireFlag, table } from './context.ts';
 
 const BRAND_ID = { name: 'BRAND_ID', description: 'the brand (brd_…)' };
 
@@ -15,7 +15,7 @@ const brandJson = (b: Brand) => ({
 /** `allow-webhooks` / `disallow-webhooks`: opens or closes the brand's webhook subscription API. */
 function webhooksSwitch(allowed: boolean): CommandSpec {
   const verb = allowed ? 'allow-webhooks' : 'disallow-webhooks';
-  return command({
+  return coreCommand({
     path: `brands ${verb}`,
     description: allowed
       ? 'open the webhook subscription API to the brand (its keys may carry webhooks:write); answers its open requests'
@@ -42,7 +42,7 @@ function webhooksSwitch(allowed: boolean): CommandSpec {
 }
 
 export const brandCommands: CommandSpec[] = [
-  command({
+  coreCommand({
     path: 'brands create',
     description: 'create a brand',
     flags: {
@@ -58,7 +58,7 @@ export const brandCommands: CommandSpec[] = [
       ctx.out(`Created brand ${brand.id} (${brand.name})`, brandJson(brand));
     },
   }),
-  command({
+  coreCommand({
     path: 'brands list',
     description: 'list the brands',
     async run(ctx) {
@@ -71,7 +71,7 @@ export const brandCommands: CommandSpec[] = [
       });
     },
   }),
-  command({
+  coreCommand({
     path: 'brands show',
     description: "a brand's details, webhooks_allowed included",
     args: [BRAND_ID],
@@ -90,7 +90,7 @@ export const brandCommands: CommandSpec[] = [
   }),
   webhooksSwitch(true),
   webhooksSwitch(false),
-  command({
+  coreCommand({
     path: 'brands disable',
     description: 'disable a brand: its keys are refused within 5 seconds, its people cannot sign in',
     args: [BRAND_ID],

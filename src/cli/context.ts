@@ -1,4 +1,5 @@
 import type { Platform } from '../connectors/connection.ts';
+import type { CoreDeps } from '../core-deps.ts';
 import type { Database } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
 import { terminalText } from './terminal-text.ts';
@@ -30,9 +31,12 @@ type FlagValues<F extends Flags> = string extends keyof F
   ? Partial<Record<string, string | true>>
   : { [K in keyof F]?: F[K] extends { value: string } ? string : true } & { json?: true };
 
-/** What every command gets: the wired services, its parsed arguments and flags and a way to print. */
-export interface CommandContext<F extends Flags = Flags> {
-  deps: Deps;
+/**
+ * What every command gets: the wired services, its parsed arguments and flags and a way to print.
+ * `deps` is what the command declared it uses: the core services (`coreCommand`) or all of them.
+ */
+export interface CommandContext<F extends Flags = Flags, D extends CoreDeps = Deps> {
+  deps: D;
   database: Database;
   args: string[];
   flags: FlagValues<F>;
@@ -43,7 +47,7 @@ export interface CommandContext<F extends Flags = Flags> {
   out(human: string, json: unknown): void;
 }
 
-export interface CommandSpec<F extends Flags = Flags> {
+export interface CommandSpec<F extends Flags = Flags, D extends CoreDeps = Deps> {
   /** Its words after `dlv`: `migrate`, `keys create`, `webhooks requests close`. */
   path: string;
   description: string;
@@ -52,7 +56,12 @@ export interface CommandSpec<F extends Flags = Flags> {
   flags?: F;
   /** Opens the database migrated first, whatever it is (`dlv migrate`). */
   migrates?: boolean;
-  run(ctx: CommandContext<F>): Promise<void>;
+  /**
+   * Uses the core services only (src/core-deps.ts): the command wires and loads those, not the
+   * connectors, the outbox, mail and documents behind the whole bag (convention 17; `dlv` under 1 s).
+   */
+  core?: true;
+  run(ctx: CommandContext<F, D>): Promise<void>;
 }
 
 /** What a platform adds to `dlv connectors` (src/connectors/<platform>/cli.ts). */
@@ -76,21 +85,34 @@ export function command<F extends Flags = Record<never, FlagSpec>>(spec: Command
   return spec as unknown as CommandSpec;
 }
 
+/** A command that uses only the core services (`ctx.deps` is `CoreDeps`): it loads nothing else. */
+export function coreCommand<F extends Flags = Record<never, FlagSpec>>(
+  spec: Omit<CommandSpec<F, CoreDeps>, 'core'>,
+): CommandSpec {
+  return { ...spec, core: true } as unknown as CommandSpec;
+}
+
 export class UsageError extends Error {}
 
-export function requireFlag<F extends Flags>(ctx: CommandContext<F>, name: keyof F & string): string {
+export function requireFlag<F extends Flags>(
+  ctx: CommandContext<F, CoreDeps>,
+  name: keyof F & string,
+): string {
   const value: unknown = ctx.flags[name];
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 
 /** A value flag's text, trimmed, or null when absent or blank. */
-export function optionalFlag<F extends Flags>(ctx: CommandContext<F>, name: keyof F & string): string | null {
+export function optionalFlag<F extends Flags>(
+  ctx: CommandContext<F, CoreDeps>,
+  name: keyof F & string,
+): string | null {
   const value: unknown = ctx.flags[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-export function requireArg(ctx: CommandContext<Flags>, index: number, name: string): string {
+export function requireArg(ctx: CommandContext<Flags, CoreDeps>, index: number, name: string): string {
   const value = ctx.args[index];
   if (!value) throw new UsageError(`${name} is required`);
   return value;

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CoreDeps } from '../core-deps.ts';
 import { formatGridCsv, formatGridJson } from '../domain/pricing/grid-file.ts';
 import { findGridHoles, type GridHole, summariseGridHoles } from '../domain/pricing/grid-holes.ts';
 import { AppError } from '../errors.ts';
-import { type CommandContext, type CommandSpec, command, requireArg, UsageError } from './context.ts';
+import { type CommandContext, type CommandSpec, coreCommand, requireArg, UsageError } from './context.ts';
 
 const GRID_FLAGS = {
   brand: { value: 'ID', description: "the brand's negotiated grid (or --default)" },
@@ -13,7 +14,7 @@ const GRID_FLAGS = {
 
 import { terminalLines } from './terminal-text.ts';
 
-function formatOf(ctx: CommandContext<typeof GRID_FLAGS>, file: string): 'json' | 'csv' {
+function formatOf(ctx: CommandContext<typeof GRID_FLAGS, CoreDeps>, file: string): 'json' | 'csv' {
   const explicit = ctx.flags.format;
   const format = typeof explicit === 'string' ? explicit : path.extname(file).slice(1).toLowerCase();
   if (format !== 'json' && format !== 'csv')
@@ -21,7 +22,7 @@ function formatOf(ctx: CommandContext<typeof GRID_FLAGS>, file: string): 'json' 
   return format;
 }
 
-function target(ctx: CommandContext<typeof GRID_FLAGS>): { brandId: string } | 'default' {
+function target(ctx: CommandContext<typeof GRID_FLAGS, CoreDeps>): { brandId: string } | 'default' {
   const brand = ctx.flags.brand;
   if (ctx.flags.default === true && brand === undefined) return 'default';
   if (typeof brand === 'string' && ctx.flags.default === undefined) return { brandId: brand };
@@ -54,7 +55,7 @@ function reportHoles(
 }
 
 export const gridCommands: CommandSpec[] = [
-  command({
+  coreCommand({
     path: 'grids import',
     description: "replace a brand's grid or the default grid with a .json or .csv file (checked whole first)",
     args: [{ name: 'FILE', description: 'the grid file; its extension gives the format unless --format' }],
@@ -82,7 +83,7 @@ export const gridCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'grids show',
     description: "print a brand's grid (its own, or the default it uses) or the default grid, as csv or json",
     flags: GRID_FLAGS,

@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../domain/api-keys/ports.ts';
-import { BRAND_FLAG, type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
+import { BRAND_FLAG, type CommandSpec, coreCommand, requireArg, requireFlag, table } from './context.ts';
 
 const keyJson = (k: ApiKeyRecord) => ({
   id: k.id,
@@ -12,7 +12,7 @@ const keyJson = (k: ApiKeyRecord) => ({
 });
 
 export const keyCommands: CommandSpec[] = [
-  command({
+  coreCommand({
     path: 'keys create',
     description: 'create an API key; the key is printed once',
     flags: {
@@ -34,7 +34,7 @@ export const keyCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'keys list',
     description: "a brand's keys (their prefixes, never the keys)",
     flags: { brand: BRAND_FLAG },
@@ -53,7 +53,7 @@ export const keyCommands: CommandSpec[] = [
       ctx.out(keys.length ? table(rows) : 'This brand has no keys.', { keys: keys.map(keyJson) });
     },
   }),
-  command({
+  coreCommand({
     path: 'keys revoke',
     description: 'revoke a key (effective within 5 seconds on every instance)',
     args: [{ name: 'KEY_ID', description: 'the key (key_…)' }],

@@ -1,14 +1,21 @@
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import type { CoreDeps } from '../core-deps.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { createDeps } from '../deps.ts';
+import type { Pool } from '../db/pool.ts';
+import type { Deps } from '../deps.ts';
 import { isAppError } from '../errors.ts';
 import { type CommandContext, type CommandSpec, UsageError } from './context.ts';
 import { terminalLines } from './terminal-text.ts';
 
 // Loaded (with the database and every service) only when a command runs, never for help or completion.
 
-async function openCliDeps(config: Config, options: { migrate: boolean; poolSize: number }) {
+async function openCliDeps(config: Config, options: { migrate: boolean; poolSize: number; core: boolean }) {
+  // A core command loads and wires the core services only (src/core-deps.ts); the others, the whole
+  // bag (src/deps.ts: the connectors, the outbox, mail, documents), which costs about half a second.
+  const wire: (config: Config, pool: Pool) => CoreDeps = options.core
+    ? (await import('../core-deps.ts')).createCoreDeps
+    : (await import('../deps.ts')).createDeps;
   const database = await openDatabase(config, options.poolSize, { applicationName: 'dlv-cli' });
   let migrated: string[] = [];
   try {
@@ -19,7 +26,7 @@ async function openCliDeps(config: Config, options: { migrate: boolean; poolSize
     await database.close();
     throw err;
   }
-  return { database, deps: createDeps(config, database.pool), migrated };
+  return { database, deps: wire(config, database.pool), migrated };
 }
 
 export interface ParsedCommand {
@@ -38,9 +45,14 @@ export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Prom
     // `dlv worker` holds the queue's listener and its cron beside the jobs it runs (its pool: concurrency + 2).
     const concurrency = Number(parsed.flags.concurrency) || config.workerConcurrency;
     const poolSize = spec.path === 'worker' ? Math.max(4, concurrency + 2) : 4;
-    opened = await openCliDeps(config, { migrate: spec.migrates === true, poolSize });
+    opened = await openCliDeps(config, {
+      migrate: spec.migrates === true,
+      poolSize,
+      core: spec.core === true,
+    });
     const ctx: CommandContext = {
-      deps: opened.deps,
+      // What the command declared: a core command (coreCommand) is typed to use CoreDeps only.
+      deps: opened.deps as Deps,
       database: opened.database,
       migrated: opened.migrated,
       args: parsed.args,

@@ -5,7 +5,7 @@ import { invalidField } from '../errors.ts';
 import {
   BRAND_FLAG,
   type CommandSpec,
-  command,
+  coreCommand,
   optionalFlag,
   requireArg,
   requireFlag,
@@ -70,7 +70,7 @@ function requestJson(r: WebhookRequest) {
 }
 
 export const webhookCommands: CommandSpec[] = [
-  command({
+  coreCommand({
     path: 'webhooks add',
     description: "add a brand's webhook endpoint; prints its signing secret, once",
     flags: {
@@ -94,7 +94,7 @@ export const webhookCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks list',
     description: 'webhook endpoints and their state (why a disabled one is)',
     flags: { brand: { value: 'ID', description: "only this brand's" } },
@@ -110,7 +110,7 @@ export const webhookCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks disable',
     description: 'disable an endpoint; its pending deliveries are not sent',
     args: [ENDPOINT_ID],
@@ -119,7 +119,7 @@ export const webhookCommands: CommandSpec[] = [
       ctx.out(`Disabled ${endpoint.id}; pending deliveries to it will not be sent.`, endpointJson(endpoint));
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks enable',
     description: 'enable an endpoint again (webhooks replay --since sends what it missed)',
     args: [ENDPOINT_ID],
@@ -131,7 +131,7 @@ export const webhookCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks rotate-secret',
     description: 'a new signing secret, printed once; the previous one also signs for 24 hours',
     args: [ENDPOINT_ID],
@@ -146,7 +146,7 @@ export const webhookCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks replay',
     description: "send a delivery's event again (--delivery), or every event since a time (--since)",
     flags: {
@@ -172,7 +172,7 @@ export const webhookCommands: CommandSpec[] = [
       ctx.out(`Replaying ${ids.length} deliveries.`, { count: ids.length, delivery_ids: ids });
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks deliveries',
     description: "an endpoint's deliveries, every attempt: status, duration, response excerpt, error",
     flags: {
@@ -186,7 +186,7 @@ export const webhookCommands: CommandSpec[] = [
       ctx.out(describeDeliveries(deliveries), { deliveries: deliveries.map(deliveryJson) });
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks requests',
     description: "open webhook requests from the account area's webhooks page",
     async run(ctx) {
@@ -207,7 +207,7 @@ Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor op
       ctx.out(human, { requests: requests.map(requestJson) });
     },
   }),
-  command({
+  coreCommand({
     path: 'webhooks requests close',
     description: 'answer an open request: done, or declined',
     args: [{ name: 'REQUEST_ID', description: 'the request (whr_…)' }],

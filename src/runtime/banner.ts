@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { CONNECTORS } from '../connectors/registry.ts';
 import type { seedDemoBrand } from '../domain/brands/demo.ts';
-import { PUBLIC_PREFIX } from '../http/public/index.ts';
+import { PUBLIC_PREFIX } from '../http/public/server-url.ts';
 
 export interface BannerFacts {
   config: Config;

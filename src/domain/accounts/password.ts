@@ -1,16 +1,21 @@
 import { readFileSync } from 'node:fs';
-import { hash, verify } from '@node-rs/argon2';
 import { fieldProblem } from '../../errors.ts';
 
 const PASSWORD_MIN = 12;
 const PASSWORD_MAX = 128;
 
-const COMMON = new Set(
-  readFileSync(new URL('../../../data/common-passwords.txt', import.meta.url), 'utf8')
-    .split('\n')
-    .map((line) => line.trim().toLowerCase())
-    .filter(Boolean),
-);
+// Read by the first password checked (sign-up, reset, invitation), not by every process wiring the services.
+let common: Set<string> | null = null;
+const commonPasswords = (): Set<string> =>
+  (common ??= new Set(
+    readFileSync(new URL('../../../data/common-passwords.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => line.trim().toLowerCase())
+      .filter(Boolean),
+  ));
+
+// The native argon2 binding is loaded by the first hash or verification, likewise.
+const argon2 = () => import('@node-rs/argon2');
 
 /**
  * OWASP's argon2id parameters (m = 19 MiB, t = 2, p = 1). `algorithm: 2` is Argon2id: the
@@ -24,18 +29,19 @@ export function checkPassword(password: string, email: string): void {
   if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
     throw fieldProblem('password', 'length.between', { min: PASSWORD_MIN, max: PASSWORD_MAX });
   }
-  if (COMMON.has(password.toLowerCase())) throw fieldProblem('password', 'password.common');
+  if (commonPasswords().has(password.toLowerCase())) throw fieldProblem('password', 'password.common');
   const local = email.split('@')[0]!.toLowerCase();
   if (local.length >= 3 && password.toLowerCase().includes(local)) {
     throw fieldProblem('password', 'password.containsEmail');
   }
 }
 
-export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2ID);
+export const hashPassword = async (password: string): Promise<string> =>
+  (await argon2()).hash(password, ARGON2ID);
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
-    return await verify(passwordHash, password);
+    return await (await argon2()).verify(passwordHash, password);
   } catch {
     return false;
   }

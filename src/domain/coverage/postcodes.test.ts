@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { communeInAddress, lookupPostcode } from './postcodes.ts';
+import { communeInAddress, lookupPostcode, postcodeTable } from './postcodes.ts';
 import { IDF_DEPARTEMENTS, zoneForDepartement } from './zones.ts';
 
 describe('lookupPostcode', () => {
@@ -63,5 +64,21 @@ describe('zoneForDepartement', () => {
     expect([...IDF_DEPARTEMENTS].sort()).toEqual(['75', '77', '78', '91', '92', '93', '94', '95']);
     expect(zoneForDepartement('60')).toBeNull();
     expect(zoneForDepartement('2A')).toBeNull();
+  });
+});
+
+describe('the compact postcode table (issue #25)', () => {
+  it('is what the build wrote beside the compiled module: the service reads it instead of the whole list', () => {
+    // The tests' global set-up built dist/ (test/support/build-setup.ts).
+    const written = JSON.parse(
+      readFileSync(new URL('../../../dist/domain/coverage/postcodes-table.json', import.meta.url), 'utf8'),
+    );
+    const table = postcodeTable();
+    expect(written).toEqual(table);
+    // Every postcode of the list, its département first, then its communes, the city first.
+    expect(Object.keys(table).length).toBeGreaterThan(6000);
+    expect(table['75016']).toEqual(['75', 'Paris']);
+    expect(table['77000']?.slice(0, 1)).toEqual(['77']);
+    expect(table['77000']).toContain('Vaux-le-Pénil');
   });
 });

@@ -12,7 +12,6 @@ import {
   type LabelSize,
   labelsOfOrder,
 } from './label.ts';
-import { renderLabelsPdf } from './label-pdf.ts';
 import { renderLabelsZpl } from './label-zpl.ts';
 import type { LabelledOrder, LabelStore } from './ports.ts';
 import {
@@ -21,6 +20,10 @@ import {
   type SortCodeRule,
   sortCodeTable,
 } from './sort-codes.ts';
+
+// PDFKit and the barcode encoders (~45 modules, ~10 MB) are loaded by the first PDF asked for, not by
+// every process that wires the services (the CLI, the worker, an API that prints no labels).
+const pdfRenderer = async () => (await import('./label-pdf.ts')).renderLabelsPdf;
 
 /** References in one batch (SPEC §10, issue #26). */
 export const MAX_BATCH_REFS = 200;
@@ -127,7 +130,7 @@ export function labelService(deps: {
     const at = clock();
     const body =
       options.format === 'pdf'
-        ? await renderLabelsPdf(labels, options.size, at)
+        ? await (await pdfRenderer())(labels, options.size, at)
         : Buffer.from(renderLabelsZpl(labels, options.size), 'utf8');
 
     const first = orders.filter((o) => o.labelledAt === null);

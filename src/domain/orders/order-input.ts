@@ -1,10 +1,18 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { createRequire } from 'node:module';
+import type * as PhoneNumbers from 'libphonenumber-js';
 import { AppError, invalidField, validateFields } from '../../errors.ts';
 import { locateAddresses, type Place } from '../coverage/locate-address.ts';
 import { eurosToCents, hasAtMostTwoDecimals } from '../pricing/money.ts';
 import { DEFAULT_SERVICE, parseService } from '../pricing/services.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
 import type { Order } from './order.ts';
+
+// libphonenumber-js (~110 modules) is loaded by the first phone number parsed, not by every process
+// that wires the services (a `dlv` command, the worker): its CommonJS build, which the same package
+// ships with the same metadata, because a parse is synchronous.
+let phoneNumbers: typeof PhoneNumbers | null = null;
+const phoneLibrary = (): typeof PhoneNumbers =>
+  (phoneNumbers ??= createRequire(import.meta.url)('libphonenumber-js') as typeof PhoneNumbers);
 
 /** The body of `POST /orders` as the schema admits it (types checked, values not yet). */
 export interface OrderInput {
@@ -72,7 +80,7 @@ export function parseAmount(value: number | null | undefined): number | null {
 export function parsePhone(value: string | null | undefined): string | null {
   const raw = text(value);
   if (raw === null) return null;
-  const phone = parsePhoneNumberFromString(raw, 'FR');
+  const phone = phoneLibrary().parsePhoneNumberFromString(raw, 'FR');
   if (!phone?.isValid())
     throw invalidField(
       'delivery_phone',

@@ -8,7 +8,6 @@ import type { OrderService } from '../orders/order-service.ts';
 import { normaliseTrackingRef } from '../orders/tracking-ref.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { UnitOfWork } from '../shared/stores.ts';
-import { renderManifestPdf } from './manifest-pdf.ts';
 import {
   DEFAULT_WINDOW,
   isDue,
@@ -169,6 +168,8 @@ export function pickupService(deps: {
         deps.stores.brands.findById(brandId),
         pickups.manifestParcels(brandId, pickup.orderRefs),
       ]);
+      // PDFKit and the barcodes are loaded by the first manifest, as labels and invoices do theirs.
+      const { renderManifestPdf } = await import('./manifest-pdf.ts');
       const pdf = await renderManifestPdf({ brandName: brand?.name ?? brandId, pickup, parcels });
       return { pickup, pdf };
     },

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
 import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import { isAppError } from '../../errors.ts';
-import { publicServerUrl } from '../public/index.ts';
+import { publicServerUrl } from '../public/server-url.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';

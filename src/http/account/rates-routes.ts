@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import { resolveDestination } from '../../domain/coverage/destination.ts';
 import type { RateRequest, RateService } from '../../domain/rates/rate-service.ts';
 import { fieldProblem } from '../../errors.ts';
-import { publicServerUrl } from '../public/index.ts';
+import { publicServerUrl } from '../public/server-url.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';

@@ -22,8 +22,10 @@ import { pickupRoutes } from './routes/pickups/index.ts';
 import { postRatesRoute } from './routes/rates/index.ts';
 import { pingRoute } from './routes/system/index.ts';
 import { webhookSubscriptionRoutes } from './routes/webhook-subscriptions/index.ts';
+import { PUBLIC_PREFIX, publicServerUrl } from './server-url.ts';
 
-export const PUBLIC_PREFIX = '/public/v1';
+// Defined apart (server-url.ts) so that printing the address does not load the routes.
+export { PUBLIC_PREFIX } from './server-url.ts';
 
 /**
  * What the public API's routes use, and no more: each route module declares its own part, and
@@ -54,11 +56,6 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   webhookSubscriptionRoutes,
   eventTypesRoute,
 ];
-
-export function publicServerUrl(deps: { config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'> }): string {
-  const base = deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`;
-  return `${base}${PUBLIC_PREFIX}`;
-}
 
 /** The public API (`/public/v1`): brands' API keys, its OpenAPI document and docs page. */
 export function publicApi(deps: PublicApiContext) {

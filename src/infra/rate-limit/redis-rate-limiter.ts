@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { RedisHealth } from './redis-health.ts';
 import { type BucketPolicy, type Decision, decide, type RateLimiter } from './token-bucket.ts';
 
@@ -24,17 +23,21 @@ return tostring(tokens)
  * request is let through (fail open): rate limiting protects the service, it must not take it down.
  */
 export function redisRateLimiter(url: string, policy: BucketPolicy, health?: RedisHealth): RateLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-  // Reconnection attempts fail here too, a few times a second: the health object rate-limits the lines.
-  redis.on('error', (err: Error) => health?.failed(err));
-  redis.on('ready', () => health?.answered());
-  redis.defineCommand('dlvTakeToken', { numberOfKeys: 1, lua: TAKE });
-  const take = redis as unknown as {
-    dlvTakeToken(key: string, rate: number, burst: number): Promise<string>;
-  };
+  // ioredis is loaded here, when a limiter is first used with REDIS_URL set, never by a process without it.
+  const connected = import('ioredis').then(({ Redis }) => {
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    // Reconnection attempts fail here too, a few times a second: the health object rate-limits the lines.
+    redis.on('error', (err: Error) => health?.failed(err));
+    redis.on('ready', () => health?.answered());
+    redis.defineCommand('dlvTakeToken', { numberOfKeys: 1, lua: TAKE });
+    return redis;
+  });
   return {
     async take(key): Promise<Decision> {
       try {
+        const take = (await connected) as unknown as {
+          dlvTakeToken(key: string, rate: number, burst: number): Promise<string>;
+        };
         const tokens = Number(
           await take.dlvTakeToken(`dlv:ratelimit:${key}`, policy.perSecond, policy.burst),
         );
@@ -46,7 +49,7 @@ export function redisRateLimiter(url: string, policy: BucketPolicy, health?: Red
       }
     },
     async close() {
-      redis.disconnect();
+      (await connected).disconnect();
     },
   };
 }

@@ -8,7 +8,7 @@ import { NEW_SHOP_SECRET_COOKIE } from '../../../http/account/session-cookies.ts
 import type { ShopsKit } from '../../../http/account/shop-part.ts';
 import type { FieldErrors } from '../../../http/account/views/form-fields.ts';
 import { messagePage, type PageContext } from '../../../http/account/views/layout.ts';
-import { PUBLIC_PREFIX, publicServerUrl } from '../../../http/public/index.ts';
+import { PUBLIC_PREFIX, publicServerUrl } from '../../../http/public/server-url.ts';
 import { userOf } from '../../../http/shared/principal.ts';
 import type { Connection } from '../../connection.ts';
 import type { PrestaShopConnector } from '../prestashop-connector.ts';
