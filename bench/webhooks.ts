@@ -8,7 +8,7 @@
  *     the same receiver, as many at a time as the workers may have in flight;
  * then the isolation run: one endpoint answering in 500 ms, the others' throughput compared with
  * the first run. BENCH_WEBHOOK_SECONDS (default BENCH_SECONDS, 8), BENCH_WEBHOOK_ENDPOINTS (8),
- * BENCH_WEBHOOK_WORKERS (1) tune it.
+ * BENCH_WEBHOOK_WORKERS (1) tune it; BENCH_WEBHOOK_PROFILE=<dir> profiles the workers (--cpu-prof).
  */
 import type { Deps } from '../src/deps.ts';
 import { startServer } from './harness.ts';
@@ -29,6 +29,8 @@ export async function benchWebhookDelivery(
   const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? process.env.BENCH_SECONDS ?? 8);
   const endpoints = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 8);
   const workerCount = Number(process.env.BENCH_WEBHOOK_WORKERS ?? 1);
+  /** A developer's tool: the workers run under --cpu-prof, their profiles written there on exit. */
+  const profileDir = process.env.BENCH_WEBHOOK_PROFILE;
   const deps = makeDeps(16);
   const receiver = await startServer('bench/servers/webhook-receiver.ts', {});
   const base = `http://127.0.0.1:${receiver.port}`;
@@ -57,12 +59,16 @@ export async function benchWebhookDelivery(
   const workers = [];
   for (let i = 0; i < workerCount; i++) {
     workers.push(
-      await startServer('bench/servers/webhook-worker.ts', {
-        DATABASE_URL: dbUrl,
-        WEBHOOKS_ALLOW_INSECURE: '1',
-        WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
-        LOG_LEVEL: 'warn',
-      }),
+      await startServer(
+        'bench/servers/webhook-worker.ts',
+        {
+          DATABASE_URL: dbUrl,
+          WEBHOOKS_ALLOW_INSECURE: '1',
+          WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+          LOG_LEVEL: 'warn',
+        },
+        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      ),
     );
   }
 
