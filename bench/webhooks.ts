@@ -31,6 +31,8 @@ export async function benchWebhookDelivery(
   const workerCount = Number(process.env.BENCH_WEBHOOK_WORKERS ?? 1);
   /** A developer's tool: the workers run under --cpu-prof, their profiles written there on exit. */
   const profileDir = process.env.BENCH_WEBHOOK_PROFILE;
+  /** Also a developer's tool: PostgreSQL's time by statement over the end-to-end run (pg_stat_statements). */
+  const statements = process.env.BENCH_WEBHOOK_STATEMENTS === '1';
   const deps = makeDeps(16);
   const receiver = await startServer('bench/servers/webhook-receiver.ts', {});
   const base = `http://127.0.0.1:${receiver.port}`;
@@ -134,7 +136,9 @@ export async function benchWebhookDelivery(
       `webhooks draining: ${backlog} events queued with no worker running, delivered in ${drainSeconds.toFixed(1)} s from the first arrival to the last = ${(backlog / drainSeconds).toFixed(0)} deliveries/s (before: 67–74/s)`,
     );
     const allFast = new Set(brands.map((b) => b.path));
+    if (statements) await statementsReset(deps);
     const real = await run('all endpoints fast', allFast);
+    if (statements) notes.push(...(await statementsTop(deps, real.created)));
 
     await reset();
     const minimal = await new Promise<number>((resolve, reject) => {
@@ -176,4 +180,23 @@ export async function benchWebhookDelivery(
     await deps.pool.end();
   }
   return notes;
+}
+
+async function statementsReset(deps: Deps): Promise<void> {
+  await deps.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await deps.pool.query('SELECT pg_stat_statements_reset()');
+}
+
+/** The statements PostgreSQL spent most time on, per order created (needs the server to preload the module). */
+async function statementsTop(deps: Deps, orders: number): Promise<string[]> {
+  const { rows } = await deps.pool.query<{ calls: string; total: number; rows: string; query: string }>(
+    `SELECT calls, total_exec_time + total_plan_time AS total, rows, query FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total DESC LIMIT 15`,
+  );
+  return rows.map(
+    (r) =>
+      `statement: ${((1000 * r.total) / orders).toFixed(0)} µs/order, ${(Number(r.calls) / orders).toFixed(3)} calls/order, ` +
+      `${(r.total / Number(r.calls)).toFixed(2)} ms/call, ${r.rows} rows: ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`,
+  );
 }
