@@ -127,7 +127,7 @@ export async function benchWebhookDelivery(
     let drained = await stats();
     const arrived = (st: Stats) => Object.values(st.paths).reduce((n, p) => n + p.count, 0);
     // CPU from the first arrival seen on (the workers' start-up under tsx is not delivery work).
-    let cpuFrom: { count: number; worker: number; postgres: number } | null = null;
+    let cpuFrom: { count: number; worker: number; postgres: Map<number, number> } | null = null;
     while (arrived(drained) < backlog) {
       if (Date.now() - drainStarted > 180_000) throw new Error('webhook backlog not drained in 180 s');
       await new Promise((r) => setTimeout(r, 100));
@@ -136,13 +136,13 @@ export async function benchWebhookDelivery(
         cpuFrom = {
           count: arrived(drained),
           worker: workers.reduce((ms, w) => ms + cpuMs(w.pid), 0),
-          postgres: postgresCpuMs(postmaster),
+          postgres: postgresCpu(postmaster),
         };
     }
     const drainCpu = cpuFrom && {
       deliveries: backlog - cpuFrom.count,
       worker: workers.reduce((ms, w) => ms + cpuMs(w.pid), 0) - cpuFrom.worker,
-      postgres: postgresCpuMs(postmaster) - cpuFrom.postgres,
+      postgres: postgresCpuSince(postmaster, cpuFrom.postgres),
     };
     const perDelivery = (ms: number) => (drainCpu ? ((1000 * ms) / drainCpu.deliveries).toFixed(0) : '?');
     // From the first arrival to the last: the workers' start-up (tsx) is not delivery time.
@@ -241,17 +241,29 @@ async function postmasterPid(deps: Deps): Promise<number | null> {
   }
 }
 
-/** CPU of the server's processes (backends and background workers) alive now, in ms. */
-function postgresCpuMs(postmaster: number | null): number {
-  if (postmaster === null) return 0;
-  let ms = cpuMs(postmaster);
+/**
+ * CPU of the server's processes (backends and background workers) by pid, in ms. Compared by pid
+ * (`postgresCpuSince`): a backend that closes meanwhile takes its CPU time with it.
+ */
+function postgresCpu(postmaster: number | null): Map<number, number> {
+  const ms = new Map<number, number>();
+  if (postmaster === null) return ms;
+  ms.set(postmaster, cpuMs(postmaster));
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(fields[1]) === postmaster) ms += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+      if (Number(fields[1]) === postmaster)
+        ms.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
     } catch {
       // Gone meanwhile.
     }
   }
+  return ms;
+}
+
+/** The server's CPU since `before` (ms), over the processes alive now. */
+function postgresCpuSince(postmaster: number | null, before: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, now] of postgresCpu(postmaster)) ms += now - (before.get(pid) ?? 0);
   return ms;
 }
