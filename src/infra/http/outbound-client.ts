@@ -20,7 +20,7 @@ interface OutboundRequest {
    * The same as a signal that aborts after this long, for a caller sending many requests: the
    * exchange is destroyed with an OutboundTimeout, by a plain timer. An AbortSignal costs each
    * request an AbortController, an EventTarget and the listeners `http` hangs on it (a twentieth
-   * of a webhook delivery's CPU, profiled).
+   * of the webhook worker's profile samples).
    */
   timeoutMs?: number;
 }
