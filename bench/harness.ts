@@ -6,6 +6,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export interface RunningServer {
   port: number;
+  /** The process's id (to read its CPU time in /proc). */
+  pid: number;
+  /** What it printed so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -34,6 +38,8 @@ export function startServer(
       if (match) {
         resolve({
           port: Number(match[1]),
+          pid: child.pid!,
+          output: () => out,
           stop: () => {
             if (!stopping) {
               child.kill('SIGTERM');

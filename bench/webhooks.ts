@@ -8,8 +8,9 @@
  *     the same receiver, as many at a time as the workers may have in flight;
  * then the isolation run: one endpoint answering in 500 ms, the others' throughput compared with
  * the first run. BENCH_WEBHOOK_SECONDS (default BENCH_SECONDS, 8), BENCH_WEBHOOK_ENDPOINTS (8),
- * BENCH_WEBHOOK_WORKERS (1) tune it.
+ * BENCH_WEBHOOK_WORKERS (1) tune it; BENCH_WEBHOOK_PROFILE=<dir> profiles the workers (--cpu-prof).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Deps } from '../src/deps.ts';
 import { startServer } from './harness.ts';
 
@@ -29,6 +30,10 @@ export async function benchWebhookDelivery(
   const seconds = Number(process.env.BENCH_WEBHOOK_SECONDS ?? process.env.BENCH_SECONDS ?? 8);
   const endpoints = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 8);
   const workerCount = Number(process.env.BENCH_WEBHOOK_WORKERS ?? 1);
+  /** A developer's tool: the workers run under --cpu-prof, their profiles written there on exit. */
+  const profileDir = process.env.BENCH_WEBHOOK_PROFILE;
+  /** Also a developer's tool: PostgreSQL's time by statement over the end-to-end run (pg_stat_statements). */
+  const statements = process.env.BENCH_WEBHOOK_STATEMENTS === '1';
   const deps = makeDeps(16);
   const receiver = await startServer('bench/servers/webhook-receiver.ts', {});
   const base = `http://127.0.0.1:${receiver.port}`;
@@ -57,12 +62,16 @@ export async function benchWebhookDelivery(
   const workers = [];
   for (let i = 0; i < workerCount; i++) {
     workers.push(
-      await startServer('bench/servers/webhook-worker.ts', {
-        DATABASE_URL: dbUrl,
-        WEBHOOKS_ALLOW_INSECURE: '1',
-        WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
-        LOG_LEVEL: 'warn',
-      }),
+      await startServer(
+        'bench/servers/webhook-worker.ts',
+        {
+          DATABASE_URL: dbUrl,
+          WEBHOOKS_ALLOW_INSECURE: '1',
+          WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+          LOG_LEVEL: 'warn',
+        },
+        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+      ),
     );
   }
 
@@ -114,32 +123,51 @@ export async function benchWebhookDelivery(
 
   const notes: string[] = [];
   try {
+    const postmaster = await postmasterPid(deps);
     let drained = await stats();
-    while (Object.values(drained.paths).reduce((n, p) => n + p.count, 0) < backlog) {
+    const arrived = (st: Stats) => Object.values(st.paths).reduce((n, p) => n + p.count, 0);
+    // CPU from the first arrival seen on (the workers' start-up under tsx is not delivery work).
+    let cpuFrom: { count: number; worker: number; postgres: Map<number, number> } | null = null;
+    while (arrived(drained) < backlog) {
       if (Date.now() - drainStarted > 180_000) throw new Error('webhook backlog not drained in 180 s');
       await new Promise((r) => setTimeout(r, 100));
       drained = await stats();
+      if (cpuFrom === null && arrived(drained) > 0)
+        cpuFrom = {
+          count: arrived(drained),
+          worker: workers.reduce((ms, w) => ms + cpuMs(w.pid), 0),
+          postgres: postgresCpu(postmaster),
+        };
     }
+    const drainCpu = cpuFrom && {
+      deliveries: backlog - cpuFrom.count,
+      worker: workers.reduce((ms, w) => ms + cpuMs(w.pid), 0) - cpuFrom.worker,
+      postgres: postgresCpuSince(postmaster, cpuFrom.postgres),
+    };
+    const perDelivery = (ms: number) => (drainCpu ? ((1000 * ms) / drainCpu.deliveries).toFixed(0) : '?');
     // From the first arrival to the last: the workers' start-up (tsx) is not delivery time.
     const arrivals = Object.values(drained.paths);
     const drainSeconds =
       (Math.max(...arrivals.map((p) => p.last)) - Math.min(...arrivals.map((p) => p.first))) / 1000;
     notes.push(
-      `webhooks draining: ${backlog} events queued with no worker running, delivered in ${drainSeconds.toFixed(1)} s from the first arrival to the last = ${(backlog / drainSeconds).toFixed(0)} deliveries/s (before: 67–74/s)`,
+      `webhooks draining: ${backlog} events queued with no worker running, delivered in ${drainSeconds.toFixed(1)} s from the first arrival to the last = ${(backlog / drainSeconds).toFixed(0)} deliveries/s (before: 67–74/s); ` +
+        `CPU per delivery: worker ${perDelivery(drainCpu?.worker ?? 0)} µs, PostgreSQL ${perDelivery(drainCpu?.postgres ?? 0)} µs`,
     );
     const allFast = new Set(brands.map((b) => b.path));
+    if (statements) await statementsReset(deps);
     const real = await run('all endpoints fast', allFast);
+    if (statements) notes.push(...(await statementsTop(deps, real.created)));
 
     await reset();
-    const minimal = await new Promise<number>((resolve, reject) => {
-      startServer('bench/servers/minimal-sender.ts', {
-        TARGET: base,
-        PATHS: [...allFast].join(','),
-        COUNT: String(Math.max(real.delivered, 10_000)),
-        CONCURRENCY: String(endpoints * PER_ENDPOINT * workerCount),
-        SECRET: brands[0]!.secret,
-      }).then((r) => resolve(r.port), reject);
+    const sender = await startServer('bench/servers/minimal-sender.ts', {
+      TARGET: base,
+      PATHS: [...allFast].join(','),
+      COUNT: String(Math.max(real.delivered, 10_000)),
+      CONCURRENCY: String(endpoints * PER_ENDPOINT * workerCount),
+      SECRET: brands[0]!.secret,
     });
+    const minimal = sender.port;
+    const minimalCpu = /CPU (\d+)/.exec(sender.output())?.[1] ?? '?';
 
     // Isolation: the first endpoint now answers in 500 ms; the others are measured as before.
     const slow = brands[0]!;
@@ -158,7 +186,7 @@ export async function benchWebhookDelivery(
         `${real.created} orders in ${seconds} s (${real.createdPerSecond.toFixed(0)}/s created), ${real.delivered}/${real.expected} delivered in ${real.wallSeconds.toFixed(1)} s = ` +
         `**${real.perSecond.toFixed(0)} deliveries/s** (target ≥ 1,000: ${real.perSecond >= 1000 ? 'met' : 'NOT met'}); ` +
         `creation → delivery lag p50 ${real.lag.p50} ms, p99 ${real.lag.p99} ms`,
-      `webhooks minimal signed sender (standardwebhooks + keep-alive, ${endpoints * PER_ENDPOINT * workerCount} in flight, same receiver): ${minimal} deliveries/s; ` +
+      `webhooks minimal signed sender (standardwebhooks + keep-alive, ${endpoints * PER_ENDPOINT * workerCount} in flight, same receiver): ${minimal} deliveries/s, ${minimalCpu} µs of CPU per delivery; ` +
         `end to end / minimal = ${ratio.toFixed(2)} (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'})`,
       `webhooks isolation: with one endpoint of ${endpoints} answering in 500 ms, the ${endpoints - 1} others got ${isolated.perSecond.toFixed(0)} deliveries/s ` +
         `against ${baselineOthers.toFixed(0)}/s in the first run: ${(loss * 100).toFixed(1)} % lost (target ≤ 10 %: ${loss <= 0.1 ? 'met' : 'NOT met'}); ` +
@@ -170,4 +198,72 @@ export async function benchWebhookDelivery(
     await deps.pool.end();
   }
   return notes;
+}
+
+async function statementsReset(deps: Deps): Promise<void> {
+  await deps.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await deps.pool.query('SELECT pg_stat_statements_reset()');
+}
+
+/** The statements PostgreSQL spent most time on, per order created (needs the server to preload the module). */
+async function statementsTop(deps: Deps, orders: number): Promise<string[]> {
+  const { rows } = await deps.pool.query<{ calls: string; total: number; rows: string; query: string }>(
+    `SELECT calls, total_exec_time + total_plan_time AS total, rows, query FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total DESC LIMIT 15`,
+  );
+  return rows.map(
+    (r) =>
+      `statement: ${((1000 * r.total) / orders).toFixed(0)} µs/order, ${(Number(r.calls) / orders).toFixed(3)} calls/order, ` +
+      `${(r.total / Number(r.calls)).toFixed(2)} ms/call, ${r.rows} rows: ${r.query.replace(/\s+/g, ' ').slice(0, 110)}`,
+  );
+}
+
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+
+/** A process's CPU time so far (user + system), in ms; 0 once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL server's main process: the parent of this connection's backend. */
+async function postmasterPid(deps: Deps): Promise<number | null> {
+  try {
+    const { rows } = await deps.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    return Number(readFileSync(`/proc/${rows[0]!.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+  } catch {
+    return null; // A server on another machine: its CPU is not ours to read.
+  }
+}
+
+/**
+ * CPU of the server's processes (backends and background workers) by pid, in ms. Compared by pid
+ * (`postgresCpuSince`): a backend that closes meanwhile takes its CPU time with it.
+ */
+function postgresCpu(postmaster: number | null): Map<number, number> {
+  const ms = new Map<number, number>();
+  if (postmaster === null) return ms;
+  ms.set(postmaster, cpuMs(postmaster));
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(fields[1]) === postmaster)
+        ms.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * TICK_MS);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ms;
+}
+
+/** The server's CPU since `before` (ms), over the processes alive now. */
+function postgresCpuSince(postmaster: number | null, before: Map<number, number>): number {
+  let ms = 0;
+  for (const [pid, now] of postgresCpu(postmaster)) ms += now - (before.get(pid) ?? 0);
+  return ms;
 }

@@ -1,6 +1,7 @@
 // The yardstick of the webhook bench: a bare loop that signs Standard Webhooks (the standardwebhooks
 // package) and POSTs them with keep-alive to the same receiver, CONCURRENCY at a time, over the
-// receiver's paths in turn — no database, no queue. Prints `READY <deliveries per second>`.
+// receiver's paths in turn — no database, no queue. Prints `CPU <µs of its CPU per delivery>`, then
+// `READY <deliveries per second>`.
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
@@ -42,11 +43,14 @@ function post(path: string, i: number): Promise<void> {
 
 let next = 0;
 const started = performance.now();
+const cpu = process.cpuUsage();
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
     for (let i = next++; i < count; i = next++) await post(paths[i % paths.length]!, i);
   }),
 );
 const seconds = (performance.now() - started) / 1000;
+const used = process.cpuUsage(cpu);
+console.log(`CPU ${Math.round((used.user + used.system) / count)}`);
 console.log(`READY ${Math.round(count / seconds)}`);
 agent.destroy();

@@ -78,19 +78,24 @@ function toClaimed(r: ClaimedRow): ClaimedDelivery {
 export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore {
   return {
     async fanOut(eventIds, at, options = {}) {
+      // The events first, each looked up once (MATERIALIZED), then their brands' endpoints: joined
+      // the other way round, the planner probed outbox_events for every event once per endpoint.
       const { rows } = await db.query<{ id: string; eventId: string }>(
         `WITH ${ASYNC_COMMIT}, taken AS (${takeWaitingJobsSql('$3', '$4')}),
          events AS (
            SELECT unnest($1::text[]) AS id
            UNION SELECT t.payload->>'event_id' FROM taken t
             WHERE (t.payload->>'v')::int = ${WEBHOOKS_FAN_OUT_SPEC.payloadVersion} AND t.payload->>'event_id' IS NOT NULL
+         ),
+         ev AS MATERIALIZED (
+           SELECT e.id, e.brand_id, e.type FROM outbox_events e WHERE e.id IN (SELECT id FROM events)
          )
          INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at, created_at, updated_at)
-         SELECT e.id, w.id, $2, $2, $2
-           FROM outbox_events e
+         SELECT ev.id, w.id, $2, $2, $2
+           FROM ev
            JOIN webhook_endpoints w
-             ON w.brand_id = e.brand_id AND w.status = 'active' AND e.type = ANY (w.event_types)
-          WHERE e.id IN (SELECT id FROM events) AND (SELECT set FROM async_commit) IS NOT NULL
+             ON w.brand_id = ev.brand_id AND w.status = 'active' AND ev.type = ANY (w.event_types)
+          WHERE (SELECT set FROM async_commit) IS NOT NULL
          ON CONFLICT (event_id, endpoint_id) WHERE origin = 'fan_out' DO NOTHING
          RETURNING id, event_id AS "eventId"`,
         [eventIds, at, WEBHOOKS_FAN_OUT_SPEC.name, options.takeWaiting ?? 0],
@@ -104,6 +109,10 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
       // The endpoints owed something, by a loose index scan (one probe per endpoint, whatever its
       // backlog), then each one's oldest due deliveries up to its room.
       // Named: prepared once per connection, so the planner's few milliseconds are not paid each time.
+      // Each endpoint's deliveries in the order of (endpoint_id, next_attempt_at): the order of the
+      // endpoint's own partial index, which the planner then walks from the endpoint's first due row;
+      // ordered by next_attempt_at alone it walked the all-endpoints due index, stepping over every
+      // other endpoint's backlog (a slow endpoint's above all) on each claim.
       const { rows } = await db.query<ClaimedRow>({
         name: 'webhook_deliveries_claim',
         text: `WITH RECURSIVE ${ASYNC_COMMIT}, ep(id) AS (
@@ -122,7 +131,7 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
            SELECT p.id FROM rooms r, LATERAL (
              SELECT d.id FROM webhook_deliveries d
               WHERE d.endpoint_id = r.id AND ${CLAIMABLE} AND d.next_attempt_at <= $1
-              ORDER BY d.next_attempt_at LIMIT r.room
+              ORDER BY d.endpoint_id, d.next_attempt_at LIMIT r.room
               FOR UPDATE SKIP LOCKED) p
             WHERE r.room > 0
             LIMIT $5
@@ -186,6 +195,9 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
         response_excerpt: r.attempt?.result.responseExcerpt ?? null,
         error: r.attempt?.result.error ?? null,
       }));
+      // The ids also as an array: the rows of json_to_recordset are estimated at 100 whatever they
+      // are, and against that the planner chose to scan the whole table and hash it; `id = ANY`
+      // takes the primary key.
       const { rows: settled } = await db.query<{ id: string }>({
         name: 'webhook_deliveries_settle',
         text: `WITH ${ASYNC_COMMIT}, o AS (
@@ -197,7 +209,8 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
            UPDATE webhook_deliveries w SET status = o.status, next_attempt_at = o.next_attempt_at,
              attempt_count = o.attempt_count, last_status = o.last_status, last_error = o.last_error,
              updated_at = o.at, lease_until = NULL, lease_token = NULL
-             FROM o WHERE w.id = o.id AND w.lease_token = o.token AND (SELECT set FROM async_commit) IS NOT NULL
+             FROM o WHERE w.id = ANY ($2::text[]) AND w.id = o.id AND w.lease_token = o.token
+              AND (SELECT set FROM async_commit) IS NOT NULL
            RETURNING w.id
          ), a AS (
            INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, response_excerpt, error)
@@ -206,7 +219,7 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
            RETURNING delivery_id
          )
          SELECT d.id, (SELECT count(*) FROM a) AS attempts FROM d`,
-        values: [JSON.stringify(rows)],
+        values: [JSON.stringify(rows), records.map((r) => r.deliveryId)],
       });
       return settled.map((r) => r.id);
     },

@@ -28,24 +28,26 @@ export interface FinishedAttempt {
   result: DeliveryAttemptResult | null;
 }
 
+/** The delivered bytes of a delivery's event: the same for each of its endpoints and attempts. */
+export function eventBodyOf(delivery: ClaimedDelivery): string {
+  const { event } = delivery;
+  return buildEventBody({ type: event.type, id: event.id, createdAt: event.createdAt, data: event.data });
+}
+
 /**
  * Sends one attempt: the body rebuilt from the stored event (the same bytes every time, the event
  * id as webhook-id, so every attempt and replay can be deduplicated by the receiver), signed at
- * `at` with the endpoint's current secrets.
+ * `at` with the endpoint's current secrets. `body`: the event's, when already built for another of
+ * its deliveries.
  */
 export function sendAttempt(
   delivery: ClaimedDelivery,
   at: Date,
   send: (input: SendWebhookInput) => Promise<DeliveryAttemptResult>,
   timeoutMs: number | undefined,
+  body: string = eventBodyOf(delivery),
 ): Promise<DeliveryAttemptResult> {
   const { event, endpoint } = delivery;
-  const body = buildEventBody({
-    type: event.type,
-    id: event.id,
-    createdAt: event.createdAt,
-    data: event.data,
-  });
   const headers = signPayload({
     msgId: event.id,
     timestamp: at,

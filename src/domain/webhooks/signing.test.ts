@@ -61,6 +61,25 @@ describe('signPayload', () => {
     );
   });
 
+  it('signs the UTF-8 bytes of a body beyond ASCII as the standardwebhooks package verifies them', () => {
+    const secret = generateWebhookSecret();
+    const accented = JSON.stringify({
+      type: 'order.created',
+      id: 'msg_é',
+      data: { city: 'Châlons-en-Champagne ✓' },
+    });
+    for (let i = 0; i < 2; i++) {
+      // The second signature comes from the remembered key: it must verify too.
+      const headers = signPayload({
+        msgId: 'msg_é',
+        timestamp: new Date(),
+        body: accented,
+        secrets: [secret],
+      });
+      expect(new Webhook(secret).verify(accented, headers)).toEqual(JSON.parse(accented));
+    }
+  });
+
   it('signs a duplicated secret once', () => {
     const secret = generateWebhookSecret();
     const headers = signPayload({ msgId: 'm', timestamp: new Date(), body, secrets: [secret, secret] });

@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock.ts';
 import {
   applyEndpointChanges,
+  eventBodyOf,
   type FinishedAttempt,
   finishAttempt,
   sendAttempt,
@@ -41,7 +42,8 @@ const PREFETCH = 4;
 
 /** One endpoint's deliveries in this process: claimed and waiting for room, and being sent. */
 interface Lane {
-  queued: { delivery: ClaimedDelivery; claimedAt: number }[];
+  /** `body`: the event's bytes, built once for all its deliveries claimed together. */
+  queued: { delivery: ClaimedDelivery; claimedAt: number; body: string }[];
   sending: number;
 }
 
@@ -141,9 +143,15 @@ export function webhookDispatcher(deps: {
           limit,
         });
         const claimedAt = Date.now();
+        const bodies = new Map<string, string>();
         for (const delivery of claimed) {
           held += 1;
-          laneOf(delivery.endpoint.id).queued.push({ delivery, claimedAt });
+          let body = bodies.get(delivery.event.id);
+          if (body === undefined) {
+            body = eventBodyOf(delivery);
+            bodies.set(delivery.event.id, body);
+          }
+          laneOf(delivery.endpoint.id).queued.push({ delivery, claimedAt, body });
         }
         for (const endpointId of new Set(claimed.map((d) => d.endpoint.id))) pump(endpointId);
       } while (again && running);
@@ -166,12 +174,12 @@ export function webhookDispatcher(deps: {
     const allowance = breakers.allowance(endpointId, now);
     const limit = Math.min(options.perEndpoint, allowance ?? options.perEndpoint);
     while (lane.queued.length > 0 && lane.sending < limit) {
-      const { delivery, claimedAt } = lane.queued.shift()!;
+      const { delivery, claimedAt, body } = lane.queued.shift()!;
       if (now - claimedAt > startWithinMs) {
         giveBack(delivery);
         continue;
       }
-      send(lane, delivery);
+      send(lane, delivery, body);
     }
     // An open circuit: what waits here goes back to the table, for any worker once it closes.
     if (allowance === 0) for (const { delivery } of lane.queued.splice(0)) giveBack(delivery);
@@ -188,14 +196,14 @@ export function webhookDispatcher(deps: {
       );
   }
 
-  function send(lane: Lane, delivery: ClaimedDelivery): void {
+  function send(lane: Lane, delivery: ClaimedDelivery, body: string): void {
     const endpointId = delivery.endpoint.id;
     lane.sending += 1;
     const attempt = (async () => {
       const startedAt = clock();
       const result =
         delivery.endpoint.status === 'active'
-          ? await sendAttempt(delivery, startedAt, deps.send, timeoutMs)
+          ? await sendAttempt(delivery, startedAt, deps.send, timeoutMs, body)
           : null;
       const finished = finishAttempt(delivery, result, startedAt, clock());
       reportFinished(deps.observer, delivery.event.createdAt, finished);

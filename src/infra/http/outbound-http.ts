@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { DeliveryAttemptResult, SendWebhookInput } from '../../domain/webhooks/outbound.ts';
-import { describeNetworkError, type OutboundClient } from './outbound-client.ts';
+import { describeNetworkError, type OutboundClient, OutboundTimeout } from './outbound-client.ts';
 
 export type { DeliveryAttemptResult, SendWebhookInput };
 
@@ -29,41 +29,33 @@ export async function sendWebhook(
     error,
     retryAfter: null,
   });
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  let url: URL;
   try {
-    let url: URL;
-    try {
-      url = new URL(input.url);
-    } catch {
-      return failure('url: is not a valid absolute URL');
-    }
-    let response: IncomingMessage;
-    try {
-      response = await client.request(url, {
-        method: 'POST',
-        headers: input.headers,
-        body: input.body,
-        signal: deadline.signal,
-      });
-    } catch (err) {
-      return failure(deadline.signal.aborted ? `timeout after ${timeoutMs} ms` : describeNetworkError(err));
-    }
-    return await readAnswer(response, deadline.signal, elapsed);
-  } finally {
-    clearTimeout(timer);
+    url = new URL(input.url);
+  } catch {
+    return failure('url: is not a valid absolute URL');
   }
+  let response: IncomingMessage;
+  try {
+    // The client's timer, not an AbortSignal: it destroys the exchange at the deadline whatever its
+    // stage, the response being read included (readAnswer then ends with what it has).
+    response = await client.request(url, {
+      method: 'POST',
+      headers: input.headers,
+      body: input.body,
+      timeoutMs,
+    });
+  } catch (err) {
+    return failure(err instanceof OutboundTimeout ? err.message : describeNetworkError(err));
+  }
+  return await readAnswer(response, elapsed);
 }
 
 /**
  * Once the status is in, the attempt's outcome is known: a slow or broken body only shortens the
  * excerpt, it does not turn a 2xx into a failure.
  */
-function readAnswer(
-  response: IncomingMessage,
-  signal: AbortSignal,
-  elapsed: () => number,
-): Promise<DeliveryAttemptResult> {
+function readAnswer(response: IncomingMessage, elapsed: () => number): Promise<DeliveryAttemptResult> {
   return new Promise((resolve) => {
     const status = response.statusCode ?? 0;
     const ok = status >= 200 && status < 300;
@@ -73,7 +65,6 @@ function readAnswer(
     const done = () => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', done);
       resolve({
         ok,
         status,
@@ -84,7 +75,6 @@ function readAnswer(
       });
       response.destroy();
     };
-    signal.addEventListener('abort', done, { once: true });
     response.on('data', (chunk: Buffer) => {
       if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - size));
       size += chunk.length;
