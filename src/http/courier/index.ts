@@ -5,9 +5,9 @@ import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
-import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
@@ -15,9 +15,9 @@ import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
+import { courierDeliveryRoutes } from './deliveries.ts';
 import { type CourierPage, messagePage, signInPage } from './pages.ts';
 import { courierScanRoutes } from './scan-routes.ts';
-import { courierDeliveryRoutes } from './deliveries.ts';
 import {
   ANYONE,
   anonymousCourierCsrf,
