@@ -5,7 +5,20 @@ import { randomBytes } from 'node:crypto';
  * (`inv_` an invoice, `ivt_` a team invitation).
  */
 export function prefixedId(
-  prefix: 'brd' | 'key' | 'inv' | 'ivt' | 'whk' | 'whr' | 'msg' | 'usr' | 'con' | 'cpb' | 'cou' | 'rnd' | 'att',
+  prefix:
+    | 'brd'
+    | 'key'
+    | 'inv'
+    | 'ivt'
+    | 'whk'
+    | 'whr'
+    | 'msg'
+    | 'usr'
+    | 'con'
+    | 'cpb'
+    | 'cou'
+    | 'rnd'
+    | 'att',
   bytes = 8,
 ): string {
   return `${prefix}_${randomBytes(bytes).toString('hex')}`;

@@ -22,7 +22,7 @@ import type {
 import { checkScans, trackingRefOfCode } from './scan-input.ts';
 
 /** A scan older than this is not applied (refused `too_old`): a queue that old needs a person. */
-export const MAX_SCAN_AGE_MS = 7 * 24 * 3600 * 1000;
+const MAX_SCAN_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** What each context moves the order to (SPEC §10); the door's is its outcome. */
 const MEANING: Record<Exclude<ScanContext, 'door'>, OrderStatus> = {
