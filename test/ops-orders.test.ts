@@ -72,6 +72,7 @@ describe('operations API', () => {
       '/orders/{trackingRef}/status',
       '/pickups',
       '/pickups/{pickupId}/close',
+      '/scans',
       '/openapi.json',
     ]);
     const pub = await call(t.app, { method: 'GET', url: `${API}/openapi.json` });

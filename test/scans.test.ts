@@ -367,6 +367,13 @@ describe('scans', () => {
     expect(changes.map((e) => `${e.data.previous_status}>${e.data.order.status}`)).toContain(
       'failed_attempt>returned',
     );
+    // A returned parcel is billed as a delivery (SPEC §10): it is on its month's invoice lines.
+    const billed = await invoicesRepository(t.pool).billableLines(
+      brand.brandId,
+      new Date('2026-11-01T00:00:00+01:00'),
+      new Date('2026-12-01T00:00:00+01:00'),
+    );
+    expect(billed.map((l) => l.trackingRef)).toEqual([ref]);
   });
 
   it('a delivery writes order.delivered with the attempt in the same transaction', async () => {

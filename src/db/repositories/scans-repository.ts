@@ -77,15 +77,27 @@ export function scansRepository(db: Queryable): ScanStore {
       });
     },
 
-    async roundOf(orderId, pickupId, date): Promise<RoundOf | null> {
-      const { rows } = await db.query<{ round_id: string; courier_id: string | null }>({
-        name: 'scans.roundOf',
-        text: `SELECT r.id AS round_id, r.courier_id FROM round_stops s JOIN rounds r ON r.id = s.round_id
-          WHERE s.round_date = $3::date AND (s.order_id = $1 OR s.pickup_id = $2)
-          ORDER BY s.kind = 'delivery' DESC LIMIT 1`,
-        values: [orderId, pickupId, date],
+    async roundsOf(asked) {
+      const found = new Map<string, RoundOf>();
+      if (asked.length === 0) return found;
+      // A delivery stop wins over its pickup's stop when both are on rounds that day.
+      const { rows } = await db.query<{
+        ref: string;
+        day: string;
+        round_id: string;
+        courier_id: string | null;
+      }>({
+        name: 'scans.roundsOf',
+        text: `SELECT DISTINCT ON (q.ref, q.day) q.ref, q.day, r.id AS round_id, r.courier_id
+          FROM unnest($1::text[], $2::text[]) AS q (ref, day)
+          JOIN orders o ON o.tracking_ref = q.ref
+          JOIN round_stops s ON s.round_date = q.day::date AND (s.order_id = o.id OR s.pickup_id = o.pickup_id)
+          JOIN rounds r ON r.id = s.round_id
+          ORDER BY q.ref, q.day, s.kind = 'delivery' DESC`,
+        values: [asked.map((a) => a.ref), asked.map((a) => a.day)],
       });
-      return rows[0] ? { roundId: rows[0].round_id, courierId: rows[0].courier_id } : null;
+      for (const r of rows) found.set(`${r.ref}|${r.day}`, { roundId: r.round_id, courierId: r.courier_id });
+      return found;
     },
 
     async courierHasPickup(courierId, pickupId) {

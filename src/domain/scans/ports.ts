@@ -115,8 +115,11 @@ export interface ScanStore {
    */
   record(row: ScanRow): Promise<boolean>;
   recordAttempt(attempt: NewAttempt): Promise<void>;
-  /** The round of `date` (YYYY-MM-DD) that has the order as a delivery stop or its pickup as a pickup stop. */
-  roundOf(orderId: number, pickupId: string | null, date: string): Promise<RoundOf | null>;
+  /**
+   * For each (tracking ref, day YYYY-MM-DD) asked, the round of that day that has the order as a
+   * delivery stop or its pickup as a pickup stop, keyed `ref|day` (one query for a whole request).
+   */
+  roundsOf(asked: readonly { ref: string; day: string }[]): Promise<Map<string, RoundOf>>;
   /** Whether the courier is on a round that has this pickup as a stop (any day). */
   courierHasPickup(courierId: string, pickupId: string): Promise<boolean>;
   /** The tracking refs of the pickup's orders scanned at a pickup (applied scans). */

@@ -10,6 +10,7 @@ import type { PickupService } from '../pickups/pickup-service.ts';
 import type { Pickup, PickupStore } from '../pickups/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type {
+  RoundOf,
   Scan,
   ScanActor,
   ScanContext,
@@ -22,7 +23,7 @@ import type {
 import { checkScans, trackingRefOfCode } from './scan-input.ts';
 
 /** A scan older than this is not applied (refused `too_old`): a queue that old needs a person. */
-export const MAX_SCAN_AGE_MS = 7 * 24 * 3600 * 1000;
+const MAX_SCAN_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** What each context moves the order to (SPEC §10); the door's is its outcome. */
 const MEANING: Record<Exclude<ScanContext, 'door'>, OrderStatus> = {
@@ -52,6 +53,10 @@ export interface ScanService {
    */
   closePickup(actor: ScanActor, pickupId: string): Promise<Pickup>;
 }
+
+/** The day of the scan in Paris (a phone ahead of the server's clock: today). */
+const scanDay = (scan: Scan, now: Date): string =>
+  parisToday(scan.happenedAt.getTime() > now.getTime() ? now : scan.happenedAt);
 
 /** Sent again while its first sending is being applied: the first one answers. */
 class AlreadyRecorded extends Error {}
@@ -116,7 +121,12 @@ export function scanService(deps: {
     };
   }
 
-  async function applyOne(actor: ScanActor, scan: Scan, pickups: Set<string>): Promise<ScanResult> {
+  async function applyOne(
+    actor: ScanActor,
+    scan: Scan,
+    rounds: Map<string, RoundOf>,
+    pickups: Set<string>,
+  ): Promise<ScanResult> {
     const now = deps.clock();
     const ref = trackingRefOfCode(scan.code);
     let order = ref ? await orders.findByRef(ref, null) : null;
@@ -125,8 +135,7 @@ export function scanService(deps: {
       return refuse(actor, scan, order, null, 'too_old');
     // The round of the day the scan happened (Paris): another courier's is refused, but at the hub,
     // where every round's parcels are sorted.
-    const at = scan.happenedAt.getTime() > now.getTime() ? now : scan.happenedAt;
-    const round = actor.courierId ? await scans.roundOf(order.id, order.pickupId, parisToday(at)) : null;
+    const round = actor.courierId ? (rounds.get(`${order.trackingRef}|${scanDay(scan, now)}`) ?? null) : null;
     const roundId = round && round.courierId === actor.courierId ? round.roundId : null;
     if (round?.courierId && round.courierId !== actor.courierId && scan.context !== 'hub')
       return refuse(actor, scan, order, null, 'wrong_round');
@@ -238,10 +247,16 @@ export function scanService(deps: {
       const order = checked
         .map((scan, i) => ({ scan, i }))
         .sort((a, b) => a.scan.happenedAt.getTime() - b.scan.happenedAt.getTime() || a.i - b.i);
+      const now = deps.clock();
+      const asked = checked.flatMap((scan) => {
+        const ref = results.has(scan.id) ? null : trackingRefOfCode(scan.code);
+        return ref ? [{ ref, day: scanDay(scan, now) }] : [];
+      });
+      const rounds = actor.courierId ? await scans.roundsOf(asked) : new Map<string, RoundOf>();
       const pickups = new Set<string>();
       for (const { scan } of order) {
         if (results.has(scan.id)) continue;
-        const result = await applyOne(actor, scan, pickups);
+        const result = await applyOne(actor, scan, rounds, pickups);
         results.set(scan.id, result);
         deps.observer?.scanned(scan.context, result.result);
       }

@@ -9,7 +9,7 @@ const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
 /** 500 scans of a few hundred bytes each: more than the API's 64 KiB. */
 export const SCANS_BODY_LIMIT = 512 * 1024;
 
-export const ScanSchema = Type.Object(
+const ScanSchema = Type.Object(
   {
     id: Type.String({
       pattern: UUID_PATTERN,
@@ -52,7 +52,7 @@ export const ScanSchema = Type.Object(
   { title: 'Scan', additionalProperties: false },
 );
 
-export const ScanResultSchema = Type.Object(
+const ScanResultSchema = Type.Object(
   {
     id: Type.String({ pattern: UUID_PATTERN, maxLength: 36 }),
     result: StringEnum(['applied', 'refused'] as const),
