@@ -131,3 +131,34 @@ describe('filesystem ObjectStore', () => {
     }
   });
 });
+
+describe('OBJECT_STORE and S3_* settings', () => {
+  it('default to the filesystem under DATA_DIR/objects; s3 needs its bucket, and the key pair or neither', async () => {
+    const { loadConfig } = await import('../src/config.ts');
+    expect(loadConfig({})).toMatchObject({ objectStore: 'fs', s3: null });
+    expect(() => loadConfig({ OBJECT_STORE: 's3' })).toThrow('S3_BUCKET is required when OBJECT_STORE=s3');
+    expect(() => loadConfig({ OBJECT_STORE: 'gcs' })).toThrow('OBJECT_STORE must be fs or s3, got "gcs"');
+    expect(() => loadConfig({ OBJECT_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(
+      'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither',
+    );
+    expect(() => loadConfig({ OBJECT_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(
+      /S3_ENDPOINT must be an http\(s\) URL/,
+    );
+    expect(
+      loadConfig({
+        OBJECT_STORE: 's3',
+        S3_BUCKET: 'proofs',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+        S3_FORCE_PATH_STYLE: '1',
+      }).s3,
+    ).toEqual({
+      endpoint: 'http://minio:9000',
+      bucket: 'proofs',
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+      forcePathStyle: true,
+    });
+  });
+});
