@@ -383,13 +383,18 @@ describe('scans', () => {
     const [ref] = await ordersOf(brand, 1);
     await outForDelivery(ref!, '2026-11-25');
     setNow('2026-11-25T12:00:00Z');
-    const [result] = await t.deps.scans.apply(OPERATOR, [
-      scan('door', ref!, '2026-11-25T11:30:00+01:00', {
-        outcome: 'delivered',
-        photo_key: 'proofs/abc.jpg',
-        location: { latitude: 48.8566, longitude: 2.3522 },
-      }),
-    ]);
+    const door = scan('door', ref!, '2026-11-25T11:30:00+01:00', {
+      outcome: 'delivered',
+      location: { latitude: 48.8566, longitude: 2.3522 },
+    });
+    // Object keys never come from the wire: a sender's key could name another order's photo.
+    await expect(
+      t.deps.scans.apply(OPERATOR, [{ ...door, photo_key: 'proofs/other-order/photo.jpg' }]),
+    ).rejects.toMatchObject({ code: 'invalid_request', details: [{ field: 'scans[0].photo_key' }] });
+    const [result] = await t.deps.scans.apply(OPERATOR, [door], {
+      photoKey: 'proofs/abc.jpg',
+      signatureKey: null,
+    });
     expect(result!.status).toBe('delivered');
     const delivered = await t.pool.query(
       `SELECT data, created_at FROM outbox_events WHERE brand_id = $1 AND type = 'order.delivered'`,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type ErrorDetail } from '../../errors.ts';
-import type { ScanActor, ScanResult } from '../scans/ports.ts';
+import type { ProofKeys, ScanActor, ScanResult } from '../scans/ports.ts';
 import { checkScans } from '../scans/scan-input.ts';
 import type { ScanService } from '../scans/scan-service.ts';
 import type { ImageCodec } from './ports.ts';
@@ -67,11 +67,7 @@ export function proofDeliveries(deps: ProofDeliveriesDeps): ProofDeliveries {
       const ours = [keys.photoKey, keys.signatureKey];
       let result: ScanResult;
       try {
-        result = await applyOne(actor, {
-          ...wire,
-          ...(keys.photoKey ? { photo_key: keys.photoKey } : {}),
-          ...(keys.signatureKey ? { signature_key: keys.signatureKey } : {}),
-        });
+        result = await applyOne(actor, wire, keys);
       } catch (err) {
         await deps.proofs.discardFiles(ours);
         throw err;
@@ -84,9 +80,13 @@ export function proofDeliveries(deps: ProofDeliveriesDeps): ProofDeliveries {
     },
   };
 
-  async function applyOne(actor: ScanActor, scan: Record<string, unknown>): Promise<ScanResult> {
+  async function applyOne(
+    actor: ScanActor,
+    scan: Record<string, unknown>,
+    keys?: ProofKeys,
+  ): Promise<ScanResult> {
     try {
-      const [result] = await deps.scans.apply(actor, [scan]);
+      const [result] = await deps.scans.apply(actor, [scan], keys);
       return result!;
     } catch (err) {
       throw renamed(err);

@@ -32,9 +32,15 @@ export interface ScanInput {
   reason?: string;
   received_by?: string;
   location?: { latitude: number; longitude: number };
-  /** Object keys of the proof's files, stored by domain/proofs before the scan is applied (never from the wire). */
-  photo_key?: string;
-  signature_key?: string;
+}
+
+/**
+ * Object keys of a delivery's files, stored by domain/proofs before its scan is applied. Never read
+ * from the wire: a key a sender chose could name another order's photo (and have it erased).
+ */
+export interface ProofKeys {
+  photoKey: string | null;
+  signatureKey: string | null;
 }
 
 /** A scan checked: what the service applies. */

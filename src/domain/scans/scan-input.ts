@@ -5,6 +5,7 @@ import {
   type DoorOutcome,
   FAILURE_REASONS,
   type FailureReason,
+  type ProofKeys,
   SCAN_CONTEXTS,
   type Scan,
   type ScanContext,
@@ -33,13 +34,15 @@ export function trackingRefOfCode(code: string): string | null {
  * Checks every scan of a request; a malformed one refuses the whole request (400 naming
  * `scans[i].field`, every problem at once): that is the app's bug, not the courier's situation.
  */
-export function checkScans(input: unknown): Scan[] {
+export function checkScans(input: unknown, keys: ProofKeys | null = null): Scan[] {
   if (!Array.isArray(input)) throw invalidScans([{ field: 'scans', message: 'must be a list of scans' }]);
   if (input.length < 1 || input.length > MAX_SCANS) {
     throw invalidScans([{ field: 'scans', message: `must hold 1 to ${MAX_SCANS} scans` }]);
   }
   const details: ErrorDetail[] = [];
-  const scans = input.map((raw, i) => checkScan(raw as ScanInput, `scans[${i}]`, details));
+  const scans = input.map((raw, i) => checkScan(raw as ScanInput, `scans[${i}]`, details, keys));
+  // Files' keys belong to one delivery: the one scan domain/proofs applies with its files.
+  if (keys && input.length !== 1) throw new Error('proof keys go with exactly one scan');
   if (details.length > 0) throw invalidScans(details);
   return scans as Scan[];
 }
@@ -55,7 +58,7 @@ function invalidScans(details: ErrorDetail[]): AppError {
   return new AppError('invalid_request', message, details.slice(0, 50));
 }
 
-function checkScan(raw: ScanInput, at: string, details: ErrorDetail[]): Scan | null {
+function checkScan(raw: ScanInput, at: string, details: ErrorDetail[], keys: ProofKeys | null): Scan | null {
   const problem = (field: string, message: string) => {
     details.push({ field: `${at}.${field}`, message });
     return null;
@@ -115,6 +118,8 @@ function checkScan(raw: ScanInput, at: string, details: ErrorDetail[]): Scan | n
     // About 100 m: where the courier was, not which door (SPEC §10).
     else location = { latitude: Math.round(lat * 1000) / 1000, longitude: Math.round(lon * 1000) / 1000 };
   }
+  for (const field of ['photo_key', 'signature_key'])
+    if (field in raw) problem(field, "is not accepted: a delivery's files are sent with it to …/deliveries");
   if (details.length > before) return null;
   return {
     id: id!,
@@ -125,7 +130,7 @@ function checkScan(raw: ScanInput, at: string, details: ErrorDetail[]): Scan | n
     reason,
     receivedBy,
     location,
-    photoKey: raw.photo_key ?? null,
-    signatureKey: raw.signature_key ?? null,
+    photoKey: keys?.photoKey ?? null,
+    signatureKey: keys?.signatureKey ?? null,
   };
 }

@@ -10,6 +10,7 @@ import type { PickupService } from '../pickups/pickup-service.ts';
 import type { Pickup, PickupStore } from '../pickups/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type {
+  ProofKeys,
   RoundOf,
   Scan,
   ScanActor,
@@ -44,9 +45,10 @@ export interface ScanService {
   /**
    * Applies the scans in the order they happened (by `happened_at`, then as given), each once: a
    * known scan id answers its stored result. One result per scan, in the order given. A malformed
-   * request (400 naming `scans[i].field`) writes nothing.
+   * request (400 naming `scans[i].field`) writes nothing. `proofKeys`: the stored files of a
+   * delivery (domain/proofs), given with that one scan only.
    */
-  apply(actor: ScanActor, scans: unknown): Promise<ScanResult[]>;
+  apply(actor: ScanActor, scans: unknown, proofKeys?: ProofKeys): Promise<ScanResult[]>;
   /**
    * Closes the pickup with the parcels scanned there (`pickupService.close`): a courier only one
    * on a round that has the pickup as a stop.
@@ -237,8 +239,8 @@ export function scanService(deps: {
   }
 
   return {
-    async apply(actor, input) {
-      const checked = checkScans(input);
+    async apply(actor, input, proofKeys) {
+      const checked = checkScans(input, proofKeys ?? null);
       if (actor.courierId && !(await scans.courierExists(actor.courierId)))
         throw invalidField('courier_id', 'names no courier');
       const results = new Map<string, ScanResult>();

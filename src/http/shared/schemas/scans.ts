@@ -52,7 +52,7 @@ const ScanSchema = Type.Object(
   { title: 'Scan', additionalProperties: false },
 );
 
-const ScanResultSchema = Type.Object(
+export const ScanResultSchema = Type.Object(
   {
     id: Type.String({ pattern: UUID_PATTERN, maxLength: 36 }),
     result: StringEnum(['applied', 'refused'] as const),
