@@ -198,7 +198,20 @@ export function createDeps(
     baseUrl,
   });
   const images = sharpCodec();
-  const scans = scanService({ stores, orders, pickups, clock, observer: options.observers?.scans });
+  const scans = scanService({
+    stores,
+    orders,
+    pickups,
+    clock,
+    observer: options.observers?.scans,
+    // order.delivered / order.delivery_failed carry the proof with 7-day URLs (decision 0006).
+    doorEventMembers: async (orderId, attempt) => ({
+      ...(await proofs.membersOf(
+        [...(await proofs.attemptsOf(orderId)), { ...attempt, filesErasedAt: null }],
+        'webhook',
+      )),
+    }),
+  });
   const invoices = invoiceService({
     stores,
     transact,

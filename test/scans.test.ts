@@ -402,6 +402,16 @@ describe('scans', () => {
     );
     expect(delivered.rows).toHaveLength(1);
     expect(delivered.rows[0].data.order).toMatchObject({ tracking_ref: ref, status: 'delivered' });
+    // The webhook carries the proof (decision 0006): facts, and the photo's URL signed for 7 days.
+    const proof = delivered.rows[0].data.order.proof_of_delivery;
+    expect(proof).toMatchObject({
+      delivered_at: '2026-11-25T10:30:00.000Z',
+      location: { latitude: 48.857, longitude: 2.352 },
+      signature_url: null,
+    });
+    const expires = Number(new URL(proof.photo_url).searchParams.get('expires'));
+    expect(expires * 1000 - Date.parse('2026-11-25T12:00:00Z')).toBe(7 * 24 * 3600 * 1000);
+    expect(new URL(proof.photo_url).pathname).toMatch(/^\/proofs\/att_[0-9a-f]{16}\/photo$/);
     const [attempt] = await attemptsOf(ref!);
     expect(attempt).toMatchObject({
       outcome: 'delivered',

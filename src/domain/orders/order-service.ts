@@ -129,6 +129,11 @@ export interface OrderService {
       at: Date;
       note: string | null;
       alongside: (tx: Stores, moved: OrderWithEvents) => Promise<void>;
+      /**
+       * Members added to the order in the move's own status event (`order.delivered`,
+       * `order.delivery_failed`): the door's proof, given the event's time (decision 0006).
+       */
+      statusEventMembers?: (to: OrderStatus, at: Date) => Promise<Record<string, unknown>>;
     },
   ): Promise<OrderWithEvents | null>;
   /**
@@ -430,6 +435,20 @@ export function orderService(deps: {
     },
 
     async moveByCourier(order, moves, options) {
+      const statusEventOf = async (
+        brandId: string,
+        type: NonNullable<(typeof STATUS_EVENTS)[OrderStatus]>,
+        to: OrderStatus,
+        at: Date,
+        json: OrderJson,
+      ) => {
+        const extra = options.statusEventMembers;
+        // Made only when someone listens: the members read the order's attempts and sign URLs.
+        const listeners = await outbox.jobsFor(brandId, type);
+        if (listeners.length === 0) return null;
+        const members = extra ? await extra(to, at) : {};
+        return outbox.eventWith(listeners, brandId, type, at, () => ({ order: { ...json, ...members } }));
+      };
       const last = order.events.reduce((t, e) => Math.max(t, e.at.getTime()), order.updatedAt.getTime());
       const at = new Date(Math.min(clock().getTime(), Math.max(options.at.getTime(), last)));
       let failed = order.events.filter((e) => e.status === 'failed_attempt').length;
@@ -457,7 +476,7 @@ export function orderService(deps: {
             order: json,
             previous_status: before.status,
           })),
-          statusEvent ? await outbox.event(before.brandId, statusEvent, at, () => ({ order: json })) : null,
+          statusEvent ? await statusEventOf(before.brandId, statusEvent, to, at, json) : null,
         ];
         steps.push({ change: { from: before.status, to, note: options.note, at }, events });
         from = { ...before, status: to, updatedAt: at };

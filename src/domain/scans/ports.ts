@@ -91,6 +91,19 @@ export interface ScanRow {
 }
 
 /** A door's outcome (migration 0034): the facts, and the keys of the proof's files. */
+/** A door attempt as its webhook tells it (domain/proofs' DeliveryAttempt, files not yet erased). */
+export interface DoorAttempt {
+  id: string;
+  outcome: DoorOutcome;
+  reason: FailureReason | null;
+  happenedAt: Date;
+  receivedBy: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  photoKey: string | null;
+  signatureKey: string | null;
+}
+
 export interface NewAttempt {
   id: string;
   orderId: number;

@@ -10,6 +10,7 @@ import type { PickupService } from '../pickups/pickup-service.ts';
 import type { Pickup, PickupStore } from '../pickups/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type {
+  DoorAttempt,
   ProofKeys,
   RoundOf,
   Scan,
@@ -69,6 +70,11 @@ export function scanService(deps: {
   pickups: Pick<PickupService, 'close'>;
   clock: Clock;
   observer?: ScanObserver;
+  /**
+   * The proof members (`proof_of_delivery`, `failed_attempt`) a door scan's webhook carries, from
+   * the order's earlier attempts and this one (domain/proofs signs their 7-day URLs).
+   */
+  doorEventMembers?: (orderId: number, attempt: DoorAttempt) => Promise<Record<string, unknown>>;
 }): ScanService {
   const { scans, orders } = deps.stores;
 
@@ -169,8 +175,27 @@ export function scanService(deps: {
       if (target === 'failed_attempt' && failed + 1 >= 3) moves.push('returned');
       const current: OrderWithEvents = order;
       let moved: OrderWithEvents | null;
+      const attemptId = prefixedId('att');
+      const doorEventMembers = deps.doorEventMembers;
       try {
         moved = await deps.orders.moveByCourier(current, moves, {
+          statusEventMembers:
+            scan.context === 'door' && doorEventMembers
+              ? async (to, at) =>
+                  to === target
+                    ? doorEventMembers(current.id, {
+                        id: attemptId,
+                        outcome: scan.outcome!,
+                        reason: scan.reason,
+                        happenedAt: at,
+                        receivedBy: scan.receivedBy,
+                        latitude: scan.location?.latitude ?? null,
+                        longitude: scan.location?.longitude ?? null,
+                        photoKey: scan.photoKey,
+                        signatureKey: scan.signatureKey,
+                      })
+                    : {}
+              : undefined,
           at: scan.happenedAt,
           note: scan.reason ? `${NOTES[scan.context]}: ${scan.reason}` : NOTES[scan.context],
           alongside: async (tx, after) => {
@@ -187,7 +212,7 @@ export function scanService(deps: {
               // The attempt's time is the history's: the phone's, clamped as the order's event was.
               const attemptAt = after.events.findLast((e) => e.status === target)?.at ?? after.updatedAt;
               await tx.scans.recordAttempt({
-                id: prefixedId('att'),
+                id: attemptId,
                 orderId: current.id,
                 scanId: scan.id,
                 courierId: actor.courierId,
