@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COURIER_CSP } from '../src/http/courier/session.ts';
 import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
 import { UNKNOWN_KEY_POLICY } from '../src/http/shared/unknown-key-limit.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
@@ -140,6 +141,20 @@ function checkResponse(res: Response, label: string, request: { method?: string;
       expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
       expect(res.headers['cache-control'], label).toBe('no-store');
       for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+    }
+    return;
+  }
+  // The couriers' surface: its own CSP; pages (and error pages) for people, the app's JSON calls
+  // (`/courier/api/`) in the one error model.
+  if (/^\/courier(\/|$)/.test(path)) {
+    expect(res.headers['content-security-policy'], label).toBe(COURIER_CSP);
+    if (res.statusCode >= 400 && request.method !== 'HEAD') {
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      if (path.startsWith('/courier/api/')) checkErrorBody(res, label);
+      else {
+        expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
+        for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+      }
     }
     return;
   }

@@ -2,6 +2,7 @@ import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import { OPS_PICKUP_EXAMPLES, PICKUP_EXAMPLES } from './pickups.ts';
+import { OPS_ROUND_EXAMPLES } from './rounds.ts';
 import type { OperationExamples } from './types.ts';
 import { SUBSCRIPTION_EXAMPLES } from './webhook-subscriptions.ts';
 
@@ -18,4 +19,5 @@ export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = {
 export const OPS_EXAMPLES: Record<string, OperationExamples> = {
   ...OPS_ORDER_EXAMPLES,
   ...OPS_PICKUP_EXAMPLES,
+  ...OPS_ROUND_EXAMPLES,
 };
