@@ -183,7 +183,11 @@ export function courierArea(deps: CourierAreaContext) {
     // Until the app shell replaces it: the day's stops, server-rendered.
     area.get('/', COURIER_ONLY, async (request, reply) => {
       const page = await pageOf(request, reply);
-      const day = await deps.rounds.courierDay(courierOf(request).courier.id);
+      const asked = (request.query as Record<string, unknown> | undefined)?.date;
+      const day = await deps.rounds.courierDay(
+        courierOf(request).courier.id,
+        typeof asked === 'string' ? asked : undefined,
+      );
       return sendPage(reply, dayPage(page, day));
     });
   };
