@@ -53,8 +53,11 @@ const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => 
 
 /** Routes a brand's key opens (not public ones, not the operator's, which sees every brand). */
 function brandRoutes(): RouteAuthInfo[] {
-  // Account pages (a session, not a key) have their cross-brand checks in test/account-security.test.ts.
-  return t.app.routeCatalog.filter((r) => r.auth !== 'none' && r.auth !== 'ops' && r.auth !== 'session');
+  // Account pages (a session, not a key) have their cross-brand checks in test/account-security.test.ts;
+  // couriers' routes (a courier session, no brand at all) theirs in test/security.test.ts.
+  return t.app.routeCatalog.filter(
+    (r) => r.auth !== 'none' && r.auth !== 'ops' && r.auth !== 'session' && r.auth !== 'courier',
+  );
 }
 
 function request(route: RouteAuthInfo, brand: TestBrand, values: Record<string, string>) {

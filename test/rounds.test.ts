@@ -264,15 +264,16 @@ describe('the courier’s day', () => {
           name: 'PAR-10',
           sort_codes: ['PAR-10'],
           stops: par10.stops,
-          date: day,
-          courier_id: a.id,
         },
       ],
     });
     const dayOfB = JSON.parse((await b.b.get(`/courier/api/v1/day?date=${day}`)).body);
     expect(dayOfB).toEqual({ date: day, rounds: [] });
-    const page = await a.b.get('/courier/');
+    const page = await a.b.get(`/courier/?date=${day}`);
     expect(page.status).toBe(200);
+    // In the courier's language (French), whatever the phone's Accept-Language says.
+    expect(page.body).toContain('Tournée PAR-10');
+    for (const stop of par10.stops) expect(page.body).toContain(stop.order.tracking_ref);
     const bad = await a.b.get('/courier/api/v1/day?date=nope');
     expect(bad.status).toBe(400);
     await t.deps.couriers.disable(a.id);
@@ -296,6 +297,9 @@ describe('dlv couriers and dlv rounds', () => {
     expect(bad.stderr).toMatch(/email|locale/);
     const list = JSON.parse((await runDlv(['couriers', 'list', '--json'], env)).stdout);
     expect(list.couriers.some((c: any) => c.id === json.courier.id)).toBe(true);
+    const badDate = await runDlv(['rounds', 'plan', '--date', '2026-13-01'], env);
+    expect(badDate.code).not.toBe(0);
+    expect(badDate.stderr).toContain('date');
     const plan = await runDlv(['rounds', 'plan', '--date', day, '--json'], env);
     expect(plan.code, plan.stderr).toBe(0);
     const planned = JSON.parse(plan.stdout).rounds as any[];

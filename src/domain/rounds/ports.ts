@@ -3,7 +3,7 @@ import type { SortCodeRule } from '../labels/sort-codes.ts';
 import type { Round, StopRef } from './round.ts';
 
 /** An order to deliver on the day, as the planner sees it. */
-export interface DeliveryCandidateRow {
+interface DeliveryCandidateRow {
   orderId: string;
   postcode: string | null;
   zone: PricingZone | null;
@@ -11,7 +11,7 @@ export interface DeliveryCandidateRow {
 }
 
 /** A pickup planned on the day. */
-export interface PickupCandidateRow {
+interface PickupCandidateRow {
   pickupId: string;
   address: string;
 }

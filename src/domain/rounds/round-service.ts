@@ -12,7 +12,7 @@ import type { StopDetail } from './ports.ts';
 import { assignRoundRobin, type Candidate, planDay, type Round, type StopRef, stopKey } from './round.ts';
 
 /** A stop as decision 0006 gives it (the courier's day, the operator's rounds). */
-export type StopJson =
+type StopJson =
   | {
       position: number;
       kind: 'pickup';
@@ -56,7 +56,7 @@ export interface RoundJson {
 export type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes' | 'stops'>;
 
 /** A stop as the operator names it: an order by tracking reference, or a pickup by id. */
-export type StopInput = { tracking_ref: string } | { pickup_id: string };
+type StopInput = { tracking_ref: string } | { pickup_id: string };
 
 export interface RoundServiceDeps {
   transact: Transact;

@@ -44,7 +44,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * The planner's order: pickups first (by postcode, then address), then deliveries by postcode,
  * then address; equal ones by id, so the same day plans the same way twice.
  */
-export function plannerOrder(a: Candidate, b: Candidate): number {
+function plannerOrder(a: Candidate, b: Candidate): number {
   if (a.kind !== b.kind) return a.kind === 'pickup' ? -1 : 1;
   return byText(a.postcode, b.postcode) || byText(a.address, b.address) || byText(stopKey(a), stopKey(b));
 }

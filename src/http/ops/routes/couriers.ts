@@ -70,7 +70,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
           'Its sessions end at once; its rounds stay (reassign them). Disabling twice changes nothing.',
         tags: ['Couriers and rounds'],
         params: CourierIdParams,
-        response: { 200: CourierResponse, ...errorResponses([401, 404]) },
+        response: { 200: CourierResponse, ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => ({

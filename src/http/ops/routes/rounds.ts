@@ -49,7 +49,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
         summary: 'A round and its stops',
         tags: TAGS,
         params: RoundIdParams,
-        response: { 200: RoundResponse, ...errorResponses([401, 404]) },
+        response: { 200: RoundResponse, ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => ({ ok: true as const, round: await deps.rounds.get(request.params.roundId) }),

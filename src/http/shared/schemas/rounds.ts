@@ -80,7 +80,7 @@ const DeliveryStop = Type.Object(
   { title: 'Delivery stop' },
 );
 
-export const StopSchema = Type.Union([PickupStop, DeliveryStop], {
+const StopSchema = Type.Union([PickupStop, DeliveryStop], {
   description: 'A stop as the courier app shows it (decision 0006).',
 });
 
@@ -97,7 +97,7 @@ export const RoundIdParams = Type.Object({
   roundId: Type.String({ maxLength: 100, description: 'The round id, e.g. `rnd_5b1e0c9d3a7f2e64`.' }),
 });
 
-export const StopInputSchema = Type.Union(
+const StopInputSchema = Type.Union(
   [
     Type.Object({ tracking_ref: TrackingRef() }, { additionalProperties: false }),
     Type.Object({ pickup_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),

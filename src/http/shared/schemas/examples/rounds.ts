@@ -1,0 +1,159 @@
+import { errorExample, type OperationExamples, type Unprocessable } from './types.ts';
+
+const COURIER = {
+  id: 'cou_5b1e0c9d3a7f2e64',
+  email: 'lea.martin@example.fr',
+  name: 'Léa Martin',
+  phone: '06 12 34 56 78',
+  locale: 'fr',
+  disabled_at: null,
+  created_at: '2026-11-20T08:12:00.000Z',
+};
+
+const ROUND = {
+  id: 'rnd_3f9a0c1d2e3f4a5b',
+  date: '2026-11-24',
+  name: 'PC-93',
+  courier_id: 'cou_5b1e0c9d3a7f2e64',
+  sort_codes: ['PC-93'],
+  stops: [
+    {
+      position: 1,
+      kind: 'pickup',
+      pickup: {
+        id: 'pck_5b1e0c9d3a7f2e64',
+        brand_name: 'Maison Lumière',
+        pickup_address: '5 rue du Dépôt 93200 Saint-Denis',
+        window: { start: '14:00', end: '18:00' },
+        status: 'planned',
+        parcels: ['DLV-7K3M9Q2XHP', 'DLV-4T8N2W6RJC'],
+      },
+    },
+    {
+      position: 2,
+      kind: 'delivery',
+      order: {
+        tracking_ref: 'DLV-9F3H7K2MXQ',
+        status: 'in_transit',
+        recipient: 'Jane Doe',
+        address: '1 place Victor Hugo 93200 Saint-Denis',
+        postcode: '93200',
+        city: 'Saint-Denis',
+        phone: '+33612345678',
+        sort_code: 'PC-93',
+        quantity: 1,
+        failed_attempts: 0,
+        instructions: null,
+      },
+    },
+  ],
+};
+
+const NO_ROUND = {
+  unknown: { summary: 'No such round', value: errorExample('not_found', 'No round rnd_3f9a0c1d2e3f4a5b.') },
+};
+
+const STOP_REFUSALS: Partial<
+  Record<'already_on_round' | 'unknown_stops' | 'courier_disabled', Unprocessable>
+> = {
+  already_on_round: {
+    summary: 'An order or pickup already on another round that day (nothing written)',
+    message: 'stops[0] is already on round PC-93 that day.',
+    details: [{ field: 'stops[0]', message: 'is already on round PC-93 that day' }],
+  },
+  unknown_stops: {
+    summary: 'A stop that names no order or pickup of the day (nothing written)',
+    message: '1 stop(s) name no order or pickup of 2026-11-24.',
+    details: [{ field: 'stops[1].tracking_ref', message: 'no order DLV-0000000000' }],
+  },
+  courier_disabled: {
+    summary: 'A disabled courier',
+    message: 'courier_id: courier cou_5b1e0c9d3a7f2e64 is disabled.',
+    details: [{ field: 'courier_id', message: 'is a disabled courier' }],
+  },
+};
+
+export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
+  opsListCouriers: {
+    responses: { 200: { list: { summary: 'The couriers', value: { ok: true, couriers: [COURIER] } } } },
+  },
+  opsAddCourier: {
+    request: {
+      generated: {
+        summary: 'A one-time password generated',
+        value: { email: 'lea.martin@example.fr', name: 'Léa Martin', phone: '06 12 34 56 78' },
+      },
+    },
+    responses: {
+      201: {
+        added: {
+          summary: 'Added; the one-time password is shown once',
+          value: { ok: true, courier: COURIER, one_time_password: 'k7mp-x3qa-9rtd-h2wz' },
+        },
+      },
+    },
+  },
+  opsDisableCourier: {
+    responses: {
+      200: {
+        disabled: {
+          summary: 'Disabled: its sessions ended',
+          value: { ok: true, courier: { ...COURIER, disabled_at: '2026-11-24T18:02:00.000Z' } },
+        },
+      },
+    },
+  },
+  opsListRounds: {
+    responses: { 200: { day: { summary: "A day's rounds", value: { ok: true, rounds: [ROUND] } } } },
+  },
+  opsGetRound: {
+    responses: { 200: { round: { summary: 'A round', value: { ok: true, round: ROUND } } }, 404: NO_ROUND },
+  },
+  opsPlanRounds: {
+    request: {
+      plan: { summary: 'Plan a day and assign couriers', value: { date: '2026-11-24', assign: true } },
+    },
+    responses: { 200: { planned: { summary: 'The day planned', value: { ok: true, rounds: [ROUND] } } } },
+  },
+  opsCreateRound: {
+    request: {
+      external: {
+        summary: "An external planner's round",
+        value: {
+          date: '2026-11-24',
+          name: 'North 1',
+          courier_id: 'cou_5b1e0c9d3a7f2e64',
+          stops: [{ pickup_id: 'pck_5b1e0c9d3a7f2e64' }, { tracking_ref: 'DLV-9F3H7K2MXQ' }],
+        },
+      },
+    },
+    responses: {
+      201: { created: { summary: 'Created', value: { ok: true, round: { ...ROUND, name: 'North 1' } } } },
+    },
+    unprocessable: STOP_REFUSALS,
+  },
+  opsAssignRound: {
+    request: { assign: { summary: 'Give it to a courier', value: { courier_id: 'cou_5b1e0c9d3a7f2e64' } } },
+    responses: {
+      200: { assigned: { summary: 'Assigned', value: { ok: true, round: ROUND } } },
+      404: NO_ROUND,
+    },
+    unprocessable: { courier_disabled: STOP_REFUSALS.courier_disabled as Unprocessable },
+  },
+  opsSetRoundStops: {
+    request: {
+      reorder: {
+        summary: 'The delivery before the pickup',
+        value: { stops: [{ tracking_ref: 'DLV-9F3H7K2MXQ' }, { pickup_id: 'pck_5b1e0c9d3a7f2e64' }] },
+      },
+    },
+    responses: {
+      200: { reordered: { summary: 'Reordered', value: { ok: true, round: ROUND } } },
+      404: NO_ROUND,
+    },
+    unprocessable: {
+      already_on_round: STOP_REFUSALS.already_on_round!,
+      unknown_stops: STOP_REFUSALS.unknown_stops!,
+    },
+  },
+};
