@@ -2,7 +2,7 @@
  * `npm run bench`: starts what it needs (PostgreSQL from DATABASE_URL, else an embedded one in a
  * temp dir), runs every scenario next to its reference(s) in the same run, and prints a table, then
  * the per-route breakdown (also written to bench/last-breakdown.md). BENCH_SECONDS (default 8) sets
- * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,webhooks,breakdown,startup filters groups.
+ * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,proof,webhooks,breakdown,startup filters groups.
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +21,7 @@ import {
 import { compare, compareAll, formatTable, type LoadResult, type Row, startServer } from './harness.ts';
 import { benchLabels } from './labels.ts';
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
+import { benchProofUpload } from './proof-upload.ts';
 import { sustainedCreation, waitForDrain } from './queue.ts';
 import { SHOPIFY_BENCH_ENV, shopifyRatesLoad } from './shopify-rates.ts';
 import { benchStartup } from './startup.ts';
@@ -326,6 +327,7 @@ try {
   }
   if (wants('noisy')) rows.push(await benchNoisyNeighbour());
   if (wants('labels')) notes.push(...(await benchLabels(deps, brand.id, PICKUP)));
+  if (wants('proof')) notes.push(...(await benchProofUpload(db.url, brand.id, PICKUP)));
   // Both below need the database to themselves: their own worker, or global counters.
   await stopServers();
   if (wants('webhooks')) notes.push(...(await benchWebhooks()));

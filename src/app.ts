@@ -6,6 +6,7 @@ import { COURIER_SHELL_PREFIX, courierAppShell } from './http/courier/app-shell.
 import { COURIER_PREFIX, courierArea } from './http/courier/index.ts';
 import { healthRoutes } from './http/health/index.ts';
 import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
+import { PROOFS_PREFIX, proofFiles } from './http/proofs/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
@@ -137,6 +138,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
+    { prefix: PROOFS_PREFIX, plugin: proofFiles(deps), enabled: true },
     { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },
     // The courier app's shell, scripts, manifest and service worker (public: they hold no data).
     { prefix: COURIER_SHELL_PREFIX, plugin: courierAppShell(), enabled: true },

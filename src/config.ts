@@ -105,6 +105,20 @@ export interface Config {
   otlpEndpoint: string | null;
   /** `service.name` of the traces (OTEL_SERVICE_NAME); null: `delivery-orders-api-<mode>`. */
   otelServiceName: string | null;
+  /** Where proof-of-delivery files go (OBJECT_STORE): `fs` (DATA_DIR/objects, the default) or `s3`. */
+  objectStore: 'fs' | 's3';
+  /** The S3 bucket (S3_*) when OBJECT_STORE=s3; null otherwise. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  /** null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** null: the AWS SDK's default chain (environment, instance role…). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
 }
 
 export interface ShopifyAppConfig {
@@ -257,6 +271,22 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be an http(s) URL',
   }),
   OTEL_SERVICE_NAME: Text('service.name of the traces'),
+  OBJECT_STORE: Text('where proof-of-delivery files go: fs (DATA_DIR/objects) or s3', {
+    pattern: '^(fs|s3)$',
+    hint: 'must be fs or s3',
+  }),
+  S3_ENDPOINT: Text('S3 endpoint (MinIO, another provider…); unset: AWS for S3_REGION', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  S3_BUCKET: Text('S3 bucket of the proof-of-delivery files (required when OBJECT_STORE=s3)'),
+  S3_REGION: Type.String({ default: 'us-east-1', minLength: 1, description: 'S3 region' }),
+  S3_ACCESS_KEY_ID: Text("S3 access key id; unset: the AWS SDK's default credentials"),
+  S3_SECRET_ACCESS_KEY: Text('S3 secret access key (with S3_ACCESS_KEY_ID)'),
+  S3_FORCE_PATH_STYLE: Bool(
+    false,
+    'path-style S3 URLs (endpoint/bucket/key), as MinIO and most S3-compatible servers want',
+  ),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -423,6 +453,28 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metricsToken: e.METRICS_TOKEN ?? null,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     otelServiceName: e.OTEL_SERVICE_NAME ?? null,
+    ...objectStore(e),
+  };
+}
+
+/** OBJECT_STORE=s3 needs its bucket; the access key comes as a pair or not at all. */
+function objectStore(env: Env_): Pick<Config, 'objectStore' | 's3'> {
+  if (env.OBJECT_STORE !== 's3') return { objectStore: 'fs', s3: null };
+  if (env.S3_BUCKET === undefined) throw new ConfigError('S3_BUCKET is required when OBJECT_STORE=s3');
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined))
+    throw new ConfigError('set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
+  return {
+    objectStore: 's3',
+    s3: {
+      endpoint: env.S3_ENDPOINT ?? null,
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION,
+      credentials:
+        env.S3_ACCESS_KEY_ID !== undefined && env.S3_SECRET_ACCESS_KEY !== undefined
+          ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+          : null,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    },
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import type { Pool } from './db/pool.ts';
+import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { storesOn, transactOn } from './db/stores.ts';
@@ -33,6 +34,10 @@ import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
+import type { ImageCodec } from './domain/proofs/ports.ts';
+import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-deliveries.ts';
+import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
+import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
@@ -53,8 +58,10 @@ import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
+import { sharpCodec } from './infra/images/sharp-codec.ts';
 import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
+import { createObjectStore } from './infra/object-store/index.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
@@ -112,6 +119,12 @@ export interface Deps extends WiredConnectors {
   rates: RateService;
   orders: OrderService;
   pickups: PickupService;
+  /** Proof of delivery: signed file URLs, the proof members of orders, the files' retention. */
+  proofs: ProofService;
+  /** Re-encodes proof photos and signatures (sharp, loaded at the first image). */
+  images: ImageCodec;
+  /** Door scans with their proof's files (courier app's deliveries, the ops API's proof). */
+  deliveries: ProofDeliveries;
   /** Couriers' scans applied to the orders (domain/scans). */
   scans: ScanService;
   links: OrderLinks;
@@ -200,6 +213,14 @@ export function createDeps(
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
+  const proofs = proofService({
+    attempts: deliveryAttemptsRepository(pool),
+    objects: createObjectStore(config),
+    urls: proofUrlSigner(() => serverSecretsRepository(pool).getOrCreate('proof_url_key'), clock),
+    clock,
+    baseUrl,
+  });
+  const images = sharpCodec();
   const scans = scanService({ stores, orders, pickups, clock, observer: options.observers?.scans });
   const invoices = invoiceService({
     stores,
@@ -350,6 +371,9 @@ export function createDeps(
     rates,
     orders,
     pickups,
+    proofs,
+    images,
+    deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
     links,
     invoices,

@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   no_pickup_address: 422,
   pickup_not_due: 422,
   not_in_pickup: 422,
+  unreadable_image: 422,
   already_on_round: 422,
   unknown_stops: 422,
   courier_disabled: 422,

@@ -132,6 +132,7 @@ describe('every account route that needs a session', () => {
         'GET /account/keys/:keyId/new',
         'GET /account/shops/:connectionId/prestashop/linked',
         'GET /account/shops/:connectionId/prestashop/secret/new',
+        'POST /account/company/tracking',
       ]),
     );
   });
@@ -162,6 +163,31 @@ describe('every account route that needs a session', () => {
       expect((await t.deps.apiKeys.list(brand.brandId)).length).toBe(1);
     });
   }
+});
+
+describe('proof-of-delivery files', () => {
+  it('open only with their signed link: no key, session or operator token stands in for it', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const routes = t.app.routeCatalog.filter((r) => r.url.startsWith('/proofs/'));
+    expect(routes.map((r) => `${r.method} ${r.url} ${r.auth}`)).toEqual([
+      'GET /proofs/:attemptId/:kind none',
+    ]);
+    const expires = Math.floor(Date.now() / 1000) + 600;
+    for (const headers of [{}, brand.headers, { authorization: 'Bearer test-ops-token' }]) {
+      for (const url of [
+        '/proofs/att_0000000000000000/photo',
+        `/proofs/att_0000000000000000/signature?expires=${expires}&sig=${'A'.repeat(43)}`,
+        `/proofs/att_0000000000000000/photo?expires=${expires}&sig=`,
+      ]) {
+        const res = await call(t.app, { method: 'GET', url, headers });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.data).toMatchObject({
+          error: 'not_found',
+          message: 'No such file, or its link has expired.',
+        });
+      }
+    }
+  });
 });
 
 describe('every courier route that needs a courier session', () => {

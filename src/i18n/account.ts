@@ -555,6 +555,62 @@ const ACCOUNT = {
     en: 'Back to the orders',
     fr: 'Retour aux commandes',
   },
+  'proof.title': {
+    en: 'Proof of delivery',
+    fr: 'Preuve de livraison',
+  },
+  'proof.deliveredAt': {
+    en: 'Delivered',
+    fr: 'Livré le',
+  },
+  'proof.receivedBy': {
+    en: 'Received by',
+    fr: 'Remis à',
+  },
+  'proof.place': {
+    en: 'Place (to about 100 m)',
+    fr: 'Lieu (à 100 m près environ)',
+  },
+  'proof.map': {
+    en: 'see on a map',
+    fr: 'voir sur une carte',
+  },
+  'proof.photo': {
+    en: 'Photo at the door',
+    fr: 'Photo à la porte',
+  },
+  'proof.signature': {
+    en: 'Signature',
+    fr: 'Signature',
+  },
+  'proof.erased': {
+    en: 'The photo and the signature are erased 90 days after the delivery; the facts above are kept.',
+    fr: 'La photo et la signature sont effacées 90 jours après la livraison ; les informations ci-dessus sont conservées.',
+  },
+  'proof.failedAttempts': {
+    en: 'Failed delivery attempts',
+    fr: 'Tentatives de livraison manquées',
+  },
+  'proof.reason.absent': {
+    en: 'Recipient absent',
+    fr: 'Destinataire absent',
+  },
+  'proof.reason.refused': {
+    en: 'Refused by the recipient',
+    fr: 'Refusé par le destinataire',
+  },
+  'proof.reason.address_not_found': {
+    en: 'Address not found',
+    fr: 'Adresse introuvable',
+  },
+  'proof.reason.no_access': {
+    en: 'No access to the building',
+    fr: 'Accès impossible à l’immeuble',
+  },
+  'proof.reason.damaged': {
+    en: 'Parcel damaged',
+    fr: 'Colis endommagé',
+  },
   'labels.title': {
     en: 'Labels',
     fr: 'Étiquettes',
@@ -1071,6 +1127,30 @@ const ACCOUNT = {
   'company.unset': {
     en: 'not set',
     fr: 'non renseigné',
+  },
+  'company.trackingTitle': {
+    en: 'Tracking page',
+    fr: 'Page de suivi',
+  },
+  'company.trackingPhoto': {
+    en: 'Show the delivery photo on the tracking page',
+    fr: 'Afficher la photo de livraison sur la page de suivi',
+  },
+  'company.trackingPhotoHint': {
+    en: 'Your recipients then see the photo the courier took at the door (for 90 days). Off by default: the photo of a doorstep is yours to publish.',
+    fr: 'Vos destinataires voient alors la photo prise par le livreur à la porte (pendant 90 jours). Désactivé par défaut : c’est à vous de décider de publier la photo d’un pas de porte.',
+  },
+  'company.trackingPhotoOn': {
+    en: 'The delivery photo is shown on the tracking page.',
+    fr: 'La photo de livraison est affichée sur la page de suivi.',
+  },
+  'company.trackingPhotoOff': {
+    en: 'The delivery photo is not shown on the tracking page.',
+    fr: 'La photo de livraison n’est pas affichée sur la page de suivi.',
+  },
+  'company.trackingSaved': {
+    en: 'Saved. Tracking pages follow this choice at once.',
+    fr: 'Enregistré. Les pages de suivi suivent ce choix immédiatement.',
   },
   // Key roll and team members
   'keys.roll': {

@@ -31,6 +31,14 @@ const TRACKING = {
     fr: 'Destination',
     en: 'Destination',
   },
+  proofPhoto: {
+    fr: 'Photo de la livraison',
+    en: 'Delivery photo',
+  },
+  proofPhotoAlt: {
+    fr: 'Photo prise par le livreur à la livraison du colis',
+    en: 'Photo taken by the courier when the parcel was delivered',
+  },
   addressPending: {
     fr: 'Adresse de livraison en attente',
     en: 'Delivery address pending',

@@ -4,6 +4,7 @@ import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
+import { ERASE_PROOF_FILES } from './erase-proof-files.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
@@ -25,6 +26,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   WEBHOOKS_DELIVER,
   WEBHOOKS_RECOVER,
   CLEANUP_ORDER_QUEUES,
+  ERASE_PROOF_FILES,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,

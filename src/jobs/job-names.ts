@@ -38,6 +38,7 @@ export const RECOVER_STALLED_JOBS_SPEC = spec({
 });
 export const REFRESH_ORDER_JSON_SPEC = spec({ name: 'refresh_order_json', payloadVersion: 1, fields: [] });
 export const WEBHOOKS_RECOVER_SPEC = spec({ name: 'webhooks_recover', payloadVersion: 1, fields: [] });
+export const ERASE_PROOF_FILES_SPEC = spec({ name: 'proof_files_erase', payloadVersion: 1, fields: [] });
 
 // Outbox subscribers' jobs, one per event (src/events/subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
@@ -65,6 +66,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   RECOVER_STALLED_JOBS_SPEC,
   REFRESH_ORDER_JSON_SPEC,
   WEBHOOKS_RECOVER_SPEC,
+  ERASE_PROOF_FILES_SPEC,
   WEBHOOKS_FAN_OUT_SPEC,
   WEBHOOKS_DELIVER_SPEC,
   ACCOUNT_RESET_MAIL_SPEC,

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/brands/billing.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
+import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
-import { query, text } from './form.ts';
+import { list, query, text } from './form.ts';
 import { companyPage, companyValues } from './views/company-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
@@ -23,6 +24,7 @@ const COMPANY_FIELDS = {
 /** What the company page uses. */
 interface CompanyRoutesContext {
   brands: BrandService;
+  proofs: Pick<ProofService, 'showsPhotoOnTracking' | 'setShowsPhotoOnTracking'>;
 }
 
 /**
@@ -38,10 +40,13 @@ export function companyRoutes(
   app.get('/company', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     const brand = await deps.brands.get(session.user.brandId);
+    const saved = query(request, 'saved', 10);
     const page = companyPage(await context(request, reply), {
       values: companyValues(brand),
       editable: canEditCompany(session.user.role),
-      saved: query(request, 'saved', 10) === '1',
+      saved: saved === '1',
+      trackingPhoto: await deps.proofs.showsPhotoOnTracking(session.user.brandId),
+      trackingSaved: saved === 'tracking',
     });
     return sendPage(reply, page);
   });
@@ -62,8 +67,22 @@ export function companyRoutes(
     } catch (err) {
       const ctx = await context(request, reply);
       const errors = fieldErrors(err, ctx, COMPANY_FIELDS);
-      return sendPage(reply, companyPage(ctx, { values: typed(), editable: true, errors }), 400);
+      const trackingPhoto = await deps.proofs.showsPhotoOnTracking(session.user.brandId);
+      return sendPage(
+        reply,
+        companyPage(ctx, { values: typed(), editable: true, errors, trackingPhoto }),
+        400,
+      );
     }
     return reply.redirect('/account/company?saved=1', 303);
+  });
+
+  // The tracking page's delivery photo: a form of its own, so it never re-submits the invoice details.
+  app.post('/company/tracking', SIGNED_IN, async (request, reply) => {
+    const { session } = userOf(request);
+    mayEditCompany(session.user);
+    const shown = list(request, 'tracking_shows_proof_photo', 2).includes('1');
+    await deps.proofs.setShowsPhotoOnTracking(session.user.brandId, shown);
+    return reply.redirect('/account/company?saved=tracking', 303);
   });
 }

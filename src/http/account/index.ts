@@ -16,6 +16,7 @@ import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
@@ -76,6 +77,7 @@ interface AccountAreaContext extends WiredConnectors {
   labels: LabelService;
   accountKeys: KeyManagement;
   orders: OrderService;
+  proofs: ProofService;
   pickups: PickupService;
   rates: RateService;
   team: TeamManagement;

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountOrders, canCancelOrders, isCancellable } from '../../domain/accounts/account-orders.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
 import { query } from './form.ts';
-import { cancelOrderPage, orderPage, ordersPage } from './views/order-pages.ts';
+import { cancelOrderPage, orderPage, ordersPage, type ProofView } from './views/order-pages.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 
@@ -18,6 +19,19 @@ const refOf = (request: FastifyRequest) => (request.params as { trackingRef: str
 /** What the order pages use. */
 interface OrderRoutesContext {
   orders: OrderService;
+  proofs: Pick<ProofService, 'attemptsOf' | 'pagePath'>;
+}
+
+/** The order page's proof of delivery: the facts, and its files' links signed for 15 minutes. */
+async function proofView(proofs: OrderRoutesContext['proofs'], orderId: number): Promise<ProofView> {
+  const attempts = await proofs.attemptsOf(orderId);
+  const delivered = attempts.findLast((a) => a.outcome === 'delivered') ?? null;
+  return {
+    delivered,
+    photoPath: delivered?.photoKey ? await proofs.pagePath(delivered.id, 'photo') : null,
+    signaturePath: delivered?.signatureKey ? await proofs.pagePath(delivered.id, 'signature') : null,
+    failed: attempts.filter((a) => a.outcome === 'failed_attempt'),
+  };
 }
 
 /**
@@ -69,6 +83,7 @@ export function orderRoutes(
         : undefined;
     const page = orderPage(ctx, order, {
       trackingUrl: orders.trackingUrl(order),
+      proof: await proofView(deps.proofs, order.id),
       canCancel: canCancelOrders(session.user.role),
       cancellable: isCancellable(order.status),
       notice,

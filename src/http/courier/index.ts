@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
@@ -14,6 +15,7 @@ import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
+import { courierDeliveryRoutes } from './deliveries.ts';
 import { type CourierPage, messagePage, signInPage } from './pages.ts';
 import { courierScanRoutes } from './scan-routes.ts';
 import {
@@ -37,6 +39,7 @@ interface CourierAreaContext {
   couriers: CourierService;
   scans: ScanService;
   rounds: RoundService;
+  deliveries: ProofDeliveries;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -172,6 +175,9 @@ export function courierArea(deps: CourierAreaContext) {
       courier: courierOf(request).courier,
       csrf_token: request.courierSession!.record.csrfToken,
     }));
+
+    // Multipart in its own scope: the deliveries' files (domain/proofs).
+    await area.register(courierDeliveryRoutes(deps));
 
     courierScanRoutes(area, deps);
 

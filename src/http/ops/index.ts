@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
@@ -11,6 +12,7 @@ import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
+import { opsProofRoutes } from './routes/proofs/index.ts';
 import { opsRoundRoutes } from './routes/rounds.ts';
 import { opsScanRoutes } from './routes/scans/index.ts';
 
@@ -24,6 +26,7 @@ interface OpsApiContext {
   scans: ScanService;
   couriers: CourierService;
   rounds: RoundService;
+  deliveries: ProofDeliveries;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -52,6 +55,8 @@ export function opsApi(deps: OpsApiContext) {
     opsScanRoutes(typed(ops), deps);
     opsCourierRoutes(typed(ops), deps);
     opsRoundRoutes(typed(ops), deps);
+    // Its own scope: multipart is parsed there only.
+    await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
 }

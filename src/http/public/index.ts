@@ -5,6 +5,7 @@ import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
@@ -31,6 +32,7 @@ export const PUBLIC_PREFIX = '/public/v1';
 interface PublicApiContext {
   config: Config;
   orders: OrderService;
+  proofs: ProofService;
   pickups: PickupService;
   idempotentRequests: IdempotentRequests;
   invoices: InvoiceService;

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import { AppError } from '../../errors.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
 import type { RedisHealth } from '../../infra/rate-limit/redis-health.ts';
@@ -63,6 +64,7 @@ function tooMany(retryAfterSeconds: number) {
 interface TrackingContext {
   config: Config;
   orders: OrderService;
+  proofs: Pick<ProofService, 'forTracking'>;
   redisHealth: RedisHealth;
 }
 
@@ -109,7 +111,10 @@ export function trackingPages(deps: TrackingContext) {
       },
       async (request, reply) => {
         const { order, brandName } = await deps.orders.track(request.params.token);
+        // Only a delivered order has a delivery to show (its time, and its photo if the brand allows).
+        const proof = order.status === 'delivered' ? await deps.proofs.forTracking(order.id) : null;
         const page = trackingPage(context(request), {
+          proof,
           brandName,
           trackingRef: order.trackingRef,
           status: order.status,

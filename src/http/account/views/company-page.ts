@@ -32,7 +32,15 @@ function readOnly(ctx: PageContext, values: CompanyInput) {
 /** The company details: a form for the owner, the same details read only for everyone else. */
 export function companyPage(
   ctx: PageContext,
-  state: { values: CompanyInput; editable: boolean; errors?: FieldErrors; saved?: boolean },
+  state: {
+    values: CompanyInput;
+    editable: boolean;
+    errors?: FieldErrors;
+    saved?: boolean;
+    /** The brand's `tracking_shows_proof_photo`. */
+    trackingPhoto: boolean;
+    trackingSaved?: boolean;
+  },
 ): string {
   const { t } = ctx;
   const { values, errors = {} } = state;
@@ -52,6 +60,25 @@ export function companyPage(
     t('company.title'),
     html`<p>${t('company.intro')}</p>
 ${state.saved ? html`<p class="notice" role="status">${t('company.saved')}</p>` : ''}
-${body}`,
+${body}
+${trackingSettings(ctx, state.editable, state.trackingPhoto, state.trackingSaved === true)}`,
   );
+}
+
+/** Whether the recipients' tracking page shows the delivery photo: the owner's choice, off by default. */
+function trackingSettings(ctx: PageContext, editable: boolean, shown: boolean, saved: boolean) {
+  const { t } = ctx;
+  const body = editable
+    ? html`<form method="post" action="/account/company/tracking">
+  ${csrfField(ctx)}
+  <label class="check"><input type="checkbox" name="tracking_shows_proof_photo" value="1"${shown ? html` checked` : ''} aria-describedby="tracking-photo-hint"> ${t('company.trackingPhoto')}</label>
+  <small id="tracking-photo-hint">${t('company.trackingPhotoHint')}</small>
+  <button type="submit">${t('company.save')}</button>
+</form>`
+    : html`<p>${shown ? t('company.trackingPhotoOn') : t('company.trackingPhotoOff')}</p>`;
+  return html`<section class="card" aria-labelledby="tracking-settings">
+  <h2 id="tracking-settings">${t('company.trackingTitle')}</h2>
+  ${saved ? html`<p class="notice" role="status">${t('company.trackingSaved')}</p>` : ''}
+  ${body}
+</section>`;
 }

@@ -2,6 +2,7 @@ import type { OrderWithEvents } from '../../../domain/orders/order.ts';
 import type { OrderJson } from '../../../domain/orders/order-json.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { formatWeight } from '../../../domain/pricing/units.ts';
+import type { DeliveryAttempt } from '../../../domain/proofs/ports.ts';
 import { html } from '../../shared/html.ts';
 import { calendarDate, euros, jsonEurosToCents, parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
@@ -109,8 +110,50 @@ function printLabel(ctx: PageContext, o: OrderWithEvents) {
 </form>`;
 }
 
+/** What the order page shows of its attempts at the door. */
+export interface ProofView {
+  delivered: DeliveryAttempt | null;
+  /** Signed paths (15 minutes), null when there is no such file or it was erased. */
+  photoPath: string | null;
+  signaturePath: string | null;
+  failed: DeliveryAttempt[];
+}
+
+function proofSection(ctx: PageContext, proof: ProofView) {
+  const { t } = ctx;
+  const d = proof.delivered;
+  if (!d && proof.failed.length === 0) return '';
+  const place =
+    d && d.latitude !== null && d.longitude !== null
+      ? html`${d.latitude.toFixed(3)}, ${d.longitude.toFixed(3)} (<a href="https://www.openstreetmap.org/?mlat=${d.latitude.toFixed(3)}&amp;mlon=${d.longitude.toFixed(3)}#map=17/${d.latitude.toFixed(3)}/${d.longitude.toFixed(3)}" rel="noopener noreferrer">${t('proof.map')}</a>)`
+      : '—';
+  const delivered = d
+    ? html`<dl class="pairs">
+    <dt>${t('proof.deliveredAt')}</dt><dd><time datetime="${d.happenedAt.toISOString()}">${parisDateTime(ctx, d.happenedAt)}</time></dd>
+    <dt>${t('proof.receivedBy')}</dt><dd>${d.receivedBy ?? '—'}</dd>
+    <dt>${t('proof.place')}</dt><dd>${place}</dd>
+  </dl>
+  <div class="proof-files">
+    ${proof.photoPath ? html`<figure><img src="${proof.photoPath}" alt="${t('proof.photo')}" width="320"><figcaption>${t('proof.photo')}</figcaption></figure>` : ''}
+    ${proof.signaturePath ? html`<figure><img src="${proof.signaturePath}" alt="${t('proof.signature')}" width="240"><figcaption>${t('proof.signature')}</figcaption></figure>` : ''}
+  </div>
+  <p class="muted">${t('proof.erased')}</p>`
+    : '';
+  const failed =
+    proof.failed.length > 0
+      ? html`<h3>${t('proof.failedAttempts')}</h3>
+  <ul>${proof.failed.map((a) => html`<li><time datetime="${a.happenedAt.toISOString()}">${parisDateTime(ctx, a.happenedAt)}</time> — ${t(`proof.reason.${a.reason}`)}</li>`)}</ul>`
+      : '';
+  return html`<section class="card proof">
+  <h2>${t('proof.title')}</h2>
+  ${delivered}
+  ${failed}
+</section>`;
+}
+
 export interface OrderPageState {
   trackingUrl: string;
+  proof?: ProofView;
   canCancel: boolean;
   cancellable: boolean;
   notice?: string;
@@ -162,6 +205,7 @@ ${cancel}
   </dl>
 </section>
 </div>
+${state.proof ? proofSection(ctx, state.proof) : ''}
 <section class="card">
   <h2>${t('orders.trackingLink')}</h2>
   <p class="muted">${t('orders.trackingLinkHint')}</p>

@@ -3,6 +3,7 @@ import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
+import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
 import {
   DATE_MAX_LENGTH,
@@ -131,13 +132,31 @@ const orderFields = {
 
 export const OrderSummarySchema = Type.Object(orderFields, { $id: 'OrderSummary', title: 'OrderSummary' });
 export const OrderSchema = Type.Object(
-  { ...orderFields, events: Type.Array(OrderEventSchema, { description: 'Status history, oldest first.' }) },
+  {
+    ...orderFields,
+    events: Type.Array(OrderEventSchema, { description: 'Status history, oldest first.' }),
+  },
   { $id: 'Order', title: 'Order' },
 );
 
 export const OrderResponse = Type.Object(
   { ok: Type.Literal(true), order: Type.Ref(OrderSchema) },
   { description: 'The order with its history.' },
+);
+/**
+ * `GET /orders/{tracking_ref}`: the order with its proof members, rendered at each answer (their
+ * links are signed then and expire), so they are the detail's and the delivery webhooks', not every
+ * answer's (decision 0006).
+ */
+export const OrderDetailResponse = Type.Object(
+  {
+    ok: Type.Literal(true),
+    order: Type.Intersect([
+      Type.Ref(OrderSchema),
+      Type.Object({ proof_of_delivery: ProofOfDeliverySchema, failed_attempt: FailedAttemptSchema }),
+    ]),
+  },
+  { description: 'The order with its history and its proof of delivery or last failed attempt.' },
 );
 export const OrderCreatedResponse = Type.Object(
   {

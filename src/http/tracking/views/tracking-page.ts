@@ -19,6 +19,8 @@ export interface TrackingView {
   postcode: string | null;
   city: string | null;
   events: ReadonlyArray<Pick<OrderEvent, 'status' | 'at'>>;
+  /** The delivery as the courier recorded it; `photoPath` only when the brand shows the photo. */
+  proof: { deliveredAt: Date | null; photoPath: string | null } | null;
 }
 
 const PARIS = 'Europe/Paris';
@@ -81,7 +83,11 @@ function stepItem(lang: Locale, step: Step): Html {
 export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
   const t = trackingWording(ctx.lang);
   const steps = timeline(view.events.map((e) => ({ ...e, note: null })));
-  const deliveredAt = view.status === 'delivered' ? steps.find((s) => s.milestone === 'delivered')?.at : null;
+  const deliveredAt =
+    view.status === 'delivered'
+      ? (view.proof?.deliveredAt ?? steps.find((s) => s.milestone === 'delivered')?.at)
+      : null;
+  const photo = view.status === 'delivered' ? (view.proof?.photoPath ?? null) : null;
   const destination = [view.postcode, view.city].filter(Boolean).join(' ');
   const progress = PROGRESS[view.status];
   const dateFact = deliveredAt
@@ -106,6 +112,7 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
     ${dateFact}
     <div class="fact"><dt>${t('destination')}</dt><dd>${destination || t('addressPending')}</dd></div>
   </dl>
+  ${photo ? html`<figure class="proof-photo"><img src="${photo}" alt="${t('proofPhotoAlt')}" width="480"><figcaption>${t('proofPhoto')}</figcaption></figure>` : ''}
 </section>
 <section class="card history" aria-labelledby="history-title">
   <h2 id="history-title">${t('history')}</h2>

@@ -1,4 +1,5 @@
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
+import type { ProofService } from '../../../../domain/proofs/proof-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import type { IdempotentRequests } from '../../idempotent-requests.ts';
 import { cancelOrderRoute } from './cancel-order.ts';
@@ -10,6 +11,7 @@ import { updateOrderRoute } from './update-order.ts';
 /** What the order routes use. */
 interface OrdersRouteContext {
   orders: OrderService;
+  proofs: Pick<ProofService, 'forOrder'>;
   idempotentRequests: IdempotentRequests;
 }
 

@@ -82,6 +82,21 @@ const DELIVERED_DETAIL = {
     { status: 'delivered', at: '2026-11-25T15:40:12.000Z', note: 'Remis en main propre' },
   ],
 };
+
+const NO_PROOF = { proof_of_delivery: null, failed_attempt: null };
+// Links are signed at each answer and expire 15 minutes later (docs/proof-of-delivery.md).
+const PROOF_LINK = (kind: string) =>
+  `https://api.livraison-dlv.fr/proofs/att_3f9c2a7b1e0d4c58/${kind}?expires=1764085512&sig=Qm9vJ3kX0cA1vT8wZ0bXcR2mK9yL4A7pN3sE6fH2jU5`;
+const DELIVERED_PROOF = {
+  proof_of_delivery: {
+    delivered_at: '2026-11-25T15:40:12.000Z',
+    received_by: 'Camille Martin',
+    photo_url: PROOF_LINK('photo'),
+    signature_url: PROOF_LINK('signature'),
+    location: { latitude: 48.865, longitude: 2.378 },
+  },
+  failed_attempt: null,
+};
 const CANCELLED_DETAIL = {
   ...AWAITING,
   status: 'cancelled',
@@ -198,10 +213,13 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
   getOrder: {
     responses: {
       200: {
-        pending: { summary: 'An order waiting for pickup', value: { ok: true, order: PENDING_DETAIL } },
+        pending: {
+          summary: 'An order waiting for pickup',
+          value: { ok: true, order: { ...PENDING_DETAIL, ...NO_PROOF } },
+        },
         delivered: {
-          summary: 'A delivered order and its history',
-          value: { ok: true, order: DELIVERED_DETAIL },
+          summary: 'A delivered order, its history and its proof of delivery',
+          value: { ok: true, order: { ...DELIVERED_DETAIL, ...DELIVERED_PROOF } },
         },
       },
       404: {
