@@ -15,7 +15,7 @@ export interface CourierPage {
 
 const csrfField = (page: CourierPage) => html`<input type="hidden" name="_csrf" value="${page.csrf}">`;
 
-export function courierLayout(page: CourierPage, title: string, body: SafeHtml): string {
+function courierLayout(page: CourierPage, title: string, body: SafeHtml): string {
   const { t } = page;
   const other: Locale = page.locale === 'fr' ? 'en' : 'fr';
   const signOut = page.courier
