@@ -76,14 +76,19 @@ export async function phoneContext(browser: Browser, locale = 'en-GB'): Promise<
 export function watchPage(page: Page, origin: string) {
   const elsewhere: string[] = [];
   const violations: string[] = [];
+  const errors: string[] = [];
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:')) elsewhere.push(url);
   });
+  page.on('pageerror', (error) => {
+    errors.push(String(error));
+    console.warn(`[courier page] ${error}`);
+  });
   page.on('console', (message) => {
     if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
   });
-  return { elsewhere, violations };
+  return { elsewhere, violations, errors };
 }
 
 /** The items of the app's IndexedDB queue, as stored (files as their type and size). */

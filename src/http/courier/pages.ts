@@ -1,4 +1,3 @@
-import type { CourierRoundJson } from '../../domain/rounds/round-service.ts';
 import type { CourierKey } from '../../i18n/courier.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { html, type SafeHtml } from '../shared/html.ts';

@@ -85,7 +85,7 @@ const sender = createSender({
         id: item.id,
         ref,
         code,
-        text: `${ref} : ${label}`,
+        text: `${ref} — ${label}`,
         at: item.happened_at,
       });
       if (entry) Object.assign(entry, { state: 'refused', problem: code });
@@ -288,10 +288,14 @@ function stopView(stop) {
       h('strong', null, o.recipient ?? ''),
       h('span.status', { dataset: { status: o.status } }, statusText(o.status)),
     ),
-    h('p', null, o.address ?? '', o.postcode || o.city ? `, ${o.postcode ?? ''} ${o.city ?? ''}` : ''),
-    o.instructions
-      ? h('p.instructions', null, h('b', null, `${words.instructions} : `), o.instructions)
-      : null,
+    // The address as the recipient gave it usually holds the postcode and city already.
+    h(
+      'p',
+      null,
+      o.address ?? '',
+      o.postcode && !(o.address ?? '').includes(o.postcode) ? `, ${o.postcode} ${o.city ?? ''}` : '',
+    ),
+    o.instructions ? h('p.instructions', null, h('b', null, `${words.instructions} `), o.instructions) : null,
     h(
       'p.muted',
       null,

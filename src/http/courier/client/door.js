@@ -120,11 +120,13 @@ export function renderDoor(root, { ref, t, onDelivered, onFailed, onClose }) {
   const photoButton = h('button.secondary', { type: 'button', id: 'take-photo' }, t.takePhoto);
   photoButton.addEventListener('click', async () => {
     if (!stream) {
+      // Retaking: the live view again; the courier frames the shot, then taps again.
+      video.hidden = false;
       await startCamera();
-      if (!stream) return;
-      // The first frames of a camera are often dark: the courier frames the shot, then taps again.
-      if (!video.videoWidth)
-        await new Promise((resolve) => video.addEventListener('loadeddata', resolve, { once: true }));
+      return;
+    }
+    if (!video.videoWidth) {
+      await new Promise((resolve) => video.addEventListener('loadeddata', resolve, { once: true }));
     }
     const canvas = document.createElement('canvas');
     const scale = Math.min(1, 1600 / Math.max(video.videoWidth, video.videoHeight));
@@ -137,6 +139,9 @@ export function renderDoor(root, { ref, t, onDelivered, onFailed, onClose }) {
     preview.src = photoUrl;
     preview.hidden = false;
     photoButton.textContent = t.retakePhoto;
+    // The photo replaces the live view (and the camera rests until a retake).
+    stopCamera();
+    video.hidden = true;
   });
 
   const deliveredForm = h(
@@ -151,7 +156,7 @@ export function renderDoor(root, { ref, t, onDelivered, onFailed, onClose }) {
     h('button.link', { type: 'button', id: 'clear-signature', onclick: () => pad.clear() }, t.clearSignature),
     h('label', { for: 'received-by' }, t.receivedBy),
     receivedBy,
-    h('p.muted', null, `${t.position} : `, where),
+    h('p.muted', null, `${t.position} `, where),
     h('button.primary', { type: 'submit', id: 'confirm-delivered' }, t.confirmDelivered),
   );
   deliveredForm.addEventListener('submit', async (event) => {
