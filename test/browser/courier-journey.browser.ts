@@ -307,19 +307,31 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toBe(type);
     }
-    // Its webhook: order.status_changed to delivered, with the proof.
+    // Its webhooks: order.status_changed to delivered, and order.delivered with the proof (7-day URLs).
+    const changed = await eventually(async () =>
+      receiver.received.find(
+        (r) =>
+          r.json.type === 'order.status_changed' &&
+          r.json.data?.order?.tracking_ref === a &&
+          r.json.data.order.status === 'delivered',
+      ),
+    );
+    expect(verifyWith(webhookSecret, changed)).toMatchObject({ type: 'order.status_changed' });
     const hook = await eventually(async () =>
       receiver.received.find(
-        (r) => r.json.data?.order?.tracking_ref === a && r.json.data.order.status === 'delivered',
+        (r) => r.json.type === 'order.delivered' && r.json.data?.order?.tracking_ref === a,
       ),
     );
     const payload = verifyWith(webhookSecret, hook) as Record<string, any>;
-    expect(payload.type).toBe('order.status_changed');
-    // Soft: the rest of the journey is still checked when the payload lacks the proof.
-    expect.soft(payload.data.order.proof_of_delivery, 'the webhook payload carries the proof').toMatchObject({
+    expect(payload.data.order.proof_of_delivery).toMatchObject({
       received_by: 'Jeanne Martin',
+      location: { latitude: 48.865, longitude: 2.379 },
       photo_url: expect.stringContaining('/proofs/'),
+      signature_url: expect.stringContaining('/proofs/'),
     });
+    const hooked = new URL(payload.data.order.proof_of_delivery.photo_url);
+    const photo = await fetch(`${origin}${hooked.pathname}${hooked.search}`);
+    expect(photo.status).toBe(200);
     // Its account area: the order page shows who took it.
     const owner = await createUser(t.deps, { brandId: label.brand.brandId });
     const brandPage = await context.browser()!.newContext({ viewport: { width: 1280, height: 800 } });
