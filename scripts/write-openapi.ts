@@ -26,11 +26,20 @@ const pool = createPool(config.databaseUrl!);
 const app = await buildApp(createDeps(config, pool));
 await app.ready();
 
-const documents: Record<string, string> = {
-  'openapi.json': (await app.inject('/public/v1/openapi.json')).body,
-};
-const ops = await app.inject('/ops/v1/openapi.json');
-if (ops.statusCode === 200) documents['ops-openapi.json'] = ops.body;
+const documents: Record<string, string> = {};
+// OPS_TOKEN is set above, so the operations API exists: a failure to build its document is an error,
+// never a reason to leave the committed copy as it was.
+for (const [file, url] of [
+  ['openapi.json', '/public/v1/openapi.json'],
+  ['ops-openapi.json', '/ops/v1/openapi.json'],
+] as const) {
+  const answer = await app.inject(url);
+  if (answer.statusCode !== 200) {
+    console.error(`${url} answered ${answer.statusCode}: ${answer.body.slice(0, 2000)}`);
+    process.exit(1);
+  }
+  documents[file] = answer.body;
+}
 
 let stale = false;
 for (const [file, body] of Object.entries(documents)) {

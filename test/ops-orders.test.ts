@@ -72,7 +72,14 @@ describe('operations API', () => {
       '/orders/{trackingRef}/status',
       '/pickups',
       '/pickups/{pickupId}/close',
+      '/couriers',
+      '/couriers/{courierId}/disable',
+      '/rounds',
+      '/rounds/{roundId}',
+      '/rounds/plan',
+      '/rounds/{roundId}/stops',
       '/scans',
+      '/orders/{trackingRef}/proof',
       '/openapi.json',
     ]);
     const pub = await call(t.app, { method: 'GET', url: `${API}/openapi.json` });

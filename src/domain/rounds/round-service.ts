@@ -53,7 +53,7 @@ export interface RoundJson {
 }
 
 /** A round as the courier's day gives it (decision 0006): theirs, so no courier nor date. */
-export type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes' | 'stops'>;
+type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes' | 'stops'>;
 
 /** A stop as the operator names it: an order by tracking reference, or a pickup by id. */
 type StopInput = { tracking_ref: string } | { pickup_id: string };

@@ -2,6 +2,7 @@ import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import { OPS_PICKUP_EXAMPLES, PICKUP_EXAMPLES } from './pickups.ts';
+import { OPS_PROOF_EXAMPLES } from './proofs.ts';
 import { OPS_ROUND_EXAMPLES } from './rounds.ts';
 import { OPS_SCAN_EXAMPLES } from './scans.ts';
 import type { OperationExamples } from './types.ts';
@@ -22,4 +23,5 @@ export const OPS_EXAMPLES: Record<string, OperationExamples> = {
   ...OPS_PICKUP_EXAMPLES,
   ...OPS_SCAN_EXAMPLES,
   ...OPS_ROUND_EXAMPLES,
+  ...OPS_PROOF_EXAMPLES,
 };
