@@ -64,6 +64,9 @@ const scanDay = (scan: Scan, now: Date): string =>
 /** Sent again while its first sending is being applied: the first one answers. */
 class AlreadyRecorded extends Error {}
 
+/** Parcels of one request applied side by side (each holds a pooled connection while it moves). */
+const PARCELS_AT_ONCE = 8;
+
 export function scanService(deps: {
   stores: { scans: ScanStore; orders: Pick<OrderStore, 'findByRef'>; pickups: Pick<PickupStore, 'orders'> };
   orders: Pick<OrderService, 'moveByCourier'>;
@@ -281,12 +284,27 @@ export function scanService(deps: {
       });
       const rounds = actor.courierId ? await scans.roundsOf(asked) : new Map<string, RoundOf>();
       const pickups = new Set<string>();
+      // Each parcel's scans in the order they happened; different parcels side by side (a few at a
+      // time): their changes touch different rows, and a batch is mostly many parcels scanned once.
+      const byParcel = new Map<string, Scan[]>();
       for (const { scan } of order) {
         if (results.has(scan.id)) continue;
-        const result = await applyOne(actor, scan, rounds, pickups);
-        results.set(scan.id, result);
-        deps.observer?.scanned(scan.context, result.result);
+        const key = trackingRefOfCode(scan.code) ?? `?${scan.id}`;
+        const list = byParcel.get(key);
+        if (list) list.push(scan);
+        else byParcel.set(key, [scan]);
       }
+      const queue = [...byParcel.values()];
+      const lane = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          for (const scan of next) {
+            const result = await applyOne(actor, scan, rounds, pickups);
+            results.set(scan.id, result);
+            deps.observer?.scanned(scan.context, result.result);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARCELS_AT_ONCE, queue.length) }, lane));
       await closeCompletedPickups(pickups);
       return checked.map((scan) => results.get(scan.id)!);
     },
