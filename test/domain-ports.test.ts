@@ -51,15 +51,17 @@ describe('ports owned by the domain', () => {
 describe('declared contracts and narrow contexts', () => {
   it('no service under src/domain, nor the composition root, has a type inferred from its factory', () => {
     const inferred: string[] = [];
-    for (const file of [...tsFilesUnder(join(ROOT, 'src/domain')), join(ROOT, 'src/deps.ts')]) {
+    const roots = ['src/deps.ts', 'src/core-deps.ts'].map((f) => join(ROOT, f));
+    for (const file of [...tsFilesUnder(join(ROOT, 'src/domain')), ...roots]) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/ReturnType<typeof \w+/g))
         inferred.push(`${relative(ROOT, file)}: ${m[0]}`);
     }
     expect(inferred).toEqual([]);
     expect(readFileSync(join(ROOT, 'src/deps.ts'), 'utf8')).toMatch(
-      /export interface Deps (extends \w+ )?\{/,
+      /export interface Deps (extends \w+(, \w+)* )?\{/,
     );
+    expect(readFileSync(join(ROOT, 'src/core-deps.ts'), 'utf8')).toMatch(/export interface CoreDeps \{/);
   });
 
   it('the HTTP surfaces and their routes take the context they use, not the whole Deps', () => {
