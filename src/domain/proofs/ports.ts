@@ -1,4 +1,4 @@
-import type { FailureReason } from '../scans/ports.ts';
+import type { DoorAttempt, FailureReason } from '../scans/ports.ts';
 
 /**
  * What proof of delivery needs from the outside: a place for its files (decision 0006). The
@@ -59,21 +59,11 @@ export interface ImageCodec {
   ): Promise<{ ok: true; bytes: Buffer } | { ok: false; reason: string }>;
 }
 
-type AttemptOutcome = 'delivered' | 'failed_attempt';
-
-/** One door outcome as `delivery_attempts` keeps it (migration 0034): the facts, and its files' keys. */
-export interface DeliveryAttempt {
-  id: string;
-  outcome: AttemptOutcome;
-  /** Set for a failed attempt only. */
-  reason: FailureReason | null;
-  happenedAt: Date;
-  receivedBy: string | null;
-  /** Rounded to 3 decimals (about 100 m) before it was stored; both or neither. */
-  latitude: number | null;
-  longitude: number | null;
-  photoKey: string | null;
-  signatureKey: string | null;
+/**
+ * One door outcome as `delivery_attempts` keeps it (migration 0034): the facts and its files' keys
+ * as the door scan wrote them (domain/scans' DoorAttempt), and what the retention did since.
+ */
+export interface DeliveryAttempt extends DoorAttempt {
   /** When the retention job erased its files (the keys are then null); the facts stay. */
   filesErasedAt: Date | null;
 }

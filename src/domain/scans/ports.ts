@@ -91,13 +91,15 @@ export interface ScanRow {
 }
 
 /** A door's outcome (migration 0034): the facts, and the keys of the proof's files. */
-/** A door attempt as its webhook tells it (domain/proofs' DeliveryAttempt, files not yet erased). */
+/** A door attempt as the door scan writes it (domain/proofs keeps it as a DeliveryAttempt). */
 export interface DoorAttempt {
   id: string;
   outcome: DoorOutcome;
+  /** Set for a failed attempt only. */
   reason: FailureReason | null;
   happenedAt: Date;
   receivedBy: string | null;
+  /** Rounded to 3 decimals (about 100 m) before it is stored; both or neither. */
   latitude: number | null;
   longitude: number | null;
   photoKey: string | null;
