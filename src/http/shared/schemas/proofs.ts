@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FAILURE_REASONS } from '../../../domain/scans/ports.ts';
-import { NullableString, StringEnum, Timestamp } from './shared.ts';
+import { INT32_MAX, NullableString, StringEnum, Timestamp } from './shared.ts';
 
 const ProofUrl = (what: string) =>
   NullableString({
@@ -50,7 +50,12 @@ export const FailedAttemptSchema = Type.Union(
       {
         at: Timestamp('When the courier recorded the failed attempt.'),
         reason: StringEnum(FAILURE_REASONS),
-        attempts: Type.Integer({ minimum: 1, description: 'Failed attempts so far.' }),
+        attempts: Type.Integer({
+          format: 'int32',
+          minimum: 1,
+          maximum: INT32_MAX,
+          description: 'Failed attempts so far.',
+        }),
       },
       { additionalProperties: false },
     ),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CalendarDate, NullableString, PrefixedId, TrackingRef } from './shared.ts';
+import { CalendarDate, INT32_MAX, NullableString, PrefixedId, TrackingRef } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const SortCode = Type.String({ maxLength: 16 });
@@ -45,7 +45,7 @@ export const CourierIdParams = Type.Object({
 
 const PickupStop = Type.Object(
   {
-    position: Type.Integer({ minimum: 1 }),
+    position: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),
     kind: Type.Literal('pickup'),
     pickup: Type.Object({
       id: PrefixedId('pck', 16),
@@ -61,7 +61,7 @@ const PickupStop = Type.Object(
 
 const DeliveryStop = Type.Object(
   {
-    position: Type.Integer({ minimum: 1 }),
+    position: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),
     kind: Type.Literal('delivery'),
     order: Type.Object({
       tracking_ref: TrackingRef(),
@@ -72,8 +72,8 @@ const DeliveryStop = Type.Object(
       city: NullableString({ maxLength: 200 }),
       phone: NullableString({ maxLength: 40 }),
       sort_code: SortCode,
-      quantity: Type.Integer({ minimum: 1 }),
-      failed_attempts: Type.Integer({ minimum: 0 }),
+      quantity: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),
+      failed_attempts: Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }),
       instructions: NullableString({ maxLength: 1000 }),
     }),
   },
