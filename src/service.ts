@@ -166,10 +166,10 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   const { lookupPostcode } = await import('./domain/coverage/postcodes.ts');
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
   await deps.cursors.ready(); // the lists' cursor key (CURSOR_SECRET, else created once in the database)
-  const demo =
-    database.embedded && mode === 'all'
-      ? await (await import('./domain/brands/demo.ts')).seedDemoBrand(deps.brands, deps.apiKeys)
-      : null;
+  const seeds = database.embedded && mode === 'all' ? await import('./domain/brands/demo.ts') : null;
+  const demoBrand = seeds ? await seeds.seedDemoBrand(deps.brands, deps.apiKeys) : null;
+  // Made with the demo brand only: a database that had brands may have its couriers already.
+  const demo = demoBrand && { ...demoBrand, courier: await seeds!.seedDemoCourier(deps.couriers) };
 
   phase('warmed');
   app = await buildApp(deps, {

@@ -51,6 +51,13 @@ describe('npm start on an empty DATA_DIR', () => {
       'orders:write',
     ]);
 
+    // The courier app, with a demo courier whose one-time password is shown this once.
+    expect(first.output()).toMatch(
+      /Demo courier courier@example\.com, one-time password \(shown once\): [a-z2-9]{4}-/,
+    );
+    const origin = new URL(first.base).origin;
+    expect((await fetch(`${origin}/courier/login`)).status).toBe(200);
+
     // The CLI joins the running embedded instance.
     const brands = await runDlv(['brands', 'list', '--json'], { DATA_DIR: dataDir });
     expect(brands.code, brands.stderr).toBe(0);
@@ -68,6 +75,7 @@ describe('npm start on an empty DATA_DIR', () => {
     const second = await start(dataDir);
     const readyMs = Date.now() - startedAt;
     expect(second.output()).not.toMatch(/dlv_[0-9a-f]{64}/);
+    expect(second.output()).not.toContain('Demo courier');
     const again = await fetch(`${second.base}/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(again.status).toBe(200);
     await stop(second.child);

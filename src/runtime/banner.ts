@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { CONNECTORS } from '../connectors/registry.ts';
-import type { seedDemoBrand } from '../domain/brands/demo.ts';
+import type { seedDemoBrand, seedDemoCourier } from '../domain/brands/demo.ts';
 import { PUBLIC_PREFIX } from '../http/public/server-url.ts';
 
 export interface BannerFacts {
@@ -11,7 +11,11 @@ export interface BannerFacts {
   embeddedHome: string | null;
   runsWorker: boolean;
   /** The demo brand created on a brand-new embedded database, with its key (shown this once). */
-  demo: Awaited<ReturnType<typeof seedDemoBrand>>;
+  demo:
+    | (NonNullable<Awaited<ReturnType<typeof seedDemoBrand>>> & {
+        courier: Awaited<ReturnType<typeof seedDemoCourier>>;
+      })
+    | null;
 }
 
 /** What `npm start` tells the person who ran it: where things are, and the demo key once. */
@@ -24,6 +28,7 @@ export function startupBanner(facts: BannerFacts): string {
     `  database: ${facts.embeddedHome ? `embedded PostgreSQL in ${facts.embeddedHome}` : 'DATABASE_URL'}`,
     `  docs:     ${base}/docs`,
     `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
+    `  couriers: http://${config.host}:${port}/courier  (the couriers' phone app; dlv couriers, dlv rounds plan)`,
     `  worker:   ${facts.runsWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `node dist/service.js worker`'}`,
     `  probes:   http://${config.host}:${port}/livez, /readyz`,
     `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (docs/connectors/README.md)`,
@@ -41,6 +46,13 @@ export function startupBanner(facts: BannerFacts): string {
       '',
       `  Try: curl ${base}/me -H "Authorization: Bearer ${facts.demo.key.key}"`,
     );
+    if (facts.demo.courier) {
+      lines.push(
+        '',
+        `  Demo courier ${facts.demo.courier.email}, one-time password (shown once): ${facts.demo.courier.password}`,
+        `    at http://${config.host}:${port}/courier/login once \`dlv rounds plan --date <day> --assign\` gave it a round`,
+      );
+    }
   }
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
 import type { ApiKeyService, CreatedKey } from '../api-keys/api-key-service.ts';
 import { BASIC_SCOPES } from '../api-keys/keys.ts';
+import type { CourierService } from '../couriers/courier-service.ts';
 import type { Brand } from './brand.ts';
 import type { BrandService } from './brand-service.ts';
 
@@ -15,4 +16,17 @@ export async function seedDemoBrand(
   const brand = await brands.create({ name: 'Demo Brand', pickupAddress: '12 rue de la Paix 75002 Paris' });
   const key = await keys.create({ brandId: brand.id, scopes: [...BASIC_SCOPES] });
   return { brand, key };
+}
+
+/**
+ * A first courier for the courier app (`/courier`), created with the demo brand, its one-time
+ * password shown once: with a round planned (`dlv rounds plan --date … --assign`), the app can be
+ * tried on a phone at once.
+ */
+export async function seedDemoCourier(
+  couriers: Pick<CourierService, 'add'>,
+): Promise<{ email: string; password: string } | null> {
+  const email = 'courier@example.com';
+  const { oneTimePassword } = await couriers.add({ email, name: 'Demo Courier', locale: 'fr' });
+  return oneTimePassword ? { email, password: oneTimePassword } : null;
 }
