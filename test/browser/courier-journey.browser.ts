@@ -95,13 +95,26 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     await createRound(courier.id, refs);
     camera = await cameraBrowser(label.png);
   });
+  // Each step bounded and named: once (in CI, on a loaded machine) the teardown overran the 60 s
+  // hook timeout after the journey had passed, and the failure did not say which step hung.
   afterAll(async () => {
-    await camera?.close();
-    await runner?.stop();
-    await receiver?.close();
-    await t?.close();
-    await scratch?.drop();
-  });
+    const bounded = async (name: string, step: () => Promise<unknown> | undefined) => {
+      const at = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const overran = new Promise<'overran'>((resolve) => {
+        timer = setTimeout(() => resolve('overran'), 30_000);
+      });
+      const outcome = await Promise.race([Promise.resolve(step()).then(() => 'done' as const), overran]);
+      clearTimeout(timer);
+      if (outcome === 'overran') console.warn(`teardown: ${name} still running after 30 s; going on`);
+      else if (Date.now() - at > 5_000) console.warn(`teardown: ${name} took ${Date.now() - at} ms`);
+    };
+    await bounded('camera browser', () => camera?.close());
+    await bounded('worker', () => runner?.stop());
+    await bounded('webhook receiver', () => receiver?.close());
+    await bounded('app', () => t?.close());
+    await bounded('scratch database', () => scratch?.drop());
+  }, 180_000);
 
   async function createCourier() {
     const email = `courier.${Date.now()}@dlv.example.com`;
