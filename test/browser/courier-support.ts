@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Deps } from '../../src/deps.ts';
 import { createBrandWithKey, TEST_PICKUP_ADDRESS } from '../support/app.ts';
 import { pdfPagesToPng } from '../support/pdf-pages.ts';
 import { writeY4m } from '../support/y4m.ts';
-import { CHROMIUM } from './support.ts';
+import { launchChromium } from './support.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -35,21 +35,11 @@ export async function cameraBrowser(labelPng: Buffer): Promise<{ browser: Browse
   const dir = await mkdtemp(join(tmpdir(), 'courier-camera-'));
   const video = join(dir, 'label.y4m');
   await writeY4m(labelPng, video, { width: 640, height: 480, frames: 5 });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
+  const browser = await launchChromium([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-video-capture=${video}`,
+  ]);
   return {
     browser,
     async close() {

@@ -13,6 +13,27 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Without Debian's Chromium the browser suite is skipped, not failed. */
 export const hasChromium = existsSync(CHROMIUM);
 
+/**
+ * Debian's Chromium, headless, with a fresh profile and no traffic of its own (updates, sync,
+ * QUIC); `extraArgs` add to those (a fake camera, say).
+ */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      ...extraArgs,
+    ],
+  });
+}
+
 const SHOTS = 'test-results';
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -50,18 +71,7 @@ export async function openStage(
   });
   await t.app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const { port } = t.app.server.address() as AddressInfo;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
   return {
     t,
