@@ -9,7 +9,7 @@ import { buildTestApp, type TestApp } from '../support/app.ts';
 import { startSmtpReceiver } from '../support/smtp-receiver.ts';
 
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere (another install, or nowhere to see the skip). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Without Debian's Chromium the browser suite is skipped, not failed. */
 export const hasChromium = existsSync(CHROMIUM);
 
