@@ -1,3 +1,4 @@
+import { CANCELLED_MEANWHILE } from './scans.ts';
 import type { OperationExamples } from './types.ts';
 
 export const OPS_PROOF_EXAMPLES: Record<string, OperationExamples> = {
@@ -16,16 +17,7 @@ export const OPS_PROOF_EXAMPLES: Record<string, OperationExamples> = {
         },
         refused: {
           summary: 'Refused: the order was cancelled meanwhile (no file kept)',
-          value: {
-            id: '8a2e4c6d-1f3b-4a5c-9d7e-2b4c6d8e0f1a',
-            result: 'refused',
-            tracking_ref: 'DLV-4T8N2W6RJC',
-            status: 'cancelled',
-            problem: {
-              code: 'order_cancelled',
-              message: 'Parcel DLV-4T8N2W6RJC was cancelled by the sender: do not deliver it.',
-            },
-          },
+          value: CANCELLED_MEANWHILE,
         },
       },
     },

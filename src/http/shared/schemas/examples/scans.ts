@@ -16,6 +16,18 @@ const DOOR = {
   location: { latitude: 48.8655, longitude: 2.3789 },
 };
 
+/** A door scan refused because the sender cancelled the order while the phone was offline. */
+export const CANCELLED_MEANWHILE = {
+  id: DOOR.id,
+  result: 'refused',
+  tracking_ref: 'DLV-4T8N2W6RJC',
+  status: 'cancelled',
+  problem: {
+    code: 'order_cancelled',
+    message: 'Parcel DLV-4T8N2W6RJC was cancelled by the sender: do not deliver it.',
+  },
+};
+
 export const OPS_SCAN_EXAMPLES: Record<string, OperationExamples> = {
   opsApplyScans: {
     request: {
@@ -38,16 +50,7 @@ export const OPS_SCAN_EXAMPLES: Record<string, OperationExamples> = {
                 status: 'in_transit',
                 problem: null,
               },
-              {
-                id: DOOR.id,
-                result: 'refused',
-                tracking_ref: 'DLV-4T8N2W6RJC',
-                status: 'cancelled',
-                problem: {
-                  code: 'order_cancelled',
-                  message: 'Parcel DLV-4T8N2W6RJC was cancelled by the sender: do not deliver it.',
-                },
-              },
+              CANCELLED_MEANWHILE,
             ],
           },
         },
