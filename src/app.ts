@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Deps } from './deps.ts';
-import { AppError, invalidField } from './errors.ts';
+import { AppError } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
 import { COURIER_SHELL_PREFIX, courierAppShell } from './http/courier/app-shell.ts';
 import { COURIER_PREFIX, courierArea } from './http/courier/index.ts';
@@ -15,7 +15,7 @@ import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
 import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import { applySecurityHeaders, registerSecurityHeaders } from './http/shared/plugins/security-headers.ts';
 import { nameSpansByRoute } from './http/shared/plugins/span-routes.ts';
-import { fieldMatching, refuseUnusableText } from './http/shared/plugins/text-inputs.ts';
+import { refuseUnusableText, unstorableText } from './http/shared/plugins/text-inputs.ts';
 import { InvoiceSchema } from './http/shared/schemas/invoices.ts';
 import { OrderSchema, OrderSummarySchema } from './http/shared/schemas/orders.ts';
 import { PickupSchema } from './http/shared/schemas/pickups.ts';
@@ -208,15 +208,11 @@ function registerJsonOnly(app: FastifyInstance): void {
       return;
     }
     parseJson(request, text, (err, value) => {
-      const field = err ? null : fieldMatching(value, '', UNSTORABLE);
-      if (field === null) done(err, value);
-      else done(invalidField(field || 'body', UNSTORABLE_MESSAGE), undefined);
+      if (err) done(err, value);
+      else {
+        const refused = unstorableText(value);
+        done(refused, refused ? undefined : value);
+      }
     });
   });
 }
-
-/** NUL and unpaired surrogates (the `u` flag: a pair is one character, outside this class). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it finds
-const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
-const UNSTORABLE_MESSAGE =
-  'must not contain NUL (\\u0000) or unpaired surrogate (\\ud800-\\udfff) characters';

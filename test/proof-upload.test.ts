@@ -229,6 +229,18 @@ describe('POST /ops/v1/orders/{ref}/proof', () => {
     expect(await attemptsOf(door.ref)).toEqual([]);
   });
 
+  it('refuses NUL and unpaired surrogates in the scan (400 naming the field), storing nothing', async () => {
+    const door = await orderAtTheDoor(t);
+    const before = await storedObjects();
+    const png = await testSignature();
+    for (const receivedBy of ['Cam\u0000ille', 'Cam\ud800ille']) {
+      const answer = await upload(door.ref, { scan: doorScan({ received_by: receivedBy }), signature: png });
+      expect([answer.statusCode, answer.data.details?.[0]?.field]).toEqual([400, 'scan.received_by']);
+    }
+    expect(await attemptsOf(door.ref)).toEqual([]);
+    expect(await storedObjects()).toEqual(before);
+  });
+
   it('never takes object keys from the request: a photo_key sent in the scan is ignored', async () => {
     const door = await orderAtTheDoor(t);
     const answer = await upload(door.ref, {

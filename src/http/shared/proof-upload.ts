@@ -7,6 +7,7 @@ import {
   type ProofFileKind,
 } from '../../domain/proofs/proof-files.ts';
 import { AppError, invalidField } from '../../errors.ts';
+import { unstorableText } from './plugins/text-inputs.ts';
 
 /** The scan's JSON as a form field: a few hundred bytes; 16 KiB leaves room and bounds the parse. */
 const SCAN_FIELD_BYTES = 16 * 1024;
@@ -76,6 +77,8 @@ export async function readProofUpload(
   } catch {
     throw invalidField('scan', 'must be JSON');
   }
+  const unstorable = unstorableText(scan, 'scan');
+  if (unstorable) throw unstorable;
   return { scan, files };
 }
 

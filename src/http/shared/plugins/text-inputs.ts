@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { invalidField } from '../../../errors.ts';
+import { type AppError, invalidField } from '../../../errors.ts';
 
 /**
  * C0 control characters but tab, line feed and carriage return (which a form's text area sends),
@@ -18,8 +18,27 @@ const MAY_CARRY_ONE = /[%\u0000-\u001f]/;
 export const UNUSABLE_TEXT_MESSAGE =
   'must not contain control characters (U+0000 to U+001F, but tab and line breaks) or unpaired surrogates';
 
+/** NUL and unpaired surrogates (the `u` flag: a pair is one character, outside this class). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what it finds
+const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
+const UNSTORABLE_MESSAGE =
+  'must not contain NUL (\\u0000) or unpaired surrogate (\\ud800-\\udfff) characters';
+
+/**
+ * A 400 naming the first string of parsed JSON that PostgreSQL cannot store (text, jsonb: NUL,
+ * unpaired surrogates; JSON escapes can carry both), else null. For every JSON the app parses: a
+ * request's body (fields by their own path), and JSON sent inside a multipart field (`within`, the
+ * field's name, prefixes them).
+ */
+export function unstorableText(value: unknown, within?: string): AppError | null {
+  const field = fieldMatching(value, '', UNSTORABLE);
+  if (field === null) return null;
+  const name = within ? (field ? `${within}.${field}` : within) : field || 'body';
+  return invalidField(name, UNSTORABLE_MESSAGE);
+}
+
 /** The path of the first string in `value` that `pattern` matches (`''`: `value` itself), or null. */
-export function fieldMatching(value: unknown, path: string, pattern: RegExp): string | null {
+function fieldMatching(value: unknown, path: string, pattern: RegExp): string | null {
   if (typeof value === 'string') return pattern.test(value) ? path : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [key, item] of Object.entries(value)) {
