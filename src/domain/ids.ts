@@ -18,7 +18,9 @@ export function prefixedId(
     | 'cpb'
     | 'cou'
     | 'rnd'
-    | 'att',
+    | 'att'
+    | 'ntf'
+    | 'rcd',
   bytes = 8,
 ): string {
   return `${prefix}_${randomBytes(bytes).toString('hex')}`;
