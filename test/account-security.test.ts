@@ -221,12 +221,21 @@ describe('idle sessions and step-up', () => {
 });
 
 describe('the hourly account cleanup', () => {
+  // The job deletes every idle session in the database, and other test files share it: the clock
+  // stays the real one and the idle session is aged in place, so no other file's session goes.
   it('deletes idle sessions and dead tokens, and keeps live ones', async () => {
+    now = new Date();
     const { b, userId } = await signedIn();
     const idle = await signedIn();
-    now = new Date(now.getTime() + 11 * 3600_000);
+    await t.pool.query(
+      `UPDATE sessions SET last_seen_at = last_seen_at - interval '13 hours' WHERE user_id = $1`,
+      [idle.userId],
+    );
+    await t.pool.query(
+      `UPDATE sessions SET last_seen_at = last_seen_at - interval '11 hours' WHERE user_id = $1`,
+      [userId],
+    );
     await b.get('/account'); // still in use
-    now = new Date(now.getTime() + 2 * 3600_000);
     const { CLEANUP_ACCOUNTS } = await import('../src/jobs/cleanup-accounts.ts');
     await CLEANUP_ACCOUNTS.run(t.deps, {}, { logger: { info: () => {} } } as never);
     const left = await t.pool.query('SELECT user_id FROM sessions WHERE user_id = ANY($1)', [

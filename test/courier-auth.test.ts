@@ -165,20 +165,22 @@ describe('a courier session', () => {
     }
   });
 
+  // The job deletes every expired session in the database, and other test files (scans, the
+  // courier app) share it: the clock stays the real one and the old session is aged in place.
   it('is deleted by the hourly cleanup once expired, and a live one kept', async () => {
     const { courier: old } = await signedInCourier();
-    now = new Date(now.getTime() + 13 * 3600_000);
     const { courier: live } = await signedInCourier();
-    try {
-      const { CLEANUP_ACCOUNTS } = await import('../src/jobs/cleanup-accounts.ts');
-      await CLEANUP_ACCOUNTS.run(t.deps, {}, { logger: { info: () => {} } } as never);
-      const left = await t.pool.query('SELECT courier_id FROM courier_sessions WHERE courier_id = ANY($1)', [
-        [old.id, live.id],
-      ]);
-      expect(left.rows).toEqual([{ courier_id: live.id }]);
-    } finally {
-      now = new Date();
-    }
+    await t.pool.query(
+      `UPDATE courier_sessions SET last_seen_at = last_seen_at - interval '13 hours',
+         created_at = created_at - interval '13 hours' WHERE courier_id = $1`,
+      [old.id],
+    );
+    const { CLEANUP_ACCOUNTS } = await import('../src/jobs/cleanup-accounts.ts');
+    await CLEANUP_ACCOUNTS.run(t.deps, {}, { logger: { info: () => {} } } as never);
+    const left = await t.pool.query('SELECT courier_id FROM courier_sessions WHERE courier_id = ANY($1)', [
+      [old.id, live.id],
+    ]);
+    expect(left.rows).toEqual([{ courier_id: live.id }]);
   });
 
   it('ends at once when the courier is disabled, and it cannot sign in again', async () => {
