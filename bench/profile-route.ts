@@ -1,6 +1,6 @@
 /**
- * `node --import tsx bench/profile-route.ts [POST|GET-detail|GET-list]`: one route under load on an
- * API server run with `--cpu-prof`, then the functions that cost the most (self and inclusive time
+ * `node --import tsx bench/profile-route.ts [POST|GET-detail|GET-list|scans]`: one route under load on an
+ * API server run with `--cpu-prof` (`scans`: the courier sync endpoint, as bench/scans.ts drives it), then the functions that cost the most (self and inclusive time
  * within src/). A developer's tool for finding where a route's time goes; `npm run bench` has the
  * per-module summary.
  */
@@ -14,6 +14,7 @@ import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
 import { startServer } from './harness.ts';
+import { benchScans } from './scans.ts';
 
 const route = process.argv[2] ?? 'POST';
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -38,6 +39,16 @@ const server = await startServer(
   { DATABASE_URL: db.url, RATE_LIMIT_PER_SECOND: '0' },
   ['--cpu-prof', `--cpu-prof-dir=${dir}`],
 );
+if (route === 'scans') {
+  const notes = await benchScans(
+    deps,
+    pool,
+    `http://127.0.0.1:${server.port}`,
+    brand.id,
+    '1 rue de Rivoli 75001 Paris',
+  );
+  console.log(notes.join('\n'));
+}
 const base = `http://127.0.0.1:${server.port}/public/v1`;
 const headers = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
 const target =
@@ -53,10 +64,12 @@ const target =
     : route === 'GET-list'
       ? { url: `${base}/orders?limit=50`, method: 'GET' as const }
       : { url: `${base}/orders/${order.trackingRef}`, method: 'GET' as const };
-const result = await autocannon({ ...target, headers, connections: 50, duration: 6 });
-console.log(
-  `${route}: ${result.requests.average} req/s, p99 ${result.latency.p99} ms, non2xx ${result.non2xx}`,
-);
+if (route !== 'scans') {
+  const result = await autocannon({ ...target, headers, connections: 50, duration: 6 });
+  console.log(
+    `${route}: ${result.requests.average} req/s, p99 ${result.latency.p99} ms, non2xx ${result.non2xx}`,
+  );
+}
 await server.stop();
 await pool.end();
 await db.drop();

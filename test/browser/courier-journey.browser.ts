@@ -8,7 +8,7 @@ import { POPPLER } from '../support/pdf-pages.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { eventually, type Receiver, startReceiver, verifyWith } from '../support/webhook-receiver.ts';
 import { cameraBrowser, orderWithLabel, phoneContext, queueOf, watchPage } from './courier-support.ts';
-import { hasChromium } from './support.ts';
+import { DOC_SHOTS, hasChromium } from './support.ts';
 
 /**
  * Issue #27's "done when", in a real Chromium at phone size on the real server: a courier signs in,
@@ -20,7 +20,6 @@ import { hasChromium } from './support.ts';
  */
 const OPS_TOKEN = 'courier-journey-ops-token';
 const ops = { authorization: `Bearer ${OPS_TOKEN}` };
-const SHOTS = 'docs/images';
 
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let t: TestApp;
@@ -165,7 +164,7 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     expect(await stop.textContent()).toContain('Jeanne Martin');
     expect(await stop.locator('a[href^="tel:"]').getAttribute('href')).toBe('tel:+33612345678');
     await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: `${SHOTS}/courier-day.png` });
+    await page.screenshot({ path: `${DOC_SHOTS}/courier-day.png` });
 
     // The camera, at the pickup → picked_up.
     await page.click('#tab-scan');
@@ -177,7 +176,7 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     expect(await page.locator('#scan-video').getAttribute('data-decoder')).toBe('zxing');
     expect(await historyOf(a)).toEqual(['pending', 'picked_up']);
     await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: `${SHOTS}/courier-scan.png` });
+    await page.screenshot({ path: `${DOC_SHOTS}/courier-scan.png` });
     await page.click('#camera-toggle');
     // B and C typed at the pickup, online.
     for (const ref of [b, c]) {
@@ -225,7 +224,7 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     await page.fill('#received-by', 'Jeanne Martin');
     await expect.poll(() => page.locator('#door-position').textContent()).toBe('48.865, 2.379');
     await page.evaluate('window.scrollTo(0, 0)');
-    await page.screenshot({ path: `${SHOTS}/courier-door.png`, fullPage: true });
+    await page.screenshot({ path: `${DOC_SHOTS}/courier-door.png`, fullPage: true });
     await page.click('#confirm-delivered');
     // The door screen closes once the delivery is on the phone.
     await page.waitForSelector('#door', { state: 'detached' });

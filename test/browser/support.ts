@@ -35,6 +35,12 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
 }
 
 const SHOTS = 'test-results';
+
+/**
+ * Where the screenshots the docs show are written: `docs/images` with `npm run screenshots`, else
+ * beside the others in test-results, so a plain test run leaves the checkout as it was.
+ */
+export const DOC_SHOTS = process.env.DOC_SCREENSHOTS === '1' ? 'docs/images' : SHOTS;
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 

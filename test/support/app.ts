@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -12,10 +15,29 @@ export function testDatabaseUrl(): string {
   return inject('databaseUrl');
 }
 
+/**
+ * What the apps of this test process write (mail and SMS drops, proof files): a directory of its
+ * own, removed when it exits, never the checkout's `data/`.
+ */
+let dataDir: string | null = null;
+function testDataDir(): string {
+  if (!dataDir) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dlv-test-data-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    dataDir = dir;
+  }
+  return dataDir;
+}
+
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Rate limiting is off unless a test turns it on: many tests fire hundreds of requests with one key.
   return {
-    ...loadConfig({ DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0' }),
+    ...loadConfig({
+      DATABASE_URL: testDatabaseUrl(),
+      DATA_DIR: testDataDir(),
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_SECOND: '0',
+    }),
     ...overrides,
   };
 }
