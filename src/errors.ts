@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   not_in_pickup: 422,
   unreadable_image: 422,
   already_on_round: 422,
+  invalid_stops: 422,
   unknown_stops: 422,
   courier_disabled: 422,
   rate_limited: 429,

@@ -176,6 +176,48 @@ describe('an external planner’s rounds and the operator’s edits', () => {
     expect([await roundCount(), await stopCount()]).toEqual(before);
   });
 
+  it('refuses a new stop with nothing left to deliver (422 naming it), but keeps a delivered stop when reordering', async () => {
+    const delivered = await orderAt(ADDRESSES.oberkampf12);
+    await t.deps.orders.setStatus(delivered, 'in_transit', null);
+    await t.deps.orders.setStatus(delivered, 'out_for_delivery', null);
+    await t.deps.orders.setStatus(delivered, 'delivered', null);
+    const before = [await roundCount(), await stopCount()];
+    const refused = await ops('POST', '/rounds', {
+      date: day,
+      name: 'External delivered',
+      stops: [{ tracking_ref: delivered }],
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.data.error).toBe('invalid_stops');
+    expect(refused.data.details).toEqual([
+      {
+        field: 'stops[0].tracking_ref',
+        message: `order ${delivered} is delivered; only an order still to deliver can be a stop`,
+      },
+    ]);
+    expect([await roundCount(), await stopCount()]).toEqual(before);
+
+    // Delivered while on a round: the operator reorders that round, and the stop stays.
+    const onRound = await orderAt(ADDRESSES.oberkampf12);
+    const created = await ops('POST', '/rounds', {
+      date: day,
+      name: 'External reorder',
+      stops: [{ tracking_ref: onRound }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    for (const status of ['in_transit', 'out_for_delivery', 'delivered'])
+      await t.deps.orders.setStatus(onRound, status, null);
+    const kept = await ops('PUT', `/rounds/${created.data.round.id}/stops`, {
+      stops: [{ tracking_ref: onRound }],
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    const added = await ops('PUT', `/rounds/${created.data.round.id}/stops`, {
+      stops: [{ tracking_ref: onRound }, { tracking_ref: delivered }],
+    });
+    expect(added.statusCode).toBe(422);
+    expect(added.data.error).toBe('invalid_stops');
+  });
+
   it('refuses bad stops, names and couriers, writing nothing', async () => {
     const before = [await roundCount(), await stopCount()];
     const disabled = await newCourier();

@@ -1,5 +1,6 @@
 import type { PricingZone } from '../../domain/coverage/zones.ts';
 import type { SortCodeRule } from '../../domain/labels/sort-codes.ts';
+import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { RoundStore, StopDetail } from '../../domain/rounds/ports.ts';
 import { type Round, type StopRef, stopKey } from '../../domain/rounds/round.ts';
 import type { Queryable } from '../pool.ts';
@@ -127,13 +128,13 @@ export function roundsRepository(db: Queryable): RoundStore {
       );
       return rows.map((r) => ({ postcodePrefix: r.postcode_prefix, sortCode: r.sort_code }));
     },
-    async orderIdsByRef(refs) {
+    async ordersByRef(refs) {
       if (refs.length === 0) return new Map();
-      const { rows } = await db.query<{ id: string; tracking_ref: string }>(
-        'SELECT id::text, tracking_ref FROM orders WHERE tracking_ref = ANY($1::text[])',
+      const { rows } = await db.query<{ id: string; tracking_ref: string; status: OrderStatus }>(
+        'SELECT id::text, tracking_ref, status FROM orders WHERE tracking_ref = ANY($1::text[])',
         [refs],
       );
-      return new Map(rows.map((r) => [r.tracking_ref, r.id]));
+      return new Map(rows.map((r) => [r.tracking_ref, { id: r.id, status: r.status }]));
     },
     async pickupsOnDate(pickupIds, date) {
       if (pickupIds.length === 0) return new Set();

@@ -1,5 +1,6 @@
 import type { PricingZone } from '../coverage/zones.ts';
 import type { SortCodeRule } from '../labels/sort-codes.ts';
+import type { OrderStatus } from '../orders/state-machine.ts';
 import type { Round, StopRef } from './round.ts';
 
 /** An order to deliver on the day, as the planner sees it. */
@@ -68,7 +69,8 @@ export interface RoundStore {
   cancelledAmong(orderIds: readonly string[]): Promise<string[]>;
   sortCodes(): Promise<SortCodeRule[]>;
   /** Order row ids by tracking reference (unknown ones absent). */
-  orderIdsByRef(refs: readonly string[]): Promise<Map<string, string>>;
+  /** The orders of these references: their ids and statuses (a stop must still be to deliver). */
+  ordersByRef(refs: readonly string[]): Promise<Map<string, { id: string; status: OrderStatus }>>;
   /** Of `pickupIds`, those that exist on `date`. */
   pickupsOnDate(pickupIds: readonly string[], date: string): Promise<Set<string>>;
   /** Which of the stops are on another round than `exceptRoundId` on `date`, with that round's name. */

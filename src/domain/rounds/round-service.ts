@@ -6,10 +6,19 @@ import { lookupPostcode } from '../coverage/postcodes.ts';
 import type { PricingZone } from '../coverage/zones.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
+import type { OrderStatus } from '../orders/state-machine.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import type { StopDetail } from './ports.ts';
 import { assignRoundRobin, type Candidate, planDay, type Round, type StopRef, stopKey } from './round.ts';
+
+/** Orders with nothing left to deliver (or no address to deliver to): never a new stop. */
+const NOT_TO_DELIVER: ReadonlySet<OrderStatus> = new Set([
+  'awaiting_address',
+  'delivered',
+  'returned',
+  'cancelled',
+]);
 
 /** A stop as decision 0006 gives it (the courier's day, the operator's rounds). */
 type StopJson =
@@ -189,22 +198,33 @@ export function roundService(deps: RoundServiceDeps): RoundService {
     date: string,
     inputs: StopInput[],
     exceptRoundId: string | null,
+    /** The orders already on the round being changed (their ids). */
+    kept: ReadonlySet<string> = new Set(),
   ) {
     if (inputs.length > MAX_STOPS) throw invalidField('stops', `at most ${MAX_STOPS} stops`);
     const refs = inputs.flatMap((s) => ('tracking_ref' in s ? [s.tracking_ref] : []));
     const pickupIds = inputs.flatMap((s) => ('pickup_id' in s ? [s.pickup_id] : []));
-    const orderIds = await stores.rounds.orderIdsByRef(refs);
+    const orders = await stores.rounds.ordersByRef(refs);
     const pickups = await stores.rounds.pickupsOnDate(pickupIds, date);
     const unknown: ErrorDetail[] = [];
+    const settled: ErrorDetail[] = [];
     const repeated: ErrorDetail[] = [];
     const stops: StopRef[] = [];
     const where = new Map<string, number>();
     inputs.forEach((input, i) => {
       let stop: StopRef | null = null;
       if ('tracking_ref' in input) {
-        const id = orderIds.get(input.tracking_ref);
-        if (id) stop = { kind: 'delivery', orderId: id };
-        else unknown.push({ field: `stops[${i}].tracking_ref`, message: `no order ${input.tracking_ref}` });
+        const order = orders.get(input.tracking_ref);
+        if (!order)
+          unknown.push({ field: `stops[${i}].tracking_ref`, message: `no order ${input.tracking_ref}` });
+        // A stop already on the round stays whatever became of it (delivered this morning); a new
+        // one must still be to deliver.
+        else if (NOT_TO_DELIVER.has(order.status) && !kept.has(order.id))
+          settled.push({
+            field: `stops[${i}].tracking_ref`,
+            message: `order ${input.tracking_ref} is ${order.status}; only an order still to deliver can be a stop`,
+          });
+        else stop = { kind: 'delivery', orderId: order.id };
       } else if (pickups.has(input.pickup_id)) stop = { kind: 'pickup', pickupId: input.pickup_id };
       else
         unknown.push({ field: `stops[${i}].pickup_id`, message: `no pickup ${input.pickup_id} on ${date}` });
@@ -225,6 +245,8 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         `${unknown.length} stop(s) name no order or pickup of ${date}.`,
         unknown,
       );
+    if (settled.length > 0)
+      throw new AppError('invalid_stops', `${settled[0]!.field}: ${settled[0]!.message}.`, settled);
     const taken = await stores.rounds.onOtherRounds(date, stops, exceptRoundId);
     if (taken.size > 0) {
       const details = [...taken].map(([key, name]) => ({
@@ -345,7 +367,8 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         const found = await findRound(stores, roundId);
         await stores.rounds.lockDay(found.date);
         const round = (await stores.rounds.find(found.id))!;
-        const stops = await resolveStops(stores, round.date, inputs, round.id);
+        const kept = new Set(round.stops.flatMap((s) => (s.kind === 'delivery' ? [s.orderId] : [])));
+        const stops = await resolveStops(stores, round.date, inputs, round.id, kept);
         await stores.rounds.replaceStops(round.id, round.date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, { ...round, stops }) });
         return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;

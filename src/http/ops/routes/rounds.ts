@@ -20,7 +20,7 @@ const RoundsResponse = Type.Object({
 const TAGS = ['Couriers and rounds'];
 const CHECKED_WHOLE =
   'Checked whole, nothing written on a refusal: a stop named twice is a 400; a reference or pickup that names nothing ' +
-  'of the day, 422 `unknown_stops`; an order or pickup already on another round that day, 422 `already_on_round` ' +
+  'of the day, 422 `unknown_stops`; an order awaiting its address, delivered, returned or cancelled as a new stop, 422 `invalid_stops`; an order or pickup already on another round that day, 422 `already_on_round` ' +
   'naming it (`stops[i]`); a disabled courier, 422 `courier_disabled`.';
 
 /** The day's rounds: planning by sort code, an external planner's rounds, the operator's edits. */

@@ -54,7 +54,7 @@ const NO_ROUND = {
 };
 
 const STOP_REFUSALS: Partial<
-  Record<'already_on_round' | 'unknown_stops' | 'courier_disabled', Unprocessable>
+  Record<'already_on_round' | 'unknown_stops' | 'invalid_stops' | 'courier_disabled', Unprocessable>
 > = {
   already_on_round: {
     summary: 'An order or pickup already on another round that day (nothing written)',
@@ -65,6 +65,17 @@ const STOP_REFUSALS: Partial<
     summary: 'A stop that names no order or pickup of the day (nothing written)',
     message: '1 stop(s) name no order or pickup of 2026-11-24.',
     details: [{ field: 'stops[1].tracking_ref', message: 'no order DLV-0000000000' }],
+  },
+  invalid_stops: {
+    summary: 'An order with nothing left to deliver as a new stop (nothing written)',
+    message:
+      'stops[0].tracking_ref: order DLV-9F3H7K2MXQ is delivered; only an order still to deliver can be a stop.',
+    details: [
+      {
+        field: 'stops[0].tracking_ref',
+        message: 'order DLV-9F3H7K2MXQ is delivered; only an order still to deliver can be a stop',
+      },
+    ],
   },
   courier_disabled: {
     summary: 'A disabled courier',
@@ -154,6 +165,7 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
     unprocessable: {
       already_on_round: STOP_REFUSALS.already_on_round!,
       unknown_stops: STOP_REFUSALS.unknown_stops!,
+      invalid_stops: STOP_REFUSALS.invalid_stops!,
     },
   },
 };
