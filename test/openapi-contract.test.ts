@@ -32,32 +32,45 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Each operation's request and JSON response examples that do not match their own schema. */
+function exampleProblems(document: Schema, toolkit: SchemaToolkit): string[] {
+  const problems: string[] = [];
+  const tk = toolkit;
+  for (const [name, op] of operations(document)) {
+    const body = op.requestBody?.content?.['application/json'];
+    if (body) {
+      const examples = examplesOf(body);
+      if (examples.length === 0) problems.push(`${name}: request body has no example`);
+      const validate = tk.validator(body.schema, 'strict');
+      for (const value of examples)
+        if (!validate(value)) problems.push(`${name} request: ${JSON.stringify(tk.errorsOf(validate))}`);
+    }
+    for (const [status, raw] of Object.entries<Schema>(op.responses)) {
+      const media = tk.deref(raw).content?.['application/json'];
+      if (!media) continue;
+      const examples = examplesOf(media);
+      if (examples.length === 0) problems.push(`${name} ${status}: no example`);
+      const validate = tk.validator(media.schema, 'response');
+      for (const value of examples)
+        if (!validate(value))
+          problems.push(
+            `${name} ${status}: ${JSON.stringify(tk.errorsOf(validate))} in ${JSON.stringify(value)}`,
+          );
+    }
+  }
+  return problems;
+}
+
 describe('OpenAPI document for client generators', () => {
   it('gives every request body and every JSON response examples that match their schema', () => {
-    const problems: string[] = [];
-    for (const [name, op] of operations(doc)) {
-      const body = op.requestBody?.content?.['application/json'];
-      if (body) {
-        const examples = examplesOf(body);
-        if (examples.length === 0) problems.push(`${name}: request body has no example`);
-        const validate = tk.validator(body.schema, 'strict');
-        for (const value of examples)
-          if (!validate(value)) problems.push(`${name} request: ${JSON.stringify(tk.errorsOf(validate))}`);
-      }
-      for (const [status, raw] of Object.entries<Schema>(op.responses)) {
-        const media = tk.deref(raw).content?.['application/json'];
-        if (!media) continue;
-        const examples = examplesOf(media);
-        if (examples.length === 0) problems.push(`${name} ${status}: no example`);
-        const validate = tk.validator(media.schema, 'response');
-        for (const value of examples)
-          if (!validate(value))
-            problems.push(
-              `${name} ${status}: ${JSON.stringify(tk.errorsOf(validate))} in ${JSON.stringify(value)}`,
-            );
-      }
-    }
-    expect(problems).toEqual([]);
+    expect(exampleProblems(doc, tk)).toEqual([]);
+  });
+
+  // The operator's document (couriers, rounds, scans, proofs…) is read by the same generators.
+  it('gives the operations document examples that match their schema too', () => {
+    const ops = JSON.parse(readFileSync(new URL('../ops-openapi.json', import.meta.url), 'utf8'));
+    expect(operations(ops).length).toBeGreaterThan(10);
+    expect(exampleProblems(ops, new SchemaToolkit(ops))).toEqual([]);
   });
 
   it('documents 503 unavailable on every operation', () => {

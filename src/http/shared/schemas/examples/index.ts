@@ -18,7 +18,9 @@ export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = {
   ...PICKUP_EXAMPLES,
   ...SUBSCRIPTION_EXAMPLES,
 };
+/** The operations API's: it serves its own document too (getOpenApiDocument). */
 export const OPS_EXAMPLES: Record<string, OperationExamples> = {
+  getOpenApiDocument: OTHER_EXAMPLES.getOpenApiDocument!,
   ...OPS_ORDER_EXAMPLES,
   ...OPS_PICKUP_EXAMPLES,
   ...OPS_SCAN_EXAMPLES,
