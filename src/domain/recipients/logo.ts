@@ -10,13 +10,13 @@ export const LOGO_BOX = { width: 400, height: 120 } as const;
  */
 export const MAX_LOGO_SIDE = 4096;
 
-export type LogoFormat = 'png' | 'jpeg' | 'webp';
+type LogoFormat = 'png' | 'jpeg' | 'webp';
 
 /**
  * The format the file's first bytes announce, among those taken; null for anything else (SVG,
  * which can carry script; GIF; HEIC, TIFF…). The bytes, not the file name or its declared type.
  */
-export function sniffLogoFormat(bytes: Buffer): LogoFormat | null {
+function sniffLogoFormat(bytes: Buffer): LogoFormat | null {
   if (
     bytes.length >= 8 &&
     bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))

@@ -47,7 +47,7 @@ function senderName(value: string): string | null {
 }
 
 /** `#rrggbb` in lower case, or null; the only shape the tracking page's style is ever built from. */
-export function brandColour(value: string): string | null {
+function brandColour(value: string): string | null {
   const colour = value.trim().toLowerCase();
   if (colour === '') return null;
   if (!COLOUR.test(colour)) throw fieldProblem('colour', 'colour.format');

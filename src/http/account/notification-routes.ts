@@ -1,12 +1,11 @@
-import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConnectionsService } from '../../connectors/connections-service.ts';
-import { logoTooLarge, MAX_LOGO_UPLOAD_BYTES } from '../../domain/recipients/logo.ts';
+import { logoTooLarge } from '../../domain/recipients/logo.ts';
 import {
   mayEditRecipientSettings,
   type RecipientSettingsService,
 } from '../../domain/recipients/settings-service.ts';
-import { AppError } from '../../errors.ts';
+import { logoUploadOf, readLogoForms } from '../shared/logo-upload.ts';
 import { userOf } from '../shared/principal.ts';
 import { type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
@@ -33,10 +32,6 @@ interface NotificationRoutesContext {
   recipientSettings: RecipientSettingsService;
   connections: Pick<ConnectionsService, 'list'>;
 }
-
-/** The logo read from a multipart body: its bytes, or that it was larger than the limit. */
-type LogoUpload = { bytes: Buffer } | { tooLarge: true };
-const uploads = new WeakMap<FastifyRequest, LogoUpload>();
 
 /**
  * The colour field is a text box (authoritative, and the only one without a colour picker) beside
@@ -126,46 +121,12 @@ export async function notificationRoutes(
 
   // The logo's form is multipart: parsed in this scope only (the rest of the area takes url-encoded forms).
   await app.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: {
-        files: 1,
-        fileSize: MAX_LOGO_UPLOAD_BYTES,
-        fields: 1,
-        fieldSize: 200,
-        fieldNameSize: 100,
-        parts: 2,
-        headerPairs: 20,
-      },
-    });
-    // Read before the area's CSRF check (a preHandler), which needs the form's `_csrf` field: the
-    // page puts it first, and only an owner's upload is read at all.
-    scope.addHook('preValidation', async (request) => {
-      if (!request.isMultipart()) return;
-      mayEditRecipientSettings(userOf(request).session.user);
-      const fields: Record<string, string> = {};
-      try {
-        for await (const part of request.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'logo')
-              throw new AppError('invalid_request', 'Unexpected file in the form.');
-            uploads.set(request, { bytes: await part.toBuffer() });
-          } else if (part.fieldname === '_csrf' && typeof part.value === 'string') {
-            fields._csrf = part.value;
-          }
-        }
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') uploads.set(request, { tooLarge: true });
-        else if (err instanceof AppError) throw err;
-        else throw new AppError('invalid_request', 'The form could not be read (malformed upload).');
-      }
-      request.body = fields;
-    });
+    await readLogoForms(scope, (request) => mayEditRecipientSettings(userOf(request).session.user));
 
     scope.post('/notifications/logo', SIGNED_IN, async (request, reply) => {
       const { user } = userOf(request).session;
       mayEditRecipientSettings(user);
-      const upload = uploads.get(request);
+      const upload = logoUploadOf(request);
       try {
         if (upload && 'tooLarge' in upload) throw logoTooLarge();
         await deps.recipientSettings.uploadLogo(user.brandId, upload?.bytes ?? null);

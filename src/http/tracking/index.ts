@@ -89,7 +89,7 @@ interface TrackingContext {
 const LOGO_FILE = /^([0-9a-f]{64})\.png$/;
 
 /** The brand's logo URL: its content's digest in the path, so it is cached for good. */
-export const logoPath = (brandId: string, sha256: string) =>
+const logoPath = (brandId: string, sha256: string) =>
   `${TRACKING_PREFIX}/assets/logo/${brandId}/${sha256}.png`;
 
 /** The page's look from the brand's settings; a nonce only when there is a colour to put in a style. */

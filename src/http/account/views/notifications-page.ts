@@ -7,7 +7,7 @@ import { type FieldErrors, inputField, selectField } from './form-fields.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
 
 /** The service's own colour: what the picker shows while the brand has none. */
-export const DEFAULT_PICKER_COLOUR = '#2f5bea';
+const DEFAULT_PICKER_COLOUR = '#2f5bea';
 
 /** The form as typed (or as stored, on a first display). */
 export interface NotificationsForm {
