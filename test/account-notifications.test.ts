@@ -142,6 +142,24 @@ describe('/account/notifications', () => {
       picker_shown: '#00aa00',
     });
     expect((await row(brandId)).colour).toBe('#00aa00');
+    // The text box emptied and the picker moved (after a refused colour): the picker's.
+    await b.submit('/account/notifications', '/account/notifications', {
+      locale: 'fr',
+      colour: '',
+      colour_shown: 'teal',
+      colour_picker: '#0f766e',
+      picker_shown: '#00aa00',
+    });
+    expect((await row(brandId)).colour).toBe('#0f766e');
+    // The text box emptied alone: no colour.
+    await b.submit('/account/notifications', '/account/notifications', {
+      locale: 'fr',
+      colour: '',
+      colour_shown: '#0f766e',
+      colour_picker: '#0f766e',
+      picker_shown: '#0f766e',
+    });
+    expect((await row(brandId)).colour).toBeNull();
   });
 
   it('refuses every bad field at once with its own message, saving nothing', async () => {

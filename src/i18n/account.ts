@@ -1812,7 +1812,7 @@ const ACCOUNT = {
   },
   'notifications.step': { en: 'Step', fr: 'Étape' },
   'notifications.email': { en: 'E-mail', fr: 'E-mail' },
-  'notifications.sms': { en: 'Text message (SMS)', fr: 'SMS' },
+  'notifications.sms': { en: 'SMS', fr: 'SMS' },
   'notifications.step.confirmed': {
     en: 'Order confirmed, with its delivery day',
     fr: 'Commande confirmée, avec son jour de livraison',

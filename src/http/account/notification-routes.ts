@@ -34,17 +34,18 @@ interface NotificationRoutesContext {
 }
 
 /**
- * The colour field is a text box (authoritative, and the only one without a colour picker) beside
- * a picker, and a form without script cannot keep them in step: whichever the person changed
- * from what the page showed wins, the text box when both were.
+ * The colour is a text box (authoritative, and the only one where a browser has no picker) beside
+ * a picker, and a form without script cannot keep them in step: a picker changed from what the
+ * page showed wins when the text box was left as shown or emptied; else the text box (emptied
+ * alone: no colour).
  */
 function chosenColour(request: FastifyRequest): string {
   const typed = text(request, 'colour', 20);
   const picked = text(request, 'colour_picker', 20);
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-  if (!same(typed, text(request, 'colour_shown', 20))) return typed;
-  if (picked !== '' && !same(picked, text(request, 'picker_shown', 20))) return picked;
-  return typed;
+  const pickerMoved = picked !== '' && !same(picked, text(request, 'picker_shown', 20));
+  const typedKept = same(typed, text(request, 'colour_shown', 20));
+  return pickerMoved && (typedKept || typed.trim() === '') ? picked : typed;
 }
 
 /**
