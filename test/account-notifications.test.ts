@@ -79,6 +79,12 @@ describe('/account/notifications', () => {
     expect(page.body).toMatch(/<option value="fr" selected>/);
     expect(page.body).toContain('type="color"');
     expect(page.body).toContain('enctype="multipart/form-data"');
+    // An unknown notice is no notice (nor an inherited property of an object).
+    for (const done of ['constructor', '__proto__', 'toString', 'nope']) {
+      const res = await b.get(`/account/notifications?done=${done}`);
+      expect(res.status, done).toBe(200);
+      expect(res.body).not.toContain('class="notice" role="status"');
+    }
     // French too.
     const fr = await b.get('/account/notifications?lang=fr');
     expect(fr.body).toContain('Notifications des destinataires');

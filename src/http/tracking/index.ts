@@ -1,11 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
-import type { RecipientSettings } from '../../domain/recipients/ports.ts';
-import { readableInk } from '../../domain/recipients/settings-rules.ts';
 import type { RecipientSettingsService } from '../../domain/recipients/settings-service.ts';
 import { AppError } from '../../errors.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
@@ -18,7 +16,8 @@ import {
 } from '../../infra/rate-limit/token-bucket.ts';
 import { toAppError } from '../shared/errors.ts';
 import { type SafeHtml as Html, toText } from '../shared/html.ts';
-import type { BrandLook, LayoutContext } from './views/layout.ts';
+import { admitStyleNonce, brandLook, LOGO_FILE } from './brand-look.ts';
+import type { LayoutContext } from './views/layout.ts';
 import { messagePage } from './views/message-page.ts';
 import { trackingPage } from './views/tracking-page.ts';
 
@@ -51,15 +50,7 @@ function sendPage(
   page: Html,
   styleNonce: string | null = null,
 ): FastifyReply {
-  // The brand's colour comes in a <style> element: the page's CSP admits that one, by its nonce, and
-  // still no style attribute nor any other inline style.
-  if (styleNonce) {
-    const csp = String(reply.getHeader('content-security-policy') ?? '');
-    reply.header(
-      'content-security-policy',
-      csp.replace(/style-src ([^;]*)/, `style-src $1 'nonce-${styleNonce}'`),
-    );
-  }
+  if (styleNonce) admitStyleNonce(reply, styleNonce);
   // The language follows Accept-Language: a shared cache must not serve one reader's to another.
   return reply
     .status(status)
@@ -84,23 +75,6 @@ interface TrackingContext {
   proofs: Pick<ProofService, 'forTracking'>;
   recipientSettings: Pick<RecipientSettingsService, 'get' | 'logo'>;
   redisHealth: RedisHealth;
-}
-
-const LOGO_FILE = /^([0-9a-f]{64})\.png$/;
-
-/** The brand's logo URL: its content's digest in the path, so it is cached for good. */
-const logoPath = (brandId: string, sha256: string) =>
-  `${TRACKING_PREFIX}/assets/logo/${brandId}/${sha256}.png`;
-
-/** The page's look from the brand's settings; a nonce only when there is a colour to put in a style. */
-function brandLook(settings: RecipientSettings): BrandLook {
-  const colour = settings.colour && /^#[0-9a-f]{6}$/.test(settings.colour) ? settings.colour : null;
-  return {
-    logoUrl: settings.logoSha256 ? logoPath(settings.brandId, settings.logoSha256) : null,
-    colour: colour
-      ? { value: colour, ink: readableInk(colour), nonce: randomBytes(16).toString('base64') }
-      : null,
-  };
 }
 
 /** The recipients' tracking page (`/track/{token}`): server-rendered HTML, no account, no script. */
@@ -135,17 +109,18 @@ export function trackingPages(deps: TrackingContext) {
         .send(CSS),
     );
 
-    const limited = (bucket: string) => async (request: FastifyRequest) => {
-      const decision = await limiter.take(`${bucket}:${request.ip}`);
-      if (!decision.allowed) throw tooMany(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
-    };
-
     // The brand's logo (re-encoded by the service, never the uploaded bytes). Its URL carries its
     // SHA-256: another digest, an old one or another brand's is a 404; its own never changes.
     app.get<{ Params: { brandId: string; file: string } }>(
       '/assets/logo/:brandId/:file',
-      // Its own bucket: a page's logo must not spend the page's requests.
-      { ...ROUTE, onRequest: limited('track-logo') },
+      {
+        ...ROUTE,
+        // Its own bucket: a page's logo must not spend the page's requests.
+        onRequest: async (request) => {
+          const decision = await limiter.take(`track-logo:${request.ip}`);
+          if (!decision.allowed) throw tooMany(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+        },
+      },
       async (request, reply) => {
         const sha = LOGO_FILE.exec(request.params.file)?.[1];
         const png = sha ? await deps.recipientSettings.logo(request.params.brandId, sha) : null;
@@ -159,15 +134,18 @@ export function trackingPages(deps: TrackingContext) {
 
     app.get<{ Params: { token: string } }>(
       '/:token',
-      { ...ROUTE, onRequest: limited('track') },
+      {
+        ...ROUTE,
+        onRequest: async (request) => {
+          const decision = await limiter.take(`track:${request.ip}`);
+          if (!decision.allowed) throw tooMany(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+        },
+      },
       async (request, reply) => {
         const { order, brandName } = await deps.orders.track(request.params.token);
         // Only a delivered order has a delivery to show (its time, and its photo if the brand allows).
-        const [proof, settings] = await Promise.all([
-          order.status === 'delivered' ? deps.proofs.forTracking(order.id) : null,
-          deps.recipientSettings.get(order.brandId),
-        ]);
-        const look = brandLook(settings);
+        const proof = order.status === 'delivered' ? await deps.proofs.forTracking(order.id) : null;
+        const look = brandLook(await deps.recipientSettings.get(order.brandId));
         const page = trackingPage(context(request), {
           look,
           proof,

@@ -140,7 +140,8 @@ const DONE: Record<string, 'notifications.saved' | 'notifications.logoSaved' | '
 /** `/account/notifications`: the steps and channels, the look of the messages and tracking page, the logo. */
 export function notificationsPage(ctx: PageContext, state: NotificationsPageState): string {
   const { t } = ctx;
-  const done = state.done ? DONE[state.done] : undefined;
+  // Only the notices this page knows (`?done=constructor` is not one).
+  const done = state.done && Object.hasOwn(DONE, state.done) ? DONE[state.done] : undefined;
   const failed = (state.errors && Object.keys(state.errors).length > 0) || state.logoError;
   return layout(
     ctx,
