@@ -18,6 +18,7 @@ import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import type { Pool } from './db/pool.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
+import { recipientSettingsRepository } from './db/repositories/recipient-settings-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
@@ -35,6 +36,10 @@ import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-del
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import {
+  type RecipientSettingsService,
+  recipientSettingsService,
+} from './domain/recipients/settings-service.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
@@ -51,6 +56,7 @@ import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
 import { destinationGuard } from './infra/http/url-guard.ts';
+import { sharpLogoCodec } from './infra/images/logo-codec.ts';
 import { sharpCodec } from './infra/images/sharp-codec.ts';
 import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
@@ -114,6 +120,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** Couriers' scans applied to the orders (domain/scans). */
   scans: ScanService;
   links: OrderLinks;
+  /** What each brand tells its recipients and how it looks (logo, colour): the account area sets it. */
+  recipientSettings: RecipientSettingsService;
   invoices: InvoiceService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
   labels: LabelService;
@@ -359,6 +367,10 @@ export function createDeps(
     deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
     links,
+    recipientSettings: recipientSettingsService({
+      settings: recipientSettingsRepository(pool),
+      codec: sharpLogoCodec(),
+    }),
     invoices,
     labels,
     subscriptions,

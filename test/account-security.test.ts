@@ -66,6 +66,42 @@ describe('CSRF', () => {
   });
 });
 
+describe('the recipient settings forms (/account/notifications)', () => {
+  const SETTINGS = { locale: 'en', colour: '#112233', colour_shown: '', email_steps: 'delivered' };
+  const stored = async (brandId: string) =>
+    (await t.pool.query('SELECT 1 FROM brand_recipient_settings WHERE brand_id = $1', [brandId])).rowCount;
+
+  it('refuses each form without the session’s token (403), storing nothing', async () => {
+    const { b, brandId } = await signedIn();
+    const anonymous = browser();
+    await anonymous.get('/account/sign-in');
+    for (const csrf of [undefined, 'forged', `${anonymous.cookies.get('dlv_csrf')}`]) {
+      const token: Record<string, string> = csrf === undefined ? {} : { _csrf: csrf };
+      expect((await b.post('/account/notifications', { ...SETTINGS, ...token })).status).toBe(403);
+      expect((await b.post('/account/notifications/logo/remove', token)).status).toBe(403);
+      expect((await b.post('/account/notifications/logo', token)).status).toBe(403);
+    }
+    expect(await stored(brandId)).toBe(0);
+  });
+
+  it('is the owner’s: developers and finance people get 403 pages and change nothing', async () => {
+    for (const role of ['developer', 'finance'] as const) {
+      const { b, brandId } = await signedIn({ role });
+      const csrf = csrfOf((await b.get('/account')).body);
+      expect((await b.get('/account/notifications')).status).toBe(403);
+      expect((await b.post('/account/notifications', { ...SETTINGS, _csrf: csrf })).status).toBe(403);
+      expect((await b.post('/account/notifications/logo/remove', { _csrf: csrf })).status).toBe(403);
+      expect((await b.post('/account/notifications/logo', { _csrf: csrf })).status).toBe(403);
+      expect(await stored(brandId)).toBe(0);
+    }
+    const owner = await signedIn();
+    expect((await owner.b.submit('/account/notifications', '/account/notifications', SETTINGS)).status).toBe(
+      303,
+    );
+    expect(await stored(owner.brandId)).toBe(1);
+  });
+});
+
 describe('roles and brands', () => {
   it('shows finance people a 403 page for the keys, and no link to them', async () => {
     const { b } = await signedIn({ role: 'finance' });

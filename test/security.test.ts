@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { logoImage } from './support/logos.ts';
 import {
   authenticatedRoutes,
   courierRoutes,
@@ -133,6 +134,10 @@ describe('every account route that needs a session', () => {
         'GET /account/shops/:connectionId/prestashop/linked',
         'GET /account/shops/:connectionId/prestashop/secret/new',
         'POST /account/company/tracking',
+        'GET /account/notifications',
+        'POST /account/notifications',
+        'POST /account/notifications/logo',
+        'POST /account/notifications/logo/remove',
       ]),
     );
   });
@@ -185,6 +190,44 @@ describe('proof-of-delivery files', () => {
           error: 'not_found',
           message: 'No such file, or its link has expired.',
         });
+      }
+    }
+  });
+});
+
+describe('the brands’ logos (/track/assets/logo)', () => {
+  it('are public by their digest only: no key, session or operator token opens another, none sets a cookie', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const other = await createBrandWithKey(t.deps);
+    const { logoSha256 } = await t.deps.recipientSettings.uploadLogo(brand.brandId, await logoImage('png'));
+    const routes = t.app.routeCatalog.filter((r) => r.url.startsWith('/track/assets/logo'));
+    expect(routes.map((r) => `${r.method} ${r.url} ${r.auth}`)).toEqual([
+      'GET /track/assets/logo/:brandId/:file none',
+    ]);
+    const user = await createUser(t.deps, { brandId: other.brandId });
+    const b = new Browser(t.app, '10.9.9.10');
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    const session = { cookie: `dlv_session=${b.cookies.get('dlv_session')}` };
+    for (const headers of [
+      {},
+      other.headers,
+      brand.headers,
+      session,
+      { authorization: 'Bearer test-ops-token' },
+    ]) {
+      const own = await call(t.app, {
+        url: `/track/assets/logo/${brand.brandId}/${logoSha256}.png`,
+        headers,
+      });
+      expect(own.statusCode).toBe(200);
+      expect(own.headers['set-cookie']).toBeUndefined();
+      for (const url of [
+        `/track/assets/logo/${other.brandId}/${logoSha256}.png`,
+        `/track/assets/logo/${brand.brandId}/${'f'.repeat(64)}.png`,
+      ]) {
+        const res = await call(t.app, { url, headers });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       }
     }
   });

@@ -1791,6 +1791,84 @@ const ACCOUNT = {
     en: 'The pickup of this day is already closed.',
     fr: 'L’enlèvement de ce jour est déjà clos.',
   },
+  // The recipients' notifications and the brand's look (/account/notifications).
+  'nav.notifications': { en: 'Notifications', fr: 'Notifications' },
+  'notifications.title': { en: 'Recipient notifications', fr: 'Notifications des destinataires' },
+  'notifications.intro': {
+    en: 'What we tell the people you ship to, by e-mail and text message, and how your tracking page and our messages look.',
+    fr: 'Ce que nous disons aux personnes que vous livrez, par e-mail et SMS, et l’apparence de votre page de suivi et de nos messages.',
+  },
+  'notifications.saved': { en: 'Your settings are saved.', fr: 'Vos réglages sont enregistrés.' },
+  'notifications.logoSaved': { en: 'Your logo is saved.', fr: 'Votre logo est enregistré.' },
+  'notifications.logoRemoved': { en: 'Your logo is removed.', fr: 'Votre logo est retiré.' },
+  'notifications.fixErrors': {
+    en: 'Nothing was saved: correct the fields marked below.',
+    fr: 'Rien n’a été enregistré : corrigez les champs signalés ci-dessous.',
+  },
+  'notifications.steps': { en: 'When we tell them', fr: 'Quand nous les prévenons' },
+  'notifications.stepsHint': {
+    en: 'Text messages go from our number with your name first, so a recipient can answer STOP. A recipient who unsubscribes gets nothing more from anyone.',
+    fr: 'Les SMS partent de notre numéro, votre nom en tête, pour que le destinataire puisse répondre STOP. Un destinataire désinscrit ne reçoit plus rien de personne.',
+  },
+  'notifications.step': { en: 'Step', fr: 'Étape' },
+  'notifications.email': { en: 'E-mail', fr: 'E-mail' },
+  'notifications.sms': { en: 'SMS', fr: 'SMS' },
+  'notifications.step.confirmed': {
+    en: 'Order confirmed, with its delivery day',
+    fr: 'Commande confirmée, avec son jour de livraison',
+  },
+  'notifications.step.out_for_delivery': {
+    en: 'Out for delivery, with a 2-hour window',
+    fr: 'En cours de livraison, avec un créneau de 2 heures',
+  },
+  'notifications.step.delivered': { en: 'Delivered', fr: 'Livré' },
+  'notifications.step.failed_attempt': {
+    en: 'Delivery attempt failed, with a link to choose another day',
+    fr: 'Tentative de livraison échouée, avec un lien pour choisir un autre jour',
+  },
+  'notifications.emailSteps': { en: 'E-mail steps', fr: 'Étapes par e-mail' },
+  'notifications.smsSteps': { en: 'Text message steps', fr: 'Étapes par SMS' },
+  'notifications.shopNotifies': {
+    en: 'My shop already tells my customers: send nothing',
+    fr: 'Ma boutique prévient déjà mes clients : ne rien envoyer',
+  },
+  'notifications.shopNotifiesHint': {
+    en: 'Whatever the steps above, no e-mail and no text message is sent for your orders.',
+    fr: 'Quelles que soient les étapes ci-dessus, aucun e-mail ni SMS n’est envoyé pour vos commandes.',
+  },
+  'notifications.linkedShops': {
+    en: 'These linked shops tell your customers themselves (their “notify the customer” setting is on): their orders get nothing from us but the confirmation.',
+    fr: 'Ces boutiques liées préviennent elles-mêmes vos clients (leur réglage « prévenir le client » est activé) : leurs commandes ne reçoivent de nous que la confirmation.',
+  },
+  'notifications.look': { en: 'Name, colour and language', fr: 'Nom, couleur et langue' },
+  'notifications.senderName': { en: 'Sender name', fr: 'Nom de l’expéditeur' },
+  'notifications.senderNameHint': {
+    en: 'The name our e-mails come from. Leave empty for your company’s name ({brand}).',
+    fr: 'Le nom sous lequel nos e-mails arrivent. Laissez vide pour le nom de votre société ({brand}).',
+  },
+  'notifications.colour': { en: 'Colour', fr: 'Couleur' },
+  'notifications.colourPicker': { en: 'Choose a colour', fr: 'Choisir une couleur' },
+  'notifications.colourHint': {
+    en: 'Written #rrggbb (such as #1a73e8). Leave empty for our own colour. The text on it is black or white, whichever reads better.',
+    fr: 'Écrite #rrggbb (par exemple #1a73e8). Laissez vide pour notre propre couleur. Le texte posé dessus est noir ou blanc, selon ce qui se lit le mieux.',
+  },
+  'notifications.locale': { en: 'Language of the messages', fr: 'Langue des messages' },
+  'notifications.locale.fr': { en: 'French', fr: 'Français' },
+  'notifications.locale.en': { en: 'English', fr: 'Anglais' },
+  'notifications.save': { en: 'Save', fr: 'Enregistrer' },
+  'notifications.logo': { en: 'Logo', fr: 'Logo' },
+  'notifications.logoHint': {
+    en: 'PNG, JPEG or WebP, at most 1 MB. We make it a PNG fitting 400 × 120 pixels, shown on the tracking page and in our e-mails.',
+    fr: 'PNG, JPEG ou WebP, 1 Mo au plus. Nous en faisons un PNG tenant dans 400 × 120 pixels, affiché sur la page de suivi et dans nos e-mails.',
+  },
+  'notifications.logoFile': { en: 'Image file', fr: 'Fichier image' },
+  'notifications.logoCurrent': { en: 'Your current logo', fr: 'Votre logo actuel' },
+  'notifications.logoNone': {
+    en: 'No logo yet: the tracking page shows your name.',
+    fr: 'Pas encore de logo : la page de suivi affiche votre nom.',
+  },
+  'notifications.logoUpload': { en: 'Upload the logo', fr: 'Envoyer le logo' },
+  'notifications.logoRemove': { en: 'Remove the logo', fr: 'Retirer le logo' },
 } satisfies Record<string, Words>;
 
 const WORDS = { ...ACCOUNT, ...CONNECTOR_WORDS };

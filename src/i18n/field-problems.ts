@@ -29,6 +29,31 @@ const FIELD_PROBLEMS = {
     en: '"webhooks:write" is only for brands whose webhook subscriptions are open: request access on the Webhooks page of the account area (the operator opens them with `dlv brands allow-webhooks`)',
     fr: '« webhooks:write » est réservé aux marques dont les abonnements webhook sont ouverts : demandez l’accès sur la page Webhooks',
   },
+  // Recipient settings form (/account/notifications) and the brand's logo.
+  'steps.unknown': { en: 'must be among {allowed}', fr: 'doit être parmi {allowed}' },
+  'senderName.characters': {
+    en: 'must not contain line breaks, control characters or the characters < > "',
+    fr: 'ne doit contenir ni retour à la ligne, ni caractère de contrôle, ni les caractères < > "',
+  },
+  'colour.format': {
+    en: 'must be a colour written #rrggbb, such as #1a73e8',
+    fr: 'doit être une couleur écrite #rrggbb, par exemple #1a73e8',
+  },
+  'locale.choice': { en: 'must be fr or en', fr: 'doit être fr ou en' },
+  'logo.required': { en: 'choose an image file', fr: 'choisissez un fichier image' },
+  'logo.tooLarge': { en: 'must be at most {max}', fr: 'doit peser au plus {max}' },
+  'logo.format': {
+    en: 'must be a PNG, JPEG or WebP image (SVG, GIF and other formats are refused)',
+    fr: 'doit être une image PNG, JPEG ou WebP (SVG, GIF et les autres formats sont refusés)',
+  },
+  'logo.dimensions': {
+    en: 'is too big: at most {max} × {max} pixels',
+    fr: 'est trop grand : au plus {max} × {max} pixels',
+  },
+  'logo.unreadable': {
+    en: 'could not be read as an image (damaged or truncated file)',
+    fr: 'n’a pas pu être lu comme une image (fichier abîmé ou incomplet)',
+  },
   // Rates form.
   'unit.type': {
     en: 'must be one of parcel, envelope, bulky, pallet (or colis, pli, encombrant, palette)',

@@ -18,6 +18,7 @@ import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
+import type { RecipientSettingsService } from '../../domain/recipients/settings-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
@@ -35,6 +36,7 @@ import { keyRollRoutes } from './key-roll-routes.ts';
 import { keyRoutes } from './key-routes.ts';
 import { labelRoutes } from './label-routes.ts';
 import { ACCOUNT_CSP, sendAccountMessage } from './message-page.ts';
+import { notificationRoutes } from './notification-routes.ts';
 import { orderRoutes } from './order-routes.ts';
 import { pickupRoutes } from './pickup-routes.ts';
 import { ratesRoutes } from './rates-routes.ts';
@@ -86,6 +88,7 @@ interface AccountAreaContext extends WiredConnectors {
   webhookRequests: WebhookRequests;
   subscriptions: WebhookSubscriptions;
   connections: ConnectionsService;
+  recipientSettings: RecipientSettingsService;
 }
 
 /**
@@ -196,6 +199,7 @@ export function accountArea(deps: AccountAreaContext) {
     keyRollRoutes(account, deps, { signer, context });
     teamRoutes(account, deps, { context });
     shopRoutes(account, deps, { signer, context });
+    await notificationRoutes(account, deps, { context });
 
     account.addHook('onClose', async () => {
       deps.mailer.close();

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
+import type { RecipientSettingsService } from '../../domain/recipients/settings-service.ts';
 import { AppError } from '../../errors.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
 import type { RedisHealth } from '../../infra/rate-limit/redis-health.ts';
@@ -15,6 +16,7 @@ import {
 } from '../../infra/rate-limit/token-bucket.ts';
 import { toAppError } from '../shared/errors.ts';
 import { type SafeHtml as Html, toText } from '../shared/html.ts';
+import { admitStyleNonce, brandLook, LOGO_FILE } from './brand-look.ts';
 import type { LayoutContext } from './views/layout.ts';
 import { messagePage } from './views/message-page.ts';
 import { trackingPage } from './views/tracking-page.ts';
@@ -42,7 +44,13 @@ function context(request: FastifyRequest): LayoutContext {
   return { lang, stylesheet: STYLESHEET };
 }
 
-function sendPage(reply: FastifyReply, status: number, page: Html): FastifyReply {
+function sendPage(
+  reply: FastifyReply,
+  status: number,
+  page: Html,
+  styleNonce: string | null = null,
+): FastifyReply {
+  if (styleNonce) admitStyleNonce(reply, styleNonce);
   // The language follows Accept-Language: a shared cache must not serve one reader's to another.
   return reply
     .status(status)
@@ -65,6 +73,7 @@ interface TrackingContext {
   config: Config;
   orders: OrderService;
   proofs: Pick<ProofService, 'forTracking'>;
+  recipientSettings: Pick<RecipientSettingsService, 'get' | 'logo'>;
   redisHealth: RedisHealth;
 }
 
@@ -100,6 +109,29 @@ export function trackingPages(deps: TrackingContext) {
         .send(CSS),
     );
 
+    // The brand's logo (re-encoded by the service, never the uploaded bytes). Its URL carries its
+    // SHA-256: another digest, an old one or another brand's is a 404; its own never changes.
+    app.get<{ Params: { brandId: string; file: string } }>(
+      '/assets/logo/:brandId/:file',
+      {
+        ...ROUTE,
+        // Its own bucket: a page's logo must not spend the page's requests.
+        onRequest: async (request) => {
+          const decision = await limiter.take(`track-logo:${request.ip}`);
+          if (!decision.allowed) throw tooMany(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+        },
+      },
+      async (request, reply) => {
+        const sha = LOGO_FILE.exec(request.params.file)?.[1];
+        const png = sha ? await deps.recipientSettings.logo(request.params.brandId, sha) : null;
+        if (!png) return sendTrackingNotFound(request, reply);
+        return reply
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .type('image/png')
+          .send(png);
+      },
+    );
+
     app.get<{ Params: { token: string } }>(
       '/:token',
       {
@@ -113,7 +145,9 @@ export function trackingPages(deps: TrackingContext) {
         const { order, brandName } = await deps.orders.track(request.params.token);
         // Only a delivered order has a delivery to show (its time, and its photo if the brand allows).
         const proof = order.status === 'delivered' ? await deps.proofs.forTracking(order.id) : null;
+        const look = brandLook(await deps.recipientSettings.get(order.brandId));
         const page = trackingPage(context(request), {
+          look,
           proof,
           brandName,
           trackingRef: order.trackingRef,
@@ -123,7 +157,7 @@ export function trackingPages(deps: TrackingContext) {
           city: order.deliveryCity,
           events: order.events,
         });
-        return sendPage(reply, 200, page);
+        return sendPage(reply, 200, page, look.colour?.nonce ?? null);
       },
     );
   };

@@ -1,4 +1,5 @@
 import type { User } from '../../../domain/accounts/user.ts';
+import { canEditRecipientSettings } from '../../../domain/recipients/settings-service.ts';
 import { canSeeWebhooks } from '../../../domain/webhooks/webhook-requests.ts';
 import type { Translate } from '../../../i18n/account.ts';
 import type { Locale } from '../../../i18n/locales.ts';
@@ -31,6 +32,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
         ${canSeeWebhooks(ctx.user.role) ? html`<a href="/account/webhooks">${t('nav.webhooks')}</a>` : ''}
         <a href="/account/shops">${t('nav.shops')}</a>
         <a href="/account/company">${t('nav.company')}</a>
+        ${canEditRecipientSettings(ctx.user.role) ? html`<a href="/account/notifications">${t('nav.notifications')}</a>` : ''}
         ${ctx.user.role === 'owner' ? html`<a href="/account/team">${t('nav.team')}</a>` : ''}
         <form method="post" action="/account/sign-out" class="inline">${csrfField(ctx)}<button type="submit" class="link">${t('nav.signOut')}</button></form>
       </nav>`

@@ -8,6 +8,22 @@ export interface LayoutContext {
   stylesheet: string;
 }
 
+/** The brand's own look (its recipient settings): logo, colour; null members for the defaults. */
+export interface BrandLook {
+  logoUrl: string | null;
+  /** The validated `#rrggbb`, the text colour that reads on it, the nonce of the <style> that sets them. */
+  colour: { value: string; ink: string; nonce: string } | null;
+}
+
+// What the <style> element may hold: nothing but a validated colour ever reaches it.
+const HEX = /^#[0-9a-f]{6}$/;
+
+/** The brand's colour as custom properties, in a <style> the CSP admits by its nonce (no style attribute). */
+function brandStyle(colour: BrandLook['colour']): Html | '' {
+  if (!colour || !HEX.test(colour.value) || !HEX.test(colour.ink)) return '';
+  return html`<style nonce="${colour.nonce}">:root{--brand:${colour.value};--brand-ink:${colour.ink}}</style>`;
+}
+
 const HUES = 8;
 
 /**
@@ -21,10 +37,17 @@ function hueClass(brand: string): string {
 }
 
 /** The document around every tracking page: head, the brand's bar, the language switch. */
-export function layout(ctx: LayoutContext, page: { title: string; brand: string | null; body: Html }): Html {
+export function layout(
+  ctx: LayoutContext,
+  page: { title: string; brand: string | null; body: Html; look?: BrandLook | null },
+): Html {
   const t = trackingWording(ctx.lang);
   const other: Locale = ctx.lang === 'fr' ? 'en' : 'fr';
   const initial = page.brand ? [...page.brand.trim()][0]?.toUpperCase() : null;
+  const look = page.brand ? (page.look ?? null) : null;
+  const mark = look?.logoUrl
+    ? html`<img class="brand-logo" src="${look.logoUrl}" alt="" height="40">`
+    : html`<span class="monogram" aria-hidden="true">${initial}</span>`;
   return html`<html lang="${ctx.lang}">
 <head>
 <meta charset="utf-8">
@@ -34,13 +57,14 @@ export function layout(ctx: LayoutContext, page: { title: string; brand: string 
 <meta name="color-scheme" content="light">
 <title>${page.title}</title>
 <link rel="stylesheet" href="${ctx.stylesheet}">
+${brandStyle(look?.colour ?? null)}
 </head>
-<body>
+<body${look?.colour ? html` class="branded"` : ''}>
 <header class="topbar">
   <div class="wrap topbar-inner">
     ${
       page.brand
-        ? html`<span class="brand ${hueClass(page.brand)}"><span class="monogram" aria-hidden="true">${initial}</span><span class="brand-name">${page.brand}</span></span>`
+        ? html`<span class="brand${look?.colour ? '' : ` ${hueClass(page.brand)}`}">${mark}<span class="brand-name">${page.brand}</span></span>`
         : html`<span class="brand"><span class="brand-name">${t('deliveredBy')}</span></span>`
     }
     <a class="lang-switch" href="?lang=${other}" hreflang="${other}" lang="${other}" title="${t('switchLabel')}">${t('switchTo')}</a>

@@ -4,7 +4,7 @@ import { INTL_LOCALE, type Locale } from '../../../i18n/locales.ts';
 import { trackingWording } from '../../../i18n/tracking.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
 import { type Step, timeline } from '../timeline.ts';
-import { type LayoutContext, layout } from './layout.ts';
+import { type BrandLook, type LayoutContext, layout } from './layout.ts';
 
 /**
  * Everything the page may show, and nothing more: the recipient's name, address, phone and
@@ -21,6 +21,8 @@ export interface TrackingView {
   events: ReadonlyArray<Pick<OrderEvent, 'status' | 'at'>>;
   /** The delivery as the courier recorded it; `photoPath` only when the brand shows the photo. */
   proof: { deliveredAt: Date | null; photoPath: string | null } | null;
+  /** The brand's logo and colour (its recipient settings); absent: the service's look. */
+  look?: BrandLook;
 }
 
 const PARIS = 'Europe/Paris';
@@ -98,6 +100,7 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
   return layout(ctx, {
     title: t('pageTitle', { brand: view.brandName }),
     brand: view.brandName,
+    look: view.look ?? null,
     body: html`<div class="grid">
 <section class="card summary tone-${TONE[view.status]}">
   <p class="ref">${t('trackingNumber')} <span class="ref-value">${view.trackingRef}</span></p>
