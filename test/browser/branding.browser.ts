@@ -5,10 +5,10 @@ import { createUser } from '../support/account-browser.ts';
 import { createBrandWithKey } from '../support/app.ts';
 import { createOrder } from '../support/orders.ts';
 import { linkShop } from '../support/shopify.ts';
-import { hasChromium, newPage, openStage, type Stage, signIn } from './support.ts';
+import { DOC_SHOTS, hasChromium, newPage, openStage, type Stage, signIn } from './support.ts';
 
 /** The owner's recipient settings page and the tracking page in the brand's look, in a real Chromium. */
-const SHOTS = 'docs/images';
+const SHOTS = DOC_SHOTS;
 let stage: Stage;
 
 /** A small wordmark as a brand would draw it: an emblem and the name, on a transparent ground. */
