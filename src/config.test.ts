@@ -179,15 +179,23 @@ describe('DKIM and the SMS sender', () => {
 
   it('DKIM: all three or none, a key that parses (newlines written \\n accepted)', () => {
     const dkim = { DKIM_DOMAIN: 'Livraison-DLV.fr', DKIM_SELECTOR: 'dlv2026', DKIM_PRIVATE_KEY: pem };
-    expect(loadConfig(dkim).dkim).toEqual({ domain: 'livraison-dlv.fr', selector: 'dlv2026', privateKey: pem.trim() });
-    expect(loadConfig({ ...dkim, DKIM_PRIVATE_KEY: pem.replace(/\n/g, '\\n') }).dkim?.privateKey.trim()).toBe(pem.trim());
+    expect(loadConfig(dkim).dkim).toEqual({
+      domain: 'livraison-dlv.fr',
+      selector: 'dlv2026',
+      privateKey: pem.trim(),
+    });
+    expect(loadConfig({ ...dkim, DKIM_PRIVATE_KEY: pem.replace(/\n/g, '\\n') }).dkim?.privateKey.trim()).toBe(
+      pem.trim(),
+    );
     expect(() => loadConfig({ DKIM_DOMAIN: 'livraison-dlv.fr', DKIM_SELECTOR: 's1' })).toThrow(
       /set all of DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY, or none; missing DKIM_PRIVATE_KEY/,
     );
     expect(() => loadConfig({ ...dkim, DKIM_PRIVATE_KEY: 'not a key' })).toThrow(
       /DKIM_PRIVATE_KEY must be an RSA or Ed25519 private key in PEM/,
     );
-    expect(() => loadConfig({ ...dkim, DKIM_DOMAIN: 'no_domain' })).toThrow(/DKIM_DOMAIN must be a domain name/);
+    expect(() => loadConfig({ ...dkim, DKIM_DOMAIN: 'no_domain' })).toThrow(
+      /DKIM_DOMAIN must be a domain name/,
+    );
   });
 
   it('SMS_FROM is an E.164 number', () => {

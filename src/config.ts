@@ -224,10 +224,13 @@ export const ENV_SCHEMA = Type.Object({
     minLength: 3,
     description: 'sender of the account e-mails',
   }),
-  DKIM_DOMAIN: Text('DKIM signing domain of the recipient e-mails (with DKIM_SELECTOR and DKIM_PRIVATE_KEY)', {
-    pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$',
-    hint: 'must be a domain name',
-  }),
+  DKIM_DOMAIN: Text(
+    'DKIM signing domain of the recipient e-mails (with DKIM_SELECTOR and DKIM_PRIVATE_KEY)',
+    {
+      pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$',
+      hint: 'must be a domain name',
+    },
+  ),
   DKIM_SELECTOR: Text('DKIM selector (the DNS record is <selector>._domainkey.<domain>)', {
     pattern: '^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$',
     hint: 'must be a DNS label',
@@ -493,7 +496,8 @@ function dkim(env: Env_): Config['dkim'] {
   const privateKey = env.DKIM_PRIVATE_KEY!.replace(/\\n/g, '\n');
   try {
     const key = createPrivateKey(privateKey);
-    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519') throw new Error(key.asymmetricKeyType);
+    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519')
+      throw new Error(key.asymmetricKeyType);
   } catch {
     throw new ConfigError('DKIM_PRIVATE_KEY must be an RSA or Ed25519 private key in PEM');
   }

@@ -16,7 +16,8 @@ export const NOTIFY_RECIPIENT = defineJob({
   ...NOTIFY_RECIPIENT_SPEC,
   async run(deps: NotifyContext, { event_id }, helpers) {
     const attempt = helpers.job as Partial<typeof helpers.job> | undefined;
-    const lastAttempt = attempt?.attempts !== undefined && attempt.attempts >= (attempt.max_attempts ?? Infinity);
+    const lastAttempt =
+      attempt?.attempts !== undefined && attempt.attempts >= (attempt.max_attempts ?? Infinity);
     const outcome = await deps.recipientNotifications.notify(event_id, { lastAttempt });
     helpers.logger.debug(`event ${event_id}: ${outcome}`);
   },

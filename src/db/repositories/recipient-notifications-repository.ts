@@ -120,7 +120,9 @@ export function notificationFactsRepository(db: Queryable): NotificationFacts {
         [trackingRef],
       );
       const r = rows[0];
-      return r ? { platform: r.platform, notifyCustomer: r.notify_customer, active: r.status === 'active' } : null;
+      return r
+        ? { platform: r.platform, notifyCustomer: r.notify_customer, active: r.status === 'active' }
+        : null;
     },
     async roundPosition(orderId) {
       // The last loading scan applied to the order; its round (the scan's, else the round of that

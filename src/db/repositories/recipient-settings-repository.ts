@@ -19,7 +19,8 @@ interface SettingsRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'brand_id, email_steps, sms_steps, sender_name, colour, logo_sha256, locale, shop_notifies, updated_at';
+const COLUMNS =
+  'brand_id, email_steps, sms_steps, sender_name, colour, logo_sha256, locale, shop_notifies, updated_at';
 
 const toSettings = (r: SettingsRow): RecipientSettings => ({
   brandId: r.brand_id,

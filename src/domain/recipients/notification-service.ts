@@ -47,9 +47,9 @@ export interface NotificationServiceDeps {
 
 export interface RecipientNotifications {
   /**
-   * The outbox's question (decision 0007): whether a brand's events may tell its recipients
-   * anything; false when every step is off or the brand's shop tells its customers itself, so
-   * nothing is written for them. Cached for at most 10 s.
+   * The outbox's question (decision 0007): whether a brand's event may tell its recipients
+   * anything; false when every step it could mean is off or the brand's shop tells its customers
+   * itself, so nothing is written for it. Cached for at most 10 s.
    */
   listens(brandId: string, type: string): Promise<boolean>;
   /** The brand's settings changed in this process: asked afresh next time. */
@@ -74,7 +74,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 
 export function recipientNotifications(deps: NotificationServiceDeps): RecipientNotifications {
   const now = deps.now ?? (() => performance.now());
-  const listening = new Map<string, { until: number; answer: Promise<boolean> }>();
+  const listening = new Map<string, { until: number; steps: Promise<ReadonlySet<NotificationStep>> }>();
 
   const trackingUrl = (order: NotifiedOrder) => `${deps.baseUrl}/track/${order.trackingToken}`;
 
@@ -138,17 +138,21 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
   return {
     async listens(brandId, type) {
       if (!NOTIFYING_EVENT_TYPES.has(type)) return false;
-      const cached = listening.get(brandId);
-      if (cached && cached.until > now()) return cached.answer;
-      const answer = deps.settings.get(brandId).then(
-        (s) => !s.shopNotifies && s.emailSteps.length + s.smsSteps.length > 0,
-        (err: unknown) => {
-          listening.delete(brandId);
-          throw err;
-        },
-      );
-      listening.set(brandId, { until: now() + LISTENS_TTL_MS, answer });
-      return answer;
+      let cached = listening.get(brandId);
+      if (!cached || cached.until <= now()) {
+        const steps = deps.settings.get(brandId).then(
+          (s) => (s.shopNotifies ? new Set<NotificationStep>() : new Set([...s.emailSteps, ...s.smsSteps])),
+          (err: unknown) => {
+            listening.delete(brandId);
+            throw err;
+          },
+        );
+        cached = { until: now() + LISTENS_TTL_MS, steps };
+        listening.set(brandId, cached);
+      }
+      const steps = await cached.steps;
+      // A creation can only confirm: with the confirmation off (the default), it writes nothing.
+      return type === 'order.created' ? steps.has('confirmed') : steps.size > 0;
     },
 
     forget(brandId) {
@@ -169,6 +173,7 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
       const shopTells = link?.active === true && link.notifyCustomer;
 
       const outcomes: string[] = [];
+      let retry: unknown = null;
       for (const channel of CHANNELS) {
         const address = addressOf(order, channel);
         const reason = await skipReason(channel, step, settings, shopTells, address);
@@ -196,7 +201,12 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
           outcomes.push(`${channel}: sent`);
         } catch (err) {
           const permanent = err instanceof SmsError && err.permanent;
-          if (!permanent && !options.lastAttempt) throw err;
+          if (!permanent && !options.lastAttempt) {
+            // The other channel goes on; the queue retries this one (its row stays `sending`).
+            retry ??= err;
+            outcomes.push(`${channel}: to retry`);
+            continue;
+          }
           const detail =
             err instanceof SmsError && err.providerCode
               ? `${err.providerCode}: ${messageOf(err)}`
@@ -207,6 +217,7 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
           outcomes.push(`${channel}: failed`);
         }
       }
+      if (retry) throw retry;
       return `${step}: ${outcomes.join(', ')}`;
     },
 

@@ -13,12 +13,18 @@ export interface Unsubscribes {
 }
 
 /** The unsubscribe links of the recipients' e-mails (decision 0007): no row behind a link, only its digest. */
-export function unsubscribes(deps: { tokens: Pick<UnsubscribeTokens, 'read'>; optOuts: OptOutsByKey }): Unsubscribes {
+export function unsubscribes(deps: {
+  tokens: Pick<UnsubscribeTokens, 'read'>;
+  optOuts: OptOutsByKey;
+}): Unsubscribes {
   return {
     async state(token) {
       const target = await deps.tokens.read(token);
       if (!target) return null;
-      return { channel: target.channel, optedOut: await deps.optOuts.isKeyOptedOut(target.channel, target.key) };
+      return {
+        channel: target.channel,
+        optedOut: await deps.optOuts.isKeyOptedOut(target.channel, target.key),
+      };
     },
     async optOut(token, source) {
       const target = await deps.tokens.read(token);

@@ -40,7 +40,11 @@ export function createRecipientMailer(options: RecipientMailerOptions): Recipien
   const transportOnce = () => {
     transport ??= import('nodemailer').then(({ default: nodemailer }) => {
       const dkim = options.dkim
-        ? { domainName: options.dkim.domain, keySelector: options.dkim.selector, privateKey: options.dkim.privateKey }
+        ? {
+            domainName: options.dkim.domain,
+            keySelector: options.dkim.selector,
+            privateKey: options.dkim.privateKey,
+          }
         : undefined;
       return options.smtpUrl
         ? nodemailer.createTransport(options.smtpUrl, { dkim })
