@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../src/domain/recipients/address-key.ts';
 import { SmsError } from '../src/domain/recipients/ports.ts';
+import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { createBrandWithKey, type TestBrand } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
@@ -375,5 +376,33 @@ describe('recipient SMS', () => {
       channel: 'sms',
       detail: 'opted_out',
     });
+  });
+});
+
+describe('the account area’s order page', () => {
+  it('lists the messages to the recipient: step, channel, status and time, never the address', async () => {
+    const brand = await createBrandWithKey(s.deps);
+    await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed', 'out_for_delivery'] });
+    const to = uniqueRecipient();
+    const ref = await orderFor(brand, to, { delivery_phone: '06 12 34 56 78' });
+    await runNotifications(s.deps, brand.brandId);
+    const user = await createUser(s.deps, { brandId: brand.brandId });
+    const b = new Browser(s.app, '10.9.0.1');
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    const page = await b.get(`/account/orders/${ref}`);
+    expect(page.status).toBe(200);
+    const section = page.body.slice(page.body.indexOf('Messages to the recipient'));
+    expect(section).toMatch(/<td>Delivery confirmed<\/td><td>E-mail<\/td><td>Sent<\/td>/);
+    expect(section).toMatch(
+      /<td>Delivery confirmed<\/td><td>SMS<\/td><td>Not sent <span class="muted">\(step turned off\)<\/span><\/td>/,
+    );
+    expect(section.slice(0, section.indexOf('</section>'))).not.toContain(to);
+
+    const none = await orderFor(brand, uniqueRecipient());
+    await s.pool.query(
+      'DELETE FROM recipient_notifications WHERE order_id = (SELECT id FROM orders WHERE tracking_ref = $1)',
+      [none],
+    );
+    expect((await b.get(`/account/orders/${none}`)).body).toContain('No message was sent to the recipient');
   });
 });
