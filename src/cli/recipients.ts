@@ -13,7 +13,8 @@ export const recipientCommands: CommandSpec[] = [
     async run(ctx) {
       const email = optionalFlag(ctx, 'email');
       const phone = optionalFlag(ctx, 'phone');
-      if ((email === null) === (phone === null)) throw new UsageError('give --email or --phone (one of them)');
+      if ((email === null) === (phone === null))
+        throw new UsageError('give --email or --phone (one of them)');
       if (email !== null) {
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
           throw new UsageError('--email must be an e-mail address');
@@ -25,7 +26,9 @@ export const recipientCommands: CommandSpec[] = [
       try {
         number = parsePhone(phone);
       } catch {
-        throw new UsageError('--phone must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"');
+        throw new UsageError(
+          '--phone must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"',
+        );
       }
       await ctx.deps.recipientOptOuts.optOut('sms', number!, 'operator');
       ctx.out(`No more SMS to ${number}, from any brand.`, { channel: 'sms', opted_out: true });
@@ -43,7 +46,13 @@ export const recipientCommands: CommandSpec[] = [
           ? `No message decided for ${order.trackingRef}.`
           : table([
               ['AT', 'STEP', 'CHANNEL', 'STATUS', 'DETAIL'],
-              ...messages.map((m) => [m.updatedAt.toISOString(), m.step, m.channel, m.status, m.detail ?? '']),
+              ...messages.map((m) => [
+                m.updatedAt.toISOString(),
+                m.step,
+                m.channel,
+                m.status,
+                m.detail ?? '',
+              ]),
             ]);
       ctx.out(human, {
         tracking_ref: order.trackingRef,

@@ -125,6 +125,10 @@ export function unsubscribePages(deps: UnsubscribeContext) {
 
     app.post<{ Params: { token: string } }>('/:token', ROUTE, async (request, reply) => {
       const { token } = request.params;
+      // A form (the page's, or a mail client's one-click); the app's JSON parser reaches here too.
+      const type = (request.headers['content-type'] ?? '').toLowerCase();
+      if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data'))
+        return sendPage(reply, 415, messagePage(context(request), 'error'));
       const body = (request.body ?? {}) as Record<string, unknown>;
       const oneClick = body['List-Unsubscribe'] === 'One-Click';
       const confirmed = body.confirm === 'yes';
