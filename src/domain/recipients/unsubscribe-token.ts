@@ -19,7 +19,13 @@ export interface UnsubscribeTarget {
  * the first 16 bytes of an HMAC-SHA256 under the server secret `unsubscribe_key`. It needs no row
  * (a link works for as long as the secret lives) and shows no address, only its digest.
  */
-export function unsubscribeTokens(secret: () => Promise<Buffer>) {
+export interface UnsubscribeTokens {
+  tokenFor(channel: Channel, address: string): Promise<string>;
+  /** The channel and digest the token names, or null when it is not one of ours (a typo, a forgery). */
+  read(token: string): Promise<UnsubscribeTarget | null>;
+}
+
+export function unsubscribeTokens(secret: () => Promise<Buffer>): UnsubscribeTokens {
   const mac = async (body: Buffer) =>
     createHmac('sha256', await secret())
       .update(body)
@@ -32,7 +38,6 @@ export function unsubscribeTokens(secret: () => Promise<Buffer>) {
       return Buffer.concat([body, await mac(body)]).toString('base64url');
     },
 
-    /** The channel and digest the token names, or null when it is not one of ours (a typo, a forgery). */
     async read(token: string): Promise<UnsubscribeTarget | null> {
       if (!/^[A-Za-z0-9_-]{66}$/.test(token)) return null;
       const bytes = Buffer.from(token, 'base64url');
@@ -45,5 +50,3 @@ export function unsubscribeTokens(secret: () => Promise<Buffer>) {
     },
   };
 }
-
-export type UnsubscribeTokens = ReturnType<typeof unsubscribeTokens>;
