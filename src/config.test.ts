@@ -191,8 +191,10 @@ describe('DKIM and the SMS sender', () => {
       /set all of DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY, or none; missing DKIM_PRIVATE_KEY/,
     );
     expect(() => loadConfig({ ...dkim, DKIM_PRIVATE_KEY: 'not a key' })).toThrow(
-      /DKIM_PRIVATE_KEY must be an RSA or Ed25519 private key in PEM/,
+      /DKIM_PRIVATE_KEY must be an RSA private key in PEM/,
     );
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(() => loadConfig({ ...dkim, DKIM_PRIVATE_KEY: ed })).toThrow(/must be an RSA private key/);
     expect(() => loadConfig({ ...dkim, DKIM_DOMAIN: 'no_domain' })).toThrow(
       /DKIM_DOMAIN must be a domain name/,
     );

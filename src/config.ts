@@ -496,10 +496,10 @@ function dkim(env: Env_): Config['dkim'] {
   const privateKey = env.DKIM_PRIVATE_KEY!.replace(/\\n/g, '\n');
   try {
     const key = createPrivateKey(privateKey);
-    if (key.asymmetricKeyType !== 'rsa' && key.asymmetricKeyType !== 'ed25519')
-      throw new Error(key.asymmetricKeyType);
+    // nodemailer signs rsa-sha256 only.
+    if (key.asymmetricKeyType !== 'rsa') throw new Error(key.asymmetricKeyType);
   } catch {
-    throw new ConfigError('DKIM_PRIVATE_KEY must be an RSA or Ed25519 private key in PEM');
+    throw new ConfigError('DKIM_PRIVATE_KEY must be an RSA private key in PEM');
   }
   return { domain: env.DKIM_DOMAIN!.toLowerCase(), selector: env.DKIM_SELECTOR!, privateKey };
 }

@@ -146,6 +146,3 @@ export type RecipientKey = keyof typeof RECIPIENTS;
 
 /** The recipients' `t` in one language. */
 export const recipientWording = (locale: Locale) => wordingOf<RecipientKey>(RECIPIENTS, locale);
-
-/** Whether `key` is one of the table's (a step, status or reason read from the database). */
-export const isRecipientKey = (key: string): key is RecipientKey => Object.hasOwn(RECIPIENTS, key);

@@ -27,7 +27,7 @@ const IMAGES = 'docs/images';
 const logoPng = () =>
   sharp(
     Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="360" height="96"><rect width="96" height="96" rx="20" fill="#0f766e"/><text x="48" y="66" font-family="DejaVu Sans" font-size="52" font-weight="700" fill="#fff" text-anchor="middle">É</text><text x="116" y="62" font-family="DejaVu Serif" font-size="40" fill="#0f3d3a">Maison Éole</text></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" width="440" height="96"><rect width="96" height="96" rx="20" fill="#0f766e"/><text x="48" y="66" font-family="DejaVu Sans" font-size="52" font-weight="700" fill="#fff" text-anchor="middle">É</text><text x="116" y="62" font-family="DejaVu Serif" font-size="40" fill="#0f3d3a">Maison Éole</text></svg>`,
     ),
   )
     .png()

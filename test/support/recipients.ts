@@ -15,10 +15,10 @@ import { queuedJobs, runQueuedJobs } from './queued-jobs.ts';
 import { startSmtpReceiver } from './smtp-receiver.ts';
 
 export const BASE = 'https://dlv.example.com';
-export const OPERATOR: ScanActor = { courierId: null, locale: 'en' };
+const OPERATOR: ScanActor = { courierId: null, locale: 'en' };
 
 /** An SmsSender that keeps what it is given; `next` decides the next answers (an error to throw). */
-export function recordingSmsSender() {
+function recordingSmsSender() {
   const sent: OutgoingSms[] = [];
   const failures: Error[] = [];
   const sender: SmsSender = {

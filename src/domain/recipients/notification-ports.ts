@@ -5,7 +5,7 @@
  */
 import type { Channel, NotificationStep } from './ports.ts';
 
-export type NotificationStatus = 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
+type NotificationStatus = 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
 
 /** Why nothing was sent (recorded in `detail` of a skipped notification). */
 export type SkipReason = 'off' | 'no_address' | 'opted_out' | 'shop_notifies';
@@ -47,7 +47,7 @@ export interface NotificationStore {
 }
 
 /** An outbox event as the notifications read it. */
-export interface StoredEvent {
+interface StoredEvent {
   id: string;
   type: string;
   brandId: string;

@@ -8,7 +8,7 @@ const KEY_BYTES = 32;
 const MAC_BYTES = 16;
 const TOKEN_BYTES = 1 + KEY_BYTES + MAC_BYTES;
 
-export interface UnsubscribeTarget {
+interface UnsubscribeTarget {
   channel: Channel;
   /** The address's digest (address-key.ts): what an opt-out is kept under. */
   key: Buffer;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import type { RecipientEmail, RecipientMailer } from '../../domain/recipients/ports.ts';
 
-export interface DkimKey {
+interface DkimKey {
   /** The signing domain (`d=`): MAIL_FROM's domain, or one it aligns with. */
   domain: string;
   selector: string;
@@ -23,7 +23,7 @@ export interface RecipientMailerOptions {
 }
 
 /** The address of `Name <address>` (or the bare address). */
-export function addressOf(mailFrom: string): string {
+function addressOf(mailFrom: string): string {
   return (mailFrom.match(/<([^<>]+)>\s*$/)?.[1] ?? mailFrom).trim();
 }
 
