@@ -150,6 +150,29 @@ describe('recipient e-mails', () => {
     ]);
   });
 
+  it('an order awaiting its address is confirmed when the address is completed, not before', async () => {
+    const brand = await createBrandWithKey(s.deps, { name: 'Adresse Plus Tard' });
+    await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed'] });
+    const to = uniqueRecipient();
+    s.setNow('2026-11-24T09:00:00Z');
+    const { delivery_address: _, ...withoutAddress } = VALID_ORDER;
+    const created = await createOrder(s.app, brand, { ...withoutAddress, delivery_email: to });
+    expect(created.data.order.status).toBe('awaiting_address');
+    await runNotifications(s.deps, brand.brandId);
+    expect(await mailsTo(s, to)).toEqual([]);
+    const completed = await s.app.inject({
+      method: 'PATCH',
+      url: `/public/v1/orders/${created.data.trackingRef}`,
+      headers: brand.headers,
+      payload: { delivery_address: '3 avenue Foch 94300 Vincennes' },
+    });
+    expect(completed.statusCode).toBe(200);
+    await runNotifications(s.deps, brand.brandId);
+    expect((await mailsTo(s, to)).map((m) => m.subject)).toEqual([
+      'Adresse Plus Tard : votre livraison est confirmée',
+    ]);
+  });
+
   it('unsubscribing from the e-mail’s link (GET shows a button, POST opts out): later steps send nothing', async () => {
     const brand = await createBrandWithKey(s.deps);
     await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed', 'out_for_delivery'] });
