@@ -25,6 +25,7 @@ import { capConnectionsPerAddress, serverDeadlines } from './http/shared/slow-cl
 import { UNKNOWN_KEY_POLICY, unknownKeyLimit } from './http/shared/unknown-key-limit.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
+import { sendUnsubscribeNotFound, UNSUBSCRIBE_PREFIX, unsubscribePages } from './http/unsubscribe/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { createReadiness, type Readiness } from './runtime/readiness.ts';
@@ -75,6 +76,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       applySecurityHeaders(request, reply);
       // A tracking link too long or badly encoded is one that does not exist, and says so in HTML.
       if (request.url.startsWith(`${TRACKING_PREFIX}/`)) return sendTrackingNotFound(request, reply);
+      if (request.url.startsWith(`${UNSUBSCRIBE_PREFIX}/`)) return sendUnsubscribeNotFound(request, reply);
       if (request.url.startsWith(`${ACCOUNT_PREFIX}/`)) return sendAccountNotFound(request, reply);
       const message =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
@@ -137,6 +139,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
     { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
+    // The recipients' unsubscribe links (their e-mails' List-Unsubscribe).
+    { prefix: UNSUBSCRIBE_PREFIX, plugin: unsubscribePages(deps), enabled: true },
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
     { prefix: PROOFS_PREFIX, plugin: proofFiles(deps), enabled: true },
     { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ENV_SCHEMA, loadConfig } from './config.ts';
 import { DEFAULT_SELLER, frenchVatKey } from './domain/invoices/seller.ts';
@@ -165,5 +166,42 @@ describe('the environment schema', () => {
           ?.adminOriginTemplate,
       ).toBe('http://127.0.0.1:4000/{shop}');
     });
+  });
+});
+
+describe('DKIM and the SMS sender', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+  it('are off by default', () => {
+    expect(loadConfig({})).toMatchObject({ dkim: null, smsFrom: null });
+  });
+
+  it('DKIM: all three or none, a key that parses (newlines written \\n accepted)', () => {
+    const dkim = { DKIM_DOMAIN: 'Livraison-DLV.fr', DKIM_SELECTOR: 'dlv2026', DKIM_PRIVATE_KEY: pem };
+    expect(loadConfig(dkim).dkim).toEqual({
+      domain: 'livraison-dlv.fr',
+      selector: 'dlv2026',
+      privateKey: pem.trim(),
+    });
+    expect(loadConfig({ ...dkim, DKIM_PRIVATE_KEY: pem.replace(/\n/g, '\\n') }).dkim?.privateKey.trim()).toBe(
+      pem.trim(),
+    );
+    expect(() => loadConfig({ DKIM_DOMAIN: 'livraison-dlv.fr', DKIM_SELECTOR: 's1' })).toThrow(
+      /set all of DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY, or none; missing DKIM_PRIVATE_KEY/,
+    );
+    expect(() => loadConfig({ ...dkim, DKIM_PRIVATE_KEY: 'not a key' })).toThrow(
+      /DKIM_PRIVATE_KEY must be an RSA private key in PEM/,
+    );
+    const ed = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(() => loadConfig({ ...dkim, DKIM_PRIVATE_KEY: ed })).toThrow(/must be an RSA private key/);
+    expect(() => loadConfig({ ...dkim, DKIM_DOMAIN: 'no_domain' })).toThrow(
+      /DKIM_DOMAIN must be a domain name/,
+    );
+  });
+
+  it('SMS_FROM is an E.164 number', () => {
+    expect(loadConfig({ SMS_FROM: '+33757000000' }).smsFrom).toBe('+33757000000');
+    expect(() => loadConfig({ SMS_FROM: '0757000000' })).toThrow(/SMS_FROM must be an E.164 number/);
   });
 });

@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -61,6 +62,13 @@ export interface Config {
   /** SMTP server of the account e-mails; null: written to `DATA_DIR/mail` and their links logged. */
   smtpUrl: string | null;
   mailFrom: string;
+  /**
+   * DKIM signing of the recipients' e-mails (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY: all or
+   * none); null: unsigned (the SMTP relay may sign them).
+   */
+  dkim: { domain: string; selector: string; privateKey: string } | null;
+  /** The service's number the recipients' SMS come from (SMS_FROM, E.164), so they can answer STOP. */
+  smsFrom: string | null;
   /** `open`: anyone may create a brand's account at /account/sign-up; `invite`: the operator invites. */
   accountSignup: 'open' | 'invite';
   /**
@@ -215,6 +223,22 @@ export const ENV_SCHEMA = Type.Object({
     default: 'Delivery Orders <no-reply@livraison-dlv.fr>',
     minLength: 3,
     description: 'sender of the account e-mails',
+  }),
+  DKIM_DOMAIN: Text(
+    'DKIM signing domain of the recipient e-mails (with DKIM_SELECTOR and DKIM_PRIVATE_KEY)',
+    {
+      pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+$',
+      hint: 'must be a domain name',
+    },
+  ),
+  DKIM_SELECTOR: Text('DKIM selector (the DNS record is <selector>._domainkey.<domain>)', {
+    pattern: '^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$',
+    hint: 'must be a DNS label',
+  }),
+  DKIM_PRIVATE_KEY: Text('DKIM private key, PEM (newlines may be written \\n)'),
+  SMS_FROM: Text('the number recipient SMS come from, E.164', {
+    pattern: '^\\+[1-9][0-9]{6,14}$',
+    hint: 'must be an E.164 number (+33…)',
   }),
   TRUST_PROXY: Text('proxies whose X-Forwarded-For is believed: true, a hop count, or addresses/CIDRs', {
     pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$',
@@ -438,6 +462,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     ...seller(e),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    dkim: dkim(e),
+    smsFrom: e.SMS_FROM ?? null,
     accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
@@ -455,6 +481,27 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     otelServiceName: e.OTEL_SERVICE_NAME ?? null,
     ...objectStore(e),
   };
+}
+
+const DKIM_VARIABLES = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;
+
+/** DKIM: all three or none (a half-configured signer would send unsigned mail unnoticed); the key must parse. */
+function dkim(env: Env_): Config['dkim'] {
+  const given = DKIM_VARIABLES.filter((name) => env[name] !== undefined);
+  if (given.length === 0) return null;
+  const missing = DKIM_VARIABLES.filter((name) => !given.includes(name));
+  if (missing.length > 0)
+    throw new ConfigError(`set all of ${DKIM_VARIABLES.join(', ')}, or none; missing ${missing.join(', ')}`);
+  // An environment variable often carries the PEM on one line, its newlines written \n.
+  const privateKey = env.DKIM_PRIVATE_KEY!.replace(/\\n/g, '\n');
+  try {
+    const key = createPrivateKey(privateKey);
+    // nodemailer signs rsa-sha256 only.
+    if (key.asymmetricKeyType !== 'rsa') throw new Error(key.asymmetricKeyType);
+  } catch {
+    throw new ConfigError('DKIM_PRIVATE_KEY must be an RSA private key in PEM');
+  }
+  return { domain: env.DKIM_DOMAIN!.toLowerCase(), selector: env.DKIM_SELECTOR!, privateKey };
 }
 
 /** OBJECT_STORE=s3 needs its bucket; the access key comes as a pair or not at all. */

@@ -18,6 +18,11 @@ import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import type { Pool } from './db/pool.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
+import {
+  notificationFactsRepository,
+  recipientNotificationsRepository,
+} from './db/repositories/recipient-notifications-repository.ts';
+import { recipientOptOutsRepository } from './db/repositories/recipient-opt-outs-repository.ts';
 import { recipientSettingsRepository } from './db/repositories/recipient-settings-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
@@ -40,6 +45,20 @@ import {
   type RecipientSettingsService,
   recipientSettingsService,
 } from './domain/recipients/settings-service.ts';
+import type { OptOutsByKey } from './domain/recipients/notification-ports.ts';
+import {
+  type RecipientNotifications,
+  recipientNotifications,
+} from './domain/recipients/notification-service.ts';
+import {
+  type OptOuts,
+  type RecipientMailer,
+  type RecipientSettingsRepository,
+  SmsError,
+  type SmsSender,
+} from './domain/recipients/ports.ts';
+import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
+import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
@@ -60,6 +79,7 @@ import { sharpLogoCodec } from './infra/images/logo-codec.ts';
 import { sharpCodec } from './infra/images/sharp-codec.ts';
 import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
+import { createRecipientMailer } from './infra/mail/recipient-mailer.ts';
 import { createObjectStore } from './infra/object-store/index.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
@@ -140,6 +160,32 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** Caches that poll the database for changes made by other instances (started with the app). */
   watchers: readonly Watcher[];
   cursors: { ready(): Promise<CursorCodec> };
+  /**
+   * The settings' store under the service above, saving through which is seen by the notifications'
+   * `listens` at once here (tests and jobs that need no validation).
+   */
+  recipientSettingsStore: RecipientSettingsRepository;
+  /** Recipients who asked for nothing more, by address or by its digest. */
+  recipientOptOuts: OptOuts & OptOutsByKey;
+  /** The recipients' notifications: the outbox subscriber's answer, the job, an order's messages. */
+  recipientNotifications: RecipientNotifications;
+  /** The unsubscribe links (`/unsubscribe/{token}`). */
+  unsubscribes: Unsubscribes;
+  recipientMailer: RecipientMailer;
+  smsSender: SmsSender;
+}
+
+/**
+ * Until an SMS provider is wired: every SMS is refused for good (recorded failed, never retried),
+ * and says why in the log.
+ */
+function unconfiguredSmsSender(log: (message: string) => void): SmsSender {
+  return {
+    async send(sms) {
+      log(`SMS to ${sms.to.slice(0, 4)}… not sent: no SMS provider is configured`);
+      throw new SmsError('No SMS provider is configured.', true);
+    },
+  };
 }
 
 /**
@@ -155,6 +201,9 @@ export function createDeps(
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
+    /** The recipients' SMS provider (tests: one recording what it is given). */
+    smsSender?: SmsSender;
+    recipientMailer?: RecipientMailer;
   } = {},
 ): Deps {
   // The services that need no connector, outbox, mail nor document (src/core-deps.ts): a `dlv` command
@@ -181,9 +230,54 @@ export function createDeps(
   );
 
   const directory = connectorDirectory(stores.connections);
+  // The order JSON's links (tracking_url), the shops' callbacks and the recipients' messages point
+  // at this deployment: PUBLIC_BASE_URL, else the listen address.
+  const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
+  // stderr by default: the CLI keeps stdout for its one result.
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const recipientSettingsStore = recipientSettingsRepository(pool);
+  const recipientOptOuts = recipientOptOutsRepository(pool);
+  const tokens = unsubscribeTokens(() => serverSecretsRepository(pool).getOrCreate('unsubscribe_key'));
+  const recipientMailer =
+    options.recipientMailer ??
+    createRecipientMailer({
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+      dkim: config.dkim,
+      dropDir: path.join(config.dataDir, 'mail'),
+      log,
+    });
+  const smsSender = options.smsSender ?? unconfiguredSmsSender(log);
+  const notifications = recipientNotifications({
+    settings: recipientSettingsStore,
+    store: recipientNotificationsRepository(pool),
+    facts: notificationFactsRepository(pool),
+    optOuts: recipientOptOuts,
+    mailer: recipientMailer,
+    sms: smsSender,
+    tokens,
+    baseUrl,
+    carrierName: config.carrierName,
+    smsFrom: config.smsFrom,
+  });
+  // Saved here, seen here at once; other processes see it within the cache's 10 s.
+  const recipientSettings: RecipientSettingsRepository = {
+    ...recipientSettingsStore,
+    save: async (settings) => {
+      const saved = await recipientSettingsStore.save(settings);
+      notifications.forget(settings.brandId);
+      return saved;
+    },
+    setLogo: async (brandId, png) => {
+      const saved = await recipientSettingsStore.setLogo(brandId, png);
+      notifications.forget(brandId);
+      return saved;
+    },
+  };
   const events = outbox(
     subscribers({
       webhooks: listeners,
+      recipients: notifications,
       shops: connectorsOn(config).map((c) => ({
         platform: c.platform,
         ...c.syncBack,
@@ -192,9 +286,6 @@ export function createDeps(
     }),
     { originOf: (trackingRef) => stores.connectorSync.platformOfOrder(trackingRef) },
   );
-  // The order JSON's links (tracking_url) and the shops' callbacks point at this deployment:
-  // PUBLIC_BASE_URL, else the listen address.
-  const baseUrl = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
@@ -262,8 +353,7 @@ export function createDeps(
       smtpUrl: config.smtpUrl,
       from: config.mailFrom,
       dropDir: path.join(config.dataDir, 'mail'),
-      // stderr by default: the CLI keeps stdout for its one result.
-      log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+      log,
     });
   const redis = redisHealth();
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
@@ -367,10 +457,7 @@ export function createDeps(
     deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
     links,
-    recipientSettings: recipientSettingsService({
-      settings: recipientSettingsRepository(pool),
-      codec: sharpLogoCodec(),
-    }),
+    recipientSettings: recipientSettingsService({ settings: recipientSettings, codec: sharpLogoCodec() }),
     invoices,
     labels,
     subscriptions,
@@ -404,5 +491,11 @@ export function createDeps(
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,
+    recipientSettingsStore: recipientSettings,
+    recipientOptOuts,
+    recipientNotifications: notifications,
+    unsubscribes: unsubscribes({ tokens, optOuts: recipientOptOuts }),
+    recipientMailer,
+    smsSender,
   };
 }

@@ -58,13 +58,14 @@ describe('order events, routed by the order’s origin', () => {
     const created = await t.deps.shopify!.inbox.process(rows[0].id);
     const ref = created.replace('created ', '');
     await t.deps.orders.setStatus(ref, 'picked_up', null);
-    expect(await statusJobs(ref)).toEqual({ shopify_sync_order: 1 });
+    // The recipients' notifications hear every order of the brand (by default), whatever its origin.
+    expect(await statusJobs(ref)).toEqual({ shopify_sync_order: 1, 'notify-recipient': 1 });
   });
 
   it('sends no shop the moves of an order made by API', async () => {
     const direct = await createOrder(t.app, brand);
     expect(direct.statusCode).toBe(200);
     await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null);
-    expect(await statusJobs(direct.data.trackingRef)).toEqual({});
+    expect(await statusJobs(direct.data.trackingRef)).toEqual({ 'notify-recipient': 1 });
   });
 });

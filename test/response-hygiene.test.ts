@@ -135,6 +135,19 @@ function checkResponse(res: Response, label: string, request: { method?: string;
     }
     return;
   }
+  // The recipients' unsubscribe page: the tracking pages' headers, its one form posting to itself.
+  if (/^\/unsubscribe(\/|$)/.test(path)) {
+    expect(res.headers['content-security-policy'], label).toMatch(
+      /^default-src 'none'; style-src 'self';.*form-action 'self'; frame-ancestors 'none'$/,
+    );
+    expect(res.headers['x-robots-tag'], label).toMatch(/^noindex/);
+    expect(res.headers['cache-control'], label).toBe('no-store');
+    if (res.statusCode >= 400 && request.method !== 'HEAD') {
+      expect(res.headers['content-type'], label).toBe('text/html; charset=utf-8');
+      for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+    }
+    return;
+  }
   // The account area answers with pages (and error pages), under its own stricter-for-pages CSP.
   if ((request.url ?? '').startsWith('/account')) {
     expect(res.headers['content-security-policy'], label).toBe(ACCOUNT_CSP);
@@ -324,9 +337,14 @@ describe('routes the API does not have', () => {
     ['GET', '/track/a/b'],
     ['GET', `/track/${'x'.repeat(300)}`],
     ['POST', '/track/unknown-token'],
+    ['GET', '/unsubscribe/unknown-token'],
+    ['GET', `/unsubscribe/${'x'.repeat(300)}`],
+    ['GET', '/unsubscribe/%E0%A4%A'],
+    ['POST', '/unsubscribe/unknown-token'],
+    ['DELETE', '/unsubscribe/unknown-token'],
   ];
   for (const [method, url] of unknown) {
-    it(`${method} ${url}: 4xx in the envelope (a page under /track), with the security headers`, async () => {
+    it(`${method} ${url}: 4xx in the envelope (a page under /track and /unsubscribe), with the security headers`, async () => {
       const res = await call(t.app, { method: method as 'GET', url, headers: brand.headers });
       expect(res.statusCode, `${method} ${url}`).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);

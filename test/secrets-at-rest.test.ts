@@ -259,6 +259,9 @@ describe('credentials in the logs', () => {
     expect(redactUrl('/x?Authorization=Bearer%20abc')).toBe('/x?Authorization=[redacted]');
     expect(redactUrl(`/x/${'dlv_0123456789abcdef'}`)).toBe('/x/dlv_01234567[redacted]');
     expect(redactUrl('/x?q=whsec_abc%2Bdef%3D')).toBe('/x?q=whsec_[redacted]');
+    expect(redactUrl(`/unsubscribe/${'AbCd'.repeat(16)}Ef?lang=fr`)).toBe(
+      '/unsubscribe/AbCd[redacted]?lang=fr',
+    );
   });
 });
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverSecretsRepository } from '../src/db/repositories/server-secrets-repository.ts';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import { addressKey } from '../src/domain/recipients/address-key.ts';
+import { unsubscribeTokens } from '../src/domain/recipients/unsubscribe-token.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { logoImage } from './support/logos.ts';
@@ -282,4 +285,95 @@ describe('every courier route that needs a courier session', () => {
       }
     });
   }
+});
+
+describe('the unsubscribe links (/unsubscribe/{token})', () => {
+  const tokens = () =>
+    unsubscribeTokens(() => serverSecretsRepository(t.pool).getOrCreate('unsubscribe_key'));
+  const optedOut = async (address: string) =>
+    (
+      await t.pool.query('SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2', [
+        'email',
+        addressKey('email', address),
+      ])
+    ).rows;
+  const ONE_CLICK = {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'List-Unsubscribe=One-Click',
+  };
+
+  it('are public: the token is the credential (no key, session or operator token stands in for it)', () => {
+    expect(
+      t.app.routeCatalog
+        .filter((r) => r.url.startsWith('/unsubscribe/'))
+        .map((r) => `${r.method} ${r.url} ${r.auth}`),
+    ).toEqual(['GET /unsubscribe/:token none', 'POST /unsubscribe/:token none']);
+  });
+
+  it('refuse a forged, altered or truncated token with a page, storing nothing, whatever credential comes with it', async () => {
+    const address = `forged-${Date.now()}@example.com`;
+    const real = await tokens().tokenFor('email', address);
+    const bytes = Buffer.from(real, 'base64url');
+    bytes[40]! ^= 1;
+    const brand = await createBrandWithKey(t.deps);
+    for (const token of [bytes.toString('base64url'), real.slice(0, -2), `${'A'.repeat(66)}`, 'x']) {
+      for (const headers of [{}, brand.headers, { authorization: 'Bearer test-ops-token' }]) {
+        for (const method of ['GET', 'POST'] as const) {
+          const res = await t.app.inject({
+            method,
+            url: `/unsubscribe/${token}`,
+            remoteAddress: '10.78.0.1',
+            ...(method === 'POST'
+              ? { ...ONE_CLICK, headers: { ...ONE_CLICK.headers, ...headers } }
+              : { headers }),
+          });
+          expect(res.statusCode, `${method} ${token}`).toBe(404);
+          expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        }
+      }
+    }
+    expect(await optedOut(address)).toEqual([]);
+  });
+
+  it('GET never unsubscribes (mail scanners follow links); only a POST with its body does, without CSRF token (RFC 8058)', async () => {
+    const address = `scanned-${Date.now()}@example.com`;
+    const url = `/unsubscribe/${await tokens().tokenFor('email', address)}`;
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: 'GET', url, remoteAddress: '10.78.0.2' })).statusCode).toBe(200);
+    expect(await optedOut(address)).toEqual([]);
+    // A body that asks nothing, another content type, or an oversized body: refused, nothing stored.
+    const refusals = [
+      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' },
+      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=Yes' },
+      { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'confirm=no' },
+      { headers: { 'content-type': 'application/json' }, payload: '{"confirm":"yes"}' },
+      { headers: { 'content-type': 'text/plain' }, payload: 'List-Unsubscribe=One-Click' },
+      {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `confirm=yes&x=${'y'.repeat(4000)}`,
+      },
+    ];
+    for (const refusal of refusals) {
+      const res = await t.app.inject({ method: 'POST', url, remoteAddress: '10.78.0.2', ...refusal });
+      expect(res.statusCode, refusal.payload.slice(0, 40)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+    expect(await optedOut(address)).toEqual([]);
+    // The mail client's one-click POST carries no cookie and no CSRF token: the token authorises it.
+    const res = await t.app.inject({ method: 'POST', url, remoteAddress: '10.78.0.2', ...ONE_CLICK });
+    expect(res.statusCode).toBe(200);
+    expect(await optedOut(address)).toEqual([{ source: 'one_click' }]);
+  });
+
+  it('are rate-limited per client address, wrong tokens included', async () => {
+    const url = `/unsubscribe/${'B'.repeat(66)}`;
+    const from = (ip: string) => t.app.inject({ method: 'GET', url, remoteAddress: ip });
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i++) status = (await from('10.77.0.1')).statusCode;
+    expect(status).toBe(429);
+    const limited = await from('10.77.0.1');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('10.77.0.2')).statusCode).toBe(404);
+  });
 });

@@ -75,6 +75,11 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./rounds.ts')).roundCommands,
   },
   {
+    name: 'recipients',
+    description: "the recipients' notifications: an order's messages, stop an address or a number",
+    load: async () => (await import('./recipients.ts')).recipientCommands,
+  },
+  {
     name: 'invoices',
     description: 'invoices and credit notes: issue a month, mark paid, list',
     load: async () => (await import('./invoices.ts')).invoiceCommands,

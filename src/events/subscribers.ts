@@ -1,6 +1,6 @@
 import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
 import { orderQueueName } from '../infra/queue/queue-sql.ts';
-import { WEBHOOKS_FAN_OUT_SPEC } from '../jobs/job-names.ts';
+import { NOTIFY_RECIPIENT_SPEC, WEBHOOKS_FAN_OUT_SPEC } from '../jobs/job-names.ts';
 import type { EventType } from './catalogue.ts';
 import type { OutboxEvent, Subscriber } from './outbox.ts';
 
@@ -22,18 +22,27 @@ export interface ShopSubscriber {
   hasActiveLink(brandId: string): boolean | Promise<boolean>;
 }
 
+/** The recipients' notifications (decision 0007): whether a brand's event may tell its recipients anything. */
+export interface RecipientsSubscriber {
+  listens(brandId: string, type: EventType): boolean | Promise<boolean>;
+}
+
 /**
- * Every subscriber of the outbox, in one list: webhook delivery, and each shop connector that is
+ * Every subscriber of the outbox, in one list: webhook delivery, the recipients' notifications
+ * (every order of the brand, whatever its origin: a shop link's setting is the job's decision),
+ * and each shop connector that is
  * on (src/connectors/registry.ts), with its own job, its own cached "does this brand listen"
  * answer, and only the events of orders that came from its platform; automation subscriptions add
  * their entry here.
  */
 export function subscribers(parts: {
   webhooks: WebhookListeners;
+  recipients: RecipientsSubscriber;
   shops: readonly ShopSubscriber[];
 }): Subscriber[] {
   const list: Subscriber[] = [
     { name: 'webhooks', job: WEBHOOKS_FAN_OUT_SPEC.name, listens: parts.webhooks.listens },
+    { name: 'recipients', job: NOTIFY_RECIPIENT_SPEC.name, listens: parts.recipients.listens },
   ];
   for (const shop of parts.shops) {
     const events: ReadonlySet<EventType> = new Set(shop.events);

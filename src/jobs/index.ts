@@ -7,6 +7,7 @@ import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
 import { ERASE_PROOF_FILES } from './erase-proof-files.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
+import { NOTIFY_RECIPIENT } from './notify-recipient.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
@@ -23,6 +24,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   CLEANUP_ACCOUNTS,
   ISSUE_DUE_INVOICES,
   WEBHOOKS_FAN_OUT,
+  NOTIFY_RECIPIENT,
   WEBHOOKS_DELIVER,
   WEBHOOKS_RECOVER,
   CLEANUP_ORDER_QUEUES,

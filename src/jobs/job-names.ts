@@ -42,6 +42,8 @@ export const ERASE_PROOF_FILES_SPEC = spec({ name: 'proof_files_erase', payloadV
 
 // Outbox subscribers' jobs, one per event (src/events/subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
+/** The recipients' notifications of an order's move (decision 0007). */
+export const NOTIFY_RECIPIENT_SPEC = outboxJobSpec('notify-recipient');
 
 // One-off jobs.
 export const WEBHOOKS_DELIVER_SPEC = spec({
@@ -68,6 +70,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   WEBHOOKS_RECOVER_SPEC,
   ERASE_PROOF_FILES_SPEC,
   WEBHOOKS_FAN_OUT_SPEC,
+  NOTIFY_RECIPIENT_SPEC,
   WEBHOOKS_DELIVER_SPEC,
   ACCOUNT_RESET_MAIL_SPEC,
   ...Object.values(SHOPIFY_JOBS),

@@ -19,6 +19,7 @@ import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { RecipientSettingsService } from '../../domain/recipients/settings-service.ts';
+import type { RecipientNotifications } from '../../domain/recipients/notification-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
@@ -80,6 +81,7 @@ interface AccountAreaContext extends WiredConnectors {
   accountKeys: KeyManagement;
   orders: OrderService;
   proofs: ProofService;
+  recipientNotifications: Pick<RecipientNotifications, 'ofOrder'>;
   pickups: PickupService;
   rates: RateService;
   team: TeamManagement;

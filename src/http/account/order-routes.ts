@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountOrders, canCancelOrders, isCancellable } from '../../domain/accounts/account-orders.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
+import type { RecipientNotifications } from '../../domain/recipients/notification-service.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
@@ -20,6 +21,7 @@ const refOf = (request: FastifyRequest) => (request.params as { trackingRef: str
 interface OrderRoutesContext {
   orders: OrderService;
   proofs: Pick<ProofService, 'attemptsOf' | 'pagePath'>;
+  recipientNotifications: Pick<RecipientNotifications, 'ofOrder'>;
 }
 
 /** The order page's proof of delivery: the facts, and its files' links signed for 15 minutes. */
@@ -84,6 +86,7 @@ export function orderRoutes(
     const page = orderPage(ctx, order, {
       trackingUrl: orders.trackingUrl(order),
       proof: await proofView(deps.proofs, order.id),
+      messages: await deps.recipientNotifications.ofOrder(order.id),
       canCancel: canCancelOrders(session.user.role),
       cancellable: isCancellable(order.status),
       notice,

@@ -13,6 +13,8 @@ const API_KEY = /(dlv_[0-9a-f]{8})[0-9a-z]*/gi;
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=%_-]*/g;
 // A tracking page's token opens it to anyone: logs keep 4 characters, enough to match a complaint.
 const TRACKING_TOKEN = /^(\/track\/)([^/?#]+)/;
+// An unsubscribe link's token opts its address out: the same, 4 characters kept.
+const UNSUBSCRIBE_TOKEN = /^(\/unsubscribe\/)([^/?#]+)/;
 
 /**
  * The request URL as logged: an API key or secret a client wrongly puts in the URL (the API only
@@ -25,7 +27,8 @@ export function redactUrl(url: string): string {
     .replace(WEBHOOK_SECRET, 'whsec_[redacted]')
     .replace(TRACKING_TOKEN, (all, path: string, token: string) =>
       token === 'assets' ? all : `${path}${token.slice(0, 4)}[redacted]`,
-    );
+    )
+    .replace(UNSUBSCRIBE_TOKEN, (_, path: string, token: string) => `${path}${token.slice(0, 4)}[redacted]`);
 }
 
 /**

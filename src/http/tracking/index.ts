@@ -31,7 +31,7 @@ const TRACKING_RATE_LIMIT: BucketPolicy = { perSecond: 1, burst: 30 };
 
 const CSS = readFileSync(new URL('./assets/tracking.css', import.meta.url));
 // Cached for a year: its URL changes with its content.
-const STYLESHEET = `${TRACKING_PREFIX}/assets/tracking.css?v=${createHash('sha256').update(CSS).digest('hex').slice(0, 12)}`;
+export const STYLESHEET = `${TRACKING_PREFIX}/assets/tracking.css?v=${createHash('sha256').update(CSS).digest('hex').slice(0, 12)}`;
 
 // Not part of the API: hidden from the OpenAPI documents, public (the token is the credential).
 const ROUTE = { config: { auth: 'none' as const }, schema: { hide: true } };

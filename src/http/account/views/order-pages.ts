@@ -3,9 +3,11 @@ import type { OrderJson } from '../../../domain/orders/order-json.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { formatWeight } from '../../../domain/pricing/units.ts';
 import type { DeliveryAttempt } from '../../../domain/proofs/ports.ts';
+import type { RecipientNotification } from '../../../domain/recipients/notification-ports.ts';
 import { html } from '../../shared/html.ts';
 import { calendarDate, euros, jsonEurosToCents, parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
+import { recipientMessagesSection } from './recipient-messages.ts';
 
 export interface OrderFilters {
   q: string;
@@ -154,6 +156,8 @@ function proofSection(ctx: PageContext, proof: ProofView) {
 export interface OrderPageState {
   trackingUrl: string;
   proof?: ProofView;
+  /** The messages to the recipient (notifications part). */
+  messages?: readonly RecipientNotification[];
   canCancel: boolean;
   cancellable: boolean;
   notice?: string;
@@ -206,6 +210,7 @@ ${cancel}
 </section>
 </div>
 ${state.proof ? proofSection(ctx, state.proof) : ''}
+${state.messages ? recipientMessagesSection(ctx, state.messages) : ''}
 <section class="card">
   <h2>${t('orders.trackingLink')}</h2>
   <p class="muted">${t('orders.trackingLinkHint')}</p>

@@ -30,9 +30,22 @@ const TRACKING_HEADERS = {
   'x-robots-tag': 'noindex, nofollow',
 };
 const TRACKING_PATH = /^\/track(\/|\?|$)/;
+// The recipients' unsubscribe page: the tracking pages' headers, and its one form posting to itself.
+const UNSUBSCRIBE_HEADERS = {
+  ...TRACKING_HEADERS,
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+};
+const UNSUBSCRIBE_PATH = /^\/unsubscribe(\/|\?|$)/;
 
 const headersFor = (url: string) =>
-  TRACKING_PATH.test(url) ? TRACKING_HEADERS : url.includes('/docs') ? DOCS_HEADERS : API_HEADERS;
+  TRACKING_PATH.test(url)
+    ? TRACKING_HEADERS
+    : UNSUBSCRIBE_PATH.test(url)
+      ? UNSUBSCRIBE_HEADERS
+      : url.includes('/docs')
+        ? DOCS_HEADERS
+        : API_HEADERS;
 
 /** Sets the headers every response carries, and its request id. */
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {

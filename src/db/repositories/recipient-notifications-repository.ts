@@ -1,0 +1,160 @@
+import { prefixedId } from '../../domain/ids.ts';
+import type {
+  NotificationFacts,
+  NotificationStore,
+  RecipientNotification,
+} from '../../domain/recipients/notification-ports.ts';
+import type { Queryable } from '../pool.ts';
+
+interface NotificationRow {
+  id: string;
+  order_id: string;
+  event_id: string | null;
+  step: RecipientNotification['step'];
+  channel: RecipientNotification['channel'];
+  status: RecipientNotification['status'];
+  detail: string | null;
+  provider_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, order_id, event_id, step, channel, status, detail, provider_id, created_at, updated_at';
+
+const toNotification = (r: NotificationRow): RecipientNotification => ({
+  id: r.id,
+  orderId: Number(r.order_id),
+  eventId: r.event_id,
+  step: r.step,
+  channel: r.channel,
+  status: r.status,
+  detail: r.detail,
+  providerId: r.provider_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The notifications decided for orders' events (recipient_notifications): one per event and channel. */
+export function recipientNotificationsRepository(db: Queryable): NotificationStore {
+  return {
+    async claim(row) {
+      const inserted = await db.query<NotificationRow>(
+        `INSERT INTO recipient_notifications (id, order_id, event_id, step, channel, status, detail)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (event_id, channel) WHERE event_id IS NOT NULL DO NOTHING
+         RETURNING ${COLUMNS}`,
+        [prefixedId('ntf'), row.orderId, row.eventId, row.step, row.channel, row.status, row.detail],
+      );
+      if (inserted.rows[0]) return { notification: toNotification(inserted.rows[0]), created: true };
+      const { rows } = await db.query<NotificationRow>(
+        `SELECT ${COLUMNS} FROM recipient_notifications WHERE event_id = $1 AND channel = $2`,
+        [row.eventId, row.channel],
+      );
+      return { notification: toNotification(rows[0]!), created: false };
+    },
+    async settle(id, outcome) {
+      // Only a notification being sent moves: a delivery report may have settled it already.
+      await db.query(
+        `UPDATE recipient_notifications SET status = $2, detail = $3, provider_id = coalesce($4, provider_id),
+                updated_at = now()
+          WHERE id = $1 AND status = 'sending'`,
+        [id, outcome.status, outcome.detail ?? null, outcome.providerId ?? null],
+      );
+    },
+    async ofOrder(orderId) {
+      const { rows } = await db.query<NotificationRow>(
+        `SELECT ${COLUMNS} FROM recipient_notifications WHERE order_id = $1 ORDER BY created_at, id`,
+        [orderId],
+      );
+      return rows.map(toNotification);
+    },
+  };
+}
+
+/** What the notifications decide from: the event, the order, its shop link, its place on the round. */
+export function notificationFactsRepository(db: Queryable): NotificationFacts {
+  return {
+    async event(id) {
+      const { rows } = await db.query<{ id: string; type: string; brandId: string; data: unknown; at: Date }>(
+        'SELECT id, type, brand_id AS "brandId", data, created_at AS at FROM outbox_events WHERE id = $1',
+        [id],
+      );
+      return rows[0] ?? null;
+    },
+    async order(trackingRef) {
+      const { rows } = await db.query<{
+        id: string;
+        brand_id: string;
+        tracking_ref: string;
+        tracking_token: string;
+        status: string;
+        promised_date: string | null;
+        delivery_email: string | null;
+        customer_email: string | null;
+        delivery_phone: string | null;
+      }>(
+        `SELECT id::text, brand_id, tracking_ref, tracking_token, status,
+                to_char(promised_date, 'YYYY-MM-DD') AS promised_date, delivery_email, customer_email, delivery_phone
+           FROM orders WHERE tracking_ref = $1`,
+        [trackingRef],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        id: Number(r.id),
+        brandId: r.brand_id,
+        trackingRef: r.tracking_ref,
+        trackingToken: r.tracking_token,
+        status: r.status,
+        promisedDate: r.promised_date,
+        deliveryEmail: r.delivery_email,
+        customerEmail: r.customer_email,
+        deliveryPhone: r.delivery_phone,
+      };
+    },
+    async shopLink(trackingRef) {
+      const { rows } = await db.query<{ platform: string; notify_customer: boolean; status: string }>(
+        `SELECT c.platform, c.notify_customer, c.status
+           FROM connector_orders o JOIN connector_connections c ON c.id = o.connection_id
+          WHERE o.tracking_ref = $1`,
+        [trackingRef],
+      );
+      const r = rows[0];
+      return r
+        ? { platform: r.platform, notifyCustomer: r.notify_customer, active: r.status === 'active' }
+        : null;
+    },
+    async roundPosition(orderId) {
+      // The last loading scan applied to the order; its round (the scan's, else the round of that
+      // Paris day holding the order); the delivery stops before it whose order has no door scan
+      // since that day began and is not finished.
+      const { rows } = await db.query<{ loaded_at: Date; stops_before: string }>(
+        `WITH loading AS (
+           SELECT happened_at, round_id FROM scans
+            WHERE order_id = $1 AND context = 'loading' AND result = 'applied'
+            ORDER BY happened_at DESC LIMIT 1),
+         stop AS (
+           SELECT s.round_id, s.round_date, s.position FROM round_stops s, loading l
+            WHERE s.order_id = $1 AND s.round_date = (l.happened_at AT TIME ZONE 'Europe/Paris')::date
+              AND (l.round_id IS NULL OR s.round_id = l.round_id))
+         SELECT l.happened_at AS loaded_at,
+                (SELECT count(*) FROM round_stops b JOIN orders o ON o.id = b.order_id
+                  WHERE b.round_id = s.round_id AND b.kind = 'delivery' AND b.position < s.position
+                    AND o.status NOT IN ('delivered', 'returned', 'cancelled')
+                    AND NOT EXISTS (
+                      SELECT 1 FROM scans d WHERE d.order_id = b.order_id AND d.context = 'door'
+                         AND d.result = 'applied'
+                         AND d.happened_at >= (s.round_date::timestamp AT TIME ZONE 'Europe/Paris'))
+                ) AS stops_before
+           FROM loading l JOIN stop s ON true`,
+        [orderId],
+      );
+      const r = rows[0];
+      return r ? { loadedAt: r.loaded_at, stopsBefore: Number(r.stops_before) } : null;
+    },
+    async brandName(brandId) {
+      const { rows } = await db.query<{ name: string }>('SELECT name FROM brands WHERE id = $1', [brandId]);
+      return rows[0]?.name ?? '';
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * What the notifications part needs beyond the shared ports (ports.ts): its own records, the facts
+ * about an order it decides from, and opt-outs by digest (an unsubscribe link carries the address's
+ * digest, never the address).
+ */
+import type { Channel, NotificationStep } from './ports.ts';
+
+type NotificationStatus = 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
+
+/** Why nothing was sent (recorded in `detail` of a skipped notification). */
+export type SkipReason = 'off' | 'no_address' | 'opted_out' | 'shop_notifies';
+
+/** One row of recipient_notifications. */
+export interface RecipientNotification {
+  id: string;
+  orderId: number;
+  eventId: string | null;
+  step: NotificationStep | 'code';
+  channel: Channel;
+  status: NotificationStatus;
+  detail: string | null;
+  providerId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NotificationStore {
+  /**
+   * Records the decision for an event and channel, unless one is recorded already (the event's
+   * job ran before): then the existing row, with `created: false`.
+   */
+  claim(row: {
+    orderId: number;
+    eventId: string;
+    step: NotificationStep;
+    channel: Channel;
+    status: 'sending' | 'skipped';
+    detail: string | null;
+  }): Promise<{ notification: RecipientNotification; created: boolean }>;
+  /** What became of a notification being sent. */
+  settle(
+    id: string,
+    outcome: { status: 'sent' | 'failed' | 'skipped'; detail?: string | null; providerId?: string | null },
+  ): Promise<void>;
+  /** An order's notifications, oldest first. */
+  ofOrder(orderId: number): Promise<RecipientNotification[]>;
+}
+
+/** An outbox event as the notifications read it. */
+interface StoredEvent {
+  id: string;
+  type: string;
+  brandId: string;
+  data: unknown;
+  at: Date;
+}
+
+/** The order as a notification needs it: where to write, and the link to its page. */
+export interface NotifiedOrder {
+  id: number;
+  brandId: string;
+  trackingRef: string;
+  trackingToken: string;
+  status: string;
+  promisedDate: string | null;
+  deliveryEmail: string | null;
+  customerEmail: string | null;
+  deliveryPhone: string | null;
+}
+
+/** The loading scan of the order's delivery and how many deliveries come before it on the round. */
+export interface RoundPosition {
+  loadedAt: Date;
+  /** Delivery stops before this one on the round, not yet delivered nor failed. */
+  stopsBefore: number;
+}
+
+export interface NotificationFacts {
+  event(id: string): Promise<StoredEvent | null>;
+  order(trackingRef: string): Promise<NotifiedOrder | null>;
+  /** The shop link the order came from (a shop platform, and whether the shop tells its customer), or null. */
+  shopLink(
+    trackingRef: string,
+  ): Promise<{ platform: string; notifyCustomer: boolean; active: boolean } | null>;
+  /** Null when the order was not loaded on a round (no window then, the day only). */
+  roundPosition(orderId: number): Promise<RoundPosition | null>;
+  brandName(brandId: string): Promise<string>;
+}
+
+/** Opt-outs by the address's digest (address-key.ts), as an unsubscribe link knows it. */
+export interface OptOutsByKey {
+  isKeyOptedOut(channel: Channel, key: Buffer): Promise<boolean>;
+  optOutKey(
+    channel: Channel,
+    key: Buffer,
+    source: 'link' | 'one_click' | 'sms_stop' | 'operator',
+  ): Promise<void>;
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SendMailOptions, Transporter } from 'nodemailer';
+import type { RecipientEmail, RecipientMailer } from '../../domain/recipients/ports.ts';
+
+interface DkimKey {
+  /** The signing domain (`d=`): MAIL_FROM's domain, or one it aligns with. */
+  domain: string;
+  selector: string;
+  /** PEM. */
+  privateKey: string;
+}
+
+export interface RecipientMailerOptions {
+  smtpUrl: string | null;
+  /** MAIL_FROM: its address is the From address; the display name is each brand's. */
+  mailFrom: string;
+  dkim: DkimKey | null;
+  /** Where messages go when no SMTP server is configured: `DATA_DIR/mail`. */
+  dropDir: string;
+  log: (message: string) => void;
+}
+
+/** The address of `Name <address>` (or the bare address). */
+function addressOf(mailFrom: string): string {
+  return (mailFrom.match(/<([^<>]+)>\s*$/)?.[1] ?? mailFrom).trim();
+}
+
+/**
+ * The recipients' e-mails (decision 0007) through nodemailer: SMTP at `SMTP_URL`, else an .eml
+ * file under `DATA_DIR/mail` (logged) as the account e-mails do. Each is multipart/alternative
+ * (text and HTML; the logo inline as `cid:logo`), from the brand's name at our address, with the
+ * RFC 8058 one-click unsubscribe headers, and DKIM-signed when a key is configured: a recipient's
+ * provider then trusts the brand's name beside our domain.
+ */
+export function createRecipientMailer(options: RecipientMailerOptions): RecipientMailer {
+  const from = addressOf(options.mailFrom);
+  let transport: Promise<Transporter> | null = null;
+  const transportOnce = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => {
+      const dkim = options.dkim
+        ? {
+            domainName: options.dkim.domain,
+            keySelector: options.dkim.selector,
+            privateKey: options.dkim.privateKey,
+          }
+        : undefined;
+      return options.smtpUrl
+        ? nodemailer.createTransport(options.smtpUrl, { dkim })
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix', dkim });
+    });
+    return transport;
+  };
+
+  const message = (mail: RecipientEmail): SendMailOptions => ({
+    from: { name: mail.fromName, address: from },
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    headers: mail.unsubscribeUrl
+      ? {
+          'List-Unsubscribe': `<${mail.unsubscribeUrl}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        }
+      : {},
+    attachments: (mail.inline ?? []).map((part) => ({
+      cid: part.cid,
+      filename: part.filename,
+      contentType: part.contentType,
+      content: part.content,
+      contentDisposition: 'inline' as const,
+    })),
+  });
+
+  return {
+    async send(mail) {
+      const transporter = await transportOnce();
+      const info = await transporter.sendMail(message(mail));
+      if (!options.smtpUrl) {
+        await mkdir(options.dropDir, { recursive: true });
+        const file = path.join(options.dropDir, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
+        await writeFile(file, info.message as Buffer, { mode: 0o600 });
+        options.log(`recipient mail written to ${file}`);
+      }
+      return { messageId: String(info.messageId) };
+    },
+  };
+}
