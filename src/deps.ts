@@ -41,10 +41,6 @@ import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-del
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
-import {
-  type RecipientSettingsService,
-  recipientSettingsService,
-} from './domain/recipients/settings-service.ts';
 import type { OptOutsByKey } from './domain/recipients/notification-ports.ts';
 import {
   type RecipientNotifications,
@@ -57,6 +53,10 @@ import {
   SmsError,
   type SmsSender,
 } from './domain/recipients/ports.ts';
+import {
+  type RecipientSettingsService,
+  recipientSettingsService,
+} from './domain/recipients/settings-service.ts';
 import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';

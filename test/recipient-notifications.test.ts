@@ -258,7 +258,7 @@ describe('recipient e-mails', () => {
     expect(form.statusCode).toBe(200);
     expect(await sourceOf(a)).toBe('one_click');
 
-    const boundary = '----dlv' + randomBytes(6).toString('hex');
+    const boundary = `----dlv${randomBytes(6).toString('hex')}`;
     const multipart = await s.app.inject({
       method: 'POST',
       url: await pathOf(b),
