@@ -18,7 +18,10 @@ import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import type { Pool } from './db/pool.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
+import { recipientOptOutsRepository } from './db/repositories/recipient-opt-outs-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
+import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
+import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
@@ -35,6 +38,9 @@ import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-del
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import type { SmsSender } from './domain/recipients/ports.ts';
+import type { SmsDeliveryReports } from './domain/recipients/sms-delivery-reports.ts';
+import { type SmsReplies, smsReplies } from './domain/recipients/sms-replies.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
@@ -47,6 +53,7 @@ import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhoo
 import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
+import { SMS_STATUS_PATH } from './http/sms/paths.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
@@ -59,6 +66,8 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { fileSmsSender } from './infra/sms/file-sms-sender.ts';
+import { twilioSmsSender } from './infra/sms/twilio-sms-sender.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
@@ -132,6 +141,12 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** Caches that poll the database for changes made by other instances (started with the app). */
   watchers: readonly Watcher[];
   cursors: { ready(): Promise<CursorCodec> };
+  /** Twilio when TWILIO_* are set, else files under DATA_DIR/sms (decision 0007). */
+  smsSender: SmsSender;
+  /** Twilio's delivery reports applied to the SMS notifications (`POST /sms/twilio/status`). */
+  smsDeliveryReports: SmsDeliveryReports;
+  /** The recipients' texts to the service's number: STOP / START (`POST /sms/twilio/inbound`). */
+  smsReplies: SmsReplies;
 }
 
 /**
@@ -257,6 +272,26 @@ export function createDeps(
       // stderr by default: the CLI keeps stdout for its one result.
       log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     });
+  const smsOptOuts = recipientOptOutsRepository(pool);
+  const smsSender = config.twilio
+    ? twilioSmsSender({
+        ...config.twilio,
+        statusCallbackUrl: `${baseUrl}${SMS_STATUS_PATH}`,
+        // Twilio's own host is the operator's choice, not a tenant's: http only on the loopback
+        // (config.ts), where the fake of the tests listens.
+        request: jsonRequester(
+          outboundClient({
+            allowInsecure: config.twilio.apiBase.startsWith('http:'),
+            publicRule: "Twilio's API must be at a public address",
+          }),
+        ),
+        optOuts: smsOptOuts,
+      })
+    : fileSmsSender({
+        dropDir: path.join(config.dataDir, 'sms'),
+        log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+        clock,
+      });
   const redis = redisHealth();
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
   const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
@@ -392,5 +427,8 @@ export function createDeps(
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,
+    smsSender,
+    smsDeliveryReports: smsDeliveryReportsRepository(pool),
+    smsReplies: smsReplies({ optOuts: smsOptOuts, optIns: smsOptInsRepository(pool) }),
   };
 }
