@@ -1,13 +1,13 @@
 import type { OptOuts } from './ports.ts';
 
 /** Words that stop every SMS to the number (decision 0007), in any case, spaces around ignored. */
-export const STOP_WORDS = ['STOP', 'STOPALL', 'ARRET', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const;
+const STOP_WORDS = ['STOP', 'STOPALL', 'ARRET', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const;
 /**
  * Words that undo it, as Twilio's own opt-out handling does for the number: the recipient's own
  * act, from the number itself. (Twilio also takes YES; a bare "yes" is too easily an answer to
  * something else to lift an opt-out here.)
  */
-export const START_WORDS = ['START', 'UNSTOP'] as const;
+const START_WORDS = ['START', 'UNSTOP'] as const;
 
 /** SMS opt-outs the recipient may lift again by answering START (not the operator's). */
 export interface SmsOptBackIn {

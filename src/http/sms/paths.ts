@@ -1,4 +1,3 @@
-/** Where Twilio posts back (the StatusCallback we send, the number's inbound webhook). */
+/** Where Twilio posts back: the StatusCallback we give with each message (the inbound webhook is set in its console). */
 export const SMS_PREFIX = '/sms';
 export const SMS_STATUS_PATH = `${SMS_PREFIX}/twilio/status`;
-export const SMS_INBOUND_PATH = `${SMS_PREFIX}/twilio/inbound`;

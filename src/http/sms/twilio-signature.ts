@@ -19,7 +19,7 @@ export function formParams(text: string): FormParams {
  * the full URL Twilio requested, then each POST field's name and value, names sorted (a name sent
  * twice: its distinct values sorted), HMAC-SHA1 keyed with the auth token, base64.
  */
-export function twilioSignature(authToken: string, url: string, params: FormParams): string {
+function twilioSignature(authToken: string, url: string, params: FormParams): string {
   let data = url;
   for (const name of [...params.keys()].sort()) {
     for (const value of [...new Set(params.get(name))].sort()) data += name + value;

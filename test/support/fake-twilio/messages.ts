@@ -43,7 +43,7 @@ const MAX_BODY = 1600;
 export const newSid = (prefix: 'SM' | 'MM') => `${prefix}${randomBytes(16).toString('hex')}`;
 
 /** Twilio's dates: RFC 2822, always in +0000. */
-export const rfc2822 = (date: Date) => date.toUTCString().replace(/GMT$/, '+0000');
+const rfc2822 = (date: Date) => date.toUTCString().replace(/GMT$/, '+0000');
 
 const invalid = (code: number, message: string) => twilioError(400, code, message);
 
