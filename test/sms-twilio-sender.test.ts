@@ -120,7 +120,7 @@ describe('the Twilio SMS sender', () => {
   });
 
   it('passes on throttling (429, 20429) with Retry-After for the job to try again later, which then passes', async () => {
-    const throttled = await startFakeTwilio({ ratePerSecond: 1, retryAfterSeconds: 2 });
+    const throttled = await startFakeTwilio({ ratePerSecond: 1 / 3, retryAfterSeconds: 3 });
     try {
       const send = twilioSmsSender({
         accountSid: throttled.accountSid,
@@ -132,7 +132,7 @@ describe('the Twilio SMS sender', () => {
       });
       await send.send({ to: MOBILE, from: throttled.number, text: 'one' });
       const err = await refusal(send.send({ to: MOBILE, from: throttled.number, text: 'two' }));
-      expect(err).toMatchObject({ permanent: false, providerCode: '20429', retryAfterMs: 2000 });
+      expect(err).toMatchObject({ permanent: false, providerCode: '20429', retryAfterMs: 3000 });
       // As the job would: after the wait Twilio asked for, the same message goes through.
       await new Promise((resolve) => setTimeout(resolve, err.retryAfterMs!));
       expect((await send.send({ to: MOBILE, from: throttled.number, text: 'two' })).providerId).toMatch(

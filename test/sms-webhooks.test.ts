@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../src/domain/recipients/address-key.ts';
@@ -273,9 +276,16 @@ describe('POST /sms/twilio/inbound', () => {
 });
 
 describe('without Twilio', () => {
-  it('has no SMS webhooks', async () => {
-    const plain = await buildTestApp();
+  it('writes the SMS under DATA_DIR/sms and has no SMS webhooks', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'dlv-sms-'));
+    const plain = await buildTestApp({ config: { dataDir } });
     try {
+      const { providerId } = await plain.deps.smsSender.send({
+        to: '+33612345678',
+        from: '+33757000001',
+        text: 'x',
+      });
+      expect(await readdir(path.join(dataDir, 'sms'))).toEqual([providerId.replace(/^file:/, '')]);
       expect(plain.app.routeCatalog.filter((r) => r.url.startsWith('/sms'))).toEqual([]);
       const res = await call(plain.app, {
         method: 'POST',
@@ -286,6 +296,7 @@ describe('without Twilio', () => {
       expect(res.statusCode).toBe(404);
     } finally {
       await plain.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

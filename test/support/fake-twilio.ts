@@ -73,13 +73,14 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}) {
   const failures: (500 | 503)[] = [];
   let delayMs = 0;
   let rate = options.ratePerSecond ?? null;
-  let tokens = rate ?? 0;
+  let tokens = Math.max(1, rate ?? 0);
   let refilledAt = Date.now();
 
   const throttled = (): boolean => {
     if (rate === null) return false;
     const now = Date.now();
-    tokens = Math.min(rate, tokens + ((now - refilledAt) / 1000) * rate);
+    // A bucket of at least one message, refilled at `rate` a second (below 1: one every 1/rate s).
+    tokens = Math.min(Math.max(1, rate), tokens + ((now - refilledAt) / 1000) * rate);
     refilledAt = now;
     if (tokens < 1) return true;
     tokens -= 1;
@@ -219,7 +220,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}) {
     /** Messages per second from now on (null: no limit); the bucket starts full. */
     throttle(perSecond: number | null) {
       rate = perSecond;
-      tokens = perSecond ?? 0;
+      tokens = Math.max(1, perSecond ?? 0);
       refilledAt = Date.now();
     },
     /**

@@ -40,16 +40,11 @@ export function twilioWebhooks(ctx: SmsWebhooksContext) {
 
     const signedParams = (request: FastifyRequest): FormParams => {
       const params = formParams(typeof request.body === 'string' ? request.body : '');
-      const signature = request.headers['x-twilio-signature'];
+      const header = request.headers['x-twilio-signature'];
+      const signature = typeof header === 'string' ? header : undefined;
+      // The URL Twilio was given (PUBLIC_BASE_URL), not the one this process listens on behind a proxy.
       const url = `${ctx.publicBaseUrl}${request.url}`;
-      if (
-        !isTwilioSignature(
-          ctx.twilio.authToken,
-          typeof signature === 'string' ? signature : undefined,
-          url,
-          params,
-        )
-      )
+      if (!isTwilioSignature(ctx.twilio.authToken, signature, url, params))
         throw new AppError('invalid_signature', 'The request is not signed by Twilio (X-Twilio-Signature).');
       return params;
     };
