@@ -5,8 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { createPool } from '../src/db/pool.ts';
+import { createDeps } from '../src/deps.ts';
 import { addressKey } from '../src/domain/recipients/address-key.ts';
-import { buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
+import { loggerOptions } from '../src/http/shared/logging.ts';
+import { buildTestApp, call, createBrandWithKey, type TestApp, testConfig } from './support/app.ts';
 import { type FakeTwilio, startFakeTwilio } from './support/fake-twilio.ts';
 import { createOrder } from './support/orders.ts';
 
@@ -272,6 +276,45 @@ describe('POST /sms/twilio/inbound', () => {
     expect(await optOut(number)).toBeNull();
     expect((await signedPost(INBOUND_URL, fields)).statusCode).toBe(200);
     expect(await optOut(number)).toBe('sms_stop');
+  });
+});
+
+describe('the logs', () => {
+  it('carry neither the auth token, nor the number, nor the text', async () => {
+    const lines: string[] = [];
+    const config = testConfig({
+      publicBaseUrl: PUBLIC,
+      twilio: {
+        accountSid: fake.accountSid,
+        authToken: fake.authToken,
+        from: fake.number,
+        apiBase: fake.baseUrl,
+      },
+    });
+    const pool = createPool(config.databaseUrl!, 2);
+    const app = await buildApp(createDeps(config, pool), {
+      logger: loggerOptions('trace', { write: (line) => lines.push(line) }),
+    });
+    try {
+      const number = '+33614000001';
+      const text = 'STOP';
+      const fields = { From: number, Body: text, To: fake.number };
+      const signature = twilio.getExpectedTwilioSignature(fake.authToken, INBOUND_URL, fields);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/sms/twilio/inbound',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+        payload: new URLSearchParams(fields).toString(),
+      });
+      expect(res.statusCode).toBe(200);
+      const log = lines.join('');
+      expect(log).toContain('"outcome":"opted_out"');
+      for (const secret of [fake.authToken, number.slice(1), text, signature])
+        expect(log).not.toContain(secret);
+    } finally {
+      await app.close();
+      await pool.end();
+    }
   });
 });
 
