@@ -8,6 +8,7 @@ import {
   authenticatedRoutes,
   courierRoutes,
   exampleUrl,
+  providerSignedRoutes,
   sessionRoutes,
 } from './support/security-fixtures.ts';
 
@@ -310,7 +311,7 @@ describe("Twilio's webhooks (/sms/twilio/*)", () => {
         ),
       },
     ];
-    for (const url of ['/sms/twilio/status', '/sms/twilio/inbound']) {
+    for (const { url } of providerSignedRoutes(sms.app)) {
       for (const headers of credentials) {
         const res = await call(sms.app, {
           method: 'POST',
@@ -344,7 +345,7 @@ describe("Twilio's webhooks (/sms/twilio/*)", () => {
   });
 
   it('take only form bodies, bounded', async () => {
-    for (const url of ['/sms/twilio/status', '/sms/twilio/inbound']) {
+    for (const { url } of providerSignedRoutes(sms.app)) {
       const json = await call(sms.app, {
         method: 'POST',
         url,
