@@ -90,7 +90,8 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}) {
   async function route(call: Call): Promise<Answer> {
     requests.push(call);
     const credentials = basicCredentials(call.headers.authorization);
-    if (credentials?.user !== accountSid || credentials.password !== authToken) return notAuthenticated();
+    if (credentials?.user !== accountSid || credentials.password !== authToken)
+      return notAuthenticated(credentials !== null);
     const path = call.url.pathname;
     const list = new RegExp(`^/${API_VERSION}/Accounts/([^/]+)/Messages\\.json$`).exec(path);
     const one = new RegExp(`^/${API_VERSION}/Accounts/([^/]+)/Messages/([^/]+)\\.json$`).exec(path);

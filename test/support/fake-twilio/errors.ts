@@ -9,16 +9,30 @@ export function twilioError(
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  extra: Record<string, string> = {},
 ): Answer {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }),
+    body: JSON.stringify({
+      code,
+      ...extra,
+      message,
+      more_info: `https://www.twilio.com/docs/errors/${code}`,
+      status,
+    }),
   };
 }
 
-export const notAuthenticated = (): Answer =>
-  twilioError(401, 20003, 'Authenticate', { 'www-authenticate': 'Basic realm="Twilio API"' });
+/** 401 in Twilio's words: no credentials at all, or a wrong SID or token. */
+export const notAuthenticated = (given: boolean): Answer =>
+  twilioError(
+    401,
+    20003,
+    given ? 'Authentication Error - invalid username' : 'Authentication Error - No credentials provided',
+    { 'www-authenticate': 'Basic realm="Twilio API"' },
+    { detail: 'Your AccountSid or AuthToken was incorrect.' },
+  );
 
 export const tooManyRequests = (retryAfterSeconds: number | null): Answer =>
   twilioError(
