@@ -162,6 +162,8 @@ export function createDeps(
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
+    /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
+    smsSender?: SmsSender;
   } = {},
 ): Deps {
   // The services that need no connector, outbox, mail nor document (src/core-deps.ts): a `dlv` command
@@ -272,26 +274,29 @@ export function createDeps(
       // stderr by default: the CLI keeps stdout for its one result.
       log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     });
-  const smsOptOuts = recipientOptOutsRepository(pool);
-  const smsSender = config.twilio
-    ? twilioSmsSender({
-        ...config.twilio,
-        statusCallbackUrl: `${baseUrl}${SMS_STATUS_PATH}`,
-        // Twilio's own host is the operator's choice, not a tenant's: http only on the loopback
-        // (config.ts), where the fake of the tests listens.
-        request: jsonRequester(
-          outboundClient({
-            allowInsecure: config.twilio.apiBase.startsWith('http:'),
-            publicRule: "Twilio's API must be at a public address",
-          }),
-        ),
-        optOuts: smsOptOuts,
-      })
-    : fileSmsSender({
-        dropDir: path.join(config.dataDir, 'sms'),
-        log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
-        clock,
-      });
+  const recipientOptOuts = recipientOptOutsRepository(pool);
+  // Twilio when TWILIO_* are set (config.ts checks they come together), else files in DATA_DIR/sms.
+  const smsSender =
+    options.smsSender ??
+    (config.twilio
+      ? twilioSmsSender({
+          ...config.twilio,
+          statusCallbackUrl: `${baseUrl}${SMS_STATUS_PATH}`,
+          // Twilio's own host is the operator's choice, not a tenant's: http only on the loopback
+          // (config.ts), where the fake of the tests listens.
+          request: jsonRequester(
+            outboundClient({
+              allowInsecure: config.twilio.apiBase.startsWith('http:'),
+              publicRule: "Twilio's API must be at a public address",
+            }),
+          ),
+          optOuts: recipientOptOuts,
+        })
+      : fileSmsSender({
+          dropDir: path.join(config.dataDir, 'sms'),
+          log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+          clock,
+        }));
   const redis = redisHealth();
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
   const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
@@ -429,6 +434,6 @@ export function createDeps(
     cursors,
     smsSender,
     smsDeliveryReports: smsDeliveryReportsRepository(pool),
-    smsReplies: smsReplies({ optOuts: smsOptOuts, optIns: smsOptInsRepository(pool) }),
+    smsReplies: smsReplies({ optOuts: recipientOptOuts, optIns: smsOptInsRepository(pool) }),
   };
 }
