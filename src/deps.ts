@@ -66,8 +66,7 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
-import { fileSmsSender } from './infra/sms/file-sms-sender.ts';
-import { twilioSmsSender } from './infra/sms/twilio-sms-sender.ts';
+import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
@@ -275,28 +274,16 @@ export function createDeps(
       log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
     });
   const recipientOptOuts = recipientOptOutsRepository(pool);
-  // Twilio when TWILIO_* are set (config.ts checks they come together), else files in DATA_DIR/sms.
   const smsSender =
     options.smsSender ??
-    (config.twilio
-      ? twilioSmsSender({
-          ...config.twilio,
-          statusCallbackUrl: `${baseUrl}${SMS_STATUS_PATH}`,
-          // Twilio's own host is the operator's choice, not a tenant's: http only on the loopback
-          // (config.ts), where the fake of the tests listens.
-          request: jsonRequester(
-            outboundClient({
-              allowInsecure: config.twilio.apiBase.startsWith('http:'),
-              publicRule: "Twilio's API must be at a public address",
-            }),
-          ),
-          optOuts: recipientOptOuts,
-        })
-      : fileSmsSender({
-          dropDir: path.join(config.dataDir, 'sms'),
-          log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
-          clock,
-        }));
+    createSmsSender({
+      twilio: config.twilio,
+      dataDir: config.dataDir,
+      statusCallbackUrl: `${baseUrl}${SMS_STATUS_PATH}`,
+      optOuts: recipientOptOuts,
+      log: options.log ?? ((message) => process.stderr.write(`${message}\n`)),
+      clock,
+    });
   const redis = redisHealth();
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
   const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
