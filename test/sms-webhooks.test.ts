@@ -154,12 +154,11 @@ describe('POST /sms/twilio/status', () => {
     expect(await notification(id)).toEqual({ status: 'delivered', detail: null });
   });
 
-  it('answers 200 and ignores a SID it does not know', async () => {
-    const res = await signedPost(STATUS_URL, {
-      MessageSid: `SM${'0'.repeat(32)}`,
-      MessageStatus: 'delivered',
-    });
-    expect([res.statusCode, res.data]).toEqual([200, { ok: true, outcome: 'ignored' }]);
+  it('answers 200 and ignores a SID it does not know, or that is no message SID', async () => {
+    for (const sid of [`SM${'0'.repeat(32)}`, 'SM\u0000', 'file:123-abc.txt']) {
+      const res = await signedPost(STATUS_URL, { MessageSid: sid, MessageStatus: 'delivered' });
+      expect([res.statusCode, res.data], sid).toEqual([200, { ok: true, outcome: 'ignored' }]);
+    }
   });
 
   it('refuses with 403, changing nothing, a report not signed with the auth token over the public URL', async () => {

@@ -17,6 +17,7 @@ export interface SmsWebhooksContext {
 
 /** A delivery report or a text is a few hundred bytes; Twilio's longest inbound SMS is 1600 characters. */
 const BODY_LIMIT = 16 * 1024;
+const MESSAGE_SID = /^(SM|MM)[0-9a-f]{32}$/;
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 /** Hidden from the OpenAPI documents; the signature is the credential (checked in the handler). */
 const ROUTE = { config: { auth: 'none' as const }, schema: { hide: true }, bodyLimit: BODY_LIMIT };
@@ -81,6 +82,8 @@ async function applyStatus(
   status: string,
   errorCode: string | undefined,
 ): Promise<'delivered' | 'failed' | 'unchanged' | 'ignored'> {
+  // Only a message SID can name one of ours (what we keep is the SID Twilio gave when it queued it).
+  if (!MESSAGE_SID.test(sid)) return 'ignored';
   if (status === 'delivered') return (await reports.delivered(sid)) ? 'delivered' : 'ignored';
   if (status === 'undelivered' || status === 'failed') {
     const detail = `twilio ${errorCode && /^\d{1,10}$/.test(errorCode) ? errorCode : status}`;
