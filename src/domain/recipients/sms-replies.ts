@@ -17,12 +17,17 @@ export interface SmsOptBackIn {
 
 export type SmsReplyOutcome = 'opted_out' | 'opted_back_in' | 'ignored';
 
+/** What the service does with a text a recipient sent to its number. */
+export interface SmsReplies {
+  received(from: string, body: string): Promise<SmsReplyOutcome>;
+}
+
 /**
  * A text a recipient sent to the service's number. Only the keyword matters: the words are
  * compared without case, accents or the spaces and punctuation phones add ("Stop.", "Arrêt").
  * Anything else is not read, nor kept.
  */
-export function smsReplies(deps: { optOuts: Pick<OptOuts, 'optOut'>; optIns: SmsOptBackIn }) {
+export function smsReplies(deps: { optOuts: Pick<OptOuts, 'optOut'>; optIns: SmsOptBackIn }): SmsReplies {
   return {
     async received(from: string, body: string): Promise<SmsReplyOutcome> {
       const word = keyword(body);
@@ -38,7 +43,6 @@ export function smsReplies(deps: { optOuts: Pick<OptOuts, 'optOut'>; optIns: Sms
     },
   };
 }
-export type SmsReplies = ReturnType<typeof smsReplies>;
 
 function keyword(body: string): string {
   return body
