@@ -24,6 +24,7 @@ import { SubscriptionSchema } from './http/shared/schemas/webhook-subscriptions.
 import { capConnectionsPerAddress, serverDeadlines } from './http/shared/slow-clients.ts';
 import { UNKNOWN_KEY_POLICY, unknownKeyLimit } from './http/shared/unknown-key-limit.ts';
 import { validatorCompiler } from './http/shared/validation.ts';
+import { SMS_PREFIX, twilioWebhooks } from './http/sms/index.ts';
 import { sendTrackingNotFound, TRACKING_PREFIX, trackingPages } from './http/tracking/index.ts';
 import { sendUnsubscribeNotFound, UNSUBSCRIBE_PREFIX, unsubscribePages } from './http/unsubscribe/index.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
@@ -146,6 +147,21 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },
     // The courier app's shell, scripts, manifest and service worker (public: they hold no data).
     { prefix: COURIER_SHELL_PREFIX, plugin: courierAppShell(), enabled: true },
+    // Twilio's delivery reports and the recipients' texts, signed with the auth token: only with Twilio.
+    ...(deps.config.twilio
+      ? [
+          {
+            prefix: SMS_PREFIX,
+            plugin: twilioWebhooks({
+              twilio: deps.config.twilio,
+              publicBaseUrl: deps.config.publicBaseUrl ?? `http://${deps.config.host}:${deps.config.port}`,
+              smsDeliveryReports: deps.smsDeliveryReports,
+              smsReplies: deps.smsReplies,
+            }),
+            enabled: true,
+          },
+        ]
+      : []),
     // Each shop platform that is on: the routes its shops call (src/connectors/<platform>/receivers.ts).
     ...deps.connectors.map(({ definition, instance }) => ({
       prefix: definition.receivers.prefix,

@@ -167,6 +167,63 @@ describe('the environment schema', () => {
       ).toBe('http://127.0.0.1:4000/{shop}');
     });
   });
+
+  describe('Twilio (SMS)', () => {
+    const SID = `AC${'0a'.repeat(16)}`;
+    const TWILIO = {
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: 'f'.repeat(32),
+      SMS_FROM: '+33757000001',
+      PUBLIC_BASE_URL: 'https://api.example.fr/',
+    };
+
+    it('is off without its settings (SMS go to files), and on with all three', () => {
+      expect(loadConfig({}).twilio).toBeNull();
+      expect(loadConfig(TWILIO).twilio).toEqual({
+        accountSid: SID,
+        authToken: 'f'.repeat(32),
+        from: '+33757000001',
+        apiBase: 'https://api.twilio.com',
+      });
+    });
+
+    it('needs all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM, and PUBLIC_BASE_URL', () => {
+      expect(() => loadConfig({ TWILIO_ACCOUNT_SID: SID })).toThrow(
+        'set all of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, SMS_FROM, or none; missing TWILIO_AUTH_TOKEN, SMS_FROM',
+      );
+      expect(() => loadConfig({ ...TWILIO, SMS_FROM: '' })).toThrow(/missing SMS_FROM/);
+      expect(() => loadConfig({ ...TWILIO, PUBLIC_BASE_URL: undefined })).toThrow(
+        /PUBLIC_BASE_URL is required/,
+      );
+    });
+
+    it('checks each value', () => {
+      expect(() => loadConfig({ ...TWILIO, TWILIO_ACCOUNT_SID: 'SK'.padEnd(34, '0') })).toThrow(
+        /TWILIO_ACCOUNT_SID must be AC followed by 32 hexadecimal/,
+      );
+      expect(() => loadConfig({ ...TWILIO, TWILIO_AUTH_TOKEN: 'secret' })).toThrow(
+        /TWILIO_AUTH_TOKEN must be/,
+      );
+      expect(() => loadConfig({ ...TWILIO, SMS_FROM: '0757000001' })).toThrow(
+        /SMS_FROM must be a number in E\.164/,
+      );
+      expect(() => loadConfig({ ...TWILIO, TWILIO_API_BASE: 'ftp://x' })).toThrow(
+        /TWILIO_API_BASE must be an http/,
+      );
+    });
+
+    it('takes plain http for the API only on the loopback', () => {
+      expect(() => loadConfig({ ...TWILIO, TWILIO_API_BASE: 'http://api.twilio.com' })).toThrow(
+        /TWILIO_API_BASE must be https \(http only on the loopback\)/,
+      );
+      expect(loadConfig({ ...TWILIO, TWILIO_API_BASE: 'http://127.0.0.1:4010/' }).twilio?.apiBase).toBe(
+        'http://127.0.0.1:4010',
+      );
+      expect(loadConfig({ ...TWILIO, TWILIO_API_BASE: 'http://[::1]:4010' }).twilio?.apiBase).toBe(
+        'http://[::1]:4010',
+      );
+    });
+  });
 });
 
 describe('DKIM and the SMS sender', () => {

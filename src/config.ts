@@ -117,6 +117,19 @@ export interface Config {
   objectStore: 'fs' | 's3';
   /** The S3 bucket (S3_*) when OBJECT_STORE=s3; null otherwise. */
   s3: S3Config | null;
+  /** Twilio Programmable Messaging (TWILIO_*, SMS_FROM); null: SMS are written to `DATA_DIR/sms`. */
+  twilio: TwilioConfig | null;
+}
+
+export interface TwilioConfig {
+  /** `AC` + 32 hex: the account the messages are sent from (HTTP Basic user). */
+  accountSid: string;
+  /** Basic password of the API, and the key Twilio signs its webhooks with (X-Twilio-Signature). */
+  authToken: string;
+  /** The service's number (E.164): recipients answer STOP to it. */
+  from: string;
+  /** `https://api.twilio.com`; tests point it at the fake on the loopback. No trailing slash. */
+  apiBase: string;
 }
 
 export interface S3Config {
@@ -236,10 +249,6 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be a DNS label',
   }),
   DKIM_PRIVATE_KEY: Text('DKIM private key, PEM (newlines may be written \\n)'),
-  SMS_FROM: Text('the number recipient SMS come from, E.164', {
-    pattern: '^\\+[1-9][0-9]{6,14}$',
-    hint: 'must be an E.164 number (+33…)',
-  }),
   TRUST_PROXY: Text('proxies whose X-Forwarded-For is believed: true, a hop count, or addresses/CIDRs', {
     pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$',
     hint: 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
@@ -311,6 +320,24 @@ export const ENV_SCHEMA = Type.Object({
     false,
     'path-style S3 URLs (endpoint/bucket/key), as MinIO and most S3-compatible servers want',
   ),
+  TWILIO_ACCOUNT_SID: Text('Twilio account SID sending the SMS (with TWILIO_AUTH_TOKEN and SMS_FROM)', {
+    pattern: '^AC[0-9a-fA-F]{32}$',
+    hint: 'must be AC followed by 32 hexadecimal characters (Twilio console, Account Info)',
+  }),
+  TWILIO_AUTH_TOKEN: Text('Twilio auth token: the API password and the key of X-Twilio-Signature', {
+    pattern: '^[0-9a-fA-F]{32}$',
+    hint: 'must be the 32 hexadecimal characters of the Twilio console',
+  }),
+  SMS_FROM: Text('the service’s SMS number, E.164 (+33…): recipients answer STOP to it', {
+    pattern: '^\\+[1-9][0-9]{6,14}$',
+    hint: 'must be a number in E.164 form, e.g. +33612345678',
+  }),
+  TWILIO_API_BASE: Type.String({
+    default: 'https://api.twilio.com',
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+    description: 'Twilio REST API origin; http only on the loopback (tests, a local fake)',
+  }),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -480,6 +507,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
     otelServiceName: e.OTEL_SERVICE_NAME ?? null,
     ...objectStore(e),
+    twilio: twilio(e),
   };
 }
 
@@ -503,6 +531,44 @@ function dkim(env: Env_): Config['dkim'] {
   }
   return { domain: env.DKIM_DOMAIN!.toLowerCase(), selector: env.DKIM_SELECTOR!, privateKey };
 }
+
+const TWILIO_REQUIRED = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'SMS_FROM'] as const;
+
+/**
+ * Twilio: all three of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and SMS_FROM, or none (SMS then go to
+ * files). Twilio calls the webhooks back at PUBLIC_BASE_URL and signs that very URL, so it is
+ * needed too; plain http is only for an API on the loopback (a fake), never to carry the token.
+ */
+function twilio(env: Env_): TwilioConfig | null {
+  const given = TWILIO_REQUIRED.filter((name) => env[name] !== undefined);
+  if (given.length === 0) return null;
+  const missing = TWILIO_REQUIRED.filter((name) => !given.includes(name));
+  if (missing.length > 0)
+    throw new ConfigError(`set all of ${TWILIO_REQUIRED.join(', ')}, or none; missing ${missing.join(', ')}`);
+  if (env.PUBLIC_BASE_URL === undefined) {
+    throw new ConfigError(
+      'PUBLIC_BASE_URL is required with TWILIO_ACCOUNT_SID: Twilio posts delivery reports and replies to it',
+    );
+  }
+  const apiBase = env.TWILIO_API_BASE.replace(/\/+$/, '');
+  const url = URL.canParse(apiBase) ? new URL(apiBase) : null;
+  if (url === null)
+    throw new ConfigError(`TWILIO_API_BASE must be an http(s) URL, got "${env.TWILIO_API_BASE}"`);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new ConfigError(
+      `TWILIO_API_BASE must be https (http only on the loopback), got "${env.TWILIO_API_BASE}"`,
+    );
+  }
+  return {
+    accountSid: env.TWILIO_ACCOUNT_SID!,
+    authToken: env.TWILIO_AUTH_TOKEN!,
+    from: env.SMS_FROM!,
+    apiBase,
+  };
+}
+
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 /** OBJECT_STORE=s3 needs its bucket; the access key comes as a pair or not at all. */
 function objectStore(env: Env_): Pick<Config, 'objectStore' | 's3'> {

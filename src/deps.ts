@@ -25,6 +25,8 @@ import {
 import { recipientOptOutsRepository } from './db/repositories/recipient-opt-outs-repository.ts';
 import { recipientSettingsRepository } from './db/repositories/recipient-settings-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
+import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
+import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
@@ -46,17 +48,18 @@ import {
   type RecipientNotifications,
   recipientNotifications,
 } from './domain/recipients/notification-service.ts';
-import {
-  type OptOuts,
-  type RecipientMailer,
-  type RecipientSettingsRepository,
-  SmsError,
-  type SmsSender,
+import type {
+  OptOuts,
+  RecipientMailer,
+  RecipientSettingsRepository,
+  SmsSender,
 } from './domain/recipients/ports.ts';
 import {
   type RecipientSettingsService,
   recipientSettingsService,
 } from './domain/recipients/settings-service.ts';
+import type { SmsDeliveryReports } from './domain/recipients/sms-delivery-reports.ts';
+import { type SmsReplies, smsReplies } from './domain/recipients/sms-replies.ts';
 import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
@@ -71,6 +74,7 @@ import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhoo
 import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
+import { SMS_STATUS_PATH } from './http/sms/paths.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
@@ -85,6 +89,7 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
@@ -172,20 +177,12 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** The unsubscribe links (`/unsubscribe/{token}`). */
   unsubscribes: Unsubscribes;
   recipientMailer: RecipientMailer;
+  /** Twilio when TWILIO_* are set, else files under DATA_DIR/sms (decision 0007). */
   smsSender: SmsSender;
-}
-
-/**
- * Until an SMS provider is wired: every SMS is refused for good (recorded failed, never retried),
- * and says why in the log.
- */
-function unconfiguredSmsSender(log: (message: string) => void): SmsSender {
-  return {
-    async send(sms) {
-      log(`SMS to ${sms.to.slice(0, 4)}… not sent: no SMS provider is configured`);
-      throw new SmsError('No SMS provider is configured.', true);
-    },
-  };
+  /** Twilio's delivery reports applied to the SMS notifications (`POST /sms/twilio/status`). */
+  smsDeliveryReports: SmsDeliveryReports;
+  /** The recipients' texts to the service's number: STOP / START (`POST /sms/twilio/inbound`). */
+  smsReplies: SmsReplies;
 }
 
 /**
@@ -201,7 +198,7 @@ export function createDeps(
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
-    /** The recipients' SMS provider (tests: one recording what it is given). */
+    /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
     recipientMailer?: RecipientMailer;
   } = {},
@@ -247,7 +244,16 @@ export function createDeps(
       dropDir: path.join(config.dataDir, 'mail'),
       log,
     });
-  const smsSender = options.smsSender ?? unconfiguredSmsSender(log);
+  const smsSender =
+    options.smsSender ??
+    createSmsSender({
+      twilio: config.twilio,
+      dataDir: config.dataDir,
+      statusCallbackUrl: `${baseUrl}${SMS_STATUS_PATH}`,
+      optOuts: recipientOptOuts,
+      log,
+      clock,
+    });
   const notifications = recipientNotifications({
     settings: recipientSettingsStore,
     store: recipientNotificationsRepository(pool),
@@ -497,5 +503,7 @@ export function createDeps(
     unsubscribes: unsubscribes({ tokens, optOuts: recipientOptOuts }),
     recipientMailer,
     smsSender,
+    smsDeliveryReports: smsDeliveryReportsRepository(pool),
+    smsReplies: smsReplies({ optOuts: recipientOptOuts, optIns: smsOptInsRepository(pool) }),
   };
 }

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   insufficient_scope: 403,
   csrf_failed: 403,
+  invalid_signature: 403,
   webhooks_not_enabled: 403,
   not_found: 404,
   idempotency_conflict: 409,

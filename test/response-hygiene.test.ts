@@ -81,8 +81,16 @@ function registerFailingRoutes(app: FastifyInstance): void {
   );
 }
 
+/** Twilio's webhooks (/sms/twilio/*) exist only with Twilio: on here, so the walk covers them too. */
+const TWILIO = {
+  accountSid: `AC${'0'.repeat(32)}`,
+  authToken: 'c3'.repeat(16),
+  from: '+33757000001',
+  apiBase: 'http://127.0.0.1:9',
+};
+
 beforeAll(async () => {
-  t = await buildTestApp({ config: { opsToken: OPS_TOKEN }, extend: registerFailingRoutes });
+  t = await buildTestApp({ config: { opsToken: OPS_TOKEN, twilio: TWILIO }, extend: registerFailingRoutes });
   brand = await createBrandWithKey(t.deps);
   trackingRef = (await createOrder(t.app, brand)).data.trackingRef;
 });

@@ -1,3 +1,4 @@
+import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSecretsRepository } from '../src/db/repositories/server-secrets-repository.ts';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
@@ -10,6 +11,7 @@ import {
   authenticatedRoutes,
   courierRoutes,
   exampleUrl,
+  providerSignedRoutes,
   sessionRoutes,
 } from './support/security-fixtures.ts';
 
@@ -375,5 +377,125 @@ describe('the unsubscribe links (/unsubscribe/{token})', () => {
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await from('10.77.0.2')).statusCode).toBe(404);
+  });
+});
+
+describe("Twilio's webhooks (/sms/twilio/*)", () => {
+  const PUBLIC = 'https://sms.example.test';
+  const TOKEN = 'a1'.repeat(16);
+  const NUMBER = '+33699000001';
+  let sms: TestApp;
+  beforeAll(async () => {
+    sms = await buildTestApp({
+      config: {
+        opsToken: 'test-ops-token',
+        publicBaseUrl: PUBLIC,
+        twilio: {
+          accountSid: `AC${'0'.repeat(32)}`,
+          authToken: TOKEN,
+          from: '+33757000001',
+          apiBase: 'http://127.0.0.1:9',
+        },
+      },
+    });
+  });
+  afterAll(() => sms.close());
+
+  const optedOut = async () =>
+    (
+      await sms.pool.query(
+        `SELECT count(*)::int AS n FROM recipient_opt_outs WHERE channel = 'sms' AND address_hash = $1`,
+        [addressKey('sms', NUMBER)],
+      )
+    ).rows[0].n as number;
+
+  it('are public routes whose credential is the signature', () => {
+    expect(
+      sms.app.routeCatalog
+        .filter((r) => r.url.startsWith('/sms/'))
+        .map((r) => `${r.method} ${r.url} ${r.auth}`),
+    ).toEqual(['POST /sms/twilio/status none', 'POST /sms/twilio/inbound none']);
+  });
+
+  it('refuse with 403 whatever else stands in for the signature, changing nothing and echoing no personal data', async () => {
+    const brand = await createBrandWithKey(sms.deps);
+    const fields = {
+      From: NUMBER,
+      Body: 'STOP',
+      MessageSid: `SM${'1'.repeat(32)}`,
+      MessageStatus: 'delivered',
+    };
+    const payload = new URLSearchParams(fields).toString();
+    const signedElsewhere = twilio.getExpectedTwilioSignature(
+      TOKEN,
+      `http://localhost/sms/twilio/inbound`,
+      fields,
+    );
+    const credentials: Record<string, string>[] = [
+      {},
+      brand.headers,
+      { authorization: 'Bearer test-ops-token' },
+      { authorization: `Basic ${Buffer.from(`AC${'0'.repeat(32)}:${TOKEN}`).toString('base64')}` },
+      { cookie: `dlv_session=${'A'.repeat(43)}.forged` },
+      { 'x-twilio-signature': '' },
+      { 'x-twilio-signature': signedElsewhere },
+      {
+        'x-twilio-signature': twilio.getExpectedTwilioSignature(
+          'b2'.repeat(16),
+          `${PUBLIC}/sms/twilio/inbound`,
+          fields,
+        ),
+      },
+    ];
+    for (const { url } of providerSignedRoutes(sms.app)) {
+      for (const headers of credentials) {
+        const res = await call(sms.app, {
+          method: 'POST',
+          url,
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          payload,
+        });
+        expect(res.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(403);
+        expect(res.data).toMatchObject({ ok: false, error: 'invalid_signature' });
+        expect(res.body).not.toContain(NUMBER.slice(1));
+        expect(res.body).not.toContain('STOP');
+      }
+    }
+    expect(await optedOut()).toBe(0);
+    // The same text, signed by Twilio over the public URL, is taken.
+    const signed = await call(sms.app, {
+      method: 'POST',
+      url: '/sms/twilio/inbound',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilio.getExpectedTwilioSignature(
+          TOKEN,
+          `${PUBLIC}/sms/twilio/inbound`,
+          fields,
+        ),
+      },
+      payload,
+    });
+    expect(signed.statusCode).toBe(200);
+    expect(await optedOut()).toBe(1);
+  });
+
+  it('take only form bodies, bounded', async () => {
+    for (const { url } of providerSignedRoutes(sms.app)) {
+      const json = await call(sms.app, {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      expect(json.statusCode, url).toBe(415);
+      const huge = await call(sms.app, {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `Body=${'x'.repeat(20 * 1024)}`,
+      });
+      expect(huge.statusCode, url).toBe(413);
+    }
   });
 });

@@ -32,6 +32,11 @@ export function startupBanner(facts: BannerFacts): string {
     `  worker:   ${facts.runsWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `node dist/service.js worker`'}`,
     `  probes:   http://${config.host}:${port}/livez, /readyz`,
     `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (docs/connectors/README.md)`,
+    `  sms:      ${
+      config.twilio
+        ? `Twilio from ${config.twilio.from}; set ${config.publicBaseUrl}/sms/twilio/inbound as the number's incoming-message webhook`
+        : `written to ${config.dataDir}/sms (TWILIO_* unset; docs/recipients.md)`
+    }`,
   ];
   if (config.sellerIsPlaceholder) {
     lines.push(

@@ -28,3 +28,11 @@ export function courierRoutes(app: FastifyInstance) {
 export function sessionRoutes(app: FastifyInstance) {
   return app.routeCatalog.filter((r) => r.auth === 'session');
 }
+
+/**
+ * Public routes whose credential is the provider's signature over the request (Twilio's webhooks,
+ * `/sms/twilio/*`, present with TWILIO_*): the security suite sends them everything but that.
+ */
+export function providerSignedRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.auth === 'none' && r.url.startsWith('/sms/'));
+}

@@ -100,6 +100,8 @@ export class SmsError extends Error {
     readonly permanent: boolean,
     /** The provider's own error code, when it gave one. */
     readonly providerCode: string | null = null,
+    /** When the provider said how long to wait before trying again (Retry-After), in ms. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'SmsError';
