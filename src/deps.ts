@@ -19,6 +19,7 @@ import type { Pool } from './db/pool.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
+import { selfServiceStoresOn, selfServiceTransact } from './db/self-service-stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
@@ -35,6 +36,9 @@ import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-del
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import type { RecipientMailer, SmsSender } from './domain/recipients/ports.ts';
+import { recipientDataSealer } from './domain/recipients/recipient-data-sealer.ts';
+import { type SelfService, selfService } from './domain/recipients/self-service.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
@@ -132,6 +136,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** Caches that poll the database for changes made by other instances (started with the app). */
   watchers: readonly Watcher[];
   cursors: { ready(): Promise<CursorCodec> };
+  /** The tracking page's self-service: one-time codes, the recipient's choices, another day. */
+  selfService: SelfService;
 }
 
 /**
@@ -147,6 +153,10 @@ export function createDeps(
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
+    /** Recipients' e-mails (the self-service's codes); TODO(merge): the notifications part wires its own. */
+    recipientMailer?: RecipientMailer;
+    /** Recipients' SMS and the service's number; TODO(merge): the SMS part wires Twilio (SMS_FROM). */
+    sms?: { sender: SmsSender; from: string };
   } = {},
 ): Deps {
   // The services that need no connector, outbox, mail nor document (src/core-deps.ts): a `dlv` command
@@ -332,6 +342,28 @@ export function createDeps(
         ? 'Shop credentials cannot be stored: set CONNECTOR_SECRET_KEY (`openssl rand -hex 32`).'
         : null,
   });
+  // TODO(merge): until the notifications part's RecipientMailer (nodemailer, HTML, DKIM) is wired
+  // here, codes go through the account e-mails' mailer as plain text (it ignores the HTML part).
+  const recipientMailer: RecipientMailer = options.recipientMailer ?? {
+    async send(mail) {
+      await mailer.send({ to: mail.to, subject: mail.subject, text: mail.text, link: null });
+      return { messageId: '' };
+    },
+  };
+  const self = selfService({
+    transact: selfServiceTransact(pool),
+    stores: selfServiceStoresOn(pool),
+    outbox: events,
+    links,
+    clock,
+    codeKey: () => serverSecretsRepository(pool).getOrCreate('recipient_code_key'),
+    // RECIPIENT_DATA_KEY, else a key generated once in server_secrets (loaded on first use).
+    sealer: recipientDataSealer(
+      async () => config.recipientDataKey ?? serverSecretsRepository(pool).getOrCreate('recipient_data_key'),
+    ),
+    mailer: recipientMailer,
+    sms: options.sms ?? null,
+  });
   return {
     config,
     pool,
@@ -350,7 +382,8 @@ export function createDeps(
     resetLimiter,
     redisHealth: redis,
     couriers,
-    rounds: roundService({ transact, stores, clock }),
+    // The courier's day gives each stop's recipient choices in clear (that courier's stops only).
+    rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
     rates,
     orders,
     pickups,
@@ -392,5 +425,6 @@ export function createDeps(
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,
+    selfService: self,
   };
 }

@@ -50,7 +50,11 @@ export interface RecipientSettingsRepository {
 /** Recipients who asked for nothing more, for every brand (SPEC §10). */
 export interface OptOuts {
   isOptedOut(channel: Channel, address: string): Promise<boolean>;
-  optOut(channel: Channel, address: string, source: 'link' | 'one_click' | 'sms_stop' | 'operator'): Promise<void>;
+  optOut(
+    channel: Channel,
+    address: string,
+    source: 'link' | 'one_click' | 'sms_stop' | 'operator',
+  ): Promise<void>;
 }
 
 /** A recipient e-mail: both parts, and the headers a bulk-ish sender must carry. */
@@ -105,5 +109,8 @@ export class SmsError extends Error {
 /** What the recipient chose (table recipient_choices), in clear: only for the courier of that delivery. */
 export interface RecipientChoices {
   instructions: string | null;
-  safePlace: { kind: 'neighbour' | 'caretaker' | 'behind_door' | 'letterbox_area' | 'other'; detail: string | null } | null;
+  safePlace: {
+    kind: 'neighbour' | 'caretaker' | 'behind_door' | 'letterbox_area' | 'other';
+    detail: string | null;
+  } | null;
 }

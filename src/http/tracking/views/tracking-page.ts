@@ -19,6 +19,8 @@ export interface TrackingView {
   postcode: string | null;
   city: string | null;
   events: ReadonlyArray<Pick<OrderEvent, 'status' | 'at'>>;
+  /** The self-service's page while the delivery can still be changed (decision 0007), else null. */
+  changeUrl?: string | null;
   /** The delivery as the courier recorded it; `photoPath` only when the brand shows the photo. */
   proof: { deliveredAt: Date | null; photoPath: string | null } | null;
 }
@@ -114,6 +116,14 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
   </dl>
   ${photo ? html`<figure class="proof-photo"><img src="${photo}" alt="${t('proofPhotoAlt')}" width="480"><figcaption>${t('proofPhoto')}</figcaption></figure>` : ''}
 </section>
+${
+  view.changeUrl
+    ? html`<section class="card self-service-door">
+  <p><a class="button" href="${view.changeUrl}?lang=${ctx.lang}">${t('self.link')}</a></p>
+  <p class="hint">${t('self.linkHint')}</p>
+</section>`
+    : ''
+}
 <section class="card history" aria-labelledby="history-title">
   <h2 id="history-title">${t('history')}</h2>
   <ol class="timeline">
