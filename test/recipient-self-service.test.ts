@@ -471,7 +471,7 @@ describe('refusals: nothing changes', () => {
         'The details are longer than 200 characters.',
       ],
       [{ safe_place: 'none', safe_place_detail: 'Mme Martin' }, 'Choose first where the parcel may be left.'],
-    ] as const) {
+    ] as [Record<string, string>, string][]) {
       const res = await b.submit(`${order.base}/change`, `${order.base}/change`, {
         date: daysOffered('2026-11-25', TODAY)[1]!,
         instructions: 'Code 1',
@@ -495,7 +495,7 @@ describe('refusals: nothing changes', () => {
     await b.get(`${order.base}/change`);
     const mails = t.smtp.inbox.length;
     for (const token of [undefined, 'forged']) {
-      const form = token ? { _csrf: token, channel: 'email' } : { channel: 'email' };
+      const form: Record<string, string> = token ? { _csrf: token, channel: 'email' } : { channel: 'email' };
       const res = await b.post(`${order.base}/code`, form);
       expect(res.status).toBe(403);
       expect(res.body).toContain('This form has expired. Please try again.');
@@ -555,5 +555,87 @@ describe('refusals: nothing changes', () => {
     for (const path of ['/track/AAAAAAAAAAAAAAAAAAAAAA/change']) expect((await b.get(path)).status).toBe(404);
     for (const path of ['code', 'verify', 'change'])
       expect((await b.post(`/track/AAAAAAAAAAAAAAAAAAAAAA/${path}`, { _csrf: 'x' })).status).toBe(404);
+  });
+});
+
+describe('what leaks nowhere', () => {
+  it('the code: not in the logs (at trace), a URL, a header or a page; the words: not in the logs', async () => {
+    const { loggerOptions } = await import('../src/http/shared/logging.ts');
+    const lines: string[] = [];
+    const logged = await buildSelfServiceApp({
+      clock: () => now,
+      logger: loggerOptions('trace', { write: (line) => lines.push(line) }),
+    });
+    try {
+      const shop = await createBrandWithKey(logged.deps);
+      const res = await createOrder(logged.app, shop, RECIPIENT);
+      const ref = res.data.order.tracking_ref as string;
+      await logged.deps.orders.setStatus(ref, 'picked_up', null);
+      const { rows } = await logged.pool.query('SELECT tracking_token FROM orders WHERE tracking_ref = $1', [
+        ref,
+      ]);
+      const base = `/track/${rows[0].tracking_token}`;
+      const b = new Browser(logged.app, '198.51.100.250');
+      const seen: string[] = [];
+      const keep = (r: { body: string; headers: Record<string, unknown>; location?: string }) => {
+        seen.push(r.body, JSON.stringify(r.headers), r.location ?? '');
+        return r;
+      };
+      keep(await b.submit(`${base}/change`, `${base}/code`, { channel: 'email' }));
+      const code = (await logged.lastCode(RECIPIENT.delivery_email))!;
+      keep(
+        await b.submit(`${base}/change?sent=email`, `${base}/verify`, {
+          code: code === '000000' ? '111111' : '000000',
+        }),
+      );
+      const ok = keep(await b.submit(`${base}/change?sent=email`, `${base}/verify`, { code }));
+      keep(await b.get(ok.location!));
+      keep(
+        await b.submit(`${base}/change`, `${base}/change`, {
+          instructions: 'Digicode 7Q4Z9',
+          safe_place: 'neighbour',
+          safe_place_detail: 'Mme Zyrtek',
+          date: '',
+        }),
+      );
+      keep(await b.get(`${base}/change?lang=fr`));
+      expect(lines.length).toBeGreaterThan(10);
+      const log = lines.join('\n');
+      expect(log).toContain('/track/');
+      for (const text of [code, 'Digicode 7Q4Z9', 'Mme Zyrtek', rows[0].tracking_token])
+        expect(log, text).not.toContain(text);
+      for (const text of seen) expect(text).not.toContain(code);
+      // The code never travels in a URL: not in a redirect, not in a form's action.
+      for (const line of lines) {
+        const url = (JSON.parse(line) as { req?: { url?: string } }).req?.url ?? '';
+        expect(url).not.toMatch(/\d{6}/);
+      }
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('codes asked for and typed: 20 a client address at once, then 429 with Retry-After (per-order limits aside)', async () => {
+    const order = await newOrder();
+    const b = recipient();
+    for (let i = 0; i < 20; i++)
+      expect((await b.post(`${order.base}/verify`, { code: '000000' })).status).toBe(403);
+    const limited = await b.post(`${order.base}/code`, { channel: 'email' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(limited.body).toContain('Too many requests');
+    // Another address is not held back by it.
+    expect((await recipient().get(`${order.base}/change`)).status).toBe(200);
+    expect((await footprint(order)).codes).toBe(0);
+  });
+
+  it('the pages: the tracking page’s per-address bucket (30 at once) covers the self-service too', async () => {
+    const order = await newOrder();
+    const b = recipient();
+    for (let i = 0; i < 30; i++) await b.get(`${order.base}/change`);
+    expect((await b.get(`${order.base}/change`)).status).toBe(429);
+    expect((await b.get(order.base)).status).toBe(429);
   });
 });

@@ -28,3 +28,8 @@ export function courierRoutes(app: FastifyInstance) {
 export function sessionRoutes(app: FastifyInstance) {
   return app.routeCatalog.filter((r) => r.auth === 'session');
 }
+
+/** The tracking pages (`/track/{token}`): public, the token in the URL is the credential. */
+export function trackingRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.url.startsWith('/track/'));
+}

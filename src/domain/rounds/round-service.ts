@@ -41,7 +41,7 @@ type StopJson =
         quantity: number;
         failed_attempts: number;
         instructions: string | null;
-        safe_place: { kind: string; detail: string | null } | null;
+        safe_place: RecipientChoices['safePlace'];
       };
     };
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CalendarDate, INT32_MAX, NullableString, PrefixedId, TrackingRef } from './shared.ts';
+import { CalendarDate, INT32_MAX, NullableString, PrefixedId, StringEnum, TrackingRef } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const SortCode = Type.String({ maxLength: 16 });
@@ -82,11 +82,7 @@ const DeliveryStop = Type.Object(
       safe_place: Type.Union(
         [
           Type.Object({
-            kind: Type.Union(
-              ['neighbour', 'caretaker', 'behind_door', 'letterbox_area', 'other'].map((k) =>
-                Type.Literal(k),
-              ),
-            ),
+            kind: StringEnum(['neighbour', 'caretaker', 'behind_door', 'letterbox_area', 'other'] as const),
             detail: NullableString({ maxLength: 200 }),
           }),
           Type.Null(),
