@@ -169,6 +169,11 @@ describe('the whole flow', () => {
     const wrong = await verify(b, order, code === '000000' ? '111111' : '000000');
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain('That is not the right code. Tries left: 4.');
+    expect(wrong.body).toContain('A code was sent to you by e-mail.');
+    // Its language switch (a link to the page's own URL) leads back to the self-service.
+    const switched = await b.get(`${order.base}/verify?lang=fr`);
+    expect(switched.status).toBe(303);
+    expect(switched.location).toBe(`${order.base}/change?lang=fr`);
     expect(wrong.body).not.toContain(code);
     noPersonalData(wrong.body, 'wrong code');
     expect(b.cookies.has('dlv_recipient')).toBe(false);

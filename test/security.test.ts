@@ -246,6 +246,8 @@ describe('every courier route that needs a courier session', () => {
 describe('the tracking page’s self-service (decision 0007)', () => {
   const SELF_SERVICE = [
     'GET /track/:token/change',
+    'GET /track/:token/code',
+    'GET /track/:token/verify',
     'POST /track/:token/code',
     'POST /track/:token/verify',
     'POST /track/:token/change',

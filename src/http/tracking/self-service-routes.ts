@@ -207,6 +207,18 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
     },
   );
 
+  // The pages a POST answers with (a refused code) switch language by a link to their own URL:
+  // a GET there goes back to the self-service's page, in the language asked.
+  for (const path of ['/:token/code', '/:token/verify'])
+    app.get<{ Params: { token: string } }>(
+      path,
+      { ...ROUTE, onRequest: limited(deps.pageLimiter) },
+      async (request, reply) => {
+        await deps.selfService.door(request.params.token);
+        return reply.redirect(changeUrl(request), 303);
+      },
+    );
+
   app.post<{ Params: { token: string } }>(
     '/:token/code',
     { ...ROUTE, onRequest: limited(deps.pageLimiter, deps.codeLimiter) },
@@ -234,15 +246,15 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
         orderId = await deps.selfService.verifyCode(request.params.token, field(request, 'code', 20));
       } catch (err) {
         if (!(err instanceof SelfServiceRefusal)) throw err;
-        // A wrong code may be typed again; a burnt, expired or missing one needs a new code first.
-        const again = err.reason === 'wrong_code';
-        const door = await deps.selfService.door(request.params.token);
+        // A wrong code may be typed again (the page says again where it went); a burnt, expired or
+        // missing one needs a new code first.
+        const sentBy = CHANNELS.find((c) => c === field(request, 'sent', 10)) ?? 'email';
         return codePage(
           request,
           reply,
           err.status,
           refusalNotice(request, err),
-          again ? (door.channels[0] ?? null) : null,
+          err.reason === 'wrong_code' ? sentBy : null,
         );
       }
       const until = Date.now() + SESSION_SECONDS * 1000;

@@ -94,6 +94,7 @@ export function codeEntryPage(
   ${view.sentBy ? html`<p class="lead">${t(`self.codeSent.${view.sentBy}`)}</p>` : ''}
   <form class="self-form" method="post" action="${withLang(ctx, `${view.base}/verify`)}">
     ${csrfField(view.csrf)}
+    ${view.sentBy ? html`<input type="hidden" name="sent" value="${view.sentBy}">` : ''}
     <label for="code">${t('self.codeLabel')}</label>
     <input id="code" name="code" class="code-input" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7" required>
     <button type="submit" class="button">${t('self.verify')}</button>

@@ -114,16 +114,16 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
     ${dateFact}
     <div class="fact"><dt>${t('destination')}</dt><dd>${destination || t('addressPending')}</dd></div>
   </dl>
+  ${
+    view.changeUrl
+      ? html`<div class="self-service-door">
+    <a class="button" href="${view.changeUrl}?lang=${ctx.lang}">${t('self.link')}</a>
+    <p class="hint">${t('self.linkHint')}</p>
+  </div>`
+      : ''
+  }
   ${photo ? html`<figure class="proof-photo"><img src="${photo}" alt="${t('proofPhotoAlt')}" width="480"><figcaption>${t('proofPhoto')}</figcaption></figure>` : ''}
 </section>
-${
-  view.changeUrl
-    ? html`<section class="card self-service-door">
-  <p><a class="button" href="${view.changeUrl}?lang=${ctx.lang}">${t('self.link')}</a></p>
-  <p class="hint">${t('self.linkHint')}</p>
-</section>`
-    : ''
-}
 <section class="card history" aria-labelledby="history-title">
   <h2 id="history-title">${t('history')}</h2>
   <ol class="timeline">
