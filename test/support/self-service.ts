@@ -15,7 +15,7 @@ import { startSmtpReceiver } from './smtp-receiver.ts';
  * notifications part ships the real one (logo, DKIM, .eml fallback); the self-service needs only
  * the port (decision 0007).
  */
-export function smtpRecipientMailer(
+function smtpRecipientMailer(
   smtpUrl: string,
   from = 'suivi@dlv.example.com',
 ): RecipientMailer & { close(): void } {
@@ -39,7 +39,7 @@ export function smtpRecipientMailer(
 }
 
 /** An SmsSender kept in memory (the SMS part has the Twilio fake on loopback). */
-export function memorySms(): SmsSender & { sent: OutgoingSms[] } {
+function memorySms(): SmsSender & { sent: OutgoingSms[] } {
   const sent: OutgoingSms[] = [];
   let n = 0;
   return {

@@ -8,7 +8,7 @@ import type { SafePlaceKind } from './self-service-ports.ts';
  * delivery, or after a failed attempt. Not while the address is awaited (no day to move), nor once
  * it is with the courier, delivered, returned or cancelled.
  */
-export const SELF_SERVICE_STATUSES: readonly OrderStatus[] = [
+const SELF_SERVICE_STATUSES: readonly OrderStatus[] = [
   'pending',
   'picked_up',
   'in_transit',
@@ -25,9 +25,9 @@ export const SAFE_PLACE_KINDS: readonly SafePlaceKind[] = [
   'other',
 ];
 
-export const MAX_INSTRUCTIONS = 500;
-export const MAX_SAFE_PLACE_DETAIL = 200;
-export const DAYS_OFFERED = 5;
+const MAX_INSTRUCTIONS = 500;
+const MAX_SAFE_PLACE_DETAIL = 200;
+const DAYS_OFFERED = 5;
 
 /**
  * The days a recipient may choose: the 5 business days after the later of the promised day and

@@ -30,7 +30,7 @@ import type { SealedChoices, SelfServiceStores } from './self-service-ports.ts';
 import { SelfServiceRefusal } from './self-service-refusal.ts';
 
 /** What the page may show before a code: no name, no address, no digit of a phone number. */
-export interface SelfServiceDoor {
+interface SelfServiceDoor {
   orderId: number;
   brandName: string;
   trackingRef: string;
@@ -40,7 +40,7 @@ export interface SelfServiceDoor {
 }
 
 /** What the form shows once the code was entered. */
-export interface SelfServiceForm {
+interface SelfServiceForm {
   orderId: number;
   brandName: string;
   trackingRef: string;

@@ -24,9 +24,9 @@ import {
 } from './views/self-service-pages.ts';
 
 /** The recipient's session once the code was right: sealed, bound to the order, 30 minutes. */
-export const RECIPIENT_COOKIE = 'dlv_recipient';
+const RECIPIENT_COOKIE = 'dlv_recipient';
 /** The self-service forms' CSRF token (double-submit: this signed cookie and the form's field). */
-export const TRACKING_CSRF_COOKIE = 'dlv_track_csrf';
+const TRACKING_CSRF_COOKIE = 'dlv_track_csrf';
 const SESSION_SECONDS = 30 * 60;
 
 interface SelfServiceRouteContext {
