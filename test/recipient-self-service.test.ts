@@ -6,6 +6,7 @@ import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { Browser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { API, call, createBrandWithKey, type TestBrand } from './support/app.ts';
+import { waitForLockWaiters } from './support/lock-waiters.ts';
 import { createOrder } from './support/orders.ts';
 import { buildSelfServiceApp, type SelfServiceTestApp } from './support/self-service.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
@@ -457,6 +458,33 @@ describe('refusals: nothing changes', () => {
     const waiting = await newOrder({ ...RECIPIENT, delivery_address: undefined }, 'pending');
     expect((await b.get(waiting.base)).body).not.toContain('/change');
     expect((await b.get(`${waiting.base}/change`)).body).toContain('This delivery can no longer be changed');
+  });
+
+  it('a courier’s scan holding the order when the change arrives wins: the change waits, then is refused', async () => {
+    const order = await newOrder();
+    const b = recipient();
+    await signIn(b, order);
+    const page = await b.get(`${order.base}/change`);
+    const csrf = page.body.match(/name="_csrf" value="([^"]+)"/)![1]!;
+    const before = await footprint(order);
+    const scan = await t.pool.connect();
+    try {
+      await scan.query('BEGIN');
+      await scan.query(`UPDATE orders SET status = 'out_for_delivery' WHERE id = $1`, [order.id]);
+      const change = b.post(`${order.base}/change`, {
+        _csrf: csrf,
+        date: daysOffered('2026-11-25', TODAY)[0]!,
+        instructions: 'Code 9',
+      });
+      await waitForLockWaiters(t.pool, 1);
+      await scan.query('COMMIT');
+      const res = await change;
+      expect(res.status).toBe(422);
+      expect(res.body).toContain('This delivery can no longer be changed');
+    } finally {
+      scan.release();
+    }
+    expect(await footprint(order)).toMatchObject({ promised: before.promised, choices: 0, rescheduled: 0 });
   });
 
   it('a day not offered, instructions too long, a detail without a place: 400 naming each, nothing stored', async () => {
