@@ -355,6 +355,53 @@ async function courier() {
   return { ...c, b };
 }
 
+describe('the rounds a new day leaves', () => {
+  it('keeps a stop already scanned and the rounds of past days; drops the others, renumbering', async () => {
+    const order = await newOrder();
+    const first = await newOrder();
+    const last = await newOrder();
+    const name = (label: string) => `SS-${label}-${order.id}`;
+    // Yesterday's round (past: left alone), today's with a scan of this order on it, tomorrow's planned.
+    const past = await t.deps.rounds.create({
+      date: '2026-11-23',
+      name: name('past'),
+      stops: [{ tracking_ref: order.ref }],
+    });
+    const today = await t.deps.rounds.create({
+      date: TODAY,
+      name: name('today'),
+      stops: [{ tracking_ref: order.ref }],
+    });
+    const tomorrow = await t.deps.rounds.create({
+      date: '2026-11-25',
+      name: name('tomorrow'),
+      stops: [{ tracking_ref: first.ref }, { tracking_ref: order.ref }, { tracking_ref: last.ref }],
+    });
+    await t.pool.query(
+      `INSERT INTO scans (id, round_id, context, code, order_id, happened_at, result, status_after)
+       VALUES (gen_random_uuid(), $1, 'hub', $2, $3, $4, 'applied', 'in_transit')`,
+      [today.id, order.ref, order.id, now],
+    );
+    const b = recipient();
+    await signIn(b, order);
+    const newDay = daysOffered('2026-11-25', TODAY)[0]!;
+    expect((await b.submit(`${order.base}/change`, `${order.base}/change`, { date: newDay })).status).toBe(
+      303,
+    );
+    const refs = async (id: string) =>
+      (await t.deps.rounds.get(id)).stops.map((s) => [
+        s.position,
+        s.kind === 'delivery' ? s.order.tracking_ref : '',
+      ]);
+    expect(await refs(past.id)).toEqual([[1, order.ref]]);
+    expect(await refs(today.id)).toEqual([[1, order.ref]]);
+    expect(await refs(tomorrow.id)).toEqual([
+      [1, first.ref],
+      [2, last.ref],
+    ]);
+  });
+});
+
 describe('refusals: nothing changes', () => {
   it('5 wrong tries burn the code: even the right one is refused then', async () => {
     const order = await newOrder();
