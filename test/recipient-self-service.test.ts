@@ -208,6 +208,11 @@ describe('the whole flow', () => {
     const after = await b.get(saved.location!);
     expect(after.body).toContain('Your choices are saved. New delivery day: Monday 30 November.');
     expect(after.body).toContain('Code 4821B, 3rd floor, left door');
+    // A day in the query that is no date is not worded (nor a failure).
+    for (const day of ['2026-13-45', '2026-02-30', 'x'])
+      expect((await b.get(`${order.base}/change?saved=1&day=${day}`)).body).toContain(
+        'Your choices are saved.</p>',
+      );
 
     // The order: its new day in the API, the same in its stored JSON (list) and its history.
     const detail = await call(t.app, {
@@ -479,7 +484,9 @@ describe('refusals: nothing changes', () => {
     const order = await newOrder();
     const b = recipient();
     await signIn(b, order);
-    // A courier's loading scan wins the race: the form posted after it changes nothing.
+    // A courier's loading scan wins the race: the form, open before it, posted after it, changes nothing.
+    const open = await b.get(`${order.base}/change`);
+    const csrf = open.body.match(/name="_csrf" value="([^"]+)"/)![1]!;
     await t.deps.orders.setStatus(order.ref, 'out_for_delivery', null);
     const before = await footprint(order);
     const tracking = await b.get(order.base);
@@ -488,18 +495,16 @@ describe('refusals: nothing changes', () => {
     expect(page.body).toContain('This delivery can no longer be changed');
     expect(page.body).not.toContain('name="instructions"');
     const late = await b.post(`${order.base}/change`, {
-      _csrf: b.cookies.get('dlv_track_csrf')
-        ? (page.body.match(/name="_csrf" value="([^"]+)"/)?.[1] ?? '')
-        : '',
+      _csrf: csrf,
       date: daysOffered('2026-11-25', TODAY)[0]!,
       instructions: 'too late',
     });
     expect(late.status).toBe(422);
-    const code = await b.post(`${order.base}/code`, {
-      _csrf: page.body.match(/name="_csrf" value="([^"]+)"/)?.[1] ?? '',
-      channel: 'email',
-    });
+    expect(late.body).toContain('This delivery can no longer be changed');
+    const code = await b.post(`${order.base}/code`, { _csrf: csrf, channel: 'email' });
     expect(code.status).toBe(422);
+    const verify = await b.post(`${order.base}/verify`, { _csrf: csrf, code: '123456' });
+    expect(verify.status).toBe(422);
     expect(await footprint(order)).toEqual(before);
 
     const waiting = await newOrder({ ...RECIPIENT, delivery_address: undefined }, 'pending');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isIsoDate } from '../../domain/calendar/iso-date.ts';
 import { ChoiceRefusal } from '../../domain/recipients/delivery-choices.ts';
 import { CHANNELS, type Channel } from '../../domain/recipients/ports.ts';
 import type { SelfService } from '../../domain/recipients/self-service.ts';
@@ -54,6 +55,9 @@ function field(request: FastifyRequest, name: string, max: number): string {
 }
 
 const sessionContext = (orderId: number) => `${RECIPIENT_COOKIE}:${orderId}`;
+
+/** A closed order's page: shown as it is (200), a refused form keeps its 403, any other refusal 422. */
+const closedStatus = (status: number) => (status === 200 || status === 403 ? status : 422);
 
 /**
  * The self-service routes under `/track/{token}` (decision 0007): `GET …/change` (choose a
@@ -129,7 +133,7 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
       base: base(request),
       csrf: await csrfOf(request, reply),
     };
-    if (!door.open) return deps.sendPage(reply, status === 200 ? 200 : 422, closedPage(ctx, view));
+    if (!door.open) return deps.sendPage(reply, closedStatus(status), closedPage(ctx, view));
     const page =
       sentBy !== null
         ? codeEntryPage(ctx, { ...view, sentBy, channels: door.channels, notice })
@@ -152,7 +156,7 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
       base: base(request),
       csrf: await csrfOf(request, reply),
     };
-    if (!form.open) return deps.sendPage(reply, status === 200 ? 200 : 422, closedPage(ctx, view));
+    if (!form.open) return deps.sendPage(reply, closedStatus(status), closedPage(ctx, view));
     return deps.sendPage(
       reply,
       status,
@@ -190,7 +194,8 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
       const query = request.query as Record<string, unknown>;
       if (await signedIn(request, door.orderId)) {
         const t = trackingWording(deps.context(request).lang);
-        const day = typeof query.day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(query.day) ? query.day : null;
+        // Only a real calendar date is worded (the query is the reader's to edit).
+        const day = typeof query.day === 'string' && isIsoDate(query.day) ? query.day : null;
         const notice: Notice =
           query.saved === '1'
             ? {
