@@ -5,6 +5,7 @@ import { parisToday } from '../calendar/paris-time.ts';
 import { prefixedId } from '../ids.ts';
 import type { OrderWithEvents } from '../orders/order.ts';
 import { type OrderLinks, orderJson } from '../orders/order-json.ts';
+import { TRACKING_TOKEN_PATTERN } from '../orders/tracking-ref.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { UnitOfWork } from '../shared/stores.ts';
 import { codeEmail, codeSms } from './code-message.ts';
@@ -94,7 +95,8 @@ export function selfService(deps: SelfServiceDeps): SelfService {
   };
 
   async function find(token: string) {
-    const found = await stores.orders.findByTrackingToken(token);
+    // A malformed token is answered like an unknown one, without a query (as the tracking page).
+    const found = TRACKING_TOKEN_PATTERN.test(token) ? await stores.orders.findByTrackingToken(token) : null;
     if (!found) throw new AppError('not_found', 'No such tracking link.');
     return found;
   }
