@@ -233,6 +233,12 @@ describe('the whole flow', () => {
       `Delivery day moved from 2026-11-25 to ${newDay} by the recipient`,
     );
     expect(detail.data.order.status).toBe('in_transit');
+    // Its stored JSON (decision 0002) was rendered with the change: fresh, not left to the refresh job.
+    const { rows: json } = await t.pool.query('SELECT json_version, json_rest FROM orders WHERE id = $1', [
+      order.id,
+    ]);
+    expect(json[0].json_version).not.toBeNull();
+    expect(json[0].json_rest).toContain(`"promised_date":"${newDay}"`);
 
     // Sealed at rest: the words are not in the row.
     const { rows: stored } = await t.pool.query('SELECT * FROM recipient_choices WHERE order_id = $1', [
