@@ -94,6 +94,11 @@ export interface Config {
    */
   connectorSecretKey: Buffer | null;
   /**
+   * AES-256 key sealing what recipients tell couriers (door codes, safe place) at rest
+   * (RECIPIENT_DATA_KEY, 64 hex characters); null: a key generated once and kept in server_secrets.
+   */
+  recipientDataKey: Buffer | null;
+  /**
    * WooCommerce (and other) shops at http:// or loopback addresses (CONNECTORS_ALLOW_INSECURE): local
    * development and tests only; otherwise a shop's address must be https and public (the SSRF guard).
    */
@@ -275,6 +280,10 @@ export const ENV_SCHEMA = Type.Object({
     description: "a shop's admin origin; {shop} is its myshopify.com domain (tests only change it)",
   }),
   CONNECTOR_SECRET_KEY: Text('AES-256 key of shop credentials at rest, 64 hex characters', {
+    pattern: '^[0-9a-fA-F]{64}$',
+    hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
+  }),
+  RECIPIENT_DATA_KEY: Text("AES-256 key of recipients' delivery instructions at rest, 64 hex characters", {
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
@@ -494,6 +503,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     accountSignup: e.ACCOUNT_SIGNUP === 'invite' ? 'invite' : 'open',
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
+    recipientDataKey: e.RECIPIENT_DATA_KEY ? Buffer.from(e.RECIPIENT_DATA_KEY, 'hex') : null,
     connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
     carrierName: e.CARRIER_NAME,
     woocommerce: e.CONNECTOR_SECRET_KEY !== undefined || isDevelopment(e.PUBLIC_BASE_URL ?? null),

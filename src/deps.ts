@@ -27,6 +27,7 @@ import { recipientSettingsRepository } from './db/repositories/recipient-setting
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
 import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
+import { selfServiceStoresOn, selfServiceTransact } from './db/self-service-stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
@@ -54,6 +55,8 @@ import type {
   RecipientSettingsRepository,
   SmsSender,
 } from './domain/recipients/ports.ts';
+import { recipientDataSealer } from './domain/recipients/recipient-data-sealer.ts';
+import { type SelfService, selfService } from './domain/recipients/self-service.ts';
 import {
   type RecipientSettingsService,
   recipientSettingsService,
@@ -183,6 +186,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   smsDeliveryReports: SmsDeliveryReports;
   /** The recipients' texts to the service's number: STOP / START (`POST /sms/twilio/inbound`). */
   smsReplies: SmsReplies;
+  /** The tracking page's self-service: one-time codes, the recipient's choices, another day. */
+  selfService: SelfService;
 }
 
 /**
@@ -436,6 +441,21 @@ export function createDeps(
         ? 'Shop credentials cannot be stored: set CONNECTOR_SECRET_KEY (`openssl rand -hex 32`).'
         : null,
   });
+  const self = selfService({
+    transact: selfServiceTransact(pool),
+    stores: selfServiceStoresOn(pool),
+    outbox: events,
+    links,
+    clock,
+    codeKey: () => serverSecretsRepository(pool).getOrCreate('recipient_code_key'),
+    // RECIPIENT_DATA_KEY, else a key generated once in server_secrets (loaded on first use).
+    sealer: recipientDataSealer(
+      async () => config.recipientDataKey ?? serverSecretsRepository(pool).getOrCreate('recipient_data_key'),
+    ),
+    mailer: recipientMailer,
+    // Twilio when configured, else the SMS files of DATA_DIR/sms: a code by SMS is offered either way.
+    sms: { sender: smsSender, from: config.smsFrom ?? '' },
+  });
   return {
     config,
     pool,
@@ -454,7 +474,8 @@ export function createDeps(
     resetLimiter,
     redisHealth: redis,
     couriers,
-    rounds: roundService({ transact, stores, clock }),
+    // The courier's day gives each stop's recipient choices in clear (that courier's stops only).
+    rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
     rates,
     orders,
     pickups,
@@ -505,5 +526,6 @@ export function createDeps(
     smsSender,
     smsDeliveryReports: smsDeliveryReportsRepository(pool),
     smsReplies: smsReplies({ optOuts: recipientOptOuts, optIns: smsOptInsRepository(pool) }),
+    selfService: self,
   };
 }

@@ -125,6 +125,7 @@ describe('planning a day', () => {
         quantity: 1,
         failed_attempts: 0,
         instructions: null,
+        safe_place: null,
       },
     });
   });

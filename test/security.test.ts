@@ -7,12 +7,14 @@ import { unsubscribeTokens } from '../src/domain/recipients/unsubscribe-token.ts
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { logoImage } from './support/logos.ts';
+import { createOrder } from './support/orders.ts';
 import {
   authenticatedRoutes,
   courierRoutes,
   exampleUrl,
   providerSignedRoutes,
   sessionRoutes,
+  trackingRoutes,
 } from './support/security-fixtures.ts';
 
 /**
@@ -497,5 +499,130 @@ describe("Twilio's webhooks (/sms/twilio/*)", () => {
       });
       expect(huge.statusCode, url).toBe(413);
     }
+  });
+});
+
+describe('the tracking page’s self-service (decision 0007)', () => {
+  const SELF_SERVICE = [
+    'GET /track/:token/change',
+    'GET /track/:token/code',
+    'GET /track/:token/verify',
+    'POST /track/:token/code',
+    'POST /track/:token/verify',
+    'POST /track/:token/change',
+  ];
+  let ip = 0;
+  const from = () => `203.0.113.${++ip}`;
+
+  it('is in the catalog, public: the token in the URL is the credential', () => {
+    const routes = trackingRoutes(t.app).map((r) => `${r.method} ${r.url} ${r.auth}`);
+    for (const route of SELF_SERVICE) expect(routes).toContain(`${route} none`);
+  });
+
+  async function orderToken() {
+    const brand = await createBrandWithKey(t.deps);
+    const ref = (await createOrder(t.app, brand)).data.order.tracking_ref;
+    await t.deps.orders.setStatus(ref, 'picked_up', null);
+    const { rows } = await t.pool.query('SELECT id, tracking_token FROM orders WHERE tracking_ref = $1', [
+      ref,
+    ]);
+    return { id: rows[0].id as string, token: rows[0].tracking_token as string };
+  }
+  const written = async (orderId: string) => {
+    const { rows } = await t.pool.query(
+      `SELECT (SELECT count(*)::int FROM recipient_codes WHERE order_id = $1)
+            + (SELECT count(*)::int FROM recipient_choices WHERE order_id = $1)
+            + (SELECT count(*)::int FROM recipient_notifications WHERE order_id = $1) AS n`,
+      [orderId],
+    );
+    return rows[0].n as number;
+  };
+
+  it('refuses every form without its CSRF token, whatever stands in for it: 403, nothing written', async () => {
+    const order = await orderToken();
+    const brand = await createBrandWithKey(t.deps);
+    const credentials: [string, Record<string, string>, string][] = [
+      ['nothing', {}, ''],
+      ['an API key', brand.headers, ''],
+      ['the OPS_TOKEN', { authorization: 'Bearer test-ops-token' }, ''],
+      [
+        'a forged CSRF cookie',
+        { cookie: `dlv_track_csrf=${'A'.repeat(32)}.forged` },
+        `&_csrf=${'A'.repeat(32)}`,
+      ],
+      ['an unsigned CSRF cookie', { cookie: 'dlv_track_csrf=abc' }, '&_csrf=abc'],
+      ['a forged recipient session', { cookie: `dlv_recipient=${'A'.repeat(80)}` }, ''],
+    ];
+    for (const [label, headers, csrf] of credentials) {
+      for (const action of ['code', 'verify', 'change']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/track/${order.token}/${action}`,
+          remoteAddress: from(),
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `channel=email&code=123456&instructions=x${csrf}`,
+        });
+        expect(res.statusCode, `${label}: ${action}`).toBe(403);
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      }
+      // JSON instead of a form carries no token either.
+      const json = await t.app.inject({
+        method: 'POST',
+        url: `/track/${order.token}/code`,
+        remoteAddress: from(),
+        headers,
+        payload: { channel: 'email' },
+      });
+      expect(json.statusCode, label).toBe(403);
+    }
+    expect(await written(order.id)).toBe(0);
+  });
+
+  it('answers an unknown, malformed or overlong token with the tracking 404, on every route', async () => {
+    for (const token of ['AAAAAAAAAAAAAAAAAAAAAA', 'x', 'A'.repeat(101), '%E0%A4%A']) {
+      for (const route of SELF_SERVICE) {
+        const [method, path] = route.split(' ') as ['GET' | 'POST', string];
+        const res = await t.app.inject({
+          method,
+          url: path.replace(':token', token),
+          remoteAddress: from(),
+          ...(method === 'POST' && {
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            payload: '_csrf=x',
+          }),
+        });
+        expect(res.statusCode, `${route} ${token.slice(0, 10)}`).toBe(404);
+        expect(res.body).not.toContain('name="_csrf"');
+      }
+    }
+  });
+
+  it('refuses inputs out of shape with a page, writing nothing', async () => {
+    const order = await orderToken();
+    const b = new Browser(t.app, from());
+    const page = await b.get(`/track/${order.token}/change`);
+    const csrf = page.body.match(/name="_csrf" value="([^"]+)"/)![1]!;
+    const cases: [string, Record<string, string | string[]>, number][] = [
+      ['code', { channel: 'fax' }, 400],
+      ['code', { channel: ['email', 'sms'].join('') }, 400],
+      ['code', { channel: 'sms' }, 400], // no SMS sender wired in this app
+      ['verify', { code: 'x'.repeat(5000) }, 400],
+      ['verify', { code: '123456' }, 400], // no code was asked for
+      ['code', { channel: 'email\u0000' }, 400],
+      ['code', { channel: 'email\u0007' }, 400],
+      ['change', { instructions: 'nul \u0000 here' }, 400],
+    ];
+    for (const [action, fields, status] of cases) {
+      const res = await b.post(`/track/${order.token}/${action}`, { _csrf: csrf, ...fields });
+      expect(res.status, `${action} ${JSON.stringify(fields)}`).toBe(status);
+    }
+    // Without the recipient's session, a change is sent back to the code step.
+    const change = await b.post(`/track/${order.token}/change`, {
+      _csrf: csrf,
+      instructions: 'x',
+      date: '2030-01-01',
+    });
+    expect(change.status).toBe(303);
+    expect(await written(order.id)).toBe(0);
   });
 });

@@ -178,7 +178,7 @@ describe('GET /track/{token}', () => {
   it('sends its own strict CSP, noindex and no-store; loads nothing from elsewhere', async () => {
     const res = await page(`/track/${token}`);
     expect(res.headers['content-security-policy']).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
     expect(res.headers['x-robots-tag']).toMatch(/^noindex/);
     expect(res.body).toContain('<meta name="robots" content="noindex, nofollow">');

@@ -26,6 +26,11 @@ export const EVENT_CATALOGUE = {
     version: 1,
     description: "A delivery order's label was printed for the first time (reprints send nothing).",
   },
+  'order.rescheduled': {
+    version: 1,
+    description:
+      "A delivery order's promised day was moved (by its recipient, on the tracking page); the price does not change.",
+  },
   'invoice.issued': { version: 1, description: "A month's invoice was issued." },
   'credit_note.issued': {
     version: 1,
@@ -50,6 +55,8 @@ export interface EventPayloads {
   'order.delivery_failed': { order: OrderJson };
   /** `labelled_at`: when the label was first printed (RFC 3339). */
   'order.labelled': { order: OrderJson; labelled_at: string };
+  /** `previous_promised_date`: the day it was promised before; `changed_by`: who moved it. */
+  'order.rescheduled': { order: OrderJson; previous_promised_date: string | null; changed_by: 'recipient' };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
   'pickup.completed': { pickup: PickupCompletedJson };

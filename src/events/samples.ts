@@ -70,6 +70,11 @@ export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloa
     'order.delivered': { order: on(links, { status: 'delivered' }) },
     'order.delivery_failed': { order: on(links, { status: 'failed_attempt' }) },
     'order.labelled': { order: orderJson(ORDER, links), labelled_at: '2026-11-24T09:30:00.000Z' },
+    'order.rescheduled': {
+      order: on(links, { status: 'failed_attempt', promisedDate: '2026-11-27' }),
+      previous_promised_date: '2026-11-24',
+      changed_by: 'recipient',
+    },
     'invoice.issued': { invoice: invoiceJson(INVOICE) },
     'credit_note.issued': {
       credit_note: invoiceJson({

@@ -36,3 +36,8 @@ export function sessionRoutes(app: FastifyInstance) {
 export function providerSignedRoutes(app: FastifyInstance) {
   return app.routeCatalog.filter((r) => r.auth === 'none' && r.url.startsWith('/sms/'));
 }
+
+/** The tracking pages (`/track/{token}`): public, the token in the URL is the credential. */
+export function trackingRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.url.startsWith('/track/'));
+}

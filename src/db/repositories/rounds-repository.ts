@@ -246,6 +246,29 @@ export function roundsRepository(db: Queryable): RoundStore {
               },
       );
     },
+    async removeUnscannedStops(orderId, days) {
+      const { rows } = await db.query<{ round_id: string }>(
+        `DELETE FROM round_stops s
+          WHERE s.order_id = $1::bigint AND s.round_date >= $2::date AND s.round_date <> $3::date
+            AND NOT EXISTS (SELECT 1 FROM scans x
+                             WHERE x.round_id = s.round_id AND x.order_id = s.order_id AND x.result = 'applied')
+          RETURNING s.round_id`,
+        [orderId, days.from, days.keep],
+      );
+      const rounds = [...new Set(rows.map((r) => r.round_id))];
+      if (rounds.length === 0) return 0;
+      // Positions stay 1..n, as every other edit of a round leaves them (replaceStops): the primary key
+      // is checked at the statement's end (DEFERRABLE), so one UPDATE can shift them all.
+      await db.query(
+        `UPDATE round_stops s SET position = n.rn
+           FROM (SELECT round_id, position, row_number() OVER (PARTITION BY round_id ORDER BY position)::int AS rn
+                   FROM round_stops WHERE round_id = ANY($1::text[])) n
+          WHERE s.round_id = n.round_id AND s.position = n.position AND s.position <> n.rn`,
+        [rounds],
+      );
+      await db.query('UPDATE rounds SET updated_at = now() WHERE id = ANY($1::text[])', [rounds]);
+      return rows.length;
+    },
     async roundOfOrder(orderId, date) {
       const { rows } = await db.query<{ round_id: string; courier_id: string | null }>(
         `SELECT s.round_id, r.courier_id FROM round_stops s JOIN rounds r ON r.id = s.round_id

@@ -80,6 +80,11 @@ export interface RoundStore {
     exceptRoundId: string | null,
   ): Promise<Map<string, string>>;
   stopDetails(roundIds: readonly string[]): Promise<StopDetail[]>;
+  /**
+   * Removes the order's stops not scanned yet on rounds from `from` on, except those of `keep`
+   * (a recipient moved the day), the rounds' positions renumbered 1..n. Returns how many went.
+   */
+  removeUnscannedStops(orderId: number | string, days: { keep: string; from: string }): Promise<number>;
   /** The round an order is on, on `date` (the scans' `wrong_round` check). */
   roundOfOrder(orderId: string, date: string): Promise<{ roundId: string; courierId: string | null } | null>;
 }

@@ -7,6 +7,7 @@ import type { PricingZone } from '../coverage/zones.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
+import type { RecipientChoices } from '../recipients/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import type { StopDetail } from './ports.ts';
@@ -49,6 +50,7 @@ type StopJson =
         quantity: number;
         failed_attempts: number;
         instructions: string | null;
+        safe_place: RecipientChoices['safePlace'];
       };
     };
 
@@ -71,6 +73,8 @@ export interface RoundServiceDeps {
   transact: Transact;
   stores: Stores;
   clock: Clock;
+  /** What recipients chose for their deliveries, in clear, by order row id (domain/recipients). */
+  recipientChoices?: (orderIds: readonly string[]) => Promise<ReadonlyMap<string, RecipientChoices>>;
 }
 
 export interface RoundService {
@@ -115,7 +119,11 @@ function pickupSortCode(table: SortCodeTable, address: string) {
   return { postcode: postcode ?? '', sortCode: sortCodeOf(table, postcode, zone) };
 }
 
-function stopJson(table: SortCodeTable, d: StopDetail): StopJson {
+function stopJson(
+  table: SortCodeTable,
+  d: StopDetail,
+  choices?: ReadonlyMap<string, RecipientChoices>,
+): StopJson {
   if (d.kind === 'pickup') {
     const p = d.pickup;
     return {
@@ -132,6 +140,7 @@ function stopJson(table: SortCodeTable, d: StopDetail): StopJson {
     };
   }
   const o = d.order;
+  const chosen = choices?.get(o.id);
   return {
     position: d.position,
     kind: 'delivery',
@@ -146,22 +155,30 @@ function stopJson(table: SortCodeTable, d: StopDetail): StopJson {
       sort_code: sortCodeOf(table, o.postcode, o.zone),
       quantity: o.quantity,
       failed_attempts: o.failedAttempts,
-      // The recipients' issue gives these (decision 0006); none until then.
-      instructions: null,
+      // What the recipient asked on the tracking page (decision 0007): only in the courier's own day.
+      instructions: chosen?.instructions ?? null,
+      safe_place: chosen?.safePlace ?? null,
     },
   };
 }
 
-async function roundsJson(stores: Stores, rounds: readonly Round[]): Promise<RoundJson[]> {
+async function roundsJson(
+  stores: Stores,
+  rounds: readonly Round[],
+  recipientChoices?: RoundServiceDeps['recipientChoices'],
+): Promise<RoundJson[]> {
   const table = sortCodeTable(await stores.rounds.sortCodes());
   const details = await stores.rounds.stopDetails(rounds.map((r) => r.id));
+  const choices = recipientChoices
+    ? await recipientChoices(details.flatMap((d) => (d.kind === 'delivery' ? [d.order.id] : [])))
+    : undefined;
   return rounds.map((r) => ({
     id: r.id,
     date: r.date,
     name: r.name,
     courier_id: r.courierId,
     sort_codes: r.sortCodes,
-    stops: details.filter((d) => d.roundId === r.id).map((d) => stopJson(table, d)),
+    stops: details.filter((d) => d.roundId === r.id).map((d) => stopJson(table, d, choices)),
   }));
 }
 
@@ -378,7 +395,8 @@ export function roundService(deps: RoundServiceDeps): RoundService {
     async courierDay(courierId, date) {
       const day = date === undefined ? parisToday(clock()) : checkDate(date);
       const rounds = await deps.stores.rounds.roundsOfDay(day, courierId);
-      const json = await roundsJson(deps.stores, rounds);
+      // The rounds are this courier's only: the recipients' words go to the courier of the delivery.
+      const json = await roundsJson(deps.stores, rounds, deps.recipientChoices);
       return {
         date: day,
         rounds: json.map(({ id, name, sort_codes, stops }) => ({ id, name, sort_codes, stops })),

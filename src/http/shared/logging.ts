@@ -33,7 +33,8 @@ export function redactUrl(url: string): string {
 
 /**
  * The server's logger settings (pino): request headers are never logged (the Authorization and
- * Idempotency-Key headers are redacted should a serializer ever include them), and URLs are
+ * Idempotency-Key headers are redacted should a serializer ever include them), nor a recipient's
+ * one-time code (never in a URL: the self-service posts it in a form body), and URLs are
  * logged through `redactUrl`. `test/secrets-at-rest.test.ts` runs the app with these at `trace`.
  */
 export function loggerOptions(level: string, stream?: LogDestination): FastifyServerOptions['logger'] {
@@ -41,7 +42,17 @@ export function loggerOptions(level: string, stream?: LogDestination): FastifySe
     level,
     ...(stream ? { stream } : {}),
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', 'req.headers.cookie'],
+      // `code`: a recipient's one-time code (decision 0007), should a log call or serializer ever
+      // carry one or a form body; error objects keep their own `err.code` (not a wildcard path).
+      paths: [
+        'req.headers.authorization',
+        'req.headers["idempotency-key"]',
+        'req.headers.cookie',
+        'code',
+        'body.code',
+        'req.body.code',
+        'request.body.code',
+      ],
       censor: '[redacted]',
     },
     serializers: {

@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { Pool } from '../../db/pool.ts';
+import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
+import { isOpenForChanges } from '../../domain/recipients/delivery-choices.ts';
+import type { SelfService } from '../../domain/recipients/self-service.ts';
 import type { RecipientSettingsService } from '../../domain/recipients/settings-service.ts';
 import { AppError } from '../../errors.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
@@ -14,9 +18,11 @@ import {
   memoryRateLimiter,
   type RateLimiter,
 } from '../../infra/rate-limit/token-bucket.ts';
+import { cookieSigner } from '../account/session-cookies.ts';
 import { toAppError } from '../shared/errors.ts';
 import { type SafeHtml as Html, toText } from '../shared/html.ts';
 import { admitStyleNonce, brandLook, LOGO_FILE } from './brand-look.ts';
+import { selfServiceRoutes } from './self-service-routes.ts';
 import type { LayoutContext } from './views/layout.ts';
 import { messagePage } from './views/message-page.ts';
 import { trackingPage } from './views/tracking-page.ts';
@@ -28,6 +34,11 @@ export const TRACKING_PREFIX = '/track';
  * then one a second, whatever the answers (404s count too, or guessing would be free).
  */
 const TRACKING_RATE_LIMIT: BucketPolicy = { perSecond: 1, burst: 30 };
+/**
+ * Per client address, on asking for a code and typing one: 20 at once, then one every 30 s. The
+ * per-order limits (5 codes a day, 5 tries a code) hold whatever the address.
+ */
+const CODE_RATE_LIMIT: BucketPolicy = { perSecond: 1 / 30, burst: 20 };
 
 const CSS = readFileSync(new URL('./assets/tracking.css', import.meta.url));
 // Cached for a year: its URL changes with its content.
@@ -75,15 +86,24 @@ interface TrackingContext {
   proofs: Pick<ProofService, 'forTracking'>;
   recipientSettings: Pick<RecipientSettingsService, 'get' | 'logo'>;
   redisHealth: RedisHealth;
+  /** The tracking cookies' key (server_secrets `tracking_cookie_key`). */
+  pool: Pool;
+  selfService: SelfService;
 }
 
 /** The recipients' tracking page (`/track/{token}`): server-rendered HTML, no account, no script. */
 export function trackingPages(deps: TrackingContext) {
   return async (app: FastifyInstance) => {
-    const limiter: RateLimiter = deps.config.redisUrl
-      ? redisRateLimiter(deps.config.redisUrl, TRACKING_RATE_LIMIT, deps.redisHealth)
-      : memoryRateLimiter(TRACKING_RATE_LIMIT);
-    app.addHook('onClose', () => limiter.close());
+    const bucketsOf = (policy: BucketPolicy): RateLimiter =>
+      deps.config.redisUrl
+        ? redisRateLimiter(deps.config.redisUrl, policy, deps.redisHealth)
+        : memoryRateLimiter(policy);
+    const limiter = bucketsOf(TRACKING_RATE_LIMIT);
+    const codeLimiter = bucketsOf(CODE_RATE_LIMIT);
+    app.addHook('onClose', async () => {
+      await limiter.close();
+      await codeLimiter.close();
+    });
 
     app.setNotFoundHandler(sendTrackingNotFound);
     app.setErrorHandler((err, request, reply) => {
@@ -148,6 +168,10 @@ export function trackingPages(deps: TrackingContext) {
         const look = brandLook(await deps.recipientSettings.get(order.brandId));
         const page = trackingPage(context(request), {
           look,
+          // The self-service's door, while the delivery can still be changed (decision 0007).
+          changeUrl: isOpenForChanges(order.status)
+            ? `${TRACKING_PREFIX}/${request.params.token}/change`
+            : null,
           proof,
           brandName,
           trackingRef: order.trackingRef,
@@ -160,5 +184,16 @@ export function trackingPages(deps: TrackingContext) {
         return sendPage(reply, 200, page, look.colour?.nonce ?? null);
       },
     );
+
+    await selfServiceRoutes(app, {
+      selfService: deps.selfService,
+      signer: cookieSigner(() => serverSecretsRepository(deps.pool).getOrCreate('tracking_cookie_key')),
+      publicBaseUrl: deps.config.publicBaseUrl,
+      pageLimiter: limiter,
+      codeLimiter,
+      context,
+      sendPage,
+      tooMany,
+    });
   };
 }

@@ -30,6 +30,11 @@ const EVENTS = [
     value: 'order.labelled',
     description: "An order's label was printed for the first time",
   },
+  {
+    name: 'Order Rescheduled',
+    value: 'order.rescheduled',
+    description: "An order's promised day was moved by its recipient",
+  },
   { name: 'Invoice Issued', value: 'invoice.issued', description: "A month's invoice was issued" },
   { name: 'Credit Note Issued', value: 'credit_note.issued', description: 'A credit note was issued' },
   {

@@ -296,6 +296,16 @@ function stopView(stop) {
       o.postcode && !(o.address ?? '').includes(o.postcode) ? `, ${o.postcode} ${o.city ?? ''}` : '',
     ),
     o.instructions ? h('p.instructions', null, h('b', null, `${words.instructions} `), o.instructions) : null,
+    // Where the recipient allows the parcel to be left when out (the tracking page's self-service).
+    o.safe_place
+      ? h(
+          'p.instructions.safe-place',
+          null,
+          h('b', null, `${words.safePlace} `),
+          words[`safePlace.${o.safe_place.kind}`] ?? o.safe_place.kind,
+          o.safe_place.detail ? ` — ${o.safe_place.detail}` : '',
+        )
+      : null,
     h(
       'p.muted',
       null,

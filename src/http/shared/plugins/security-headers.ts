@@ -20,12 +20,12 @@ const DOCS_HEADERS = {
 };
 
 // The recipients' tracking pages (/track, server-rendered HTML): their own stylesheet and nothing
-// else, no script at all, never indexed (the URL is a credential), never stored by a cache (the
-// stylesheet's route sets its own cache-control).
+// else, no script at all, forms posted to this origin only (the self-service), never indexed (the
+// URL is a credential), never stored by a cache (the stylesheet's route sets its own cache-control).
 const TRACKING_HEADERS = {
   ...COMMON,
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'cache-control': 'no-store',
   'x-robots-tag': 'noindex, nofollow',
 };

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { CalendarDate, INT32_MAX, NullableString, PrefixedId, TrackingRef } from './shared.ts';
+import { CalendarDate, INT32_MAX, NullableString, PrefixedId, StringEnum, TrackingRef } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const SortCode = Type.String({ maxLength: 16 });
@@ -74,7 +74,24 @@ const DeliveryStop = Type.Object(
       sort_code: SortCode,
       quantity: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),
       failed_attempts: Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }),
-      instructions: NullableString({ maxLength: 1000 }),
+      instructions: NullableString({
+        maxLength: 1000,
+        description:
+          'What the recipient asked on the tracking page (door code, floor…): in the courier’s own day only, else null.',
+      }),
+      safe_place: Type.Union(
+        [
+          Type.Object({
+            kind: StringEnum(['neighbour', 'caretaker', 'behind_door', 'letterbox_area', 'other'] as const),
+            detail: NullableString({ maxLength: 200 }),
+          }),
+          Type.Null(),
+        ],
+        {
+          description:
+            'Where the recipient allows the parcel to be left when out: in the courier’s own day only, else null.',
+        },
+      ),
     }),
   },
   { title: 'Delivery stop' },

@@ -191,6 +191,25 @@ const DATA: Record<WebhookEventType, object> = {
       labelled_at: { ...TIMESTAMP, description: 'When the label was first printed.' },
     },
   },
+  'order.rescheduled': {
+    type: 'object',
+    required: ['order', 'previous_promised_date', 'changed_by'],
+    properties: {
+      order: { $ref: '#/components/schemas/OrderSummary' },
+      previous_promised_date: {
+        type: ['string', 'null'],
+        format: 'date',
+        maxLength: 10,
+        description: 'The day the order was promised before the change (YYYY-MM-DD, Paris).',
+        examples: ['2026-11-24'],
+      },
+      changed_by: {
+        type: 'string',
+        enum: ['recipient'],
+        description: 'Who moved the day: the recipient, on the tracking page (free for the brand).',
+      },
+    },
+  },
   'invoice.issued': {
     type: 'object',
     required: ['invoice'],
@@ -214,6 +233,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.delivered': 'An order was delivered',
   'order.delivery_failed': 'A delivery attempt failed',
   'order.labelled': "An order's label was printed for the first time",
+  'order.rescheduled': "An order's promised day was moved by its recipient",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
   'pickup.completed': 'A pickup was closed, with the parcels collected and those missing',

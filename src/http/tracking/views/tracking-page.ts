@@ -19,6 +19,8 @@ export interface TrackingView {
   postcode: string | null;
   city: string | null;
   events: ReadonlyArray<Pick<OrderEvent, 'status' | 'at'>>;
+  /** The self-service's page while the delivery can still be changed (decision 0007), else null. */
+  changeUrl?: string | null;
   /** The delivery as the courier recorded it; `photoPath` only when the brand shows the photo. */
   proof: { deliveredAt: Date | null; photoPath: string | null } | null;
   /** The brand's logo and colour (its recipient settings); absent: the service's look. */
@@ -115,6 +117,14 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
     ${dateFact}
     <div class="fact"><dt>${t('destination')}</dt><dd>${destination || t('addressPending')}</dd></div>
   </dl>
+  ${
+    view.changeUrl
+      ? html`<div class="self-service-door">
+    <a class="button" href="${view.changeUrl}?lang=${ctx.lang}">${t('self.link')}</a>
+    <p class="hint">${t('self.linkHint')}</p>
+  </div>`
+      : ''
+  }
   ${photo ? html`<figure class="proof-photo"><img src="${photo}" alt="${t('proofPhotoAlt')}" width="480"><figcaption>${t('proofPhoto')}</figcaption></figure>` : ''}
 </section>
 <section class="card history" aria-labelledby="history-title">

@@ -44,6 +44,7 @@ const ROUND = {
         quantity: 1,
         failed_attempts: 0,
         instructions: null,
+        safe_place: null,
       },
     },
   ],
