@@ -226,7 +226,7 @@ describe('the environment schema', () => {
   });
 });
 
-describe('DKIM and the SMS sender', () => {
+describe('DKIM', () => {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
@@ -255,10 +255,5 @@ describe('DKIM and the SMS sender', () => {
     expect(() => loadConfig({ ...dkim, DKIM_DOMAIN: 'no_domain' })).toThrow(
       /DKIM_DOMAIN must be a domain name/,
     );
-  });
-
-  it('SMS_FROM is an E.164 number', () => {
-    expect(loadConfig({ SMS_FROM: '+33757000000' }).smsFrom).toBe('+33757000000');
-    expect(() => loadConfig({ SMS_FROM: '0757000000' })).toThrow(/SMS_FROM must be an E.164 number/);
   });
 });

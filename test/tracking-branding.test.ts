@@ -61,7 +61,7 @@ describe('the branded tracking page', () => {
     expect(res.body).toContain('<body class="branded">');
     // The CSP admits that one element by its nonce, and nothing else: no style attribute, no script.
     expect(res.headers['content-security-policy']).toBe(
-      `default-src 'none'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      `default-src 'none'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
     );
     expect(res.body).not.toMatch(/<script|style=/i);
     expect(res.body.match(/<style/g)).toHaveLength(1);
@@ -92,7 +92,7 @@ describe('the branded tracking page', () => {
     expect(res.body).not.toContain('brand-logo');
     expect(res.body).toContain('<span class="monogram" aria-hidden="true">P</span>');
     expect(res.headers['content-security-policy']).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     );
   });
 
