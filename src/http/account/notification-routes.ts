@@ -129,6 +129,9 @@ export async function notificationRoutes(
       mayEditRecipientSettings(user);
       const upload = logoUploadOf(request);
       try {
+        // Posted url-encoded (not by the page), `logo` is text: read as the form's own field, so a
+        // control character in it is said on the form like in any other.
+        if (!request.isMultipart()) text(request, 'logo');
         if (upload && 'tooLarge' in upload) throw logoTooLarge();
         await deps.recipientSettings.uploadLogo(user.brandId, upload?.bytes ?? null);
       } catch (err) {
