@@ -58,14 +58,18 @@ describe('order events, routed by the order’s origin', () => {
     const created = await t.deps.shopify!.inbox.process(rows[0].id);
     const ref = created.replace('created ', '');
     await t.deps.orders.setStatus(ref, 'picked_up', null);
-    // The recipients' notifications hear every order of the brand (by default), whatever its origin.
-    expect(await statusJobs(ref)).toEqual({ shopify_sync_order: 1, 'notify-recipient': 1 });
+    // A pickup scan tells the recipient nothing: no notification job (decision 0007's steps).
+    expect(await statusJobs(ref)).toEqual({ shopify_sync_order: 1 });
   });
 
   it('sends no shop the moves of an order made by API', async () => {
     const direct = await createOrder(t.app, brand);
     expect(direct.statusCode).toBe(200);
     await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null);
+    expect(await statusJobs(direct.data.trackingRef)).toEqual({});
+    // Out for delivery is a step: the recipients' notifications (on by default) hear it, whatever the origin.
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'in_transit', null);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'out_for_delivery', null);
     expect(await statusJobs(direct.data.trackingRef)).toEqual({ 'notify-recipient': 1 });
   });
 });

@@ -26,6 +26,12 @@ export interface Subscriber {
    * several platforms and create orders by API too, and each shop hears of its own orders only.
    */
   origin?: string;
+  /**
+   * Whether this event, once built, is one this subscriber acts on (`listens` knows only its type):
+   * the recipients' notifications take an order's status change only to a step they tell (not a
+   * pickup or hub scan), so a scan writes no job that would do nothing.
+   */
+  accepts?(event: Pick<OutboxEvent, 'type' | 'data'>): boolean;
 }
 
 /** An event to write in the same statement or transaction as the change it reports. */
@@ -81,6 +87,9 @@ export function outbox(
 ): Outbox {
   const queueOf = new Map(subscribers.flatMap((s) => (s.queue ? [[s.job, s.queue.bind(s)] as const] : [])));
   const originOfJob = new Map(subscribers.flatMap((s) => (s.origin ? [[s.job, s.origin] as const] : [])));
+  const acceptsOfJob = new Map(
+    subscribers.flatMap((s) => (s.accepts ? [[s.job, s.accepts.bind(s)] as const] : [])),
+  );
 
   async function jobsFor(brandId: string, type: EventType): Promise<string[]> {
     const jobs: string[] = [];
@@ -104,11 +113,15 @@ export function outbox(
     origin?: string | null,
   ): OutboxEvent<T> | null {
     if (listeners.length === 0) return null;
-    const jobs =
+    const fromHere =
       origin === undefined
         ? listeners
         : listeners.filter((job) => (originOfJob.get(job) ?? origin) === origin);
-    const event: OutboxEvent<T> = { id: prefixedId('msg', 12), type, brandId, data: data(), at, jobs };
+    const built = { type, data: data() };
+    const jobs = fromHere.filter((job) => acceptsOfJob.get(job)?.(built) ?? true);
+    // Every listener declined this one (a notification with nothing to tell): nothing is written.
+    if (jobs.length === 0 && listeners.every((job) => acceptsOfJob.has(job))) return null;
+    const event: OutboxEvent<T> = { id: prefixedId('msg', 12), type, brandId, data: built.data, at, jobs };
     const queues = jobs.map((job) => queueOf.get(job)?.(event) ?? null);
     return queues.some((queue) => queue !== null) ? { ...event, queues } : event;
   }

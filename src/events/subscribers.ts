@@ -1,3 +1,4 @@
+import { stepOf } from '../domain/recipients/notification-step.ts';
 import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
 import { orderQueueName } from '../infra/queue/queue-sql.ts';
 import { NOTIFY_RECIPIENT_SPEC, WEBHOOKS_FAN_OUT_SPEC } from '../jobs/job-names.ts';
@@ -27,6 +28,10 @@ export interface RecipientsSubscriber {
   listens(brandId: string, type: EventType): boolean | Promise<boolean>;
 }
 
+/** An event that tells a recipient something: a creation that confirms, or a move to a step. */
+const tellsARecipient = (event: Pick<OutboxEvent, 'type' | 'data'>) =>
+  stepOf(event.type, event.data) !== null;
+
 /**
  * Every subscriber of the outbox, in one list: webhook delivery, the recipients' notifications
  * (every order of the brand, whatever its origin: a shop link's setting is the job's decision),
@@ -42,7 +47,12 @@ export function subscribers(parts: {
 }): Subscriber[] {
   const list: Subscriber[] = [
     { name: 'webhooks', job: WEBHOOKS_FAN_OUT_SPEC.name, listens: parts.webhooks.listens },
-    { name: 'recipients', job: NOTIFY_RECIPIENT_SPEC.name, listens: parts.recipients.listens },
+    {
+      name: 'recipients',
+      job: NOTIFY_RECIPIENT_SPEC.name,
+      listens: parts.recipients.listens,
+      accepts: tellsARecipient,
+    },
   ];
   for (const shop of parts.shops) {
     const events: ReadonlySet<EventType> = new Set(shop.events);
