@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('brand settings and the branded tracking page (Chr
   it('lets the owner choose steps, name, colour and logo, then shows them on the tracking page', async () => {
     const brand = await createBrandWithKey(stage.t.deps, { name: 'Maison Lumière' });
     const owner = await createUser(stage.t.deps, { brandId: brand.brandId });
-    await linkShop(stage.t.deps, brand.brandId, 'maison-lumiere.myshopify.com');
+    await linkShop(stage.t.deps, brand.brandId, 'lumiere-paris.myshopify.com');
     const page = await newPage(stage);
     const refused: string[] = [];
     page.on('console', (m) => {
@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)('brand settings and the branded tracking page (Chr
     await page.click('nav a[href="/account/notifications"]');
     await page.waitForURL(`${stage.origin}/account/notifications`);
     expect(await page.locator('.linked-shops li').allTextContents()).toEqual([
-      'maison-lumiere.myshopify.com (Shopify)',
+      'lumiere-paris.myshopify.com (Shopify)',
     ]);
 
     // A mistake first: the form comes back with the colour marked and nothing saved.
