@@ -13,7 +13,7 @@ import {
   setRecipientSettings,
   toTheStreet,
 } from '../support/recipients.ts';
-import { hasChromium, newPage, openStage, type Stage } from './support.ts';
+import { DOC_SHOTS, hasChromium, newPage, openStage, type Stage } from './support.ts';
 
 /**
  * The recipients' e-mails as a person sees them: sent by the real job to the real SMTP receiver,
@@ -21,7 +21,7 @@ import { hasChromium, newPage, openStage, type Stage } from './support.ts';
  * logo given back as the image it is). The pictures go to docs/images (docs/recipients.md).
  */
 let stage: Stage;
-const IMAGES = 'docs/images';
+const IMAGES = DOC_SHOTS;
 
 /** A wordmark logo, as a brand would upload one (the branding part re-encodes uploads to such a PNG). */
 const logoPng = () =>

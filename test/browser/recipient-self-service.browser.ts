@@ -9,7 +9,7 @@ import { createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from '../supp
 import { buildSelfServiceApp, type SelfServiceTestApp } from '../support/self-service.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 import { watchPage } from './courier-support.ts';
-import { hasChromium, launchChromium } from './support.ts';
+import { DOC_SHOTS, hasChromium, launchChromium } from './support.ts';
 
 /**
  * The recipient's self-service in a real Chromium at phone size, on the real server (decision
@@ -18,7 +18,7 @@ import { hasChromium, launchChromium } from './support.ts';
  * arrives and the promised day moved → the courier of that delivery, in the courier app on that
  * day, sees the door code on that stop only. Phone screenshots of each step: docs/images/recipient-*.png.
  */
-const SHOTS = 'docs/images';
+const SHOTS = DOC_SHOTS;
 const PHONE = { width: 390, height: 844 };
 const EMAIL = 'camille.recipient@example.org';
 
