@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicesRepository } from '../src/db/repositories/invoices-repository.ts';
+import { storesOn } from '../src/db/stores.ts';
 import { createDeps } from '../src/deps.ts';
+import { AlreadyWritten } from '../src/domain/orders/ports.ts';
 import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import type { ScanActor, ScanInput } from '../src/domain/scans/ports.ts';
 import { createServiceMetrics } from '../src/infra/metrics/service-metrics.ts';
@@ -500,6 +502,43 @@ describe('scans', () => {
     const pickup = await t.deps.scans.closePickup({ courierId: me, locale: 'en' }, pickupId);
     expect(pickup).toMatchObject({ status: 'partially_collected', missingRefs: [refs[2]] });
     expect(await Promise.all(refs.map(statusOf))).toEqual(['picked_up', 'picked_up', 'pending']);
+  });
+});
+
+describe('a scan written by its move’s own statement', () => {
+  it('leaves the order unmoved when the scan’s id is already taken (AlreadyWritten), and moves it otherwise', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    setNow('2026-11-24T09:00:00Z');
+    const [ref] = await ordersOf(brand, 1);
+    setNow('2026-11-24T16:00:00Z');
+    const stores = storesOn(t.pool);
+    const order = (await stores.orders.findByRef(ref!, null))!;
+    const taken = scan('hub', 'DLV-0000000000', '2026-11-24T15:00:00+01:00');
+    await t.deps.scans.apply(OPERATOR, [taken]); // refused (unknown code), its row kept
+    const row = (id: string) =>
+      stores.scans.scanWithMove({
+        id,
+        courierId: null,
+        roundId: null,
+        context: 'pickup',
+        code: ref!,
+        orderId: order.id,
+        outcome: null,
+        reason: null,
+        happenedAt: new Date('2026-11-24T15:30:00+01:00'),
+        result: 'applied',
+        statusAfter: 'picked_up',
+        problem: null,
+        message: null,
+      });
+    const change = { from: 'pending' as const, to: 'picked_up' as const, note: null, at: new Date() };
+    await expect(stores.orders.transition(order.id, change, [], [row(taken.id)])).rejects.toThrow(
+      AlreadyWritten,
+    );
+    expect((await stores.orders.findByRef(ref!, null))!.status).toBe('pending');
+    const fresh = randomUUID();
+    expect((await stores.orders.transition(order.id, change, [], [row(fresh)]))!.status).toBe('picked_up');
+    expect((await scanRows([fresh])).length).toBe(1);
   });
 });
 

@@ -6,7 +6,12 @@ import {
   storedOrderJson,
 } from '../../domain/orders/order-json.ts';
 import type { ChangesQuery, JsonPage, PageQuery } from '../../domain/orders/order-page.ts';
-import type { NewOrder, OrderStore } from '../../domain/orders/ports.ts';
+import {
+  AlreadyWritten,
+  type NewOrder,
+  type OrderStore,
+  type RowWithMove,
+} from '../../domain/orders/ports.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { PickupKey } from '../../domain/pickups/pickup-day.ts';
 import type { OutboxEvent } from '../../events/outbox.ts';
@@ -217,6 +222,7 @@ export function ordersRepository(db: Queryable): OrderStore {
         joins?: PickupKey;
       },
       events: readonly (OutboxEvent | null)[],
+      withMove: readonly RowWithMove[] = [],
     ): Promise<OrderWithEvents | null> {
       const values: unknown[] = [orderId, change.to, change.from, change.at];
       // $2 is text wherever it is read (the SET casts it; the column's domain checks it there).
@@ -225,18 +231,25 @@ export function ordersRepository(db: Queryable): OrderStore {
       const assignments = changeAssignments(values, given, change.set ?? {}, event);
       const outbox = outboxCtes(events, values, 'o');
       const pickup = joinedPickupCte(values, change.joins);
-      const { rows } = await db.query(
-        `WITH ${pickup}o AS (
-          UPDATE orders o SET status = $2::text, updated_at = $4,
-            picked_up_at = CASE WHEN $3 = 'pending' AND $2 <> 'cancelled' THEN $4 ELSE o.picked_up_at END,
-            ${assignments}
-          WHERE o.id = $1 AND o.status = $3
-          RETURNING ${ORDER_SELECT}, history AS events
-        )${outbox ? `, ${outbox.ctes}` : ''}
-        SELECT o.*${outbox ? `, ${outbox.select}` : ''} FROM o`,
-        values,
-      );
-      return rows[0] ? toOrderWithEvents(rows[0]) : null;
+      const rows = withMoveCtes(withMove, values);
+      try {
+        const { rows: moved } = await db.query(
+          `WITH ${pickup}o AS (
+            UPDATE orders o SET status = $2::text, updated_at = $4,
+              picked_up_at = CASE WHEN $3 = 'pending' AND $2 <> 'cancelled' THEN $4 ELSE o.picked_up_at END,
+              ${assignments}
+            WHERE o.id = $1 AND o.status = $3
+            RETURNING ${ORDER_SELECT}, history AS events
+          )${outbox ? `, ${outbox.ctes}` : ''}${rows}
+          SELECT o.*${outbox ? `, ${outbox.select}` : ''} FROM o`,
+          values,
+        );
+        return moved[0] ? toOrderWithEvents(moved[0]) : null;
+      } catch (err) {
+        const table = withMove.find((row) => isPrimaryKeyClash(err, row.table))?.table;
+        if (table) throw new AlreadyWritten(table);
+        throw err;
+      }
     },
 
     /** Updates details without a status change, if the order is still in `status`; appends an event. */
@@ -302,3 +315,31 @@ export function ordersRepository(db: Queryable): OrderStore {
     },
   };
 }
+
+const SQL_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * The rows written with a move, as CTEs inserting each only if the move's row is found in `o`;
+ * their values appended to `values`, each cast to its column's type (a parameter in a SELECT list
+ * has no type of its own).
+ */
+function withMoveCtes(rows: readonly RowWithMove[], values: unknown[]): string {
+  return rows
+    .map((row, i) => {
+      const names = [row.table, ...row.columns.flatMap((c) => [c.name, c.type])];
+      if (!names.every((name) => SQL_NAME.test(name)))
+        throw new Error(`not a SQL name in ${names.join(', ')}`);
+      const params = row.columns.map((column, j) => {
+        values.push(row.values[j]);
+        return `$${values.length}::${column.type}`;
+      });
+      return `, with_move_${i} AS (INSERT INTO ${row.table} (${row.columns.map((c) => c.name).join(', ')})
+          SELECT ${params.join(', ')} FROM o)`;
+    })
+    .join('');
+}
+
+/** A unique violation on the table's primary key (PostgreSQL names it `<table>_pkey`). */
+const isPrimaryKeyClash = (err: unknown, table: string) =>
+  (err as { code?: string }).code === '23505' &&
+  (err as { constraint?: string }).constraint === `${table}_pkey`;

@@ -1,3 +1,4 @@
+import type { RowWithMove } from '../../domain/orders/ports.ts';
 import type { NewAttempt, RoundOf, ScanResult, ScanRow, ScanStore } from '../../domain/scans/ports.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -54,28 +55,44 @@ export function scansRepository(db: Queryable): ScanStore {
       return rowCount === 1;
     },
 
-    async recordAttempt(a: NewAttempt) {
-      await db.query({
-        name: 'scans.recordAttempt',
-        text: `INSERT INTO delivery_attempts (id, order_id, scan_id, courier_id, outcome, reason, happened_at,
-            received_by, latitude, longitude, photo_key, signature_key)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        values: [
-          a.id,
-          a.orderId,
-          a.scanId,
-          a.courierId,
-          a.outcome,
-          a.reason,
-          a.happenedAt,
-          a.receivedBy,
-          a.location?.latitude ?? null,
-          a.location?.longitude ?? null,
-          a.photoKey,
-          a.signatureKey,
-        ],
-      });
-    },
+    scanWithMove: (row: ScanRow): RowWithMove => ({
+      table: 'scans',
+      columns: SCAN_COLUMNS,
+      values: [
+        row.id,
+        row.courierId,
+        row.roundId,
+        row.context,
+        row.code,
+        row.orderId,
+        row.outcome,
+        row.reason,
+        row.happenedAt,
+        row.result,
+        row.statusAfter,
+        row.problem,
+        row.message,
+      ],
+    }),
+
+    attemptWithMove: (a: NewAttempt): RowWithMove => ({
+      table: 'delivery_attempts',
+      columns: ATTEMPT_COLUMNS,
+      values: [
+        a.id,
+        a.orderId,
+        a.scanId,
+        a.courierId,
+        a.outcome,
+        a.reason,
+        a.happenedAt,
+        a.receivedBy,
+        a.location?.latitude ?? null,
+        a.location?.longitude ?? null,
+        a.photoKey,
+        a.signatureKey,
+      ],
+    }),
 
     async roundsOf(asked) {
       const found = new Map<string, RoundOf>();
@@ -126,3 +143,35 @@ export function scansRepository(db: Queryable): ScanStore {
     },
   };
 }
+
+/** The scan's row as written with the order's move (RowWithMove): columns and their types. */
+const SCAN_COLUMNS = [
+  { name: 'id', type: 'uuid' },
+  { name: 'courier_id', type: 'text' },
+  { name: 'round_id', type: 'text' },
+  { name: 'context', type: 'text' },
+  { name: 'code', type: 'text' },
+  { name: 'order_id', type: 'bigint' },
+  { name: 'outcome', type: 'text' },
+  { name: 'reason', type: 'text' },
+  { name: 'happened_at', type: 'timestamptz' },
+  { name: 'result', type: 'text' },
+  { name: 'status_after', type: 'text' },
+  { name: 'problem', type: 'text' },
+  { name: 'message', type: 'text' },
+] as const;
+
+const ATTEMPT_COLUMNS = [
+  { name: 'id', type: 'text' },
+  { name: 'order_id', type: 'bigint' },
+  { name: 'scan_id', type: 'uuid' },
+  { name: 'courier_id', type: 'text' },
+  { name: 'outcome', type: 'text' },
+  { name: 'reason', type: 'text' },
+  { name: 'happened_at', type: 'timestamptz' },
+  { name: 'received_by', type: 'text' },
+  { name: 'latitude', type: 'numeric' },
+  { name: 'longitude', type: 'numeric' },
+  { name: 'photo_key', type: 'text' },
+  { name: 'signature_key', type: 'text' },
+] as const;

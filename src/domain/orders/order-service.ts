@@ -36,7 +36,7 @@ import {
   orderListScope,
   pageQuery,
 } from './order-page.ts';
-import type { NewOrder } from './ports.ts';
+import type { NewOrder, RowWithMove } from './ports.ts';
 import {
   type Actor,
   assertTransition,
@@ -128,7 +128,11 @@ export interface OrderService {
     options: {
       at: Date;
       note: string | null;
-      alongside: (tx: Stores, moved: OrderWithEvents) => Promise<void>;
+      /**
+       * Rows written by the move's own statement, only if it is made (the scan, its attempt), given
+       * the move's time (the phone's, clamped); AlreadyWritten when one of them exists.
+       */
+      withMove: (at: Date) => readonly RowWithMove[];
       /**
        * Members added to the order in the move's own status event (`order.delivered`,
        * `order.delivery_failed`): the door's proof, given the event's time (decision 0006).
@@ -481,16 +485,19 @@ export function orderService(deps: {
         steps.push({ change: { from: before.status, to, note: options.note, at }, events });
         from = { ...before, status: to, updatedAt: at };
       }
+      const rows = options.withMove(at);
+      // One move (nearly every scan): one statement, its rows with it, no transaction to hold.
+      if (steps.length === 1) return orders.transition(order.id, steps[0]!.change, steps[0]!.events, rows);
       return transact(async (tx) => {
         let moved: OrderWithEvents | null = null;
         for (const [i, step] of steps.entries()) {
-          moved = await tx.orders.transition(order.id, step.change, step.events);
+          const last = i === steps.length - 1;
+          moved = await tx.orders.transition(order.id, step.change, step.events, last ? rows : []);
           // Only the first move can find the order changed: the others follow it in this transaction.
           if (!moved && i === 0) return null;
           if (!moved)
             throw new Error(`order ${order.trackingRef} did not take its move to ${step.change.to}`);
         }
-        await options.alongside(tx, moved!);
         return moved;
       });
     },

@@ -7,6 +7,25 @@ import type { OrderStatus } from './state-machine.ts';
 
 export type NewOrder = Omit<Order, 'id' | 'pickedUpAt' | 'updatedAt'>;
 
+/**
+ * A row another repository writes in the same statement as an order's move, only if the move is
+ * made (the courier's scan that made it, its door attempt): one statement where a transaction took
+ * four round trips. Built by the repository that owns the table (its columns and their types).
+ */
+export interface RowWithMove {
+  table: string;
+  columns: readonly { name: string; type: string }[];
+  values: readonly unknown[];
+}
+
+/** A row written with a move already existed (its primary key): nothing of the move was written. */
+export class AlreadyWritten extends Error {
+  constructor(readonly table: string) {
+    super(`a row of ${table} written with the move already exists`);
+    this.name = 'AlreadyWritten';
+  }
+}
+
 export interface OrderStore {
   /**
    * Inserts the order with its history (the creation event) and its stored JSON, and its outbox
@@ -74,6 +93,8 @@ export interface OrderStore {
       joins?: PickupKey;
     },
     events: readonly (OutboxEvent | null)[],
+    /** Written by the same statement when the move is made; AlreadyWritten when one exists. */
+    withMove?: readonly RowWithMove[],
   ): Promise<OrderWithEvents | null>;
   /** Updates details without a status change, if the order is still in `status`; appends an event. */
   updateDetails(

@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n/locales.ts';
+import type { RowWithMove } from '../orders/ports.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 
 export const SCAN_CONTEXTS = ['pickup', 'hub', 'loading', 'door'] as const;
@@ -135,7 +136,10 @@ export interface ScanStore {
    * twice at once: then the caller answers the stored result).
    */
   record(row: ScanRow): Promise<boolean>;
-  recordAttempt(attempt: NewAttempt): Promise<void>;
+  /** The scan's row, to be written by the statement of the order's move it made (RowWithMove). */
+  scanWithMove(row: ScanRow): RowWithMove;
+  /** The door attempt's row, written with the move as well. */
+  attemptWithMove(attempt: NewAttempt): RowWithMove;
   /**
    * For each (tracking ref, day YYYY-MM-DD) asked, the round of that day that has the order as a
    * delivery stop or its pickup as a pickup stop, keyed `ref|day` (one query for a whole request).

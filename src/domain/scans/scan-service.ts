@@ -4,7 +4,7 @@ import { parisToday } from '../calendar/paris-time.ts';
 import { prefixedId } from '../ids.ts';
 import type { OrderWithEvents } from '../orders/order.ts';
 import type { OrderService } from '../orders/order-service.ts';
-import type { OrderStore } from '../orders/ports.ts';
+import { AlreadyWritten, type OrderStore } from '../orders/ports.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import type { PickupService } from '../pickups/pickup-service.ts';
 import type { Pickup, PickupStore } from '../pickups/ports.ts';
@@ -60,9 +60,6 @@ export interface ScanService {
 /** The day of the scan in Paris (a phone ahead of the server's clock: today). */
 const scanDay = (scan: Scan, now: Date): string =>
   parisToday(scan.happenedAt.getTime() > now.getTime() ? now : scan.happenedAt);
-
-/** Sent again while its first sending is being applied: the first one answers. */
-class AlreadyRecorded extends Error {}
 
 /** Parcels of one request applied side by side (each holds a pooled connection while it moves). */
 const PARCELS_AT_ONCE = 8;
@@ -201,37 +198,38 @@ export function scanService(deps: {
               : undefined,
           at: scan.happenedAt,
           note: scan.reason ? `${NOTES[scan.context]}: ${scan.reason}` : NOTES[scan.context],
-          alongside: async (tx, after) => {
-            // The scan's row first: a replay racing this one waits on it, and the attempt refers to it.
-            const recorded = await tx.scans.record({
+          // The scan's row (and the door's attempt) written by the move's own statement: a replay
+          // racing this one finds the order moved, or the scan's id taken (AlreadyWritten).
+          withMove: (at) => [
+            scans.scanWithMove({
               ...rowOf(actor, scan, current, roundId),
               result: 'applied',
-              statusAfter: after.status,
+              statusAfter: moves.at(-1)!,
               problem: null,
               message: null,
-            });
-            if (!recorded) throw new AlreadyRecorded();
-            if (scan.context === 'door') {
-              // The attempt's time is the history's: the phone's, clamped as the order's event was.
-              const attemptAt = after.events.findLast((e) => e.status === target)?.at ?? after.updatedAt;
-              await tx.scans.recordAttempt({
-                id: attemptId,
-                orderId: current.id,
-                scanId: scan.id,
-                courierId: actor.courierId,
-                outcome: scan.outcome!,
-                reason: scan.reason,
-                happenedAt: attemptAt,
-                receivedBy: scan.receivedBy,
-                location: scan.location,
-                photoKey: scan.photoKey,
-                signatureKey: scan.signatureKey,
-              });
-            }
-          },
+            }),
+            ...(scan.context === 'door'
+              ? [
+                  scans.attemptWithMove({
+                    id: attemptId,
+                    orderId: current.id,
+                    scanId: scan.id,
+                    courierId: actor.courierId,
+                    outcome: scan.outcome!,
+                    reason: scan.reason,
+                    // The history's time: the phone's, clamped as the order's event was.
+                    happenedAt: at,
+                    receivedBy: scan.receivedBy,
+                    location: scan.location,
+                    photoKey: scan.photoKey,
+                    signatureKey: scan.signatureKey,
+                  }),
+                ]
+              : []),
+          ],
         });
       } catch (err) {
-        if (err instanceof AlreadyRecorded) return stored(scan.id);
+        if (err instanceof AlreadyWritten) return stored(scan.id);
         if (err instanceof AppError && err.code === 'invalid_transition')
           return refuse(actor, scan, current, roundId, 'invalid_transition');
         throw err;
