@@ -134,6 +134,17 @@ export function ordersRepository(db: Queryable): OrderStore {
       return rows[0] ? toOrderWithEvents(rows[0]) : null;
     },
 
+    async findByRefs(trackingRefs: readonly string[]): Promise<Map<string, OrderWithEvents>> {
+      if (trackingRefs.length === 0) return new Map();
+      const { rows } = await db.query<Record<string, unknown> & { events: EventRow[] | null }>({
+        name: 'orders.findByRefs',
+        text: `SELECT ${ORDER_SELECT}, history AS events FROM orders o WHERE tracking_ref = ANY($1::text[])`,
+        values: [trackingRefs],
+      });
+      const found = rows.map(toOrderWithEvents);
+      return new Map(found.map((order) => [order.trackingRef, order]));
+    },
+
     /** The order behind a tracking page, with its events and its brand's name. */
     async findByTrackingToken(token: string): Promise<{ order: OrderWithEvents; brandName: string } | null> {
       const { rows } = await db.query<

@@ -44,6 +44,8 @@ export interface OrderStore {
   } | null>;
   /** The order with its events, oldest first; `brandId` null only for the operator. */
   findByRef(trackingRef: string, brandId: string | null): Promise<OrderWithEvents | null>;
+  /** The operator's view of several orders at once (a courier's batch of scans), by reference. */
+  findByRefs(trackingRefs: readonly string[]): Promise<Map<string, OrderWithEvents>>;
   /** The order behind a tracking page, with its events and its brand's name. */
   findByTrackingToken(token: string): Promise<{
     order: OrderWithEvents;

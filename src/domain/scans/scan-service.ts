@@ -65,7 +65,11 @@ const scanDay = (scan: Scan, now: Date): string =>
 const PARCELS_AT_ONCE = 8;
 
 export function scanService(deps: {
-  stores: { scans: ScanStore; orders: Pick<OrderStore, 'findByRef'>; pickups: Pick<PickupStore, 'orders'> };
+  stores: {
+    scans: ScanStore;
+    orders: Pick<OrderStore, 'findByRef' | 'findByRefs'>;
+    pickups: Pick<PickupStore, 'orders'>;
+  };
   orders: Pick<OrderService, 'moveByCourier'>;
   pickups: Pick<PickupService, 'close'>;
   clock: Clock;
@@ -134,10 +138,12 @@ export function scanService(deps: {
     scan: Scan,
     rounds: Map<string, RoundOf>,
     pickups: Set<string>,
+    /** The order as the request's one lookup read it (its first scan only: the others read it afresh). */
+    prefetched: OrderWithEvents | undefined,
   ): Promise<ScanResult> {
     const now = deps.clock();
     const ref = trackingRefOfCode(scan.code);
-    let order = ref ? await orders.findByRef(ref, null) : null;
+    let order = prefetched ?? (ref ? await orders.findByRef(ref, null) : null);
     if (!order) return refuse(actor, scan, null, null, 'unknown_code');
     if (now.getTime() - scan.happenedAt.getTime() > MAX_SCAN_AGE_MS)
       return refuse(actor, scan, order, null, 'too_old');
@@ -281,6 +287,9 @@ export function scanService(deps: {
         return ref ? [{ ref, day: scanDay(scan, now) }] : [];
       });
       const rounds = actor.courierId ? await scans.roundsOf(asked) : new Map<string, RoundOf>();
+      // Every parcel of the request read at once; a parcel scanned twice in it reads its order
+      // afresh for the second (moved by the first).
+      const prefetched = await orders.findByRefs([...new Set(asked.map((a) => a.ref))]);
       const pickups = new Set<string>();
       // Each parcel's scans in the order they happened; different parcels side by side (a few at a
       // time): their changes touch different rows, and a batch is mostly many parcels scanned once.
@@ -296,7 +305,10 @@ export function scanService(deps: {
       const lane = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
           for (const scan of next) {
-            const result = await applyOne(actor, scan, rounds, pickups);
+            const ref = trackingRefOfCode(scan.code);
+            const known = ref ? prefetched.get(ref) : undefined;
+            if (ref) prefetched.delete(ref);
+            const result = await applyOne(actor, scan, rounds, pickups, known);
             results.set(scan.id, result);
             deps.observer?.scanned(scan.context, result.result);
           }
