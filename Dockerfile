@@ -30,9 +30,13 @@ COPY data ./data
 # DATA_DIR holds what the service writes outside PostgreSQL (the account e-mails as .eml files when
 # SMTP_URL is unset): the only directory the unprivileged user may write to.
 RUN mkdir -p /var/lib/dlv && chown node:node /var/lib/dlv
+# NODE_OPTIONS: V8's young generation capped at 4 MB a semi-space (16 by default). It grows during
+# start-up and is not given back at rest: 136 → 117 MB of RSS for an API at rest, with no measured
+# cost to throughput (docs/benchmarks.md).
 ENV HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/var/lib/dlv
+    DATA_DIR=/var/lib/dlv \
+    NODE_OPTIONS=--max-semi-space-size=4
 USER node
 EXPOSE 3000
 # /livez only says the process is up (no database, no curl in the slim image): the orchestrator's

@@ -37,8 +37,12 @@ const POSTGRES_IMAGE_VARS = new Set(['POSTGRES_USER', 'POSTGRES_PASSWORD', 'POST
 /** compose.yaml's own knobs (interpolated, never passed to the service as such), documented in docs/operations.md. */
 const COMPOSE_KNOBS = ['DLV_IMAGE', 'POSTGRES_PASSWORD', 'HTTP_PORT', 'API_DATABASE_POOL_SIZE'];
 
+/** Node's own (nodejs.org/api/cli.html#node_optionsoptions): the image caps V8's young generation with it. */
+const NODE_VARS = new Set(['NODE_OPTIONS']);
+
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-const unknown = (names: Iterable<string>) => [...names].filter((name) => !KNOWN.has(name));
+const unknown = (names: Iterable<string>) =>
+  [...names].filter((name) => !KNOWN.has(name) && !NODE_VARS.has(name));
 
 const DOCKERFILE = parseDockerfile(read('Dockerfile'));
 const FINAL = DOCKERFILE.at(-1)!;
