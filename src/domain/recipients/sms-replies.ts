@@ -15,7 +15,7 @@ export interface SmsOptBackIn {
   optBackIn(number: string): Promise<boolean>;
 }
 
-export type SmsReplyOutcome = 'opted_out' | 'opted_back_in' | 'ignored';
+type SmsReplyOutcome = 'opted_out' | 'opted_back_in' | 'ignored';
 
 /** What the service does with a text a recipient sent to its number. */
 export interface SmsReplies {
