@@ -36,21 +36,7 @@ export function scansRepository(db: Queryable): ScanStore {
             result, status_after, problem, message)
           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
           ON CONFLICT (id) DO NOTHING`,
-        values: [
-          row.id,
-          row.courierId,
-          row.roundId,
-          row.context,
-          row.code,
-          row.orderId,
-          row.outcome,
-          row.reason,
-          row.happenedAt,
-          row.result,
-          row.statusAfter,
-          row.problem,
-          row.message,
-        ],
+        values: scanValues(row),
       });
       return rowCount === 1;
     },
@@ -58,21 +44,7 @@ export function scansRepository(db: Queryable): ScanStore {
     scanWithMove: (row: ScanRow): RowWithMove => ({
       table: 'scans',
       columns: SCAN_COLUMNS,
-      values: [
-        row.id,
-        row.courierId,
-        row.roundId,
-        row.context,
-        row.code,
-        row.orderId,
-        row.outcome,
-        row.reason,
-        row.happenedAt,
-        row.result,
-        row.statusAfter,
-        row.problem,
-        row.message,
-      ],
+      values: scanValues(row),
     }),
 
     attemptWithMove: (a: NewAttempt): RowWithMove => ({
@@ -175,3 +147,20 @@ const ATTEMPT_COLUMNS = [
   { name: 'photo_key', type: 'text' },
   { name: 'signature_key', type: 'text' },
 ] as const;
+
+/** A scan's values in SCAN_COLUMNS' order (its own INSERT and the one written with a move). */
+const scanValues = (row: ScanRow): unknown[] => [
+  row.id,
+  row.courierId,
+  row.roundId,
+  row.context,
+  row.code,
+  row.orderId,
+  row.outcome,
+  row.reason,
+  row.happenedAt,
+  row.result,
+  row.statusAfter,
+  row.problem,
+  row.message,
+];
