@@ -7,6 +7,7 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createPool } from '../src/db/pool.ts';
+import { recipientNotificationsRepository } from '../src/db/repositories/recipient-notifications-repository.ts';
 import { createDeps } from '../src/deps.ts';
 import { addressKey } from '../src/domain/recipients/address-key.ts';
 import { loggerOptions } from '../src/http/shared/logging.ts';
@@ -154,11 +155,35 @@ describe('POST /sms/twilio/status', () => {
     expect(await notification(id)).toEqual({ status: 'delivered', detail: null });
   });
 
-  it('answers 200 and ignores a SID it does not know, or that is no message SID', async () => {
-    for (const sid of [`SM${'0'.repeat(32)}`, 'SM\u0000', 'file:123-abc.txt']) {
+  it('answers 200 and ignores what is no message SID', async () => {
+    for (const sid of ['SM\u0000', 'file:123-abc.txt']) {
       const res = await signedPost(STATUS_URL, { MessageSid: sid, MessageStatus: 'delivered' });
       expect([res.statusCode, res.data], sid).toEqual([200, { ok: true, outcome: 'ignored' }]);
     }
+  });
+
+  it('holds a report that outran its message, and the job applies it when it stores the SID', async () => {
+    const sid = `SM${randomBytes(16).toString('hex')}`;
+    const early = await signedPost(STATUS_URL, {
+      MessageSid: sid,
+      MessageStatus: 'undelivered',
+      ErrorCode: '30003',
+    });
+    expect([early.statusCode, early.data]).toEqual([200, { ok: true, outcome: 'held' }]);
+    // Sent again by the carrier's retry, or a later final word: the first one stays.
+    const again = await signedPost(STATUS_URL, { MessageSid: sid, MessageStatus: 'delivered' });
+    expect(again.data.outcome).toBe('ignored');
+    // The job stores the SID Twilio gave it: the held report is the notification's outcome.
+    const id = `ntf_${randomBytes(8).toString('hex')}`;
+    await t.pool.query(
+      `INSERT INTO recipient_notifications (id, order_id, event_id, step, channel, status)
+       VALUES ($1, $2, $3, 'delivered', 'sms', 'sending')`,
+      [id, orderId, `evt_${randomBytes(8).toString('hex')}`],
+    );
+    await recipientNotificationsRepository(t.pool).settle(id, { status: 'sent', providerId: sid });
+    expect(await notification(id)).toEqual({ status: 'failed', detail: 'twilio 30003' });
+    const left = await t.pool.query('SELECT 1 FROM sms_early_reports WHERE provider_id = $1', [sid]);
+    expect(left.rowCount).toBe(0);
   });
 
   it('refuses with 403, changing nothing, a report not signed with the auth token over the public URL', async () => {

@@ -53,10 +53,16 @@ export function recipientNotificationsRepository(db: Queryable): NotificationSto
       return { notification: toNotification(rows[0]!), created: false };
     },
     async settle(id, outcome) {
-      // Only a notification being sent moves: a delivery report may have settled it already.
+      // Only a notification being sent moves: a delivery report may have settled it already. A
+      // report that outran this update (held under the provider's id) is its outcome now.
       await db.query(
-        `UPDATE recipient_notifications SET status = $2, detail = $3, provider_id = coalesce($4, provider_id),
-                updated_at = now()
+        `WITH early AS (
+           DELETE FROM sms_early_reports WHERE provider_id = $4 AND $2 = 'sent' RETURNING status, detail
+         )
+         UPDATE recipient_notifications
+            SET status = coalesce((SELECT status FROM early), $2),
+                detail = CASE WHEN EXISTS (SELECT 1 FROM early) THEN (SELECT detail FROM early) ELSE $3 END,
+                provider_id = coalesce($4, provider_id), updated_at = now()
           WHERE id = $1 AND status = 'sending'`,
         [id, outcome.status, outcome.detail ?? null, outcome.providerId ?? null],
       );

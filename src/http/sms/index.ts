@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TwilioConfig } from '../../config.ts';
-import type { SmsDeliveryReports } from '../../domain/recipients/sms-delivery-reports.ts';
+import type { ReportOutcome, SmsDeliveryReports } from '../../domain/recipients/sms-delivery-reports.ts';
 import type { SmsReplies } from '../../domain/recipients/sms-replies.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import { type FormParams, formParams, isTwilioSignature } from './twilio-signature.ts';
@@ -81,13 +81,15 @@ async function applyStatus(
   sid: string,
   status: string,
   errorCode: string | undefined,
-): Promise<'delivered' | 'failed' | 'unchanged' | 'ignored'> {
+): Promise<'delivered' | 'failed' | 'held' | 'unchanged' | 'ignored'> {
   // Only a message SID can name one of ours (what we keep is the SID Twilio gave when it queued it).
   if (!MESSAGE_SID.test(sid)) return 'ignored';
-  if (status === 'delivered') return (await reports.delivered(sid)) ? 'delivered' : 'ignored';
+  const named = (outcome: ReportOutcome, as: 'delivered' | 'failed') =>
+    outcome === 'settled' ? as : outcome;
+  if (status === 'delivered') return named(await reports.delivered(sid), 'delivered');
   if (status === 'undelivered' || status === 'failed') {
     const detail = `twilio ${errorCode && /^\d{1,10}$/.test(errorCode) ? errorCode : status}`;
-    return (await reports.failed(sid, detail)) ? 'failed' : 'ignored';
+    return named(await reports.failed(sid, detail), 'failed');
   }
   return 'unchanged';
 }
