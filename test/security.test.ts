@@ -380,6 +380,32 @@ describe('the unsubscribe links (/unsubscribe/{token})', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect((await from('10.77.0.2')).statusCode).toBe(404);
   });
+
+  it('let every genuine link through from one address: a mailbox provider posts all its users’ one-clicks', async () => {
+    const addresses = Array.from({ length: 45 }, (_, i) => `provider-${Date.now()}-${i}@example.com`);
+    for (const address of addresses) {
+      const token = await tokens().tokenFor('email', address);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/unsubscribe/${token}`,
+        remoteAddress: '10.79.0.1',
+        ...ONE_CLICK,
+      });
+      expect(res.statusCode, address).toBe(200);
+    }
+    for (const address of addresses) expect(await optedOut(address)).toEqual([{ source: 'one_click' }]);
+    // Guessing from that same address is still limited.
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i++)
+      status = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/unsubscribe/${'C'.repeat(66)}`,
+          remoteAddress: '10.79.0.1',
+        })
+      ).statusCode;
+    expect(status).toBe(429);
+  });
 });
 
 describe("Twilio's webhooks (/sms/twilio/*)", () => {

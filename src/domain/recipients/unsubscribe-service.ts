@@ -10,6 +10,8 @@ export interface Unsubscribes {
    * button); null when the token is not ours. Asking twice keeps the first request.
    */
   optOut(token: string, source: 'link' | 'one_click'): Promise<Channel | null>;
+  /** Whether the token is one of our links (its signature holds): no database read. */
+  isOurs(token: string): Promise<boolean>;
 }
 
 /** The unsubscribe links of the recipients' e-mails (decision 0007): no row behind a link, only its digest. */
@@ -26,6 +28,8 @@ export function unsubscribes(deps: {
         optedOut: await deps.optOuts.isKeyOptedOut(target.channel, target.key),
       };
     },
+    isOurs: async (token) => (await deps.tokens.read(token)) !== null,
+
     async optOut(token, source) {
       const target = await deps.tokens.read(token);
       if (!target) return null;

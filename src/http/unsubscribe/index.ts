@@ -89,7 +89,13 @@ export function unsubscribePages(deps: UnsubscribeContext) {
       ? redisRateLimiter(deps.config.redisUrl, UNSUBSCRIBE_RATE_LIMIT, deps.redisHealth)
       : memoryRateLimiter(UNSUBSCRIBE_RATE_LIMIT);
     app.addHook('onClose', () => limiter.close());
-    app.addHook('onRequest', async (request) => {
+    // Only links that are not ours count against an address: the one-click POSTs of a mailbox
+    // provider come from a few of its servers for all of its users, and each must go through; a
+    // genuine link costs one HMAC and an idempotent insert, while guessing tokens is what the
+    // limit stops.
+    app.addHook('preHandler', async (request) => {
+      const token = (request.params as { token?: unknown } | undefined)?.token;
+      if (typeof token === 'string' && (await deps.unsubscribes.isOurs(token))) return;
       const decision = await limiter.take(`unsubscribe:${request.ip}`);
       if (!decision.allowed) {
         throw Object.assign(new AppError('rate_limited', 'Too many unsubscribe requests.'), {
