@@ -46,6 +46,17 @@ async function brandedBrand(colour: string) {
 }
 
 describe('the branded tracking page', () => {
+  it('keeps the brand’s look on the self-service pages (logo, colour by nonce)', async () => {
+    const { brand, sha, url } = await brandedBrand('#7c3aed');
+    const res = await get(`${url}/change`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`src="/track/assets/logo/${brand.brandId}/${sha}.png"`);
+    expect(res.body).toContain('<body class="branded">');
+    const nonce = res.body.match(/<style nonce="([^"]+)">/)![1]!;
+    expect(res.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}'`);
+    expect(res.body).not.toMatch(/style=/i);
+  });
+
   it('shows the brand’s logo and name, and sets its colour through a nonced <style> only', async () => {
     const { brand, sha, url } = await brandedBrand('#0f766e');
     const res = await get(url);

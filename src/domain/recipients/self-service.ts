@@ -33,6 +33,8 @@ import { SelfServiceRefusal } from './self-service-refusal.ts';
 /** What the page may show before a code: no name, no address, no digit of a phone number. */
 interface SelfServiceDoor {
   orderId: number;
+  /** Whose look the pages take (its logo and colour). */
+  brandId: string;
   brandName: string;
   trackingRef: string;
   open: boolean;
@@ -43,6 +45,7 @@ interface SelfServiceDoor {
 /** What the form shows once the code was entered. */
 interface SelfServiceForm {
   orderId: number;
+  brandId: string;
   brandName: string;
   trackingRef: string;
   open: boolean;
@@ -136,6 +139,7 @@ export function selfService(deps: SelfServiceDeps): SelfService {
       const { order, brandName } = await find(token);
       return {
         orderId: order.id,
+        brandId: order.brandId,
         brandName,
         trackingRef: order.trackingRef,
         open: isOpenForChanges(order.status),
@@ -234,6 +238,7 @@ export function selfService(deps: SelfServiceDeps): SelfService {
       const sealed = (await stores.selfService.choicesOf([order.id])).get(String(order.id));
       return {
         orderId: order.id,
+        brandId: order.brandId,
         brandName,
         trackingRef: order.trackingRef,
         open: isOpenForChanges(order.status),

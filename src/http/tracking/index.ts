@@ -193,6 +193,7 @@ export function trackingPages(deps: TrackingContext) {
       codeLimiter,
       context,
       sendPage,
+      lookOf: async (brandId) => brandLook(await deps.recipientSettings.get(brandId)),
       tooMany,
     });
   };

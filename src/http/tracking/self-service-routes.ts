@@ -12,7 +12,7 @@ import { trackingWording } from '../../i18n/tracking.ts';
 import type { RateLimiter } from '../../infra/rate-limit/token-bucket.ts';
 import { type CookieSigner, safeEqual } from '../account/session-cookies.ts';
 import type { SafeHtml as Html } from '../shared/html.ts';
-import type { LayoutContext } from './views/layout.ts';
+import type { BrandLook, LayoutContext } from './views/layout.ts';
 import {
   type ChoiceValues,
   choicesPage,
@@ -39,7 +39,9 @@ interface SelfServiceRouteContext {
   /** Codes asked for and typed, per address: a stricter bucket on top of the per-order limits. */
   codeLimiter: RateLimiter;
   context(request: FastifyRequest): LayoutContext;
-  sendPage(reply: FastifyReply, status: number, page: Html): FastifyReply;
+  sendPage(reply: FastifyReply, status: number, page: Html, styleNonce?: string | null): FastifyReply;
+  /** The brand's logo and colour for its pages (brand-look.ts). */
+  lookOf(brandId: string): Promise<BrandLook>;
   tooMany(retryAfterSeconds: number): Error;
 }
 
@@ -127,18 +129,21 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
   ) {
     const ctx = deps.context(request);
     const door = await deps.selfService.door(request.params.token);
+    const look = await deps.lookOf(door.brandId);
+    const nonce = look.colour?.nonce ?? null;
     const view = {
       brandName: door.brandName,
+      look,
       trackingRef: door.trackingRef,
       base: base(request),
       csrf: await csrfOf(request, reply),
     };
-    if (!door.open) return deps.sendPage(reply, closedStatus(status), closedPage(ctx, view));
+    if (!door.open) return deps.sendPage(reply, closedStatus(status), closedPage(ctx, view), nonce);
     const page =
       sentBy !== null
         ? codeEntryPage(ctx, { ...view, sentBy, channels: door.channels, notice })
         : codeRequestPage(ctx, { ...view, channels: door.channels, notice });
-    return deps.sendPage(reply, status, page);
+    return deps.sendPage(reply, status, page, nonce);
   }
 
   async function formPage(
@@ -150,13 +155,16 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
   ) {
     const ctx = deps.context(request);
     const form = await deps.selfService.form(request.params.token);
+    const look = await deps.lookOf(form.brandId);
+    const nonce = look.colour?.nonce ?? null;
     const view = {
       brandName: form.brandName,
+      look,
       trackingRef: form.trackingRef,
       base: base(request),
       csrf: await csrfOf(request, reply),
     };
-    if (!form.open) return deps.sendPage(reply, closedStatus(status), closedPage(ctx, view));
+    if (!form.open) return deps.sendPage(reply, closedStatus(status), closedPage(ctx, view), nonce);
     return deps.sendPage(
       reply,
       status,
@@ -168,6 +176,7 @@ export async function selfServiceRoutes(app: FastifyInstance, deps: SelfServiceR
         problems: typed?.problems ?? new Map(),
         notice,
       }),
+      nonce,
     );
   }
 

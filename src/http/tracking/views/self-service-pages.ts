@@ -3,7 +3,7 @@ import type { Channel, RecipientChoices } from '../../../domain/recipients/ports
 import { INTL_LOCALE, type Locale } from '../../../i18n/locales.ts';
 import { type TrackingKey, trackingWording } from '../../../i18n/tracking.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
-import { type LayoutContext, layout } from './layout.ts';
+import { type BrandLook, type LayoutContext, layout } from './layout.ts';
 
 /**
  * The self-service pages (decision 0007). Before a valid code they show nothing of the recipient:
@@ -12,6 +12,8 @@ import { type LayoutContext, layout } from './layout.ts';
  */
 interface SelfServiceBase {
   brandName: string;
+  /** The brand's logo and colour, as on the tracking page. */
+  look?: BrandLook | null;
   trackingRef: string;
   /** `/track/{token}`: the forms post under it. */
   base: string;
@@ -43,6 +45,7 @@ function page(ctx: LayoutContext, view: SelfServiceBase, body: Html): Html {
   return layout(ctx, {
     title: t('self.title'),
     brand: view.brandName,
+    look: view.look ?? null,
     body: html`<section class="card self-service">
   <p class="ref">${t('trackingNumber')} <span class="ref-value">${view.trackingRef}</span></p>
   <h1>${t('self.title')}</h1>
