@@ -1,9 +1,9 @@
 import { SAFE_PLACE_KINDS } from '../../../domain/recipients/delivery-choices.ts';
 import type { Channel, RecipientChoices } from '../../../domain/recipients/ports.ts';
-import { INTL_LOCALE, type Locale } from '../../../i18n/locales.ts';
 import { type TrackingKey, trackingWording } from '../../../i18n/tracking.ts';
 import { type SafeHtml as Html, html } from '../../shared/html.ts';
 import { type BrandLook, type LayoutContext, layout } from './layout.ts';
+import { formatDay } from './tracking-page.ts';
 
 /**
  * The self-service pages (decision 0007). Before a valid code they show nothing of the recipient:
@@ -22,14 +22,6 @@ interface SelfServiceBase {
 
 /** A notice above a form: what went wrong (`error`) or what was done (`done`). */
 export type Notice = { tone: 'error' | 'done'; text: string } | null;
-
-const formatDay = (lang: Locale, isoDate: string) =>
-  new Intl.DateTimeFormat(INTL_LOCALE[lang], {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    timeZone: 'UTC',
-  }).format(new Date(`${isoDate}T12:00:00Z`));
 
 export { formatDay as formatSelfServiceDay };
 

@@ -29,7 +29,7 @@ export interface TrackingView {
 
 const PARIS = 'Europe/Paris';
 
-const formatDay = (lang: Locale, isoDate: string) =>
+export const formatDay = (lang: Locale, isoDate: string) =>
   // A calendar date, not an instant: formatted at noon UTC so no time zone moves it to another day.
   new Intl.DateTimeFormat(INTL_LOCALE[lang], {
     weekday: 'long',
