@@ -4,6 +4,8 @@
 
 const FORMATS_NATIVE = ['code_128', 'data_matrix'];
 const FORMATS_ZXING = ['Code128', 'DataMatrix'];
+/** How close two agreeing reads of a text must be for it to be taken. */
+const CONFIRM_WITHIN_MS = 1000;
 const FRAME_INTERVAL_MS = 200;
 
 let zxingReady = null;
@@ -105,12 +107,27 @@ export async function startScanner(video, { assets, onCode, onError, keyOf = (te
   let stopped = false;
   // When each code was last in view: a label held in view counts once, shown again after a pause, twice.
   const lastSeen = new Map();
+  // A text is taken once two frames within a second read it the same: a blurred frame can pass a
+  // code's own check with a character misread (seen: "DLV-D1(VPA5CM4" for "DLV-D16VPA5CM4"), and
+  // the courier would see "not a label" while holding a good one.
+  const sightings = new Map();
+  const confirmed = (text, now) => {
+    const seen = sightings.get(text);
+    if (!seen || now - seen > CONFIRM_WITHIN_MS) {
+      sightings.set(text, now);
+      if (sightings.size > 50) sightings.clear();
+      return false;
+    }
+    sightings.delete(text);
+    return true;
+  };
   const tick = async () => {
     if (stopped) return;
     try {
       if (decoder && video.readyState >= 2) {
         for (const text of await decoder.decode(video)) {
           const now = Date.now();
+          if (!lastSeen.has(keyOf(text)) && !confirmed(text, now)) continue;
           // A label's two codes (Code 128 and DataMatrix) name one parcel: `keyOf` says which.
           const key = keyOf(text);
           const before = lastSeen.get(key) ?? 0;
