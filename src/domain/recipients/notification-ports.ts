@@ -3,7 +3,7 @@
  * about an order it decides from, and opt-outs by digest (an unsubscribe link carries the address's
  * digest, never the address).
  */
-import type { Channel, NotificationStep } from './ports.ts';
+import type { Channel, NotificationStep, OptOutSource } from './ports.ts';
 
 type NotificationStatus = 'sending' | 'sent' | 'delivered' | 'failed' | 'skipped';
 
@@ -90,9 +90,5 @@ export interface NotificationFacts {
 /** Opt-outs by the address's digest (address-key.ts), as an unsubscribe link knows it. */
 export interface OptOutsByKey {
   isKeyOptedOut(channel: Channel, key: Buffer): Promise<boolean>;
-  optOutKey(
-    channel: Channel,
-    key: Buffer,
-    source: 'link' | 'one_click' | 'sms_stop' | 'operator',
-  ): Promise<void>;
+  optOutKey(channel: Channel, key: Buffer, source: OptOutSource): Promise<void>;
 }

@@ -47,14 +47,13 @@ export interface RecipientSettingsRepository {
   logo(brandId: string, sha256: string): Promise<Buffer | null>;
 }
 
+/** How a recipient asked for nothing more (recipient_opt_outs.source). */
+export type OptOutSource = 'link' | 'one_click' | 'sms_stop' | 'operator';
+
 /** Recipients who asked for nothing more, for every brand (SPEC §10). */
 export interface OptOuts {
   isOptedOut(channel: Channel, address: string): Promise<boolean>;
-  optOut(
-    channel: Channel,
-    address: string,
-    source: 'link' | 'one_click' | 'sms_stop' | 'operator',
-  ): Promise<void>;
+  optOut(channel: Channel, address: string, source: OptOutSource): Promise<void>;
 }
 
 /** A recipient e-mail: both parts, and the headers a bulk-ish sender must carry. */

@@ -1,7 +1,7 @@
 import type { Platform } from '../../../connectors/connection.ts';
 import { CONNECTORS } from '../../../connectors/registry.ts';
 import { NOTIFICATION_STEPS, type RecipientSettings } from '../../../domain/recipients/ports.ts';
-import { SENDER_NAME_MAX } from '../../../domain/recipients/settings-rules.ts';
+import { type RecipientSettingsInput, SENDER_NAME_MAX } from '../../../domain/recipients/settings-rules.ts';
 import { html, type SafeHtml } from '../../shared/html.ts';
 import { type FieldErrors, inputField, selectField } from './form-fields.ts';
 import { csrfField, layout, type PageContext } from './layout.ts';
@@ -9,15 +9,8 @@ import { csrfField, layout, type PageContext } from './layout.ts';
 /** The service's own colour: what the picker shows while the brand has none. */
 const DEFAULT_PICKER_COLOUR = '#2f5bea';
 
-/** The form as typed (or as stored, on a first display). */
-export interface NotificationsForm {
-  emailSteps: readonly string[];
-  smsSteps: readonly string[];
-  senderName: string;
-  colour: string;
-  locale: string;
-  shopNotifies: boolean;
-}
+/** The form as typed (or as stored, on a first display): the settings' input as the service takes it. */
+export type NotificationsForm = RecipientSettingsInput;
 
 export const formOf = (s: RecipientSettings): NotificationsForm => ({
   emailSteps: s.emailSteps,
