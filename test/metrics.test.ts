@@ -231,8 +231,13 @@ describe('the job queue, jobs and webhook deliveries', () => {
         const samples = await scrape();
         // Deliveries are sent by the worker's dispatcher (no job per delivery): their attempts are
         // counted as they finish; the fan-out jobs that made them are counted as jobs.
+        // A fan-out job is counted when it returns, which can be after its delivery arrived.
         return delta(samples, 'dlv_webhook_deliveries_total', { outcome: 'retrying' }) >= 1 &&
-          delta(samples, 'dlv_webhook_deliveries_total', { outcome: 'delivered' }) >= 1
+          delta(samples, 'dlv_webhook_deliveries_total', { outcome: 'delivered' }) >= 1 &&
+          delta(samples, 'dlv_job_duration_seconds_count', {
+            task: 'webhooks_fan_out',
+            outcome: 'succeeded',
+          }) >= 2
           ? samples
           : undefined;
       });
