@@ -49,6 +49,11 @@ export async function benchWebhookDelivery(
   }
   // Draining: a backlog of events queued while no worker runs, then the workers start.
   const backlog = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 5000);
+  const backlogStarted = performance.now();
+  const backlogCpu = process.cpuUsage();
+  const backlogPostmaster = await postmasterPid(deps);
+  const backlogPg = postgresCpu(backlogPostmaster);
+  if (statements) await statementsReset(deps);
   await Promise.all(
     Array.from({ length: 64 }, async (_, lane) => {
       for (let i = lane; i < backlog; i += 64) {
@@ -57,6 +62,12 @@ export async function benchWebhookDelivery(
       }
     }),
   );
+  const backlogSeconds = (performance.now() - backlogStarted) / 1000;
+  const backlogUsed = process.cpuUsage(backlogCpu);
+  console.error(
+    `backlog: ${backlog} orders in ${backlogSeconds.toFixed(1)} s = ${(backlog / backlogSeconds).toFixed(0)}/s with no worker; CPU per order: bench ${((backlogUsed.user + backlogUsed.system) / backlog).toFixed(0)} µs, PostgreSQL ${((1000 * postgresCpuSince(backlogPostmaster, backlogPg)) / backlog).toFixed(0)} µs`,
+  );
+  if (statements) console.error((await statementsTop(deps, backlog)).join('\n'));
   await reset();
   const drainStarted = Date.now();
   const workers = [];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/db/pool.ts';
 import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
-import { addJobSql, orderQueueName, QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
+import { addJobSql, addJobsSql, orderQueueName, QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { failForGood, holdAsDeadWorker } from './support/queued-jobs.ts';
@@ -68,6 +68,45 @@ describe('the job queue (graphile-worker)', () => {
       maxAttempts: 7,
       lockedBy: null,
     });
+    await queue.remove({ task });
+  });
+
+  it("enqueues a statement's jobs in one add_jobs call: rolled back, none; committed, one per row; no row, none", async () => {
+    const task = uniqueTask();
+    const queue = jobQueueOn(t.pool);
+    const enqueue = (client: Parameters<typeof jobQueueOn>[0], refs: string[]) =>
+      client.query(
+        `WITH change AS (SELECT unnest($2::text[]) AS ref), jobs AS (${addJobsSql(
+          {
+            task: '$1',
+            payload: `json_build_object('v', 1, 'ref', change.ref)`,
+            queueName: `'contract:' || change.ref`,
+            maxAttempts: 7,
+          },
+          'change',
+        )}) SELECT count(*)::int AS n FROM jobs`,
+        [task, refs],
+      );
+
+    await expect(
+      withTransaction(t.pool, async (client) => {
+        await enqueue(client, ['ref-1', 'ref-2']);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect((await queue.figures({ task })).jobs).toBe(0);
+
+    expect((await withTransaction(t.pool, (client) => enqueue(client, []))).rows[0].n).toBe(0);
+    expect((await queue.figures({ task })).jobs).toBe(0);
+
+    expect((await withTransaction(t.pool, (client) => enqueue(client, ['ref-1', 'ref-2']))).rows[0].n).toBe(
+      2,
+    );
+    const jobs = await queue.list({ task });
+    expect(jobs.map((j) => [j.payload, j.queueName, j.attempts, j.maxAttempts, j.lockedBy]).sort()).toEqual([
+      [{ v: 1, ref: 'ref-1' }, 'contract:ref-1', 0, 7, null],
+      [{ v: 1, ref: 'ref-2' }, 'contract:ref-2', 0, 7, null],
+    ]);
     await queue.remove({ task });
   });
 

@@ -379,8 +379,11 @@ describe('recipient SMS', () => {
       ['sms', 'sent', null],
     ]);
 
-    // The number answered STOP at the provider: failed for good, and opted out here too.
-    s.sms.failWith(new SmsError('Attempt to send to unsubscribed recipient', true, '21610'));
+    // The number answered STOP at the provider: failed for good, and opted out here too — by the
+    // provider's adapter, which knows its codes (sms-twilio-sender.test.ts), as this sender does.
+    s.sms.failWith(new SmsError('Attempt to send to unsubscribed recipient', true, '21610'), (sms) =>
+      s.deps.recipientOptOuts.optOut('sms', sms.to, 'sms_stop'),
+    );
     await atTheDoor(s.deps, ref, '2026-11-25T12:00:00+01:00', 'failed_attempt');
     await runNotifications(s.deps, brand.brandId);
     const failed = (await notificationsOf(s.deps, ref)).filter((r) => r.step === 'failed_attempt');

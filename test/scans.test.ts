@@ -230,7 +230,14 @@ describe('scans', () => {
     const other = await courier('Bob');
     await round('2026-11-24', other, [{ order: elsewhere }]);
     const courierActor: ScanActor = { courierId: me, locale: 'fr' };
-    const outboxBefore = (await t.pool.query('SELECT count(*)::int AS n FROM outbox_events')).rows[0].n;
+    // This brand's events only: the other test files write theirs to the same database meanwhile.
+    const outboxOf = async () =>
+      (
+        await t.pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE brand_id = $1', [
+          brand.brandId,
+        ])
+      ).rows[0].n as number;
+    const outboxBefore = await outboxOf();
     const histories = await Promise.all([pending, delivered, cancelled, elsewhere].map((r) => historyOf(r!)));
 
     const batch = [
@@ -261,7 +268,7 @@ describe('scans', () => {
     expect(await Promise.all([pending, delivered, cancelled, elsewhere].map((r) => historyOf(r!)))).toEqual(
       histories,
     );
-    expect((await t.pool.query('SELECT count(*)::int AS n FROM outbox_events')).rows[0].n).toBe(outboxBefore);
+    expect(await outboxOf()).toBe(outboxBefore);
     expect(await attemptsOf(elsewhere!)).toEqual([]);
     expect((await scanRows(batch.map((s) => s.id))).every((r) => r.result === 'refused')).toBe(true);
 

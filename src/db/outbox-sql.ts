@@ -1,5 +1,5 @@
 import type { OutboxEvent } from '../events/outbox.ts';
-import { addJobSql } from '../infra/queue/queue-sql.ts';
+import { addJobsSql } from '../infra/queue/queue-sql.ts';
 import { OUTBOX_JOB_MAX_ATTEMPTS, OUTBOX_JOB_PAYLOAD_VERSION } from '../jobs/job-names.ts';
 import type { Queryable } from './pool.ts';
 
@@ -67,13 +67,15 @@ function eventCtes(
       SELECT e.id, e.brand_id, e.type, e.data, e.created_at FROM outbox_new e JOIN ${source} ON ${on}
       RETURNING id
     ), outbox_jobs AS (
-      SELECT ${addJobSql({
-        task: 'j.job',
-        payload: `json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', w.id)`,
-        queueName: 'j.queue',
-        maxAttempts: OUTBOX_JOB_MAX_ATTEMPTS,
-      })}
-        FROM outbox_written w JOIN outbox_new e ON e.id = w.id, unnest(e.jobs, e.queues) AS j(job, queue)
+      ${addJobsSql(
+        {
+          task: 'j.job',
+          payload: `json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', w.id)`,
+          queueName: 'j.queue',
+          maxAttempts: OUTBOX_JOB_MAX_ATTEMPTS,
+        },
+        'outbox_written w JOIN outbox_new e ON e.id = w.id, unnest(e.jobs, e.queues) AS j(job, queue)',
+      )}
     )`;
   return { ctes, select: '(SELECT count(*) FROM outbox_jobs) AS outbox_jobs' };
 }

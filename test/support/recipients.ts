@@ -17,19 +17,29 @@ import { startSmtpReceiver } from './smtp-receiver.ts';
 export const BASE = 'https://dlv.example.com';
 const OPERATOR: ScanActor = { courierId: null, locale: 'en' };
 
-/** An SmsSender that keeps what it is given; `next` decides the next answers (an error to throw). */
+/**
+ * An SmsSender that keeps what it is given; `failWith` decides the next answers (an error to throw,
+ * and what the provider's adapter does before throwing it, e.g. keep an opt-out).
+ */
 function recordingSmsSender() {
   const sent: OutgoingSms[] = [];
-  const failures: Error[] = [];
+  const failures: { err: Error; first?: (sms: OutgoingSms) => Promise<void> }[] = [];
   const sender: SmsSender = {
     async send(sms) {
       const failure = failures.shift();
-      if (failure) throw failure;
+      if (failure) {
+        await failure.first?.(sms);
+        throw failure.err;
+      }
       sent.push(sms);
       return { providerId: `SM${randomBytes(16).toString('hex')}` };
     },
   };
-  return { sender, sent, failWith: (err: Error) => failures.push(err) };
+  return {
+    sender,
+    sent,
+    failWith: (err: Error, first?: (sms: OutgoingSms) => Promise<void>) => failures.push({ err, first }),
+  };
 }
 
 export type RecipientsStage = Awaited<ReturnType<typeof recipientsStage>>;

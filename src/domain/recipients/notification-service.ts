@@ -25,9 +25,6 @@ import type { UnsubscribeTokens } from './unsubscribe-token.ts';
 /** A brand's "does anyone get told" answer is kept this long: settings changed elsewhere show within it. */
 const LISTENS_TTL_MS = 10_000;
 
-/** Twilio's "the number answered STOP": the provider refuses it for good, and so do we. */
-const STOPPED_AT_PROVIDER = '21610';
-
 export interface NotificationServiceDeps {
   settings: Pick<RecipientSettingsRepository, 'get' | 'logo'>;
   store: NotificationStore;
@@ -211,9 +208,9 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
             err instanceof SmsError && err.providerCode
               ? `${err.providerCode}: ${messageOf(err)}`
               : messageOf(err);
+          // A number the provider refuses because it answered STOP there is kept as our opt-out
+          // by the provider's adapter (twilio-sms-sender.ts), which knows its codes.
           await deps.store.settle(notification.id, { status: 'failed', detail: detail.slice(0, 500) });
-          if (err instanceof SmsError && err.providerCode === STOPPED_AT_PROVIDER)
-            await deps.optOuts.optOut('sms', address!, 'sms_stop');
           outcomes.push(`${channel}: failed`);
         }
       }

@@ -30,6 +30,30 @@ export function addJobSql(call: AddJobCall): string {
   return `graphile_worker.add_job(${args.join(', ')})`;
 }
 
+/** One job of an `add_jobs` batch: SQL expressions over the rows of `from`. */
+interface JobSpecColumns {
+  task: string;
+  /** JSON. */
+  payload: string;
+  queueName?: string;
+  maxAttempts?: number;
+}
+
+/**
+ * `graphile_worker.add_jobs(...)` over a set of rows: one call for every job of a statement, as a
+ * relation (one row per job enqueued) for a CTE. `add_job` once per row costs each job a PL/pgSQL
+ * call with its five statements — about 0.5 ms, against 0.03 ms a job in one `add_jobs` (measured on
+ * 2,000 jobs): the difference was most of PostgreSQL's time creating an order with subscribers.
+ * `from`: a FROM clause (without the keyword), maybe with joins and a WHERE.
+ */
+export function addJobsSql(spec: JobSpecColumns, from: string): string {
+  const queue = spec.queueName ?? 'NULL';
+  const attempts = spec.maxAttempts === undefined ? 'NULL' : `${spec.maxAttempts}::smallint`;
+  return `SELECT jobs.id FROM graphile_worker.add_jobs(ARRAY(
+      SELECT ROW(${spec.task}, ${spec.payload}, ${queue}, NULL, ${attempts}, NULL, NULL, NULL)::graphile_worker.job_spec
+        FROM ${from})) AS jobs`;
+}
+
 /**
  * The queued jobs as a relation to put in a FROM clause (`FROM ${QUEUED_JOBS} j`), with stable
  * column names: id, queue_id, task, payload (json), run_at, attempts, max_attempts, last_error, key,
