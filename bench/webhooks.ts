@@ -67,7 +67,10 @@ export async function benchWebhookDelivery(
   console.error(
     `backlog: ${backlog} orders in ${backlogSeconds.toFixed(1)} s = ${(backlog / backlogSeconds).toFixed(0)}/s with no worker; CPU per order: bench ${((backlogUsed.user + backlogUsed.system) / backlog).toFixed(0)} µs, PostgreSQL ${((1000 * postgresCpuSince(backlogPostmaster, backlogPg)) / backlog).toFixed(0)} µs`,
   );
-  if (statements) console.error((await statementsTop(deps, backlog)).join('\n'));
+  if (statements) {
+    console.error(`backlog statements:\n${(await statementsTop(deps, backlog)).join('\n')}`);
+    await statementsReset(deps);
+  }
   await reset();
   const drainStarted = Date.now();
   const workers = [];
@@ -81,7 +84,7 @@ export async function benchWebhookDelivery(
           WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
           LOG_LEVEL: 'warn',
         },
-        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : (process.env.BENCH_WEBHOOK_NODE_ARGS?.split(' ') ?? []),
       ),
     );
   }
@@ -165,7 +168,10 @@ export async function benchWebhookDelivery(
         `CPU per delivery: worker ${perDelivery(drainCpu?.worker ?? 0)} µs, PostgreSQL ${perDelivery(drainCpu?.postgres ?? 0)} µs`,
     );
     const allFast = new Set(brands.map((b) => b.path));
-    if (statements) await statementsReset(deps);
+    if (statements) {
+      console.error(`draining statements:\n${(await statementsTop(deps, backlog)).join('\n')}`);
+      await statementsReset(deps);
+    }
     const real = await run('all endpoints fast', allFast);
     if (statements) notes.push(...(await statementsTop(deps, real.created)));
 

@@ -80,8 +80,11 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
     async fanOut(eventIds, at, options = {}) {
       // The events first, each looked up once (MATERIALIZED), then their brands' endpoints: joined
       // the other way round, the planner probed outbox_events for every event once per endpoint.
-      const { rows } = await db.query<{ id: string; eventId: string }>(
-        `WITH ${ASYNC_COMMIT}, taken AS (${takeWaitingJobsSql('$3', '$4')}),
+      // Named: prepared once per connection; planned at each call it cost ~4 ms of PostgreSQL's
+      // CPU, ~100 µs a delivery at the 30-odd events a fan-out takes under steady load.
+      const { rows } = await db.query<{ id: string; eventId: string }>({
+        name: 'webhook_deliveries_fan_out',
+        text: `WITH ${ASYNC_COMMIT}, taken AS (${takeWaitingJobsSql('$3', '$4')}),
          events AS (
            SELECT unnest($1::text[]) AS id
            UNION SELECT t.payload->>'event_id' FROM taken t
@@ -98,8 +101,8 @@ export function webhookDeliveriesRepository(db: Queryable): WebhookDeliveryStore
           WHERE (SELECT set FROM async_commit) IS NOT NULL
          ON CONFLICT (event_id, endpoint_id) WHERE origin = 'fan_out' DO NOTHING
          RETURNING id, event_id AS "eventId"`,
-        [eventIds, at, WEBHOOKS_FAN_OUT_SPEC.name, options.takeWaiting ?? 0],
-      );
+        values: [eventIds, at, WEBHOOKS_FAN_OUT_SPEC.name, options.takeWaiting ?? 0],
+      });
       return rows;
     },
 

@@ -29,12 +29,8 @@ export async function sendWebhook(
     error,
     retryAfter: null,
   });
-  let url: URL;
-  try {
-    url = new URL(input.url);
-  } catch {
-    return failure('url: is not a valid absolute URL');
-  }
+  const url = parsedUrl(input.url);
+  if (url === null) return failure('url: is not a valid absolute URL');
   let response: IncomingMessage;
   try {
     // The client's timer, not an AbortSignal: it destroys the exchange at the deadline whatever its
@@ -49,6 +45,19 @@ export async function sendWebhook(
     return failure(err instanceof OutboundTimeout ? err.message : describeNetworkError(err));
   }
   return await readAnswer(response, elapsed);
+}
+
+/** Endpoints' URLs parsed once each (every delivery to an endpoint parsed the same string); bounded. */
+const parsedUrls = new Map<string, URL | null>();
+const REMEMBERED_URLS = 10_000;
+
+function parsedUrl(text: string): URL | null {
+  let url = parsedUrls.get(text);
+  if (url !== undefined) return url;
+  url = URL.canParse(text) ? new URL(text) : null;
+  if (parsedUrls.size >= REMEMBERED_URLS) parsedUrls.clear();
+  parsedUrls.set(text, url);
+  return url;
 }
 
 /**
@@ -86,9 +95,15 @@ function readAnswer(response: IncomingMessage, elapsed: () => number): Promise<D
   });
 }
 
-/** Stream mode drops a multi-byte character cut at the 1 KiB boundary instead of showing U+FFFD. */
+/**
+ * Stream mode drops a multi-byte character cut at the 1 KiB boundary instead of showing U+FFFD.
+ * Most receivers answer with no body (204) or a few bytes: no decoder for nothing.
+ */
 function decodeExcerpt(chunks: Buffer[]): string {
-  return new TextDecoder('utf-8').decode(Buffer.concat(chunks), { stream: true });
+  if (chunks.length === 0) return '';
+  return new TextDecoder('utf-8').decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), {
+    stream: true,
+  });
 }
 
 function statusError(status: number): string {
