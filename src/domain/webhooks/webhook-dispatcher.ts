@@ -230,7 +230,9 @@ export function webhookDispatcher(deps: {
         held -= 1;
         attempts.delete(attempt);
         pump(endpointId);
-        void claimDue();
+        // Another claim only once this endpoint's queue here runs low (or this process holds little):
+        // claiming after every attempt cost a statement and a walk of the endpoints for a few rows.
+        if (lane.queued.length < options.perEndpoint || held < options.maxInFlight / 4) void claimDue();
       });
     attempts.add(attempt);
   }

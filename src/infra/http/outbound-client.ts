@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { fieldProblem, isAppError } from '../../errors.ts';
 import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.ts';
 
@@ -53,37 +54,46 @@ const IDLE_SOCKET_MS = 4000;
  */
 export function outboundClient(options: DestinationOptions): OutboundClient {
   const lookup = guardedLookup(options);
+  /** IP literals the guard passed: the verdict on an address alone never changes (bounded). */
+  const vettedAddresses = new Set<string>();
   const agents = {
     http: new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
     https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
   };
   return {
     async request(url, init) {
+      let target: RequestTarget;
       try {
         // The scheme only: a shop's API URL may be longer than an endpoint URL is allowed to be.
         const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
         if (!schemes.includes(url.protocol))
           throw fieldProblem('url', options.allowInsecure ? 'url.httpOrHttps' : 'url.https');
-        const host = hostOf(url);
+        target = requestTarget(url);
         // A socket connects to an IP literal without any lookup: it is checked here (no DNS involved).
-        if (isIP(host) !== 0) await assertPublicHost(host, options);
+        if (target.ipLiteral && !vettedAddresses.has(target.host)) {
+          await assertPublicHost(target.host, options);
+          if (vettedAddresses.size >= VETTED_ADDRESSES) vettedAddresses.clear();
+          vettedAddresses.add(target.host);
+        }
       } catch (err) {
         throw refusal(err);
       }
       const secure = url.protocol === 'https:';
+      const requestOptions: https.RequestOptions = {
+        ...target.options,
+        method: init.method,
+        headers:
+          init.body === undefined
+            ? init.headers
+            : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
+        agent: secure ? agents.https : agents.http,
+        lookup,
+      };
+      // SNI and certificate checks against the host name, not the address connected to.
+      if (secure && !target.ipLiteral) requestOptions.servername = target.host;
+      if (init.signal) requestOptions.signal = init.signal;
       return new Promise((resolve, reject) => {
-        const request = (secure ? https : http).request(url, {
-          method: init.method,
-          headers: {
-            ...init.headers,
-            ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }),
-          },
-          agent: secure ? agents.https : agents.http,
-          lookup,
-          // SNI and certificate checks against the host name, not the address connected to.
-          ...(secure && isIP(hostOf(url)) === 0 ? { servername: hostOf(url) } : {}),
-          ...(init.signal && { signal: init.signal }),
-        });
+        const request = (secure ? https : http).request(requestOptions);
         if (init.timeoutMs !== undefined) {
           const { timeoutMs } = init;
           const timer = setTimeout(() => request.destroy(new OutboundTimeout(timeoutMs)), timeoutMs);
@@ -96,6 +106,31 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
       });
     },
   };
+}
+
+const VETTED_ADDRESSES = 10_000;
+
+/** Where a request goes: `http.request`'s options for the URL (`urlToHttpOptions`), and its host. */
+interface RequestTarget {
+  options: http.RequestOptions;
+  /** Without an IPv6 literal's brackets. */
+  host: string;
+  ipLiteral: boolean;
+}
+
+/**
+ * Each URL object's target, worked out once: the webhooks' URLs are parsed once per endpoint
+ * (outbound-http.ts) and sent to again and again.
+ */
+const targets = new WeakMap<URL, RequestTarget>();
+function requestTarget(url: URL): RequestTarget {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const host = hostOf(url);
+    target = { options: urlToHttpOptions(url), host, ipLiteral: isIP(host) !== 0 };
+    targets.set(url, target);
+  }
+  return target;
 }
 
 /**
