@@ -10,6 +10,7 @@
  * the first run. BENCH_WEBHOOK_SECONDS (default BENCH_SECONDS, 8), BENCH_WEBHOOK_ENDPOINTS (8),
  * BENCH_WEBHOOK_WORKERS (1) tune it; BENCH_WEBHOOK_PROFILE=<dir> profiles the workers (--cpu-prof).
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Deps } from '../src/deps.ts';
 import { startServer } from './harness.ts';
@@ -72,19 +73,21 @@ export async function benchWebhookDelivery(
     await statementsReset(deps);
   }
   await reset();
+  // The workers run the compiled build, as the image does (a stale dist/ is rebuilt first).
+  execFileSync(process.execPath, ['scripts/build.js', '--if-stale'], { stdio: 'inherit' });
   const drainStarted = Date.now();
   const workers = [];
   for (let i = 0; i < workerCount; i++) {
     workers.push(
       await startServer(
-        'bench/servers/webhook-worker.ts',
+        'bench/servers/webhook-worker.mjs',
         {
           DATABASE_URL: dbUrl,
           WEBHOOKS_ALLOW_INSECURE: '1',
           WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
           LOG_LEVEL: 'warn',
         },
-        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : (process.env.BENCH_WEBHOOK_NODE_ARGS?.split(' ') ?? []),
+        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       ),
     );
   }
