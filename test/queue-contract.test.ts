@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withTransaction } from '../src/db/pool.ts';
 import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
-import { addJobSql, addJobsSql, orderQueueName, QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
+import { addJobSql, enqueueJobsSql, orderQueueName, QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { failForGood, holdAsDeadWorker } from './support/queued-jobs.ts';
@@ -71,43 +71,70 @@ describe('the job queue (graphile-worker)', () => {
     await queue.remove({ task });
   });
 
-  it("enqueues a statement's jobs in one add_jobs call: rolled back, none; committed, one per row; no row, none", async () => {
+  it("enqueues a statement's jobs: rolled back, none; no row, none; committed, one per row, with a queue or not", async () => {
     const task = uniqueTask();
     const queue = jobQueueOn(t.pool);
-    const enqueue = (client: Parameters<typeof jobQueueOn>[0], refs: string[]) =>
-      client.query(
-        `WITH change AS (SELECT unnest($2::text[]) AS ref), jobs AS (${addJobsSql(
-          {
-            task: '$1',
-            payload: `json_build_object('v', 1, 'ref', change.ref)`,
-            queueName: `'contract:' || change.ref`,
-            maxAttempts: 7,
-          },
-          'change',
-        )}) SELECT count(*)::int AS n FROM jobs`,
+    const enqueue = (client: Parameters<typeof jobQueueOn>[0], refs: string[], queued: boolean) => {
+      const jobs = enqueueJobsSql(
+        'jobs',
+        {
+          task: '$1',
+          payload: `json_build_object('v', 1, 'ref', change.ref)`,
+          ...(queued && { queueName: `'contract:' || change.ref` }),
+          maxAttempts: 7,
+        },
+        'change',
+      );
+      return client.query(
+        `WITH change AS (SELECT unnest($2::text[]) AS ref), ${jobs.ctes} SELECT ${jobs.count}::int AS n`,
         [task, refs],
       );
+    };
+    const listener = await t.pool.connect();
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    await listener.query('LISTEN "jobs:insert"');
+    try {
+      await expect(
+        withTransaction(t.pool, async (client) => {
+          await enqueue(client, ['ref-1', 'ref-2'], false);
+          throw new Error('the change failed');
+        }),
+      ).rejects.toThrow('the change failed');
+      expect((await queue.figures({ task })).jobs).toBe(0);
+      expect((await withTransaction(t.pool, (client) => enqueue(client, [], false))).rows[0].n).toBe(0);
+      expect((await queue.figures({ task })).jobs).toBe(0);
 
-    await expect(
-      withTransaction(t.pool, async (client) => {
-        await enqueue(client, ['ref-1', 'ref-2']);
-        throw new Error('the change failed');
-      }),
-    ).rejects.toThrow('the change failed');
-    expect((await queue.figures({ task })).jobs).toBe(0);
+      // A task the queue has never seen, and jobs in queues: through add_jobs.
+      expect((await withTransaction(t.pool, (client) => enqueue(client, ['ref-1'], false))).rows[0].n).toBe(
+        1,
+      );
+      expect(
+        (await withTransaction(t.pool, (client) => enqueue(client, ['ref-2', 'ref-3'], true))).rows[0].n,
+      ).toBe(2);
+      // A known task, no queue: inserted by the statement itself.
+      expect(
+        (await withTransaction(t.pool, (client) => enqueue(client, ['ref-4', 'ref-5'], false))).rows[0].n,
+      ).toBe(2);
 
-    expect((await withTransaction(t.pool, (client) => enqueue(client, []))).rows[0].n).toBe(0);
-    expect((await queue.figures({ task })).jobs).toBe(0);
-
-    expect((await withTransaction(t.pool, (client) => enqueue(client, ['ref-1', 'ref-2']))).rows[0].n).toBe(
-      2,
-    );
-    const jobs = await queue.list({ task });
-    expect(jobs.map((j) => [j.payload, j.queueName, j.attempts, j.maxAttempts, j.lockedBy]).sort()).toEqual([
-      [{ v: 1, ref: 'ref-1' }, 'contract:ref-1', 0, 7, null],
-      [{ v: 1, ref: 'ref-2' }, 'contract:ref-2', 0, 7, null],
-    ]);
-    await queue.remove({ task });
+      const jobs = await queue.list({ task });
+      const refOf = (j: (typeof jobs)[number]) => (j.payload as { ref: string }).ref;
+      jobs.sort((a, b) => refOf(a).localeCompare(refOf(b)));
+      expect(jobs.map((j) => [j.payload, j.queueName, j.attempts, j.maxAttempts, j.lockedBy])).toEqual([
+        [{ v: 1, ref: 'ref-1' }, null, 0, 7, null],
+        [{ v: 1, ref: 'ref-2' }, 'contract:ref-2', 0, 7, null],
+        [{ v: 1, ref: 'ref-3' }, 'contract:ref-3', 0, 7, null],
+        [{ v: 1, ref: 'ref-4' }, null, 0, 7, null],
+        [{ v: 1, ref: 'ref-5' }, null, 0, 7, null],
+      ]);
+      // Due now, as add_jobs makes them; and the workers are told, as add_jobs tells them.
+      expect(jobs.every((j) => Math.abs(j.runAt.getTime() - Date.now()) < 60_000)).toBe(true);
+      await vi.waitFor(() => expect(heard.map((p) => JSON.parse(p).count).sort()).toEqual([1, 2, 2]));
+    } finally {
+      await listener.query('UNLISTEN "jobs:insert"');
+      listener.release();
+      await queue.remove({ task });
+    }
   });
 
   it('add: inside the transaction like the SQL; a second job with the same key replaces the waiting one', async () => {

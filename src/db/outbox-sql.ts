@@ -1,5 +1,5 @@
 import type { OutboxEvent } from '../events/outbox.ts';
-import { addJobsSql } from '../infra/queue/queue-sql.ts';
+import { enqueueJobsSql } from '../infra/queue/queue-sql.ts';
 import { OUTBOX_JOB_MAX_ATTEMPTS, OUTBOX_JOB_PAYLOAD_VERSION } from '../jobs/job-names.ts';
 import type { Queryable } from './pool.ts';
 
@@ -59,6 +59,16 @@ function eventCtes(
     jobs: event.jobs,
     queues: event.queues ?? null,
   }));
+  const jobs = enqueueJobsSql(
+    'outbox_jobs',
+    {
+      task: 'j.job',
+      payload: `json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', w.id)`,
+      queueName: 'j.queue',
+      maxAttempts: OUTBOX_JOB_MAX_ATTEMPTS,
+    },
+    'outbox_written w JOIN outbox_new e ON e.id = w.id, unnest(e.jobs, e.queues) AS j(job, queue)',
+  );
   const ctes = `outbox_new AS (
       SELECT * FROM json_to_recordset($${values.push(JSON.stringify(rows))}::json) AS e(key text, id text,
         brand_id text, type text, data jsonb, created_at timestamptz, jobs text[], queues text[])
@@ -66,18 +76,8 @@ function eventCtes(
       INSERT INTO outbox_events (id, brand_id, type, data, created_at)
       SELECT e.id, e.brand_id, e.type, e.data, e.created_at FROM outbox_new e JOIN ${source} ON ${on}
       RETURNING id
-    ), outbox_jobs AS (
-      ${addJobsSql(
-        {
-          task: 'j.job',
-          payload: `json_build_object('v', ${OUTBOX_JOB_PAYLOAD_VERSION}, 'event_id', w.id)`,
-          queueName: 'j.queue',
-          maxAttempts: OUTBOX_JOB_MAX_ATTEMPTS,
-        },
-        'outbox_written w JOIN outbox_new e ON e.id = w.id, unnest(e.jobs, e.queues) AS j(job, queue)',
-      )}
-    )`;
-  return { ctes, select: '(SELECT count(*) FROM outbox_jobs) AS outbox_jobs' };
+    ), ${jobs.ctes}`;
+  return { ctes, select: `${jobs.count} AS outbox_jobs` };
 }
 
 /** Writes events on their own, inside the caller's transaction (a change made by several statements). */

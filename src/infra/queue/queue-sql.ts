@@ -30,7 +30,7 @@ export function addJobSql(call: AddJobCall): string {
   return `graphile_worker.add_job(${args.join(', ')})`;
 }
 
-/** One job of an `add_jobs` batch: SQL expressions over the rows of `from`. */
+/** One job of a statement's batch: SQL expressions over the rows of `from`. */
 interface JobSpecColumns {
   task: string;
   /** JSON. */
@@ -39,19 +39,55 @@ interface JobSpecColumns {
   maxAttempts?: number;
 }
 
+/** The CTEs that enqueue a statement's jobs, and the expression that counts them. */
+interface EnqueueSql {
+  /** CTE definitions (comma-separated) for the statement's top-level WITH. */
+  ctes: string;
+  /** A scalar subquery: how many jobs were enqueued. The main query must select it: the CTEs run then. */
+  count: string;
+}
+
 /**
- * `graphile_worker.add_jobs(...)` over a set of rows: one call for every job of a statement, as a
- * relation (one row per job enqueued) for a CTE. `add_job` once per row costs each job a PL/pgSQL
- * call with its five statements — about 0.5 ms, against 0.03 ms a job in one `add_jobs` (measured on
- * 2,000 jobs): the difference was most of PostgreSQL's time creating an order with subscribers.
- * `from`: a FROM clause (without the keyword), maybe with joins and a WHERE.
+ * Enqueues one job per row of `from` (a FROM clause, without the keyword), in the statement that
+ * makes the change. graphile-worker's `add_job` and `add_jobs` are PL/pgSQL functions costing about
+ * 0.6 ms a call (five statements and a NOTIFY, measured on this machine) — more than the change
+ * itself for a status change or a scan, and once per row when called per row. So jobs of a known
+ * task without a queue (the outbox's webhook fan-outs and notifications) are inserted into the
+ * jobs table as `add_jobs` inserts them (its defaults: now, priority 0, 25 attempts), with its
+ * NOTIFY, once per statement; any other job (a queue, which may need its row; a task the queue has
+ * never seen) goes through `add_jobs`, called only when there is one.
+ * `name` names the CTEs (`name`, `name_spec`, …).
  */
-export function addJobsSql(spec: JobSpecColumns, from: string): string {
+export function enqueueJobsSql(name: string, spec: JobSpecColumns, from: string): EnqueueSql {
   const queue = spec.queueName ?? 'NULL';
-  const attempts = spec.maxAttempts === undefined ? 'NULL' : `${spec.maxAttempts}::smallint`;
-  return `SELECT jobs.id FROM graphile_worker.add_jobs(ARRAY(
-      SELECT ROW(${spec.task}, ${spec.payload}, ${queue}, NULL, ${attempts}, NULL, NULL, NULL)::graphile_worker.job_spec
-        FROM ${from})) AS jobs`;
+  const attempts = spec.maxAttempts === undefined ? 'NULL' : String(spec.maxAttempts);
+  const slowPath = `s.queue_name IS NOT NULL
+       OR NOT EXISTS (SELECT 1 FROM graphile_worker._private_tasks t WHERE t.identifier = s.task)`;
+  const ctes = `${name}_spec AS MATERIALIZED (
+      SELECT ${spec.task}::text AS task, (${spec.payload})::json AS payload, (${queue})::text AS queue_name,
+             (${attempts})::smallint AS max_attempts
+        FROM ${from}
+    ), ${name}_direct AS (
+      INSERT INTO graphile_worker._private_jobs (task_id, payload, max_attempts)
+      SELECT t.id, s.payload, coalesce(s.max_attempts, 25::smallint)
+        FROM ${name}_spec s JOIN graphile_worker._private_tasks t ON t.identifier = s.task
+       WHERE s.queue_name IS NULL
+      RETURNING id
+    ), ${name}_other AS (
+      SELECT (SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
+               SELECT ROW(s.task, s.payload, s.queue_name, NULL, s.max_attempts, NULL, NULL, NULL)::graphile_worker.job_spec
+                 FROM ${name}_spec s WHERE ${slowPath}))) AS n
+       WHERE EXISTS (SELECT 1 FROM ${name}_spec s WHERE ${slowPath})
+    ), ${name}_inserted AS (
+      SELECT count(*) AS n FROM ${name}_direct
+    ), ${name}_notified AS (
+      SELECT pg_notify('jobs:insert', '{"r":' || random()::text || ',"count":' || i.n::text || '}')
+        FROM ${name}_inserted i WHERE i.n > 0
+    ), ${name} AS (
+      SELECT (SELECT n FROM ${name}_inserted) + coalesce((SELECT n FROM ${name}_other), 0)
+             + 0 * (SELECT count(*) FROM ${name}_notified) AS n
+    )`;
+  return { ctes, count: `(SELECT n FROM ${name})` };
 }
 
 /**
