@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storesOn } from '../src/db/stores.ts';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
+import { buildScratchTestApp } from './support/scratch-database.ts';
 import { linkShop } from './support/shopify.ts';
 import { startSmtpReceiver } from './support/smtp-receiver.ts';
 
@@ -257,8 +258,19 @@ describe('idle sessions and step-up', () => {
 });
 
 describe('the hourly account cleanup', () => {
-  // The job deletes every idle session in the database, and other test files share it: the clock
-  // stays the real one and the idle session is aged in place, so no other file's session goes.
+  // The job deletes every idle session of its database: on a database of its own, since other test
+  // files' sessions, made on their own clocks days before today, would look idle to it. Idle here
+  // means aged in place, on the real clock.
+  let shared: TestApp;
+  beforeAll(async () => {
+    shared = t;
+    t = await buildScratchTestApp({ config: { smtpUrl: smtp.url, authCacheTtlMs: 0 }, clock: () => now });
+  });
+  afterAll(async () => {
+    await t.close();
+    t = shared;
+  });
+
   it('deletes idle sessions and dead tokens, and keeps live ones', async () => {
     now = new Date();
     const { b, userId } = await signedIn();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
+import { buildScratchTestApp } from './support/scratch-database.ts';
 
 /** Courier accounts and their sign-in (`/courier`): sessions, CSRF, and isolation from `/account`. */
 let t: TestApp;
@@ -165,9 +166,32 @@ describe('a courier session', () => {
     }
   });
 
-  // The job deletes every expired session in the database, and other test files (scans, the
-  // courier app) share it: the clock stays the real one and the old session is aged in place.
-  it('is deleted by the hourly cleanup once expired, and a live one kept', async () => {
+  it('ends at once when the courier is disabled, and it cannot sign in again', async () => {
+    const { courier, b } = await signedInCourier();
+    await t.deps.couriers.disable(courier.email);
+    expect((await me(b)).status).toBe(401);
+    const again = await signIn(browser(), courier.email, PASSWORD);
+    expect(again.status).toBe(401);
+    expect(again.body).toContain('has been disabled');
+  });
+});
+
+describe('the hourly cleanup', () => {
+  // The job deletes every expired session of its database (account and courier sessions): on a
+  // database of its own, since other test files' sessions, made on their own clocks days before
+  // today, would look expired to it. Expired here means aged in place, on the real clock.
+  let shared: TestApp;
+  beforeAll(async () => {
+    shared = t;
+    now = new Date();
+    t = await buildScratchTestApp({ clock: () => now });
+  });
+  afterAll(async () => {
+    await t.close();
+    t = shared;
+  });
+
+  it('deletes a courier session once expired, and keeps a live one', async () => {
     const { courier: old } = await signedInCourier();
     const { courier: live } = await signedInCourier();
     await t.pool.query(
@@ -181,15 +205,6 @@ describe('a courier session', () => {
       [old.id, live.id],
     ]);
     expect(left.rows).toEqual([{ courier_id: live.id }]);
-  });
-
-  it('ends at once when the courier is disabled, and it cannot sign in again', async () => {
-    const { courier, b } = await signedInCourier();
-    await t.deps.couriers.disable(courier.email);
-    expect((await me(b)).status).toBe(401);
-    const again = await signIn(browser(), courier.email, PASSWORD);
-    expect(again.status).toBe(401);
-    expect(again.body).toContain('has been disabled');
   });
 });
 
