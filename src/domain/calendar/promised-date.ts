@@ -1,4 +1,5 @@
 import { SERVICES, type ServiceCode } from '../pricing/services.ts';
+import { boundedMemo } from '../shared/bounded-memo.ts';
 import { addBusinessDays, isBusinessDay, nextBusinessDay } from './business-days.ts';
 import { parisLocalTime } from './paris-time.ts';
 
@@ -15,17 +16,11 @@ export function startDate(service: ServiceCode, now: Date): string {
 
 // Quoting asks for the same few answers many times a second; cut-offs fall on whole hours, so an
 // answer computed for one minute holds for every instant of that minute.
-const memo = new Map<string, string>();
-const MEMO_LIMIT = 1000;
+const memo = boundedMemo<string, string>(1000);
 
 /** Promised delivery date (YYYY-MM-DD, Paris) for a service ordered at `now` (SPEC §7). */
 export function promisedDate(service: ServiceCode, now: Date): string {
-  const key = `${service}|${Math.floor(now.getTime() / 60_000)}`;
-  let date = memo.get(key);
-  if (date === undefined) {
-    date = addBusinessDays(startDate(service, now), SERVICES[service].delayBusinessDays);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(key, date);
-  }
-  return date;
+  return memo(`${service}|${Math.floor(now.getTime() / 60_000)}`, () =>
+    addBusinessDays(startDate(service, now), SERVICES[service].delayBusinessDays),
+  );
 }

@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { boundedMemo } from '../shared/bounded-memo.ts';
 
 const WEBHOOK_USER_AGENT = 'dlv-webhooks/1.0';
 const SECRET_PREFIX = 'whsec_';
@@ -18,22 +19,17 @@ export interface SignPayloadInput {
  * standardwebhooks package's pure JavaScript SHA-256) cost more than the rest of the signature; node's
  * own HMAC with the key decoded once signs the same bytes. Bounded: forgotten all at once past the limit.
  */
-const keys = new Map<string, KeyObject>();
-const REMEMBERED_KEYS = 10_000;
+const keys = boundedMemo<string, KeyObject>(10_000);
 
 function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (key === undefined) {
+  return keys(secret, () => {
     const raw = Buffer.from(
       secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
       'base64',
     );
     if (raw.length === 0) throw new Error('a webhook signing secret cannot be empty');
-    if (keys.size >= REMEMBERED_KEYS) keys.clear();
-    key = createSecretKey(raw);
-    keys.set(secret, key);
-  }
-  return key;
+    return createSecretKey(raw);
+  });
 }
 
 /** The request headers of one delivery attempt, per the Standard Webhooks specification. */

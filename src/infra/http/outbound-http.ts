@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { boundedMemo } from '../../domain/shared/bounded-memo.ts';
 import type { DeliveryAttemptResult, SendWebhookInput } from '../../domain/webhooks/outbound.ts';
 import { describeNetworkError, type OutboundClient, OutboundTimeout } from './outbound-client.ts';
 
@@ -47,18 +48,10 @@ export async function sendWebhook(
   return await readAnswer(response, elapsed);
 }
 
-/** Endpoints' URLs parsed once each (every delivery to an endpoint parsed the same string); bounded. */
-const parsedUrls = new Map<string, URL | null>();
-const REMEMBERED_URLS = 10_000;
-
-function parsedUrl(text: string): URL | null {
-  let url = parsedUrls.get(text);
-  if (url !== undefined) return url;
-  url = URL.canParse(text) ? new URL(text) : null;
-  if (parsedUrls.size >= REMEMBERED_URLS) parsedUrls.clear();
-  parsedUrls.set(text, url);
-  return url;
-}
+/** Endpoints' URLs parsed once each (every delivery to an endpoint parsed the same string); null: invalid. */
+const parsedUrls = boundedMemo<string, URL | null>(10_000);
+const parsedUrl = (text: string): URL | null =>
+  parsedUrls(text, () => (URL.canParse(text) ? new URL(text) : null));
 
 /**
  * Once the status is in, the attempt's outcome is known: a slow or broken body only shortens the
