@@ -79,13 +79,12 @@ export function enqueueJobsSql(name: string, spec: JobSpecColumns, from: string)
                  FROM ${name}_spec s WHERE ${slowPath}))) AS n
        WHERE EXISTS (SELECT 1 FROM ${name}_spec s WHERE ${slowPath})
     ), ${name}_inserted AS (
-      SELECT count(*) AS n FROM ${name}_direct
-    ), ${name}_notified AS (
-      SELECT pg_notify('jobs:insert', '{"r":' || random()::text || ',"count":' || i.n::text || '}')
-        FROM ${name}_inserted i WHERE i.n > 0
+      -- pg_notify makes this CTE volatile, so it is computed whole (its NOTIFY too) once read.
+      SELECT d.n, CASE WHEN d.n > 0
+               THEN pg_notify('jobs:insert', '{"r":' || random()::text || ',"count":' || d.n::text || '}') END
+        FROM (SELECT count(*) AS n FROM ${name}_direct) d
     ), ${name} AS (
-      SELECT (SELECT n FROM ${name}_inserted) + coalesce((SELECT n FROM ${name}_other), 0)
-             + 0 * (SELECT count(*) FROM ${name}_notified) AS n
+      SELECT (SELECT n FROM ${name}_inserted) + coalesce((SELECT n FROM ${name}_other), 0) AS n
     )`;
   return { ctes, count: `(SELECT n FROM ${name})` };
 }
