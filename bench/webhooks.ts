@@ -50,10 +50,10 @@ export async function benchWebhookDelivery(
   }
   // Draining: a backlog of events queued while no worker runs, then the workers start.
   const backlog = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 5000);
+  const postmaster = await postmasterPid(deps);
   const backlogStarted = performance.now();
   const backlogCpu = process.cpuUsage();
-  const backlogPostmaster = await postmasterPid(deps);
-  const backlogPg = postgresCpu(backlogPostmaster);
+  const backlogPg = postgresCpu(postmaster);
   if (statements) await statementsReset(deps);
   await Promise.all(
     Array.from({ length: 64 }, async (_, lane) => {
@@ -65,9 +65,10 @@ export async function benchWebhookDelivery(
   );
   const backlogSeconds = (performance.now() - backlogStarted) / 1000;
   const backlogUsed = process.cpuUsage(backlogCpu);
-  console.error(
-    `backlog: ${backlog} orders in ${backlogSeconds.toFixed(1)} s = ${(backlog / backlogSeconds).toFixed(0)}/s with no worker; CPU per order: bench ${((backlogUsed.user + backlogUsed.system) / backlog).toFixed(0)} µs, PostgreSQL ${((1000 * postgresCpuSince(backlogPostmaster, backlogPg)) / backlog).toFixed(0)} µs`,
-  );
+  const notes = [
+    `webhooks backlog: ${backlog} orders created through OrderService.create with no worker running, in ${backlogSeconds.toFixed(1)} s = ${(backlog / backlogSeconds).toFixed(0)}/s; ` +
+      `CPU per order: bench ${((backlogUsed.user + backlogUsed.system) / backlog).toFixed(0)} µs, PostgreSQL ${((1000 * postgresCpuSince(postmaster, backlogPg)) / backlog).toFixed(0)} µs`,
+  ];
   if (statements) {
     console.error(`backlog statements:\n${(await statementsTop(deps, backlog)).join('\n')}`);
     await statementsReset(deps);
@@ -138,9 +139,7 @@ export async function benchWebhookDelivery(
     };
   }
 
-  const notes: string[] = [];
   try {
-    const postmaster = await postmasterPid(deps);
     let drained = await stats();
     const arrived = (st: Stats) => Object.values(st.paths).reduce((n, p) => n + p.count, 0);
     // CPU from the first arrival seen on (the workers' start-up under tsx is not delivery work).
