@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
+import { Agent, type Dispatcher } from 'undici';
 import { fieldProblem, isAppError } from '../../errors.ts';
 import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.ts';
 
@@ -40,6 +41,32 @@ export interface OutboundClient {
    * DestinationRefused, or the network error. Redirects are answers: never followed.
    */
   request(url: URL, init: OutboundRequest): Promise<http.IncomingMessage>;
+  /**
+   * A whole exchange, its answer read to a bounded excerpt: what a webhook attempt needs, at a
+   * fraction of `request`'s cost (undici: a third less CPU per exchange than `http.request`, the
+   * largest share of a webhook worker's). Rejects with DestinationRefused, OutboundTimeout or the
+   * network error until the answer's head is in; after it, a broken or slow body (the deadline
+   * passing) only shortens the excerpt. Redirects are answers: never followed.
+   */
+  exchange(url: URL, init: ExchangeRequest): Promise<ExchangeAnswer>;
+}
+
+interface ExchangeRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The whole exchange's deadline: resolution, connection, request and answer. */
+  timeoutMs: number;
+  /** How much of the answer's body to keep; the rest is read and dropped, or the exchange cut past it. */
+  excerptBytes: number;
+}
+
+export interface ExchangeAnswer {
+  status: number;
+  /** The raw Retry-After header, if any. */
+  retryAfter: string | null;
+  /** The body's first `excerptBytes`, as received. */
+  excerpt: Buffer[];
 }
 
 /** Longer than a burst of calls to one shop, shorter than the 5 s most servers keep an idle socket. */
@@ -60,24 +87,57 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
     http: new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
     https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
   };
-  return {
-    async request(url, init) {
-      let target: RequestTarget;
-      try {
-        // The scheme only: a shop's API URL may be longer than an endpoint URL is allowed to be.
-        const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
-        if (!schemes.includes(url.protocol))
-          throw fieldProblem('url', options.allowInsecure ? 'url.httpOrHttps' : 'url.https');
-        target = requestTarget(url);
-        // A socket connects to an IP literal without any lookup: it is checked here (no DNS involved).
-        if (target.ipLiteral && !vettedAddresses.has(target.host)) {
-          await assertPublicHost(target.host, options);
-          if (vettedAddresses.size >= VETTED_ADDRESSES) vettedAddresses.clear();
-          vettedAddresses.add(target.host);
-        }
-      } catch (err) {
-        throw refusal(err);
+  // undici's connections go through the same lookup (its connector hands `connect` to net/tls.connect).
+  const dispatcher = new Agent({
+    keepAliveTimeout: IDLE_SOCKET_MS,
+    keepAliveMaxTimeout: IDLE_SOCKET_MS,
+    connect: { lookup },
+  });
+  const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
+
+  /** The static checks, and an IP literal's (a socket connects to one without any lookup: no DNS involved). */
+  async function vet(url: URL): Promise<RequestTarget> {
+    try {
+      // The scheme only: a shop's API URL may be longer than an endpoint URL is allowed to be.
+      if (!schemes.includes(url.protocol))
+        throw fieldProblem('url', options.allowInsecure ? 'url.httpOrHttps' : 'url.https');
+      const target = requestTarget(url);
+      if (target.ipLiteral && !vettedAddresses.has(target.host)) {
+        await assertPublicHost(target.host, options);
+        if (vettedAddresses.size >= VETTED_ADDRESSES) vettedAddresses.clear();
+        vettedAddresses.add(target.host);
       }
+      return target;
+    } catch (err) {
+      throw refusal(err);
+    }
+  }
+
+  return {
+    async exchange(url, init) {
+      const target = await vet(url);
+      return new Promise<ExchangeAnswer>((resolve, reject) => {
+        const answer = new ExcerptReader(init.excerptBytes, resolve, reject);
+        const timer = setTimeout(() => answer.expire(new OutboundTimeout(init.timeoutMs)), init.timeoutMs);
+        answer.onSettled = () => clearTimeout(timer);
+        dispatcher.dispatch(
+          {
+            origin: target.origin,
+            path: target.path,
+            method: init.method,
+            headers: init.headers,
+            body: init.body,
+            // The timer above bounds the whole exchange; undici's own per-phase timers only as long.
+            headersTimeout: init.timeoutMs,
+            bodyTimeout: init.timeoutMs,
+          },
+          answer,
+        );
+      });
+    },
+
+    async request(url, init) {
+      const target = await vet(url);
       const secure = url.protocol === 'https:';
       const requestOptions: https.RequestOptions = {
         ...target.options,
@@ -113,6 +173,9 @@ const VETTED_ADDRESSES = 10_000;
 /** Where a request goes: `http.request`'s options for the URL (`urlToHttpOptions`), and its host. */
 interface RequestTarget {
   options: http.RequestOptions;
+  /** For undici: scheme, host and port; the path with its query. */
+  origin: string;
+  path: string;
   /** Without an IPv6 literal's brackets. */
   host: string;
   ipLiteral: boolean;
@@ -127,10 +190,95 @@ function requestTarget(url: URL): RequestTarget {
   let target = targets.get(url);
   if (target === undefined) {
     const host = hostOf(url);
-    target = { options: urlToHttpOptions(url), host, ipLiteral: isIP(host) !== 0 };
+    target = {
+      options: urlToHttpOptions(url),
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      host,
+      ipLiteral: isIP(host) !== 0,
+    };
     targets.set(url, target);
   }
   return target;
+}
+
+/**
+ * An exchange's answer as undici hands it over (its dispatch handler): the status and Retry-After,
+ * then the body's first bytes. Settles once: with the answer at its end (or at its excerpt's
+ * limit, cutting the rest), or when it fails or its deadline passes — a rejection before the head
+ * is in, the answer so far after it.
+ */
+class ExcerptReader implements Dispatcher.DispatchHandler {
+  onSettled: () => void = () => {};
+  private controller: Dispatcher.DispatchController | null = null;
+  private status = 0;
+  private retryAfter: string | null = null;
+  private readonly excerpt: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly resolve: (answer: ExchangeAnswer) => void,
+    private readonly reject: (err: Error) => void,
+  ) {}
+
+  /** The deadline: the exchange is cut wherever it is (still connecting: as soon as it would start). */
+  expire(err: OutboundTimeout): void {
+    if (this.settled) return;
+    if (this.controller) this.controller.abort(err);
+    else this.fail(err);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new Error('the exchange was already given up'));
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: http.IncomingHttpHeaders,
+  ): void {
+    // 1xx answers are informational: the final one follows.
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    const retryAfter = headers['retry-after'];
+    this.retryAfter = (Array.isArray(retryAfter) ? retryAfter[0] : retryAfter) ?? null;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.size < this.limit) this.excerpt.push(chunk.subarray(0, this.limit - this.size));
+    this.size += chunk.length;
+    if (this.size >= this.limit) {
+      this.succeed();
+      // Enough read: a long body is not worth its bytes (nor the connection it holds).
+      controller.abort(new Error('answer read to its excerpt'));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.succeed();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.status !== 0) this.succeed();
+    else this.fail(err);
+  }
+
+  private succeed(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onSettled();
+    this.resolve({ status: this.status, retryAfter: this.retryAfter, excerpt: this.excerpt });
+  }
+
+  private fail(err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onSettled();
+    this.reject(err);
+  }
 }
 
 /**

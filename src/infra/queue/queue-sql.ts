@@ -110,15 +110,19 @@ export const orderQueueName = (prefix: string, trackingRef: string): string => `
  * by no worker, not failed for good — and returns their `payload` (json): the statement that does
  * their work in bulk claims them, so no worker runs them afterwards, and if that statement fails
  * they are still queued. `task` and `limit` are SQL expressions.
+ *
+ * In no particular order: the first `limit` found. Ordered by run_at, each take read and sorted
+ * the whole backlog (24 ms of 20,000 waiting fan-outs for 500 taken, once per statement, so a
+ * backlog cost its square); unordered, the scan stops at `limit`. Nothing waits for ever: the job
+ * runner itself runs the oldest job first, and that run takes the others.
  */
 export function takeWaitingJobsSql(task: string, limit: string): string {
   return `DELETE FROM graphile_worker._private_jobs taken
    WHERE taken.id IN (
      SELECT j.id FROM graphile_worker._private_jobs j
-       JOIN graphile_worker._private_tasks k ON k.id = j.task_id
-      WHERE k.identifier = ${task} AND j.locked_at IS NULL AND j.run_at <= now()
-        AND j.attempts < j.max_attempts
-      ORDER BY j.run_at LIMIT ${limit}
+      WHERE j.task_id = (SELECT k.id FROM graphile_worker._private_tasks k WHERE k.identifier = ${task})
+        AND j.locked_at IS NULL AND j.run_at <= now() AND j.attempts < j.max_attempts
+      LIMIT ${limit}
       FOR UPDATE OF j SKIP LOCKED)
      AND taken.locked_at IS NULL
    RETURNING taken.payload`;

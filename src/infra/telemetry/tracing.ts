@@ -6,6 +6,7 @@ import type * as OtlpExporter from '@opentelemetry/exporter-trace-otlp-http';
 import type * as Instrumentation from '@opentelemetry/instrumentation';
 import type * as HttpInstrumentation from '@opentelemetry/instrumentation-http';
 import type * as PgInstrumentation from '@opentelemetry/instrumentation-pg';
+import type * as UndiciInstrumentation from '@opentelemetry/instrumentation-undici';
 import type * as Resources from '@opentelemetry/resources';
 import type * as TraceBase from '@opentelemetry/sdk-trace-base';
 import type * as TraceNode from '@opentelemetry/sdk-trace-node';
@@ -44,8 +45,8 @@ export function tracing(): Tracing | null {
 }
 
 /**
- * Starts OpenTelemetry: spans of incoming and outgoing HTTP (node:http/https, which the outbound
- * client and Fastify use) and of PostgreSQL queries (pg), sent in batches to an OTLP/HTTP collector
+ * Starts OpenTelemetry: spans of incoming and outgoing HTTP (node:http/https, which Fastify and the
+ * outbound client's `request` use; undici, which its `exchange` uses) and of PostgreSQL queries (pg), sent in batches to an OTLP/HTTP collector
  * (JSON to `<endpoint>/v1/traces`), W3C `traceparent` read from requests and added to outbound
  * calls. Must run before the app's modules use `http` and `pg` (src/infra/telemetry/register.ts).
  *
@@ -66,6 +67,8 @@ export function startTracing(options: { endpoint: string; serviceName: string })
   const { HttpInstrumentation: Http } =
     require('@opentelemetry/instrumentation-http') as typeof HttpInstrumentation;
   const { PgInstrumentation: Pg } = require('@opentelemetry/instrumentation-pg') as typeof PgInstrumentation;
+  const { UndiciInstrumentation: Undici } =
+    require('@opentelemetry/instrumentation-undici') as typeof UndiciInstrumentation;
 
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({
@@ -90,6 +93,8 @@ export function startTracing(options: { endpoint: string; serviceName: string })
       }),
       // Only queries inside a request or a job: the job runner's polling would be a trace a second.
       new Pg({ requireParentSpan: true }),
+      // The webhook attempts' exchanges (the outbound client's `exchange`, undici: diagnostics channels).
+      new Undici({ requireParentforSpans: true }),
     ],
   });
   // Required now, so the hooks above patch them before the app uses them.
