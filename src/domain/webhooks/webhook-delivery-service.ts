@@ -60,19 +60,6 @@ export function webhookDeliveryService(deps: {
   const dispatchers = new Set<WebhookDispatcher>();
 
   let asked: { eventId: string; resolve: (ids: string[]) => void; reject: (err: unknown) => void }[] = [];
-  /** A fan-out statement in flight from this process: the fan-outs asked meanwhile wait to share the next one. */
-  let fanningOut = false;
-  function fanOutSoon(): void {
-    if (fanningOut || asked.length === 0) return;
-    fanningOut = true;
-    setImmediate(
-      () =>
-        void fanOutAsked().finally(() => {
-          fanningOut = false;
-          fanOutSoon();
-        }),
-    );
-  }
   async function fanOutAsked(): Promise<void> {
     const batch = asked;
     asked = [];
@@ -92,8 +79,7 @@ export function webhookDeliveryService(deps: {
   return {
     fanOut(eventId: string): Promise<string[]> {
       return new Promise((resolve, reject) => {
-        asked.push({ eventId, resolve, reject });
-        fanOutSoon();
+        if (asked.push({ eventId, resolve, reject }) === 1) setImmediate(() => void fanOutAsked());
       });
     },
 
