@@ -85,9 +85,10 @@ describe('dlv help and completion (issue #24)', () => {
   it('a command loads what it uses (issue #25): no documents, mail, Redis, connectors nor HTTP for brands list', async () => {
     const env = { DATABASE_URL: testDatabaseUrl() };
     // What no `dlv` command outside its own use loads: documents (PDF, barcodes, images), object
-    // storage, mail, Redis without REDIS_URL, password hashing, phone numbers, the HTTP server, tracing.
+    // storage, mail, Redis without REDIS_URL, password hashing, phone numbers, the HTTP server, tracing,
+    // the webhooks' HTTP client (undici, ~20 MB: loaded by the first attempt).
     const heavy = (p: string) =>
-      /^(pdfkit|fontkit|bwip-js|sharp|nodemailer|ioredis|@node-rs\/argon2|libphonenumber-js|fastify|graphile-worker|codes-postaux)$/.test(
+      /^(pdfkit|fontkit|bwip-js|sharp|nodemailer|ioredis|@node-rs\/argon2|libphonenumber-js|fastify|graphile-worker|codes-postaux|undici)$/.test(
         p,
       ) || /^@(aws-sdk|smithy|opentelemetry)\//.test(p);
     // A core command (brands, keys, grids, webhooks): the core services, not the whole bag.

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
+import { createRequire } from 'node:module';
 import { isIP, type LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { fieldProblem, isAppError } from '../../errors.ts';
 import { assertPublicHost, type DestinationOptions, hostOf } from './url-guard.ts';
 
@@ -88,11 +89,13 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
     https: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
   };
   // undici's connections go through the same lookup (its connector hands `connect` to net/tls.connect).
-  const dispatcher = new Agent({
-    keepAliveTimeout: IDLE_SOCKET_MS,
-    keepAliveMaxTimeout: IDLE_SOCKET_MS,
-    connect: { lookup },
-  });
+  let dispatcher: Agent | null = null;
+  const undiciAgent = (): Agent =>
+    (dispatcher ??= new (loadUndici().Agent)({
+      keepAliveTimeout: IDLE_SOCKET_MS,
+      keepAliveMaxTimeout: IDLE_SOCKET_MS,
+      connect: { lookup },
+    }));
   const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
 
   /** The static checks, and an IP literal's (a socket connects to one without any lookup: no DNS involved). */
@@ -120,7 +123,7 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
         const answer = new ExcerptReader(init.excerptBytes, resolve, reject);
         const timer = setTimeout(() => answer.expire(new OutboundTimeout(init.timeoutMs)), init.timeoutMs);
         answer.onSettled = () => clearTimeout(timer);
-        dispatcher.dispatch(
+        undiciAgent().dispatch(
           {
             origin: target.origin,
             path: target.path,
@@ -169,6 +172,16 @@ export function outboundClient(options: DestinationOptions): OutboundClient {
 }
 
 const VETTED_ADDRESSES = 10_000;
+
+let undici: typeof import('undici') | null = null;
+/**
+ * undici, required by the first exchange: it adds ~20 MB to a process's memory, which the API (a
+ * few exchanges an hour, if any: it sends no webhooks) and the CLI would carry for nothing.
+ */
+function loadUndici(): typeof import('undici') {
+  undici ??= createRequire(import.meta.url)('undici') as typeof import('undici');
+  return undici;
+}
 
 /** Where a request goes: `http.request`'s options for the URL (`urlToHttpOptions`), and its host. */
 interface RequestTarget {
