@@ -38,7 +38,12 @@ export interface WebhookDispatcher {
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** An endpoint answering faster than this on average gets PREFETCH times its limit claimed ahead. */
 const FAST_ENDPOINT_MS = 100;
-const PREFETCH = 4;
+/**
+ * 8: fewer, larger claims (eight fast endpoints fill WEBHOOKS_MAX_IN_FLIGHT's 256). Against 4, a
+ * backlog drained 4–14 % faster in five interleaved pairs of six, with less CPU per delivery in
+ * the worker and in PostgreSQL; 16 was slower than 4.
+ */
+const PREFETCH = 8;
 
 /** One endpoint's deliveries in this process: claimed and waiting for room, and being sent. */
 interface Lane {
