@@ -127,8 +127,12 @@ export async function benchWebhookDelivery(
     const rateOf = (paths: Set<string>) =>
       [...paths].reduce((n, p) => n + (s.paths[p]?.count ?? 0), 0) /
       ((Math.max(...[...paths].map((p) => s.paths[p]?.last ?? 0)) - startedAt) / 1000);
+    /** Orders created per second for these endpoints' brands: what their deliveries could at most keep up with. */
+    const createdRateOf = (paths: Set<string>) =>
+      [...paths].reduce((n, p) => n + (created.get(p) ?? 0), 0) / creationSeconds;
     return {
       rateOf,
+      createdRateOf,
       label,
       created: totalCreated,
       createdPerSecond: totalCreated / creationSeconds,
@@ -214,7 +218,15 @@ export async function benchWebhookDelivery(
     const others = new Set(brands.slice(1).map((b) => b.path));
     const baselineOthers = real.rateOf(others);
     const isolated = await run('one endpoint answering in 500 ms', others);
-    const loss = 1 - isolated.perSecond / baselineOthers;
+    // Both runs' deliveries keep up with their creations, so each rate follows how fast orders were
+    // created in that run, which moves by 10–15 % from run to run on a shared or throttled machine:
+    // what the slow endpoint takes from the others is their deliveries per order created a second.
+    const keptUp = (rate: number, createdRate: number) => rate / createdRate;
+    const loss =
+      1 -
+      keptUp(isolated.perSecond, isolated.createdRateOf(others)) /
+        keptUp(baselineOthers, real.createdRateOf(others));
+    const rawLoss = 1 - isolated.perSecond / baselineOthers;
 
     const ratio = real.perSecond / minimal;
     notes.push(
@@ -226,7 +238,8 @@ export async function benchWebhookDelivery(
         `end to end / minimal = ${ratio.toFixed(2)} (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'NOT met'}); ` +
         `draining / minimal = ${(drainRate / minimal).toFixed(2)} (delivery alone, order creation not in the run)`,
       `webhooks isolation: with one endpoint of ${endpoints} answering in 500 ms, the ${endpoints - 1} others got ${isolated.perSecond.toFixed(0)} deliveries/s ` +
-        `against ${baselineOthers.toFixed(0)}/s in the first run: ${(loss * 100).toFixed(1)} % lost (target ≤ 10 %: ${loss <= 0.1 ? 'met' : 'NOT met'}); ` +
+        `against ${baselineOthers.toFixed(0)}/s in the first run (${rawLoss > 0 ? '−' : '+'}${Math.abs(rawLoss * 100).toFixed(1)} %), their orders created at ${isolated.createdRateOf(others).toFixed(0)}/s against ${real.createdRateOf(others).toFixed(0)}/s: ` +
+        `${(loss * 100).toFixed(1)} % lost per order created (target ≤ 10 %: ${loss <= 0.1 ? 'met' : 'NOT met'}); ` +
         `their lag p50 ${isolated.lag.p50} ms, p99 ${isolated.lag.p99} ms`,
     );
   } finally {
