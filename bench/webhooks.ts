@@ -192,6 +192,7 @@ export async function benchWebhookDelivery(
 
     await reset();
     const receiverBefore = cpuMs(receiver.pid);
+    const minimalCount = Math.max(real.delivered, 10_000);
     // The same events as the worker's: one of the run's order.created, as data of every body.
     const { rows: sample } = await deps.pool.query<{ data: string }>(
       `SELECT data::text AS data FROM outbox_events WHERE type = 'order.created' ORDER BY seq DESC LIMIT 1`,
@@ -200,13 +201,12 @@ export async function benchWebhookDelivery(
       DATA: sample[0]?.data ?? '{"order":{}}',
       TARGET: base,
       PATHS: [...allFast].join(','),
-      COUNT: String(Math.max(real.delivered, 10_000)),
+      COUNT: String(minimalCount),
       CONCURRENCY: String(endpoints * PER_ENDPOINT * workerCount),
       SECRET: brands[0]!.secret,
     });
     const minimal = sender.port;
     const minimalCpu = /CPU (\d+)/.exec(sender.output())?.[1] ?? '?';
-    const minimalCount = Math.max(real.delivered, 10_000);
     const minimalReceiverCpu = ((1000 * (cpuMs(receiver.pid) - receiverBefore)) / minimalCount).toFixed(0);
 
     // Isolation: the first endpoint now answers in 500 ms; the others are measured as before.

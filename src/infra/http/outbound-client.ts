@@ -58,7 +58,7 @@ interface ExchangeRequest {
   body: string;
   /** The whole exchange's deadline: resolution, connection, request and answer. */
   timeoutMs: number;
-  /** How much of the answer's body to keep; the rest is read and dropped, or the exchange cut past it. */
+  /** How much of the answer's body to keep: past it, the exchange is cut (its connection closed). */
   excerptBytes: number;
 }
 
