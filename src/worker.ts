@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Logger, makeWorkerUtils, type Runner, run, type WorkerEvents } from 'graphile-worker';
 import { isConnectionError } from './db/pool.ts';
 import type { Deps } from './deps.ts';
+import { jobLogMeta } from './infra/queue/job-log-meta.ts';
 import { CRONTAB, taskList } from './jobs/index.ts';
 import { instrumentTasks, type JobObserver } from './jobs/instrument-tasks.ts';
 
@@ -39,7 +40,9 @@ const DEAD_AFTER_MS = 30_000;
 export async function startWorker(deps: Deps, options: WorkerOptions = {}): Promise<Runner> {
   const log = options.log ?? (() => {});
   const tasks = instrumentTasks(taskList(deps), options.jobObserver);
-  const logger = new Logger((scope) => (level, message, meta) => log(level, message, { ...scope, ...meta }));
+  const logger = new Logger(
+    (scope) => (level, message, meta) => log(level, message, { ...scope, ...jobLogMeta(meta) }),
+  );
   let stopping = false;
   let settle: () => void = () => {};
   const promise = new Promise<void>((resolve) => {

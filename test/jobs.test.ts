@@ -6,6 +6,7 @@ import { JOB_SPECS } from '../src/jobs/job-names.ts';
 import { startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { holdAsDeadWorker } from './support/queued-jobs.ts';
+import { buildScratchTestApp } from './support/scratch-database.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,6 +41,31 @@ describe('job runner', () => {
       expect(keys).toEqual(['new']);
     } finally {
       await runner.stop();
+    }
+  }, 60_000);
+});
+
+describe('job log lines', () => {
+  it("name the job and its attempt, not its payload (the reset mail's is an e-mail address)", async () => {
+    // A database of its own: on the shared one another file's worker could run the job.
+    const scratch = await buildScratchTestApp();
+    const lines: { level: string; message: string; meta?: Record<string, unknown> }[] = [];
+    const runner = await startWorker(scratch.deps, {
+      pollIntervalMs: 100,
+      log: (level, message, meta) => lines.push({ level, message, meta }),
+    });
+    try {
+      const email = 'nobody-in-the-logs@example.com';
+      await scratch.deps.accounts.requestReset({ email, locale: 'fr', ip: '127.0.0.1' });
+      const completed = () =>
+        lines.find((l) => l.message.startsWith('Completed task') && l.message.includes('account_reset_mail'));
+      const started = Date.now();
+      while (!completed() && Date.now() - started < 50_000) await new Promise((r) => setTimeout(r, 100));
+      expect(completed()?.meta?.job).toMatchObject({ task: 'account_reset_mail', attempts: 1 });
+      expect(JSON.stringify(lines)).not.toContain(email);
+    } finally {
+      await runner.stop();
+      await scratch.close();
     }
   }, 60_000);
 });
