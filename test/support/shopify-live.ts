@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { SHOPIFY_SYNC_ORDER } from '../../src/connectors/shopify/jobs/sync-order.ts';
-import { freePort } from '../../src/infra/embedded-postgres.ts';
 import { jobQueueOn } from '../../src/infra/queue/job-queue.ts';
 import { type Runner, startWorker } from '../../src/worker.ts';
 import { Browser, createUser, PASSWORD } from './account-browser.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
 import { type FakeShopify, startFakeShopify } from './fake-shopify.ts';
+import { onPickedPort } from './picked-port.ts';
 import { makeDueNow } from './queued-jobs.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { authorizeHref, newShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from './shopify.ts';
@@ -27,21 +27,29 @@ export interface LiveShopify {
 
 export async function startLiveShopify(): Promise<LiveShopify> {
   const scratch = await createScratchDatabase();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const fake = await startFakeShopify({
-    apiKey: SHOPIFY_KEY,
-    apiSecret: SHOPIFY_SECRET,
-    privacyWebhookUrl: `${base}/connectors/shopify/webhooks`,
+  const { t, fake, base } = await onPickedPort(async (port) => {
+    const base = `http://127.0.0.1:${port}`;
+    const fake = await startFakeShopify({
+      apiKey: SHOPIFY_KEY,
+      apiSecret: SHOPIFY_SECRET,
+      privacyWebhookUrl: `${base}/connectors/shopify/webhooks`,
+    });
+    const t = await buildTestApp({
+      config: {
+        ...shopifyConfig({ adminOriginTemplate: fake.adminOriginTemplate }),
+        databaseUrl: scratch.url,
+        publicBaseUrl: base,
+      },
+    });
+    return {
+      value: { t, fake, base },
+      listen: () => t.app.listen({ port, host: '127.0.0.1' }).then(() => {}),
+      close: async () => {
+        await t.close();
+        await fake.close();
+      },
+    };
   });
-  const t = await buildTestApp({
-    config: {
-      ...shopifyConfig({ adminOriginTemplate: fake.adminOriginTemplate }),
-      databaseUrl: scratch.url,
-      publicBaseUrl: base,
-    },
-  });
-  await t.app.listen({ port, host: '127.0.0.1' });
   const runner = await startWorker(t.deps, { concurrency: 4, pollIntervalMs: 50 });
   return {
     t,

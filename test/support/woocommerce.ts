@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { type Runner, startWorker } from '../../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './app.ts';
 import { type FakeWooCommerce, startFakeWooCommerce } from './fake-woocommerce.ts';
+import { onPickedPort } from './picked-port.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { CONNECTOR_KEY } from './shopify.ts';
-
-/** A free loopback port: the bridge's public address (its webhook and callback URLs) must be known before it listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /**
  * The service listening on loopback with its worker, on its own database, beside a fake
@@ -21,8 +12,7 @@ async function freePort(): Promise<number> {
  */
 export async function startWooBridge() {
   const scratch = await createScratchDatabase();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
+  let base = '';
   let t: TestApp | undefined;
   let runner: Runner | undefined;
   let fake: FakeWooCommerce | undefined;
@@ -33,16 +23,24 @@ export async function startWooBridge() {
     await scratch.drop();
   };
   try {
-    t = await buildTestApp({
-      config: {
-        databaseUrl: scratch.url,
-        publicBaseUrl: base,
-        connectorsAllowInsecure: true,
-        connectorSecretKey: CONNECTOR_KEY,
-        woocommerce: true,
-      },
+    // The bridge's public address (its webhook and callback URLs) is known before it listens.
+    t = await onPickedPort(async (port) => {
+      base = `http://127.0.0.1:${port}`;
+      const app = await buildTestApp({
+        config: {
+          databaseUrl: scratch.url,
+          publicBaseUrl: base,
+          connectorsAllowInsecure: true,
+          connectorSecretKey: CONNECTOR_KEY,
+          woocommerce: true,
+        },
+      });
+      return {
+        value: app,
+        listen: () => app.app.listen({ port, host: '127.0.0.1' }).then(() => {}),
+        close: () => app.close(),
+      };
     });
-    await t.app.listen({ port, host: '127.0.0.1' });
     runner = await startWorker(t.deps, { pollIntervalMs: 100, concurrency: 4 });
     fake = await startFakeWooCommerce({ insecureCallbacks: true, deliveryTimeoutMs: 5000 });
     const app = t;
