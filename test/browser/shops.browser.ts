@@ -3,7 +3,7 @@ import { storesOn } from '../../src/db/stores.ts';
 import { createUser } from '../support/account-browser.ts';
 import { type FakeShopify, startFakeShopify } from '../support/fake-shopify.ts';
 import { linkShop, SHOPIFY_KEY, SHOPIFY_SECRET, shopifyConfig } from '../support/shopify.ts';
-import { freePort, hasChromium, newPage, openStage, type Stage, shoot, signIn } from './support.ts';
+import { hasChromium, newPage, openStage, type Stage, shoot, signIn } from './support.ts';
 
 /**
  * The Shops page in a real Chromium: a store connected through Shopify's OAuth (the fake Shopify on
@@ -17,13 +17,11 @@ describe.skipIf(!hasChromium)('the Shops page (Chromium)', () => {
   beforeAll(async () => {
     fake = await startFakeShopify({ apiKey: SHOPIFY_KEY, apiSecret: SHOPIFY_SECRET });
     // Shopify sends the browser back to the app's public address: the app must know its port.
-    const port = await freePort();
     stage = await openStage({
-      port,
-      config: {
+      configForOrigin: (origin) => ({
         ...shopifyConfig({ adminOriginTemplate: fake.adminOriginTemplate }),
-        publicBaseUrl: `http://127.0.0.1:${port}`,
-      },
+        publicBaseUrl: origin,
+      }),
     });
   });
   afterAll(async () => {

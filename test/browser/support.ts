@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Config } from '../../src/config.ts';
 import { PASSWORD } from '../support/account-browser.ts';
 import { buildTestApp, type TestApp } from '../support/app.ts';
+import { onPickedPort } from '../support/picked-port.ts';
 import { startSmtpReceiver } from '../support/smtp-receiver.ts';
 
 /** Debian's Chromium; CHROMIUM_PATH points elsewhere (another install, or nowhere to see the skip). */
@@ -53,29 +53,37 @@ export interface Stage {
   close(): Promise<void>;
 }
 
-/** A loopback port free now: for an app that must know its own address before it listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /**
  * The real app on a loopback port, a real SMTP server catching its mail, and a headless Chromium.
  * `port`: listen there (with `config.publicBaseUrl` pointing at it, for redirects back to the app);
  * `clock`: the app's time (a test that needs a given hour of the day moves it).
  */
 export async function openStage(
-  options: { config?: Partial<Config>; port?: number; clock?: () => Date } = {},
+  options: {
+    config?: Partial<Config>;
+    /** For an app that must know its own address before it listens (a shop's callbacks): its settings for that origin. */
+    configForOrigin?: (origin: string) => Partial<Config>;
+    clock?: () => Date;
+  } = {},
 ): Promise<Stage> {
   const smtp = await startSmtpReceiver();
-  const t = await buildTestApp({
-    config: { smtpUrl: smtp.url, ...options.config },
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
-  await t.app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const build = (more: Partial<Config> = {}) =>
+    buildTestApp({
+      config: { smtpUrl: smtp.url, ...options.config, ...more },
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+  const { configForOrigin } = options;
+  const t = configForOrigin
+    ? await onPickedPort(async (port) => {
+        const app = await build(configForOrigin(`http://127.0.0.1:${port}`));
+        return {
+          value: app,
+          listen: () => app.app.listen({ host: '127.0.0.1', port }).then(() => {}),
+          close: () => app.close(),
+        };
+      })
+    : await build();
+  if (!configForOrigin) await t.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = t.app.server.address() as AddressInfo;
   const browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -87,16 +86,7 @@ export function startService(mode: string, env: Record<string, string>): Service
 }
 
 /** A loopback port free right now (nothing listens there: a "closed port" for a dependency that is down). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from '../../src/infra/embedded-postgres.ts';
 
 /** The port a service process listens on, from Fastify's "Server listening at" line. */
 export async function listeningPort(service: ServiceProcess): Promise<number> {
