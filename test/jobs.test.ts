@@ -7,6 +7,7 @@ import { startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
 import { holdAsDeadWorker } from './support/queued-jobs.ts';
 import { buildScratchTestApp } from './support/scratch-database.ts';
+import { eventually } from './support/webhook-receiver.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -57,11 +58,14 @@ describe('job log lines', () => {
     try {
       const email = 'nobody-in-the-logs@example.com';
       await scratch.deps.accounts.requestReset({ email, locale: 'fr', ip: '127.0.0.1' });
-      const completed = () =>
-        lines.find((l) => l.message.startsWith('Completed task') && l.message.includes('account_reset_mail'));
-      const started = Date.now();
-      while (!completed() && Date.now() - started < 50_000) await new Promise((r) => setTimeout(r, 100));
-      expect(completed()?.meta?.job).toMatchObject({ task: 'account_reset_mail', attempts: 1 });
+      const completed = await eventually(
+        async () =>
+          lines.find(
+            (l) => l.message.startsWith('Completed task') && l.message.includes('account_reset_mail'),
+          ),
+        50_000,
+      );
+      expect(completed.meta?.job).toMatchObject({ task: 'account_reset_mail', attempts: 1 });
       expect(JSON.stringify(lines)).not.toContain(email);
     } finally {
       await runner.stop();

@@ -55,8 +55,8 @@ export interface Stage {
 
 /**
  * The real app on a loopback port, a real SMTP server catching its mail, and a headless Chromium.
- * `port`: listen there (with `config.publicBaseUrl` pointing at it, for redirects back to the app);
- * `clock`: the app's time (a test that needs a given hour of the day moves it).
+ * `configForOrigin`: settings that name the app's own address (its `publicBaseUrl`, for redirects
+ * back to the app), given the origin it will listen on; `clock`: the app's time (a test that needs a given hour of the day moves it).
  */
 export async function openStage(
   options: {
@@ -73,17 +73,20 @@ export async function openStage(
       ...(options.clock ? { clock: options.clock } : {}),
     });
   const { configForOrigin } = options;
-  const t = configForOrigin
-    ? await onPickedPort(async (port) => {
-        const app = await build(configForOrigin(`http://127.0.0.1:${port}`));
-        return {
-          value: app,
-          listen: () => app.app.listen({ host: '127.0.0.1', port }).then(() => {}),
-          close: () => app.close(),
-        };
-      })
-    : await build();
-  if (!configForOrigin) await t.app.listen({ host: '127.0.0.1', port: 0 });
+  let t: TestApp;
+  if (configForOrigin) {
+    t = await onPickedPort(async (port) => {
+      const app = await build(configForOrigin(`http://127.0.0.1:${port}`));
+      return {
+        value: app,
+        listen: () => app.app.listen({ host: '127.0.0.1', port }),
+        close: () => app.close(),
+      };
+    });
+  } else {
+    t = await build();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+  }
   const { port } = t.app.server.address() as AddressInfo;
   const browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });

@@ -3,7 +3,7 @@ import { freePort } from '../../src/infra/embedded-postgres.ts';
 /** What `onPickedPort` starts: built for a port, then listening on it. */
 export interface PortBound<T> {
   value: T;
-  listen(): Promise<void>;
+  listen(): Promise<unknown>;
   /** Undoes what was built when the port was taken meanwhile. */
   close(): Promise<void>;
 }

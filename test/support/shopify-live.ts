@@ -43,7 +43,7 @@ export async function startLiveShopify(): Promise<LiveShopify> {
     });
     return {
       value: { t, fake, base },
-      listen: () => t.app.listen({ port, host: '127.0.0.1' }).then(() => {}),
+      listen: () => t.app.listen({ port, host: '127.0.0.1' }),
       close: async () => {
         await t.close();
         await fake.close();

@@ -12,7 +12,6 @@ import { CONNECTOR_KEY } from './shopify.ts';
  */
 export async function startWooBridge() {
   const scratch = await createScratchDatabase();
-  let base = '';
   let t: TestApp | undefined;
   let runner: Runner | undefined;
   let fake: FakeWooCommerce | undefined;
@@ -24,8 +23,8 @@ export async function startWooBridge() {
   };
   try {
     // The bridge's public address (its webhook and callback URLs) is known before it listens.
-    t = await onPickedPort(async (port) => {
-      base = `http://127.0.0.1:${port}`;
+    const bound = await onPickedPort(async (port) => {
+      const base = `http://127.0.0.1:${port}`;
       const app = await buildTestApp({
         config: {
           databaseUrl: scratch.url,
@@ -36,14 +35,15 @@ export async function startWooBridge() {
         },
       });
       return {
-        value: app,
-        listen: () => app.app.listen({ port, host: '127.0.0.1' }).then(() => {}),
+        value: { app, base },
+        listen: () => app.app.listen({ port, host: '127.0.0.1' }),
         close: () => app.close(),
       };
     });
+    const { app, base } = bound;
+    t = app;
     runner = await startWorker(t.deps, { pollIntervalMs: 100, concurrency: 4 });
     fake = await startFakeWooCommerce({ insecureCallbacks: true, deliveryTimeoutMs: 5000 });
-    const app = t;
     const woo = fake;
     return {
       t: app,

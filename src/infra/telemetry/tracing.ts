@@ -48,7 +48,8 @@ export function tracing(): Tracing | null {
  * Starts OpenTelemetry: spans of incoming and outgoing HTTP (node:http/https, which Fastify and the
  * outbound client's `request` use; undici, which its `exchange` uses) and of PostgreSQL queries
  * (pg), sent in batches to an OTLP/HTTP collector (JSON to `<endpoint>/v1/traces`), W3C
- * `traceparent` read from requests and added to outbound calls. Must run before the app's modules use `http` and `pg` (src/infra/telemetry/register.ts).
+ * `traceparent` read from requests and added to outbound calls. Must run before the app's modules
+ * use `http` and `pg` (src/infra/telemetry/register.ts).
  *
  * The SDK is CommonJS and loaded with `require`, synchronously: the instrumentations patch the
  * modules as they are required here (prototypes and the shared `http` objects, which the app's ES
