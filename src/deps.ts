@@ -370,13 +370,13 @@ export function createDeps(
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
   const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
     let limiter: RateLimiter | null = null;
+    const made = () =>
+      (limiter ??= config.redisUrl
+        ? redisRateLimiter(config.redisUrl, policy, redis)
+        : memoryRateLimiter(policy));
     return {
-      take: (key) => {
-        limiter ??= config.redisUrl
-          ? redisRateLimiter(config.redisUrl, policy, redis)
-          : memoryRateLimiter(policy);
-        return limiter.take(key);
-      },
+      take: (key) => made().take(key),
+      refund: (key) => made().refund(key),
       close: async () => {
         await limiter?.close();
       },

@@ -55,7 +55,9 @@ export function startupBanner(facts: BannerFacts): string {
       lines.push(
         '',
         `  Demo courier ${facts.demo.courier.email}, one-time password (shown once): ${facts.demo.courier.password}`,
-        `    at http://${config.host}:${port}/courier/login once \`dlv rounds plan --date <day> --assign\` gave it a round`,
+        `    at http://${config.host}:${port}/courier/login: it signs in once, within 72 hours, and the courier then`,
+        `    chooses their own password (a new one: dlv couriers reset-password ${facts.demo.courier.email});`,
+        '    the courier sees a round once `dlv rounds plan --date <day> --assign` gave it one',
       );
     }
   }

@@ -12,6 +12,10 @@ export const CourierSchema = Type.Object(
     name: Name,
     phone: NullableString({ maxLength: 30 }),
     locale: Type.Union([Type.Literal('fr'), Type.Literal('en')]),
+    must_choose_password: Type.Boolean({
+      description:
+        'True while the courier holds a one-time password (generated): their next sign-in makes them choose their own.',
+    }),
     disabled_at: NullableString({ format: 'date-time', maxLength: 30, description: 'Null while enabled.' }),
     created_at: Type.String({ format: 'date-time', maxLength: 30 }),
   },
@@ -25,14 +29,20 @@ export const NewCourierBody = Type.Object(
       description: 'The courier’s sign-in e-mail (unique among couriers).',
     }),
     name: Type.String({ maxLength: 100 }),
-    phone: Type.Optional(NullableString({ maxLength: 30 })),
+    phone: Type.Optional(
+      NullableString({
+        maxLength: 30,
+        description: 'French (`06 12 34 56 78`) or international (`+44 20 7946 0958`); stored in E.164.',
+      }),
+    ),
     locale: Type.Optional(
       Type.Union([Type.Literal('fr'), Type.Literal('en')], { description: 'Default `fr`.' }),
     ),
     password: Type.Optional(
       Type.String({
         maxLength: 128,
-        description: 'Without it, a one-time password is generated and given once in the answer.',
+        description:
+          'A password the courier chose (the account area’s rules). Without it, a one-time password is generated and given once in the answer: it opens one sign-in, within 72 hours, which makes the courier choose their own.',
       }),
     ),
   },
