@@ -474,7 +474,8 @@ export function createDeps(
     resetLimiter,
     redisHealth: redis,
     couriers,
-    // The courier's day gives each stop's recipient choices in clear (that courier's stops only).
+    // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
+    // operator's rounds; never to a brand.
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
     rates,
     orders,

@@ -87,7 +87,7 @@ const DeliveryStop = Type.Object(
       instructions: NullableString({
         maxLength: 1000,
         description:
-          'What the recipient asked on the tracking page (door code, floor…): in the courier’s own day only, else null.',
+          'What the recipient asked on the tracking page (door code, floor…), null when nothing: for the courier of the delivery (their day) and the operator (these rounds), never a brand nor another courier.',
       }),
       safe_place: Type.Union(
         [
@@ -99,7 +99,7 @@ const DeliveryStop = Type.Object(
         ],
         {
           description:
-            'Where the recipient allows the parcel to be left when out: in the courier’s own day only, else null.',
+            'Where the recipient allows the parcel to be left when out, null when nowhere: for the courier of the delivery and the operator, never a brand nor another courier.',
         },
       ),
     }),
