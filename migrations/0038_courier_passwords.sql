@@ -12,8 +12,9 @@ ALTER TABLE courier_sessions ADD COLUMN password_change_only boolean NOT NULL DE
 -- weeks (a session lasts a week at most), and chooses their own. Their open sessions carry on.
 UPDATE couriers SET one_time_password_until = now() + interval '14 days';
 
--- Phones were stored as typed: the French forms in E.164, as new ones are and as orders' phones
--- are (`06 12 34 56 78`, `+33 (0)6…`, `0033 6…` → `+33612345678`). Anything else stays as typed.
+-- Phones were stored as typed: in E.164 now, as new ones are and as orders' phones are: the French
+-- forms (`06 12 34 56 78`, `+33 (0)6…`, `0033 6…` → `+33612345678`) and international numbers
+-- written with their + (`+44 20 7946 0958` → `+442079460958`). Anything else stays as typed.
 UPDATE couriers c SET phone = CASE
     WHEN t.digits ~ '^0[1-9][0-9]{8}$' THEN '+33' || substr(t.digits, 2)
     WHEN t.digits ~ '^\+330[1-9][0-9]{8}$' THEN '+33' || substr(t.digits, 5)
@@ -21,4 +22,4 @@ UPDATE couriers c SET phone = CASE
     ELSE t.digits
   END
   FROM (SELECT id, regexp_replace(phone, '[ .()/-]', '', 'g') AS digits FROM couriers WHERE phone IS NOT NULL) t
- WHERE c.id = t.id AND t.digits ~ '^(\+330?[1-9][0-9]{8}|0[1-9][0-9]{8}|0033[1-9][0-9]{8})$';
+ WHERE c.id = t.id AND t.digits ~ '^(\+330?[1-9][0-9]{8}|0[1-9][0-9]{8}|0033[1-9][0-9]{8}|\+[1-9][0-9]{6,14})$';

@@ -49,6 +49,14 @@ describe('courier sign-in', () => {
     expect(fr.headers['x-frame-options']).toBe('DENY');
     const en = await b.get('/courier/login?lang=en');
     expect(en.body).toContain('Courier sign-in');
+    // It wears the app's stylesheet (this release's, served under the page's CSP).
+    const sheet = /<link rel="stylesheet" href="(\/courier\/assets\/[0-9a-f]{12}\/courier\.css)">/.exec(
+      fr.body,
+    );
+    expect(sheet).not.toBeNull();
+    const css = await t.app.inject({ method: 'GET', url: sheet![1]! });
+    expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    expect(css.body).toContain('.stack label');
   });
 
   it('opens a session with the right password: cookie on /courier, HttpOnly, SameSite=Lax', async () => {

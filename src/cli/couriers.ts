@@ -1,4 +1,5 @@
 import { type Courier, courierJson } from '../domain/couriers/courier.ts';
+import { ONE_TIME_PASSWORD_HOURS } from '../domain/couriers/courier-service.ts';
 import { type CommandSpec, command, optionalFlag, requireArg, requireFlag, table } from './context.ts';
 
 const describe = (c: Courier) =>
@@ -10,12 +11,12 @@ const statusOf = (c: Courier) =>
 // How the operator hands a one-time password over, and what it does.
 const oneTimeText = (password: string) =>
   `one-time password (shown once, give it to the courier): ${password}\n` +
-  'It opens one sign-in within 72 hours; the courier then chooses their own password.';
+  `It opens one sign-in within ${ONE_TIME_PASSWORD_HOURS} hours; the courier then chooses their own password.`;
 
 export const courierCommands: CommandSpec[] = [
   command({
     path: 'couriers add',
-    description: 'add a courier; without --password, prints a one-time password once (one sign-in, 72 hours)',
+    description: `add a courier; without --password, prints a one-time password once (one sign-in, ${ONE_TIME_PASSWORD_HOURS} hours)`,
     flags: {
       email: { value: 'EMAIL', description: 'their sign-in e-mail', required: true },
       name: { value: 'NAME', description: 'their name, as the operator and the app show it', required: true },

@@ -8,7 +8,8 @@ import type { Locale } from './locales.ts';
 import { type Words, wordingOf } from './words.ts';
 
 const COURIER = {
-  'app.name': { fr: 'Delivery Orders — livreurs', en: 'Delivery Orders — couriers' },
+  // The app's own name (i18n/courier-app.ts): the pages lead to it and look like it.
+  'app.name': { fr: 'Tournée coursier', en: 'Courier round' },
   'nav.lang': { fr: 'English', en: 'Français' },
   'signIn.title': { fr: 'Connexion livreur', en: 'Courier sign-in' },
   'signIn.email': { fr: 'E-mail', en: 'E-mail' },

@@ -20,8 +20,9 @@ const csrfField = (page: CourierPage) => html`<input type="hidden" name="_csrf" 
 function courierLayout(page: CourierPage, title: string, body: SafeHtml): string {
   const { t } = page;
   const other: Locale = page.locale === 'fr' ? 'en' : 'fr';
+  // Who is signed in, and the way out, under the page: the phone's bar holds the name and the language.
   const signOut = page.courier
-    ? html`<form method="post" action="${COURIER_PATH}/logout" class="bar-form">${csrfField(page)}<button type="submit" class="lang">${t('signOut.submit')}</button></form>`
+    ? html`<form method="post" action="${COURIER_PATH}/logout" class="signed-in">${csrfField(page)}<span>${page.courier.name}</span> <button type="submit" class="link">${t('signOut.submit')}</button></form>`
     : '';
   return html`<!doctype html>
 <html lang="${page.locale}">
@@ -36,13 +37,12 @@ function courierLayout(page: CourierPage, title: string, body: SafeHtml): string
 <body>
 <header class="bar">
   <span class="title">${t('app.name')}</span>
-  ${page.courier ? html`<span class="who">${page.courier.name}</span>` : ''}
-  ${signOut}
   <a class="lang" href="${page.switchHref}" hreflang="${other}" lang="${other}">${t('nav.lang')}</a>
 </header>
 <main class="page">
 <h1>${title}</h1>
 ${body}
+${signOut}
 </main>
 </body>
 </html>

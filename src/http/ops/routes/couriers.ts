@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { courierJson } from '../../../domain/couriers/courier.ts';
-import type { CourierService } from '../../../domain/couriers/courier-service.ts';
+import { type CourierService, ONE_TIME_PASSWORD_HOURS } from '../../../domain/couriers/courier-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
 import { CourierIdParams, CourierSchema, NewCourierBody } from '../../shared/schemas/rounds.ts';
 import { errorResponses, NullableString } from '../../shared/schemas/shared.ts';
@@ -38,7 +38,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
         summary: 'Add a courier',
         description:
           'Without `password`, a one-time password is generated and given once (`one_time_password`); only its hash is kept. ' +
-          'It opens one sign-in within 72 hours, and that sign-in makes the courier choose their own password (`must_choose_password` until then). ' +
+          `It opens one sign-in within ${ONE_TIME_PASSWORD_HOURS} hours, and that sign-in makes the courier choose their own password (\`must_choose_password\` until then). ` +
           'A given `password` is the courier’s own (one they chose): it follows the account area’s rules. An e-mail already a courier’s is a 400 naming `email`.',
         tags: ['Couriers and rounds'],
         body: NewCourierBody,
@@ -68,7 +68,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
         operationId: 'opsResetCourierPassword',
         summary: 'Give a courier a new one-time password',
         description:
-          'For a courier who forgot their password, or whose one-time password expired (72 hours) or was used without choosing one. ' +
+          `For a courier who forgot their password, or whose one-time password expired (${ONE_TIME_PASSWORD_HOURS} hours) or was used without choosing one. ` +
           'The courier’s sessions end and their password stops working; the new one-time password (given once) opens one sign-in, which makes them choose their own. ' +
           'A disabled courier: 422 `courier_disabled`.',
         tags: ['Couriers and rounds'],

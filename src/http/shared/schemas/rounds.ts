@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ONE_TIME_PASSWORD_HOURS } from '../../../domain/couriers/courier-service.ts';
 import { CalendarDate, INT32_MAX, NullableString, PrefixedId, StringEnum, TrackingRef } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -42,7 +43,8 @@ export const NewCourierBody = Type.Object(
       Type.String({
         maxLength: 128,
         description:
-          'A password the courier chose (the account area’s rules). Without it, a one-time password is generated and given once in the answer: it opens one sign-in, within 72 hours, which makes the courier choose their own.',
+          'A password the courier chose (the account area’s rules). Without it, a one-time password is generated and given once in the answer: ' +
+          `it opens one sign-in, within ${ONE_TIME_PASSWORD_HOURS} hours, which makes the courier choose their own.`,
       }),
     ),
   },
