@@ -370,13 +370,13 @@ export function createDeps(
   // Made on first use: a `dlv` command must not open a Redis connection it never needs.
   const lazyLimiter = (policy: BucketPolicy): RateLimiter => {
     let limiter: RateLimiter | null = null;
+    const made = () =>
+      (limiter ??= config.redisUrl
+        ? redisRateLimiter(config.redisUrl, policy, redis)
+        : memoryRateLimiter(policy));
     return {
-      take: (key) => {
-        limiter ??= config.redisUrl
-          ? redisRateLimiter(config.redisUrl, policy, redis)
-          : memoryRateLimiter(policy);
-        return limiter.take(key);
-      },
+      take: (key) => made().take(key),
+      refund: (key) => made().refund(key),
       close: async () => {
         await limiter?.close();
       },
@@ -474,7 +474,8 @@ export function createDeps(
     resetLimiter,
     redisHealth: redis,
     couriers,
-    // The courier's day gives each stop's recipient choices in clear (that courier's stops only).
+    // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
+    // operator's rounds; never to a brand.
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
     rates,
     orders,

@@ -10,7 +10,7 @@ let ipCounter = 0;
 const browser = () => new Browser(t.app, `10.7.0.${++ipCounter}`);
 
 beforeAll(async () => {
-  t = await buildTestApp({ clock: () => now });
+  t = await buildTestApp({ clock: () => now, config: { opsToken: 'ops-courier-auth-token' } });
 });
 afterAll(() => t.close());
 
@@ -49,6 +49,14 @@ describe('courier sign-in', () => {
     expect(fr.headers['x-frame-options']).toBe('DENY');
     const en = await b.get('/courier/login?lang=en');
     expect(en.body).toContain('Courier sign-in');
+    // It wears the app's stylesheet (this release's, served under the page's CSP).
+    const sheet = /<link rel="stylesheet" href="(\/courier\/assets\/[0-9a-f]{12}\/courier\.css)">/.exec(
+      fr.body,
+    );
+    expect(sheet).not.toBeNull();
+    const css = await t.app.inject({ method: 'GET', url: sheet![1]! });
+    expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    expect(css.body).toContain('.stack label');
   });
 
   it('opens a session with the right password: cookie on /courier, HttpOnly, SameSite=Lax', async () => {
@@ -107,11 +115,13 @@ describe('courier sign-in', () => {
     expect(statuses[10]).toBe(429);
   });
 
-  it('gives a generated one-time password once, which signs in', async () => {
+  it('gives a generated one-time password once, which signs in to choose a password', async () => {
     const courier = await newCourier({ password: null });
     expect(courier.password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
     const b = browser();
-    expect((await signIn(b, courier.email, courier.password)).status).toBe(303);
+    const res = await signIn(b, courier.email, courier.password);
+    expect(res.status).toBe(303);
+    expect(res.location).toBe('/courier/password');
   });
 
   it('checks a given password as the account area does, and a taken e-mail', async () => {
@@ -127,6 +137,187 @@ describe('courier sign-in', () => {
     ).rejects.toMatchObject({
       details: expect.arrayContaining([expect.objectContaining({ field: 'locale' })]),
     });
+  });
+});
+
+/** Signs in with a one-time password: the session that may only choose the courier's own. */
+async function firstSignIn() {
+  const courier = await newCourier({ password: null, locale: 'en' });
+  const b = browser();
+  const res = await signIn(b, courier.email, courier.password);
+  expect(res.status).toBe(303);
+  expect(res.location).toBe('/courier/password');
+  return { courier, b };
+}
+
+const choose = (b: Browser, fields: Record<string, string>) =>
+  b.submit('/courier/password', '/courier/password', fields);
+
+describe('the one-time password (ASVS 2.3.1)', () => {
+  it('opens one session that can only choose a password; the chosen one signs in, the one-time one never again', async () => {
+    const { courier, b } = await firstSignIn();
+    expect((await t.deps.couriers.get(courier.id)).mustChoosePassword).toBe(true);
+    // Nothing else opens: the app's calls answer 401 (the app goes to the sign-in, which leads
+    // here), the pages lead to the password form, a scan is not taken.
+    expect((await me(b)).status).toBe(401);
+    expect(JSON.parse((await me(b)).body).message).toContain('/courier/password');
+    expect((await b.get('/courier/api/v1/day')).status).toBe(401);
+    const login = await b.get('/courier/login');
+    expect([login.status, login.location]).toEqual([303, '/courier/password']);
+    const form = await b.get('/courier/password');
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('Choose your password');
+    expect(form.body).toContain('works only once');
+    expect(form.body).not.toContain('name="current_password"');
+    expect(form.body).toMatch(/rel="stylesheet" href="\/courier\/assets\/[0-9a-f]{12}\/courier\.css"/);
+
+    const mine = 'my own courier passphrase 7';
+    const chosen = await choose(b, { password: mine, password_confirm: mine });
+    expect([chosen.status, chosen.location]).toEqual([303, '/courier/']);
+    // A new session (the one-time one is gone), a full one.
+    expect(chosen.setCookies.some((c) => c.startsWith('dlv_courier_session='))).toBe(true);
+    expect((await me(b)).status).toBe(200);
+    expect((await t.deps.couriers.get(courier.id)).mustChoosePassword).toBe(false);
+
+    expect((await signIn(browser(), courier.email, courier.password)).status).toBe(401);
+    const again = await signIn(browser(), courier.email, mine);
+    expect([again.status, again.location]).toEqual([303, '/courier/']);
+  });
+
+  it('works once: a second sign-in with it is refused, even before a password is chosen', async () => {
+    const { courier, b } = await firstSignIn();
+    expect((await signIn(browser(), courier.email, courier.password)).status).toBe(401);
+    // The first session still chooses.
+    const mine = 'another own passphrase 8';
+    expect((await choose(b, { password: mine, password_confirm: mine })).status).toBe(303);
+  });
+
+  it('two sign-ins with it at once: one session, one refusal', async () => {
+    const courier = await newCourier({ password: null });
+    const statuses = await Promise.all(
+      [browser(), browser()].map(async (b) => (await signIn(b, courier.email, courier.password)).status),
+    );
+    expect(statuses.sort()).toEqual([303, 401]);
+    const stored = await t.pool.query('SELECT 1 FROM courier_sessions WHERE courier_id = $1', [courier.id]);
+    expect(stored.rowCount).toBe(1);
+  });
+
+  it('expires after 72 hours unused', async () => {
+    const courier = await newCourier({ password: null });
+    now = new Date(now.getTime() + 72 * 3600_000 + 1000);
+    try {
+      expect((await signIn(browser(), courier.email, courier.password)).status).toBe(401);
+    } finally {
+      now = new Date();
+    }
+  });
+
+  it('refuses a password that breaks the rules, the one-time password itself, or a mismatch: nothing changes', async () => {
+    const { courier, b } = await firstSignIn();
+    const cases: [Record<string, string>, string][] = [
+      [{ password: 'short', password_confirm: 'short' }, 'New password: must be 12 to 128 characters'],
+      [
+        { password: courier.password, password_confirm: courier.password },
+        'must not be the password it replaces',
+      ],
+      [{ password: 'one long passphrase', password_confirm: 'one long passphrasf' }, 'does not match'],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await choose(b, fields);
+      expect(res.status, message).toBe(400);
+      expect(res.body).toContain(message);
+    }
+    expect((await t.deps.couriers.get(courier.id)).mustChoosePassword).toBe(true);
+    // Still the one-time session: it may try again.
+    expect((await b.get('/courier/password')).status).toBe(200);
+  });
+
+  it('in French too', async () => {
+    const courier = await newCourier({ password: null, locale: 'fr' });
+    const b = browser();
+    await signIn(b, courier.email, courier.password);
+    const form = await t.app.inject({
+      method: 'GET',
+      url: '/courier/password',
+      headers: { cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; '), 'accept-language': 'fr' },
+    });
+    expect(form.body).toContain('Choisissez votre mot de passe');
+    expect(form.body).toContain('ne sert qu’une fois');
+  });
+
+  it('a signed-in courier changes its password with the current one; its other sessions end', async () => {
+    const { courier, b } = await signedInCourier({ locale: 'en' });
+    const other = browser();
+    expect((await signIn(other, courier.email, PASSWORD)).status).toBe(303);
+    const form = await b.get('/courier/password');
+    expect(form.body).toContain('name="current_password"');
+    const next = 'a brand new passphrase 9';
+    const wrong = await choose(b, {
+      current_password: 'not it at all',
+      password: next,
+      password_confirm: next,
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('Current password: is wrong');
+    const done = await choose(b, { current_password: PASSWORD, password: next, password_confirm: next });
+    expect([done.status, done.location]).toEqual([303, '/courier/']);
+    expect((await me(b)).status).toBe(200);
+    expect((await me(other)).status).toBe(401);
+    expect((await signIn(browser(), courier.email, PASSWORD)).status).toBe(401);
+    expect((await signIn(browser(), courier.email, next)).status).toBe(303);
+  });
+
+  it('the operator gives a new one-time password: sessions end, the old password stops, the next sign-in chooses', async () => {
+    const { courier, b } = await signedInCourier();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/ops/v1/couriers/${courier.id}/password`,
+      headers: { authorization: 'Bearer ops-courier-auth-token' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.courier).toMatchObject({ id: courier.id, must_choose_password: true });
+    expect(body.one_time_password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
+    expect((await me(b)).status).toBe(401);
+    expect((await signIn(browser(), courier.email, PASSWORD)).status).toBe(401);
+    const first = await signIn(browser(), courier.email, body.one_time_password);
+    expect([first.status, first.location]).toEqual([303, '/courier/password']);
+    // A disabled courier gets none.
+    await t.deps.couriers.disable(courier.id);
+    const disabled = await t.app.inject({
+      method: 'POST',
+      url: `/ops/v1/couriers/${courier.email}/password`,
+      headers: { authorization: 'Bearer ops-courier-auth-token' },
+    });
+    expect(disabled.statusCode).toBe(422);
+    expect(disabled.json().error).toBe('courier_disabled');
+  });
+});
+
+describe('sign-in limits count failures (issue 36, item 6)', () => {
+  it('many couriers behind one address all sign in; failures from it are still limited', async () => {
+    const ip = `10.8.0.${++ipCounter}`;
+    for (let i = 0; i < 12; i++) {
+      const courier = await newCourier();
+      const b = new Browser(t.app, ip);
+      const res = await signIn(b, courier.email, PASSWORD);
+      expect(res.status, `courier ${i + 1}`).toBe(303);
+    }
+    const target = await newCourier();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await signIn(new Browser(t.app, ip), target.email, 'wrong-password-x')).status);
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+  });
+
+  it('counts one account’s failures from every address', async () => {
+    const courier = await newCourier();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++)
+      statuses.push((await signIn(browser(), courier.email, 'wrong-password-x')).status);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    // Even the right password, from yet another address, waits now.
+    expect((await signIn(browser(), courier.email, PASSWORD)).status).toBe(429);
   });
 });
 
@@ -172,7 +363,24 @@ describe('a courier session', () => {
     expect((await me(b)).status).toBe(401);
     const again = await signIn(browser(), courier.email, PASSWORD);
     expect(again.status).toBe(401);
-    expect(again.body).toContain('has been disabled');
+    expect(again.setCookies.some((c) => c.startsWith('dlv_courier_session='))).toBe(false);
+  });
+
+  it('refuses a disabled courier the same way whether the password is right or wrong', async () => {
+    const courier = await newCourier();
+    await t.deps.couriers.disable(courier.email);
+    const right = await signIn(browser(), courier.email, PASSWORD);
+    const wrong = await signIn(browser(), courier.email, 'not-the-password-at-all');
+    const unknown = await signIn(browser(), uniqueEmail('nobody'), PASSWORD);
+    expect([right.status, wrong.status, unknown.status]).toEqual([401, 401, 401]);
+    // The pages differ only by the e-mail typed back and the form's token.
+    const same = (body: string, email: string) =>
+      body.replace(email, 'EMAIL').replace(/name="_csrf" value="[^"]*"/, '');
+    expect(same(right.body, courier.email)).toBe(same(wrong.body, courier.email));
+    expect(same(right.body, courier.email)).toBe(
+      same(unknown.body, unknown.body.match(/value="([^"]+@[^"]+)"/)![1]!),
+    );
+    expect(right.body).not.toContain('has been disabled');
   });
 });
 

@@ -73,6 +73,7 @@ describe('operations API', () => {
       '/pickups',
       '/pickups/{pickupId}/close',
       '/couriers',
+      '/couriers/{courierId}/password',
       '/couriers/{courierId}/disable',
       '/rounds',
       '/rounds/{roundId}',

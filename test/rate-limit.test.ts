@@ -127,6 +127,26 @@ describe.skipIf(!redisReachable)('rate limiting shared through Redis', () => {
     }
   });
 
+  it('gives back a request taken (a sign-in that succeeded), never past the burst', async () => {
+    const { redisRateLimiter } = await import('../src/infra/rate-limit/redis-rate-limiter.ts');
+    const limiter = redisRateLimiter(REDIS_URL, { perSecond: 0.001, burst: 2 });
+    try {
+      // Until Redis answers, the limiter fails open (a full bucket): wait for a real answer.
+      const warmUp = `refund-warm-up:${randomBytes(8).toString('hex')}`;
+      for (let i = 0; i < 100 && (await limiter.take(warmUp)).remaining === 2; i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const key = `refund-test:${randomBytes(8).toString('hex')}`;
+      expect((await limiter.take(key)).remaining).toBe(1);
+      await limiter.refund(key);
+      await limiter.refund(key);
+      const after = [];
+      for (let i = 0; i < 3; i++) after.push((await limiter.take(key)).allowed);
+      expect(after).toEqual([true, true, false]);
+    } finally {
+      await limiter.close();
+    }
+  });
+
   it('counts one key across two instances', async () => {
     const a = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });
     const b = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });

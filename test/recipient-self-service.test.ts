@@ -47,10 +47,12 @@ const PERSONAL = [
   'example.com',
 ];
 
+const OPS_TOKEN = 'recipient-self-service-ops-token';
+
 beforeAll(async () => {
   t = await buildSelfServiceApp({
     clock: () => now,
-    config: { publicBaseUrl: 'https://suivi.example.fr', webhooksAllowInsecure: true },
+    config: { publicBaseUrl: 'https://suivi.example.fr', webhooksAllowInsecure: true, opsToken: OPS_TOKEN },
   });
   receiver = await startReceiver();
   brand = await createBrandWithKey(t.deps, { name: 'Atelier Lune' });
@@ -278,7 +280,7 @@ describe('the whole flow', () => {
     expect(round.stops.map((s) => [s.position, s.kind === 'delivery' ? s.order.tracking_ref : null])).toEqual(
       [[1, other.ref]],
     );
-    // The operator's view of rounds does not carry the recipient's words.
+    // The old round no longer has the stop, nor its words.
     expect(JSON.stringify(round)).not.toMatch(/4821B|Dupont/);
 
     // The courier of that delivery sees them; another courier of the same day does not.
@@ -309,8 +311,26 @@ describe('the whole flow', () => {
     expect(dayOfC).toContain(third.ref);
     expect(dayOfC, `${order.ref} ${third.ref} ${other.ref}`).not.toContain(order.ref);
     expect(dayOfC).not.toMatch(/4821B|Dupont/);
+    // The operator sees them too (docs/recipients.md: who sees them), in the listing and the round,
+    // through the ops API as through the service; an order without choices says null.
     const ops = await t.deps.rounds.list(newDay);
-    expect(JSON.stringify(ops)).not.toMatch(/4821B|Dupont/);
+    const listed = ops.find((r) => r.id === newRound.id)!;
+    expect(
+      listed.stops.map((s) => (s.kind === 'delivery' ? [s.order.instructions, s.order.safe_place] : null)),
+    ).toEqual([
+      ['Code 4821B, 3rd floor, left door', { kind: 'caretaker', detail: 'Mr Dupont, at the lodge' }],
+      [null, null],
+    ]);
+    const api = await t.app.inject({
+      method: 'GET',
+      url: `/ops/v1/rounds/${newRound.id}`,
+      headers: { authorization: `Bearer ${OPS_TOKEN}` },
+    });
+    expect(api.statusCode).toBe(200);
+    expect(api.json().round.stops[0].order).toMatchObject({
+      instructions: 'Code 4821B, 3rd floor, left door',
+      safe_place: { kind: 'caretaker', detail: 'Mr Dupont, at the lodge' },
+    });
   });
 
   it('by SMS: the code goes to the order’s phone, never shown on the page', async () => {

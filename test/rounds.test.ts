@@ -327,11 +327,36 @@ describe('dlv couriers and dlv rounds', () => {
   it('adds (one-time password once), lists, disables; plans, lists and assigns rounds', async () => {
     const env = { DATABASE_URL: t.databaseUrl };
     const email = uniqueEmail('cli');
-    const added = await runDlv(['couriers', 'add', '--email', email, '--name', 'Cli Courier', '--json'], env);
+    const added = await runDlv(
+      ['couriers', 'add', '--email', email, '--name', 'Cli Courier', '--phone', '06 12 34 56 78', '--json'],
+      env,
+    );
     expect(added.code, added.stderr).toBe(0);
     const json = JSON.parse(added.stdout);
     expect(json.one_time_password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
-    expect(json.courier).toMatchObject({ email, name: 'Cli Courier', locale: 'fr', disabled_at: null });
+    // The phone as the orders' are: E.164, whatever the operator typed.
+    expect(json.courier).toMatchObject({
+      email,
+      name: 'Cli Courier',
+      phone: '+33612345678',
+      locale: 'fr',
+      must_choose_password: true,
+      disabled_at: null,
+    });
+    const badPhone = await runDlv(
+      ['couriers', 'add', '--email', uniqueEmail('cli'), '--name', 'X', '--phone', '06 12'],
+      env,
+    );
+    expect(badPhone.code).not.toBe(0);
+    expect(badPhone.stderr).toContain('phone: must be a valid phone number');
+    // A new one-time password: the first one stops working.
+    const reset = await runDlv(['couriers', 'reset-password', email, '--json'], env);
+    expect(reset.code, reset.stderr).toBe(0);
+    const resetJson = JSON.parse(reset.stdout);
+    expect(resetJson.one_time_password).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
+    expect(resetJson.one_time_password).not.toBe(json.one_time_password);
+    const humanReset = await runDlv(['couriers', 'reset-password', email], env);
+    expect(humanReset.stdout).toContain('It opens one sign-in within 72 hours');
     const human = await runDlv(['couriers', 'add', '--email', uniqueEmail('cli'), '--name', 'Other'], env);
     expect(human.stdout).toMatch(/one-time password \(shown once, give it to the courier\): [a-z2-9-]{19}/);
     const bad = await runDlv(['couriers', 'add', '--email', 'nope', '--name', 'X', '--locale', 'de'], env);

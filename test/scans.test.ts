@@ -290,6 +290,60 @@ describe('scans', () => {
     ).toMatch(/^rnd_/);
   });
 
+  it('a back-dated scan cannot take a parcel on another courier’s round today (issue 36, item 2)', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    // Wednesday 25 November, 10:00 in Paris: the parcel is on Bob's round today.
+    setNow('2026-11-25T09:00:00Z');
+    const [theirs, mineYesterday] = await ordersOf(brand, 2);
+    const ana = await courier('Ana');
+    const bob = await courier('Bob');
+    await round('2026-11-25', bob, [{ order: theirs }]);
+    const anaRound = await round('2026-11-24', ana, [{ order: mineYesterday }]);
+    const anaActor: ScanActor = { courierId: ana, locale: 'en' };
+    const before = await historyOf(theirs!);
+    const street = (ref: string, at: string) => [
+      scan('pickup', ref, at),
+      scan('hub', ref, at),
+      scan('loading', ref, at),
+      scan('door', ref, at, { outcome: 'delivered', received_by: 'Ana' }),
+    ];
+
+    // Dated now: refused, as before.
+    const now = await t.deps.scans.apply(anaActor, street(theirs!, '2026-11-25T10:00:00+01:00'));
+    expect(now.map((r) => r.problem?.code)).toEqual([
+      'wrong_round',
+      'invalid_transition',
+      'wrong_round',
+      'wrong_round',
+    ]);
+    // Dated 26 hours back (a day without a round for it): refused the same, nothing moves.
+    const backDated = await t.deps.scans.apply(anaActor, street(theirs!, '2026-11-24T08:00:00+01:00'));
+    expect(backDated.map((r) => [r.result, r.problem?.code])).toEqual([
+      ['refused', 'wrong_round'],
+      ['refused', 'invalid_transition'],
+      ['refused', 'wrong_round'],
+      ['refused', 'wrong_round'],
+    ]);
+    expect(await statusOf(theirs!)).toBe('pending');
+    expect(await historyOf(theirs!)).toEqual(before);
+    expect(await attemptsOf(theirs!)).toEqual([]);
+
+    // Bob's own scans, back-dated or not, are his round's.
+    const bobs = await t.deps.scans.apply({ courierId: bob, locale: 'en' }, [
+      scan('pickup', theirs!, '2026-11-24T08:00:00+01:00'),
+    ]);
+    expect(bobs[0]).toMatchObject({ result: 'applied', status: 'picked_up' });
+    // Ana's parcel of yesterday's round (on no round today) still takes her queue of yesterday,
+    // recorded on that round.
+    const late = await t.deps.scans.apply(anaActor, [
+      scan('pickup', mineYesterday!, '2026-11-24T18:00:00+01:00'),
+    ]);
+    expect(late[0]).toMatchObject({ result: 'applied', status: 'picked_up' });
+    expect(
+      (await t.pool.query('SELECT round_id FROM scans WHERE id = $1', [late[0]!.id])).rows[0].round_id,
+    ).toBe(anaRound);
+  });
+
   it('a malformed request names the field and writes nothing', async () => {
     const good = scan('hub', 'DLV-0000000000', '2026-11-24T10:00:00+01:00');
     const cases: [unknown, string][] = [

@@ -29,6 +29,47 @@ function postgresProcessesFor(dataDir: string): string[] {
   }
 }
 
+/**
+ * A courier's first sign-in over HTTP, as a phone makes it: the sign-in form with its one-time
+ * password, then the password form; the statuses and places each answer led to, and `/me`'s.
+ */
+async function firstCourierSignIn(origin: string, email: string, oneTime: string, chosen: string) {
+  const cookies = new Map<string, string>();
+  const send = async (url: string, form?: Record<string, string>) => {
+    const res = await fetch(`${origin}${url}`, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      cookies.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
+    }
+    return res;
+  };
+  const csrf = async (url: string) =>
+    /name="_csrf" value="([^"]+)"/.exec(await (await send(url)).text())![1]!;
+  const signIn = await send('/courier/login', {
+    _csrf: await csrf('/courier/login'),
+    email,
+    password: oneTime,
+  });
+  const choose = await send('/courier/password', {
+    _csrf: await csrf('/courier/password'),
+    password: chosen,
+    password_confirm: chosen,
+  });
+  return {
+    signIn: [signIn.status, signIn.headers.get('location')],
+    choose: [choose.status, choose.headers.get('location')],
+    me: (await send('/courier/api/v1/me')).status,
+  };
+}
+
 const dirs: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
@@ -51,12 +92,21 @@ describe('npm start on an empty DATA_DIR', () => {
       'orders:write',
     ]);
 
-    // The courier app, with a demo courier whose one-time password is shown this once.
-    expect(first.output()).toMatch(
-      /Demo courier courier@example\.com, one-time password \(shown once\): [a-z2-9]{4}-/,
-    );
+    // The courier app, with a demo courier whose one-time password is shown this once: it signs in
+    // once, and that sign-in chooses the courier's own password.
+    const demoPassword =
+      /Demo courier courier@example\.com, one-time password \(shown once\): ([a-z2-9]{4}(?:-[a-z2-9]{4}){3})/.exec(
+        first.output(),
+      )?.[1];
+    expect(demoPassword, first.output()).toBeDefined();
     const origin = new URL(first.base).origin;
-    expect((await fetch(`${origin}/courier/login`)).status).toBe(200);
+    const chosen = await firstCourierSignIn(
+      origin,
+      'courier@example.com',
+      demoPassword!,
+      'a tram to Oberkampf at dawn',
+    );
+    expect(chosen).toEqual({ signIn: [303, '/courier/password'], choose: [303, '/courier/'], me: 200 });
 
     // The CLI joins the running embedded instance.
     const brands = await runDlv(['brands', 'list', '--json'], { DATA_DIR: dataDir });

@@ -71,7 +71,19 @@ const COURIER = {
     fr: '{ref} n’est pas une livraison de votre tournée : rien n’a changé.',
     en: '{ref} is not a delivery of your round: nothing changed.',
   },
-  queued: { fr: '{ref} : {mode} enregistré', en: '{ref}: {mode} recorded' },
+  queued: {
+    fr: '{ref} : {mode} — enregistré sur le téléphone, envoi…',
+    en: '{ref}: {mode} — saved on this phone, sending…',
+  },
+  doorNotYet: {
+    fr: '{ref} ({status}) : pas encore en livraison — scannez-le d’abord au chargement.',
+    en: '{ref} ({status}): not out for delivery yet — scan it at loading first.',
+  },
+  doorDone: {
+    fr: '{ref} ({status}) : plus rien à faire à la porte.',
+    en: '{ref} ({status}): nothing left to do at the door.',
+  },
+  changePassword: { fr: 'Changer mon mot de passe', en: 'Change my password' },
   applied: { fr: '{ref} : {status}', en: '{ref}: {status}' },
   refusedTitle: { fr: 'Refusés par le serveur', en: 'Refused by the server' },
   dismiss: { fr: 'Effacer', en: 'Dismiss' },

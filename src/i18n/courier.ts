@@ -8,20 +8,36 @@ import type { Locale } from './locales.ts';
 import { type Words, wordingOf } from './words.ts';
 
 const COURIER = {
-  'app.name': { fr: 'Delivery Orders — livreurs', en: 'Delivery Orders — couriers' },
+  // The app's own name (i18n/courier-app.ts): the pages lead to it and look like it.
+  'app.name': { fr: 'Tournée coursier', en: 'Courier round' },
   'nav.lang': { fr: 'English', en: 'Français' },
   'signIn.title': { fr: 'Connexion livreur', en: 'Courier sign-in' },
   'signIn.email': { fr: 'E-mail', en: 'E-mail' },
   'signIn.password': { fr: 'Mot de passe', en: 'Password' },
   'signIn.submit': { fr: 'Se connecter', en: 'Sign in' },
   'signIn.refused': {
-    fr: 'L’e-mail ou le mot de passe est incorrect.',
-    en: 'The e-mail or the password is wrong.',
+    fr: 'Connexion refusée : l’e-mail ou le mot de passe est incorrect, le mot de passe à usage unique a déjà servi ou a expiré, ou le compte est désactivé.',
+    en: 'Sign-in refused: the e-mail or the password is wrong, the one-time password was already used or has expired, or the account is disabled.',
   },
-  'signIn.disabled': {
-    fr: 'Ce compte livreur a été désactivé.',
-    en: 'This courier account has been disabled.',
+  'signIn.help': {
+    fr: 'Mot de passe oublié, ou mot de passe à usage unique expiré ? Demandez-en un nouveau à votre exploitant.',
+    en: 'Forgot your password, or your one-time password expired? Ask your operator for a new one.',
   },
+  'password.firstTitle': { fr: 'Choisissez votre mot de passe', en: 'Choose your password' },
+  'password.firstIntro': {
+    fr: 'Le mot de passe reçu de votre exploitant ne sert qu’une fois : choisissez le vôtre pour continuer.',
+    en: 'The password your operator gave you works only once: choose your own to continue.',
+  },
+  'password.changeTitle': { fr: 'Changer de mot de passe', en: 'Change your password' },
+  'password.current': { fr: 'Mot de passe actuel', en: 'Current password' },
+  'password.new': { fr: 'Nouveau mot de passe', en: 'New password' },
+  'password.confirm': { fr: 'Nouveau mot de passe, encore', en: 'New password, again' },
+  'password.rules': {
+    fr: 'De 12 à 128 caractères, pas un mot de passe courant, sans votre e-mail. Une phrase de quelques mots se retient et se tape bien.',
+    en: '12 to 128 characters, not a common password, without your e-mail. A phrase of a few words is easy to remember and to type.',
+  },
+  'password.submit': { fr: 'Enregistrer mon mot de passe', en: 'Save my password' },
+  'password.back': { fr: 'Retour à ma journée', en: 'Back to my day' },
   'signOut.submit': { fr: 'Se déconnecter', en: 'Sign out' },
   'day.title': { fr: 'Ma journée du {date}', en: 'My day, {date}' },
   'day.none': {

@@ -23,6 +23,15 @@ const FIELD_PROBLEMS = {
     en: 'must not contain your e-mail address',
     fr: 'ne doit pas contenir votre adresse e-mail',
   },
+  'password.unchanged': {
+    en: 'must not be the password it replaces',
+    fr: 'ne doit pas être le mot de passe qu’il remplace',
+  },
+  'password.currentWrong': { en: 'is wrong', fr: 'est incorrect' },
+  'password.mismatch': {
+    en: 'does not match the new password',
+    fr: 'ne correspond pas au nouveau mot de passe',
+  },
   'email.taken': { en: 'already has an account', fr: 'a déjà un compte' },
   'email.invalid': { en: 'is not a valid e-mail address', fr: 'n’est pas une adresse e-mail valide' },
   'scopes.webhooksClosed': {

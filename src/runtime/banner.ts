@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { CONNECTORS } from '../connectors/registry.ts';
 import type { seedDemoBrand, seedDemoCourier } from '../domain/brands/demo.ts';
+import { ONE_TIME_PASSWORD_HOURS } from '../domain/couriers/courier-service.ts';
 import { PUBLIC_PREFIX } from '../http/public/server-url.ts';
 
 export interface BannerFacts {
@@ -55,7 +56,9 @@ export function startupBanner(facts: BannerFacts): string {
       lines.push(
         '',
         `  Demo courier ${facts.demo.courier.email}, one-time password (shown once): ${facts.demo.courier.password}`,
-        `    at http://${config.host}:${port}/courier/login once \`dlv rounds plan --date <day> --assign\` gave it a round`,
+        `    at http://${config.host}:${port}/courier/login: it signs in once, within ${ONE_TIME_PASSWORD_HOURS} hours, and the courier then`,
+        `    chooses their own password (a new one: dlv couriers reset-password ${facts.demo.courier.email});`,
+        '    the courier sees a round once `dlv rounds plan --date <day> --assign` gave it one',
       );
     }
   }

@@ -143,6 +143,16 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
       label.order.trackingRef,
     ]);
     expect(order[0].status).toBe('pending');
+
+    // Online now: the same scan again. The green "saved" line gives way to the server's refusal:
+    // the screen says one thing (the red list), never "recorded" beside "refused".
+    await page.click('#tab-scan');
+    await page.click('#mode-hub');
+    await page.fill('#code', label.order.trackingRef);
+    await page.press('#code', 'Enter');
+    await expect.poll(() => page.locator('#messages li').count()).toBe(2);
+    await expect.poll(() => page.locator('#waiting').getAttribute('data-count')).toBe('0');
+    expect(await page.locator('#flash').count()).toBe(0);
     expect(watch.elsewhere).toEqual([]);
     expect(watch.violations).toEqual([]);
     await context.close();

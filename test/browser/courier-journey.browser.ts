@@ -151,23 +151,56 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     const page = await context.newPage();
     const watch = watchPage(page, origin);
 
-    // Sign in → the day's round.
+    // Sign in with the one-time password the operator handed over → choose one's own → the day.
     await page.goto(`${origin}/courier/`);
     await page.waitForURL(`${origin}/courier/login`);
     await page.fill('input[name=email]', courier.email);
     await page.fill('input[name=password]', courier.password);
-    await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('button[type=submit]')]);
+    await page.screenshot({ path: `${DOC_SHOTS}/courier-sign-in.png` });
+    // A phone's sign-in: full-width fields and a button a thumb hits (48 px and more), one above the other.
+    const boxes = await Promise.all(
+      ['input[name=email]', 'input[name=password]', 'main button[type=submit]'].map(
+        async (s) => (await page.locator(s).boundingBox())!,
+      ),
+    );
+    for (const box of boxes) {
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      expect(box.width).toBeGreaterThan(300);
+    }
+    expect(boxes[1]!.y).toBeGreaterThan(boxes[0]!.y + boxes[0]!.height);
+    await Promise.all([
+      page.waitForURL(`${origin}/courier/password`),
+      page.click('main button[type=submit]'),
+    ]);
+    expect(await page.locator('h1').textContent()).toBe('Choose your password');
+    await page.fill('#password', 'a tram to Oberkampf at dawn');
+    await page.fill('#password_confirm', 'a tram to Oberkampf at dawn');
+    await page.screenshot({ path: `${DOC_SHOTS}/courier-password.png` });
+    await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('main button[type=submit]')]);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.locator('#courier-name').textContent()).toBe('Karim Benali');
     for (const ref of refs) await page.waitForSelector(`li.stop[data-ref="${ref}"]`);
     const stop = page.locator(`li.stop[data-ref="${a}"]`);
     expect(await stop.textContent()).toContain('Jeanne Martin');
-    expect(await stop.locator('a[href^="tel:"]').getAttribute('href')).toBe('tel:+33612345678');
+    // The number a courier dials, as the label prints it; the link calls the full number.
+    const dial = stop.locator('a[href^="tel:"]');
+    expect(await dial.getAttribute('href')).toBe('tel:+33612345678');
+    expect(await dial.textContent()).toBe('Call 06 12 34 56 78');
+    // Parcels still to pick up: no door to offer yet.
+    expect(await page.locator('li.stop button', { hasText: 'At the door' }).count()).toBe(0);
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: `${DOC_SHOTS}/courier-day.png` });
 
-    // The camera, at the pickup → picked_up.
+    // At the door with a parcel still to pick up: said at once, no door screen, nothing queued.
     await page.click('#tab-scan');
+    await page.click('#mode-door');
+    await page.fill('#code', c);
+    await page.press('#code', 'Enter');
+    await expect.poll(() => page.locator('#flash.error').textContent()).toContain('not out for delivery yet');
+    expect(await page.locator('#door').count()).toBe(0);
+    expect(await queueOf(page)).toEqual([]);
+
+    // The camera, at the pickup → picked_up.
     await page.click('#mode-pickup');
     await page.click('#camera-toggle');
     await expect
@@ -198,7 +231,9 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     await page.press('#code', 'Enter');
     await expect.poll(() => waitingOf(page)).toBe('3');
     await page.click('#tab-day');
-    await page.click(`li.stop[data-ref="${a}"] button.primary`);
+    // Its loading scan waits on the phone: the door is offered (B, only at the hub, is not).
+    expect(await page.locator(`li.stop[data-ref="${b}"] button`, { hasText: 'At the door' }).count()).toBe(0);
+    await page.locator(`li.stop[data-ref="${a}"] button`, { hasText: 'At the door' }).click();
     await page.waitForSelector('#door');
     await expect
       .poll(() =>

@@ -105,23 +105,60 @@ export function queueOf(page: Page): Promise<Array<Record<string, any>>> {
 
 let couriers = 0;
 
-/** A courier made through the domain, with a password of the test's choosing. */
-export async function newCourier(deps: Deps, name = 'Karim Benali', locale: 'fr' | 'en' = 'en') {
-  const email = `courier.${Date.now()}.${++couriers}@dlv.example.com`;
-  const password = 'courier-password-42';
-  const { courier } = await deps.couriers.add({ email, name, locale, password });
-  return { id: courier.id, email, password, name };
+/** A courier to sign in from the app. */
+export interface TestCourier {
+  id: string;
+  email: string;
+  name: string;
+  /** What the operator handed over: it works for the first sign-in only. */
+  oneTimePassword: string;
+  /** What the courier chooses at that first sign-in, and signs in with afterwards. */
+  password: string;
+  chosen: boolean;
 }
 
-/** Signs in through the courier sign-in page, as a courier would; lands on the app. */
-export async function signInCourier(
-  page: Page,
-  origin: string,
-  courier: { email: string; password: string },
-) {
+/** A courier made through the domain as the operator makes one: with a one-time password. */
+export async function newCourier(
+  deps: Deps,
+  name = 'Karim Benali',
+  locale: 'fr' | 'en' = 'en',
+): Promise<TestCourier> {
+  const email = `courier.${Date.now()}.${++couriers}@dlv.example.com`;
+  const { courier, oneTimePassword } = await deps.couriers.add({ email, name, locale });
+  return {
+    id: courier.id,
+    email,
+    name,
+    oneTimePassword: oneTimePassword!,
+    password: 'a tram to Oberkampf at dawn',
+    chosen: false,
+  };
+}
+
+/**
+ * Signs in through the courier sign-in page, as a courier would, and lands on the app: the first
+ * time with the one-time password, which leads to choosing the courier's own (then used after).
+ */
+export async function signInCourier(page: Page, origin: string, courier: TestCourier) {
   await page.goto(`${origin}/courier/login`);
   await page.fill('input[name=email]', courier.email);
-  await page.fill('input[name=password]', courier.password);
-  await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('button[type=submit]')]);
+  await page.fill('input[name=password]', courier.chosen ? courier.password : courier.oneTimePassword);
+  if (!courier.chosen) {
+    await Promise.all([
+      page.waitForURL(`${origin}/courier/password`),
+      page.click('main button[type=submit]'),
+    ]);
+    await choosePassword(page, origin, courier);
+  } else {
+    await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('main button[type=submit]')]);
+  }
   await page.waitForSelector('body[data-ready="true"]');
+}
+
+/** The first sign-in's password form: the courier's own password, typed twice → the app. */
+async function choosePassword(page: Page, origin: string, courier: TestCourier) {
+  await page.fill('#password', courier.password);
+  await page.fill('#password_confirm', courier.password);
+  await Promise.all([page.waitForURL(`${origin}/courier/`), page.click('main button[type=submit]')]);
+  courier.chosen = true;
 }

@@ -1,4 +1,4 @@
-import type { Courier, CourierSessionRecord } from '../../domain/couriers/courier.ts';
+import type { Courier, CourierSessionRecord, StoredCourier } from '../../domain/couriers/courier.ts';
 import type { CourierStore } from '../../domain/couriers/ports.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import type { Queryable } from '../pool.ts';
@@ -10,36 +10,48 @@ interface CourierRow {
   phone: string | null;
   locale: Locale;
   password_hash: string;
+  one_time_password_until: Date | null;
   disabled_at: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = 'id, email, name, phone, locale, password_hash, disabled_at, created_at';
+const COLUMNS =
+  'id, email, name, phone, locale, password_hash, one_time_password_until, disabled_at, created_at';
 
-const toCourier = (r: CourierRow): Courier & { passwordHash: string } => ({
+const toCourier = (r: CourierRow): StoredCourier => ({
   id: r.id,
   email: r.email,
   name: r.name,
   phone: r.phone,
   locale: r.locale,
+  mustChoosePassword: r.one_time_password_until !== null,
   disabledAt: r.disabled_at,
   createdAt: r.created_at,
   passwordHash: r.password_hash,
+  oneTimePasswordUntil: r.one_time_password_until,
 });
 
 const withoutHash = (r: CourierRow): Courier => {
-  const { passwordHash: _, ...courier } = toCourier(r);
+  const { passwordHash: _, oneTimePasswordUntil: __, ...courier } = toCourier(r);
   return courier;
 };
 
-/** The operator's couriers and their sessions (migration 0032). */
+/** The operator's couriers and their sessions (migrations 0032, 0038). */
 export function couriersRepository(db: Queryable): CourierStore {
   return {
     async insert(courier) {
       const { rows } = await db.query<CourierRow>(
-        `INSERT INTO couriers (id, email, name, phone, locale, password_hash) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
-        [courier.id, courier.email, courier.name, courier.phone, courier.locale, courier.passwordHash],
+        `INSERT INTO couriers (id, email, name, phone, locale, password_hash, one_time_password_until)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
+        [
+          courier.id,
+          courier.email,
+          courier.name,
+          courier.phone,
+          courier.locale,
+          courier.passwordHash,
+          courier.oneTimePasswordUntil,
+        ],
       );
       return rows[0] ? withoutHash(rows[0]) : null;
     },
@@ -68,11 +80,29 @@ export function couriersRepository(db: Queryable): CourierStore {
       );
       return rows[0] ? withoutHash(rows[0]) : null;
     },
+    async useOneTimePassword(id, passwordHash, at) {
+      // Moving the end to now is what uses it up: a second sign-in finds it ended.
+      const { rowCount } = await db.query(
+        `UPDATE couriers SET one_time_password_until = $3
+          WHERE id = $1 AND password_hash = $2 AND one_time_password_until > $3 AND disabled_at IS NULL`,
+        [id, passwordHash, at],
+      );
+      return rowCount === 1;
+    },
+    async setPassword(id, passwordHash, oneTimeUntil) {
+      const { rows } = await db.query<CourierRow>(
+        `WITH ended AS (DELETE FROM courier_sessions WHERE courier_id = $1)
+         UPDATE couriers SET password_hash = $2, one_time_password_until = $3 WHERE id = $1
+         RETURNING ${COLUMNS}`,
+        [id, passwordHash, oneTimeUntil],
+      );
+      return rows[0] ? withoutHash(rows[0]) : null;
+    },
     async insertSession(session) {
       await db.query(
-        `INSERT INTO courier_sessions (id, courier_id, csrf_token, created_at, last_seen_at)
-         VALUES ($1, $2, $3, $4, $4)`,
-        [session.id, session.courierId, session.csrfToken, session.at],
+        `INSERT INTO courier_sessions (id, courier_id, csrf_token, created_at, last_seen_at, password_change_only)
+         VALUES ($1, $2, $3, $4, $4, $5)`,
+        [session.id, session.courierId, session.csrfToken, session.at, session.passwordChangeOnly],
       );
     },
     async touchSession(id, at, idleSince, openedSince): Promise<CourierSessionRecord | null> {
@@ -81,9 +111,10 @@ export function couriersRepository(db: Queryable): CourierStore {
         created_at: Date;
         last_seen_at: Date;
         csrf_token: string;
+        password_change_only: boolean;
       }>(
         `UPDATE courier_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at > $3 AND created_at > $4
-         RETURNING courier_id, created_at, last_seen_at, csrf_token`,
+         RETURNING courier_id, created_at, last_seen_at, csrf_token, password_change_only`,
         [id, at, idleSince, openedSince],
       );
       const row = rows[0];
@@ -96,6 +127,7 @@ export function couriersRepository(db: Queryable): CourierStore {
         createdAt: row.created_at,
         lastSeenAt: row.last_seen_at,
         csrfToken: row.csrf_token,
+        passwordChangeOnly: row.password_change_only,
       };
     },
     async deleteSession(id) {

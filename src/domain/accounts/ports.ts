@@ -25,6 +25,12 @@ export interface Decision {
 
 export interface RateLimiter {
   take(key: string): Promise<Decision>;
+  /**
+   * Gives back one request taken from the key's bucket (never past its burst): an attempt that
+   * succeeded, where only failures should count. Taking first and giving back after keeps
+   * concurrent attempts from all passing a check made before any of them is counted.
+   */
+  refund(key: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, validateAll } from '../../errors.ts';
+import { AppError, fieldProblem, validateAll } from '../../errors.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from '../accounts/password.ts';
 import type { RateLimiter } from '../accounts/ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from '../accounts/secrets.ts';
@@ -9,6 +9,7 @@ import {
   type Courier,
   type CourierSessionRecord,
   type NewCourierInput,
+  type StoredCourier,
   validateCourierName,
   validateEmail,
   validateLocale,
@@ -20,7 +21,16 @@ import type { CourierStore } from './ports.ts';
 const SESSION_IDLE_MS = 12 * 3600_000;
 const SESSION_ABSOLUTE_MS = 7 * 24 * 3600_000;
 
-const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
+/**
+ * A generated password is the operator's, not the courier's (ASVS 2.3.1): it opens one sign-in
+ * within this time, and that sign-in can only choose the courier's own password.
+ */
+export const ONE_TIME_PASSWORD_HOURS = 72;
+
+// One answer for an unknown e-mail, a wrong password, a one-time password used or expired, and a
+// disabled courier: the refusal never confirms that a password was right.
+const SIGN_IN_REFUSED =
+  'Sign-in refused: the e-mail or the password is wrong, the one-time password was already used or has expired, or the account is disabled.';
 
 export interface ActiveCourierSession {
   /** SHA-256 of the cookie's token: what the database knows the session by. */
@@ -47,7 +57,32 @@ export interface CourierService {
   get(idOrEmail: string): Promise<Courier>;
   /** Disables the courier and ends its sessions at once; its rounds stay (reassignable). Idempotent. */
   disable(idOrEmail: string): Promise<Courier>;
-  signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string }>;
+  /**
+   * A new one-time password for a courier who lost theirs (or never used the first in time): its
+   * sessions end, the old password stops working, and the next sign-in chooses their own. A
+   * disabled courier is refused (422 `courier_disabled`).
+   */
+  resetPassword(idOrEmail: string): Promise<{ courier: Courier; oneTimePassword: string }>;
+  /**
+   * A new session for the right e-mail and password of an enabled courier. With a one-time
+   * password, the password is used up and the session can only choose the courier's own
+   * (`passwordChangeOnly`). Only failed attempts count against the limits (per address and per
+   * e-mail), so couriers signing in from one depot's address do not lock one another out.
+   */
+  signIn(input: {
+    email: string;
+    password: string;
+    ip: string;
+  }): Promise<{ token: string; passwordChangeOnly: boolean }>;
+  /**
+   * The courier's own password: the rules of the account area's, and not the one it replaces. A
+   * session opened with a one-time password needs nothing more; another gives the current password
+   * (a wrong one counts as a failed sign-in). Every session ends; the new one's token is returned.
+   */
+  choosePassword(
+    session: ActiveCourierSession,
+    input: { current: string | null; password: string; ip: string },
+  ): Promise<{ token: string }>;
   /** The session of a cookie's token, or null (unknown, idle 12 h, 7 days old, courier disabled). */
   resume(token: string): Promise<ActiveCourierSession | null>;
   signOut(session: ActiveCourierSession): Promise<void>;
@@ -63,7 +98,7 @@ function oneTimePassword(): string {
   return `${out.slice(0, 4)}-${out.slice(4, 8)}-${out.slice(8, 12)}-${out.slice(12, 16)}`;
 }
 
-const strip = <T extends { passwordHash: string }>({ passwordHash: _, ...rest }: T) => rest;
+const strip = ({ passwordHash: _, oneTimePasswordUntil: __, ...rest }: StoredCourier): Courier => rest;
 
 export function courierService(deps: CourierServiceDeps): CourierService {
   const { couriers, clock } = deps;
@@ -79,11 +114,41 @@ export function courierService(deps: CourierServiceDeps): CourierService {
     return found;
   }
 
-  async function limit(key: string): Promise<void> {
-    const decision = await deps.signInLimiter.take(key);
-    if (!decision.allowed) {
-      throw new AppError('rate_limited', 'Too many sign-in attempts: wait a few minutes and try again.');
+  const oneTimeUntil = () => new Date(clock().getTime() + ONE_TIME_PASSWORD_HOURS * 3600_000);
+
+  /**
+   * Counts an attempt against both limits before its password is checked, so that attempts made
+   * at once are all counted; `succeeded` gives them back, so only failures stay counted.
+   */
+  async function attempt(email: string, ip: string) {
+    const keys = [`courier:signin:ip:${ip}`, `courier:signin:acct:${email}`];
+    for (const [i, key] of keys.entries()) {
+      if (!(await deps.signInLimiter.take(key)).allowed) {
+        // The attempts refused here are not checked: the ones taken before this key are given back.
+        for (const taken of keys.slice(0, i)) await deps.signInLimiter.refund(taken);
+        throw new AppError(
+          'rate_limited',
+          'Too many failed sign-in attempts: wait a few minutes and try again.',
+        );
+      }
     }
+    return {
+      async succeeded() {
+        for (const key of keys) await deps.signInLimiter.refund(key);
+      },
+    };
+  }
+
+  async function openSession(courierId: string, passwordChangeOnly: boolean): Promise<string> {
+    const secret = newSecret();
+    await couriers.insertSession({
+      id: secret.hash,
+      courierId,
+      csrfToken: randomBytes(32).toString('base64url'),
+      at: clock(),
+      passwordChangeOnly,
+    });
+    return secret.token;
   }
 
   return {
@@ -101,6 +166,7 @@ export function courierService(deps: CourierServiceDeps): CourierService {
         id: prefixedId('cou'),
         ...fields,
         passwordHash: await hashPassword(password),
+        oneTimePasswordUntil: given === null ? oneTimeUntil() : null,
       });
       if (!courier)
         throw new AppError('invalid_request', 'email: is already a courier’s', [
@@ -122,27 +188,53 @@ export function courierService(deps: CourierServiceDeps): CourierService {
       return courier;
     },
 
+    async resetPassword(idOrEmail) {
+      const found = await find(idOrEmail);
+      if (found.disabledAt)
+        throw new AppError(
+          'courier_disabled',
+          `Courier ${found.id} is disabled: it cannot sign in, so it gets no new password.`,
+        );
+      const password = oneTimePassword();
+      const courier = await couriers.setPassword(found.id, await hashPassword(password), oneTimeUntil());
+      if (!courier) throw new AppError('not_found', `No courier ${found.id}.`);
+      return { courier, oneTimePassword: password };
+    },
+
     async signIn(input) {
       const email = input.email.trim().toLowerCase();
-      await limit(`courier:signin:ip:${input.ip}`);
-      await limit(`courier:signin:acct:${email}`);
+      const counted = await attempt(email.slice(0, 254), input.ip);
       const found = email.length <= 254 ? await couriers.findByEmail(email) : null;
-      if (!found || input.password.length > 1024) {
-        await verifyDecoy(input.password.slice(0, 1024));
+      const password = input.password.slice(0, 1024);
+      // The password is checked whatever else is wrong: the refusal costs the same time either way.
+      const right = found
+        ? await verifyPassword(found.passwordHash, password)
+        : await verifyDecoy(password).then(() => false);
+      if (!found || !right || found.disabledAt || input.password.length > 1024)
         throw new AppError('unauthorized', SIGN_IN_REFUSED);
-      }
-      if (!(await verifyPassword(found.passwordHash, input.password))) {
+      const passwordChangeOnly = found.oneTimePasswordUntil !== null;
+      if (passwordChangeOnly && !(await couriers.useOneTimePassword(found.id, found.passwordHash, clock())))
         throw new AppError('unauthorized', SIGN_IN_REFUSED);
+      await counted.succeeded();
+      return { token: await openSession(found.id, passwordChangeOnly), passwordChangeOnly };
+    },
+
+    async choosePassword(session, input) {
+      const found = await couriers.findById(session.courier.id);
+      if (!found || found.disabledAt) throw new AppError('unauthorized', 'Sign in as a courier first.');
+      if (!session.record.passwordChangeOnly) {
+        const counted = await attempt(found.email.toLowerCase(), input.ip);
+        if (!(await verifyPassword(found.passwordHash, (input.current ?? '').slice(0, 1024))))
+          throw fieldProblem('current_password', 'password.currentWrong');
+        await counted.succeeded();
       }
-      if (found.disabledAt) throw new AppError('unauthorized', 'This courier account has been disabled.');
-      const secret = newSecret();
-      await couriers.insertSession({
-        id: secret.hash,
-        courierId: found.id,
-        csrfToken: randomBytes(32).toString('base64url'),
-        at: clock(),
-      });
-      return { token: secret.token };
+      checkPassword(input.password, found.email);
+      // The one-time password (or the current one) again would keep the operator's password.
+      if (await verifyPassword(found.passwordHash, input.password))
+        throw fieldProblem('password', 'password.unchanged');
+      const changed = await couriers.setPassword(found.id, await hashPassword(input.password), null);
+      if (!changed) throw new AppError('unauthorized', 'Sign in as a courier first.');
+      return { token: await openSession(found.id, false) };
     },
 
     async resume(token) {

@@ -1,6 +1,7 @@
 import { fieldProblem, invalidField } from '../../errors.ts';
 import type { Locale } from '../../i18n/locales.ts';
 import { validateEmail } from '../accounts/user.ts';
+import { parsePhone } from '../orders/order-input.ts';
 
 /** One of the operator's couriers, as the operator and the courier app see them (never the hash). */
 export interface Courier {
@@ -9,8 +10,23 @@ export interface Courier {
   name: string;
   phone: string | null;
   locale: Locale;
+  /**
+   * True until the courier has chosen their own password: the one they hold was given by the
+   * operator (generated), works for one sign-in, and that sign-in leads to choosing theirs.
+   */
+  mustChoosePassword: boolean;
   disabledAt: Date | null;
   createdAt: Date;
+}
+
+/** A courier as the store keeps it: with its password's hash and, for a one-time password, its end. */
+export interface StoredCourier extends Courier {
+  passwordHash: string;
+  /**
+   * Set while the password is a one-time one (`mustChoosePassword`): it is accepted by one sign-in
+   * before this time; the sign-in moves it to its own time, so it is never accepted again.
+   */
+  oneTimePasswordUntil: Date | null;
 }
 
 export interface CourierSessionRecord {
@@ -18,6 +34,8 @@ export interface CourierSessionRecord {
   createdAt: Date;
   lastSeenAt: Date;
   csrfToken: string;
+  /** Opened with a one-time password: it can only choose the courier's own password (or sign out). */
+  passwordChangeOnly: boolean;
 }
 
 /** What `couriers add` accepts, checked whole (one 400 naming every bad field). */
@@ -30,9 +48,6 @@ export interface NewCourierInput {
   password?: string | null;
 }
 
-// A French mobile or landline, or any international number: digits, spaces, dots, dashes, a leading +.
-const PHONE = /^\+?[0-9][0-9 .-]{5,22}[0-9]$/;
-
 export function validateCourierName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 100)
@@ -40,12 +55,9 @@ export function validateCourierName(name: string): string {
   return trimmed;
 }
 
+/** Stored in E.164 (`+33612345678`), as the orders' phones: typed `06 12 34 56 78` or `+33 6…`. */
 export function validatePhone(phone: string | null | undefined): string | null {
-  if (phone === null || phone === undefined || phone.trim() === '') return null;
-  const trimmed = phone.trim();
-  if (!PHONE.test(trimmed))
-    throw invalidField('phone', 'must be a phone number (digits, spaces, dots, dashes, a leading +)');
-  return trimmed;
+  return parsePhone(phone, 'phone');
 }
 
 export function validateLocale(locale: string | null | undefined): Locale {
@@ -63,6 +75,7 @@ export const courierJson = (c: Courier) => ({
   name: c.name,
   phone: c.phone,
   locale: c.locale,
+  must_choose_password: c.mustChoosePassword,
   disabled_at: c.disabledAt ? c.disabledAt.toISOString() : null,
   created_at: c.createdAt.toISOString(),
 });

@@ -76,16 +76,13 @@ export function parseAmount(value: number | null | undefined): number | null {
   return eurosToCents(value);
 }
 
-/** A French or international number, stored in E.164 (`+33612345678`). */
-export function parsePhone(value: string | null | undefined): string | null {
+/** A French or international number, stored in E.164 (`+33612345678`); `field` names it in the 400. */
+export function parsePhone(value: string | null | undefined, field = 'delivery_phone'): string | null {
   const raw = text(value);
   if (raw === null) return null;
   const phone = phoneLibrary().parsePhoneNumberFromString(raw, 'FR');
   if (!phone?.isValid())
-    throw invalidField(
-      'delivery_phone',
-      'must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"',
-    );
+    throw invalidField(field, 'must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"');
   return phone.number;
 }
 

@@ -64,7 +64,10 @@ export interface SelfService {
   form(token: string): Promise<SelfServiceForm>;
   /** Stores the choices, and moves the day, all or nothing; says whether the day moved. */
   change(token: string, input: ChoiceInput): Promise<{ rescheduled: boolean }>;
-  /** The choices in clear for the courier's day: only the stops of that courier (the caller's job). */
+  /**
+   * The choices in clear, for the courier of the delivery (their day's stops only: the caller's
+   * job) and the operator's rounds; never for a brand.
+   */
   choicesForCourier(orderIds: readonly (number | string)[]): Promise<Map<string, RecipientChoices>>;
 }
 

@@ -73,7 +73,10 @@ export interface RoundServiceDeps {
   transact: Transact;
   stores: Stores;
   clock: Clock;
-  /** What recipients chose for their deliveries, in clear, by order row id (domain/recipients). */
+  /**
+   * What recipients chose for their deliveries, in clear, by order row id (domain/recipients): in
+   * the courier's day (their stops only) and the operator's rounds (docs/recipients.md, who sees them).
+   */
   recipientChoices?: (orderIds: readonly string[]) => Promise<ReadonlyMap<string, RecipientChoices>>;
 }
 
@@ -155,7 +158,8 @@ function stopJson(
       sort_code: sortCodeOf(table, o.postcode, o.zone),
       quantity: o.quantity,
       failed_attempts: o.failedAttempts,
-      // What the recipient asked on the tracking page (decision 0007): only in the courier's own day.
+      // What the recipient asked on the tracking page (decision 0007): for the courier of the
+      // delivery and the operator, never a brand nor another courier. Null: nothing asked.
       instructions: chosen?.instructions ?? null,
       safe_place: chosen?.safePlace ?? null,
     },
@@ -336,18 +340,18 @@ export function roundService(deps: RoundServiceDeps): RoundService {
           }
           await stores.rounds.replaceStops(round.id, date, round.stops);
         }
-        return roundsJson(stores, await stores.rounds.roundsOfDay(date));
+        return roundsJson(stores, await stores.rounds.roundsOfDay(date), deps.recipientChoices);
       });
     },
 
     async list(date) {
       checkDate(date);
-      return roundsJson(deps.stores, await deps.stores.rounds.roundsOfDay(date));
+      return roundsJson(deps.stores, await deps.stores.rounds.roundsOfDay(date), deps.recipientChoices);
     },
 
     async get(roundId) {
       const round = await findRound(deps.stores, roundId);
-      return (await roundsJson(deps.stores, [round]))[0]!;
+      return (await roundsJson(deps.stores, [round], deps.recipientChoices))[0]!;
     },
 
     async create(input) {
@@ -366,7 +370,7 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         await stores.rounds.insert(round);
         await stores.rounds.replaceStops(round.id, date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, round) });
-        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;
+        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices))[0]!;
       });
     },
 
@@ -375,7 +379,7 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         const round = await findRound(stores, roundId);
         const courierId = courier === null ? null : await enabledCourier(stores, courier, 'courier_id');
         await stores.rounds.update(round.id, { courierId });
-        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;
+        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices))[0]!;
       });
     },
 
@@ -388,14 +392,15 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         const stops = await resolveStops(stores, round.date, inputs, round.id, kept);
         await stores.rounds.replaceStops(round.id, round.date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, { ...round, stops }) });
-        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!]))[0]!;
+        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices))[0]!;
       });
     },
 
     async courierDay(courierId, date) {
       const day = date === undefined ? parisToday(clock()) : checkDate(date);
       const rounds = await deps.stores.rounds.roundsOfDay(day, courierId);
-      // The rounds are this courier's only: the recipients' words go to the courier of the delivery.
+      // The rounds are this courier's only: the recipients' words go to the courier of the delivery,
+      // never to another courier.
       const json = await roundsJson(deps.stores, rounds, deps.recipientChoices);
       return {
         date: day,

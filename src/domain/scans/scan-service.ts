@@ -1,5 +1,6 @@
 import { AppError, invalidField } from '../../errors.ts';
 import { scanProblemText } from '../../i18n/scans.ts';
+import { addDays } from '../calendar/iso-date.ts';
 import { parisToday } from '../calendar/paris-time.ts';
 import { prefixedId } from '../ids.ts';
 import type { OrderWithEvents } from '../orders/order.ts';
@@ -60,6 +61,20 @@ export interface ScanService {
 /** The day of the scan in Paris (a phone ahead of the server's clock: today). */
 const scanDay = (scan: Scan, now: Date): string =>
   parisToday(scan.happenedAt.getTime() > now.getTime() ? now : scan.happenedAt);
+
+/**
+ * The days (Paris) whose rounds a scan is checked against: from the day it happened to today. A
+ * scan dated in the past is refused whatever a scan dated now would be (the parcel on another
+ * courier's round today), and whatever it would have been then; and the history's time, clamped
+ * to the order's last event, falls within these days. Empty for a scan too old to be applied.
+ */
+function roundDays(scan: Scan, now: Date): string[] {
+  if (now.getTime() - scan.happenedAt.getTime() > MAX_SCAN_AGE_MS) return [];
+  const today = parisToday(now);
+  const days = [scanDay(scan, now)];
+  while (days.at(-1)! < today) days.push(addDays(days.at(-1)!, 1));
+  return days;
+}
 
 /** Parcels of one request applied side by side (each holds a pooled connection while it moves). */
 const PARCELS_AT_ONCE = 8;
@@ -140,18 +155,23 @@ export function scanService(deps: {
     pickups: Set<string>,
     /** The order as the request's one lookup read it (its first scan only: the others read it afresh). */
     prefetched: OrderWithEvents | undefined,
+    /** The request's time: the days whose rounds were read for it. */
+    now: Date,
   ): Promise<ScanResult> {
-    const now = deps.clock();
     const ref = trackingRefOfCode(scan.code);
     let order = prefetched ?? (ref ? await orders.findByRef(ref, null) : null);
     if (!order) return refuse(actor, scan, null, null, 'unknown_code');
     if (now.getTime() - scan.happenedAt.getTime() > MAX_SCAN_AGE_MS)
       return refuse(actor, scan, order, null, 'too_old');
-    // The round of the day the scan happened (Paris): another courier's is refused, but at the hub,
-    // where every round's parcels are sorted.
-    const round = actor.courierId ? (rounds.get(`${order.trackingRef}|${scanDay(scan, now)}`) ?? null) : null;
-    const roundId = round && round.courierId === actor.courierId ? round.roundId : null;
-    if (round?.courierId && round.courierId !== actor.courierId && scan.context !== 'hub')
+    // The parcel's rounds from the day the scan happened to today (Paris): another courier's on any
+    // of them is refused, but at the hub, where every round's parcels are sorted. The scan is
+    // recorded on the courier's own round, the earliest of those days.
+    const { trackingRef } = order;
+    const onRounds = actor.courierId
+      ? roundDays(scan, now).flatMap((day) => rounds.get(`${trackingRef}|${day}`) ?? [])
+      : [];
+    const roundId = onRounds.find((r) => r.courierId === actor.courierId)?.roundId ?? null;
+    if (onRounds.some((r) => r.courierId && r.courierId !== actor.courierId) && scan.context !== 'hub')
       return refuse(actor, scan, order, null, 'wrong_round');
     const target: OrderStatus = scan.context === 'door' ? scan.outcome! : MEANING[scan.context];
     if (scan.outcome === 'delivered' && !scan.photoKey && !scan.signatureKey && !scan.receivedBy)
@@ -284,9 +304,15 @@ export function scanService(deps: {
       const now = deps.clock();
       const asked = checked.flatMap((scan) => {
         const ref = results.has(scan.id) ? null : trackingRefOfCode(scan.code);
-        return ref ? [{ ref, day: scanDay(scan, now) }] : [];
+        return ref ? [{ ref, days: roundDays(scan, now) }] : [];
       });
-      const rounds = actor.courierId ? await scans.roundsOf(asked) : new Map<string, RoundOf>();
+      const rounds = actor.courierId
+        ? await scans.roundsOf([
+            ...new Map(
+              asked.flatMap(({ ref, days }) => days.map((day) => [`${ref}|${day}`, { ref, day }] as const)),
+            ).values(),
+          ])
+        : new Map<string, RoundOf>();
       // Every parcel of the request read at once; a parcel scanned twice in it reads its order
       // afresh for the second (moved by the first).
       const prefetched = await orders.findByRefs([...new Set(asked.map((a) => a.ref))]);
@@ -308,7 +334,7 @@ export function scanService(deps: {
             const ref = trackingRefOfCode(scan.code);
             const known = ref ? prefetched.get(ref) : undefined;
             if (ref) prefetched.delete(ref);
-            const result = await applyOne(actor, scan, rounds, pickups, known);
+            const result = await applyOne(actor, scan, rounds, pickups, known, now);
             results.set(scan.id, result);
             deps.observer?.scanned(scan.context, result.result);
           }

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { canTransition, ORDER_STATUSES } from '../../domain/orders/state-machine.ts';
 import { TRACKING_REF_PATTERN } from '../../domain/orders/tracking-ref.ts';
 import { AppError } from '../../errors.ts';
 import { courierWords } from '../../i18n/courier-app.ts';
@@ -76,7 +77,19 @@ function localeOf(request: FastifyRequest): Locale {
 /** Data for the page's scripts, in a non-executed `<script type="application/json">` (no inline code). */
 const jsonData = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-export function courierAppShell() {
+interface Release {
+  assets: Map<string, Asset>;
+  version: string;
+  /** `/courier/assets/<version>`: where this release's files are. */
+  base: string;
+  serviceWorker: string;
+}
+
+let release: Release | null = null;
+
+/** This release's files and their version (a digest of them all), read once per process. */
+function courierRelease(): Release {
+  if (release) return release;
   const assets = loadAssets();
   const hash = createHash('sha256');
   for (const [name, asset] of assets) hash.update(name).update(asset.body);
@@ -88,6 +101,15 @@ export function courierAppShell() {
   const serviceWorker = swTemplate
     .replace("'__VERSION__'", JSON.stringify(version))
     .replace('/*ASSETS*/ []', JSON.stringify(assetUrls));
+  release = { assets, version, base, serviceWorker };
+  return release;
+}
+
+/** The app's stylesheet, which the server-rendered courier pages (sign-in, password) wear too. */
+export const courierStylesheet = (): string => `${courierRelease().base}/courier.css`;
+
+export function courierAppShell() {
+  const { assets, version, base, serviceWorker } = courierRelease();
 
   const shell = (locale: Locale) => {
     const words = courierWords(locale);
@@ -96,6 +118,11 @@ export function courierAppShell() {
       assets: base,
       locale,
       refPattern: TRACKING_REF_PATTERN.source,
+      // The parcels' moves, so the app offers only the scans a parcel can take (its door only when
+      // out for delivery), counting what the phone has queued and not yet sent.
+      moves: Object.fromEntries(
+        ORDER_STATUSES.map((from) => [from, ORDER_STATUSES.filter((to) => canTransition(from, to))]),
+      ),
       words: { fr: courierWords('fr'), en: courierWords('en') },
     };
     return toText(html`<html lang="${locale}">

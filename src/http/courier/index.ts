@@ -8,15 +8,17 @@ import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
-import { AppError, isAppError } from '../../errors.ts';
+import { AppError, type ErrorDetail, isAppError, problemDetail } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
+import { fieldError } from '../../i18n/form-errors.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
 import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
+import { courierStylesheet } from './app-shell.ts';
 import { courierDeliveryRoutes } from './deliveries.ts';
-import { type CourierPage, messagePage, signInPage } from './pages.ts';
+import { type CourierPage, messagePage, passwordPage, signInPage } from './pages.ts';
 import { courierScanRoutes } from './scan-routes.ts';
 import {
   ANYONE,
@@ -73,7 +75,12 @@ export function courierArea(deps: CourierAreaContext) {
         request.courierSession = session;
         const { id, name, locale } = session.courier;
         request.principal = { kind: 'courier', courier: { id, name, locale } };
-        return;
+        // A session opened with a one-time password chooses the courier's own, and does nothing else.
+        if (!session.record.passwordChangeOnly || request.routeOptions.config.auth !== 'courier') return;
+        if (PASSWORD_CHANGE_ROUTES.has(request.routeOptions.url ?? '')) return;
+        if (isApiCall(request))
+          throw new AppError('unauthorized', `Choose your own password first (${COURIER_PATH}/password).`);
+        return reply.redirect(`${COURIER_PATH}/password`, 303);
       }
       if (request.routeOptions.config.auth !== 'courier') return;
       if (request.cookies[COURIER_SESSION_COOKIE])
@@ -109,6 +116,7 @@ export function courierArea(deps: CourierAreaContext) {
         t: courierWording(request.locale),
         switchHref: `${url.pathname}${url.search}`,
         courier: session ? { name: session.courier.name } : null,
+        stylesheet: courierStylesheet(),
         csrf: session
           ? session.record.csrfToken
           : await anonymousCourierCsrf(request, reply, signer, baseUrl),
@@ -137,14 +145,14 @@ export function courierArea(deps: CourierAreaContext) {
     });
 
     area.get('/login', ANYONE, async (request, reply) => {
-      if (request.courierSession) return reply.redirect(`${COURIER_PATH}/`, 303);
+      if (request.courierSession) return reply.redirect(landing(request.courierSession), 303);
       return sendPage(reply, signInPage(await pageOf(request, reply)));
     });
 
     area.post('/login', ANYONE, async (request, reply) => {
       const email = text(request, 'email', 254);
       try {
-        const { token } = await deps.couriers.signIn({
+        const { token, passwordChangeOnly } = await deps.couriers.signIn({
           email,
           password: text(request, 'password'),
           ip: clientIp(request),
@@ -156,12 +164,50 @@ export function courierArea(deps: CourierAreaContext) {
           await signer.sign(token),
           courierCookieOptions(request, baseUrl),
         );
-        return reply.redirect(`${COURIER_PATH}/`, 303);
+        return reply.redirect(passwordChangeOnly ? `${COURIER_PATH}/password` : `${COURIER_PATH}/`, 303);
       } catch (err) {
         if (!isAppError(err) || err.code !== 'unauthorized') throw err;
+        // The signed-out page: a session the phone arrived with is not shown as signed in.
+        request.courierSession = null;
         const page = await pageOf(request, reply);
-        const error = page.t(err.message.includes('disabled') ? 'signIn.disabled' : 'signIn.refused');
-        return sendPage(reply, signInPage(page, { email, error }), 401);
+        return sendPage(reply, signInPage(page, { email, error: page.t('signIn.refused') }), 401);
+      }
+    });
+
+    area.get('/password', COURIER_ONLY, async (request, reply) => {
+      const session = request.courierSession!;
+      const page = await pageOf(request, reply);
+      const first = session.record.passwordChangeOnly;
+      return sendPage(reply, passwordPage(page, { first, email: session.courier.email }));
+    });
+
+    area.post('/password', COURIER_ONLY, async (request, reply) => {
+      const session = request.courierSession!;
+      const first = session.record.passwordChangeOnly;
+      try {
+        const password = text(request, 'password', 1024);
+        if (password !== text(request, 'password_confirm', 1024))
+          throw new AppError('invalid_request', 'password_confirm: does not match the new password', [
+            problemDetail('password_confirm', { code: 'password.mismatch' }),
+          ]);
+        const { token } = await deps.couriers.choosePassword(session, {
+          current: first ? null : text(request, 'current_password', 1024),
+          password,
+          ip: clientIp(request),
+        });
+        reply.setCookie(
+          COURIER_SESSION_COOKIE,
+          await signer.sign(token),
+          courierCookieOptions(request, baseUrl),
+        );
+        return reply.redirect(`${COURIER_PATH}/`, 303);
+      } catch (err) {
+        if (!isAppError(err) || err.code !== 'invalid_request') throw err;
+        const page = await pageOf(request, reply);
+        const errors = (err.details ?? [{ field: 'password', message: err.message }]).map((d) =>
+          fieldError(page.locale, page.t(PASSWORD_LABELS[d.field] ?? 'password.new'), d as ErrorDetail),
+        );
+        return sendPage(reply, passwordPage(page, { first, email: session.courier.email, errors }), 400);
       }
     });
 
@@ -195,6 +241,19 @@ export function courierArea(deps: CourierAreaContext) {
     // service worker; its scripts call /api/v1/me and /api/v1/day, and come to /login without a session.
   };
 }
+
+/** The routes a session opened with a one-time password may use: choosing the password, signing out. */
+const PASSWORD_CHANGE_ROUTES = new Set([`${COURIER_PATH}/password`, `${COURIER_PATH}/logout`]);
+
+const PASSWORD_LABELS: Record<string, CourierKey> = {
+  current_password: 'password.current',
+  password: 'password.new',
+  password_confirm: 'password.confirm',
+};
+
+/** Where a signed-in courier is sent: its own password first, when it has none yet. */
+const landing = (session: { record: { passwordChangeOnly: boolean } }) =>
+  session.record.passwordChangeOnly ? `${COURIER_PATH}/password` : `${COURIER_PATH}/`;
 
 const isForm = (request: FastifyRequest) =>
   (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');

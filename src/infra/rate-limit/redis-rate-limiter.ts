@@ -18,6 +18,16 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return tostring(tokens)
 `;
 
+// One request given back (an attempt that succeeded, where only failures count), never past the
+// burst; a bucket that expired meanwhile is full already.
+const REFUND = `
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+if tokens ~= nil then
+  redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + 1)))
+end
+return 1
+`;
+
 /**
  * Shares the limits between every API instance through Redis. If Redis cannot be reached the
  * request is let through (fail open): rate limiting protects the service, it must not take it down.
@@ -30,6 +40,7 @@ export function redisRateLimiter(url: string, policy: BucketPolicy, health?: Red
     redis.on('error', (err: Error) => health?.failed(err));
     redis.on('ready', () => health?.answered());
     redis.defineCommand('dlvTakeToken', { numberOfKeys: 1, lua: TAKE });
+    redis.defineCommand('dlvRefundToken', { numberOfKeys: 1, lua: REFUND });
     return redis;
   });
   return {
@@ -46,6 +57,17 @@ export function redisRateLimiter(url: string, policy: BucketPolicy, health?: Red
       } catch (err) {
         health?.failed(err as Error);
         return { allowed: true, remaining: policy.burst, retryAfterMs: 0, resetMs: 0 };
+      }
+    },
+    async refund(key) {
+      try {
+        const redis = (await connected) as unknown as {
+          dlvRefundToken(key: string, burst: number): Promise<number>;
+        };
+        await redis.dlvRefundToken(`dlv:ratelimit:${key}`, policy.burst);
+      } catch (err) {
+        // Failing open as `take` does: a lost refund costs one request of the allowance at most.
+        health?.failed(err as Error);
       }
     },
     async close() {

@@ -17,6 +17,18 @@ describe('memory token bucket', () => {
     expect((await limiter.take('k')).allowed).toBe(true);
   });
 
+  it('gives back a request taken, never past the burst', async () => {
+    const now = 0;
+    const limiter = memoryRateLimiter({ perSecond: 1, burst: 2 }, () => now);
+    expect((await limiter.take('k')).remaining).toBe(1);
+    await limiter.refund('k');
+    await limiter.refund('k');
+    await limiter.refund('unknown');
+    const after = [];
+    for (let i = 0; i < 3; i++) after.push((await limiter.take('k')).allowed);
+    expect(after).toEqual([true, true, false]);
+  });
+
   it('never allows more than burst + rate × elapsed', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -39,6 +39,10 @@ export function memoryRateLimiter(
       buckets.set(key, { tokens: decision.allowed ? tokens - 1 : tokens, at: t });
       return decision;
     },
+    async refund(key) {
+      const bucket = buckets.get(key);
+      if (bucket) bucket.tokens = Math.min(policy.burst, bucket.tokens + 1);
+    },
     async close() {},
   };
 }

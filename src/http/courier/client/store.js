@@ -56,10 +56,6 @@ export async function queued() {
   return done((await store(QUEUE, 'readonly')).getAll());
 }
 
-export async function queuedCount() {
-  return done((await store(QUEUE, 'readonly')).count());
-}
-
 /** Removes the items the server answered (applied or refused), by their queue keys. */
 export async function remove(seqs) {
   const database = await db();

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ONE_TIME_PASSWORD_HOURS } from '../../../domain/couriers/courier-service.ts';
 import { CalendarDate, INT32_MAX, NullableString, PrefixedId, StringEnum, TrackingRef } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -12,6 +13,10 @@ export const CourierSchema = Type.Object(
     name: Name,
     phone: NullableString({ maxLength: 30 }),
     locale: Type.Union([Type.Literal('fr'), Type.Literal('en')]),
+    must_choose_password: Type.Boolean({
+      description:
+        'True while the courier holds a one-time password (generated): their next sign-in makes them choose their own.',
+    }),
     disabled_at: NullableString({ format: 'date-time', maxLength: 30, description: 'Null while enabled.' }),
     created_at: Type.String({ format: 'date-time', maxLength: 30 }),
   },
@@ -25,14 +30,21 @@ export const NewCourierBody = Type.Object(
       description: 'The courier’s sign-in e-mail (unique among couriers).',
     }),
     name: Type.String({ maxLength: 100 }),
-    phone: Type.Optional(NullableString({ maxLength: 30 })),
+    phone: Type.Optional(
+      NullableString({
+        maxLength: 30,
+        description: 'French (`06 12 34 56 78`) or international (`+44 20 7946 0958`); stored in E.164.',
+      }),
+    ),
     locale: Type.Optional(
       Type.Union([Type.Literal('fr'), Type.Literal('en')], { description: 'Default `fr`.' }),
     ),
     password: Type.Optional(
       Type.String({
         maxLength: 128,
-        description: 'Without it, a one-time password is generated and given once in the answer.',
+        description:
+          'A password the courier chose (the account area’s rules). Without it, a one-time password is generated and given once in the answer: ' +
+          `it opens one sign-in, within ${ONE_TIME_PASSWORD_HOURS} hours, which makes the courier choose their own.`,
       }),
     ),
   },
@@ -77,7 +89,7 @@ const DeliveryStop = Type.Object(
       instructions: NullableString({
         maxLength: 1000,
         description:
-          'What the recipient asked on the tracking page (door code, floor…): in the courier’s own day only, else null.',
+          'What the recipient asked on the tracking page (door code, floor…), null when nothing: for the courier of the delivery (their day) and the operator (these rounds), never a brand nor another courier.',
       }),
       safe_place: Type.Union(
         [
@@ -89,7 +101,7 @@ const DeliveryStop = Type.Object(
         ],
         {
           description:
-            'Where the recipient allows the parcel to be left when out: in the courier’s own day only, else null.',
+            'Where the recipient allows the parcel to be left when out, null when nowhere: for the courier of the delivery and the operator, never a brand nor another courier.',
         },
       ),
     }),

@@ -4,8 +4,9 @@ const COURIER = {
   id: 'cou_5b1e0c9d3a7f2e64',
   email: 'lea.martin@example.fr',
   name: 'Léa Martin',
-  phone: '06 12 34 56 78',
+  phone: '+33612345678',
   locale: 'fr',
+  must_choose_password: true,
   disabled_at: null,
   created_at: '2026-11-20T08:12:00.000Z',
 };
@@ -43,8 +44,8 @@ const ROUND = {
         sort_code: 'PC-93',
         quantity: 1,
         failed_attempts: 0,
-        instructions: null,
-        safe_place: null,
+        instructions: 'Code 4821B, 3rd floor, left door',
+        safe_place: { kind: 'caretaker', detail: 'Mr Dupont, at the lodge' },
       },
     },
   ],
@@ -105,12 +106,37 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  opsResetCourierPassword: {
+    responses: {
+      200: {
+        reset: {
+          summary: 'A new one-time password, shown once; the courier’s sessions ended',
+          value: { ok: true, courier: COURIER, one_time_password: 'p4cv-8nhw-t2ke-y9sm' },
+        },
+      },
+      404: {
+        unknown: {
+          summary: 'No such courier',
+          value: errorExample('not_found', 'No courier cou_5b1e0c9d3a7f2e64.'),
+        },
+      },
+    },
+    unprocessable: {
+      courier_disabled: {
+        summary: 'A disabled courier',
+        message: 'Courier cou_5b1e0c9d3a7f2e64 is disabled: it cannot sign in, so it gets no new password.',
+      },
+    },
+  },
   opsDisableCourier: {
     responses: {
       200: {
         disabled: {
           summary: 'Disabled: its sessions ended',
-          value: { ok: true, courier: { ...COURIER, disabled_at: '2026-11-24T18:02:00.000Z' } },
+          value: {
+            ok: true,
+            courier: { ...COURIER, must_choose_password: false, disabled_at: '2026-11-24T18:02:00.000Z' },
+          },
         },
       },
     },
