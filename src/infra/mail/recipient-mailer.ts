@@ -22,6 +22,43 @@ export interface RecipientMailerOptions {
   log: (message: string) => void;
 }
 
+/**
+ * The header fields the DKIM signature covers: nodemailer's default list (RFC 6376 §5.4's) and
+ * `List-Unsubscribe-Post`, which that list lacks. RFC 8058 §4 wants both one-click fields signed:
+ * a receiver offers one-click unsubscribe only when neither can have been added or changed on the way.
+ */
+const DKIM_SIGNED_FIELDS = [
+  'From',
+  'Sender',
+  'Reply-To',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'To',
+  'Cc',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'Content-ID',
+  'Content-Description',
+  'Resent-Date',
+  'Resent-From',
+  'Resent-Sender',
+  'Resent-To',
+  'Resent-Cc',
+  'Resent-Message-ID',
+  'In-Reply-To',
+  'References',
+  'List-Id',
+  'List-Help',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Subscribe',
+  'List-Post',
+  'List-Owner',
+  'List-Archive',
+].join(':');
+
 /** The address of `Name <address>` (or the bare address). */
 function addressOf(mailFrom: string): string {
   return (mailFrom.match(/<([^<>]+)>\s*$/)?.[1] ?? mailFrom).trim();
@@ -44,6 +81,7 @@ export function createRecipientMailer(options: RecipientMailerOptions): Recipien
             domainName: options.dkim.domain,
             keySelector: options.dkim.selector,
             privateKey: options.dkim.privateKey,
+            headerFieldNames: DKIM_SIGNED_FIELDS,
           }
         : undefined;
       return options.smtpUrl
