@@ -269,6 +269,62 @@ describe('recipient e-mails', () => {
     expect(await sourceOf(b)).toBe('one_click');
   });
 
+  it('one-click multipart is read by a multipart parser: part headers and a bare name are fine; a file or a cut body records nothing', async () => {
+    const brand = await createBrandWithKey(s.deps);
+    await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed'] });
+    const to = uniqueRecipient();
+    await orderFor(brand, to);
+    await runNotifications(s.deps, brand.brandId);
+    const path = rawHeader((await mailsTo(s, to))[0]!.raw, 'List-Unsubscribe')!
+      .slice(1, -1)
+      .slice(BASE.length);
+    const source = async () =>
+      (
+        await s.pool.query('SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2', [
+          'email',
+          addressKey('email', to),
+        ])
+      ).rows[0]?.source;
+    const boundary = `dlv${randomBytes(6).toString('hex')}`;
+    const post = (payload: string) =>
+      s.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': `multipart/form-data; boundary="${boundary}"`, 'accept-language': 'en' },
+        payload,
+      });
+
+    // A body cut before its closing delimiter is not a form (RFC 2046 §5.1.1): nothing recorded.
+    const cut = await post(
+      `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n`,
+    );
+    expect(cut.statusCode).toBe(400);
+    expect(await source()).toBeUndefined();
+    // RFC 8058 §3.2 posts a field, not a file of that name.
+    const file = await post(
+      `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"; filename="x.txt"\r\n` +
+        `Content-Type: text/plain\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    );
+    expect(file.statusCode).toBe(400);
+    expect(await source()).toBeUndefined();
+    // Past 2 KB, as for a url-encoded form.
+    const big = await post(
+      `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="pad"\r\n\r\n${'x'.repeat(3000)}\r\n--${boundary}--\r\n`,
+    );
+    expect(big.statusCode).toBe(400);
+    expect(await source()).toBeUndefined();
+    // A token (unquoted) name, a part's own Content-Type, a preamble and another field are all RFC 7578.
+    const form = await post(
+      `preamble\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8; name="other"\r\n` +
+        `Content-Disposition: form-data; name=List-Unsubscribe\r\n\r\nOne-Click\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="client"\r\n\r\nexample\r\n--${boundary}--\r\n`,
+    );
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('You are unsubscribed');
+    expect(await source()).toBe('one_click');
+  });
+
   it('a brand whose shop tells its customers, or an order from a shop link that notifies: nothing', async () => {
     const brand = await createBrandWithKey(s.deps);
     await setRecipientSettings(s.deps, brand.brandId, { shopNotifies: true });
