@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmsError } from '../src/domain/recipients/ports.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
-import { createBrandWithKey, type TestBrand } from './support/app.ts';
+import { createBrandWithKey, type TestBrand, testDatabaseUrl } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
   atTheDoor,
@@ -22,6 +22,7 @@ import {
   toTheStreet,
   uniqueRecipient,
 } from './support/recipients.ts';
+import { runDlv } from './support/run-cli.ts';
 
 let s: RecipientsStage;
 beforeAll(async () => {
@@ -385,6 +386,87 @@ describe('recipient e-mails', () => {
       await dead.close();
     }
     expect((await notificationsOf(s.deps, lastRef))[0]).toMatchObject({ channel: 'email', status: 'failed' });
+  });
+});
+
+describe('SMTP refusals (RFC 5321 §4.2.1: 5yz permanent, 4yz transient)', () => {
+  /** The brand's e-mail confirmation to `to`, and its event (whose job has not run). */
+  async function confirmationTo(to: string) {
+    const brand = await createBrandWithKey(s.deps);
+    await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed'] });
+    const ref = await orderFor(brand, to);
+    const [event] = await eventsOf(s.deps, brand.brandId);
+    return { brand, ref, eventId: event!.id };
+  }
+
+  /** The order's "Messages to the recipient" as a user of the brand sees it. */
+  async function messagesSection(brandId: string, ref: string, ip: string) {
+    const user = await createUser(s.deps, { brandId });
+    const b = new Browser(s.app, ip);
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    const page = await b.get(`/account/orders/${ref}`);
+    expect(page.status).toBe(200);
+    const section = page.body.slice(page.body.indexOf('Messages to the recipient'));
+    return section.slice(0, section.indexOf('</section>'));
+  }
+
+  it('550 at RCPT: failed on the first attempt with the server’s reply, in the account area and dlv recipients notifications', async () => {
+    const to = uniqueRecipient();
+    s.smtp.refuse(to, 550, `5.1.1 <${to}>: Recipient address rejected: User unknown`);
+    const { brand, ref, eventId } = await confirmationTo(to);
+    // The first of 25 attempts: nothing to retry, the job ends.
+    await runNotifyJob(s.deps, eventId, { attempts: 1, max_attempts: 25 });
+    const reply = '550 5.1.1 <…>: Recipient address rejected: User unknown';
+    expect((await notificationsOf(s.deps, ref)).map((r) => [r.channel, r.status, r.detail])).toEqual([
+      ['email', 'failed', reply],
+      ['sms', 'skipped', 'off'],
+    ]);
+    expect(await mailsTo(s, to)).toEqual([]);
+    // A retry the queue had already planned finds it decided, and sends nothing.
+    await runNotifyJob(s.deps, eventId, { attempts: 2, max_attempts: 25 });
+    expect((await notificationsOf(s.deps, ref))[0]).toMatchObject({ status: 'failed', detail: reply });
+
+    const section = await messagesSection(brand.brandId, ref, '10.9.0.36');
+    expect(section).toMatch(
+      /<td>E-mail<\/td><td>Failed <span class="muted">\(550 5\.1\.1 &lt;…&gt;: Recipient address rejected: User unknown\)<\/span><\/td>/,
+    );
+    expect(section).not.toContain(to);
+
+    const cli = await runDlv(['recipients', 'notifications', ref, '--json'], {
+      DATABASE_URL: testDatabaseUrl(),
+      LOG_LEVEL: 'silent',
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).notifications[0]).toMatchObject({
+      channel: 'email',
+      status: 'failed',
+      detail: reply,
+    });
+  }, 60_000);
+
+  it('451 at RCPT: retried (the row says why meanwhile), and sent once the server takes it', async () => {
+    const to = uniqueRecipient();
+    s.smtp.refuse(to, 451, '4.2.0 Mailbox busy, try again later');
+    const { brand, ref, eventId } = await confirmationTo(to);
+    await expect(runNotifyJob(s.deps, eventId, { attempts: 1, max_attempts: 25 })).rejects.toThrow(
+      /^451 4\.2\.0 Mailbox busy, try again later$/,
+    );
+    expect((await notificationsOf(s.deps, ref))[0]).toMatchObject({
+      channel: 'email',
+      status: 'sending',
+      detail: '451 4.2.0 Mailbox busy, try again later',
+    });
+    expect(await messagesSection(brand.brandId, ref, '10.9.0.37')).toMatch(
+      /<td>E-mail<\/td><td>Sending <span class="muted">\(will retry: 451 4\.2\.0 Mailbox busy, try again later\)<\/span><\/td>/,
+    );
+
+    s.smtp.accept(to);
+    await runNotifyJob(s.deps, eventId, { attempts: 2, max_attempts: 25 });
+    const [row] = await notificationsOf(s.deps, ref);
+    expect(row).toMatchObject({ channel: 'email', status: 'sent', detail: null });
+    const mails = await mailsTo(s, to);
+    expect(mails).toHaveLength(1);
+    expect(row!.provider_id).toBe(mails[0]!.messageId);
   });
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { RecipientEmail, RecipientMailer } from '../../domain/recipients/ports.ts';
+import { MailError, type RecipientEmail, type RecipientMailer } from '../../domain/recipients/ports.ts';
 
 interface DkimKey {
   /** The signing domain (`d=`): MAIL_FROM's domain, or one it aligns with. */
@@ -64,6 +64,39 @@ function addressOf(mailFrom: string): string {
   return (mailFrom.match(/<([^<>]+)>\s*$/)?.[1] ?? mailFrom).trim();
 }
 
+/** What nodemailer's SMTP client says of a refused command. */
+interface SmtpFailure {
+  /** The server's reply code (550, 451…); absent when it never answered. */
+  responseCode?: number;
+  /** The server's reply line, code first (`550 5.1.1 <…>: user unknown`). */
+  response?: string;
+  /** The command refused (`RCPT TO`, `DATA`, `MAIL FROM`, `AUTH PLAIN`…). */
+  command?: string;
+}
+
+/** Commands whose 5yz says "this recipient / this message, never": the others are our set-up's. */
+const MESSAGE_COMMANDS = new Set(['RCPT TO', 'DATA']);
+
+/**
+ * A refusal as the notifications record it: the server's own reply (never the recipient's address,
+ * which the brand has on the order and a log need not hold), permanent for a 5yz to the recipient
+ * or the message. A 5yz to MAIL FROM or AUTH is our configuration's, the same for every message:
+ * retried (and, past the last attempt, failed) so a fixed relay still sends them. Anything
+ * without a reply (connection refused, timeout) is retried.
+ */
+function mailError(err: unknown, to: string): unknown {
+  const failure = err as SmtpFailure;
+  if (!(err instanceof Error) || typeof failure.responseCode !== 'number') return err;
+  const address = new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const reply = (failure.response ?? `${failure.responseCode} ${err.message}`)
+    .replace(address, '…')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const permanent =
+    failure.responseCode >= 500 && failure.responseCode < 600 && MESSAGE_COMMANDS.has(failure.command ?? '');
+  return new MailError(reply, permanent);
+}
+
 /**
  * The recipients' e-mails (decision 0007) through nodemailer: SMTP at `SMTP_URL`, else an .eml
  * file under `DATA_DIR/mail` (logged) as the account e-mails do. Each is multipart/alternative
@@ -115,7 +148,9 @@ export function createRecipientMailer(options: RecipientMailerOptions): Recipien
   return {
     async send(mail) {
       const transporter = await transportOnce();
-      const info = await transporter.sendMail(message(mail));
+      const info = await transporter.sendMail(message(mail)).catch((err: unknown) => {
+        throw mailError(err, mail.to);
+      });
       if (!options.smtpUrl) {
         await mkdir(options.dropDir, { recursive: true });
         const file = path.join(options.dropDir, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
