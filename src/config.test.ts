@@ -75,6 +75,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ CURSOR_SECRET: 'k'.repeat(32) }).cursorSecret).toBe('k'.repeat(32));
     expect(() => loadConfig({ CURSOR_SECRET: 'short' })).toThrow(/CURSOR_SECRET must be at least 32/);
   });
+
+  it('takes an OPT_OUT_KEY of 64 hex characters as its bytes, else none (generated in development)', () => {
+    expect(loadConfig({}).optOutKey).toBeNull();
+    expect(loadConfig({ OPT_OUT_KEY: 'aB'.repeat(32) }).optOutKey).toEqual(
+      Buffer.from('ab'.repeat(32), 'hex'),
+    );
+    expect(() => loadConfig({ OPT_OUT_KEY: 'ab'.repeat(16) })).toThrow(/OPT_OUT_KEY must be 64 hexadecimal/);
+  });
 });
 
 describe('the environment schema', () => {

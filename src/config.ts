@@ -99,6 +99,12 @@ export interface Config {
    */
   recipientDataKey: Buffer | null;
   /**
+   * HMAC key of the recipients' opt-out list and unsubscribe links (OPT_OUT_KEY, 64 hex characters):
+   * they hold addresses only keyed with it. Null: a key generated once and kept in server_secrets,
+   * refused at the service's start-up when PUBLIC_BASE_URL is https (src/db/opt-out-key.ts).
+   */
+  optOutKey: Buffer | null;
+  /**
    * WooCommerce (and other) shops at http:// or loopback addresses (CONNECTORS_ALLOW_INSECURE): local
    * development and tests only; otherwise a shop's address must be https and public (the SSRF guard).
    */
@@ -284,6 +290,10 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
   RECIPIENT_DATA_KEY: Text("AES-256 key of recipients' delivery instructions at rest, 64 hex characters", {
+    pattern: '^[0-9a-fA-F]{64}$',
+    hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
+  }),
+  OPT_OUT_KEY: Text("HMAC key of the recipients' opt-out list and unsubscribe links, 64 hex characters", {
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
@@ -504,6 +514,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
     recipientDataKey: e.RECIPIENT_DATA_KEY ? Buffer.from(e.RECIPIENT_DATA_KEY, 'hex') : null,
+    optOutKey: e.OPT_OUT_KEY ? Buffer.from(e.OPT_OUT_KEY, 'hex') : null,
     connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
     carrierName: e.CARRIER_NAME,
     woocommerce: e.CONNECTOR_SECRET_KEY !== undefined || isDevelopment(e.PUBLIC_BASE_URL ?? null),

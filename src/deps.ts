@@ -15,6 +15,7 @@ import {
 } from './connectors/registry.ts';
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import { type CoreDeps, createCoreDeps } from './core-deps.ts';
+import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
 import type { Pool } from './db/pool.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
@@ -44,6 +45,7 @@ import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-del
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
 import { proofUrlSigner } from './domain/proofs/proof-urls.ts';
 import { type RateService, rateService } from './domain/rates/rate-service.ts';
+import { addressKeys } from './domain/recipients/address-key.ts';
 import type { OptOutsByKey } from './domain/recipients/notification-ports.ts';
 import {
   type RecipientNotifications,
@@ -168,6 +170,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** Caches that poll the database for changes made by other instances (started with the app). */
   watchers: readonly Watcher[];
   cursors: { ready(): Promise<CursorCodec> };
+  /** The key of the opt-out list and unsubscribe links (OPT_OUT_KEY): checked and applied at start-up. */
+  optOutKey: OptOutKeyring;
   /**
    * The settings' store under the service above, saving through which is seen by the notifications'
    * `listens` at once here (tests and jobs that need no validation).
@@ -238,8 +242,10 @@ export function createDeps(
   // stderr by default: the CLI keeps stdout for its one result.
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const recipientSettingsStore = recipientSettingsRepository(pool);
-  const recipientOptOuts = recipientOptOutsRepository(pool);
-  const tokens = unsubscribeTokens(() => serverSecretsRepository(pool).getOrCreate('unsubscribe_key'));
+  const optOutKey = optOutKeyring(config, pool);
+  const keys = addressKeys(optOutKey.key);
+  const recipientOptOuts = recipientOptOutsRepository(pool, keys);
+  const tokens = unsubscribeTokens(() => serverSecretsRepository(pool).getOrCreate('unsubscribe_key'), keys);
   const recipientMailer =
     options.recipientMailer ??
     createRecipientMailer({
@@ -519,6 +525,7 @@ export function createDeps(
     /** Caches that poll the database for changes made by other instances (started with the app). */
     watchers: [grids, listeners, directory],
     cursors,
+    optOutKey,
     recipientSettingsStore: recipientSettings,
     recipientOptOuts,
     recipientNotifications: notifications,
@@ -526,7 +533,7 @@ export function createDeps(
     recipientMailer,
     smsSender,
     smsDeliveryReports: smsDeliveryReportsRepository(pool),
-    smsReplies: smsReplies({ optOuts: recipientOptOuts, optIns: smsOptInsRepository(pool) }),
+    smsReplies: smsReplies({ optOuts: recipientOptOuts, optIns: smsOptInsRepository(pool, keys) }),
     selfService: self,
   };
 }

@@ -51,6 +51,9 @@ async function runMigrate(config: Config): Promise<void> {
       { applied },
       applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date',
     );
+    // What SQL cannot do: the opt-outs kept before migration 0040 keyed with OPT_OUT_KEY.
+    const { optOutKeyring } = await import('./db/opt-out-key.ts');
+    logKeyedOptOuts(log, await optOutKeyring(config, database.pool).ready());
   } finally {
     await database.close();
   }
@@ -88,6 +91,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log,
     stopped: shutdown.started,
   });
+  logKeyedOptOuts(log, await deps.optOutKey.ready());
   const { startWorker, surviveDatabaseLoss } = await import('./worker.ts');
   surviveDatabaseLoss((message) => log.warn(message));
   if (shutdown.started()) return;
@@ -166,6 +170,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   const { lookupPostcode } = await import('./domain/coverage/postcodes.ts');
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request
   await deps.cursors.ready(); // the lists' cursor key (CURSOR_SECRET, else created once in the database)
+  logKeyedOptOuts(log, await deps.optOutKey.ready()); // OPT_OUT_KEY required in production, checked
   const seeds = database.embedded && mode === 'all' ? await import('./domain/brands/demo.ts') : null;
   const demoBrand = seeds ? await seeds.seedDemoBrand(deps.brands, deps.apiKeys) : null;
   // Made with the demo brand only: a database that had brands may have its couriers already.
@@ -209,6 +214,11 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
       }),
     );
   }
+}
+
+function logKeyedOptOuts(log: { info(fields: object, message: string): void }, keyed: number): void {
+  if (keyed > 0)
+    log.info({ keyed }, `keyed ${keyed} opt-out(s) kept before migration 0040 with the opt-out key`);
 }
 
 /** The METRICS_PORT server, then the spans still buffered (sent before the process goes). */

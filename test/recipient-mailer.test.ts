@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, verify } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecipientMailer } from '../src/infra/mail/recipient-mailer.ts';
@@ -136,6 +137,45 @@ describe('RecipientMailer', () => {
         .update(relaxedBody(body.replace('10:15', '10:30')))
         .digest('base64'),
     ).not.toBe(tags.bh);
+  });
+
+  it('signs both one-click headers (RFC 8058 §4): an independent DKIM verifier passes, and fails once either changes', async () => {
+    const mailer = createRecipientMailer({
+      smtpUrl: smtp.url,
+      mailFrom: 'Delivery Orders <no-reply@livraison-dlv.fr>',
+      dkim: { domain: 'livraison-dlv.fr', selector: 'dlv2026', privateKey: PEM },
+      dropDir: '/nonexistent',
+      log: () => {},
+    });
+    await mailer.send(MAIL);
+    const raw = smtp.inbox.at(-1)!.raw.replace(/\r?\n/g, '\r\n');
+    // The selector's TXT record as DNS serves it: strings of at most 255 characters.
+    const record = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+    const resolver = async (name: string, type: string) => {
+      if (name === 'dlv2026._domainkey.livraison-dlv.fr' && type === 'TXT')
+        return [record.match(/.{1,255}/g)!];
+      throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    };
+    const verified = async (message: string) => {
+      const { results } = await dkimVerify(Buffer.from(message), { resolver });
+      expect(results).toHaveLength(1);
+      return results[0]!;
+    };
+
+    expect((await verified(raw)).status.result).toBe('pass');
+    const signed = dkimTags(rawHeader(raw, 'DKIM-Signature')!).h!.toLowerCase().split(':');
+    expect(signed).toEqual(
+      expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject', 'to']),
+    );
+    // A relay that drops the POST header's promise, or points the link elsewhere, breaks the signature.
+    const altered = [
+      raw.replace('List-Unsubscribe-Post: List-Unsubscribe=One-Click', 'List-Unsubscribe-Post: nothing'),
+      raw.replace('https://dlv.example.com/unsubscribe/abc', 'https://evil.example/unsubscribe/abc'),
+    ];
+    for (const message of altered) {
+      expect(message).not.toBe(raw);
+      expect((await verified(message)).status.result).toBe('fail');
+    }
   });
 
   it('without SMTP_URL, writes an .eml under DATA_DIR/mail and logs where', async () => {

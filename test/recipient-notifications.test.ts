@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressKey } from '../src/domain/recipients/address-key.ts';
 import { SmsError } from '../src/domain/recipients/ports.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
-import { createBrandWithKey, type TestBrand } from './support/app.ts';
+import { createBrandWithKey, type TestBrand, testDatabaseUrl } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
   atTheDoor,
@@ -11,6 +10,7 @@ import {
   eventsOf,
   mailsTo,
   notificationsOf,
+  optOutSource,
   queuedNotifications,
   type RecipientsStage,
   rawHeader,
@@ -22,6 +22,7 @@ import {
   toTheStreet,
   uniqueRecipient,
 } from './support/recipients.ts';
+import { runDlv } from './support/run-cli.ts';
 
 let s: RecipientsStage;
 beforeAll(async () => {
@@ -183,17 +184,13 @@ describe('recipient e-mails', () => {
     const link = linkIn(mail!.text!, /https:\/\/dlv\.example\.com\/unsubscribe\/[A-Za-z0-9_-]+/)!;
     expect(mail!.html).toContain(`href="${link}"`);
     const path = link.slice(BASE.length);
-    const optOuts = () =>
-      s.pool.query('SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2', [
-        'email',
-        addressKey('email', to),
-      ]);
+    const optOuts = () => optOutSource(s.deps, 'email', to);
 
     const shown = await s.app.inject({ method: 'GET', url: path, headers: { 'accept-language': 'en' } });
     expect(shown.statusCode).toBe(200);
     expect(shown.body).toContain('<button type="submit">Unsubscribe me</button>');
     expect(shown.body).not.toContain(to);
-    expect((await optOuts()).rows).toEqual([]);
+    expect(await optOuts()).toBeNull();
 
     const posted = await s.app.inject({
       method: 'POST',
@@ -203,7 +200,7 @@ describe('recipient e-mails', () => {
     });
     expect(posted.statusCode).toBe(303);
     expect(posted.headers.location).toBe(path);
-    expect((await optOuts()).rows).toEqual([{ source: 'link' }]);
+    expect(await optOuts()).toBe('link');
     const done = await s.app.inject({ method: 'GET', url: path, headers: { 'accept-language': 'fr' } });
     expect(done.body).toContain('Vous êtes désabonné');
     expect(done.body).not.toContain('<button');
@@ -241,13 +238,7 @@ describe('recipient e-mails', () => {
       rawHeader((await mailsTo(s, to))[0]!.raw, 'List-Unsubscribe')!
         .slice(1, -1)
         .slice(BASE.length);
-    const sourceOf = async (to: string) =>
-      (
-        await s.pool.query('SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2', [
-          'email',
-          addressKey('email', to),
-        ])
-      ).rows[0]?.source;
+    const sourceOf = (to: string) => optOutSource(s.deps, 'email', to);
 
     const form = await s.app.inject({
       method: 'POST',
@@ -267,6 +258,56 @@ describe('recipient e-mails', () => {
     });
     expect(multipart.statusCode).toBe(200);
     expect(await sourceOf(b)).toBe('one_click');
+  });
+
+  it('one-click multipart is read by a multipart parser: part headers and a bare name are fine; a file or a cut body records nothing', async () => {
+    const brand = await createBrandWithKey(s.deps);
+    await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed'] });
+    const to = uniqueRecipient();
+    await orderFor(brand, to);
+    await runNotifications(s.deps, brand.brandId);
+    const path = rawHeader((await mailsTo(s, to))[0]!.raw, 'List-Unsubscribe')!
+      .slice(1, -1)
+      .slice(BASE.length);
+    const source = () => optOutSource(s.deps, 'email', to);
+    const boundary = `dlv${randomBytes(6).toString('hex')}`;
+    const post = (payload: string) =>
+      s.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': `multipart/form-data; boundary="${boundary}"`, 'accept-language': 'en' },
+        payload,
+      });
+
+    // A body cut before its closing delimiter is not a form (RFC 2046 §5.1.1): nothing recorded.
+    const cut = await post(
+      `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n`,
+    );
+    expect(cut.statusCode).toBe(400);
+    expect(await source()).toBeNull();
+    // RFC 8058 §3.2 posts a field, not a file of that name.
+    const file = await post(
+      `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"; filename="x.txt"\r\n` +
+        `Content-Type: text/plain\r\n\r\nOne-Click\r\n--${boundary}--\r\n`,
+    );
+    expect(file.statusCode).toBe(400);
+    expect(await source()).toBeNull();
+    // Past 2 KB, as for a url-encoded form.
+    const big = await post(
+      `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="pad"\r\n\r\n${'x'.repeat(3000)}\r\n--${boundary}--\r\n`,
+    );
+    expect(big.statusCode).toBe(400);
+    expect(await source()).toBeNull();
+    // A token (unquoted) name, a part's own Content-Type, a preamble and another field are all RFC 7578.
+    const form = await post(
+      `preamble\r\n--${boundary}\r\nContent-Type: text/plain; charset=utf-8; name="other"\r\n` +
+        `Content-Disposition: form-data; name=List-Unsubscribe\r\n\r\nOne-Click\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="client"\r\n\r\nexample\r\n--${boundary}--\r\n`,
+    );
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('You are unsubscribed');
+    expect(await source()).toBe('one_click');
   });
 
   it('a brand whose shop tells its customers, or an order from a shop link that notifies: nothing', async () => {
@@ -345,6 +386,87 @@ describe('recipient e-mails', () => {
       await dead.close();
     }
     expect((await notificationsOf(s.deps, lastRef))[0]).toMatchObject({ channel: 'email', status: 'failed' });
+  });
+});
+
+describe('SMTP refusals (RFC 5321 §4.2.1: 5yz permanent, 4yz transient)', () => {
+  /** The brand's e-mail confirmation to `to`, and its event (whose job has not run). */
+  async function confirmationTo(to: string) {
+    const brand = await createBrandWithKey(s.deps);
+    await setRecipientSettings(s.deps, brand.brandId, { emailSteps: ['confirmed'] });
+    const ref = await orderFor(brand, to);
+    const [event] = await eventsOf(s.deps, brand.brandId);
+    return { brand, ref, eventId: event!.id };
+  }
+
+  /** The order's "Messages to the recipient" as a user of the brand sees it. */
+  async function messagesSection(brandId: string, ref: string, ip: string) {
+    const user = await createUser(s.deps, { brandId });
+    const b = new Browser(s.app, ip);
+    expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
+    const page = await b.get(`/account/orders/${ref}`);
+    expect(page.status).toBe(200);
+    const section = page.body.slice(page.body.indexOf('Messages to the recipient'));
+    return section.slice(0, section.indexOf('</section>'));
+  }
+
+  it('550 at RCPT: failed on the first attempt with the server’s reply, in the account area and dlv recipients notifications', async () => {
+    const to = uniqueRecipient();
+    s.smtp.refuse(to, 550, `5.1.1 <${to}>: Recipient address rejected: User unknown`);
+    const { brand, ref, eventId } = await confirmationTo(to);
+    // The first of 25 attempts: nothing to retry, the job ends.
+    await runNotifyJob(s.deps, eventId, { attempts: 1, max_attempts: 25 });
+    const reply = '550 5.1.1 <…>: Recipient address rejected: User unknown';
+    expect((await notificationsOf(s.deps, ref)).map((r) => [r.channel, r.status, r.detail])).toEqual([
+      ['email', 'failed', reply],
+      ['sms', 'skipped', 'off'],
+    ]);
+    expect(await mailsTo(s, to)).toEqual([]);
+    // A retry the queue had already planned finds it decided, and sends nothing.
+    await runNotifyJob(s.deps, eventId, { attempts: 2, max_attempts: 25 });
+    expect((await notificationsOf(s.deps, ref))[0]).toMatchObject({ status: 'failed', detail: reply });
+
+    const section = await messagesSection(brand.brandId, ref, '10.9.0.36');
+    expect(section).toMatch(
+      /<td>E-mail<\/td><td>Failed <span class="muted">\(550 5\.1\.1 &lt;…&gt;: Recipient address rejected: User unknown\)<\/span><\/td>/,
+    );
+    expect(section).not.toContain(to);
+
+    const cli = await runDlv(['recipients', 'notifications', ref, '--json'], {
+      DATABASE_URL: testDatabaseUrl(),
+      LOG_LEVEL: 'silent',
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).notifications[0]).toMatchObject({
+      channel: 'email',
+      status: 'failed',
+      detail: reply,
+    });
+  }, 60_000);
+
+  it('451 at RCPT: retried (the row says why meanwhile), and sent once the server takes it', async () => {
+    const to = uniqueRecipient();
+    s.smtp.refuse(to, 451, '4.2.0 Mailbox busy, try again later');
+    const { brand, ref, eventId } = await confirmationTo(to);
+    await expect(runNotifyJob(s.deps, eventId, { attempts: 1, max_attempts: 25 })).rejects.toThrow(
+      /^451 4\.2\.0 Mailbox busy, try again later$/,
+    );
+    expect((await notificationsOf(s.deps, ref))[0]).toMatchObject({
+      channel: 'email',
+      status: 'sending',
+      detail: '451 4.2.0 Mailbox busy, try again later',
+    });
+    expect(await messagesSection(brand.brandId, ref, '10.9.0.37')).toMatch(
+      /<td>E-mail<\/td><td>Sending <span class="muted">\(will retry: 451 4\.2\.0 Mailbox busy, try again later\)<\/span><\/td>/,
+    );
+
+    s.smtp.accept(to);
+    await runNotifyJob(s.deps, eventId, { attempts: 2, max_attempts: 25 });
+    const [row] = await notificationsOf(s.deps, ref);
+    expect(row).toMatchObject({ channel: 'email', status: 'sent', detail: null });
+    const mails = await mailsTo(s, to);
+    expect(mails).toHaveLength(1);
+    expect(row!.provider_id).toBe(mails[0]!.messageId);
   });
 });
 

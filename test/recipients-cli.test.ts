@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressKey } from '../src/domain/recipients/address-key.ts';
 import { createBrandWithKey, testDatabaseUrl } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
+  optOutSource,
   type RecipientsStage,
   recipientsStage,
   runNotifications,
@@ -19,13 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const sourceOf = async (channel: 'email' | 'sms', address: string) =>
-  (
-    await s.pool.query('SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2', [
-      channel,
-      addressKey(channel, address),
-    ])
-  ).rows[0]?.source ?? null;
+const sourceOf = (channel: 'email' | 'sms', address: string) => optOutSource(s.deps, channel, address);
 
 describe('dlv recipients', () => {
   it('opt-out --email / --phone: the operator stops an address or a number for every brand', async () => {

@@ -2,12 +2,13 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSecretsRepository } from '../src/db/repositories/server-secrets-repository.ts';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
-import { addressKey } from '../src/domain/recipients/address-key.ts';
+import { addressKeys } from '../src/domain/recipients/address-key.ts';
 import { unsubscribeTokens } from '../src/domain/recipients/unsubscribe-token.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { logoImage } from './support/logos.ts';
 import { createOrder } from './support/orders.ts';
+import { listKeyOf, optOutSource } from './support/recipients.ts';
 import {
   authenticatedRoutes,
   courierRoutes,
@@ -293,14 +294,14 @@ describe('every courier route that needs a courier session', () => {
 
 describe('the unsubscribe links (/unsubscribe/{token})', () => {
   const tokens = () =>
-    unsubscribeTokens(() => serverSecretsRepository(t.pool).getOrCreate('unsubscribe_key'));
-  const optedOut = async (address: string) =>
-    (
-      await t.pool.query('SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2', [
-        'email',
-        addressKey('email', address),
-      ])
-    ).rows;
+    unsubscribeTokens(
+      () => serverSecretsRepository(t.pool).getOrCreate('unsubscribe_key'),
+      addressKeys(t.deps.optOutKey.key),
+    );
+  const optedOut = async (address: string) => {
+    const source = await optOutSource(t.deps, 'email', address);
+    return source ? [{ source }] : [];
+  };
   const ONE_CLICK = {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: 'List-Unsubscribe=One-Click',
@@ -433,7 +434,7 @@ describe("Twilio's webhooks (/sms/twilio/*)", () => {
     (
       await sms.pool.query(
         `SELECT count(*)::int AS n FROM recipient_opt_outs WHERE channel = 'sms' AND address_hash = $1`,
-        [addressKey('sms', NUMBER)],
+        [await listKeyOf(sms.deps, 'sms', NUMBER)],
       )
     ).rows[0].n as number;
 

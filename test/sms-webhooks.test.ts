@@ -9,11 +9,11 @@ import { buildApp } from '../src/app.ts';
 import { createPool } from '../src/db/pool.ts';
 import { recipientNotificationsRepository } from '../src/db/repositories/recipient-notifications-repository.ts';
 import { createDeps } from '../src/deps.ts';
-import { addressKey } from '../src/domain/recipients/address-key.ts';
 import { loggerOptions } from '../src/http/shared/logging.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, testConfig } from './support/app.ts';
 import { type FakeTwilio, startFakeTwilio } from './support/fake-twilio.ts';
 import { createOrder } from './support/orders.ts';
+import { optOutSource } from './support/recipients.ts';
 
 /**
  * Twilio's webhooks end to end: the service sends through the fake Twilio, which posts the
@@ -89,11 +89,7 @@ async function notification(id: string) {
 }
 
 async function optOut(number: string) {
-  const { rows } = await t.pool.query<{ source: string }>(
-    `SELECT source FROM recipient_opt_outs WHERE channel = 'sms' AND address_hash = $1`,
-    [addressKey('sms', number)],
-  );
-  return rows[0]?.source ?? null;
+  return optOutSource(t.deps, 'sms', number);
 }
 
 /** A signed form POST through inject, as Twilio would make it to the public URL. */
@@ -273,10 +269,7 @@ describe('POST /sms/twilio/inbound', () => {
     expect(await optOut(number)).toBeNull();
 
     const kept = '+33613000004';
-    await t.pool.query(
-      `INSERT INTO recipient_opt_outs (channel, address_hash, source) VALUES ('sms', $1, 'operator')`,
-      [addressKey('sms', kept)],
-    );
+    await t.deps.recipientOptOuts.optOut('sms', kept, 'operator');
     await fake.inbound(INBOUND_URL, { from: kept, body: 'START' });
     expect(await optOut(kept)).toBe('operator');
   });

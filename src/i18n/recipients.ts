@@ -140,6 +140,8 @@ const RECIPIENTS = {
   'skip.no_address': { fr: 'pas d’adresse', en: 'no address' },
   'skip.opted_out': { fr: 'destinataire désabonné', en: 'recipient unsubscribed' },
   'skip.shop_notifies': { fr: 'la boutique prévient le client', en: 'the shop tells its customer' },
+  // Why a message is being retried or failed: the SMTP server's or SMS provider's own words.
+  'detail.retrying': { fr: 'nouvel essai prévu : {reason}', en: 'will retry: {reason}' },
 } satisfies Record<string, Words>;
 
 export type RecipientKey = keyof typeof RECIPIENTS;

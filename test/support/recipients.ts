@@ -5,7 +5,13 @@ import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { type Clock, createDeps, type Deps } from '../../src/deps.ts';
-import type { OutgoingSms, RecipientSettings, SmsSender } from '../../src/domain/recipients/ports.ts';
+import { addressDigest, keyedAddressKey } from '../../src/domain/recipients/address-key.ts';
+import type {
+  Channel,
+  OutgoingSms,
+  RecipientSettings,
+  SmsSender,
+} from '../../src/domain/recipients/ports.ts';
 import type { ScanActor } from '../../src/domain/scans/ports.ts';
 import { taskList } from '../../src/jobs/index.ts';
 import type { JobHelpers } from '../../src/jobs/job.ts';
@@ -167,6 +173,24 @@ export function rawHeader(raw: string, name: string): string | null {
   const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
   const line = head.split(/\r?\n/).find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
   return line ? line.slice(name.length + 1).trim() : null;
+}
+
+/** What the opt-out list holds for an address: its digest keyed with the deployment's opt-out key. */
+export async function listKeyOf(deps: Pick<Deps, 'optOutKey'>, channel: Channel, address: string) {
+  return keyedAddressKey(await deps.optOutKey.key(), addressDigest(channel, address));
+}
+
+/** The source of the address's opt-out as the table keeps it (null: none), found by its keyed digest. */
+export async function optOutSource(
+  deps: Pick<Deps, 'optOutKey' | 'pool'>,
+  channel: Channel,
+  address: string,
+): Promise<string | null> {
+  const { rows } = await deps.pool.query<{ source: string }>(
+    'SELECT source FROM recipient_opt_outs WHERE channel = $1 AND address_hash = $2 AND keyed',
+    [channel, await listKeyOf(deps, channel, address)],
+  );
+  return rows[0]?.source ?? null;
 }
 
 /** A unique address for one test's recipient. */

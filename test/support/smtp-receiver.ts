@@ -8,12 +8,22 @@ interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on loopback that keeps what it receives (no TLS, no auth: a test inbox). */
+/**
+ * A real SMTP server on loopback that keeps what it receives (no TLS, no auth: a test inbox).
+ * `refuse(address, code, text)` makes it answer RCPT TO for that address with `code text` (550
+ * "5.1.1 user unknown", 451 "4.2.0 try later"…) until `accept(address)`.
+ */
 export async function startSmtpReceiver() {
   const inbox: ReceivedMail[] = [];
+  const refusals = new Map<string, { code: number; text: string }>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = refusals.get(address.address.toLowerCase());
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.text), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -31,6 +41,12 @@ export async function startSmtpReceiver() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     inbox,
+    refuse(address: string, code: number, text: string) {
+      refusals.set(address.toLowerCase(), { code, text });
+    },
+    accept(address: string) {
+      refusals.delete(address.toLowerCase());
+    },
     /** The link of the last message to `to` whose path contains `path` (quoted-printable undone). */
     linkTo(to: string, path: string): string | null {
       for (const mail of [...inbox].reverse()) {

@@ -67,6 +67,12 @@ export function recipientNotificationsRepository(db: Queryable): NotificationSto
         [id, outcome.status, outcome.detail ?? null, outcome.providerId ?? null],
       );
     },
+    async retrying(id, detail) {
+      await db.query(
+        `UPDATE recipient_notifications SET detail = $2, updated_at = now() WHERE id = $1 AND status = 'sending'`,
+        [id, detail],
+      );
+    },
     async ofOrder(orderId) {
       const { rows } = await db.query<NotificationRow>(
         `SELECT ${COLUMNS} FROM recipient_notifications WHERE order_id = $1 ORDER BY created_at, id`,

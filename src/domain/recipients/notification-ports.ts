@@ -18,6 +18,7 @@ export interface RecipientNotification {
   step: NotificationStep | 'code';
   channel: Channel;
   status: NotificationStatus;
+  /** Why it was skipped or failed (the provider's or SMTP server's words), or why it is being retried. */
   detail: string | null;
   providerId: string | null;
   createdAt: Date;
@@ -42,6 +43,8 @@ export interface NotificationStore {
     id: string,
     outcome: { status: 'sent' | 'failed' | 'skipped'; detail?: string | null; providerId?: string | null },
   ): Promise<void>;
+  /** A notification still being sent failed for now and will be tried again: why, meanwhile. */
+  retrying(id: string, detail: string): Promise<void>;
   /** An order's notifications, oldest first. */
   ofOrder(orderId: number): Promise<RecipientNotification[]>;
 }

@@ -11,6 +11,7 @@ import { NOTIFYING_EVENT_TYPES, stepOf } from './notification-step.ts';
 import {
   CHANNELS,
   type Channel,
+  MailError,
   type NotificationStep,
   type OptOuts,
   type RecipientMailer,
@@ -197,9 +198,11 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
           await deps.store.settle(notification.id, { status: 'sent', providerId });
           outcomes.push(`${channel}: sent`);
         } catch (err) {
-          const permanent = err instanceof SmsError && err.permanent;
+          const permanent = (err instanceof SmsError || err instanceof MailError) && err.permanent;
           if (!permanent && !options.lastAttempt) {
-            // The other channel goes on; the queue retries this one (its row stays `sending`).
+            // The other channel goes on; the queue retries this one (its row stays `sending`, with
+            // why, so the brand sees what it waits for).
+            await deps.store.retrying(notification.id, messageOf(err));
             retry ??= err;
             outcomes.push(`${channel}: to retry`);
             continue;

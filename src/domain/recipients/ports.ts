@@ -71,8 +71,27 @@ export interface RecipientEmail {
 }
 
 export interface RecipientMailer {
-  /** Resolves with the Message-ID once the SMTP server accepted it (or the .eml was written). */
+  /**
+   * Resolves with the Message-ID once the SMTP server accepted it (or the .eml was written). A
+   * refusal throws `MailError`: `permanent` when sending again cannot help.
+   */
   send(mail: RecipientEmail): Promise<{ messageId: string }>;
+}
+
+/**
+ * The SMTP server refused a message. Its reply text (the recipient's address left out) is the
+ * message. `permanent`: a 5yz reply to the recipient or to the message (RFC 5321 §4.2.1: the same
+ * request would be refused again, e.g. `550 5.1.1 user unknown`); otherwise (4yz, no answer, a
+ * refusal of our own set-up) the job retries.
+ */
+export class MailError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'MailError';
+  }
 }
 
 /** One SMS for the provider. */

@@ -1,4 +1,5 @@
 import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Unsubscribes } from '../../domain/recipients/unsubscribe-service.ts';
@@ -49,18 +50,32 @@ export const sendUnsubscribeNotFound = (request: FastifyRequest, reply: FastifyR
   page(request, reply, 404, { kind: 'invalid' });
 
 /**
- * A multipart/form-data body (RFC 8058 says one-click POSTs SHOULD be sent so) read as its fields:
- * only short text parts matter here, so the parts are split by the boundary, no file is kept.
+ * multipart/form-data (RFC 8058 §3.2: how one-click POSTs SHOULD come) read by @fastify/multipart
+ * (busboy) into `request.body` as the url-encoded forms are: a few short text fields and no file.
+ * A file part, a body past the limits or one cut before its closing delimiter is not a form: 400.
  */
-function multipartFields(body: string, contentType: string): Record<string, string> {
-  const boundary = contentType.match(/boundary="?([^";]+)"?/i)?.[1];
-  if (!boundary) return {};
-  const fields: Record<string, string> = {};
-  for (const part of body.split(`--${boundary}`)) {
-    const match = part.match(/^\r?\n[\s\S]*?name="([^"]*)"[\s\S]*?\r?\n\r?\n([\s\S]*?)\r?\n?$/);
-    if (match) fields[match[1]!] = match[2]!;
-  }
-  return fields;
+async function readMultipartFields(scope: FastifyInstance): Promise<void> {
+  await scope.register(fastifyMultipart, {
+    limits: { files: 0, fields: 4, fieldSize: 100, fieldNameSize: 100, parts: 4, headerPairs: 10 },
+  });
+  scope.addHook('preValidation', async (request) => {
+    if (!request.isMultipart()) return;
+    // The parser streams and keeps only the parts the limits allow: a declared length past ours is
+    // refused here, as the url-encoded parser refuses it (a chunked body ends by REQUEST_TIMEOUT_MS).
+    if (Number(request.headers['content-length']) > BODY_LIMIT)
+      throw new AppError('invalid_request', 'The unsubscribe form is too large.');
+    const fields: Record<string, string> = {};
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') throw new AppError('invalid_request', 'A file in an unsubscribe form.');
+        fields[part.fieldname] = String(part.value);
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError('invalid_request', 'The unsubscribe form could not be read (malformed multipart).');
+    }
+    request.body = fields;
+  });
 }
 
 /** What the unsubscribe pages use. */
@@ -79,12 +94,7 @@ interface UnsubscribeContext {
 export function unsubscribePages(deps: UnsubscribeContext) {
   return async (app: FastifyInstance) => {
     await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT });
-    app.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'string', bodyLimit: BODY_LIMIT },
-      (request, body, done) =>
-        done(null, multipartFields(String(body), request.headers['content-type'] ?? '')),
-    );
+    await readMultipartFields(app);
     const limiter = deps.config.redisUrl
       ? redisRateLimiter(deps.config.redisUrl, UNSUBSCRIBE_RATE_LIMIT, deps.redisHealth)
       : memoryRateLimiter(UNSUBSCRIBE_RATE_LIMIT);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import type { RecipientEmail, RecipientMailer } from '../../domain/recipients/ports.ts';
+import { MailError, type RecipientEmail, type RecipientMailer } from '../../domain/recipients/ports.ts';
 
 interface DkimKey {
   /** The signing domain (`d=`): MAIL_FROM's domain, or one it aligns with. */
@@ -22,9 +22,79 @@ export interface RecipientMailerOptions {
   log: (message: string) => void;
 }
 
+/**
+ * The header fields the DKIM signature covers: nodemailer's default list (RFC 6376 §5.4's) and
+ * `List-Unsubscribe-Post`, which that list lacks. RFC 8058 §4 wants both one-click fields signed:
+ * a receiver offers one-click unsubscribe only when neither can have been added or changed on the way.
+ */
+const DKIM_SIGNED_FIELDS = [
+  'From',
+  'Sender',
+  'Reply-To',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'To',
+  'Cc',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'Content-ID',
+  'Content-Description',
+  'Resent-Date',
+  'Resent-From',
+  'Resent-Sender',
+  'Resent-To',
+  'Resent-Cc',
+  'Resent-Message-ID',
+  'In-Reply-To',
+  'References',
+  'List-Id',
+  'List-Help',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Subscribe',
+  'List-Post',
+  'List-Owner',
+  'List-Archive',
+].join(':');
+
 /** The address of `Name <address>` (or the bare address). */
 function addressOf(mailFrom: string): string {
   return (mailFrom.match(/<([^<>]+)>\s*$/)?.[1] ?? mailFrom).trim();
+}
+
+/** What nodemailer's SMTP client says of a refused command. */
+interface SmtpFailure {
+  /** The server's reply code (550, 451…); absent when it never answered. */
+  responseCode?: number;
+  /** The server's reply line, code first (`550 5.1.1 <…>: user unknown`). */
+  response?: string;
+  /** The command refused (`RCPT TO`, `DATA`, `MAIL FROM`, `AUTH PLAIN`…). */
+  command?: string;
+}
+
+/** Commands whose 5yz says "this recipient / this message, never": the others are our set-up's. */
+const MESSAGE_COMMANDS = new Set(['RCPT TO', 'DATA']);
+
+/**
+ * A refusal as the notifications record it: the server's own reply (never the recipient's address,
+ * which the brand has on the order and a log need not hold), permanent for a 5yz to the recipient
+ * or the message. A 5yz to MAIL FROM or AUTH is our configuration's, the same for every message:
+ * retried (and, past the last attempt, failed) so a fixed relay still sends them. Anything
+ * without a reply (connection refused, timeout) is retried.
+ */
+function mailError(err: unknown, to: string): unknown {
+  const failure = err as SmtpFailure;
+  if (!(err instanceof Error) || typeof failure.responseCode !== 'number') return err;
+  const address = new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const reply = (failure.response ?? `${failure.responseCode} ${err.message}`)
+    .replace(address, '…')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const permanent =
+    failure.responseCode >= 500 && failure.responseCode < 600 && MESSAGE_COMMANDS.has(failure.command ?? '');
+  return new MailError(reply, permanent);
 }
 
 /**
@@ -44,6 +114,7 @@ export function createRecipientMailer(options: RecipientMailerOptions): Recipien
             domainName: options.dkim.domain,
             keySelector: options.dkim.selector,
             privateKey: options.dkim.privateKey,
+            headerFieldNames: DKIM_SIGNED_FIELDS,
           }
         : undefined;
       return options.smtpUrl
@@ -77,7 +148,9 @@ export function createRecipientMailer(options: RecipientMailerOptions): Recipien
   return {
     async send(mail) {
       const transporter = await transportOnce();
-      const info = await transporter.sendMail(message(mail));
+      const info = await transporter.sendMail(message(mail)).catch((err: unknown) => {
+        throw mailError(err, mail.to);
+      });
       if (!options.smtpUrl) {
         await mkdir(options.dropDir, { recursive: true });
         const file = path.join(options.dropDir, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);

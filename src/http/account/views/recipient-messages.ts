@@ -4,19 +4,27 @@ import { html } from '../../shared/html.ts';
 import { parisDateTime } from './format.ts';
 import type { PageContext } from './layout.ts';
 
+const SKIP_REASONS = new Set(['off', 'no_address', 'opted_out', 'shop_notifies']);
+
 /**
  * "Messages to the recipient" on an order's page: each notification's step, channel, status and
- * time, and why one was not sent. Never the address: the brand has it on the order, and a list of
- * who got what is not its business here.
+ * time; why one was not sent, failed (the SMTP server's or SMS provider's reply, e.g. `550 5.1.1
+ * user unknown`) or waits to be tried again. Never the address: the brand has it on the order, a
+ * list of who got what is not its business here, and the mailer leaves it out of the replies.
  */
 export function recipientMessagesSection(ctx: PageContext, messages: readonly RecipientNotification[]) {
   const t = recipientWording(ctx.locale);
-  const reason = (m: RecipientNotification) =>
-    m.status === 'skipped' &&
-    m.detail &&
-    ['off', 'no_address', 'opted_out', 'shop_notifies'].includes(m.detail)
-      ? html` <span class="muted">(${t(`skip.${m.detail as 'off'}`)})</span>`
-      : '';
+  const why = (m: RecipientNotification): string | null => {
+    if (!m.detail) return null;
+    if (m.status === 'skipped') return SKIP_REASONS.has(m.detail) ? t(`skip.${m.detail as 'off'}`) : null;
+    if (m.status === 'failed') return m.detail;
+    if (m.status === 'sending') return t('detail.retrying', { reason: m.detail });
+    return null;
+  };
+  const reason = (m: RecipientNotification) => {
+    const text = why(m);
+    return text ? html` <span class="muted">(${text})</span>` : '';
+  };
   return html`<section class="card recipient-messages">
   <h2>${t('account.title')}</h2>
   ${
