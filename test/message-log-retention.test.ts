@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messageLogsRepository } from '../src/db/repositories/message-logs-repository.ts';
 import { messageLogRetention } from '../src/domain/privacy/message-log-retention.ts';
 import { CRONTAB, taskList } from '../src/jobs/index.ts';
+import { PURGE_MESSAGE_LOGS } from '../src/jobs/purge-message-logs.ts';
 import { createBrandWithKey } from './support/app.ts';
 import { createOrder, subscribeToWebhooks } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
@@ -197,7 +198,29 @@ describe('message logs retention', () => {
     expect(await eventExists(old.eventId)).toBe(0);
   });
 
-  it('deletes old notifications, shops’ webhooks, answered webhook requests, day-old codes and held SMS reports', async () => {
+  it('a run cut at its budget is continued a second later by one more job under a key, not at the next hour', async () => {
+    const old = await webhookHistory(140);
+    const added: unknown[][] = [];
+    const helpers = {
+      logger: { info: () => {}, debug: () => {} },
+      addJob: async (...args: unknown[]) => {
+        added.push(args);
+      },
+    };
+    const store = messageLogsRepository(t.pool);
+    const cut = messageLogRetention({ store, clock: () => new Date(), days: 90, budgetMs: 0 });
+    await PURGE_MESSAGE_LOGS.run({ messageLogs: cut }, {}, helpers as never);
+    expect(added).toEqual([
+      ['message_logs_purge', { v: 1 }, { jobKey: 'message_logs_purge:more', runAt: expect.any(Date) }],
+    ]);
+    expect(await eventExists(old.eventId)).toBe(1);
+    // A run that finishes asks for none.
+    await PURGE_MESSAGE_LOGS.run({ messageLogs: t.deps.messageLogs }, {}, helpers as never);
+    expect(added).toHaveLength(1);
+    expect(await eventExists(old.eventId)).toBe(0);
+  });
+
+  it('deletes old notifications, shops’ webhooks and problems, answered webhook requests, day-old codes and held SMS reports', async () => {
     const { brand, orderId } = await webhookHistory(1);
     const notification = async (days: number) => {
       const id = `ntf_${hex(8)}`;
@@ -235,6 +258,21 @@ describe('message logs retention', () => {
       );
       return id;
     };
+    const connection = `con_${hex(8)}`;
+    await t.pool.query(
+      `INSERT INTO connector_connections (id, brand_id, platform, shop, status, credentials, created_at, updated_at)
+       VALUES ($1, $2, 'shopify', $3, 'active', '\\x00', now(), now())`,
+      [connection, brand.brandId, `retention-${hex(4)}.myshopify.com`],
+    );
+    const problem = async (days: number) => {
+      const id = `cpb_${hex(8)}`;
+      await t.pool.query(
+        `INSERT INTO connector_problems (id, connection_id, brand_id, kind, external_id, message, created_at)
+         VALUES ($1, $2, $3, 'out_of_zone', $4, '12 rue de Lyon 69003 Lyon is outside our zones', $5)`,
+        [id, connection, brand.brandId, `gid://shopify/Order/${hex(4)}`, daysAgo(days)],
+      );
+      return id;
+    };
     const report = async (hours: number) => {
       const id = `SM${hex(16)}`;
       await t.pool.query(
@@ -246,6 +284,7 @@ describe('message logs retention', () => {
     const rows = {
       notifications: [await notification(91), await notification(89)],
       inbox: [await inbox(92), await inbox(3)],
+      problems: [await problem(91), await problem(30)],
       requests: [
         await request(91, 'done'),
         await request(91, 'declined'),
@@ -263,6 +302,7 @@ describe('message logs retention', () => {
       Promise.all(ids.map((id) => count(`${table} WHERE ${key} = $1`, [id])));
     expect(await left('recipient_notifications', 'id', rows.notifications)).toEqual([0, 1]);
     expect(await left('connector_inbox', 'id', rows.inbox)).toEqual([0, 1]);
+    expect(await left('connector_problems', 'id', rows.problems)).toEqual([0, 1]);
     // An open request is the operator's to answer: it stays, however old.
     expect(await left('webhook_requests', 'id', rows.requests)).toEqual([0, 0, 1, 1]);
     expect(await left('recipient_codes', 'id', rows.codes)).toEqual([0, 1]);

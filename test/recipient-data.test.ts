@@ -10,9 +10,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENDED_SQL } from '../src/db/repositories/recipient-data-repository.ts';
+import { privacyTransact } from '../src/db/privacy-stores.ts';
+import { ENDED_SQL, recipientDataRepository } from '../src/db/repositories/recipient-data-repository.ts';
 import { orderJson, STORED_JSON_VERSION } from '../src/domain/orders/order-json.ts';
+import { recipientDataService } from '../src/domain/privacy/recipient-data-service.ts';
 import { fsObjectStore } from '../src/infra/object-store/fs-object-store.ts';
+import { ANONYMISE_RECIPIENT_DATA } from '../src/jobs/anonymise-recipient-data.ts';
 import { CRONTAB, taskList } from '../src/jobs/index.ts';
 import { API, call, createBrandWithKey, type TestBrand } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
@@ -290,6 +293,37 @@ describe('retention of the recipient’s data', () => {
 
     // Idempotent: a second run has nothing to do.
     expect(await t.deps.recipientData.anonymiseExpired()).toEqual({ orders: 0, files: 0, finished: true });
+  });
+
+  it('a run cut at its budget is continued a second later by one more job under a key', async () => {
+    const added: unknown[][] = [];
+    const helpers = {
+      logger: { info: () => {}, debug: () => {} },
+      addJob: async (...args: unknown[]) => {
+        added.push(args);
+      },
+    };
+    const old = await orderThat('cancelled', 370);
+    const cut = recipientDataService({
+      store: recipientDataRepository(t.pool),
+      transact: privacyTransact(t.pool),
+      objects,
+      clock: () => new Date(),
+      days: 365,
+      budgetMs: 0,
+    });
+    await ANONYMISE_RECIPIENT_DATA.run({ recipientData: cut }, {}, helpers as never);
+    expect((await leftOf(old.orderId)).order.anonymised).toBe(false);
+    expect(added).toEqual([
+      [
+        'recipient_data_anonymise',
+        { v: 1 },
+        { jobKey: 'recipient_data_anonymise:more', runAt: expect.any(Date) },
+      ],
+    ]);
+    await ANONYMISE_RECIPIENT_DATA.run({ recipientData: t.deps.recipientData }, {}, helpers as never);
+    expect(added).toHaveLength(1);
+    expect((await leftOf(old.orderId)).order.anonymised).toBe(true);
   });
 
   it('finds the orders due through its partial index, not by reading the orders whole', async () => {

@@ -86,7 +86,9 @@ export function messageLogsRepository(db: Queryable): MessageLogStore {
     // sms_early_reports_received_idx (migration 0036).
     purgeSmsReports: (cutoff, limit) =>
       deleteOldest(db, 'sms_early_reports', 'provider_id', 'received_at', cutoff, limit),
-    // A few rows per brand: no index on their time is worth its upkeep.
+    // Rare rows (a failed sync, an answered request): no index on their time is worth its upkeep.
+    purgeShopProblems: (cutoff, limit) =>
+      deleteOldest(db, 'connector_problems', 'id', 'created_at', cutoff, limit),
     purgeWebhookRequests: (cutoff, limit) =>
       deleteOldest(db, 'webhook_requests', 'id', 'created_at', cutoff, limit, "status <> 'open'"),
   };

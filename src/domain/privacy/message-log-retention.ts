@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.ts';
+import { pacedBatches } from './pacing.ts';
 import type { MessageLogStore, PurgeStep } from './ports.ts';
 import { retentionCutoff } from './retention-periods.ts';
 
@@ -9,6 +10,7 @@ export interface MessageLogPurge {
   attempts: number;
   notifications: number;
   inbox: number;
+  shopProblems: number;
   webhookRequests: number;
   codes: number;
   smsReports: number;
@@ -19,7 +21,8 @@ export interface MessageLogPurge {
 export interface MessageLogRetention {
   /**
    * Deletes, in batches, every per-message log older than the retention: webhook events with their
-   * deliveries and attempts, recipient notifications, shops' webhooks, answered webhook requests;
+   * deliveries and attempts, recipient notifications, shops' webhooks and problems, answered
+   * webhook requests;
    * and the self-service codes and held SMS reports past their day. Idempotent; a run cut short
    * (or past its time budget) is finished by the next.
    */
@@ -35,6 +38,8 @@ export interface MessageLogRetentionDeps {
   batch?: number;
   /** How long one run may go on before it leaves the rest to the next (default 2 minutes). */
   budgetMs?: number;
+  /** After each batch, a rest this many times as long as the batch took (pacing.ts; default 1). */
+  pauseRatio?: number;
 }
 
 /**
@@ -56,6 +61,7 @@ export function messageLogRetention(deps: MessageLogRetentionDeps): MessageLogRe
   const { store } = deps;
   const batch = deps.batch ?? 500;
   const budgetMs = deps.budgetMs ?? 120_000;
+  const paced = pacedBatches(deps.pauseRatio);
 
   return {
     async purgeExpired() {
@@ -70,6 +76,7 @@ export function messageLogRetention(deps: MessageLogRetentionDeps): MessageLogRe
         attempts: 0,
         notifications: 0,
         inbox: 0,
+        shopProblems: 0,
         webhookRequests: 0,
         codes: 0,
         smsReports: 0,
@@ -83,7 +90,7 @@ export function messageLogRetention(deps: MessageLogRetentionDeps): MessageLogRe
       ) => {
         for (let after = 0; ; ) {
           if (!inTime()) return false;
-          const done = await step(after);
+          const done = await paced(() => step(after));
           count(done);
           if (done.done || done.last === null) return true;
           after = done.last;
@@ -93,7 +100,7 @@ export function messageLogRetention(deps: MessageLogRetentionDeps): MessageLogRe
       const drain = async (step: () => Promise<number>, count: (n: number) => void) => {
         for (;;) {
           if (!inTime()) return false;
-          const deleted = await step();
+          const deleted = await paced(step);
           count(deleted);
           if (deleted < batch) return true;
         }
@@ -118,6 +125,12 @@ export function messageLogRetention(deps: MessageLogRetentionDeps): MessageLogRe
           () => store.purgeNotifications(cutoff, batch),
           (n) => {
             purge.notifications += n;
+          },
+        ),
+        await drain(
+          () => store.purgeShopProblems(cutoff, batch),
+          (n) => {
+            purge.shopProblems += n;
           },
         ),
         await drain(

@@ -35,6 +35,11 @@ export interface MessageLogStore {
   purgeInbox(cutoff: Date, after: number, limit: number): Promise<PurgeStep>;
   /** Recipient notifications written before `cutoff`, at most `limit`: how many went. */
   purgeNotifications(cutoff: Date, limit: number): Promise<number>;
+  /**
+   * What could not be synced with a shop, noted before `cutoff` (its message may quote the shop
+   * order's address; a problem still there when the shop sends the order again is noted afresh).
+   */
+  purgeShopProblems(cutoff: Date, limit: number): Promise<number>;
   /** Brands' webhook requests answered (done or declined) before `cutoff`; open ones stay. */
   purgeWebhookRequests(cutoff: Date, limit: number): Promise<number>;
   /** Self-service codes drawn before `cutoff` (worthless once their day is over). */

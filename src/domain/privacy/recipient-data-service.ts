@@ -4,6 +4,7 @@ import { TERMINAL_STATUSES } from '../orders/state-machine.ts';
 import type { ObjectStore } from '../proofs/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { UnitOfWork } from '../shared/stores.ts';
+import { pacedBatches } from './pacing.ts';
 import type {
   ErasableOrder,
   ErasedCounts,
@@ -61,6 +62,8 @@ export interface RecipientDataServiceDeps {
   days: number;
   batch?: number;
   budgetMs?: number;
+  /** After each batch, a rest this many times as long as the batch took (pacing.ts; default 1). */
+  pauseRatio?: number;
 }
 
 /**
@@ -73,6 +76,7 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
   const { store, transact, objects, clock } = deps;
   const batch = deps.batch ?? 200;
   const budgetMs = deps.budgetMs ?? 120_000;
+  const paced = pacedBatches(deps.pauseRatio);
 
   /** Deletes the orders' proof files (deleting a missing one is no error); the keys deleted. */
   async function deleteFiles(orders: readonly ErasableOrder[]): Promise<string[]> {
@@ -96,10 +100,12 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
         // The files first, then the keys: a crash in between leaves keys whose files are gone,
         // which the next run deletes again (no error) and clears.
         const erasedKeys = await deleteFiles(due);
-        const done = await transact((stores) =>
-          stores.recipientData.anonymise(
-            due.map((o) => o.id),
-            { at: clock(), note, erasedKeys, onRequest: false, skipLocked: true },
+        const done = await paced(() =>
+          transact((stores) =>
+            stores.recipientData.anonymise(
+              due.map((o) => o.id),
+              { at: clock(), note, erasedKeys, onRequest: false, skipLocked: true },
+            ),
           ),
         );
         run.orders += done.orders.length;
