@@ -9,9 +9,15 @@
  */
 import { migrate } from '../src/db/migrate.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
+import { privacyTransact } from '../src/db/privacy-stores.ts';
 import { messageLogsRepository } from '../src/db/repositories/message-logs-repository.ts';
+import { recipientDataRepository } from '../src/db/repositories/recipient-data-repository.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { messageLogRetention } from '../src/domain/privacy/message-log-retention.ts';
+import type { PrivacyStores } from '../src/domain/privacy/ports.ts';
+import { recipientDataService } from '../src/domain/privacy/recipient-data-service.ts';
+import type { ObjectStore } from '../src/domain/proofs/ports.ts';
+import type { UnitOfWork } from '../src/domain/shared/stores.ts';
 
 const ROWS = Number(process.argv[2] ?? 300_000);
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -179,61 +185,161 @@ async function sizes(pool: Pool): Promise<string> {
   return rows.map((r) => `${r.name} ${r.rows} rows ${r.size}`).join('; ');
 }
 
+/** Each statement's time, what it deleted or changed, and the span from the first to the last. */
+function timer() {
+  const batches: { ms: number; rows: number }[] = [];
+  let first = 0;
+  let last = 0;
+  const record = (startedAt: number, rows: number) => {
+    const now = performance.now();
+    if (batches.length === 0) first = startedAt;
+    last = now;
+    batches.push({ ms: now - startedAt, rows });
+  };
+  return {
+    record,
+    time:
+      <A extends unknown[], R>(rowsOf: (r: R) => number, f: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        const startedAt = performance.now();
+        const result = await f(...args);
+        record(startedAt, rowsOf(result));
+        return result;
+      },
+    line(what: string) {
+      if (batches.length === 0) return `${what}: none`;
+      const times = batches.map((b) => b.ms);
+      const rows = batches.reduce((sum, b) => sum + b.rows, 0);
+      const span = last - first;
+      return (
+        `${what}: ${batches.length} statements of p50 ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}, ` +
+        `max ${ms(Math.max(...times))}; ${rows} rows in ${ms(span)} (${Math.round(rows / (span / 1000))} rows/s, pauses included)`
+      );
+    },
+  };
+}
+
+/** The writer alone, then during `work` with the lock waits sampled, then alone again. */
+async function beside<R>(
+  pool: Pool,
+  tag: string,
+  writer: (pool: Pool, tag: string) => { stop(): Promise<number[]> },
+  work: () => Promise<R>,
+) {
+  const alone = writer(pool, `${tag}-before`);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  console.log(`  writer alone: ${latencyLine(await alone.stop())}`);
+  const busy = writer(pool, `${tag}-during`);
+  const locks = lockWaits(pool);
+  const started = performance.now();
+  const result = await work();
+  const wallMs = performance.now() - started;
+  console.log(`  writer during it: ${latencyLine(await busy.stop())}`);
+  const sampled = await locks.stop();
+  console.log(
+    `  sessions waiting for a lock: in ${sampled.waiting} of ${sampled.samples} samples (every 20 ms)`,
+  );
+  const again = writer(pool, `${tag}-after`);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  console.log(`  writer alone again: ${latencyLine(await again.stop())}`);
+  return { result, wallMs };
+}
+
+/** Ended orders (delivered), last changed over two years up to now: half past the 365 days. */
+async function seedOrders(pool: Pool, count: number): Promise<void> {
+  for (let at = 0; at < count; at += 50_000) {
+    await pool.query(
+      `INSERT INTO orders (tracking_ref, brand_id, status, reference, customer_email, amount_cents, pickup_address,
+         delivery_address, delivery_postcode, delivery_city, delivery_zone, delivery_recipient, delivery_phone,
+         delivery_email, service, unit_type, quantity, unit_weight_grams, price_excl_tax_cents, vat_cents,
+         price_cents, promised_date, picked_up_at, created_at, updated_at, priced_at, history)
+       SELECT 'DLV-' || upper(substr(md5('o' || i), 1, 10)), 'brd_0000000000000001', 'delivered', 'CMD-' || i,
+              'camille.martin@exemple.fr', 4990, '5 rue du Dépôt 93200 Saint-Denis', '12 rue Oberkampf 75011 Paris',
+              '75011', 'Paris', 'paris', 'Camille Martin', '+33612345678', 'camille.martin@exemple.fr', 'standard',
+              'parcel', 1, 1000, 790, 158, 948, current_date, t, t, t, t,
+              ('[{"status":"pending","at":"2026-03-01T09:00:00.000Z","note":null},'
+               || '{"status":"picked_up","at":"2026-03-01T15:00:00.000Z","note":"Picked up"},'
+               || '{"status":"delivered","at":"2026-03-02T11:00:00.000Z","note":"Left with the caretaker"}]')::json
+         FROM generate_series($1::int, $2::int - 1) i,
+              LATERAL (SELECT now() - interval '730 days' + (i::float8 / $3) * interval '730 days' AS t) x`,
+      [at, Math.min(count, at + 50_000), count],
+    );
+  }
+  await pool.query('VACUUM ANALYZE orders');
+}
+
+/** What the order path writes: an order created, then moved, one statement after the other. */
+function orderWriter(pool: Pool, tag: string) {
+  const latencies: number[] = [];
+  let n = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      n++;
+      const ref = `DLV-${tag.slice(0, 1).toUpperCase()}${String(n).padStart(9, '0')}`.replace(/[ILOU]/g, 'X');
+      const started = performance.now();
+      await pool.query(
+        `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, delivery_address, delivery_postcode,
+           delivery_city, delivery_zone, service, unit_type, quantity, unit_weight_grams, price_excl_tax_cents,
+           vat_cents, price_cents, promised_date, created_at, updated_at, priced_at, history)
+         VALUES ($1, 'brd_0000000000000001', 'pending', 'a@example.com', '12 rue Oberkampf 75011 Paris', '75011',
+           'Paris', 'paris', 'standard', 'parcel', 1, 1000, 790, 158, 948, current_date, now(), now(), now(), '[]')`,
+        [ref],
+      );
+      await pool.query("UPDATE orders SET status = 'picked_up', updated_at = now() WHERE tracking_ref = $1", [
+        ref,
+      ]);
+      latencies.push(performance.now() - started);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return latencies;
+    },
+  };
+}
+
+const noFiles: ObjectStore = {
+  put: async () => {},
+  get: async () => null,
+  delete: async () => {},
+  exists: async () => false,
+};
+
 const db = await createThrowawayDatabase(adminUrl, 'dlv_retention');
 const pool = createPool(db.url, 4);
 try {
   await migrate(pool);
-  let started = performance.now();
+  const started = performance.now();
   const orderId = await seed(pool);
   console.log(
     `seeded ${ROWS} events, deliveries, attempts and notifications in ${ms(performance.now() - started)}`,
   );
   console.log(`before: ${await sizes(pool)}`);
 
-  const idle = hotWriter(pool, 'idle');
-  await new Promise((resolve) => setTimeout(resolve, 5000));
-  console.log(`writer alone: ${latencyLine(await idle.stop())}`);
-
+  // The message logs' purge, as the job runs it (paced) but without its time budget: all in one run.
+  const events = timer();
+  const notifications = timer();
   const store = messageLogsRepository(pool);
-  const batches: { kind: string; ms: number; rows: number }[] = [];
-  const timed =
-    <A extends unknown[], R>(kind: string, rowsOf: (r: R) => number, f: (...args: A) => Promise<R>) =>
-    async (...args: A) => {
-      const t0 = performance.now();
-      const result = await f(...args);
-      batches.push({ kind, ms: performance.now() - t0, rows: rowsOf(result) });
-      return result;
-    };
   const measured = {
     ...store,
-    purgeEvents: timed('events', (r) => r.deleted + r.deliveries + r.attempts, store.purgeEvents),
-    purgeNotifications: timed('notifications', (n: number) => n, store.purgeNotifications),
+    purgeEvents: events.time((r) => r.deleted + r.deliveries + r.attempts, store.purgeEvents),
+    purgeNotifications: notifications.time((n: number) => n, store.purgeNotifications),
   };
-  const busy = hotWriter(pool, 'busy');
-  const locks = lockWaits(pool);
-  started = performance.now();
-  const purged = await messageLogRetention({
-    store: measured,
-    clock: () => new Date(),
-    days: 90,
-  }).purgeExpired();
-  const took = performance.now() - started;
-  console.log(`writer during the purge: ${latencyLine(await busy.stop())}`);
-  const sampled = await locks.stop();
-  console.log(
-    `sessions waiting for a lock: in ${sampled.waiting} of ${sampled.samples} samples (every 20 ms)`,
+  console.log('message logs purge:');
+  const { result: purged, wallMs } = await beside(pool, 'logs', hotWriter, () =>
+    messageLogRetention({
+      store: measured,
+      clock: () => new Date(),
+      days: 90,
+      budgetMs: Number.POSITIVE_INFINITY,
+    }).purgeExpired(),
   );
-  console.log(`purged in ${ms(took)}: ${JSON.stringify(purged)}`);
-  for (const kind of ['events', 'notifications']) {
-    const of = batches.filter((b) => b.kind === kind);
-    if (of.length === 0) continue;
-    const times = of.map((b) => b.ms);
-    const rows = of.reduce((sum, b) => sum + b.rows, 0);
-    console.log(
-      `${kind}: ${of.length} batches, each p50 ${ms(quantile(times, 0.5))}, max ${ms(Math.max(...times))}; ` +
-        `${Math.round(rows / (times.reduce((a, b) => a + b, 0) / 1000))} rows/s`,
-    );
-  }
+  console.log(`  ${JSON.stringify(purged)}`);
+  console.log(`  ${events.line('events with their deliveries and attempts')} (${ms(wallMs)} in all)`);
+  console.log(`  ${notifications.line('notifications')}`);
   await pool.query('ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications');
   console.log(`after the purge: ${await sizes(pool)}`);
   // What autovacuum does after it (migration 0041: once 2 % of a table is dead), then as many new
@@ -244,7 +350,38 @@ try {
   await writeLogs(pool, orderId, ROWS, ROWS + purged.events, '1 hour');
   await pool.query('ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications');
   console.log(`after a vacuum and ${purged.events} new events: ${await sizes(pool)}`);
+
+  // The recipients' data on ended orders: half of ROWS orders are past the 365 days.
+  await seedOrders(pool, ROWS);
+  const anonymised = timer();
+  const transact = privacyTransact(pool);
+  const timedTransact: UnitOfWork<PrivacyStores> = async (work) => {
+    const startedAt = performance.now();
+    const result = await transact(work);
+    anonymised.record(startedAt, (result as { orders?: string[] }).orders?.length ?? 0);
+    return result;
+  };
+  console.log(`anonymisation of ${ROWS} ended orders' recipients (orders ${await orderSize(pool)}):`);
+  const run = await beside(pool, 'orders', orderWriter, () =>
+    recipientDataService({
+      store: recipientDataRepository(pool),
+      transact: timedTransact,
+      objects: noFiles,
+      clock: () => new Date(),
+      days: 365,
+      budgetMs: Number.POSITIVE_INFINITY,
+    }).anonymiseExpired(),
+  );
+  console.log(`  ${JSON.stringify(run.result)}`);
+  console.log(`  ${anonymised.line('orders anonymised')} (${ms(run.wallMs)} in all)`);
 } finally {
   await pool.end();
   await db.drop();
+}
+
+async function orderSize(pool: Pool): Promise<string> {
+  const { rows } = await pool.query<{ size: string }>(
+    "SELECT pg_size_pretty(pg_total_relation_size('orders')) AS size",
+  );
+  return rows[0]!.size;
 }

@@ -4,7 +4,7 @@ import type { MessageLogStore, PurgeStep } from './ports.ts';
 import { retentionCutoff } from './retention-periods.ts';
 
 /** What one run deleted. */
-export interface MessageLogPurge {
+interface MessageLogPurge {
   events: number;
   deliveries: number;
   attempts: number;

@@ -19,7 +19,7 @@ import { RECIPIENT_DATA_SETTING, retentionCutoff } from './retention-periods.ts'
  * art. 17) or the retention job. Carried to the store's unit of work, where the audit trail will
  * record it beside what was erased.
  */
-export type ErasureActor = { kind: 'operator'; via: 'cli' } | { kind: 'retention' };
+type ErasureActor = { kind: 'operator'; via: 'cli' } | { kind: 'retention' };
 
 /** What an erasure did. */
 export interface ErasureReport extends ErasedCounts {
@@ -30,7 +30,7 @@ export interface ErasureReport extends ErasedCounts {
 }
 
 /** What a run of the retention did. */
-export interface AnonymisationRun {
+interface AnonymisationRun {
   orders: number;
   files: number;
   /** False when the run stopped at its time budget with orders still due (the next run goes on). */
