@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/retention.ts [ROWS]`: the message logs' purge (domain/privacy) on tables
+ * `node --import tsx bench/retention.ts [ROWS] [logs|orders]`: the message logs' purge (domain/privacy) on tables
  * of ROWS events (default 300,000), each with a delivery and an attempt, and as many notifications,
  * written over 180 days (half of them past the 90 days' retention), while a writer does what the
  * hot path does (an event and its delivery inserted, a delivery settled) one statement after the
@@ -7,6 +7,7 @@
  * and during the purge, whether any session waited for a lock, and the tables' sizes, also after
  * a vacuum and as many new rows as were deleted. A developer's tool (docs/operations.md, "Retention").
  */
+import { createHash } from 'node:crypto';
 import { migrate } from '../src/db/migrate.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { privacyTransact } from '../src/db/privacy-stores.ts';
@@ -20,6 +21,8 @@ import type { ObjectStore } from '../src/domain/proofs/ports.ts';
 import type { UnitOfWork } from '../src/domain/shared/stores.ts';
 
 const ROWS = Number(process.argv[2] ?? 300_000);
+/** `logs`, `orders` or both (the default). */
+const PART = process.argv[3] ?? 'all';
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** An order's JSON as an event carries it (about 900 bytes). */
@@ -52,7 +55,7 @@ const ORDER = JSON.stringify({
   previous_status: 'out_for_delivery',
 });
 
-async function seed(pool: Pool): Promise<number> {
+async function seed(pool: Pool, withLogs: boolean): Promise<number> {
   await pool.query(
     `INSERT INTO brands (id, name, created_at) VALUES ('brd_0000000000000001', 'Bench', now())`,
   );
@@ -68,7 +71,7 @@ async function seed(pool: Pool): Promise<number> {
        1000, now(), now(), '[]') RETURNING id`,
   );
   // Written in time order, as the service writes them: 180 days back to now.
-  await writeLogs(pool, order.rows[0]!.id, 0, ROWS, '180 days');
+  if (withLogs) await writeLogs(pool, order.rows[0]!.id, 0, ROWS, '180 days');
   await pool.query(
     'VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications',
   );
@@ -276,7 +279,8 @@ function orderWriter(pool: Pool, tag: string) {
   const done = (async () => {
     while (running) {
       n++;
-      const ref = `DLV-${tag.slice(0, 1).toUpperCase()}${String(n).padStart(9, '0')}`.replace(/[ILOU]/g, 'X');
+      // Hex digits are all in the tracking refs' alphabet.
+      const ref = `DLV-${createHash('md5').update(`${tag}${n}`).digest('hex').slice(0, 10).toUpperCase()}`;
       const started = performance.now();
       await pool.query(
         `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, delivery_address, delivery_postcode,
@@ -313,67 +317,72 @@ const pool = createPool(db.url, 4);
 try {
   await migrate(pool);
   const started = performance.now();
-  const orderId = await seed(pool);
-  console.log(
-    `seeded ${ROWS} events, deliveries, attempts and notifications in ${ms(performance.now() - started)}`,
-  );
-  console.log(`before: ${await sizes(pool)}`);
+  const orderId = await seed(pool, PART !== 'orders');
+  if (PART !== 'orders') {
+    console.log(
+      `seeded ${ROWS} events, deliveries, attempts and notifications in ${ms(performance.now() - started)}`,
+    );
+    console.log(`before: ${await sizes(pool)}`);
+  }
 
-  // The message logs' purge, as the job runs it (paced) but without its time budget: all in one run.
-  const events = timer();
-  const notifications = timer();
-  const store = messageLogsRepository(pool);
-  const measured = {
-    ...store,
-    purgeEvents: events.time((r) => r.deleted + r.deliveries + r.attempts, store.purgeEvents),
-    purgeNotifications: notifications.time((n: number) => n, store.purgeNotifications),
-  };
-  console.log('message logs purge:');
-  const { result: purged, wallMs } = await beside(pool, 'logs', hotWriter, () =>
-    messageLogRetention({
-      store: measured,
-      clock: () => new Date(),
-      days: 90,
-      budgetMs: Number.POSITIVE_INFINITY,
-    }).purgeExpired(),
-  );
-  console.log(`  ${JSON.stringify(purged)}`);
-  console.log(`  ${events.line('events with their deliveries and attempts')} (${ms(wallMs)} in all)`);
-  console.log(`  ${notifications.line('notifications')}`);
-  await pool.query('ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications');
-  console.log(`after the purge: ${await sizes(pool)}`);
-  // What autovacuum does after it (migration 0041: once 2 % of a table is dead), then as many new
-  // rows as were deleted: they take the freed space, the tables stay their size.
-  await pool.query(
-    'VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications',
-  );
-  await writeLogs(pool, orderId, ROWS, ROWS + purged.events, '1 hour');
-  await pool.query('ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications');
-  console.log(`after a vacuum and ${purged.events} new events: ${await sizes(pool)}`);
-
-  // The recipients' data on ended orders: half of ROWS orders are past the 365 days.
-  await seedOrders(pool, ROWS);
-  const anonymised = timer();
-  const transact = privacyTransact(pool);
-  const timedTransact: UnitOfWork<PrivacyStores> = async (work) => {
-    const startedAt = performance.now();
-    const result = await transact(work);
-    anonymised.record(startedAt, (result as { orders?: string[] }).orders?.length ?? 0);
-    return result;
-  };
-  console.log(`anonymisation of ${ROWS} ended orders' recipients (orders ${await orderSize(pool)}):`);
-  const run = await beside(pool, 'orders', orderWriter, () =>
-    recipientDataService({
-      store: recipientDataRepository(pool),
-      transact: timedTransact,
-      objects: noFiles,
-      clock: () => new Date(),
-      days: 365,
-      budgetMs: Number.POSITIVE_INFINITY,
-    }).anonymiseExpired(),
-  );
-  console.log(`  ${JSON.stringify(run.result)}`);
-  console.log(`  ${anonymised.line('orders anonymised')} (${ms(run.wallMs)} in all)`);
+  if (PART !== 'orders') {
+    // The message logs' purge, as the job runs it (paced) but without its time budget: all in one run.
+    const events = timer();
+    const notifications = timer();
+    const store = messageLogsRepository(pool);
+    const measured = {
+      ...store,
+      purgeEvents: events.time((r) => r.deleted + r.deliveries + r.attempts, store.purgeEvents),
+      purgeNotifications: notifications.time((n: number) => n, store.purgeNotifications),
+    };
+    console.log('message logs purge:');
+    const { result: purged, wallMs } = await beside(pool, 'logs', hotWriter, () =>
+      messageLogRetention({
+        store: measured,
+        clock: () => new Date(),
+        days: 90,
+        budgetMs: Number.POSITIVE_INFINITY,
+      }).purgeExpired(),
+    );
+    console.log(`  ${JSON.stringify(purged)}`);
+    console.log(`  ${events.line('events with their deliveries and attempts')} (${ms(wallMs)} in all)`);
+    console.log(`  ${notifications.line('notifications')}`);
+    await pool.query('ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications');
+    console.log(`after the purge: ${await sizes(pool)}`);
+    // What autovacuum does after it (migration 0041: once 2 % of a table is dead), then as many new
+    // rows as were deleted: they take the freed space, the tables stay their size.
+    await pool.query(
+      'VACUUM ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications',
+    );
+    await writeLogs(pool, orderId, ROWS, ROWS + purged.events, '1 hour');
+    await pool.query('ANALYZE outbox_events, webhook_deliveries, webhook_attempts, recipient_notifications');
+    console.log(`after a vacuum and ${purged.events} new events: ${await sizes(pool)}`);
+  }
+  if (PART !== 'logs') {
+    // The recipients' data on ended orders: half of ROWS orders are past the 365 days.
+    await seedOrders(pool, ROWS);
+    const anonymised = timer();
+    const transact = privacyTransact(pool);
+    const timedTransact: UnitOfWork<PrivacyStores> = async (work) => {
+      const startedAt = performance.now();
+      const result = await transact(work);
+      anonymised.record(startedAt, (result as { orders?: string[] }).orders?.length ?? 0);
+      return result;
+    };
+    console.log(`anonymisation of ${ROWS} ended orders' recipients (orders ${await orderSize(pool)}):`);
+    const run = await beside(pool, 'orders', orderWriter, () =>
+      recipientDataService({
+        store: recipientDataRepository(pool),
+        transact: timedTransact,
+        objects: noFiles,
+        clock: () => new Date(),
+        days: 365,
+        budgetMs: Number.POSITIVE_INFINITY,
+      }).anonymiseExpired(),
+    );
+    console.log(`  ${JSON.stringify(run.result)}`);
+    console.log(`  ${anonymised.line('orders anonymised')} (${ms(run.wallMs)} in all)`);
+  }
 } finally {
   await pool.end();
   await db.drop();
