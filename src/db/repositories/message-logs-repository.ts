@@ -13,13 +13,7 @@ import type { Queryable } from '../pool.ts';
 export function messageLogsRepository(db: Queryable): MessageLogStore {
   return {
     async purgeEvents(cutoff, after, limit): Promise<EventsPurgeStep> {
-      const { rows } = await db.query<{
-        last: string | null;
-        done: boolean;
-        deleted: number;
-        deliveries: number;
-        attempts: number;
-      }>({
+      const { rows } = await db.query<EventsPurgeStep>({
         name: 'retention.purgeEvents',
         text: `WITH head AS (
             SELECT id, seq, created_at FROM outbox_events WHERE seq > $1 ORDER BY seq LIMIT $2
@@ -45,19 +39,18 @@ export function messageLogsRepository(db: Queryable): MessageLogStore {
           ), deleted AS (
             DELETE FROM outbox_events e USING gone WHERE e.id = gone.id RETURNING 1
           )
-          SELECT (SELECT max(seq) FROM old)::text AS last,
+          SELECT (SELECT max(seq) FROM old) AS last,
                  (SELECT count(*) FROM old) < (SELECT count(*) FROM head) OR (SELECT count(*) FROM head) < $2 AS done,
                  (SELECT count(*) FROM deleted)::int AS deleted,
                  (SELECT count(*) FROM deleted_deliveries)::int AS deliveries,
                  (SELECT count(*) FROM attempts)::int AS attempts`,
         values: [after, limit, cutoff],
       });
-      const row = rows[0]!;
-      return { ...row, last: row.last === null ? null : Number(row.last) };
+      return rows[0]!;
     },
 
     async purgeInbox(cutoff, after, limit): Promise<PurgeStep> {
-      const { rows } = await db.query<{ last: string | null; done: boolean; deleted: number }>({
+      const { rows } = await db.query<PurgeStep>({
         name: 'retention.purgeInbox',
         text: `WITH head AS (
             SELECT id, received_at FROM connector_inbox WHERE id > $1 ORDER BY id LIMIT $2
@@ -70,13 +63,12 @@ export function messageLogsRepository(db: Queryable): MessageLogStore {
           ), deleted AS (
             DELETE FROM connector_inbox i USING gone WHERE i.id = gone.id RETURNING 1
           )
-          SELECT (SELECT max(id) FROM old)::text AS last,
+          SELECT (SELECT max(id) FROM old) AS last,
                  (SELECT count(*) FROM old) < (SELECT count(*) FROM head) OR (SELECT count(*) FROM head) < $2 AS done,
                  (SELECT count(*) FROM deleted)::int AS deleted`,
         values: [after, limit, cutoff],
       });
-      const row = rows[0]!;
-      return { ...row, last: row.last === null ? null : Number(row.last) };
+      return rows[0]!;
     },
 
     // recipient_notifications_created_idx, recipient_codes_created_idx (migration 0041).

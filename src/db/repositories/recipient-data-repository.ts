@@ -63,10 +63,8 @@ export function recipientDataRepository(db: Queryable): RecipientDataStore {
      * short statement, so no statement outlasts DATABASE_STATEMENT_TIMEOUT_MS however many orders.
      */
     async ordersOf(match: RecipientMatch): Promise<ErasableOrder[]> {
-      const { rows: bounds } = await db.query<{ max: string | null }>(
-        'SELECT max(id)::text AS max FROM orders',
-      );
-      const max = Number(bounds[0]?.max ?? 0);
+      const { rows: bounds } = await db.query<{ max: number | null }>('SELECT max(id) AS max FROM orders');
+      const max = bounds[0]?.max ?? 0;
       const [condition, value] =
         'email' in match
           ? ['(lower(o.customer_email) = $3 OR lower(o.delivery_email) = $3)', match.email.toLowerCase()]
@@ -79,7 +77,7 @@ export function recipientDataRepository(db: Queryable): RecipientDataStore {
             WHERE o.id > $1 AND o.id <= $2 AND o.anonymised_at IS NULL AND ${condition} ORDER BY o.id`,
           values: [from, from + SCAN_SPAN, value],
         });
-        found.push(...rows.map((r) => ({ ...r, id: Number(r.id) })));
+        found.push(...rows);
       }
       return found;
     },

@@ -120,20 +120,22 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
       const orders = await store.ordersOf(match);
       const moving = orders.filter((o) => !TERMINAL_STATUSES.includes(o.status));
       if (moving.length > 0) {
+        const named = moving.slice(0, 10).map((o) => `${o.trackingRef} ${o.status}`);
+        if (moving.length > 10) named.push('…');
+        const count =
+          moving.length === 1
+            ? '1 order of this recipient is'
+            : `${moving.length} orders of this recipient are`;
         throw new AppError(
           'invalid_transition',
-          `Nothing erased: ${moving.length === 1 ? '1 order' : `${moving.length} orders`} of this recipient ` +
-            `${moving.length === 1 ? 'is' : 'are'} not finished (${moving
-              .slice(0, 10)
-              .map((o) => `${o.trackingRef} ${o.status}`)
-              .join(
-                ', ',
-              )}${moving.length > 10 ? ', …' : ''}). A parcel on its way needs its recipient's name, ` +
-            'address and phone: erase again once it is delivered, returned or cancelled (its brand may cancel an order not yet picked up).',
+          `Nothing erased: ${count} not finished (${named.join(', ')}). A parcel on its way needs its ` +
+            "recipient's name, address and phone: erase again once it is delivered, returned or cancelled " +
+            '(its brand may cancel an order not yet picked up).',
           moving.map((o) => ({ field: o.trackingRef, message: `is ${o.status}` })),
         );
       }
       const at = clock();
+      // The files first, as the retention does: a failure after leaves keys the next erasure clears.
       const erasedKeys = await deleteFiles(orders);
       const counts = await transact((stores) =>
         stores.recipientData.anonymise(
