@@ -126,6 +126,8 @@ function lockWaits(pool: Pool) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
+  // Rethrown by stop(): an unhandled failure here would exit before the database is dropped.
+  done.catch(() => {});
   return {
     async stop() {
       running = false;
@@ -161,6 +163,8 @@ function hotWriter(pool: Pool, tag: string) {
       latencies.push(performance.now() - started);
     }
   })();
+  // Rethrown by stop(): an unhandled failure here would exit before the database is dropped.
+  done.catch(() => {});
   return {
     async stop() {
       running = false;
@@ -296,6 +300,8 @@ function orderWriter(pool: Pool, tag: string) {
       latencies.push(performance.now() - started);
     }
   })();
+  // Rethrown by stop(): an unhandled failure here would exit before the database is dropped.
+  done.catch(() => {});
   return {
     async stop() {
       running = false;
