@@ -111,6 +111,23 @@ describe('the environment schema', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '10' })).toThrow(/REQUEST_TIMEOUT_MS must be between/);
   });
 
+  it('keeps the message logs 90 days and a recipient’s data 365 days after the order ended, unless told otherwise', () => {
+    expect(loadConfig({}).retention).toEqual({ messageLogDays: 90, recipientDataDays: 365 });
+    expect(
+      loadConfig({ MESSAGE_LOG_RETENTION_DAYS: '30', RECIPIENT_DATA_RETENTION_DAYS: '180' }).retention,
+    ).toEqual({ messageLogDays: 30, recipientDataDays: 180 });
+    // Under a week, a delivery still retried (about three days) or a shop's webhook not yet processed could go.
+    expect(() => loadConfig({ MESSAGE_LOG_RETENTION_DAYS: '3' })).toThrow(
+      'MESSAGE_LOG_RETENTION_DAYS must be between 7 and 3650, got "3"',
+    );
+    expect(() => loadConfig({ RECIPIENT_DATA_RETENTION_DAYS: '0' })).toThrow(
+      'RECIPIENT_DATA_RETENTION_DAYS must be between 1 and 3650, got "0"',
+    );
+    expect(() => loadConfig({ RECIPIENT_DATA_RETENTION_DAYS: 'a year' })).toThrow(
+      'RECIPIENT_DATA_RETENTION_DAYS must be an integer, got "a year"',
+    );
+  });
+
   it("is the one list of variables, each documented in the operator guide's configuration table", async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../docs/operator-guide.md', import.meta.url), 'utf8');

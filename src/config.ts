@@ -130,6 +130,12 @@ export interface Config {
   s3: S3Config | null;
   /** Twilio Programmable Messaging (TWILIO_*, SMS_FROM); null: SMS are written to `DATA_DIR/sms`. */
   twilio: TwilioConfig | null;
+  /**
+   * How long data is kept (docs/security.md): the per-message logs (webhook events, deliveries and
+   * attempts, recipient notifications, shops' webhooks, webhook requests) after they were written,
+   * and the recipient's personal data on an order after it ended (delivered, returned, cancelled).
+   */
+  retention: { messageLogDays: number; recipientDataDays: number };
 }
 
 export interface TwilioConfig {
@@ -357,6 +363,18 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be an http(s) URL',
     description: 'Twilio REST API origin; http only on the loopback (tests, a local fake)',
   }),
+  MESSAGE_LOG_RETENTION_DAYS: Int(
+    90,
+    7,
+    3650,
+    'days webhook events, deliveries, attempts, notifications and shops’ webhooks are kept',
+  ),
+  RECIPIENT_DATA_RETENTION_DAYS: Int(
+    365,
+    1,
+    3650,
+    "days a recipient's name, address, phone and e-mail stay on an order after it ended",
+  ),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -529,6 +547,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     otelServiceName: e.OTEL_SERVICE_NAME ?? null,
     ...objectStore(e),
     twilio: twilio(e),
+    retention: {
+      messageLogDays: e.MESSAGE_LOG_RETENTION_DAYS,
+      recipientDataDays: e.RECIPIENT_DATA_RETENTION_DAYS,
+    },
   };
 }
 

@@ -56,6 +56,7 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
     clock,
     destinations,
     onSubscriptionsChanged: listeners.forget,
+    retentionDays: config.retention.messageLogDays,
   });
   // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
   const requests = webhookRequests({ repository: stores.webhookRequests, destinations, clock });

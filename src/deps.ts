@@ -17,8 +17,11 @@ import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
 import type { Pool } from './db/pool.ts';
+import { privacyTransact } from './db/privacy-stores.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
+import { messageLogsRepository } from './db/repositories/message-logs-repository.ts';
+import { recipientDataRepository } from './db/repositories/recipient-data-repository.ts';
 import {
   notificationFactsRepository,
   recipientNotificationsRepository,
@@ -40,6 +43,8 @@ import { type OrderService, orderService } from './domain/orders/order-service.t
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
+import { type MessageLogRetention, messageLogRetention } from './domain/privacy/message-log-retention.ts';
+import { type RecipientDataService, recipientDataService } from './domain/privacy/recipient-data-service.ts';
 import type { ImageCodec } from './domain/proofs/ports.ts';
 import { type ProofDeliveries, proofDeliveries } from './domain/proofs/proof-deliveries.ts';
 import { type ProofService, proofService } from './domain/proofs/proof-service.ts';
@@ -192,6 +197,10 @@ export interface Deps extends CoreDeps, WiredConnectors {
   smsReplies: SmsReplies;
   /** The tracking page's self-service: one-time codes, the recipient's choices, another day. */
   selfService: SelfService;
+  /** The per-message logs' retention (MESSAGE_LOG_RETENTION_DAYS): the hourly purge. */
+  messageLogs: MessageLogRetention;
+  /** The recipients' personal data: its retention (anonymisation) and erasure on request. */
+  recipientData: RecipientDataService;
 }
 
 /**
@@ -306,9 +315,11 @@ export function createDeps(
   const links = orderLinks(baseUrl);
   const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
+  // Proof files: written by the proofs, deleted by their retention and by a recipient's erasure.
+  const objects = createObjectStore(config);
   const proofs = proofService({
     attempts: deliveryAttemptsRepository(pool),
-    objects: createObjectStore(config),
+    objects,
     urls: proofUrlSigner(() => serverSecretsRepository(pool).getOrCreate('proof_url_key'), clock),
     clock,
     baseUrl,
@@ -535,5 +546,17 @@ export function createDeps(
     smsDeliveryReports: smsDeliveryReportsRepository(pool),
     smsReplies: smsReplies({ optOuts: recipientOptOuts, optIns: smsOptInsRepository(pool, keys) }),
     selfService: self,
+    messageLogs: messageLogRetention({
+      store: messageLogsRepository(pool),
+      clock,
+      days: config.retention.messageLogDays,
+    }),
+    recipientData: recipientDataService({
+      store: recipientDataRepository(pool),
+      transact: privacyTransact(pool),
+      objects,
+      clock,
+      days: config.retention.recipientDataDays,
+    }),
   };
 }

@@ -60,7 +60,7 @@ const instant = fc
 const orderRow = fc.record({
   status: fc.constantFrom('awaiting_address', 'pending', 'picked_up', 'in_transit', 'delivered', 'cancelled'),
   reference: nullable(text),
-  customer_email: text,
+  customer_email: nullable(text),
   amount_cents: nullable(cents),
   pickup_address: nullable(text),
   delivery_address: nullable(text),

@@ -56,6 +56,7 @@ const serviceDeps = () => ({
   repository: webhooksRepository(t.pool),
   brands: t.deps.brands,
   clock: () => now,
+  retentionDays: 90,
 });
 
 /** A brand, an endpoint, one order and the delivery of its order.created event. */

@@ -1,6 +1,7 @@
 import { CONNECTOR_JOBS } from '../connectors/registry.ts';
 import type { Deps } from '../deps.ts';
 import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
+import { ANONYMISE_RECIPIENT_DATA } from './anonymise-recipient-data.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
@@ -8,6 +9,7 @@ import { ERASE_PROOF_FILES } from './erase-proof-files.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
 import { NOTIFY_RECIPIENT } from './notify-recipient.ts';
+import { PURGE_MESSAGE_LOGS } from './purge-message-logs.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
@@ -29,6 +31,8 @@ export const JOBS: readonly Job<any, Deps>[] = [
   WEBHOOKS_RECOVER,
   CLEANUP_ORDER_QUEUES,
   ERASE_PROOF_FILES,
+  PURGE_MESSAGE_LOGS,
+  ANONYMISE_RECIPIENT_DATA,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,

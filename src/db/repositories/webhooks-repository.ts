@@ -46,6 +46,7 @@ interface DeliveryRow {
   id: string;
   event_id: string;
   event_type: WebhookEventType;
+  event_created_at: Date;
   endpoint_id: string;
   origin: 'fan_out' | 'replay';
   replay_of: string | null;
@@ -70,6 +71,7 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   id: r.id,
   eventId: r.event_id,
   eventType: r.event_type,
+  eventCreatedAt: r.event_created_at,
   endpointId: r.endpoint_id,
   origin: r.origin,
   replayOf: r.replay_of,
@@ -90,7 +92,7 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   })),
 });
 
-const DELIVERY_SELECT = `SELECT d.id, d.event_id, e.type AS event_type, d.endpoint_id, d.origin, d.replay_of, d.status,
+const DELIVERY_SELECT = `SELECT d.id, d.event_id, e.type AS event_type, e.created_at AS event_created_at, d.endpoint_id, d.origin, d.replay_of, d.status,
     d.attempt_count, d.next_attempt_at, d.last_status, d.last_error, d.created_at, d.updated_at,
     coalesce((SELECT json_agg(json_build_object('attempt', a.attempt, 'started_at', a.started_at,
         'duration_ms', a.duration_ms, 'response_status', a.response_status,

@@ -57,7 +57,8 @@ export const ORDER_FIELDS = [
     json: plain('reference'),
     write: 'update',
   }),
-  field<string>()({
+  // Null once the recipient's data is erased (retention or request: domain/privacy).
+  field<string | null>()({
     field: 'customerEmail',
     column: 'customer_email',
     json: plain('customer_email'),

@@ -15,6 +15,8 @@ export interface WebhookDelivery {
   id: string;
   eventId: string;
   eventType: WebhookEventType;
+  /** When the event happened: past the message logs' retention, it is no longer replayed. */
+  eventCreatedAt: Date;
   endpointId: string;
   origin: 'fan_out' | 'replay';
   replayOf: string | null;

@@ -1,6 +1,7 @@
 import { AppError, invalidField } from '../../errors.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
+import { MESSAGE_LOG_SETTING, retentionCutoff } from '../privacy/retention-periods.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import {
@@ -22,6 +23,11 @@ export interface WebhookServiceDeps {
   destinations: DestinationGuard;
   /** Told when a subscription changes here, so this instance's listener cache need not wait for its poll. */
   onSubscriptionsChanged?: () => void;
+  /**
+   * Days events and their deliveries are kept (MESSAGE_LOG_RETENTION_DAYS): an event older than
+   * that is deleted, or about to be, so it is not replayed.
+   */
+  retentionDays: number;
 }
 
 const DEFAULT_DELIVERY_LIMIT = 50;
@@ -45,12 +51,16 @@ export interface WebhookService {
   /** A new secret; the old one keeps signing beside it for 24 h. */
   rotateSecret(id: string): Promise<EndpointWithSecret>;
   deliveries(endpointId: string, limit?: number): Promise<WebhookDelivery[]>;
-  /** Sends one delivery's event again, with the same webhook-id, as a new delivery. */
+  /**
+   * Sends one delivery's event again, with the same webhook-id, as a new delivery; refused once the
+   * event is older than the retention (its payload is deleted then).
+   */
   replayDelivery(deliveryId: string): Promise<WebhookDelivery>;
   /**
    * Sends every event since `since` again to every active endpoint subscribed to it (or only
    * `endpointId`), including events missed while an endpoint was disabled. Receivers already
-   * holding one deduplicate it by its webhook-id.
+   * holding one deduplicate it by its webhook-id. A `since` before the retention is refused: the
+   * events before it are gone, and a replay that silently left them out would look complete.
    */
   replaySince(since: Date, endpointId: string | null): Promise<string[]>;
 }
@@ -58,6 +68,7 @@ export interface WebhookService {
 /** The operator's webhook administration (SPEC §8): endpoints, the delivery log, replays. */
 export function webhookService(deps: WebhookServiceDeps): WebhookService {
   const { repository, clock } = deps;
+  const kept = `events and their deliveries are kept ${deps.retentionDays} days (${MESSAGE_LOG_SETTING})`;
 
   async function endpoint(id: string): Promise<WebhookEndpoint> {
     const found = ENDPOINT_ID_PATTERN.test(id) ? await repository.findEndpoint(id) : null;
@@ -134,7 +145,20 @@ export function webhookService(deps: WebhookServiceDeps): WebhookService {
       const original = DELIVERY_ID_PATTERN.test(deliveryId)
         ? await repository.findDelivery(deliveryId)
         : null;
-      if (!original) throw new AppError('not_found', `no webhook delivery with id "${deliveryId}"`);
+      if (!original) {
+        throw new AppError(
+          'not_found',
+          `no webhook delivery with id "${deliveryId}" (${kept}; an older one is deleted)`,
+        );
+      }
+      const horizon = retentionCutoff(clock(), deps.retentionDays);
+      if (original.eventCreatedAt < horizon) {
+        throw new AppError(
+          'invalid_request',
+          `delivery ${original.id} is of event ${original.eventId} of ${original.eventCreatedAt.toISOString()}, ` +
+            `past the retention: ${kept}, so it can no longer be replayed`,
+        );
+      }
       const target = await endpoint(original.endpointId);
       if (target.status !== 'active') {
         throw new AppError(
@@ -152,6 +176,13 @@ export function webhookService(deps: WebhookServiceDeps): WebhookService {
       const now = clock();
       if (Number.isNaN(since.getTime())) throw invalidField('since', 'is not a valid time');
       if (since.getTime() > now.getTime()) throw invalidField('since', 'is in the future');
+      const horizon = retentionCutoff(now, deps.retentionDays);
+      if (since < horizon) {
+        throw invalidField(
+          'since',
+          `${since.toISOString()} is past the retention: ${kept}; the earliest time that can be replayed is ${horizon.toISOString()}`,
+        );
+      }
       if (endpointId !== null) {
         const target = await endpoint(endpointId);
         if (target.status !== 'active') {

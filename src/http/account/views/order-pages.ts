@@ -199,7 +199,7 @@ ${cancel}
     <dt>${t('orders.phone')}</dt><dd>${o.deliveryPhone ?? '—'}</dd>
     <dt>${t('orders.recipientEmail')}</dt><dd>${o.deliveryEmail ?? '—'}</dd>
     <dt>${t('orders.pickup')}</dt><dd>${o.pickupAddress ?? '—'}</dd>
-    <dt>${t('orders.customerEmail')}</dt><dd>${o.customerEmail}</dd>
+    <dt>${t('orders.customerEmail')}</dt><dd>${o.customerEmail ?? '—'}</dd>
     <dt>${t('orders.service')}</dt><dd>${t(`service.${o.service}`)}</dd>
     <dt>${t('orders.units')}</dt><dd>${t('orders.unitsValue', { quantity: String(o.quantity), unit: t(`unit.${o.unitType}`), weight: formatWeight(o.unitWeightGrams) })}</dd>
     <dt>${t('orders.price')}</dt><dd>${priced ? euros(ctx, o.priceCents) : t('orders.notPriced')}</dd>

@@ -103,7 +103,12 @@ const orderFields = {
   }),
   status: OrderStatusSchema,
   reference: NullableString({ maxLength: 100, description: "The brand's own order number." }),
-  customer_email: Type.String({ format: 'email', maxLength: 254 }),
+  customer_email: NullableString({
+    format: 'email',
+    maxLength: 254,
+    description:
+      "The brand's customer's e-mail. Null, like the delivery address, recipient, phone and e-mail, once the recipient's personal data is erased: a year (by default) after the order was delivered, returned or cancelled, or at the recipient's request; the last history entry says which. Postcode, city, price, reference and dates stay.",
+  }),
   amount_eur: nullableNumber('Value of the goods.'),
   pickup_address: NullableString({ maxLength: 500 }),
   delivery_address: NullableString({ maxLength: 500 }),
