@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
 import { connectorSyncRepository } from './db/repositories/connector-sync-repository.ts';
-import { explainListenError } from './runtime/listen-errors.ts';
 import type { MetricsServer } from './infra/metrics/metrics-server.ts';
 import type { ServiceMetrics } from './infra/metrics/service-metrics.ts';
 import { jobQueueOn } from './infra/queue/job-queue.ts';
+import { explainListenError } from './runtime/listen-errors.ts';
 
 /** The metrics of one process, wired: what createDeps, buildApp and startWorker take of them. */
 export interface Observability {

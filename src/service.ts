@@ -7,9 +7,9 @@ import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 import { type Observability, startObservability } from './observability.ts';
 import { untilDatabaseReady } from './runtime/database-ready.ts';
+import { ListenError, listenOrExplain } from './runtime/listen-errors.ts';
 import { startProbeServer } from './runtime/probe-server.ts';
 import { pinoLevel, processLogger } from './runtime/process-logger.ts';
-import { ListenError, listenOrExplain } from './runtime/listen-errors.ts';
 import { createReadiness } from './runtime/readiness.ts';
 import { handleShutdown } from './runtime/shutdown.ts';
 

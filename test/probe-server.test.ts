@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => probes.close());
 
 describe("the worker's probe server", () => {
-  it('answers an unknown path with the error envelope and a request id of the API\'s form', async () => {
+  it("answers an unknown path with the error envelope and a request id of the API's form", async () => {
     const response = await fetch(`${base}/nothing-here?x=1`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
@@ -170,7 +170,7 @@ describe('node dist/service.js api', () => {
 });
 
 describe('a port already in use', () => {
-  it('is said in one sentence naming the port and how to choose another (PORT, the worker\'s PORT, METRICS_PORT), with no stack', async () => {
+  it("is said in one sentence naming the port and how to choose another (PORT, the worker's PORT, METRICS_PORT), with no stack", async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const taken = String((holder.address() as AddressInfo).port);
