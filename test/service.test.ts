@@ -175,7 +175,7 @@ describe('a port already in use', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const taken = String((holder.address() as AddressInfo).port);
     try {
-      const cases = [
+      const cases: { mode: string; env: Record<string, string>; says: string }[] = [
         { mode: 'api', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
         { mode: 'worker', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
         {
