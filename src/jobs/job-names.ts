@@ -40,7 +40,7 @@ export const REFRESH_ORDER_JSON_SPEC = spec({ name: 'refresh_order_json', payloa
 export const WEBHOOKS_RECOVER_SPEC = spec({ name: 'webhooks_recover', payloadVersion: 1, fields: [] });
 export const ERASE_PROOF_FILES_SPEC = spec({ name: 'proof_files_erase', payloadVersion: 1, fields: [] });
 
-// Outbox subscribers' jobs, one per event (src/events/subscribers.ts).
+// Outbox subscribers' jobs, one per event (src/outbox-subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
 /** The recipients' notifications of an order's move (decision 0007). */
 export const NOTIFY_RECIPIENT_SPEC = outboxJobSpec('notify-recipient');

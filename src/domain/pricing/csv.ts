@@ -3,7 +3,7 @@ import type * as CsvParse from 'csv-parse/sync';
 import { AppError } from '../../errors.ts';
 
 /** One record of a CSV file: its cells (trimmed) and the line it starts on (1-based), for messages. */
-export interface CsvRecord {
+interface CsvRecord {
   line: number;
   cells: string[];
 }
