@@ -62,8 +62,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Body is not `application/json` (`unsupported_media_type`).',
   422: 'The request is well-formed but cannot be carried out.',
   429:
-    'Too many requests for this API key, or too many unknown or revoked API keys from this address ' +
-    '(`rate_limited`); see `Retry-After`.',
+    'Too many requests for this API key, or too many unknown or revoked API keys or open connections from this ' +
+    'address (`rate_limited`); see `Retry-After`.',
   500: 'Internal error (`internal_error`); no detail is leaked.',
   503:
     'Temporarily unavailable (`unavailable`): the database cannot be reached. Nothing was done; retry after a ' +
