@@ -40,6 +40,22 @@ module.exports = {
       to: { path: '^src/(http|db|jobs|connectors|cli)/' },
     },
     {
+      name: 'events-knows-no-outer-layer',
+      severity: 'error',
+      comment:
+        'The event catalogue and the outbox are used by every layer’s changes: they know no job, queue, storage, surface or connector. The list of who listens to what names jobs and queues: it is composition (src/outbox-subscribers.ts).',
+      from: { path: '^src/events/', pathNot: TEST },
+      to: { path: '^src/(db|http|infra|jobs|connectors|cli)/' },
+    },
+    {
+      name: 'i18n-knows-no-outer-layer',
+      severity: 'error',
+      comment:
+        'The words are below every surface and adapter (the mail adapter and the CLI use them too): a shop platform brings its own wording, which the account area gives to the i18n module (src/http/account/words.ts).',
+      from: { path: '^src/i18n/', pathNot: TEST },
+      to: { path: '^src/(db|http|infra|jobs|connectors|cli|events)/' },
+    },
+    {
       name: 'http-not-on-cli',
       severity: 'error',
       comment: 'The HTTP surface and the CLI are two surfaces over the same core; neither uses the other.',

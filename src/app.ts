@@ -86,7 +86,6 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       sendError(reply, new AppError('invalid_request', message));
     },
   });
-  capConnectionsPerAddress(app.server, deps.config.maxConnectionsPerAddress, deps.config.trustProxy);
   app.setValidatorCompiler(validatorCompiler);
   // Shared schemas are added here, at the root: adding one inside a child context would give that
   // context its own schema controller, with Fastify's default (coercing) validator instead of ours.
@@ -95,6 +94,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.setNotFoundHandler(notFoundHandler);
   registerJsonOnly(app);
   registerSecurityHeaders(app);
+  capConnectionsPerAddress(app, deps.config.maxConnectionsPerAddress, deps.config.trustProxy);
   if (options.metrics) registerMetrics(app, options.metrics.sink, options.metrics.token);
   nameSpansByRoute(app);
   refuseWhileClosing(app);

@@ -102,7 +102,7 @@ describe('the environment schema', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 65_000,
-      maxConnectionsPerAddress: 100,
+      maxConnectionsPerAddress: 256,
     });
     expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(

@@ -282,7 +282,7 @@ export const ENV_SCHEMA = Type.Object({
   ),
   REQUEST_TIMEOUT_MS: Int(30_000, 100, 600_000, 'a whole request, headers and body, must arrive within'),
   KEEP_ALIVE_TIMEOUT_MS: Int(65_000, 100, 600_000, 'an idle kept-alive connection is closed after'),
-  MAX_CONNECTIONS_PER_ADDRESS: Int(100, 0, 1_000_000, 'open connections per client address; 0: no cap'),
+  MAX_CONNECTIONS_PER_ADDRESS: Int(256, 0, 1_000_000, 'open connections per client address; 0: no cap'),
   SHOPIFY_API_KEY: Text('client id of the Shopify app (turns the Shopify connector on)'),
   SHOPIFY_API_SECRET: Text('client secret of the Shopify app (signs OAuth, webhooks and rate requests)'),
   SHOPIFY_ADMIN_ORIGIN_TEMPLATE: Type.String({

@@ -82,7 +82,6 @@ import {
 } from './domain/webhooks/webhook-delivery-service.ts';
 import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhooks/webhook-subscriptions.ts';
 import { outbox } from './events/outbox.ts';
-import { subscribers } from './events/subscribers.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
 import { SMS_STATUS_PATH } from './http/sms/paths.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
@@ -101,6 +100,7 @@ import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
+import { subscribers } from './outbox-subscribers.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
 const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };

@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
 import { connectorSyncRepository } from './db/repositories/connector-sync-repository.ts';
+import { generateRequestId } from './http/shared/plugins/request-id.ts';
 import type { MetricsServer } from './infra/metrics/metrics-server.ts';
 import type { ServiceMetrics } from './infra/metrics/service-metrics.ts';
 import { jobQueueOn } from './infra/queue/job-queue.ts';
+import { explainListenError } from './runtime/listen-errors.ts';
 
 /** The metrics of one process, wired: what createDeps, buildApp and startWorker take of them. */
 export interface Observability {
@@ -58,7 +60,14 @@ export async function startObservability(
   const server =
     config.metricsPort === null
       ? null
-      : await startMetricsServer(metrics.exposition, { port: config.metricsPort, host: config.host });
+      : await startMetricsServer(metrics.exposition, {
+          port: config.metricsPort,
+          host: config.host,
+          requestIdOf: generateRequestId,
+        }).catch((err: unknown) => {
+          const where = { port: config.metricsPort!, host: config.host, setting: 'METRICS_PORT' as const };
+          throw explainListenError(err, where) ?? err;
+        });
   return {
     metrics,
     observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans },
@@ -69,7 +78,7 @@ export async function startObservability(
     handleMetricsRequest:
       config.metricsToken === null
         ? () => false
-        : metricsRequestHandler(metrics.exposition, config.metricsToken),
+        : metricsRequestHandler(metrics.exposition, config.metricsToken, generateRequestId),
     server,
     close: async () => {
       await server?.close();

@@ -7,6 +7,7 @@ import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 import { type Observability, startObservability } from './observability.ts';
 import { untilDatabaseReady } from './runtime/database-ready.ts';
+import { ListenError, listenOrExplain } from './runtime/listen-errors.ts';
 import { startProbeServer } from './runtime/probe-server.ts';
 import { pinoLevel, processLogger } from './runtime/process-logger.ts';
 import { createReadiness } from './runtime/readiness.ts';
@@ -184,7 +185,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   });
   phase('built');
   log = app.log;
-  await app.listen({ port: config.port, host: config.host });
+  await listenOrExplain(app, { port: config.port, host: config.host }, 'PORT');
   // The job runner (and graphile-worker with it) only in the process that runs jobs.
   if (runsWorker && !shutdown.started()) {
     const { startWorker, surviveDatabaseLoss } = await import('./worker.ts');
@@ -246,6 +247,7 @@ function bannerWriter(): (text: string) => void {
 
 main().catch((err: unknown) => {
   if (err instanceof ConfigError) console.error(`configuration error: ${err.message}`);
+  else if (err instanceof ListenError) console.error(`cannot listen: ${err.message}`);
   else if (err instanceof EmbeddedDatabaseError)
     console.error(`cannot start the embedded PostgreSQL: ${err.message}`);
   else console.error(err);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CONNECTOR_CLIS } from '../src/connectors/commands.ts';
 import { CONNECTORS } from '../src/connectors/registry.ts';
 import { CONNECTOR_WORDINGS } from '../src/connectors/wordings.ts';
-import { translate } from '../src/i18n/account.ts';
+import { translate } from '../src/http/account/words.ts';
 
 // The i18n module takes the platforms' words from a leaf list (the registry would close a cycle
 // through the account pages): this keeps that list and the registry the same.

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const OUTER_LAYERS = ['db', 'http', 'infra', 'jobs', 'connectors'];
+const OUTER_LAYERS = ['db', 'http', 'infra', 'jobs', 'connectors', 'cli'];
 
 function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -33,6 +33,24 @@ describe('ports owned by the domain', () => {
         const target = relative(join(ROOT, 'src'), resolve(file, '..', specifier));
         if (OUTER_LAYERS.includes(target.split(/[\\/]/)[0]!))
           offenders.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('neither the outbox (src/events) nor the words (src/i18n) import an outer layer: the subscriber list is composition, platforms bring their wording', () => {
+    const offenders: string[] = [];
+    for (const [area, outer] of [
+      ['events', OUTER_LAYERS],
+      ['i18n', [...OUTER_LAYERS, 'events']],
+    ] as const) {
+      for (const file of tsFilesUnder(join(ROOT, 'src', area)).filter((f) => !f.endsWith('.test.ts'))) {
+        for (const specifier of specifiersOf(file)) {
+          if (!specifier.startsWith('.')) continue;
+          const target = relative(join(ROOT, 'src'), resolve(file, '..', specifier));
+          if ((outer as readonly string[]).includes(target.split(/[\\/]/)[0]!))
+            offenders.push(`${relative(ROOT, file)} → ${specifier}`);
+        }
       }
     }
     expect(offenders).toEqual([]);

@@ -109,6 +109,30 @@ describe('dlv grids', () => {
     expect(after.stdout).toBe(before.stdout);
   });
 
+  it("reads a spreadsheet's quoted cells (line breaks, doubled quotes) and names the line and column of a broken one", async () => {
+    const b = await createBrandWithKey(t.deps);
+    const quoted = path.join(dir, 'quoted.csv');
+    await writeFile(
+      quoted,
+      '# exported from a spreadsheet\r\nservice;zone;unit_type;max_weight_kg;first_unit_eur;extra_unit_eur\r\n' +
+        '"standard";"paris";"parcel";"2";"7,20";"3,00"\r\n"standard\r\n";"petite_couronne";parcel;2;"8";3\r\n',
+    );
+    const ok = await runDlv(['grids', 'import', '--brand', b.brandId, quoted, '--json'], env);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ row_count: 2 });
+
+    const broken = path.join(dir, 'broken.csv');
+    await writeFile(
+      broken,
+      'service,zone,unit_type,max_weight_kg,first_unit_eur,extra_unit_eur\n"standard ""B2B""",paris,parcel,2,7.20,3.00\nstandard,"paris"x,parcel,3,8,4\n',
+    );
+    const refused = await runDlv(['grids', 'import', '--brand', b.brandId, broken], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'line 3, column 2 (zone): text after the closing quote of a quoted cell',
+    );
+  });
+
   it('reports usage errors and unknown brands', async () => {
     const file = path.join(DATA, 'example-grid.csv');
     expect((await runDlv(['grids', 'import', file], env)).code).toBe(2);

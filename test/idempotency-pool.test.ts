@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
 import { brandFootprint, createOrder, VALID_ORDER } from './support/orders.ts';
 
 // A pool of 2 connections: a request holding one in its Idempotency-Key transaction must never
@@ -23,4 +23,32 @@ describe('Idempotency-Key transactions under a small pool', () => {
     expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect((await brandFootprint(t.pool, brand.brandId)).orders).toBe(20);
   }, 20_000);
+
+  it("edits and cancels 20 orders concurrently, each with its key, the reads done before each key's transaction", async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const run = randomBytes(4).toString('hex');
+    const refs: string[] = [];
+    for (let i = 0; i < 20; i++) refs.push((await createOrder(t.app, brand)).data.trackingRef);
+    const write = (method: 'PATCH' | 'POST', url: string, key: string, payload?: object) =>
+      call(t.app, {
+        method,
+        url: `${API}${url}`,
+        headers: { ...brand.headers, 'idempotency-key': key },
+        ...(payload ? { payload } : {}),
+      });
+    const edits = await Promise.all(
+      refs.map((ref, i) =>
+        // A new address: located and priced (the grid read) before the transaction opens.
+        write('PATCH', `/orders/${ref}`, `edit-${run}-${i}`, {
+          delivery_address: '4 avenue de la République 94300 Vincennes',
+        }),
+      ),
+    );
+    expect(edits.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const cancels = await Promise.all(
+      refs.map((ref, i) => write('POST', `/orders/${ref}/cancel`, `cancel-${run}-${i}`)),
+    );
+    expect(cancels.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect(cancels.every((r) => r.data.order.status === 'cancelled')).toBe(true);
+  }, 30_000);
 });

@@ -306,7 +306,17 @@ describe('outside the API: METRICS_PORT, the worker’s health server', () => {
       expect(
         samplesOf(samples, 'dlv_http_request_duration_seconds_count', { route: `${API}/event-types` }),
       ).toHaveLength(1);
-      expect((await fetch(`${base}/`)).status).toBe(404);
+      const elsewhere = await fetch(`${base}/`);
+      expect(elsewhere.status).toBe(404);
+      // The API's error envelope and request ids, as on every port of the service.
+      const envelope = (await elsewhere.json()) as Record<string, unknown>;
+      expect(envelope).toEqual({
+        ok: false,
+        error: 'not_found',
+        message: 'No route GET /: this port serves GET /metrics only.',
+        request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/),
+      });
+      expect(elsewhere.headers.get('x-request-id')).toBe(envelope.request_id);
       expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).toBe(404);
       // Not on the API port: no token there.
       expect((await ownApp.inject({ url: '/metrics' })).statusCode).toBe(404);
@@ -326,7 +336,11 @@ describe('outside the API: METRICS_PORT, the worker’s health server', () => {
       const base = `http://127.0.0.1:${(health.address() as AddressInfo).port}`;
       const refused = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer nope' } });
       expect(refused.status).toBe(401);
-      expect(await refused.json()).toMatchObject({ ok: false, error: 'unauthorized' });
+      expect(await refused.json()).toMatchObject({
+        ok: false,
+        error: 'unauthorized',
+        request_id: expect.stringMatching(/^req_/),
+      });
       expect((await fetch(`${base}/metrics`)).status).toBe(401);
       const served = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(served.status).toBe(200);

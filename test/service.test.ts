@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
@@ -165,6 +167,36 @@ describe('node dist/service.js api', () => {
     expect(outageLines).toHaveLength(1);
     expect(outageLines[0]).toMatchObject({ level: 40, redis: 'unavailable' });
   }, 90_000);
+});
+
+describe('a port already in use', () => {
+  it("is said in one sentence naming the port and how to choose another (PORT, the worker's PORT, METRICS_PORT), with no stack", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = String((holder.address() as AddressInfo).port);
+    try {
+      const cases: { mode: string; env: Record<string, string>; says: string }[] = [
+        { mode: 'api', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
+        { mode: 'worker', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
+        {
+          mode: 'api',
+          env: { PORT: '0', METRICS_PORT: taken },
+          says: `port ${taken} (METRICS_PORT) is already in use on 127.0.0.1`,
+        },
+      ];
+      for (const { mode, env, says } of cases) {
+        const failed = start(mode, { DATABASE_URL: testDatabaseUrl(), ...env });
+        expect((await failed.exit).code, failed.stderr()).toBe(1);
+        expect(failed.stderr()).toContain(`cannot listen: ${says}`);
+        expect(failed.stderr()).toMatch(/choose another port with (PORT|METRICS_PORT)=<port>/);
+        // A sentence, not Node's error with its stack.
+        expect(failed.stderr()).not.toMatch(/^\s+at /m);
+        expect(failed.stderr()).not.toContain('EADDRINUSE');
+      }
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 120_000);
 });
 
 describe('node dist/service.js worker', () => {

@@ -140,7 +140,7 @@ export function connectorOrderSync(deps: {
       } catch (err) {
         if (!isAppError(err) || err.code !== 'invalid_transition') throw err;
         const current = await deps.orders.get(connection.brandId, link.trackingRef);
-        // The same cancellation seen again (a push retried, the poll): nothing more to do.
+        // Cancelled meanwhile by another change (an order already cancelled is no refusal).
         if (current.status === 'cancelled') return `already cancelled ${link.trackingRef}`;
         return problem(
           connection,

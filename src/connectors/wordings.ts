@@ -1,12 +1,13 @@
-import type { ConnectorWording } from '../i18n/words.ts';
 import { PRESTASHOP_WORDING } from './prestashop/wording.ts';
 import { SHOPIFY_WORDING } from './shopify/wording.ts';
 import { WOOCOMMERCE_WORDING } from './woocommerce/wording.ts';
 
 /**
- * Each platform's wording table, for the i18n module: the registry's `wording`, kept in this leaf
- * list because the registry's platforms reach the account area's pages (a cycle through
- * src/i18n/account.ts otherwise). The conformance suite checks it lists every registered platform's.
+ * Each platform's wording table (the registry's `wording`), for the account area that shows them
+ * (src/http/account/words.ts): kept in this leaf list because the registry's platforms reach the
+ * account area's pages, which would close a cycle. The i18n module knows no connector: the account
+ * area gives these to it. test/connector-lists.test.ts checks this lists every registered
+ * platform's.
  */
 export const CONNECTOR_WORDINGS = [SHOPIFY_WORDING, WOOCOMMERCE_WORDING, PRESTASHOP_WORDING] as const;
 
@@ -20,14 +21,3 @@ export const CONNECTOR_WORDS = Object.assign(
   {},
   ...CONNECTOR_WORDINGS.map((w) => w.account),
 ) as Joined<Tables>;
-
-const fieldMessages = (w: ConnectorWording) => w.fieldMessagesFr ?? {};
-const patterns = (w: ConnectorWording) => w.frPatterns ?? [];
-
-/** The platforms' field messages in French, by their English sentence. */
-export const CONNECTOR_FIELD_MESSAGES_FR: Record<string, string> = Object.assign(
-  {},
-  ...CONNECTOR_WORDINGS.map(fieldMessages),
-);
-/** Those that carry a value. */
-export const CONNECTOR_FR_PATTERNS = CONNECTOR_WORDINGS.flatMap(patterns);

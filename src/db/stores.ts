@@ -15,6 +15,7 @@ import { creditNotesRepository } from './repositories/credit-notes-repository.ts
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
+import { labelPrintsOn } from './repositories/labels-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
 import { pickupsRepository } from './repositories/pickups-repository.ts';
 import {
@@ -57,6 +58,7 @@ export function storesOn(db: Queryable): Stores {
     idempotencyKeys: idempotencyRepository(db),
     invoices: invoicesRepository(db),
     jobQueue: jobQueueOn(db),
+    labelPrints: labelPrintsOn(db),
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
     pickups: pickupsRepository(db),

@@ -1,11 +1,11 @@
 /**
  * The account area's words (its pages and its e-mails), French and English side by side: a key
  * without both is a type error. `translate` falls back to the key itself so a slip in a key built
- * at run time shows up on the page rather than as an empty string. Each shop platform's own words
- * are in its folder (src/connectors/<platform>/wording.ts), merged here through src/connectors/wordings.ts.
+ * at run time shows up on the page rather than as an empty string. Each shop platform brings its
+ * own words (src/connectors/<platform>/wording.ts): the account area adds them to these
+ * (src/http/account/words.ts), so this module knows no connector.
  */
 
-import { CONNECTOR_WORDS } from '../connectors/wordings.ts';
 import { isLocale, type Locale } from './locales.ts';
 import { fill, type Words } from './words.ts';
 
@@ -1871,15 +1871,24 @@ const ACCOUNT = {
   'notifications.logoRemove': { en: 'Remove the logo', fr: 'Retirer le logo' },
 } satisfies Record<string, Words>;
 
-const WORDS = { ...ACCOUNT, ...CONNECTOR_WORDS };
+/** The account area's own words: its pages' and its e-mails'. */
+export const ACCOUNT_WORDS = ACCOUNT;
 
-export type MessageKey = keyof typeof WORDS;
+type MessageKey = keyof typeof ACCOUNT;
 
 export type Translate = (key: MessageKey | string, values?: Record<string, string>) => string;
 
-/** The account area's `t` in one language (an unknown one, such as a stored locale, reads English). */
-export function translate(locale: Locale | string): Translate {
-  const lang: Locale = isLocale(locale) ? locale : 'en';
-  return (key, values = {}) =>
-    Object.hasOwn(WORDS, key) ? fill(WORDS[key as MessageKey][lang], values) : fill(key, values);
+/**
+ * `t` over a table of words, in one language (an unknown one, such as a stored locale, reads
+ * English): the account area's words and those its parts add.
+ */
+export function translatorOf(words: Record<string, Words>): (locale: Locale | string) => Translate {
+  return (locale) => {
+    const lang: Locale = isLocale(locale) ? locale : 'en';
+    return (key, values = {}) =>
+      Object.hasOwn(words, key) ? fill(words[key]![lang], values) : fill(key, values);
+  };
 }
+
+/** The account area's `t` in one language, with its own words only (its e-mails need no other). */
+export const translate = translatorOf(ACCOUNT);

@@ -3,7 +3,9 @@ import { checkPassword } from '../domain/accounts/password.ts';
 import { validateCompany } from '../domain/brands/billing.ts';
 import { AppError, fieldProblem, validateAll } from '../errors.ts';
 import { problemOfMessage } from './field-problems.ts';
-import { fieldError } from './form-errors.ts';
+import { formErrorWords } from './form-errors.ts';
+
+const { fieldError } = formErrorWords([]);
 
 const thrown = (run: () => unknown): AppError => {
   try {

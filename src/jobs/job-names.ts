@@ -46,7 +46,7 @@ export const ANONYMISE_RECIPIENT_DATA_SPEC = spec({
   fields: [],
 });
 
-// Outbox subscribers' jobs, one per event (src/events/subscribers.ts).
+// Outbox subscribers' jobs, one per event (src/outbox-subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
 /** The recipients' notifications of an order's move (decision 0007). */
 export const NOTIFY_RECIPIENT_SPEC = outboxJobSpec('notify-recipient');

@@ -73,7 +73,7 @@ export function shopifyConnector(deps: {
       operations,
       carrierName: app.carrierName,
     }),
-    /** The per-order job queues of the tracking sync (src/events/subscribers.ts perOrderQueue). */
+    /** The per-order job queues of the tracking sync (src/outbox-subscribers.ts perOrderQueue). */
     syncQueues: {
       nameOf: (queueId: number) => stores.jobQueue.queueName(queueId),
       olderEventDue: (task: string, queueId: number, jobId: string, eventId: string) =>

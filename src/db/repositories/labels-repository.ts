@@ -1,23 +1,12 @@
-import type { LabelledOrder, LabelStore } from '../../domain/labels/ports.ts';
+import type { LabelledOrder, LabelPrintStore, LabelStore } from '../../domain/labels/ports.ts';
 import type { SortCodeRule } from '../../domain/labels/sort-codes.ts';
 import { keyedOutboxCtes } from '../outbox-sql.ts';
-import { type Pool, withTransaction } from '../pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../pool.ts';
 import { ORDER_SELECT, toOrder } from './order-sql.ts';
 
-/** Labels' storage (migration 0029): orders read for printing, their first print, the sort codes. */
-export function labelsRepository(pool: Pool): LabelStore {
+/** First prints recorded on `db`: the pool, or a caller's transaction (an Idempotency-Key's). */
+export function labelPrintsOn(db: Queryable): LabelPrintStore {
   return {
-    async findOrders(brandId: string, trackingRefs: readonly string[]): Promise<LabelledOrder[]> {
-      if (trackingRefs.length === 0) return [];
-      const { rows } = await pool.query<Record<string, unknown>>({
-        name: 'labels.findOrders',
-        text: `SELECT ${ORDER_SELECT}, labelled_at FROM orders
-          WHERE brand_id = $1 AND tracking_ref = ANY($2::text[])`,
-        values: [brandId, trackingRefs],
-      });
-      return rows.map((row) => ({ ...toOrder(row), labelledAt: (row.labelled_at as Date | null) ?? null }));
-    },
-
     async markLabelled(brandId, orderIds, at, events): Promise<string[]> {
       const values: unknown[] = [at, orderIds, brandId];
       // Only rows still unlabelled are updated, and an event is written only for a row updated:
@@ -29,13 +18,30 @@ export function labelsRepository(pool: Pool): LabelStore {
         values,
         { cte: 'labelled', key: 'tracking_ref' },
       );
-      const { rows } = await pool.query<{ tracking_ref: string }>(
+      const { rows } = await db.query<{ tracking_ref: string }>(
         outbox
           ? `WITH labelled AS (${update}), ${outbox.ctes} SELECT tracking_ref, ${outbox.select} FROM labelled`
           : update,
         values,
       );
       return rows.map((r) => r.tracking_ref);
+    },
+  };
+}
+
+/** Labels' storage (migration 0029): orders read for printing, their first print, the sort codes. */
+export function labelsRepository(pool: Pool): LabelStore {
+  return {
+    ...labelPrintsOn(pool),
+    async findOrders(brandId: string, trackingRefs: readonly string[]): Promise<LabelledOrder[]> {
+      if (trackingRefs.length === 0) return [];
+      const { rows } = await pool.query<Record<string, unknown>>({
+        name: 'labels.findOrders',
+        text: `SELECT ${ORDER_SELECT}, labelled_at FROM orders
+          WHERE brand_id = $1 AND tracking_ref = ANY($2::text[])`,
+        values: [brandId, trackingRefs],
+      });
+      return rows.map((row) => ({ ...toOrder(row), labelledAt: (row.labelled_at as Date | null) ?? null }));
     },
 
     async sortCodes(): Promise<SortCodeRule[]> {

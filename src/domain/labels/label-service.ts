@@ -4,6 +4,7 @@ import { type OrderLinks, orderJson } from '../orders/order-json.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import { normaliseTrackingRef } from '../orders/tracking-ref.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { Stores } from '../shared/stores.ts';
 import {
   LABEL_FORMATS,
   LABEL_SIZES,
@@ -13,7 +14,7 @@ import {
   labelsOfOrder,
 } from './label.ts';
 import { renderLabelsZpl } from './label-zpl.ts';
-import type { LabelledOrder, LabelStore } from './ports.ts';
+import type { LabelledOrder, LabelPrintStore, LabelStore } from './ports.ts';
 import {
   parseSortCodeFile,
   type SortCodeFileFormat,
@@ -47,6 +48,17 @@ export interface PrintedLabels {
   labels: number;
 }
 
+/** A document rendered and the first prints it makes (their events made), not recorded yet. */
+interface PreparedPrint {
+  printed: PrintedLabels;
+  firstPrints: {
+    brandId: string;
+    orderIds: number[];
+    at: Date;
+    events: { trackingRef: string; event: OutboxEvent }[];
+  } | null;
+}
+
 export interface LabelService {
   /**
    * One order's labels (one per unit). Another brand's order or an unknown reference: 404 exactly
@@ -60,6 +72,18 @@ export interface LabelService {
    * given twice is a 400 naming the repeat.
    */
   printBatch(brandId: string, trackingRefs: readonly string[], options: LabelOptions): Promise<PrintedLabels>;
+  /**
+   * `printBatch` up to the record: checked and rendered, the first prints' events made, nothing
+   * recorded; `recordPrint` records it. A caller writing inside its own transaction (an
+   * Idempotency-Key's) prepares first, so a connection it holds never waits for another.
+   */
+  prepareBatch(
+    brandId: string,
+    trackingRefs: readonly string[],
+    options: LabelOptions,
+  ): Promise<PreparedPrint>;
+  /** Records a prepared print's first prints (`stores`: the caller's transaction) and returns its document. */
+  recordPrint(prepared: PreparedPrint, stores?: Pick<Stores, 'labelPrints'>): Promise<PrintedLabels>;
   /** The operator's table (`dlv sort-codes list`). */
   sortCodes(): Promise<SortCodeRule[]>;
   /** Replaces the table from a file (`dlv sort-codes import`), checked whole first. */
@@ -110,6 +134,21 @@ export function labelService(deps: {
     orders: readonly LabelledOrder[],
     options: LabelOptions,
   ): Promise<PrintedLabels> {
+    return record(await render(brandId, orders, options), store);
+  }
+
+  async function record(prepared: PreparedPrint, prints: LabelPrintStore): Promise<PrintedLabels> {
+    const first = prepared.firstPrints;
+    if (first) await prints.markLabelled(first.brandId, first.orderIds, first.at, first.events);
+    return prepared.printed;
+  }
+
+  /** The document, and the first prints it makes with their events: nothing recorded. */
+  async function render(
+    brandId: string,
+    orders: readonly LabelledOrder[],
+    options: LabelOptions,
+  ): Promise<PreparedPrint> {
     const total = orders.reduce((n, o) => n + o.quantity, 0);
     if (total > MAX_LABELS_PER_DOCUMENT)
       throw new AppError(
@@ -134,6 +173,7 @@ export function labelService(deps: {
         : Buffer.from(renderLabelsZpl(labels, options.size), 'utf8');
 
     const first = orders.filter((o) => o.labelledAt === null);
+    let firstPrints: PreparedPrint['firstPrints'] = null;
     if (first.length > 0) {
       const listeners = await outbox.jobsFor(brandId, 'order.labelled');
       const events = first.flatMap((order) => {
@@ -143,23 +183,21 @@ export function labelService(deps: {
         }));
         return event ? [{ trackingRef: order.trackingRef, event: event as OutboxEvent }] : [];
       });
-      await store.markLabelled(
-        brandId,
-        first.map((o) => o.id),
-        at,
-        events,
-      );
+      firstPrints = { brandId, orderIds: first.map((o) => o.id), at, events };
     }
     const name = orders.length === 1 ? `label-${orders[0]!.trackingRef}` : `labels-${orders.length}`;
     return {
-      body,
-      contentType: options.format === 'pdf' ? 'application/pdf' : 'application/zpl',
-      filename: `${name}.${options.format}`,
-      labels: labels.length,
+      printed: {
+        body,
+        contentType: options.format === 'pdf' ? 'application/pdf' : 'application/zpl',
+        filename: `${name}.${options.format}`,
+        labels: labels.length,
+      },
+      firstPrints,
     };
   }
 
-  return {
+  const service: LabelService = {
     async printOne(brandId, trackingRef, options) {
       const ref = normaliseTrackingRef(trackingRef);
       const [order] = ref ? await store.findOrders(brandId, [ref]) : [];
@@ -169,6 +207,12 @@ export function labelService(deps: {
     },
 
     async printBatch(brandId, trackingRefs, options) {
+      return record(await service.prepareBatch(brandId, trackingRefs, options), store);
+    },
+
+    recordPrint: (prepared, stores) => record(prepared, stores?.labelPrints ?? store),
+
+    async prepareBatch(brandId, trackingRefs, options) {
       if (trackingRefs.length === 0 || trackingRefs.length > MAX_BATCH_REFS)
         throw invalidField('tracking_refs', `must list 1 to ${MAX_BATCH_REFS} tracking references`);
       const refs = trackingRefs.map((r) => normaliseTrackingRef(r));
@@ -208,7 +252,7 @@ export function labelService(deps: {
       const blocked = orders.filter((o) => NOT_COLLECTABLE.has(o.status));
       if (blocked.length > 0)
         throw notLabellable(blocked.slice(0, 50), (o) => `tracking_refs[${orders.indexOf(o)}]`);
-      return print(brandId, orders, options);
+      return render(brandId, orders, options);
     },
 
     sortCodes: () => store.sortCodes(),
@@ -219,4 +263,5 @@ export function labelService(deps: {
       return { rules: rules.length };
     },
   };
+  return service;
 }

@@ -7,10 +7,8 @@ export interface LabelledOrder extends Order {
   labelledAt: Date | null;
 }
 
-/** What labels need of storage: the brand's orders by reference, the print record, the sort codes. */
-export interface LabelStore {
-  /** The brand's orders among these (normalised) references; another brand's are simply absent. */
-  findOrders(brandId: string, trackingRefs: readonly string[]): Promise<LabelledOrder[]>;
+/** The record of first prints, on one connection (the pool, or a caller's transaction). */
+export interface LabelPrintStore {
   /**
    * Records a first print: sets `labelled_at` of the orders not labelled yet, and writes each
    * event given (keyed by tracking ref) only for an order this statement labelled, so a print
@@ -22,6 +20,12 @@ export interface LabelStore {
     at: Date,
     events: ReadonlyArray<{ trackingRef: string; event: OutboxEvent }>,
   ): Promise<string[]>;
+}
+
+/** What labels need of storage: the brand's orders by reference, the print record, the sort codes. */
+export interface LabelStore extends LabelPrintStore {
+  /** The brand's orders among these (normalised) references; another brand's are simply absent. */
+  findOrders(brandId: string, trackingRefs: readonly string[]): Promise<LabelledOrder[]>;
   sortCodes(): Promise<SortCodeRule[]>;
   /** Replaces the whole table, in one transaction. */
   replaceSortCodes(rules: readonly SortCodeRule[], at: Date): Promise<void>;

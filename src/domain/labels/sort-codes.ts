@@ -1,6 +1,6 @@
 import { AppError, type ErrorDetail } from '../../errors.ts';
 import type { PricingZone } from '../coverage/zones.ts';
-import { splitCsvLine } from '../pricing/csv.ts';
+import { readCsv } from '../pricing/csv.ts';
 
 /**
  * Sort codes (SPEC §10): what the hub sorts a parcel by, printed big on its label and carried by
@@ -112,23 +112,17 @@ interface Entry {
 }
 
 function csvEntries(text: string): Entry[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const headerIndex = lines.findIndex((l) => l.trim() !== '' && !l.startsWith('#'));
-  if (headerIndex < 0) throw new AppError('invalid_request', 'The sort-code file is empty.');
-  const header = lines[headerIndex]!;
-  const delimiter = header.includes(';') ? ';' : ',';
-  const names = splitCsvLine(header, delimiter).map((h) => h.trim().toLowerCase());
-  const postcodeAt = names.indexOf('postcode');
-  const codeAt = names.indexOf('sort_code');
+  const { header, records } = readCsv(text, (line) => (line.includes(';') ? ';' : ','));
+  if (!header) throw new AppError('invalid_request', 'The sort-code file is empty.');
+  const postcodeAt = header.cells.indexOf('postcode');
+  const codeAt = header.cells.indexOf('sort_code');
   if (postcodeAt < 0 || codeAt < 0)
     throw new AppError('invalid_request', 'The CSV header must name the columns postcode and sort_code.');
-  const entries: Entry[] = [];
-  lines.forEach((line, i) => {
-    if (i <= headerIndex || line.trim() === '' || line.startsWith('#')) return;
-    const cells = splitCsvLine(line, delimiter);
-    entries.push({ where: `line ${i + 1}`, postcode: cells[postcodeAt] ?? '', code: cells[codeAt] ?? '' });
-  });
-  return entries;
+  return records.map(({ line, cells }) => ({
+    where: `line ${line}`,
+    postcode: cells[postcodeAt] ?? '',
+    code: cells[codeAt] ?? '',
+  }));
 }
 
 function jsonEntries(text: string): Entry[] {

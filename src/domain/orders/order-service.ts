@@ -67,6 +67,34 @@ interface PreparedOrder {
 
 const REF_ATTEMPTS = 5;
 
+type TransitionChange = Parameters<Stores['orders']['transition']>[1];
+type DetailsChange = Parameters<Stores['orders']['updateDetails']>[1];
+
+/**
+ * A change of an order read and checked, not written yet (a cancellation, an edit): what it reads
+ * (the order, who listens, the new price) is done before anything is written, so a caller writing
+ * inside its own transaction (the HTTP layer's Idempotency-Key handling) never waits for a second
+ * connection from the pool while it holds one. `none`: nothing to write (cancelling an order
+ * already cancelled).
+ */
+type PreparedChange =
+  | { kind: 'none'; order: OrderWithEvents }
+  | {
+      kind: 'transition';
+      order: Order;
+      change: TransitionChange;
+      events: (OutboxEvent | null)[];
+      /** Who hears of a credit note, for a cancellation (an issued invoice may bill the order). */
+      creditListeners: readonly string[] | null;
+    }
+  | {
+      kind: 'details';
+      order: Order;
+      change: DetailsChange;
+      /** Who hears of a credit note, for a re-priced pending order (an issued invoice may bill it). */
+      rebillListeners: readonly string[] | null;
+    };
+
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
 export interface OrderService {
   /** Validates, prices and stores a new order. Nothing is stored on a refusal. */
@@ -113,7 +141,21 @@ export interface OrderService {
    * with `sort=updated_at` the change feed (oldest change first, see CHANGE_FEED_LAG_MS).
    */
   listJson(brandId: string, options: ListOptions): Promise<{ orders: string[]; nextCursor: string | null }>;
+  /**
+   * Cancels an order before pickup. An order already cancelled is answered as it is: nothing is
+   * written, no event (a retried cancellation is not an error).
+   */
   cancel(brandId: string, trackingRef: string): Promise<OrderWithEvents>;
+  /** What `cancel` reads and checks, nothing written: `applyChange` writes it. */
+  prepareCancel(brandId: string, trackingRef: string): Promise<PreparedChange>;
+  /** What `update` reads and checks (the new address located and priced), nothing written. */
+  prepareUpdate(brandId: string, trackingRef: string, patch: OrderPatch): Promise<PreparedChange>;
+  /**
+   * Writes a prepared change (`stores`: inside the caller's transaction, when it has one; the
+   * credit note a cancellation or a new price calls for is written in it too). 422
+   * `invalid_transition` when the order changed since it was prepared.
+   */
+  applyChange(prepared: PreparedChange, stores?: Stores): Promise<OrderWithEvents>;
   /** Operator (couriers' scans): any allowed move but completing an address. */
   setStatus(trackingRef: string, status: string, note: string | null): Promise<OrderWithEvents>;
   /**
@@ -228,38 +270,70 @@ export function orderService(deps: {
     return order;
   }
 
-  /** A cancellation, with the credit note it calls for (if on an issued invoice): both or neither. */
-  async function cancelWithCredit(
-    order: Order,
-    change: Parameters<Stores['orders']['transition']>[1],
-    events: Parameters<Stores['orders']['transition']>[2],
-  ): Promise<OrderWithEvents | null> {
-    // Read before the transaction: a connection it holds never waits for another from the pool.
-    const listeners = await outbox.jobsFor(order.brandId, 'credit_note.issued');
-    return transact(async (tx) => {
-      const cancelled = await tx.orders.transition(order.id, change, events);
-      if (cancelled) await creditCancelledOrder(tx, outbox, listeners, cancelled, change.at);
-      return cancelled;
-    });
+  /** A status change checked, its events made and who hears of a credit note read: nothing written. */
+  async function prepareTransition(
+    from: Order,
+    to: OrderStatus,
+    actor: Actor,
+    note: string | null,
+    set?: Partial<NewOrder>,
+    joins?: PickupKey,
+  ): Promise<PreparedChange> {
+    assertTransition(from.status, to, actor);
+    const at = clock();
+    let json: OrderJson | undefined;
+    const changed = () => (json ??= orderJson({ ...from, ...set, status: to, updatedAt: at }, links));
+    const statusEvent = STATUS_EVENTS[to];
+    // Each written only if someone listens to that very type (a delivery sends both to a
+    // subscriber of both), in the statement that makes the change.
+    const events = [
+      await outbox.event(from.brandId, 'order.status_changed', at, () => ({
+        order: changed(),
+        previous_status: from.status,
+      })),
+      statusEvent ? await outbox.event(from.brandId, statusEvent, at, () => ({ order: changed() })) : null,
+    ];
+    // A cancelled order leaves its pickup (SPEC §10): nothing to collect any more.
+    const leaves = to === 'cancelled' && from.pickupId !== null ? { pickupId: null } : undefined;
+    const change = { from: from.status, to, note, at, set: leaves ? { ...set, ...leaves } : set, joins };
+    // Read before any transaction: a connection it holds never waits for another from the pool.
+    const creditListeners =
+      to === 'cancelled' ? await outbox.jobsFor(from.brandId, 'credit_note.issued') : null;
+    return { kind: 'transition', order: from, change, events, creditListeners };
   }
 
   /**
-   * A re-priced pending order's change, with what its issued invoice calls for (a credit note and
-   * billing again, see rebillRepricedOrder): all of it or none. The line is read after the order's
-   * row is written: an invoice being issued share-locks the orders it bills, so it is committed,
-   * and its lines visible, by then.
+   * Writes a prepared change; null when the order was no longer as prepared. A cancellation already
+   * on an issued invoice gets its credit note, and a re-priced billed order its correction, in the
+   * same transaction (the caller's `tx`, or one of its own): both happen or neither does.
    */
-  async function updateWithRebilling(
-    order: Order,
-    change: Parameters<Stores['orders']['updateDetails']>[1],
-  ): Promise<OrderWithEvents | null> {
-    // Read before the transaction: a connection it holds never waits for another from the pool.
-    const listeners = await outbox.jobsFor(order.brandId, 'credit_note.issued');
-    return transact(async (tx) => {
-      const updated = await tx.orders.updateDetails(order.id, change);
-      if (updated) await rebillRepricedOrder(tx, outbox, listeners, updated, change.at);
-      return updated;
-    });
+  async function apply(prepared: PreparedChange, tx?: Stores): Promise<OrderWithEvents | null> {
+    const within = <T>(work: (stores: Stores) => Promise<T>) => (tx ? work(tx) : transact(work));
+    const store = tx?.orders ?? orders;
+    switch (prepared.kind) {
+      case 'none':
+        return prepared.order;
+      case 'transition': {
+        const { order, change, events, creditListeners } = prepared;
+        if (!creditListeners) return store.transition(order.id, change, events);
+        return within(async (stores) => {
+          const cancelled = await stores.orders.transition(order.id, change, events);
+          if (cancelled) await creditCancelledOrder(stores, outbox, creditListeners, cancelled, change.at);
+          return cancelled;
+        });
+      }
+      case 'details': {
+        const { order, change, rebillListeners } = prepared;
+        if (!rebillListeners) return store.updateDetails(order.id, change);
+        // The line is read after the order's row is written: an invoice being issued share-locks
+        // the orders it bills, so it is committed, and its lines visible, by then.
+        return within(async (stores) => {
+          const updated = await stores.orders.updateDetails(order.id, change);
+          if (updated) await rebillRepricedOrder(stores, outbox, rebillListeners, updated, change.at);
+          return updated;
+        });
+      }
+    }
   }
 
   /** Applies a status change, retrying once if another change won the race in between. */
@@ -273,30 +347,7 @@ export function orderService(deps: {
   ) {
     let current: Order = order;
     for (let attempt = 0; attempt < 3; attempt++) {
-      assertTransition(current.status, to, actor);
-      const at = clock();
-      const from = current;
-      let json: OrderJson | undefined;
-      const changed = () => (json ??= orderJson({ ...from, ...set, status: to, updatedAt: at }, links));
-      const statusEvent = STATUS_EVENTS[to];
-      // Each written only if someone listens to that very type (a delivery sends both to a
-      // subscriber of both), in the statement that makes the change.
-      const events = [
-        await outbox.event(from.brandId, 'order.status_changed', at, () => ({
-          order: changed(),
-          previous_status: from.status,
-        })),
-        statusEvent ? await outbox.event(from.brandId, statusEvent, at, () => ({ order: changed() })) : null,
-      ];
-      // A cancelled order leaves its pickup (SPEC §10): nothing to collect any more.
-      const leaves = to === 'cancelled' && current.pickupId !== null ? { pickupId: null } : undefined;
-      const change = { from: current.status, to, note, at, set: leaves ? { ...set, ...leaves } : set, joins };
-      // A cancelled order already on an issued invoice gets its credit note in the same transaction:
-      // both happen or neither does.
-      const updated =
-        to === 'cancelled'
-          ? await cancelWithCredit(from, change, events)
-          : await orders.transition(from.id, change, events);
+      const updated = await apply(await prepareTransition(current, to, actor, note, set, joins));
       if (updated) return updated;
       current = await find(order.trackingRef, null);
     }
@@ -427,8 +478,24 @@ export function orderService(deps: {
     },
 
     async cancel(brandId: string, trackingRef: string) {
+      // Prepared again after a race: the order may have been cancelled by the other change.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const cancelled = await apply(await service.prepareCancel(brandId, trackingRef));
+        if (cancelled) return cancelled;
+      }
+      throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
+    },
+
+    async prepareCancel(brandId: string, trackingRef: string) {
       const order = await find(trackingRef, brandId);
-      return transition(order, 'cancelled', 'brand', 'Cancelled by the brand');
+      if (order.status === 'cancelled') return { kind: 'none', order };
+      return prepareTransition(order, 'cancelled', 'brand', 'Cancelled by the brand');
+    },
+
+    async applyChange(prepared: PreparedChange, stores?: Stores) {
+      const applied = await apply(prepared, stores);
+      if (!applied) throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
+      return applied;
     },
 
     async setStatus(trackingRef: string, status: string, note: string | null) {
@@ -503,6 +570,10 @@ export function orderService(deps: {
     },
 
     async update(brandId: string, trackingRef: string, patch: OrderPatch) {
+      return service.applyChange(await service.prepareUpdate(brandId, trackingRef, patch));
+    },
+
+    async prepareUpdate(brandId: string, trackingRef: string, patch: OrderPatch): Promise<PreparedChange> {
       const order = await find(trackingRef, brandId);
       if (!EDITABLE_STATUSES.includes(order.status)) {
         throw new AppError(
@@ -553,9 +624,8 @@ export function orderService(deps: {
           ? pickupKeyFor(brandId, address, now)
           : undefined;
       if (joins) set.pickupId = joins.id;
-      if (completes) {
-        return transition(order, 'pending', 'address', 'Delivery address completed', set, joins);
-      }
+      if (completes)
+        return prepareTransition(order, 'pending', 'address', 'Delivery address completed', set, joins);
       const changed = Object.keys(set)
         .filter(
           (k) =>
@@ -572,12 +642,12 @@ export function orderService(deps: {
         )
         .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
       const change = { status: order.status, note: `Updated ${changed.join(', ')}`, at: now, set, joins };
-      const updated =
+      // Read before any transaction: a connection it holds never waits for another from the pool.
+      const rebillListeners =
         order.status === 'pending' && set.priceCents !== undefined
-          ? await updateWithRebilling(order, change)
-          : await orders.updateDetails(order.id, change);
-      if (!updated) throw new AppError('invalid_transition', 'The order changed concurrently; retry.');
-      return updated;
+          ? await outbox.jobsFor(order.brandId, 'credit_note.issued')
+          : null;
+      return { kind: 'details', order, change, rebillListeners };
     },
   };
   return service;

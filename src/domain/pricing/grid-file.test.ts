@@ -130,6 +130,59 @@ describe('parseGridFile (CSV)', () => {
     expect(error.details?.map((d) => d.field)).toEqual(['row 1 (line 2)', 'row 3 (line 4)']);
   });
 
+  it('reads quoted cells holding the delimiter, line breaks and doubled quotes (RFC 4180)', () => {
+    // The delimiter inside a quoted cell is part of it (a decimal comma in a comma-separated file).
+    const text = `${HEADER}\n"standard","paris","parcel","1","8,40","4.20"\n`;
+    expect(parseGridFile(text, 'csv')).toEqual([expect.objectContaining({ firstUnitCents: 840 })]);
+    // A spreadsheet quotes a cell with a line break in it; a row is named by the line it starts on.
+    const multiline = csv('"stand\nard",paris,parcel,1,8.40,4.20', 'standard,lyon,parcel,1,8.40,4.20');
+    const error = rejection(multiline, 'csv');
+    expect(error.details).toEqual([
+      {
+        field: 'row 1 (line 2)',
+        message: 'unknown service "stand\nard" (expected express, standard, economy)',
+      },
+      {
+        field: 'row 2 (line 4)',
+        message: 'unknown zone "lyon" (expected paris, petite_couronne, grande_couronne)',
+      },
+    ]);
+    const quotes = csv('"standard ""B2B""",paris,parcel,1,8.40,4.20');
+    expect(rejection(quotes, 'csv').message).toBe(
+      'row 1 (line 2): unknown service "standard "B2B"" (expected express, standard, economy)',
+    );
+    const good = `zone;service;unit_type;max_weight_kg;first_unit_eur;extra_unit_eur\r\n# "a comment; with a quote\r\n"paris";"standard";"parcel";"0,5";"8,40";"4,2"\r\n"paris";standard;parcel;2;"9\n";4\r\n`;
+    expect(parseGridFile(good, 'csv')).toEqual([
+      expect.objectContaining({ maxWeightGrams: 500, firstUnitCents: 840, extraUnitCents: 420 }),
+      expect.objectContaining({ maxWeightGrams: 2000, firstUnitCents: 900, extraUnitCents: 400 }),
+    ]);
+  });
+
+  it.each([
+    [
+      csv(
+        'standard,paris,parcel,1,8.40,4.20',
+        'standard,"paris,parcel,2,9,5',
+        'standard,paris,parcel,3,10,6',
+      ),
+      'line 3: a quoted cell is never closed (the double quote that opens it has no closing one)',
+    ],
+    [
+      csv('standard,pa"ris,parcel,1,8.40,4.20'),
+      'line 2, column 2 (zone): a double quote inside a cell that does not start with one; quote the whole cell and double the quotes inside it ("8"" box")',
+    ],
+    [
+      csv('standard,paris,parcel,1,"8.40"0,4.20'),
+      'line 2, column 5 (first_unit_eur): text after the closing quote of a quoted cell; a quote inside a quoted cell is doubled ("")',
+    ],
+    [
+      csv('"standard\n\n",paris,parcel,1,8.40,4.20', 'standard,paris,"parcel"x,2,9,5'),
+      'line 5, column 3 (unit_type): text after the closing quote of a quoted cell; a quote inside a quoted cell is doubled ("")',
+    ],
+  ])('rejects a file that is not CSV naming the line and column: %j', (text, message) => {
+    expect(rejection(text, 'csv').message).toBe(message);
+  });
+
   it.each([
     ['', 'the CSV has no header line'],
     [HEADER, 'the grid has no rows'],

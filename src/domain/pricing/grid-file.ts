@@ -12,17 +12,19 @@
  * JSON: `{ "description"?: string, "rows": [ { "service": "standard", "zone": "paris",
  *   "unit_type": "parcel", "max_weight_kg": 1, "first_unit_eur": 8.4, "extra_unit_eur": 4.2 } ] }`;
  *   numbers may also be given as strings ("8.40"); unknown keys are rejected to catch typos.
- * CSV: a header line naming the six columns (any order), then one row per line. Comma-separated;
+ * CSV: a header line naming the six columns (any order), then one row per record. Comma-separated;
  *   a header with semicolons switches to semicolons, as French spreadsheets export, and then a
- *   decimal comma ("8,40") is accepted. Double quotes, blank lines and lines starting with # are
- *   allowed.
+ *   decimal comma ("8,40") is accepted. Read by csv-parse (./csv.ts): quoted cells (with the
+ *   delimiter, line breaks or doubled quotes inside), blank lines and lines starting with # are
+ *   allowed; a row is named by the line it starts on.
  *
  * The whole file is validated before anything is returned, so an import is all or nothing. Errors
- * name the 1-based data row (and the CSV line): `row 7 (line 9): unknown zone "lyon" (…)`.
+ * name the 1-based data row (and the CSV line): `row 7 (line 9): unknown zone "lyon" (…)`; a file
+ * that is not CSV, the line and column: `line 4, column 2 (zone): a quoted cell …`.
  */
 import { AppError, type ErrorDetail } from '../../errors.ts';
 import { isPricingZone, PRICING_ZONES } from '../coverage/zones.ts';
-import { splitCsvLine } from './csv.ts';
+import { readCsv } from './csv.ts';
 import type { Grid, GridRow } from './grid.ts';
 import { formatEuros, parseEurosToCents } from './money.ts';
 import { isServiceCode, SERVICE_CODES } from './services.ts';
@@ -110,32 +112,23 @@ function readJsonRows(text: string): RawRow[] {
 }
 
 function readCsvRows(text: string): RawRow[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const rows: RawRow[] = [];
-  let header: string[] | undefined;
-  let delimiter = ',';
-  lines.forEach((line, i) => {
-    if (line.trim() === '' || line.trimStart().startsWith('#')) return;
-    if (!header) {
-      delimiter = line.includes(';') && !line.includes(',') ? ';' : ',';
-      header = splitCsvLine(line, delimiter).map((h) => h.trim().toLowerCase());
-      checkHeader(header, i + 1);
-      return;
-    }
-    const cells = splitCsvLine(line, delimiter);
-    const label = `row ${rows.length + 1} (line ${i + 1})`;
+  const { header, records } = readCsv(text, (line) =>
+    line.includes(';') && !line.includes(',') ? ';' : ',',
+  );
+  if (!header) throw new AppError('invalid_request', 'the CSV has no header line');
+  checkHeader(header.cells, header.line);
+  return records.map(({ line, cells }, i): RawRow => {
+    const label = `row ${i + 1} (line ${line})`;
     const values: Record<string, unknown> = {};
-    header.forEach((name, c) => {
-      values[name] = cells[c]?.trim() ?? '';
+    header.cells.forEach((name, c) => {
+      values[name] = cells[c] ?? '';
     });
     const problem =
-      cells.length === header.length
+      cells.length === header.cells.length
         ? undefined
-        : `has ${cells.length} cells, the header has ${header.length}`;
-    rows.push({ label, values, ...(problem === undefined ? {} : { problem }) });
+        : `has ${cells.length} cells, the header has ${header.cells.length}`;
+    return { label, values, ...(problem === undefined ? {} : { problem }) };
   });
-  if (!header) throw new AppError('invalid_request', 'the CSV has no header line');
-  return rows;
 }
 
 function checkHeader(header: readonly string[], line: number): void {

@@ -4,6 +4,7 @@ import type { ApiKeyStore } from '../api-keys/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
 import type { CourierStore } from '../couriers/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
+import type { LabelPrintStore } from '../labels/ports.ts';
 import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
@@ -34,6 +35,7 @@ export interface Stores {
   creditNotes: CreditNoteStore;
   documentBuyers: DocumentBuyerStore;
   invoices: InvoiceStore;
+  labelPrints: LabelPrintStore;
   orders: OrderStore;
   outbox: OutboxStore;
   pickups: PickupStore;

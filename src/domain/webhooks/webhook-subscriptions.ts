@@ -41,6 +41,15 @@ export function subscriptionJson(e: WebhookEndpoint): SubscriptionJson {
   };
 }
 
+/** A subscription checked (its URL resolved and found public) and its secret drawn: nothing written. */
+interface PreparedSubscription {
+  brandId: string;
+  url: string;
+  eventTypes: WebhookEndpoint['eventTypes'];
+  description: string | null;
+  secret: string;
+}
+
 /** A brand's own subscriptions (`/webhook-subscriptions`). */
 export interface WebhookSubscriptions {
   /** Returns the subscription with its secret, the only time the secret is shown. */
@@ -48,6 +57,22 @@ export interface WebhookSubscriptions {
     brandId: string,
     input: SubscriptionInput,
   ): Promise<{ subscription: WebhookEndpoint; secret: string }>;
+  /**
+   * What `create` checks (the SSRF guard resolves the URL) before anything is written, so a caller
+   * writing inside its own transaction (an Idempotency-Key's) holds no connection meanwhile.
+   */
+  prepareCreate(brandId: string, input: SubscriptionInput): Promise<PreparedSubscription>;
+  /**
+   * Writes a prepared subscription (`stores`: inside the caller's transaction, when it has one):
+   * 400 past MAX_SUBSCRIPTIONS. This instance's listener cache is told at once; call
+   * `subscriptionsChanged` again once the caller's transaction committed.
+   */
+  insertPrepared(
+    prepared: PreparedSubscription,
+    stores?: Pick<Stores, 'webhookSubscriptions'>,
+  ): Promise<{ subscription: WebhookEndpoint; secret: string }>;
+  /** Tells this instance's listener cache that subscriptions changed (after a caller's transaction). */
+  subscriptionsChanged(): void;
   list(brandId: string): Promise<WebhookEndpoint[]>;
   get(brandId: string, id: string): Promise<WebhookEndpoint>;
   /** Idempotent: deleting one already deleted is done; an id the brand never had is a 404. */
@@ -75,8 +100,12 @@ export function webhookSubscriptions(deps: {
     return ENDPOINT_ID_PATTERN.test(id) ? repository.find(brandId, id) : null;
   }
 
-  return {
+  const service: WebhookSubscriptions = {
     async create(brandId: string, input: SubscriptionInput) {
+      return service.insertPrepared(await service.prepareCreate(brandId, input));
+    },
+
+    async prepareCreate(brandId: string, input: SubscriptionInput) {
       const checked = validateAll({
         url: () => deps.destinations.validate(input.url.trim()),
         eventTypes: () => {
@@ -94,21 +123,24 @@ export function webhookSubscriptions(deps: {
       });
       // The SSRF guard, as for the operator's endpoints; checked again on every attempt.
       await deps.destinations.assertPublic(checked.url);
-      const secret = generateWebhookSecret();
-      const created = await deps.transact((tx) =>
+      return {
+        brandId,
+        url: checked.url.href,
+        eventTypes: checked.eventTypes,
+        description: checked.description,
+        secret: generateWebhookSecret(),
+      };
+    },
+
+    async insertPrepared(prepared: PreparedSubscription, stores?: Pick<Stores, 'webhookSubscriptions'>) {
+      const { secret, ...row } = prepared;
+      const insert = (tx: Pick<Stores, 'webhookSubscriptions'>) =>
         tx.webhookSubscriptions.insertWithin(
-          {
-            id: prefixedId('whk'),
-            brandId,
-            url: checked.url.href,
-            eventTypes: checked.eventTypes,
-            description: checked.description,
-            secret,
-            at: deps.clock(),
-          },
+          { id: prefixedId('whk'), ...row, secret, at: deps.clock() },
           MAX_SUBSCRIPTIONS,
-        ),
-      );
+        );
+      // Its count is checked under a lock taken for the transaction: one of its own without the caller's.
+      const created = await (stores ? insert(stores) : deps.transact(insert));
       if (!created) {
         throw new AppError(
           'invalid_request',
@@ -116,9 +148,11 @@ export function webhookSubscriptions(deps: {
             '(DELETE /webhook-subscriptions/{id}) before adding another.',
         );
       }
-      deps.onSubscriptionsChanged?.();
+      service.subscriptionsChanged();
       return { subscription: created, secret };
     },
+
+    subscriptionsChanged: () => deps.onSubscriptionsChanged?.(),
 
     list: (brandId: string) => repository.list(brandId),
 
@@ -133,4 +167,5 @@ export function webhookSubscriptions(deps: {
       if (await repository.delete(brandId, id, deps.clock())) deps.onSubscriptionsChanged?.();
     },
   };
+  return service;
 }

@@ -2,13 +2,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
 import { AppError, isAppError } from '../../errors.ts';
-import type { MessageKey } from '../../i18n/account.ts';
-import { fieldError } from '../../i18n/form-errors.ts';
 import type { PageContextOf } from './context.ts';
 import { clientIp, query, text } from './form.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE, setSessionCookie } from './session-cookies.ts';
 import { forgotPage, resetPage, signInPage, signUpPage, verifyPage } from './views/auth-pages.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
+import { fieldError, type MessageKey } from './words.ts';
 
 const PAGE = { config: { auth: 'none' as const }, schema: { hide: true } };
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };

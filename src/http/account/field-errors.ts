@@ -1,8 +1,7 @@
 import { isAppError } from '../../errors.ts';
-import type { MessageKey } from '../../i18n/account.ts';
-import { connectorMessageByPattern, fieldError } from '../../i18n/form-errors.ts';
 import type { FieldErrors } from './views/form-fields.ts';
 import type { PageContext } from './views/layout.ts';
+import { connectorMessageByPattern, fieldError, type MessageKey } from './words.ts';
 
 /**
  * A form's `invalid_request` as a message per form field, labelled and in the page's language;

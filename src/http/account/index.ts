@@ -25,7 +25,6 @@ import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts'
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { isAppError } from '../../errors.ts';
-import { translate } from '../../i18n/account.ts';
 import { isLocale, type Locale, negotiateLocale } from '../../i18n/locales.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { authRoutes } from './auth-routes.ts';
@@ -54,6 +53,7 @@ import { shopRoutes } from './shop-routes.ts';
 import { teamRoutes } from './team-routes.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 import { webhookRoutes } from './webhook-routes.ts';
+import { translate } from './words.ts';
 
 export const ACCOUNT_PREFIX = ACCOUNT_PATH;
 

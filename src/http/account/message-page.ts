@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { translate } from '../../i18n/account.ts';
 import { negotiateLocale } from '../../i18n/locales.ts';
 import { ACCOUNT_PATH } from './session-cookies.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
+import { translate } from './words.ts';
 
 // Pages and forms only from here; no script, no inline style, no framing.
 export const ACCOUNT_CSP =

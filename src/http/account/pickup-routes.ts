@@ -8,12 +8,12 @@ import { DEFAULT_WINDOW } from '../../domain/pickups/pickup-day.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import { isAppError } from '../../errors.ts';
-import type { MessageKey } from '../../i18n/account.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { query, text } from './form.ts';
 import { type PickupForm, pickupsPage } from './views/pickup-pages.ts';
+import type { MessageKey } from './words.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 

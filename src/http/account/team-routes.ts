@@ -3,12 +3,12 @@ import type { TeamManagement } from '../../domain/accounts/team.ts';
 import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import { isAppError } from '../../errors.ts';
-import type { MessageKey } from '../../i18n/account.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
 import { query, text } from './form.ts';
 import { removeMemberPage, teamPage } from './views/team-pages.ts';
+import type { MessageKey } from './words.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
 

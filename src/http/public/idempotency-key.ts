@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalidField } from '../../errors.ts';
+import { principalOf } from '../shared/plugins/auth.ts';
+import type { IdempotencyScope } from './idempotent-requests.ts';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -40,4 +43,26 @@ export function requestFingerprint(operation: string, body: unknown): Buffer {
     .update('\u0000')
     .update(canonicalJson(body ?? null))
     .digest();
+}
+
+/**
+ * A write's Idempotency-Key scope: the calling brand, the key (400 when malformed), and what was
+ * asked: the operation and `asked` (its path parameters and body), compared only when a key is
+ * given. Every POST and PATCH of the public API but the quote (`POST /rates`, a read) takes one.
+ */
+export function idempotencyScope(
+  request: FastifyRequest,
+  operation: string,
+  asked: unknown,
+): IdempotencyScope {
+  return {
+    brandId: principalOf(request).brand.id,
+    key: parseIdempotencyKey(request.headers['idempotency-key']),
+    fingerprint: () => requestFingerprint(operation, asked),
+  };
+}
+
+/** Says that an answer is the stored one of an earlier request with the same key. */
+export function markReplayed(reply: FastifyReply, result: { replayed: boolean }): void {
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
 }

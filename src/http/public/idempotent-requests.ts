@@ -9,7 +9,7 @@ interface Outcome {
   body: unknown;
 }
 
-interface IdempotencyScope {
+export interface IdempotencyScope {
   brandId: string;
   key: string | null;
   /** What was asked (operation and body); computed only when a key is given. */

@@ -1,6 +1,9 @@
-import type { Server, ServerOptions } from 'node:http';
-import { BlockList, isIPv4 } from 'node:net';
+import type { ServerOptions } from 'node:http';
+import { BlockList, isIPv4, type Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import { sendError } from './errors.ts';
 
 type Deadlines = Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
 
@@ -26,14 +29,22 @@ export function serverDeadlines(config: Deadlines): {
   };
 }
 
+/** Seconds a client told "too many connections" waits before it asks again (Retry-After). */
+const CONNECTION_RETRY_AFTER_S = 1;
+
 /**
- * Caps the connections one client address holds open at once: past `max`, a new one is closed at
- * once, so one address cannot take every socket with slow requests. The address is the peer's:
- * behind TRUST_PROXY's proxies every connection comes from a proxy, which is exempt (the proxy in
- * front is where clients' connections are counted then).
+ * Caps the connections one client address holds open at once, so one address cannot take every
+ * socket with slow requests. A connection past `max` is still accepted and its first request
+ * answered, before any routing or database work, `429 rate_limited` with `Retry-After` and
+ * `Connection: close`: a client's pool bigger than the cap gets an answer it can act on (retry on
+ * the connections it already has), never a reset it cannot tell from an outage. Only past twice
+ * the cap is a new connection closed at once: no client's pool opens that many at a time, a flood
+ * does, and then each costs nothing. The address is the peer's: behind TRUST_PROXY's proxies every
+ * connection comes from a proxy, which is exempt (the proxy in front counts clients' connections).
+ * Registered after the security headers, so the refusal carries them.
  */
 export function capConnectionsPerAddress(
-  server: Server,
+  app: FastifyInstance,
   max: number,
   trustProxy: Config['trustProxy'],
 ): void {
@@ -46,20 +57,38 @@ export function capConnectionsPerAddress(
     else proxies.addSubnet(address!, Number(bits), family);
   }
   const open = new Map<string, number>();
-  server.on('connection', (socket) => {
+  const overflowing = new Map<string, number>();
+  const overCap = new WeakSet<Socket>();
+  const hold = (counts: Map<string, number>, address: string, socket: Socket) => {
+    counts.set(address, (counts.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      const left = (counts.get(address) ?? 1) - 1;
+      if (left > 0) counts.set(address, left);
+      else counts.delete(address);
+    });
+  };
+  app.server.on('connection', (socket: Socket) => {
     const address = peerAddress(socket.remoteAddress);
     if (address === null || isProxy(proxies, address)) return;
-    const count = (open.get(address) ?? 0) + 1;
-    if (count > max) {
+    if ((open.get(address) ?? 0) < max) return hold(open, address, socket);
+    if ((overflowing.get(address) ?? 0) >= max) {
       socket.destroy();
       return;
     }
-    open.set(address, count);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
+    overCap.add(socket);
+    hold(overflowing, address, socket);
+  });
+  // Built once: a client past the cap may send many, and the refusal carries nothing per request.
+  const refusal = new AppError(
+    'rate_limited',
+    `Too many connections from your address at once (at most ${max}): this one is closed; send the request again in ${CONNECTION_RETRY_AFTER_S} s on a connection you already have open, or open fewer at a time.`,
+  );
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!overCap.has(request.raw.socket)) return done();
+    reply.header('connection', 'close');
+    reply.header('retry-after', String(CONNECTION_RETRY_AFTER_S));
+    // Answered here: no authentication, no route, no database for a request past the cap.
+    sendError(reply, refusal);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { SyncProblem } from '../../../connectors/connection.ts';
 import { problemOfMessage } from '../../../i18n/field-problems.ts';
-import { fieldError } from '../../../i18n/form-errors.ts';
+import { fieldError } from '../words.ts';
 import type { PageContext } from './layout.ts';
 
 /**

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { sendJsonText } from '../json-text.ts';
 import { errorResponses, REQUEST_ID_PATTERN } from '../schemas/shared.ts';
+import { OPTIONAL_BODY } from '../validation.ts';
 import { describeExamples, type ExampleCatalogue } from './openapi-examples.ts';
 
 export interface OpenApiOptions {
@@ -110,7 +111,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (document) =>
       'openapiObject' in document
-        ? describeExamples(describeResponseHeaders(document.openapiObject, options), options.examples)
+        ? describeExamples(
+            describeResponseHeaders(describeOptionalBodies(document.openapiObject), options),
+            options.examples,
+          )
         : document.swaggerObject,
   });
 }
@@ -118,7 +122,26 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
 interface Operation {
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string }[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
   responses?: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+/**
+ * An operation that takes no body (`NoBody`, src/http/shared/validation.ts) accepts none at all:
+ * its request body is optional (@fastify/swagger marks every body required), and the marker the
+ * validator reads is not part of the contract.
+ */
+function describeOptionalBodies<T extends { paths?: object }>(document: T): T {
+  for (const pathItem of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    for (const operation of Object.values(pathItem)) {
+      const body = operation.requestBody;
+      const schemas = Object.values(body?.content ?? {}).map((media) => media.schema);
+      if (!body || !schemas.some((schema) => schema?.[OPTIONAL_BODY])) continue;
+      body.required = false;
+      for (const schema of schemas) delete schema?.[OPTIONAL_BODY];
+    }
+  }
+  return document;
 }
 
 /**
@@ -140,7 +163,8 @@ function describeResponseHeaders<T extends { paths?: object; components?: object
     for (const operation of Object.values(pathItem)) {
       const keyed = operation.security?.some((r) => options.securityScheme.name in r) ?? false;
       const idempotent =
-        operation.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key') ?? false;
+        operation.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ??
+        false;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const headers: Record<string, unknown> = { ...response.headers, 'X-Request-Id': ref('X-Request-Id') };
         if (idempotent && status.startsWith('2')) headers['Idempotent-Replayed'] = ref('Idempotent-Replayed');

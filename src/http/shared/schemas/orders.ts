@@ -224,12 +224,20 @@ export const TrackingRefParams = Type.Object({
   }),
 });
 
+/**
+ * The `Idempotency-Key` header of every write of the public API (Fastify matches header names in
+ * lower case; the document spells it as clients send it).
+ */
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
+  'Idempotency-Key': Type.Optional(
     Type.String({
       maxLength: 255,
       description:
-        'Makes the request safe to retry: replayed for 24 h (per brand) when the body is the same.',
+        'Makes the request safe to retry: 1 to 255 printable ASCII characters, chosen by the client (a UUID). ' +
+        'The first answer (a success) is stored for 24 h per brand and replayed, with `Idempotent-Replayed: true`, ' +
+        'to a retry with the same key and the same request; the same key with another request is a 422 ' +
+        '`idempotency_key_reused`, and while the first is still being processed a 409 `idempotency_conflict`. ' +
+        'A refused request stores nothing: the key can be used again.',
     }),
   ),
 });

@@ -1,6 +1,7 @@
 import { type TArray, type TLiteral, type TSchema, Type } from '@sinclair/typebox';
 import { TRACKING_REF_PATTERN } from '../../../domain/orders/tracking-ref.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../../errors.ts';
+import { OPTIONAL_BODY } from '../validation.ts';
 
 /**
  * Bounds of the error envelope. Error bodies can echo what a caller sent (a field name, an URL), so
@@ -12,6 +13,19 @@ export const ERROR_LIMITS = {
   field: 200,
   detailMessage: 500,
 } as const;
+
+/**
+ * The body of an operation that takes none (a cancellation, an unsubscription): nothing, or `{}`.
+ * A field is refused like an unknown field of any body (400 `invalid_request`), never dropped.
+ */
+export const NoBody = Type.Object(
+  {},
+  {
+    additionalProperties: false,
+    [OPTIONAL_BODY]: true,
+    description: 'No body is needed: send none, or `{}`. Any field is refused (400 `invalid_request`).',
+  },
+);
 
 /** Generated (`req_` + 24 hex) or a sane caller-supplied `x-request-id` echoed back. */
 export const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
@@ -62,12 +76,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Body is not `application/json` (`unsupported_media_type`).',
   422: 'The request is well-formed but cannot be carried out.',
   429:
-    'Too many requests for this API key, or too many unknown or revoked API keys from this address ' +
-    '(`rate_limited`); see `Retry-After`.',
+    'Too many requests for this API key, or too many unknown or revoked API keys or open connections from this ' +
+    'address (`rate_limited`); see `Retry-After`.',
   500: 'Internal error (`internal_error`); no detail is leaked.',
   503:
     'Temporarily unavailable (`unavailable`): the database cannot be reached. Nothing was done; retry after a ' +
-    'moment (a POST /orders with the same Idempotency-Key is safe to retry).',
+    'moment (a POST or PATCH with the same Idempotency-Key is safe to retry).',
 };
 
 /**

@@ -23,7 +23,9 @@ export function postRatesRoute(app: TypedApp, deps: RatesRouteContext): void {
         summary: 'Delivery services, prices and dates for a destination',
         description:
           "Prices come from the brand's negotiated grid (else the default grid). An out-of-zone or unknown destination, " +
-          'or one no service is priced for, answers 200 with `available: false` and no rates.',
+          'or one no service is priced for, answers 200 with `available: false` and no rates. ' +
+          'A quote is a read (nothing is written, asking again is always safe): it takes no `Idempotency-Key`, ' +
+          'and one sent is ignored.',
         tags: ['Rates'],
         body: RatesRequest,
         response: { 200: RatesResponse, ...errorResponses([400, 401, 413, 415, 429]) },

@@ -1,8 +1,10 @@
+import type { Static } from '@sinclair/typebox';
 import type { WebhookSubscriptions } from '../../../../domain/webhooks/webhook-subscriptions.ts';
 import { MAX_SUBSCRIPTIONS, subscriptionJson } from '../../../../domain/webhooks/webhook-subscriptions.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
-import { errorResponses } from '../../../shared/schemas/shared.ts';
+import { IdempotencyHeaders } from '../../../shared/schemas/orders.ts';
+import { errorResponses, NoBody } from '../../../shared/schemas/shared.ts';
 import {
   SubscriptionCreatedResponse,
   SubscriptionCreateRequest,
@@ -11,6 +13,9 @@ import {
   SubscriptionListResponse,
   SubscriptionResponse,
 } from '../../../shared/schemas/webhook-subscriptions.ts';
+import { absentBodyIsEmpty } from '../../../shared/validation.ts';
+import { idempotencyScope, markReplayed } from '../../idempotency-key.ts';
+import type { IdempotentRequests } from '../../idempotent-requests.ts';
 
 /** Every route here needs the scope, on a brand the operator opened webhook subscriptions to. */
 const GATED = { auth: 'webhooks:write', brandFeature: 'webhooks' } as const;
@@ -22,6 +27,7 @@ const FORBIDDEN =
 /** What the subscription routes use. */
 interface SubscriptionsRouteContext {
   subscriptions: WebhookSubscriptions;
+  idempotentRequests: IdempotentRequests;
 }
 
 /**
@@ -40,23 +46,37 @@ export function webhookSubscriptionRoutes(app: TypedApp, deps: SubscriptionsRout
           'Events of the chosen types are POSTed to `url`, signed per Standard Webhooks with the returned `secret` ' +
           '(shown only in this answer), retried for about 42 hours, and the subscription is disabled after 5 days of ' +
           'failures; a `410 Gone` answer deletes it. Several subscriptions may listen to the same event type; a brand ' +
-          `holds at most ${MAX_SUBSCRIPTIONS} (400 beyond). Opened to a brand by the operator, on request.`,
+          `holds at most ${MAX_SUBSCRIPTIONS} (400 beyond). Opened to a brand by the operator, on request. ` +
+          'Send an `Idempotency-Key` to retry safely (a tool turning a workflow on twice): the first response, ' +
+          'its `secret` included, is replayed with `Idempotent-Replayed: true` and no second subscription is made.',
         tags: ['Webhook subscriptions'],
+        headers: IdempotencyHeaders,
         body: SubscriptionCreateRequest,
         response: {
           201: SubscriptionCreatedResponse,
-          ...errorResponses([400, 401, 403, 413, 415, 429], { 403: FORBIDDEN }),
+          ...errorResponses([400, 401, 403, 409, 413, 415, 422, 429], { 403: FORBIDDEN }),
         },
       },
     },
     async (request, reply) => {
-      const { subscription, secret } = await deps.subscriptions.create(
-        principalOf(request).brand.id,
-        request.body,
+      const brandId = principalOf(request).brand.id;
+      const scope = idempotencyScope(request, 'POST /webhook-subscriptions', request.body);
+      const result = await deps.idempotentRequests.run(
+        scope,
+        // The URL resolved and checked before the key's transaction opens.
+        () => deps.subscriptions.prepareCreate(brandId, request.body),
+        async (tx, prepared) => {
+          const { subscription, secret } = await deps.subscriptions.insertPrepared(prepared, tx ?? undefined);
+          return {
+            statusCode: 201,
+            body: { ok: true, subscription: subscriptionJson(subscription), secret },
+          };
+        },
       );
-      return reply
-        .code(201)
-        .send({ ok: true as const, subscription: subscriptionJson(subscription), secret });
+      // Committed now: this instance's listeners see the new subscription at once.
+      if (scope.key !== null && !result.replayed) deps.subscriptions.subscriptionsChanged();
+      markReplayed(reply, result);
+      return reply.code(201).send(result.body as Static<typeof SubscriptionCreatedResponse>);
     },
   );
 
@@ -106,14 +126,16 @@ export function webhookSubscriptionRoutes(app: TypedApp, deps: SubscriptionsRout
     '/webhook-subscriptions/:subscriptionId',
     {
       config: GATED,
+      preValidation: absentBodyIsEmpty,
       schema: {
         operationId: 'deleteWebhookSubscription',
         summary: 'Unsubscribe',
         description:
           'Nothing more is delivered to it, pending retries included. Idempotent: deleting it again answers 200; ' +
-          'an id the brand never had is a 404. No body.',
+          'an id the brand never had is a 404. No body (or `{}`; a field is a 400).',
         tags: ['Webhook subscriptions'],
         params: SubscriptionIdParams,
+        body: NoBody,
         response: {
           200: SubscriptionDeletedResponse,
           ...errorResponses([400, 401, 403, 404, 413, 415, 429], { 403: FORBIDDEN }),

@@ -1,4 +1,4 @@
-import { errorExample, type OperationExamples } from './types.ts';
+import { errorExample, IDEMPOTENCY_KEY_REUSED, type OperationExamples } from './types.ts';
 
 const NOT_LABELLABLE = {
   summary: 'The order cannot be collected yet',
@@ -69,6 +69,7 @@ export const LABEL_EXAMPLES: Record<string, OperationExamples> = {
           },
         ],
       },
+      idempotency_key_reused: IDEMPOTENCY_KEY_REUSED,
       too_many_labels: {
         summary: 'More than 1,000 labels',
         message:

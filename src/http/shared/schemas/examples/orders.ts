@@ -1,6 +1,6 @@
 import type { Order } from '../../../../domain/orders/order.ts';
 import { orderJson, orderLinks } from '../../../../domain/orders/order-json.ts';
-import { errorExample, type OperationExamples } from './types.ts';
+import { errorExample, IDEMPOTENCY_KEY_REUSED, type OperationExamples } from './types.ts';
 
 // The examples are real renderings (orderJson) of sample orders: a field added to the order's
 // column map shows up here, and the compiler asks for its sample value.
@@ -180,11 +180,7 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
       out_of_zone: OUT_OF_ZONE,
       invalid_address: INVALID_ADDRESS,
       unpriceable: UNPRICEABLE,
-      idempotency_key_reused: {
-        summary: 'Idempotency-Key already used with another body',
-        message:
-          'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
-      },
+      idempotency_key_reused: IDEMPOTENCY_KEY_REUSED,
     },
   },
   listOrders: {
@@ -257,12 +253,25 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
         summary: 'The order is past pickup',
         message: 'An order can only be edited while awaiting_address or pending; this one is "in_transit".',
       },
+      idempotency_key_reused: IDEMPOTENCY_KEY_REUSED,
     },
   },
   cancelOrder: {
+    request: { none: { summary: 'No body is needed; `{}` is the same', value: {} } },
     responses: {
       200: {
-        cancelled: { summary: 'Cancelled before pickup', value: { ok: true, order: CANCELLED_DETAIL } },
+        cancelled: {
+          summary: 'Cancelled before pickup (or already cancelled: the order as it is, nothing sent again)',
+          value: { ok: true, order: CANCELLED_DETAIL },
+        },
+      },
+      400: {
+        field: {
+          summary: 'A body with a field: the cancellation takes none',
+          value: errorExample('invalid_request', 'Invalid request: reason is not a known field.', [
+            { field: 'reason', message: 'is not a known field' },
+          ]),
+        },
       },
     },
     unprocessable: {
@@ -271,6 +280,7 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
         message:
           'An order cannot go from "picked_up" to "cancelled": from "picked_up" the order can go to "in_transit".',
       },
+      idempotency_key_reused: IDEMPOTENCY_KEY_REUSED,
     },
   },
 };

@@ -1,4 +1,4 @@
-import { errorExample, type OperationExamples } from './types.ts';
+import { errorExample, IDEMPOTENCY_KEY_REUSED, type OperationExamples } from './types.ts';
 
 const PLANNED = {
   id: 'pck_5b1e0c9d3a7f2e64',
@@ -110,11 +110,7 @@ export const PICKUP_EXAMPLES: Record<string, OperationExamples> = {
           },
         ],
       },
-      idempotency_key_reused: {
-        summary: 'Idempotency-Key already used with another body',
-        message:
-          'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
-      },
+      idempotency_key_reused: IDEMPOTENCY_KEY_REUSED,
     },
   },
   getPickup: {

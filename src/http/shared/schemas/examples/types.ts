@@ -32,3 +32,10 @@ const EXAMPLE_REQUEST_ID = 'req_3f9a0c1d2e3f000000000001';
 export function errorExample(code: ErrorCode, message: string, details?: Unprocessable['details']) {
   return { ok: false, error: code, message, request_id: EXAMPLE_REQUEST_ID, ...(details ? { details } : {}) };
 }
+
+/** Every write taking an Idempotency-Key can answer this 422. */
+export const IDEMPOTENCY_KEY_REUSED: Unprocessable = {
+  summary: 'Idempotency-Key already used with another request',
+  message:
+    'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+};

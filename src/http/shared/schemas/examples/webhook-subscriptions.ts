@@ -2,7 +2,7 @@ import { orderLinks } from '../../../../domain/orders/order-json.ts';
 import { EVENT_CATALOGUE, EVENT_TYPES } from '../../../../events/catalogue.ts';
 import { eventSamples } from '../../../../events/samples.ts';
 import { WEBHOOKS_NOT_ENABLED_MESSAGE } from '../../plugins/auth.ts';
-import { errorExample, type OperationExamples } from './types.ts';
+import { errorExample, IDEMPOTENCY_KEY_REUSED, type OperationExamples } from './types.ts';
 
 const SUBSCRIPTION = {
   id: 'whk_5e6f7a8b9c0d1e2f',
@@ -83,6 +83,7 @@ export const SUBSCRIPTION_EXAMPLES: Record<string, OperationExamples> = {
       },
       403: FORBIDDEN,
     },
+    unprocessable: { idempotency_key_reused: IDEMPOTENCY_KEY_REUSED },
   },
   listWebhookSubscriptions: {
     responses: {
@@ -100,6 +101,7 @@ export const SUBSCRIPTION_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   deleteWebhookSubscription: {
+    request: { none: { summary: 'No body is needed; `{}` is the same', value: {} } },
     responses: {
       200: { deleted: { summary: 'Unsubscribed', value: { ok: true, deleted: true } } },
       403: FORBIDDEN,

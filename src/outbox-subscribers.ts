@@ -1,9 +1,9 @@
-import { stepOf } from '../domain/recipients/notification-step.ts';
-import type { WebhookListeners } from '../domain/webhooks/webhook-listeners.ts';
-import { orderQueueName } from '../infra/queue/queue-sql.ts';
-import { NOTIFY_RECIPIENT_SPEC, WEBHOOKS_FAN_OUT_SPEC } from '../jobs/job-names.ts';
-import type { EventType } from './catalogue.ts';
-import type { OutboxEvent, Subscriber } from './outbox.ts';
+import { stepOf } from './domain/recipients/notification-step.ts';
+import type { WebhookListeners } from './domain/webhooks/webhook-listeners.ts';
+import type { EventType } from './events/catalogue.ts';
+import type { OutboxEvent, Subscriber } from './events/outbox.ts';
+import { orderQueueName } from './infra/queue/queue-sql.ts';
+import { NOTIFY_RECIPIENT_SPEC, WEBHOOKS_FAN_OUT_SPEC } from './jobs/job-names.ts';
 
 /** The event's order's own queue for this subscriber (src/infra/queue/queue-sql.ts orderQueueName). */
 function perOrderQueue(prefix: string) {
@@ -34,11 +34,11 @@ const tellsARecipient = (event: Pick<OutboxEvent, 'type' | 'data'>) =>
 
 /**
  * Every subscriber of the outbox, in one list: webhook delivery, the recipients' notifications
- * (every order of the brand, whatever its origin: a shop link's setting is the job's decision),
- * and each shop connector that is
- * on (src/connectors/registry.ts), with its own job, its own cached "does this brand listen"
- * answer, and only the events of orders that came from its platform; automation subscriptions add
- * their entry here.
+ * (every order of the brand, whatever its origin: a shop link's setting is the job's decision), and
+ * each shop connector that is on (src/connectors/registry.ts), with its own job, its own cached
+ * "does this brand listen" answer, and only the events of orders that came from its platform;
+ * automation subscriptions add their entry here. Part of the composition root (src/deps.ts): it
+ * names the jobs and their queues, which the outbox (src/events/) knows nothing of.
  */
 export function subscribers(parts: {
   webhooks: WebhookListeners;
