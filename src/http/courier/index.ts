@@ -10,7 +10,7 @@ import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { AppError, type ErrorDetail, isAppError, problemDetail } from '../../errors.ts';
 import { type CourierKey, courierWording } from '../../i18n/courier.ts';
-import { fieldError } from '../../i18n/form-errors.ts';
+import { formErrorWords } from '../../i18n/form-errors.ts';
 import { isLocale, negotiateLocale } from '../../i18n/locales.ts';
 import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
@@ -31,6 +31,9 @@ import {
   courierCookieOptions,
   isApiCall,
 } from './session.ts';
+
+// The courier's forms name no shop platform's fields: the generic words are enough.
+const { fieldError } = formErrorWords([]);
 
 export const COURIER_PREFIX = COURIER_PATH;
 
