@@ -102,11 +102,11 @@ function labelChoices(ctx: PageContext) {
   </select></label>`;
 }
 
-/** An order's "Print label": a GET form opening the PDF in a new tab; or why it has none. */
+/** An order's "Print label": a form posted (a print marks the order labelled) to a new tab; or why it has none. */
 function printLabel(ctx: PageContext, o: OrderWithEvents) {
   if (o.status === 'awaiting_address' || o.status === 'cancelled')
     return html`<p class="muted">${ctx.t('labels.unavailable')}</p>`;
-  return html`<form method="get" action="${orderHref(o.trackingRef)}/label" target="_blank" class="labels">
+  return html`<form method="post" action="${orderHref(o.trackingRef)}/label" target="_blank" class="labels">${csrfField(ctx)}
   ${labelChoices(ctx)}
   <button type="submit">${ctx.t('labels.printOne')}</button>
 </form>`;
