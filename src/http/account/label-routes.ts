@@ -82,13 +82,6 @@ export function labelRoutes(
     return answer(request, reply, [ref], () => deps.labels.printOne(session.user.brandId, ref, options));
   });
 
-  // The address the order page's form used to GET (bookmarks, another site's link): the order's
-  // page, where printing is a button; nothing is printed.
-  app.get('/orders/:trackingRef/label', SIGNED_IN, async (request, reply) => {
-    const ref = (request.params as { trackingRef: string }).trackingRef;
-    return reply.redirect(`/account/orders/${encodeURIComponent(ref)}`, 303);
-  });
-
   app.post('/labels', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     const refs = list(request, 'ref', MAX_SELECTED)
