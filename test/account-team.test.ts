@@ -195,6 +195,67 @@ describe('team page', () => {
     expect(rows).toEqual([{ brand_id: elsewhere.brandId, role: 'developer' }]);
   });
 
+  // #36 item 7: an owner could send invitation e-mails without end, to one address or to many.
+  it('limits invitations per invited address and per brand, saying so on the form and sending nothing more', async () => {
+    const { owner, b } = await brandWithTeam();
+    const invite = (email: string) =>
+      b.submit('/account/team', '/account/team/invite', { email, role: 'developer' });
+    const mailsTo = (email: string) => t.smtp.inbox.filter((m) => m.to.includes(email)).length;
+    const email = uniqueEmail('again');
+    for (let i = 0; i < 3; i++) expect((await invite(email)).status).toBe(303);
+    const fourth = await invite(email);
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toContain(
+      'This address has been invited several times in the last hour: nothing was sent.',
+    );
+    expect(fourth.body).toContain(`value="${email}"`);
+    expect(mailsTo(email)).toBe(3);
+    // 20 at once per brand: 4 asked so far; 16 more pass, the next is refused.
+    const others = Array.from({ length: 17 }, (_, i) => uniqueEmail(`many${i}`));
+    for (const other of others.slice(0, 16)) expect((await invite(other)).status, other).toBe(303);
+    const past = await invite(others[16]!);
+    expect(past.status).toBe(429);
+    expect(past.body).toContain('Too many invitations sent lately: nothing was sent.');
+    expect(mailsTo(others[16]!)).toBe(0);
+    const { rowCount } = await t.pool.query('SELECT 1 FROM team_invitations WHERE lower(email) = lower($1)', [
+      others[16],
+    ]);
+    expect(rowCount).toBe(0);
+    // Another brand's owner is not held back by this one.
+    const other = await brandWithTeam();
+    expect(
+      (await other.b.submit('/account/team', '/account/team/invite', { email, role: 'finance' })).status,
+    ).toBe(303);
+    expect(owner.brandId).not.toBe(other.owner.brandId);
+  });
+
+  it('stops listing an invitation once it has expired, and the hourly clean-up deletes it', async () => {
+    const { owner, b } = await brandWithTeam();
+    const email = uniqueEmail('expiring');
+    expect((await b.submit('/account/team', '/account/team/invite', { email, role: 'finance' })).status).toBe(
+      303,
+    );
+    expect((await b.get('/account/team')).body).toContain(email);
+    await t.pool.query(
+      `UPDATE team_invitations SET expires_at = now() - interval '2 hours' WHERE brand_id = $1`,
+      [owner.brandId],
+    );
+    const page = (await b.get('/account/team')).body;
+    expect(page).not.toContain(email);
+    expect(page).not.toContain('Pending invitations');
+    const deleted = await t.deps.accounts.deleteExpired();
+    expect(deleted.invitations).toBeGreaterThanOrEqual(1);
+    const { rowCount } = await t.pool.query('SELECT 1 FROM team_invitations WHERE brand_id = $1', [
+      owner.brandId,
+    ]);
+    expect(rowCount).toBe(0);
+    // Invited again, it is listed again with a fresh link.
+    expect((await b.submit('/account/team', '/account/team/invite', { email, role: 'finance' })).status).toBe(
+      303,
+    );
+    expect((await b.get('/account/team')).body).toContain(email);
+  });
+
   it('tells an invitee whose address has an account elsewhere by then that they cannot join, leaving it untouched', async () => {
     const { b } = await brandWithTeam();
     const email = uniqueEmail('late');

@@ -77,8 +77,8 @@ export interface AccountService {
   /** The session of a cookie's token, or null (unknown, idle for 12 h, 7 days old, or its brand disabled). */
   resume(token: string): Promise<ActiveSession | null>;
   signOut(session: ActiveSession): Promise<void>;
-  /** Removes idle or too old sessions and dead one-time tokens (hourly job). */
-  deleteExpired(): Promise<{ sessions: number; tokens: number }>;
+  /** Removes idle or too old sessions, dead one-time tokens and expired team invitations (hourly job). */
+  deleteExpired(): Promise<{ sessions: number; tokens: number; invitations: number }>;
   /**
    * Re-entering the password opens sensitive actions for STEP_UP_MS. Each attempt counts with the
    * sign-in attempts (same buckets, per account and per address): a stolen session cannot guess
@@ -300,13 +300,16 @@ export function accountService(deps: AccountServiceDeps): AccountService {
 
     signOut: (session: ActiveSession) => sessions.delete(session.id),
 
-    deleteExpired() {
+    async deleteExpired() {
       const now = clock().getTime();
-      return sessions.deleteExpired(
+      const dead = new Date(now - 3600_000);
+      const deleted = await sessions.deleteExpired(
         new Date(now - SESSION_IDLE_MS),
         new Date(now - SESSION_ABSOLUTE_MS),
-        new Date(now - 3600_000),
+        dead,
       );
+      const invitations = await deps.transact((stores) => stores.teamInvitations.deleteExpired(dead));
+      return { ...deleted, invitations };
     },
 
     async stepUp(session: ActiveSession, password: string, ip: string): Promise<void> {
