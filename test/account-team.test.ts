@@ -51,25 +51,39 @@ describe('team page', () => {
     expect(invite.status).toBe(403);
   });
 
-  it('invites by e-mail with a role: the link sets the password and opens the account', async () => {
-    const { b } = await brandWithTeam();
+  it('invites by e-mail with a role, naming the company: the link sets the password and signs in', async () => {
+    const { b, owner } = await brandWithTeam();
+    const brandName = (await t.deps.brands.get(owner.brandId)).name;
     const email = uniqueEmail('invited');
     const sent = await b.submit('/account/team', '/account/team/invite', { email, role: 'finance' });
     expect(sent.status, sent.body).toBe(303);
-    expect((await b.get(sent.location!)).body).toContain('Invitation sent');
+    // #36 item 26: a done action is said in the success style, not the warning's.
+    expect((await b.get(sent.location!)).body).toMatch(/<p class="success" role="status">Invitation sent/);
     const listed = (await b.get('/account/team')).body;
     expect(listed).toContain(email);
     expect(listed).toContain('not yet');
 
     const link = t.smtp.linkTo(email, '/account/invite')!;
     expect(link).toMatch(/^https:\/\/dlv\.example\.com\/account\/invite\?token=/);
+    // #36 item 26: the e-mail said "your company"; it names the company now.
+    const mail = t.smtp.inbox.find((m) => m.to.includes(email))!;
+    expect(mail.raw).toContain(`Subject: ${brandName} invited you to its delivery account`);
+    expect(mail.raw.replace(/=\r?\n/g, '')).toContain(`delivery account of ${brandName}.`);
     const invited = new Browser(t.app, `10.4.1.${++ipCounter}`);
     const path = link.replace(/^https?:\/\/[^/]+/, '');
     const token = new URL(link).searchParams.get('token')!;
     const set = await invited.submit(path, '/account/invite', { token, password: 'a-fine-passphrase-31' });
-    expect(set.status, set.body).toBe(200);
-    expect((await invited.signIn(email, 'a-fine-passphrase-31')).status).toBe(303);
-    expect((await invited.get('/account')).body).toContain('Finance');
+    // #36 item 26: accepting signed nobody in (the person had to type the new password again).
+    expect(set.status, set.body).toBe(303);
+    expect(set.location).toBe('/account?welcome=1');
+    expect(set.setCookies.some((c) => c.startsWith('dlv_session='))).toBe(true);
+    const home = await invited.get('/account?welcome=1');
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('Finance');
+    expect(home.body).toContain(`<p class="success" role="status">Welcome to ${brandName}`);
+    expect(
+      (await new Browser(t.app, `10.4.1.${++ipCounter}`).signIn(email, 'a-fine-passphrase-31')).status,
+    ).toBe(303);
     // Accepted: a member (confirmed: the link reached the inbox), no longer a pending invitation.
     const team = (await b.get('/account/team')).body;
     expect(team).not.toContain('Pending invitations');

@@ -351,20 +351,20 @@ const ACCOUNT = {
     fr: 'Ouvrez ce lien dans l’heure pour choisir un nouveau mot de passe. Si vous n’avez rien demandé, ignorez ce message :',
   },
   'mail.invite.subject': {
-    en: 'You are invited to your delivery account',
-    fr: 'Invitation à votre espace de livraison',
+    en: '{brand} invited you to its delivery account',
+    fr: '{brand} vous invite dans son espace de livraison',
   },
   'mail.invite.body': {
-    en: 'You have been invited to your company’s delivery account. Open this link within 7 days to choose your password:',
-    fr: 'Vous êtes invité(e) dans l’espace de livraison de votre société. Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe :',
+    en: 'You have been invited to the delivery account of {brand}. Open this link within 7 days to choose your password; you will then be signed in:',
+    fr: 'Vous êtes invité(e) dans l’espace de livraison de {brand}. Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe ; vous serez alors connecté(e) :',
   },
   'invite.title': {
     en: 'Choose your password',
     fr: 'Choisir votre mot de passe',
   },
-  'invite.done': {
-    en: 'Your password is set. You can sign in.',
-    fr: 'Votre mot de passe est enregistré. Vous pouvez vous connecter.',
+  'invite.welcome': {
+    en: 'Welcome to {brand}: your password is set and you are signed in.',
+    fr: 'Bienvenue chez {brand} : votre mot de passe est enregistré et vous êtes connecté(e).',
   },
   'mail.inviteClash.subject': {
     en: '{brand} invited you to its delivery account',

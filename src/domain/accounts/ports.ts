@@ -48,7 +48,8 @@ export interface Mailer {
 export interface AccountMail {
   verifyEmail(to: string, token: string, locale: string): Promise<void>;
   resetPassword(to: string, token: string, locale: string): Promise<void>;
-  invite(to: string, token: string, locale: string): Promise<void>;
+  /** An invitation into `brandName`'s account, named so the invitee knows whose it is. */
+  invite(to: string, token: string, brandName: string, locale: string): Promise<void>;
   accountExists(to: string, locale: string): Promise<void>;
   /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
   inviteClash(to: string, brandName: string, locale: string): Promise<void>;

@@ -1,7 +1,7 @@
 import { ROLES, type TeamInvitation, type User } from '../../../domain/accounts/user.ts';
 import { html } from '../../shared/html.ts';
 import { field } from './auth-pages.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 const day = (ctx: PageContext, date: Date) =>
   new Intl.DateTimeFormat(ctx.locale === 'fr' ? 'fr-FR' : 'en-GB', {
@@ -19,7 +19,7 @@ function memberRow(ctx: PageContext, member: User) {
   const { t } = ctx;
   const self = member.id === ctx.user!.id;
   return html`<tr>
-  <td data-label="${t('team.email')}">${member.email} ${self ? t('team.you') : ''}</td>
+  <td data-label="${t('team.email')}" class="long">${member.email} ${self ? t('team.you') : ''}</td>
   <td data-label="${t('team.role')}">${
     self
       ? t(`role.${member.role}`)
@@ -40,7 +40,7 @@ function memberRow(ctx: PageContext, member: User) {
 function invitationRow(ctx: PageContext, invitation: TeamInvitation) {
   const { t } = ctx;
   return html`<tr>
-  <td data-label="${t('team.email')}">${invitation.email}</td>
+  <td data-label="${t('team.email')}" class="long">${invitation.email}</td>
   <td data-label="${t('team.role')}">${t(`role.${invitation.role}`)}</td>
   <td data-label="${t('team.invitedOn')}">${day(ctx, invitation.createdAt)}</td>
   <td data-label="${t('team.accepted')}">${t('team.pendingUntil', { date: day(ctx, invitation.expiresAt) })}</td>
@@ -70,7 +70,7 @@ export function teamPage(
   return layout(
     ctx,
     t('team.title'),
-    html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+    html`${state.notice ? successNote(state.notice) : ''}
 <table class="keys"><thead><tr>
   <th>${t('team.email')}</th><th>${t('team.role')}</th><th>${t('team.verified')}</th><th>${t('team.created')}</th><th></th>
 </tr></thead>
