@@ -7,13 +7,17 @@ import { fill, h } from './dom.js';
 import { renderDoor } from './door.js';
 import { startScanner } from './scanner.js';
 import { createSender } from './sender.js';
-import { enqueue, getMeta, queuedCount, setMeta } from './store.js';
+import { enqueue, getMeta, queued, setMeta } from './store.js';
 import { listenForWedge } from './wedge.js';
 
 const config = JSON.parse(document.getElementById('courier-config').textContent);
 const REF = new RegExp(config.refPattern);
 const MODES = ['pickup', 'hub', 'loading', 'door'];
 const LOGIN = '/courier/login';
+const PASSWORD = '/courier/password';
+/** What a scan in each place moves the parcel to (the door's is its outcome). */
+const MEANING = { pickup: 'picked_up', hub: 'in_transit', loading: 'out_for_delivery' };
+const FINAL = ['delivered', 'returned', 'cancelled'];
 
 const state = {
   locale: config.locale,
@@ -27,6 +31,8 @@ const state = {
   recent: [],
   flash: null,
   door: null,
+  /** Per parcel, the statuses its queued scans (not yet answered) move it to, in order. */
+  ahead: new Map(),
 };
 let stopCamera = null;
 
@@ -42,17 +48,40 @@ function refOf(code) {
   return REF.test(ref) ? ref : null;
 }
 
+/** The day's deliveries: tracking reference → status as the server last gave it. */
 function deliveriesOfDay() {
   if (!state.day) return null;
-  const refs = new Set();
+  const refs = new Map();
   for (const round of state.day.rounds) {
-    for (const stop of round.stops) if (stop.kind === 'delivery') refs.add(stop.order.tracking_ref);
+    for (const stop of round.stops) {
+      if (stop.kind === 'delivery') refs.set(stop.order.tracking_ref, stop.order.status);
+    }
   }
   return refs;
 }
 
-function setFlash(kind, text) {
-  state.flash = { kind, text };
+/**
+ * The parcel's status once the scans waiting on this phone are applied, each only where the
+ * parcel can make that move (config.moves is the server's state machine): what the courier can do
+ * next, online or not.
+ */
+function expectedStatus(ref, status) {
+  let now = status;
+  for (const target of state.ahead.get(ref) ?? []) {
+    if ((config.moves[now] ?? []).includes(target)) now = target;
+  }
+  return now;
+}
+
+/** +33612345678 → 06 12 34 56 78: the national form a courier dials, as the label prints it (domain/labels). */
+function dialForm(phone) {
+  const french = /^\+33(\d{9})$/.exec(phone);
+  return french ? `0${french[1]}`.replace(/(\d{2})(?=\d)/g, '$1 ') : phone;
+}
+
+/** `about`: the queued item the message is about, so the server's answer to it replaces it. */
+function setFlash(kind, text, about = null) {
+  state.flash = { kind, text, about };
   render();
 }
 
@@ -64,7 +93,15 @@ async function remember() {
 // ---- the queue ------------------------------------------------------------------------------
 
 async function refreshCount() {
-  state.waiting = await queuedCount();
+  const items = await queued();
+  state.waiting = items.length;
+  state.ahead = new Map();
+  for (const item of items) {
+    const ref = refOf(item.body.code);
+    const target = item.body.context === 'door' ? item.body.outcome : MEANING[item.body.context];
+    if (!ref || !target) continue;
+    state.ahead.set(ref, [...(state.ahead.get(ref) ?? []), target]);
+  }
   renderBadge();
 }
 
@@ -72,10 +109,16 @@ const sender = createSender({
   onResult(item, result) {
     const entry = state.recent.find((r) => r.id === item.id);
     const ref = entry?.ref ?? result.tracking_ref ?? item.body.code;
+    // One truth on the screen: the message about this scan gives way to the server's answer.
+    const aboutThis = state.flash?.about === item.id;
     if (result.result === 'applied') {
       if (entry) Object.assign(entry, { state: 'applied', status: result.status });
       updateDayStatus(ref, result.status);
+      if (aboutThis)
+        state.flash = { kind: 'ok', text: fill(t().applied, { ref, status: statusText(result.status) }) };
     } else {
+      // The red list says it: the green "recorded" beside it would contradict it.
+      if (aboutThis) state.flash = null;
       const code = result.problem?.code ?? 'other';
       const known = t()[`problem.${code}`];
       // A refusal the app knows is said in the courier's language; another, with the server's words.
@@ -146,12 +189,26 @@ async function handleCode(raw) {
       setFlash('error', fill(t().notOnRound, { ref }));
       return;
     }
+    // Only a parcel out for delivery can be delivered (or fail): said at once, nothing queued.
+    const status = deliveries ? expectedStatus(ref, deliveries.get(ref)) : 'out_for_delivery';
+    if (status !== 'out_for_delivery') {
+      const words = FINAL.includes(status) ? t().doorDone : t().doorNotYet;
+      setFlash('error', fill(words, { ref, status: statusText(status) }));
+      return;
+    }
     openDoor(ref);
     return;
   }
   // The DataMatrix text (REF|SORT|n/N) is sent as read; a typed reference in its canonical form.
-  await queueItem('scan', newScan(state.mode, code.includes('|') ? code : ref));
-  setFlash('ok', fill(t().queued, { ref, mode: t()[`mode.${state.mode}`] }));
+  const scan = newScan(state.mode, code.includes('|') ? code : ref);
+  // Said before it is sent, so that the server's answer, whenever it comes, replaces it.
+  state.flash = {
+    kind: 'ok',
+    text: fill(t().queued, { ref, mode: t()[`mode.${state.mode}`] }),
+    about: scan.id,
+  };
+  await queueItem('scan', scan);
+  render();
 }
 
 function openDoor(ref) {
@@ -317,11 +374,17 @@ function stopView(stop) {
       'div.actions',
       null,
       o.phone
-        ? h('a.button.secondary', { href: `tel:${o.phone}` }, fill(words.call, { phone: o.phone }))
+        ? h('a.button.secondary', { href: `tel:${o.phone}` }, fill(words.call, { phone: dialForm(o.phone) }))
         : null,
-      ['delivered', 'returned', 'cancelled'].includes(o.status)
-        ? null
-        : h('button.primary', { type: 'button', onclick: () => openDoor(o.tracking_ref) }, words.atTheDoor),
+      // Only what can be done: the door once the parcel is out for delivery (its loading scan
+      // queued on the phone counts), not before it is picked up, nor after.
+      expectedStatus(o.tracking_ref, o.status) === 'out_for_delivery'
+        ? h(
+            'button.primary',
+            { type: 'button', dataset: { action: 'door' }, onclick: () => openDoor(o.tracking_ref) },
+            words.atTheDoor,
+          )
+        : null,
     ),
   );
 }
@@ -358,6 +421,7 @@ function dayView() {
         deliveries.length ? h('ol.stops', null, deliveries.map(stopView)) : null,
       );
     }),
+    h('p.account-links', null, h('a', { href: PASSWORD, id: 'change-password' }, words.changePassword)),
   );
 }
 
