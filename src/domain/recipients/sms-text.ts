@@ -101,7 +101,7 @@ export function measureSms(text: string): SmsMeasure {
  * A colon as each language writes it in our texts: French puts a space before it (a plain one:
  * GSM-7 has no narrow no-break space), English none. Every SMS follows it, the wording's colons too.
  */
-export const smsColon = (locale: 'fr' | 'en'): string => (locale === 'fr' ? ' : ' : ': ');
+const smsColon = (locale: 'fr' | 'en'): string => (locale === 'fr' ? ' : ' : ': ');
 
 /**
  * `text` with the typographic characters GSM-7 lacks replaced by their plain forms (curly quotes,
