@@ -27,7 +27,7 @@ export async function benchProofUpload(
     {
       ...loadConfig({ DATABASE_URL: dbUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0' }),
       dataDir,
-      opsToken: 'bench-ops',
+      opsToken: 'bench-ops-token-0123456789abcdefgh',
     },
     pool,
   );

@@ -19,7 +19,7 @@ export const PRODUCTION_BASE_URL = 'https://api.livraison-dlv.fr';
 // A pool that is never connected: building the app needs no database.
 const config = loadConfig({
   DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused',
-  OPS_TOKEN: 'unused',
+  OPS_TOKEN: 'unused-unused-unused-unused-unused-0',
   PUBLIC_BASE_URL: PRODUCTION_BASE_URL,
 });
 const pool = createPool(config.databaseUrl!);

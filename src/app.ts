@@ -9,6 +9,7 @@ import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PROOFS_PREFIX, proofFiles } from './http/proofs/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
+import { opsTokenAccess, WRONG_OPS_TOKEN_POLICY } from './http/shared/operator-access.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
 import { type HttpMetricsSink, registerMetrics } from './http/shared/plugins/metrics.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
@@ -107,10 +108,15 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       : memoryRateLimiter(policy);
   const unknownKeys = limiting ? unknownKeyLimit(bucketsOf(UNKNOWN_KEY_POLICY)) : null;
   if (unknownKeys) app.addHook('onClose', () => unknownKeys.close());
+  // Wrong operator tokens are counted whatever RATE_LIMIT_PER_SECOND says: this guards a secret,
+  // not the service's capacity.
+  const opsToken = deps.config.opsToken;
+  const operators = opsToken === null ? null : opsTokenAccess(opsToken, bucketsOf(WRONG_OPS_TOKEN_POLICY));
+  if (operators) app.addHook('onClose', () => operators.close());
   registerAuth(
     app,
     deps.authenticator,
-    deps.config.opsToken,
+    operators,
     {
       // Read from the database on each call: these routes are rare, and a brand's access must
       // follow the operator's decision at once.

@@ -136,6 +136,51 @@ describe('the environment schema', () => {
     }
   });
 
+  // #36 item 3: a 1-character OPS_TOKEN was accepted, and `METRICS_TOKEN must be at least 16
+  // characters …, got "change-me"` printed the secret it refused.
+  it('refuses an OPS_TOKEN under 32 characters, saying how to make one', () => {
+    expect(loadConfig({ OPS_TOKEN: 'o'.repeat(32) }).opsToken).toBe('o'.repeat(32));
+    expect(() => loadConfig({ OPS_TOKEN: 'x' })).toThrow(
+      'OPS_TOKEN must be at least 32 characters (e.g. `openssl rand -hex 32`), got 1 character (the value of a secret is not shown)',
+    );
+  });
+
+  it('never repeats the value of a secret it refuses', () => {
+    const refused: Record<string, string> = {
+      OPS_TOKEN: 'change-me',
+      METRICS_TOKEN: 'change-me',
+      CURSOR_SECRET: 'change-me',
+      CONNECTOR_SECRET_KEY: 'change-me',
+      RECIPIENT_DATA_KEY: 'change-me',
+      SMTP_URL: 'http://user:change-me@mail.example',
+    };
+    for (const [name, value] of Object.entries(refused)) {
+      let message = '';
+      try {
+        loadConfig({ [name]: value });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, name).toMatch(new RegExp(`^${name} must `));
+      expect(message, name).not.toContain('change-me');
+      expect(message, name).toContain('the value of a secret is not shown');
+    }
+  });
+
+  it('marks every credential of the schema as a secret', () => {
+    const secrets = Object.entries(ENV_SCHEMA.properties)
+      .filter(([, schema]) => (schema as { secret?: true }).secret)
+      .map(([name]) => name);
+    const looksSecret = Object.keys(ENV_SCHEMA.properties).filter((name) =>
+      /TOKEN|SECRET|PASSWORD|PRIVATE_KEY|DATA_KEY|_URL$/.test(name),
+    );
+    const notSecret = ['PUBLIC_BASE_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+    expect(looksSecret.filter((name) => !notSecret.includes(name) && !secrets.includes(name))).toEqual([]);
+    expect(secrets).toEqual(
+      expect.arrayContaining(['OPS_TOKEN', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL']),
+    );
+  });
+
   it('names the variable and what it must be', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT must be between 0 and 65535, got "70000"');
     expect(() => loadConfig({ RUN_WORKER: 'maybe' })).toThrow(/RUN_WORKER must be a boolean/);

@@ -170,15 +170,27 @@ export interface ShopifyAppConfig {
 
 export class ConfigError extends Error {}
 
+/** The operations API's token opens every order and courier: long enough that guessing is hopeless. */
+export const OPS_TOKEN_MIN_LENGTH = 32;
+
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const Int = (fallback: number, minimum: number, maximum: number, description: string) =>
   Type.Integer({ default: fallback, minimum, maximum, description });
 const Bool = (fallback: boolean, description: string) => Type.Boolean({ default: fallback, description });
-/** `hint`: what the error says when the value does not fit (beside the variable's name). */
-const Text = (description: string, options: { minLength?: number; pattern?: string; hint?: string } = {}) =>
-  Type.Optional(Type.String({ minLength: 1, ...options, description }));
+/**
+ * `hint`: what the error says when the value does not fit (beside the variable's name); `secret`:
+ * a credential, or a URL that may carry one, whose value an error never repeats (start-up errors
+ * reach logs and terminals that are not the secret's place).
+ */
+const Text = (
+  description: string,
+  options: { minLength?: number; pattern?: string; hint?: string; secret?: true } = {},
+) => Type.Optional(Type.String({ minLength: 1, ...options, description }));
+/** A credential: see `Text`'s `secret`. */
+const Secret = (description: string, options: { minLength?: number; pattern?: string; hint?: string } = {}) =>
+  Text(description, { ...options, secret: true });
 
 /**
  * Every environment variable the service reads, with its type, default and bounds: the one
@@ -187,17 +199,20 @@ const Text = (description: string, options: { minLength?: number; pattern?: stri
 export const ENV_SCHEMA = Type.Object({
   PORT: Int(3000, 0, 65535, 'HTTP port'),
   HOST: Type.String({ default: '127.0.0.1', minLength: 1, description: 'listen address' }),
-  DATABASE_URL: Text('PostgreSQL URL; unset: the embedded PostgreSQL in DATA_DIR'),
+  DATABASE_URL: Secret('PostgreSQL URL; unset: the embedded PostgreSQL in DATA_DIR'),
   DATA_DIR: Type.String({ default: 'data', minLength: 1, description: 'embedded database and local files' }),
   EMBEDDED_PG_ROOT_DIR: Type.String({
     default: '/var/lib/delivery-orders-api',
     minLength: 1,
     description: 'as root, the embedded PostgreSQL files the postgres user must reach',
   }),
-  REDIS_URL: Text('Redis for rate limits shared across instances'),
+  REDIS_URL: Secret('Redis for rate limits shared across instances'),
   RATE_LIMIT_PER_SECOND: Int(50, 0, 1_000_000, 'per API key; 0 turns limiting off'),
   RATE_LIMIT_BURST: Int(100, 1, 1_000_000, 'tokens a key may spend at once'),
-  OPS_TOKEN: Text('bearer token of the operations API (absent: no operations API)'),
+  OPS_TOKEN: Secret('bearer token of the operations API (absent: no operations API)', {
+    minLength: OPS_TOKEN_MIN_LENGTH,
+    hint: `must be at least ${OPS_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`,
+  }),
   LOG_LEVEL: Type.Union(
     LOG_LEVELS.map((level) => Type.Literal(level)),
     { default: 'info', description: 'log level' },
@@ -236,7 +251,7 @@ export const ENV_SCHEMA = Type.Object({
     3_600_000,
     "how long an open circuit holds an endpoint's deliveries",
   ),
-  CURSOR_SECRET: Text('key of the list cursors', {
+  CURSOR_SECRET: Secret('key of the list cursors', {
     minLength: 32,
     hint: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)',
   }),
@@ -245,7 +260,7 @@ export const ENV_SCHEMA = Type.Object({
   SELLER_SIREN: Text('issuer SIREN (9 digits)'),
   SELLER_VAT_NUMBER: Text('issuer VAT number (FR + key + SIREN)'),
   SELLER_EMAIL: Text('issuer e-mail printed on invoices'),
-  SMTP_URL: Text('SMTP server of the account e-mails (smtp:// or smtps://)', {
+  SMTP_URL: Secret('SMTP server of the account e-mails (smtp:// or smtps://)', {
     pattern: '^smtps?://\\S+$',
     hint: 'must be an smtp:// or smtps:// URL',
   }),
@@ -265,7 +280,7 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$',
     hint: 'must be a DNS label',
   }),
-  DKIM_PRIVATE_KEY: Text('DKIM private key, PEM (newlines may be written \\n)'),
+  DKIM_PRIVATE_KEY: Secret('DKIM private key, PEM (newlines may be written \\n)'),
   TRUST_PROXY: Text('proxies whose X-Forwarded-For is believed: true, a hop count, or addresses/CIDRs', {
     pattern: '^(true|false|\\d+|[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*)$',
     hint: 'must be true, false, a hop count or a comma-separated list of addresses/CIDRs',
@@ -284,18 +299,18 @@ export const ENV_SCHEMA = Type.Object({
   KEEP_ALIVE_TIMEOUT_MS: Int(65_000, 100, 600_000, 'an idle kept-alive connection is closed after'),
   MAX_CONNECTIONS_PER_ADDRESS: Int(256, 0, 1_000_000, 'open connections per client address; 0: no cap'),
   SHOPIFY_API_KEY: Text('client id of the Shopify app (turns the Shopify connector on)'),
-  SHOPIFY_API_SECRET: Text('client secret of the Shopify app (signs OAuth, webhooks and rate requests)'),
+  SHOPIFY_API_SECRET: Secret('client secret of the Shopify app (signs OAuth, webhooks and rate requests)'),
   SHOPIFY_ADMIN_ORIGIN_TEMPLATE: Type.String({
     default: 'https://{shop}',
     pattern: '^https?://\\S*\\{shop\\}\\S*$',
     hint: 'must be an http(s) URL containing {shop}',
     description: "a shop's admin origin; {shop} is its myshopify.com domain (tests only change it)",
   }),
-  CONNECTOR_SECRET_KEY: Text('AES-256 key of shop credentials at rest, 64 hex characters', {
+  CONNECTOR_SECRET_KEY: Secret('AES-256 key of shop credentials at rest, 64 hex characters', {
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
-  RECIPIENT_DATA_KEY: Text("AES-256 key of recipients' delivery instructions at rest, 64 hex characters", {
+  RECIPIENT_DATA_KEY: Secret("AES-256 key of recipients' delivery instructions at rest, 64 hex characters", {
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
@@ -320,7 +335,7 @@ export const ENV_SCHEMA = Type.Object({
       description: '/metrics on this port, without authentication',
     }),
   ),
-  METRICS_TOKEN: Text('bearer token of /metrics on PORT', {
+  METRICS_TOKEN: Secret('bearer token of /metrics on PORT', {
     minLength: 16,
     hint: 'must be at least 16 characters (e.g. `openssl rand -hex 32`)',
   }),
@@ -340,7 +355,7 @@ export const ENV_SCHEMA = Type.Object({
   S3_BUCKET: Text('S3 bucket of the proof-of-delivery files (required when OBJECT_STORE=s3)'),
   S3_REGION: Type.String({ default: 'us-east-1', minLength: 1, description: 'S3 region' }),
   S3_ACCESS_KEY_ID: Text("S3 access key id; unset: the AWS SDK's default credentials"),
-  S3_SECRET_ACCESS_KEY: Text('S3 secret access key (with S3_ACCESS_KEY_ID)'),
+  S3_SECRET_ACCESS_KEY: Secret('S3 secret access key (with S3_ACCESS_KEY_ID)'),
   S3_FORCE_PATH_STYLE: Bool(
     false,
     'path-style S3 URLs (endpoint/bucket/key), as MinIO and most S3-compatible servers want',
@@ -349,7 +364,7 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^AC[0-9a-fA-F]{32}$',
     hint: 'must be AC followed by 32 hexadecimal characters (Twilio console, Account Info)',
   }),
-  TWILIO_AUTH_TOKEN: Text('Twilio auth token: the API password and the key of X-Twilio-Signature', {
+  TWILIO_AUTH_TOKEN: Secret('Twilio auth token: the API password and the key of X-Twilio-Signature', {
     pattern: '^[0-9a-fA-F]{32}$',
     hint: 'must be the 32 hexadecimal characters of the Twilio console',
   }),
@@ -406,6 +421,7 @@ function parseEnv(env: Env): Env_ {
       hint?: string;
       minimum?: number;
       maximum?: number;
+      secret?: true;
     };
     const hint =
       schema?.hint ??
@@ -416,7 +432,12 @@ function parseEnv(env: Env): Env_ {
           : schema?.anyOf
             ? `must be one of ${LOG_LEVELS.join(', ')}`
             : error.message.toLowerCase().replace(/^expected /, 'must be '));
-    throw new ConfigError(`${name} ${hint}, got "${String(env[name]).trim()}"`);
+    const value = String(env[name]).trim();
+    const length = [...value].length;
+    const got = schema?.secret
+      ? `got ${length} character${length === 1 ? '' : 's'} (the value of a secret is not shown)`
+      : `got "${value}"`;
+    throw new ConfigError(`${name} ${hint}, ${got}`);
   }
   return parsed as Env_;
 }

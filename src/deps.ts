@@ -106,6 +106,10 @@ import { subscribers } from './outbox-subscribers.ts';
 const SIGN_IN_POLICY: BucketPolicy = { burst: 10, perSecond: 10 / (15 * 60) };
 /** Password-reset e-mails: 5 an hour, per e-mail address and per client address. */
 const RESET_MAIL_POLICY: BucketPolicy = { burst: 5, perSecond: 5 / 3600 };
+/** Team invitations: 20 at once, then 20 a day, per brand and per client address. */
+const INVITATION_POLICY: BucketPolicy = { burst: 20, perSecond: 20 / 86_400 };
+/** Invitations of one address by one brand: 3 at once, then 3 an hour. */
+const INVITED_ADDRESS_POLICY: BucketPolicy = { burst: 3, perSecond: 3 / 3600 };
 
 export type Clock = () => Date;
 
@@ -137,6 +141,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   mailer: Mailer;
   signInLimiter: RateLimiter;
   resetLimiter: RateLimiter;
+  /** The team page's invitations: per brand and client address, per invited address (closed with the account area). */
+  invitationLimits: { invitations: RateLimiter; perAddress: RateLimiter };
   /** Whether the rate limits' Redis answers (REDIS_URL): readiness says "degraded" while they fail open. */
   redisHealth: RedisHealth;
   /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
@@ -401,6 +407,10 @@ export function createDeps(
   };
   const signInLimiter = lazyLimiter(SIGN_IN_POLICY);
   const resetLimiter = lazyLimiter(RESET_MAIL_POLICY);
+  const invitationLimits = {
+    invitations: lazyLimiter(INVITATION_POLICY),
+    perAddress: lazyLimiter(INVITED_ADDRESS_POLICY),
+  };
   const accounts = accountService({
     users: stores.users,
     sessions: stores.sessions,
@@ -420,7 +430,13 @@ export function createDeps(
     clock,
   });
   const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
-  const team = teamManagement({ users: stores.users, transact, accounts });
+  const team = teamManagement({
+    users: stores.users,
+    transact,
+    accounts,
+    clock,
+    limits: invitationLimits,
+  });
   // Shop credentials: CONNECTOR_SECRET_KEY; in development only (config.ts enforces it), a key kept
   // in the database. Loaded on first use.
   const cipher = credentialCipher(
@@ -489,6 +505,7 @@ export function createDeps(
     mailer,
     signInLimiter,
     resetLimiter,
+    invitationLimits,
     redisHealth: redis,
     couriers,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('dlv users invite', () => {
-  it('e-mails a link that sets the password once; the person signs in with the role given', async () => {
+  it('e-mails a link that sets the password once and signs the person in, with the role given', async () => {
     const brand = await t.deps.brands.create({ name: 'Invited brand' });
     const email = uniqueEmail('invited');
     const res = await runDlv(
@@ -39,9 +39,15 @@ describe('dlv users invite', () => {
     expect(form.status).toBe(200);
     const token = new URL(link, 'http://x').searchParams.get('token')!;
     const set = await b.post('/account/invite', { _csrf: csrfOf(form.body), token, password: PASSWORD });
-    expect(set.status, set.body).toBe(200);
-    expect((await b.signIn(email, PASSWORD)).status).toBe(303);
-    expect((await b.get('/account')).body).toContain('Finance');
+    // #36 item 26: signed in at once, welcomed into the company named.
+    expect(set.status, set.body).toBe(303);
+    expect(set.location).toBe('/account?welcome=1');
+    const home = await b.get(set.location!);
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('Finance');
+    expect(home.body).toContain('<p class="success" role="status">Welcome to Invited brand');
+    // The password chosen is the account's.
+    expect((await browser().signIn(email, PASSWORD)).status).toBe(303);
     const again = await browser().submit('/account/sign-in', '/account/invite', {
       token,
       password: 'another-pass-1234',
@@ -57,9 +63,13 @@ describe('dlv users invite', () => {
       expect(res.code, res.stderr).toBe(0);
       return smtp.inbox.find((m) => m.to.includes(email))!.raw;
     };
-    expect(await subjectTo(['--lang', 'en'])).toContain('Subject: You are invited to your delivery account');
+    expect(await subjectTo(['--lang', 'en'])).toContain(
+      'Subject: Lang brand invited you to its delivery account',
+    );
     for (const lang of [[], ['--lang', 'de'], ['--lang', 'EN']])
-      expect(await subjectTo(lang), lang.join(' ')).not.toContain('You are invited');
+      expect(await subjectTo(lang), lang.join(' ')).toContain(
+        'Subject: Lang brand vous invite dans son espace',
+      );
   });
 
   it('refuses an unknown brand, a taken e-mail and an unknown role (exit 1, nothing sent)', async () => {

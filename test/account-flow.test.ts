@@ -127,6 +127,32 @@ describe('sign-up to a working API key', () => {
     const { rowCount } = await t.pool.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
     expect(rowCount).toBe(0);
   });
+
+  // #36 item 10: the company's name is the brand's, the default From name of its recipients' e-mails.
+  it('refuses a company name that could not be a sender name (line break, < > "), creating nothing', async () => {
+    const b = browser();
+    const email = uniqueEmail('evil');
+    for (const company of ['Evil\r\nBcc: victim@example.com', 'Shop <admin@evil.example>', 'Best "Shop"']) {
+      const res = await b.submit('/account/sign-up', '/account/sign-up', {
+        company,
+        email,
+        password: PASSWORD,
+      });
+      expect(res.status, company).toBe(400);
+      expect(res.body).toContain(
+        'Company name: must not contain line breaks, control characters or the characters &lt; &gt; &quot;',
+      );
+    }
+    const fr = await b.submit('/account/sign-up?lang=fr', '/account/sign-up', {
+      company: 'Evil\nX',
+      email,
+      password: PASSWORD,
+    });
+    expect(fr.body).toContain('Nom de la société : ne doit contenir ni retour à la ligne');
+    const { rowCount } = await t.pool.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email]);
+    expect(rowCount).toBe(0);
+    expect(t.smtp.inbox.some((m) => m.to.includes(email))).toBe(false);
+  });
 });
 
 describe('sessions', () => {

@@ -117,27 +117,47 @@ describe('printing labels from the account area', () => {
   it('has "Print label" on an order page, and explains its absence for an order without address', async () => {
     const page = await b.get(`/account/orders/${second}`);
     expect(page.body).toMatch(
-      new RegExp(`<form method="get" action="/account/orders/${second}/label" target="_blank"`),
+      new RegExp(
+        `<form method="post" action="/account/orders/${second}/label" target="_blank" class="labels"><input type="hidden" name="_csrf"`,
+      ),
     );
     expect(page.body).toContain('Print label');
-    const res = await b.get(`/account/orders/${second}/label?format=pdf&size=4x6`);
+    const print = (ref: string, fields: Record<string, string>) =>
+      b.post(`/account/orders/${ref}/label`, { _csrf: csrfOf(page.body), ...fields });
+    const res = await print(second, { format: 'pdf', size: '4x6' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.body.match(/\/Type \/Page\b/g)).toHaveLength(2);
+    expect(await labelledAt(second)).toBeInstanceOf(Date);
     const without = await b.get(`/account/orders/${awaiting}`);
     expect(without.body).not.toContain('Print label');
     expect(without.body).toContain('No label: an order can be collected');
-    const direct = await b.get(`/account/orders/${awaiting}/label`);
+    const direct = await print(awaiting, {});
     expect(direct.status).toBe(422);
-    const bad = await b.get(`/account/orders/${second}/label?format=png`);
+    const bad = await print(second, { format: 'png' });
     expect(bad.status).toBe(400);
+  });
+
+  // #36 item 5: the label's address was a GET, which a link on any site could open with the
+  // person's cookie (SameSite=Lax): the order was marked labelled and `order.labelled` sent.
+  it('prints nothing for a GET of the label address (a link from anywhere), only for the form’s POST', async () => {
+    const ref = await orderFor(brandId);
+    const link = await b.get(`/account/orders/${ref}/label?format=pdf&size=a6`);
+    expect(link.status).toBe(404);
+    expect(link.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(await labelledAt(ref)).toBeNull();
+    // The form's POST without its token (a forged cross-site form) prints nothing either.
+    const forged = await b.post(`/account/orders/${ref}/label`, { format: 'pdf' });
+    expect(forged.status).toBe(403);
+    expect(await labelledAt(ref)).toBeNull();
   });
 
   it('is the 404 page for another brand’s order', async () => {
     const foreignBrand = (await createBrandWithKey(t.deps, { name: 'Ailleurs' })).brandId;
     const foreign = await orderFor(foreignBrand);
-    expect((await b.get(`/account/orders/${foreign}/label`)).status).toBe(404);
     const page = await b.get('/account/orders');
+    const one = await b.post(`/account/orders/${foreign}/label`, { _csrf: csrfOf(page.body) });
+    expect(one.status).toBe(404);
     const res = await b.post('/account/labels', { _csrf: csrfOf(page.body), ref: foreign });
     expect(res.status).toBe(422);
     expect(res.body).toContain(`${foreign} is not one of your orders`);

@@ -170,6 +170,7 @@ describe('roles and brands', () => {
       email: `pending-${other.brandId}@example.com`,
       role: 'finance',
       locale: 'en',
+      ip: '127.0.0.1',
     });
     const [invitation] = await t.deps.team.invitations(inviter);
     const fixtures: Record<string, string> = {

@@ -51,25 +51,39 @@ describe('team page', () => {
     expect(invite.status).toBe(403);
   });
 
-  it('invites by e-mail with a role: the link sets the password and opens the account', async () => {
-    const { b } = await brandWithTeam();
+  it('invites by e-mail with a role, naming the company: the link sets the password and signs in', async () => {
+    const { b, owner } = await brandWithTeam();
+    const brandName = (await t.deps.brands.get(owner.brandId)).name;
     const email = uniqueEmail('invited');
     const sent = await b.submit('/account/team', '/account/team/invite', { email, role: 'finance' });
     expect(sent.status, sent.body).toBe(303);
-    expect((await b.get(sent.location!)).body).toContain('Invitation sent');
+    // #36 item 26: a done action is said in the success style, not the warning's.
+    expect((await b.get(sent.location!)).body).toMatch(/<p class="success" role="status">Invitation sent/);
     const listed = (await b.get('/account/team')).body;
     expect(listed).toContain(email);
     expect(listed).toContain('not yet');
 
     const link = t.smtp.linkTo(email, '/account/invite')!;
     expect(link).toMatch(/^https:\/\/dlv\.example\.com\/account\/invite\?token=/);
+    // #36 item 26: the e-mail said "your company"; it names the company now.
+    const mail = t.smtp.inbox.find((m) => m.to.includes(email))!;
+    expect(mail.raw).toContain(`Subject: ${brandName} invited you to its delivery account`);
+    expect(mail.raw.replace(/=\r?\n/g, '')).toContain(`delivery account of ${brandName}.`);
     const invited = new Browser(t.app, `10.4.1.${++ipCounter}`);
     const path = link.replace(/^https?:\/\/[^/]+/, '');
     const token = new URL(link).searchParams.get('token')!;
     const set = await invited.submit(path, '/account/invite', { token, password: 'a-fine-passphrase-31' });
-    expect(set.status, set.body).toBe(200);
-    expect((await invited.signIn(email, 'a-fine-passphrase-31')).status).toBe(303);
-    expect((await invited.get('/account')).body).toContain('Finance');
+    // #36 item 26: accepting signed nobody in (the person had to type the new password again).
+    expect(set.status, set.body).toBe(303);
+    expect(set.location).toBe('/account?welcome=1');
+    expect(set.setCookies.some((c) => c.startsWith('dlv_session='))).toBe(true);
+    const home = await invited.get('/account?welcome=1');
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('Finance');
+    expect(home.body).toContain(`<p class="success" role="status">Welcome to ${brandName}`);
+    expect(
+      (await new Browser(t.app, `10.4.1.${++ipCounter}`).signIn(email, 'a-fine-passphrase-31')).status,
+    ).toBe(303);
     // Accepted: a member (confirmed: the link reached the inbox), no longer a pending invitation.
     const team = (await b.get('/account/team')).body;
     expect(team).not.toContain('Pending invitations');
@@ -193,6 +207,67 @@ describe('team page', () => {
       elsewhere.email,
     ]);
     expect(rows).toEqual([{ brand_id: elsewhere.brandId, role: 'developer' }]);
+  });
+
+  // #36 item 7: an owner could send invitation e-mails without end, to one address or to many.
+  it('limits invitations per invited address and per brand, saying so on the form and sending nothing more', async () => {
+    const { owner, b } = await brandWithTeam();
+    const invite = (email: string) =>
+      b.submit('/account/team', '/account/team/invite', { email, role: 'developer' });
+    const mailsTo = (email: string) => t.smtp.inbox.filter((m) => m.to.includes(email)).length;
+    const email = uniqueEmail('again');
+    for (let i = 0; i < 3; i++) expect((await invite(email)).status).toBe(303);
+    const fourth = await invite(email);
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toContain(
+      'This address has been invited several times in the last hour: nothing was sent.',
+    );
+    expect(fourth.body).toContain(`value="${email}"`);
+    expect(mailsTo(email)).toBe(3);
+    // 20 at once per brand: 4 asked so far; 16 more pass, the next is refused.
+    const others = Array.from({ length: 17 }, (_, i) => uniqueEmail(`many${i}`));
+    for (const other of others.slice(0, 16)) expect((await invite(other)).status, other).toBe(303);
+    const past = await invite(others[16]!);
+    expect(past.status).toBe(429);
+    expect(past.body).toContain('Too many invitations sent lately: nothing was sent.');
+    expect(mailsTo(others[16]!)).toBe(0);
+    const { rowCount } = await t.pool.query('SELECT 1 FROM team_invitations WHERE lower(email) = lower($1)', [
+      others[16],
+    ]);
+    expect(rowCount).toBe(0);
+    // Another brand's owner is not held back by this one.
+    const other = await brandWithTeam();
+    expect(
+      (await other.b.submit('/account/team', '/account/team/invite', { email, role: 'finance' })).status,
+    ).toBe(303);
+    expect(owner.brandId).not.toBe(other.owner.brandId);
+  });
+
+  it('stops listing an invitation once it has expired, and the hourly clean-up deletes it', async () => {
+    const { owner, b } = await brandWithTeam();
+    const email = uniqueEmail('expiring');
+    expect((await b.submit('/account/team', '/account/team/invite', { email, role: 'finance' })).status).toBe(
+      303,
+    );
+    expect((await b.get('/account/team')).body).toContain(email);
+    await t.pool.query(
+      `UPDATE team_invitations SET expires_at = now() - interval '2 hours' WHERE brand_id = $1`,
+      [owner.brandId],
+    );
+    const page = (await b.get('/account/team')).body;
+    expect(page).not.toContain(email);
+    expect(page).not.toContain('Pending invitations');
+    const deleted = await t.deps.accounts.deleteExpired();
+    expect(deleted.invitations).toBeGreaterThanOrEqual(1);
+    const { rowCount } = await t.pool.query('SELECT 1 FROM team_invitations WHERE brand_id = $1', [
+      owner.brandId,
+    ]);
+    expect(rowCount).toBe(0);
+    // Invited again, it is listed again with a fresh link.
+    expect((await b.submit('/account/team', '/account/team/invite', { email, role: 'finance' })).status).toBe(
+      303,
+    );
+    expect((await b.get('/account/team')).body).toContain(email);
   });
 
   it('tells an invitee whose address has an account elsewhere by then that they cannot join, leaving it untouched', async () => {

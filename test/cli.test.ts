@@ -109,6 +109,13 @@ describe('dlv', () => {
         1,
         /pickup_address: 69002 \(Lyon\) is outside the delivery zone/,
       ],
+      // #36 item 10: a line break became the default sender name (a From and a subject split in two).
+      [
+        ['brands', 'create', '--name', 'Evil\r\nBcc: victim@example.com'],
+        1,
+        /name: must not contain line breaks, control characters or the characters < > "/,
+      ],
+      [['brands', 'create', '--name', 'Shop <admin@evil.example>'], 1, /name: must not contain line breaks/],
       [['brands', 'frobnicate'], 2, /unknown command/],
       [['brands', 'list', '--bogus'], 2, /unknown option --bogus/],
     ];
@@ -118,12 +125,16 @@ describe('dlv', () => {
       expect(res.stderr).toMatch(message);
       expect(res.stdout).toBe('');
     }
+    const refused = await t.pool.query("SELECT 1 FROM brands WHERE name LIKE 'Evil%' OR name LIKE 'Shop <%'");
+    expect(refused.rowCount).toBe(0);
   });
 
   it('escapes control characters of public text in human output; --json stays exact (issue #23)', async () => {
     // A company name as the account area takes it: terminal escapes (title, clear screen) and a bidi override.
     const name = 'Acme\x1b]0;owned\x07\x1b[2J\u202eevil';
-    const brand = await t.deps.brands.create({ name });
+    // Stored as it is by hand: a new brand's name may not carry control characters (#36 item 10).
+    const brand = await t.deps.brands.create({ name: 'Acme' });
+    await t.pool.query('UPDATE brands SET name = $2 WHERE id = $1', [brand.id, name]);
     const human = await runDlv(['brands', 'show', brand.id], env);
     expect(human.code).toBe(0);
     expect(controlsIn(human.stdout)).toEqual([]);

@@ -12,11 +12,11 @@ import { createScratchDatabase } from './support/scratch-database.ts';
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let t: TestApp;
 let now = new Date('2026-10-15T10:00:00Z');
-const OPS = { authorization: 'Bearer ops-secret-token' };
+const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
 beforeAll(async () => {
   scratch = await createScratchDatabase();
   t = await buildTestApp({
-    config: { databaseUrl: scratch.url, opsToken: 'ops-secret-token' },
+    config: { databaseUrl: scratch.url, opsToken: 'ops-secret-token-0123456789abcdef' },
     clock: () => now,
   });
 });

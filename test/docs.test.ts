@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { proofMembers } from '../src/domain/proofs/proof-json.ts';
 import { ERROR_STATUS } from '../src/errors.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -71,6 +72,43 @@ describe('documentation', () => {
       [...guide.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1]!, Number(m[2])] as const),
     );
     for (const [code, status] of Object.entries(ERROR_STATUS)) expect(rows.get(code), code).toBe(status);
+  });
+
+  // #36 item 27: the guide said the delivery webhooks did not carry the proof yet; they have since.
+  it('says what the delivery webhooks carry of the proof: every member the door events sign', () => {
+    const guide = readFileSync(join(ROOT, 'docs/proof-of-delivery.md'), 'utf8');
+    const bullet = /^- \*\*Webhooks\*\*:[\s\S]*?(?=^- \*\*)/m.exec(guide)?.[0] ?? '';
+    expect(bullet).not.toMatch(/\byet\b|are to carry/);
+    const at = new Date('2026-11-25T10:30:00Z');
+    const attempt = { receivedBy: 'Camille', latitude: 48.857, longitude: 2.352, filesErasedAt: null };
+    const members = proofMembers(
+      [
+        {
+          ...attempt,
+          id: 'att_1',
+          outcome: 'failed_attempt',
+          reason: 'absent',
+          happenedAt: at,
+          photoKey: null,
+          signatureKey: null,
+        },
+        {
+          ...attempt,
+          id: 'att_2',
+          outcome: 'delivered',
+          reason: null,
+          happenedAt: at,
+          photoKey: 'p',
+          signatureKey: 's',
+        },
+      ],
+      () => 'https://dlv.example.com/proofs/x',
+    );
+    const names = Object.entries(members).flatMap(([name, value]) => [name, ...Object.keys(value ?? {})]);
+    for (const name of names) expect(bullet, name).toContain(`\`${name}\``);
+    for (const event of ['order.delivered', 'order.delivery_failed', 'order.status_changed'])
+      expect(bullet, event).toContain(`\`${event}\``);
+    expect(bullet).toMatch(/\*\*7 days\*\*/);
   });
 
   it('keeps the README a front door: at most 15 KB, the rest in docs/', () => {

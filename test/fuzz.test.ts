@@ -53,7 +53,7 @@ const ONLY = process.env.FUZZ_ONLY ? new Set(process.env.FUZZ_ONLY.split(',')) :
 
 // A clock the seeding can move into the previous month (its orders make a second draft invoice).
 let frozen: Date | null = null;
-const OPS_TOKEN = 'fuzz-ops-token';
+const OPS_TOKEN = 'fuzz-ops-token-0123456789abcdefgh';
 const t = await buildTestApp({ clock: () => frozen ?? new Date(), config: { opsToken: OPS_TOKEN } });
 const served = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
 const doc = served.json();

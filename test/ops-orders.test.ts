@@ -3,10 +3,10 @@ import { API, buildTestApp, call, createBrandWithKey, type TestApp, testDatabase
 import { createOrder } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 
-const OPS = { authorization: 'Bearer ops-secret-token' };
+const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ config: { opsToken: 'ops-secret-token' } });
+  t = await buildTestApp({ config: { opsToken: 'ops-secret-token-0123456789abcdef' } });
 });
 afterAll(() => t.close());
 

@@ -15,7 +15,7 @@ import { createOrder, subscribeToWebhooks, VALID_ORDER } from './support/orders.
 import { POPPLER, pdfPagesToPng, pdfText } from './support/pdf-pages.ts';
 import { runDlv } from './support/run-cli.ts';
 
-const OPS = { authorization: 'Bearer ops-secret-token' };
+const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
 // Tuesday 24 November 2026, 10:00 in Paris (UTC+1): before the cut-off.
 let now = new Date('2026-11-24T09:00:00Z');
 const at = (iso: string) => {
@@ -23,7 +23,7 @@ const at = (iso: string) => {
 };
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ config: { opsToken: 'ops-secret-token' }, clock: () => now });
+  t = await buildTestApp({ config: { opsToken: 'ops-secret-token-0123456789abcdef' }, clock: () => now });
 });
 afterAll(() => t.close());
 

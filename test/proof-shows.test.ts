@@ -3,9 +3,11 @@
  * stored), the account area's order page, the tracking page with and without the brand's consent
  * (the company page's checkbox), and lists that carry no proof.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { call, createBrandWithKey } from './support/app.ts';
+import { subscribeToWebhooks } from './support/orders.ts';
 import { buildProofApp, deliveredOrder, orderAtTheDoor, recordAttempt } from './support/proofs.ts';
 
 let t: Awaited<ReturnType<typeof buildProofApp>>;
@@ -135,6 +137,63 @@ describe('proof in GET /orders/{ref}', () => {
     expect(list.statusCode).toBe(200);
     expect(list.data.orders[0]).not.toHaveProperty('proof_of_delivery');
     expect(list.data.orders[0]).not.toHaveProperty('failed_attempt');
+  });
+});
+
+// What docs/proof-of-delivery.md says of the webhooks (#36 item 27): door scans' events carry both
+// members with 7-day links; order.status_changed and the operator's set-status carry neither.
+describe('proof in the delivery webhooks', () => {
+  const eventsOf = async (brandId: string) =>
+    (
+      await t.pool.query<{ type: string; data: { order: Record<string, unknown> } }>(
+        'SELECT type, data FROM outbox_events WHERE brand_id = $1 ORDER BY id',
+        [brandId],
+      )
+    ).rows;
+  const door = (ref: string, extra: Record<string, unknown>) => ({
+    id: randomUUID(),
+    context: 'door',
+    code: ref,
+    happened_at: new Date().toISOString(),
+    ...extra,
+  });
+  const operator = { courierId: null, locale: 'en' as const };
+
+  it('carries both members in the door scans’ events, neither in order.status_changed', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    await subscribeToWebhooks(t.pool, brand.brandId);
+    const { ref } = await orderAtTheDoor(t, brand);
+    await t.deps.scans.apply(operator, [door(ref, { outcome: 'failed_attempt', reason: 'absent' })]);
+    await t.deps.orders.setStatus(ref, 'out_for_delivery', null);
+    await t.deps.scans.apply(operator, [door(ref, { outcome: 'delivered', received_by: 'Camille' })]);
+    const events = await eventsOf(brand.brandId);
+    const failed = events.find((e) => e.type === 'order.delivery_failed')!.data.order;
+    expect(failed).toMatchObject({
+      status: 'failed_attempt',
+      proof_of_delivery: null,
+      failed_attempt: { reason: 'absent', attempts: 1 },
+    });
+    const delivered = events.find((e) => e.type === 'order.delivered')!.data.order;
+    expect(delivered).toMatchObject({
+      status: 'delivered',
+      proof_of_delivery: { received_by: 'Camille', photo_url: null, signature_url: null, location: null },
+      failed_attempt: { reason: 'absent', attempts: 1 },
+    });
+    for (const e of events.filter((e) => e.type === 'order.status_changed')) {
+      expect(e.data.order).not.toHaveProperty('proof_of_delivery');
+      expect(e.data.order).not.toHaveProperty('failed_attempt');
+    }
+  });
+
+  it('carries neither when the operator sets the status without a scan', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    await subscribeToWebhooks(t.pool, brand.brandId);
+    const { ref } = await orderAtTheDoor(t, brand);
+    await t.deps.orders.setStatus(ref, 'delivered', null);
+    const delivered = (await eventsOf(brand.brandId)).find((e) => e.type === 'order.delivered')!.data.order;
+    expect(delivered).toMatchObject({ status: 'delivered' });
+    expect(delivered).not.toHaveProperty('proof_of_delivery');
+    expect(delivered).not.toHaveProperty('failed_attempt');
   });
 });
 

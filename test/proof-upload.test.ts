@@ -12,14 +12,17 @@ import { buildTestApp, call, createBrandWithKey } from './support/app.ts';
 import { createOrder } from './support/orders.ts';
 import { orderAtTheDoor, testSignature } from './support/proofs.ts';
 
-const OPS = { authorization: 'Bearer test-ops-token' };
+const OPS = { authorization: 'Bearer test-ops-token-0123456789abcdefgh' };
 let t: Awaited<ReturnType<typeof buildTestApp>> & { dataDir: string };
 
 beforeAll(async () => {
   const { mkdtemp } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const dataDir = await mkdtemp(path.join(tmpdir(), 'dlv-proof-upload-'));
-  t = Object.assign(await buildTestApp({ config: { dataDir, opsToken: 'test-ops-token' } }), { dataDir });
+  t = Object.assign(
+    await buildTestApp({ config: { dataDir, opsToken: 'test-ops-token-0123456789abcdefgh' } }),
+    { dataDir },
+  );
 });
 afterAll(async () => {
   await t?.close();

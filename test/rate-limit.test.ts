@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failedAttemptLimit } from '../src/http/shared/failed-attempt-limit.ts';
+import {
+  operatorAccess,
+  sharedOpsToken,
+  WRONG_OPS_TOKEN_POLICY,
+} from '../src/http/shared/operator-access.ts';
 import { UNKNOWN_KEY_POLICY } from '../src/http/shared/unknown-key-limit.ts';
 import { canConnect } from '../src/infra/embedded-postgres.ts';
+import { memoryRateLimiter } from '../src/infra/rate-limit/token-bucket.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -110,7 +117,96 @@ describe('unknown API keys per client address (in memory)', () => {
   });
 });
 
+const OPS_TOKEN = `ops-${randomBytes(24).toString('hex')}`;
+/** An operations API request from `address` with `token` (none: no Authorization header). */
+const opsFrom = (address: string, token?: string) => ({
+  method: 'GET' as const,
+  url: '/ops/v1/couriers',
+  remoteAddress: address,
+  headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+});
+const wrongToken = () => randomBytes(24).toString('hex');
+
+// #36 item 3: 60 wrong tokens in 0.3 s were 60 × 401, guessing at the speed of the network.
+describe('wrong operator tokens per client address (in memory)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The default test configuration: the per-key limits off (RATE_LIMIT_PER_SECOND=0), this one still on.
+    t = await buildTestApp({ config: { opsToken: OPS_TOKEN } });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 with Retry-After past the limit, then refuses the address even the right token', async () => {
+    const address = freshAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < WRONG_OPS_TOKEN_POLICY.burst; i++)
+      statuses.push((await call(t.app, opsFrom(address, wrongToken()))).statusCode);
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    const refused = await call(t.app, opsFrom(address, wrongToken()));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.data).toMatchObject({ ok: false, error: 'rate_limited' });
+    expect(refused.data.message).toMatch(/wrong operator tokens/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Blocked: the right token gets the same answer, so the 429s tell a guesser nothing.
+    const right = await call(t.app, opsFrom(address, OPS_TOKEN));
+    expect(right.statusCode).toBe(429);
+    expect(right.headers['retry-after']).toBeDefined();
+    // Another address is untouched.
+    expect((await call(t.app, opsFrom(freshAddress(), OPS_TOKEN))).statusCode).toBe(200);
+    expect((await call(t.app, opsFrom(freshAddress(), wrongToken()))).statusCode).toBe(401);
+  });
+
+  it('never counts the right token, nor a request without any', async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 3 * WRONG_OPS_TOKEN_POLICY.burst; i++) {
+      expect((await call(t.app, opsFrom(address, OPS_TOKEN))).statusCode).toBe(200);
+      expect((await call(t.app, opsFrom(address))).statusCode).toBe(401);
+    }
+    expect((await call(t.app, opsFrom(address, wrongToken()))).statusCode).toBe(401);
+  });
+
+  it('lets the address in again once its Retry-After has passed', async () => {
+    let now = Date.parse('2026-11-24T09:00:00Z');
+    const clock = () => now;
+    const access = operatorAccess(
+      sharedOpsToken(OPS_TOKEN),
+      failedAttemptLimit(
+        memoryRateLimiter(WRONG_OPS_TOKEN_POLICY, clock),
+        { bucket: 'ops', message: 'no' },
+        clock,
+      ),
+    );
+    const bearer = (token: string) => `Bearer ${token}`;
+    for (let i = 0; i < WRONG_OPS_TOKEN_POLICY.burst; i++)
+      await expect(access.authenticate(bearer(wrongToken()), 'a')).rejects.toMatchObject({
+        code: 'unauthorized',
+      });
+    const blocked = await access.authenticate(bearer(wrongToken()), 'a').catch((err) => err);
+    expect(blocked).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 10 });
+    now += 9_000;
+    await expect(access.authenticate(bearer(OPS_TOKEN), 'a')).rejects.toMatchObject({ code: 'rate_limited' });
+    now += 1_000;
+    await expect(access.authenticate(bearer(OPS_TOKEN), 'a')).resolves.toEqual({ credential: 'ops_token' });
+  });
+});
+
 describe.skipIf(!redisReachable)('rate limiting shared through Redis', () => {
+  it('counts the wrong operator tokens of one address across two instances', async () => {
+    const a = await buildTestApp({ config: { opsToken: OPS_TOKEN, redisUrl: REDIS_URL } });
+    const b = await buildTestApp({ config: { opsToken: OPS_TOKEN, redisUrl: REDIS_URL } });
+    try {
+      const address = freshAddress();
+      const statuses: number[] = [];
+      for (let i = 0; i <= WRONG_OPS_TOKEN_POLICY.burst; i++)
+        statuses.push((await call((i % 2 ? a : b).app, opsFrom(address, wrongToken()))).statusCode);
+      expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('counts the unknown keys of one address across two instances', async () => {
     const a = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });
     const b = await buildTestApp({ config: { ...LIMITED, redisUrl: REDIS_URL } });

@@ -493,7 +493,7 @@ describe('recipient SMS', () => {
     const [sms] = mine();
     expect(sms!.from).toBe('+33757000000');
     expect(sms!.text).toMatch(
-      /^Café Noé: votre colis arrive aujourd'hui\. Suivi : https:\/\/dlv\.example\.com\/track\/\S+$/,
+      /^Café Noé : votre colis arrive aujourd'hui\. Suivi : https:\/\/dlv\.example\.com\/track\/\S+$/,
     );
     expect(sms!.text.length).toBeLessThanOrEqual(160);
     expect((await notificationsOf(s.deps, ref)).map((r) => [r.channel, r.status, r.detail])).toEqual([

@@ -16,7 +16,7 @@ import { exampleUrl } from './support/security-fixtures.ts';
  * test-only routes that fail in every way a handler can.
  */
 
-const OPS_TOKEN = 'response-hygiene-ops-token';
+const OPS_TOKEN = 'response-hygiene-ops-token-0123456789';
 const ACCOUNT_CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
 const GENERIC_500 = 'An internal error occurred; it has been logged with this request id.';

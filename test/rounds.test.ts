@@ -15,7 +15,7 @@ let day: string;
 const refs: Record<string, string> = {};
 let pickupId: string;
 
-const OPS = { authorization: 'Bearer test-ops-token' };
+const OPS = { authorization: 'Bearer test-ops-token-0123456789abcdefgh' };
 const ops = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, payload?: unknown) =>
   call(t.app, {
     method,
@@ -58,7 +58,7 @@ async function newCourier() {
 }
 
 beforeAll(async () => {
-  t = await buildScratchTestApp({ config: { opsToken: 'test-ops-token' } });
+  t = await buildScratchTestApp({ config: { opsToken: 'test-ops-token-0123456789abcdefgh' } });
   brand = await createBrandWithKey(t.deps, { pickupAddress: '5 rue Oberkampf 75011 Paris' });
   const first = await createOrder(t.app, brand, { ...VALID_ORDER, delivery_address: ADDRESSES.oberkampf12 });
   const row = await t.pool.query(

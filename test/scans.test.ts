@@ -18,7 +18,7 @@ import {
 } from './support/app.ts';
 import { createOrder, subscribeToWebhooks, VALID_ORDER } from './support/orders.ts';
 
-const OPS = { authorization: 'Bearer ops-secret-token' };
+const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
 // Tuesday 24 November 2026, 10:00 in Paris (UTC+1): before the pickup cut-off.
 let now = new Date('2026-11-24T09:00:00Z');
 const setNow = (iso: string) => {
@@ -26,7 +26,7 @@ const setNow = (iso: string) => {
 };
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ config: { opsToken: 'ops-secret-token' }, clock: () => now });
+  t = await buildTestApp({ config: { opsToken: 'ops-secret-token-0123456789abcdef' }, clock: () => now });
 });
 afterAll(() => t.close());
 

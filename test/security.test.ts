@@ -28,7 +28,7 @@ let revoked: TestBrand;
 let noScopeFor: Map<string, TestBrand>;
 
 beforeAll(async () => {
-  t = await buildTestApp({ config: { opsToken: 'test-ops-token' } });
+  t = await buildTestApp({ config: { opsToken: 'test-ops-token-0123456789abcdefgh' } });
   revoked = await createBrandWithKey(t.deps);
   await t.deps.apiKeys.revoke(revoked.keyId);
   noScopeFor = new Map();
@@ -40,6 +40,13 @@ afterAll(() => t.close());
 
 const UNKNOWN_KEY = `dlv_${'ab'.repeat(32)}`;
 
+/**
+ * Each refused request from an address of its own: an address sending more wrong operator tokens
+ * than the limit allows is answered 429 (test/rate-limit.test.ts), and these walks send one per route.
+ */
+let addresses = 0;
+const anotherAddress = () => `10.81.${Math.floor(++addresses / 250)}.${addresses % 250}`;
+
 describe('the operations API', () => {
   it('refuses a valid brand key: only OPS_TOKEN opens it', async () => {
     const brand = await createBrandWithKey(t.deps);
@@ -47,6 +54,7 @@ describe('the operations API', () => {
       const res = await call(t.app, {
         method: route.method as 'GET',
         url: exampleUrl(route.url),
+        remoteAddress: anotherAddress(),
         headers: { ...brand.headers, 'content-type': 'application/json' },
         payload: route.method === 'GET' ? undefined : '{}',
       });
@@ -104,6 +112,7 @@ describe('every authenticated route', () => {
         const res = await call(t.app, {
           method: route.method as 'GET',
           url: exampleUrl(route.url),
+          remoteAddress: anotherAddress(),
           headers: headersFor({ 'content-type': 'application/json' }),
           payload: route.method === 'GET' ? undefined : '{}',
         });
@@ -121,6 +130,7 @@ describe('every authenticated route', () => {
       const res = await call(t.app, {
         method: route.method as 'GET',
         url: exampleUrl(route.url),
+        remoteAddress: anotherAddress(),
         headers: { ...brand.headers, 'content-type': 'application/json' },
         payload: route.method === 'GET' ? undefined : '{}',
       });
@@ -186,7 +196,11 @@ describe('proof-of-delivery files', () => {
       'GET /proofs/:attemptId/:kind none',
     ]);
     const expires = Math.floor(Date.now() / 1000) + 600;
-    for (const headers of [{}, brand.headers, { authorization: 'Bearer test-ops-token' }]) {
+    for (const headers of [
+      {},
+      brand.headers,
+      { authorization: 'Bearer test-ops-token-0123456789abcdefgh' },
+    ]) {
       for (const url of [
         '/proofs/att_0000000000000000/photo',
         `/proofs/att_0000000000000000/signature?expires=${expires}&sig=${'A'.repeat(43)}`,
@@ -221,7 +235,7 @@ describe('the brands’ logos (/track/assets/logo)', () => {
       other.headers,
       brand.headers,
       session,
-      { authorization: 'Bearer test-ops-token' },
+      { authorization: 'Bearer test-ops-token-0123456789abcdefgh' },
     ]) {
       const own = await call(t.app, {
         url: `/track/assets/logo/${brand.brandId}/${logoSha256}.png`,
@@ -257,7 +271,7 @@ describe('every courier route that needs a courier session', () => {
   const cases: [string, () => Promise<Record<string, string>>][] = [
     ['no cookie', async () => ({})],
     ['a valid API key', async () => (await createBrandWithKey(t.deps)).headers],
-    ['the OPS_TOKEN', async () => ({ authorization: 'Bearer test-ops-token' })],
+    ['the OPS_TOKEN', async () => ({ authorization: 'Bearer test-ops-token-0123456789abcdefgh' })],
     ['a forged courier cookie', async () => ({ cookie: `dlv_courier_session=${'A'.repeat(43)}.forged` })],
     [
       'a brand user’s session',
@@ -322,7 +336,11 @@ describe('the unsubscribe links (/unsubscribe/{token})', () => {
     bytes[40]! ^= 1;
     const brand = await createBrandWithKey(t.deps);
     for (const token of [bytes.toString('base64url'), real.slice(0, -2), `${'A'.repeat(66)}`, 'x']) {
-      for (const headers of [{}, brand.headers, { authorization: 'Bearer test-ops-token' }]) {
+      for (const headers of [
+        {},
+        brand.headers,
+        { authorization: 'Bearer test-ops-token-0123456789abcdefgh' },
+      ]) {
         for (const method of ['GET', 'POST'] as const) {
           const res = await t.app.inject({
             method,
@@ -417,7 +435,7 @@ describe("Twilio's webhooks (/sms/twilio/*)", () => {
   beforeAll(async () => {
     sms = await buildTestApp({
       config: {
-        opsToken: 'test-ops-token',
+        opsToken: 'test-ops-token-0123456789abcdefgh',
         publicBaseUrl: PUBLIC,
         twilio: {
           accountSid: `AC${'0'.repeat(32)}`,
@@ -463,7 +481,7 @@ describe("Twilio's webhooks (/sms/twilio/*)", () => {
     const credentials: Record<string, string>[] = [
       {},
       brand.headers,
-      { authorization: 'Bearer test-ops-token' },
+      { authorization: 'Bearer test-ops-token-0123456789abcdefgh' },
       { authorization: `Basic ${Buffer.from(`AC${'0'.repeat(32)}:${TOKEN}`).toString('base64')}` },
       { cookie: `dlv_session=${'A'.repeat(43)}.forged` },
       { 'x-twilio-signature': '' },
@@ -571,7 +589,7 @@ describe('the tracking page’s self-service (decision 0007)', () => {
     const credentials: [string, Record<string, string>, string][] = [
       ['nothing', {}, ''],
       ['an API key', brand.headers, ''],
-      ['the OPS_TOKEN', { authorization: 'Bearer test-ops-token' }, ''],
+      ['the OPS_TOKEN', { authorization: 'Bearer test-ops-token-0123456789abcdefgh' }, ''],
       [
         'a forged CSRF cookie',
         { cookie: `dlv_track_csrf=${'A'.repeat(32)}.forged` },

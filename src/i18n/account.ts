@@ -351,20 +351,20 @@ const ACCOUNT = {
     fr: 'Ouvrez ce lien dans l’heure pour choisir un nouveau mot de passe. Si vous n’avez rien demandé, ignorez ce message :',
   },
   'mail.invite.subject': {
-    en: 'You are invited to your delivery account',
-    fr: 'Invitation à votre espace de livraison',
+    en: '{brand} invited you to its delivery account',
+    fr: '{brand} vous invite dans son espace de livraison',
   },
   'mail.invite.body': {
-    en: 'You have been invited to your company’s delivery account. Open this link within 7 days to choose your password:',
-    fr: 'Vous êtes invité(e) dans l’espace de livraison de votre société. Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe :',
+    en: 'You have been invited to the delivery account of {brand}. Open this link within 7 days to choose your password; you will then be signed in:',
+    fr: 'Vous êtes invité(e) dans l’espace de livraison de {brand}. Ouvrez ce lien dans les 7 jours pour choisir votre mot de passe ; vous serez alors connecté(e) :',
   },
   'invite.title': {
     en: 'Choose your password',
     fr: 'Choisir votre mot de passe',
   },
-  'invite.done': {
-    en: 'Your password is set. You can sign in.',
-    fr: 'Votre mot de passe est enregistré. Vous pouvez vous connecter.',
+  'invite.welcome': {
+    en: 'Welcome to {brand}: your password is set and you are signed in.',
+    fr: 'Bienvenue chez {brand} : votre mot de passe est enregistré et vous êtes connecté(e).',
   },
   'mail.inviteClash.subject': {
     en: '{brand} invited you to its delivery account',
@@ -1309,10 +1309,6 @@ const ACCOUNT = {
     en: 'not yet (link valid until {date})',
     fr: 'pas encore (lien valable jusqu’au {date})',
   },
-  'team.expired': {
-    en: 'not yet (link expired: invite again)',
-    fr: 'pas encore (lien expiré : invitez de nouveau)',
-  },
   'team.cancelInvitation': {
     en: 'Cancel',
     fr: 'Annuler',
@@ -1321,9 +1317,17 @@ const ACCOUNT = {
     en: 'Invitation cancelled: its link no longer works.',
     fr: 'Invitation annulée : son lien ne fonctionne plus.',
   },
+  'team.tooManyInvitations': {
+    en: 'Too many invitations sent lately: nothing was sent. Try again in an hour.',
+    fr: 'Trop d’invitations envoyées ces derniers temps : rien n’a été envoyé. Réessayez dans une heure.',
+  },
+  'team.addressInvitedTooOften': {
+    en: 'This address has been invited several times in the last hour: nothing was sent. Try again later.',
+    fr: 'Cette adresse a été invitée plusieurs fois dans l’heure : rien n’a été envoyé. Réessayez plus tard.',
+  },
   'team.resendHint': {
-    en: 'To send a new link (or change the role), invite the address again: the previous link stops working.',
-    fr: 'Pour envoyer un nouveau lien (ou changer le rôle), invitez de nouveau l’adresse : le lien précédent ne fonctionne plus.',
+    en: 'An invitation is listed until it is accepted, cancelled or expires (7 days). To send a new link (or change the role), invite the address again: the previous link stops working.',
+    fr: 'Une invitation reste listée jusqu’à ce qu’elle soit acceptée, annulée ou expirée (7 jours). Pour envoyer un nouveau lien (ou changer le rôle), invitez de nouveau l’adresse : le lien précédent ne fonctionne plus.',
   },
   'invite.clashTitle': {
     en: 'You cannot join {brand}',

@@ -40,7 +40,8 @@ const FIELD_PROBLEMS = {
   },
   // Recipient settings form (/account/notifications) and the brand's logo.
   'steps.unknown': { en: 'must be among {allowed}', fr: 'doit être parmi {allowed}' },
-  'senderName.characters': {
+  // A brand's name and a sender name: what goes into a mail's From and subject.
+  'displayName.characters': {
     en: 'must not contain line breaks, control characters or the characters < > "',
     fr: 'ne doit contenir ni retour à la ligne, ni caractère de contrôle, ni les caractères < > "',
   },

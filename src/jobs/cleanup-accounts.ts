@@ -4,8 +4,9 @@ import { defineJob } from './job.ts';
 import { CLEANUP_ACCOUNTS_SPEC } from './job-names.ts';
 
 /**
- * Hourly: sessions idle for 12 h or 7 days old, and one-time tokens expired or used, are refused
- * anyway; drop them. Couriers' sessions too (same limits).
+ * Hourly: sessions idle for 12 h or 7 days old, one-time tokens expired or used, and team
+ * invitations expired (no longer listed, their links refused) are dead anyway; drop them. Couriers'
+ * sessions too (same limits).
  */
 export const CLEANUP_ACCOUNTS = defineJob({
   ...CLEANUP_ACCOUNTS_SPEC,
@@ -21,9 +22,9 @@ export const CLEANUP_ACCOUNTS = defineJob({
     const deleted = await deps.accounts.deleteExpired();
     const couriers = await deps.couriers.deleteExpired();
     if (couriers > 0) helpers.logger.info(`deleted ${couriers} expired courier sessions`);
-    if (deleted.sessions + deleted.tokens > 0) {
+    if (deleted.sessions + deleted.tokens + deleted.invitations > 0) {
       helpers.logger.info(
-        `deleted ${deleted.sessions} expired sessions and ${deleted.tokens} dead account tokens`,
+        `deleted ${deleted.sessions} expired sessions, ${deleted.tokens} dead account tokens and ${deleted.invitations} expired team invitations`,
       );
     }
   },

@@ -18,7 +18,7 @@ import { DOC_SHOTS, hasChromium } from './support.ts';
  * Then the brand sees the proof through the API, its webhook and the account area, and the recipient
  * on the tracking page.
  */
-const OPS_TOKEN = 'courier-journey-ops-token';
+const OPS_TOKEN = 'courier-journey-ops-token-0123456789';
 const ops = { authorization: `Bearer ${OPS_TOKEN}` };
 
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;

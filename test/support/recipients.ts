@@ -62,7 +62,7 @@ export async function recipientsStage(options: { config?: Partial<Config>; start
   const config = testConfig({
     smtpUrl: smtp.url,
     publicBaseUrl: BASE,
-    opsToken: 'ops-secret-token',
+    opsToken: 'ops-secret-token-0123456789abcdef',
     smsFrom: '+33757000000',
     ...options.config,
   });

@@ -46,11 +46,11 @@ export function teamInvitationsRepository(db: Queryable): TeamInvitationStore {
         ],
       );
     },
-    /** The brand's invitations, oldest first (the team page), expired ones included. */
-    async listForBrand(brandId: string): Promise<TeamInvitation[]> {
+    /** The brand's invitations still open at `at`, oldest first (the team page). */
+    async listForBrand(brandId: string, at: Date): Promise<TeamInvitation[]> {
       const { rows } = await db.query<InvitationRow>(
-        `SELECT ${COLUMNS} FROM team_invitations WHERE brand_id = $1 ORDER BY created_at, id`,
-        [brandId],
+        `SELECT ${COLUMNS} FROM team_invitations WHERE brand_id = $1 AND expires_at > $2 ORDER BY created_at, id`,
+        [brandId, at],
       );
       return rows.map(toInvitation);
     },
@@ -69,6 +69,10 @@ export function teamInvitationsRepository(db: Queryable): TeamInvitationStore {
         brandId,
       ]);
       return rowCount === 1;
+    },
+    async deleteExpired(before: Date): Promise<number> {
+      const { rowCount } = await db.query('DELETE FROM team_invitations WHERE expires_at < $1', [before]);
+      return rowCount ?? 0;
     },
   };
 }

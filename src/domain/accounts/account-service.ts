@@ -41,8 +41,14 @@ export interface AccountServiceDeps {
   onShopsChanged?: () => void;
 }
 
-/** Where a team invitation's link stands (see invitationLink, acceptInvitation). */
-type InvitationAnswer = { state: 'live' | 'taken' | 'accepted'; brandName: string };
+/** Where a team invitation's link stands (see invitationLink). */
+type InvitationAnswer = { state: 'live' | 'taken'; brandName: string };
+
+/** What accepting an invitation did (see acceptInvitation). */
+type InvitationAcceptance =
+  | { state: 'taken'; brandName: string }
+  /** The account is ready and signed in: `session.token` is the new session's cookie. */
+  | { state: 'accepted'; brandName: string; session: { token: string } };
 
 const SIGN_IN_REFUSED = 'The e-mail or the password is wrong.';
 /** The account area's people, sessions and one-time links (sign-up, sign-in, resets, invitations). */
@@ -77,8 +83,8 @@ export interface AccountService {
   /** The session of a cookie's token, or null (unknown, idle for 12 h, 7 days old, or its brand disabled). */
   resume(token: string): Promise<ActiveSession | null>;
   signOut(session: ActiveSession): Promise<void>;
-  /** Removes idle or too old sessions and dead one-time tokens (hourly job). */
-  deleteExpired(): Promise<{ sessions: number; tokens: number }>;
+  /** Removes idle or too old sessions, dead one-time tokens and expired team invitations (hourly job). */
+  deleteExpired(): Promise<{ sessions: number; tokens: number; invitations: number }>;
   /**
    * Re-entering the password opens sensitive actions for STEP_UP_MS. Each attempt counts with the
    * sign-in attempts (same buckets, per account and per address): a stolen session cannot guess
@@ -116,19 +122,21 @@ export interface AccountService {
    */
   invitationLink(token: string): Promise<InvitationAnswer | null>;
   /**
-   * Accepts a team invitation: the account is made (confirmed: the link reached the inbox) with
-   * the chosen password and the invitation is gone. When the address has an account by now,
-   * nothing happens (`taken`: their account stays as it is, the invitation pending). Null when
-   * the link is no live team invitation.
+   * Accepts an invitation with the chosen password, and signs the person in (a new session):
+   * a team invitation makes the account (confirmed: the link reached the inbox) and is gone; a
+   * `dlv users invite` link sets the first password of the account made then, as a reset does.
+   * A team invitation whose address has an account by now does nothing (`taken`: that account
+   * stays as it is, the invitation pending). A link that is neither, or no longer live, is
+   * `not_found`; a refused password is the field's error, and nothing is changed.
    */
-  acceptInvitation(token: string, password: string): Promise<InvitationAnswer | null>;
+  acceptInvitation(token: string, password: string): Promise<InvitationAcceptance>;
   linkIsLive(token: string, purpose: TokenPurpose): boolean | Promise<boolean>;
   /**
-   * Sets the new password with a live link, and ends every session of the user and every other
-   * reset or invitation link still out (an older link must not undo the change). An invitation's
-   * link works the same way: it sets the first password.
+   * Sets the new password with a live reset link, and ends every session of the user and every
+   * other reset or invitation link still out (an older link must not undo the change); the person
+   * then signs in. (An invitation's link is `acceptInvitation`'s.)
    */
-  resetPassword(token: string, password: string, purpose?: 'reset_password' | 'invite'): Promise<void>;
+  resetPassword(token: string, password: string): Promise<void>;
 }
 
 /** Sign-up, e-mail verification, sign-in and sessions, password reset. */
@@ -197,6 +205,41 @@ export function accountService(deps: AccountServiceDeps): AccountService {
     return (await stores.users.emailTaken(invitation.email))
       ? { state: 'taken', brandName }
       : { state: 'live', brandName };
+  }
+
+  const deadLink = () => new AppError('not_found', 'This link has expired or has already been used.');
+
+  /**
+   * Sets the password with a live link (a reset's, or `dlv users invite`'s), and ends every session
+   * of the user and every other reset or invitation link still out (an older link must not undo
+   * the change). Returns whose password it was.
+   */
+  async function setPasswordByLink(
+    token: string,
+    password: string,
+    purpose: 'reset_password' | 'invite',
+  ): Promise<{ userId: string; brandName: string }> {
+    if (!TOKEN_PATTERN.test(token)) throw deadLink();
+    const { user, revoked } = await deps.transact(async (stores) => {
+      const userId = await stores.sessions.consumeToken(hashSecret(token), purpose, clock());
+      const found = userId ? await stores.users.findById(userId) : null;
+      if (!found) throw deadLink();
+      checkPassword(password, found.email);
+      await stores.users.setPassword(found.id, await hashPassword(password));
+      await stores.sessions.useUpTokens(found.id, ['reset_password', 'invite'], clock());
+      // Whoever held the old password may hold a session: none survives the change.
+      await stores.sessions.deleteAllOf(found.id);
+      // An invitation's link is the account's first use: nothing was made before it.
+      const { passwordHash: _, ...user } = found;
+      const unproven =
+        purpose === 'reset_password' && !user.emailVerifiedAt ? await revokeUnproven(stores, user) : null;
+      // The link reached the inbox, which is what verification proves.
+      await stores.users.markVerified(user.id);
+      return { user, revoked: unproven };
+    });
+    for (const keyId of revoked?.keyIds ?? []) deps.onKeyRevoked?.(keyId);
+    if (revoked?.shops) deps.onShopsChanged?.();
+    return { userId: user.id, brandName: user.brandName };
   }
 
   async function limit(key: string): Promise<void> {
@@ -300,13 +343,16 @@ export function accountService(deps: AccountServiceDeps): AccountService {
 
     signOut: (session: ActiveSession) => sessions.delete(session.id),
 
-    deleteExpired() {
+    async deleteExpired() {
       const now = clock().getTime();
-      return sessions.deleteExpired(
+      const dead = new Date(now - 3600_000);
+      const deleted = await sessions.deleteExpired(
         new Date(now - SESSION_IDLE_MS),
         new Date(now - SESSION_ABSOLUTE_MS),
-        new Date(now - 3600_000),
+        dead,
       );
+      const invitations = await deps.transact((stores) => stores.teamInvitations.deleteExpired(dead));
+      return { ...deleted, invitations };
     },
 
     async stepUp(session: ActiveSession, password: string, ip: string): Promise<void> {
@@ -359,14 +405,22 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       const role = input.role;
       // Nobody knows this password: the account opens only through the link.
       const passwordHash = await hashPassword(newSecret().token);
-      const user = await deps.transact(async (stores) => {
+      const { user, brandName } = await deps.transact(async (stores) => {
         const brand = await brandService(stores.brands).get(input.brandId);
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
-        return stores.users.insert({ id: prefixedId('usr'), brandId: brand.id, email, passwordHash, role });
+        const inserted = await stores.users.insert({
+          id: prefixedId('usr'),
+          brandId: brand.id,
+          email,
+          passwordHash,
+          role,
+        });
+        return { user: inserted, brandName: brand.name };
       });
       if (!user) throw fieldProblem('email', 'email.taken');
       const { passwordHash: _, ...invited } = user;
-      await deps.mail.invite(email, await issueToken(user.id, 'invite', INVITE_TTL_MS), input.locale);
+      const token = await issueToken(user.id, 'invite', INVITE_TTL_MS);
+      await deps.mail.invite(email, token, brandName, input.locale);
       return invited;
     },
 
@@ -393,7 +447,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
         });
       });
       if (holder) await deps.mail.inviteClash(holder.email, input.brandName, input.locale);
-      else await deps.mail.invite(email, secret.token, input.locale);
+      else await deps.mail.invite(email, secret.token, input.brandName, input.locale);
     },
 
     async invitationLink(token: string): Promise<InvitationAnswer | null> {
@@ -404,13 +458,13 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       });
     },
 
-    async acceptInvitation(token: string, password: string): Promise<InvitationAnswer | null> {
-      if (!TOKEN_PATTERN.test(token)) return null;
-      return deps.transact(async (stores) => {
+    async acceptInvitation(token: string, password: string): Promise<InvitationAcceptance> {
+      if (!TOKEN_PATTERN.test(token)) throw deadLink();
+      const team = await deps.transact(async (stores) => {
         const invitation = await stores.teamInvitations.findLive(hashSecret(token), clock(), true);
         if (!invitation) return null;
         const answer = await answerFor(stores, invitation);
-        if (answer.state === 'taken') return answer;
+        if (answer.state === 'taken') return { state: 'taken' as const, brandName: answer.brandName };
         checkPassword(password, invitation.email);
         const user = await stores.users.insert({
           id: prefixedId('usr'),
@@ -423,39 +477,19 @@ export function accountService(deps: AccountServiceDeps): AccountService {
         if (!user) return { state: 'taken' as const, brandName: answer.brandName };
         await stores.users.markVerified(user.id);
         await stores.teamInvitations.delete(invitation.brandId, invitation.id);
-        return { state: 'accepted' as const, brandName: answer.brandName };
+        return { state: 'accepted' as const, brandName: answer.brandName, userId: user.id };
       });
+      if (team?.state === 'taken') return team;
+      // Not a team invitation: `dlv users invite`'s link, to the account made then.
+      const { userId, brandName } = team ?? (await setPasswordByLink(token, password, 'invite'));
+      return { state: 'accepted', brandName, session: await openSession(userId) };
     },
 
     linkIsLive: (token: string, purpose: 'reset_password' | 'invite' | 'verify_email') =>
       TOKEN_PATTERN.test(token) ? sessions.tokenIsLive(hashSecret(token), purpose, clock()) : false,
 
-    async resetPassword(
-      token: string,
-      password: string,
-      purpose: 'reset_password' | 'invite' = 'reset_password',
-    ): Promise<void> {
-      const dead = new AppError('not_found', 'This link has expired or has already been used.');
-      if (!TOKEN_PATTERN.test(token)) throw dead;
-      const revoked = await deps.transact(async (stores) => {
-        const userId = await stores.sessions.consumeToken(hashSecret(token), purpose, clock());
-        const found = userId ? await stores.users.findById(userId) : null;
-        if (!found) throw dead;
-        checkPassword(password, found.email);
-        await stores.users.setPassword(found.id, await hashPassword(password));
-        await stores.sessions.useUpTokens(found.id, ['reset_password', 'invite'], clock());
-        // Whoever held the old password may hold a session: none survives the change.
-        await stores.sessions.deleteAllOf(found.id);
-        // An invitation's link is the account's first use: nothing was made before it.
-        const { passwordHash: _, ...user } = found;
-        const unproven =
-          purpose === 'reset_password' && !user.emailVerifiedAt ? await revokeUnproven(stores, user) : null;
-        // The link reached the inbox, which is what verification proves.
-        await stores.users.markVerified(user.id);
-        return unproven;
-      });
-      for (const keyId of revoked?.keyIds ?? []) deps.onKeyRevoked?.(keyId);
-      if (revoked?.shops) deps.onShopsChanged?.();
+    async resetPassword(token: string, password: string): Promise<void> {
+      await setPasswordByLink(token, password, 'reset_password');
     },
   };
 }

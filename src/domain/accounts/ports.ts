@@ -54,7 +54,8 @@ export interface Mailer {
 export interface AccountMail {
   verifyEmail(to: string, token: string, locale: string): Promise<void>;
   resetPassword(to: string, token: string, locale: string): Promise<void>;
-  invite(to: string, token: string, locale: string): Promise<void>;
+  /** An invitation into `brandName`'s account, named so the invitee knows whose it is. */
+  invite(to: string, token: string, brandName: string, locale: string): Promise<void>;
   accountExists(to: string, locale: string): Promise<void>;
   /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
   inviteClash(to: string, brandName: string, locale: string): Promise<void>;
@@ -144,12 +145,14 @@ export interface UserStore {
 export interface TeamInvitationStore {
   /** Creates the brand's invitation of `email`, or replaces its link, role and expiry (the id stays). */
   upsert(invitation: NewTeamInvitation): Promise<void>;
-  /** The brand's invitations, oldest first (the team page), expired ones included. */
-  listForBrand(brandId: string): Promise<TeamInvitation[]>;
+  /** The brand's invitations still open at `at`, oldest first (the team page). */
+  listForBrand(brandId: string, at: Date): Promise<TeamInvitation[]>;
   /** The live invitation of a link, locked when asked (in a transaction, to accept it once). */
   findLive(tokenHash: Buffer, at: Date, lock?: boolean): Promise<TeamInvitation | null>;
   /** False when the brand has no such invitation (another brand's, or already gone). */
   delete(brandId: string, id: string): Promise<boolean>;
+  /** Removes the invitations expired before `before` (every brand's); how many. */
+  deleteExpired(before: Date): Promise<number>;
 }
 
 /**

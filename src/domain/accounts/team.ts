@@ -1,25 +1,31 @@
 import { AppError, invalidField } from '../../errors.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import type { AccountService } from './account-service.ts';
-import type { UserStore } from './ports.ts';
-import { isRole, type Role, type TeamInvitation, type User } from './user.ts';
+import type { RateLimiter, UserStore } from './ports.ts';
+import { isRole, type Role, type TeamInvitation, type User, validateEmail } from './user.ts';
 
 const USER_ID = /^usr_[0-9a-f]{16}$/;
 const INVITATION_ID = /^ivt_[0-9a-f]{16}$/;
 
 export const LAST_OWNER = 'The brand must keep at least one owner.';
 export const NOT_YOURSELF = 'You cannot remove yourself or change your own role.';
+export const TOO_MANY_INVITATIONS = 'Too many invitations sent lately: try again in an hour.';
+export const ADDRESS_INVITED_TOO_OFTEN =
+  'This address has been invited several times in the last hour: try again later.';
 
 /** The team page: a brand's people and pending invitations, managed by its owners. */
 export interface TeamManagement {
   list(actor: User): Promise<User[]>;
-  /** The brand's pending invitations (expired ones too, until cancelled or sent again). */
+  /** The brand's pending invitations; an expired one is gone (invite the address again). */
   invitations(actor: User): Promise<TeamInvitation[]>;
   /**
    * An e-mailed link (7 days, single use) that makes the account when accepted; an address of
-   * another brand gets the same invitation and answer as a new one: see inviteMember.
+   * another brand gets the same invitation and answer as a new one: see inviteMember. Each sends
+   * an e-mail, so they are limited (`rate_limited`, TOO_MANY_INVITATIONS or
+   * ADDRESS_INVITED_TOO_OFTEN): per brand and per client address, and per invited address.
    */
-  invite(actor: User, input: { email: string; role: string; locale: string }): Promise<void>;
+  invite(actor: User, input: { email: string; role: string; locale: string; ip: string }): Promise<void>;
   /** Cancels a pending invitation: its link stops working. Another brand's is "not found". */
   cancelInvitation(actor: User, invitationId: string): Promise<void>;
   /** The person is looked up first: another brand's is "not found" whatever the role sent. */
@@ -40,6 +46,12 @@ export function teamManagement(deps: {
   users: UserStore;
   transact: Transact;
   accounts: AccountService;
+  clock: Clock;
+  /**
+   * Invitations sent, counted per brand and per client address (`invitations`), and per brand and
+   * invited address (`perAddress`): an owner's form must not become a way to mail anyone at will.
+   */
+  limits: { invitations: RateLimiter; perAddress: RateLimiter };
 }): TeamManagement {
   function mustOwn(user: User): void {
     if (user.role !== 'owner') throw new AppError('insufficient_scope', 'Only owners manage the team.');
@@ -82,16 +94,29 @@ export function teamManagement(deps: {
 
     async invitations(actor: User): Promise<TeamInvitation[]> {
       mustOwn(actor);
-      return deps.transact((stores) => stores.teamInvitations.listForBrand(actor.brandId));
+      return deps.transact((stores) => stores.teamInvitations.listForBrand(actor.brandId, deps.clock()));
     },
 
-    invite(actor: User, input: { email: string; role: string; locale: string }): Promise<void> {
+    async invite(actor: User, input: { email: string; role: string; locale: string; ip: string }) {
       mustOwn(actor);
-      return deps.accounts.inviteMember({
+      // A mistyped address is the form's own error, before anything is counted.
+      const email = validateEmail(input.email).toLowerCase();
+      if (!isRole(input.role)) throw invalidField('role', 'must be owner, developer or finance');
+      const { invitations, perAddress } = deps.limits;
+      const allowed =
+        (await invitations.take(`invite:brand:${actor.brandId}`)).allowed &&
+        (await invitations.take(`invite:ip:${input.ip}`)).allowed;
+      if (!allowed) throw new AppError('rate_limited', TOO_MANY_INVITATIONS);
+      // Keyed by the brand too: another brand's invitations of the same address tell nothing.
+      if (!(await perAddress.take(`invite:to:${actor.brandId}:${email}`)).allowed)
+        throw new AppError('rate_limited', ADDRESS_INVITED_TOO_OFTEN);
+      await deps.accounts.inviteMember({
         brandId: actor.brandId,
         brandName: actor.brandName,
         invitedBy: actor.id,
-        ...input,
+        email: input.email,
+        role: input.role,
+        locale: input.locale,
       });
     },
 

@@ -1,5 +1,6 @@
 import { fieldProblem } from '../../errors.ts';
 import { locateAddress } from '../coverage/locate-address.ts';
+import { checkDisplayName } from '../shared/display-name.ts';
 
 export interface Brand {
   id: string;
@@ -19,10 +20,15 @@ export interface Brand {
 
 export const BRAND_ID_PATTERN = /^brd_[0-9a-f]{16}$/;
 
+/**
+ * A brand's name: 1 to 200 characters, and the sender-name rules, since it is the default From
+ * name of its recipients' e-mails and is in their subjects (`dlv brands create`, the sign-up form).
+ */
 export function validateBrandName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 200)
     throw fieldProblem('name', 'length.between', { min: 1, max: 200 });
+  checkDisplayName('name', trimmed);
   return trimmed;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { codeSms } from './code-message.ts';
 import type { NotificationStep } from './ports.ts';
 import {
   DEFAULT_COLOUR,
@@ -63,9 +64,31 @@ describe('recipient messages', () => {
         const text = recipientSms(facts(step, { locale, brandName: 'Maison Éole' }));
         expect(measureSms(text), `${step} ${locale}: ${text}`).toMatchObject({ encoding: 'gsm7', parts: 1 });
         expect(text.length).toBeLessThanOrEqual(SMS_SINGLE_GSM7);
-        expect(text.startsWith('Maison Éole: ')).toBe(true);
+        expect(text.startsWith(locale === 'fr' ? 'Maison Éole : ' : 'Maison Éole: ')).toBe(true);
         expect(text.endsWith(step === 'failed_attempt' ? '/change' : 'UvWx')).toBe(true);
       }
+    }
+  });
+
+  // #36 item 10: a French SMS read "Maison Eole: votre colis … Suivi : https://…", two styles in one.
+  it('space every colon of an SMS one way per language: " : " in French, ": " in English', () => {
+    const texts = (locale: 'fr' | 'en') => [
+      ...(['confirmed', 'out_for_delivery', 'delivered', 'failed_attempt'] as const).flatMap((step) => [
+        recipientSms(facts(step, { locale, brandName: 'Maison Éole' })),
+        recipientSms(facts(step, { locale, brandName: 'Maison Éole', window: null })),
+      ]),
+      codeSms(locale, 'Maison Éole', '048213'),
+    ];
+    const colons = (text: string) => [...text.replace(/https:\/\/\S+/g, 'URL').matchAll(/(.?):(.?)/g)];
+    for (const text of texts('fr')) {
+      expect(colons(text).length, text).toBeGreaterThan(0);
+      for (const [, before, after] of colons(text)) expect(`${before}:${after}`, text).toBe(' : ');
+    }
+    for (const text of texts('en')) {
+      expect(colons(text).length, text).toBeGreaterThan(0);
+      // A time (10:45) is written with a colon too, without spaces.
+      for (const [, before, after] of colons(text))
+        expect(before === ' ' || (after !== ' ' && !/\d/.test(after!)), text).toBe(false);
     }
   });
 });

@@ -208,5 +208,6 @@ export function recipientSms(facts: Omit<MessageFacts, 'colour' | 'hasLogo' | 'u
     brand: facts.brandName,
     message,
     link: facts.step === 'failed_attempt' ? facts.changeUrl : facts.trackingUrl,
+    locale: facts.locale,
   });
 }

@@ -1,4 +1,5 @@
 import { AppError, fieldProblem, validateAll } from '../../errors.ts';
+import { checkDisplayName } from '../shared/display-name.ts';
 import { NOTIFICATION_STEPS, type NotificationStep, type RecipientSettings } from './ports.ts';
 
 /** The settings a brand can choose, as the form or a caller gives them (`''`: none). */
@@ -18,13 +19,6 @@ export type SettingsToSave = Omit<RecipientSettings, 'logoSha256' | 'updatedAt'>
 
 export const SENDER_NAME_MAX = 60;
 
-/**
- * What a From display name must not carry: line breaks and other controls (C0, DEL, C1, the
- * Unicode line and paragraph separators) could split a header or hide text; `<`, `>` and `"`
- * would let the name pass for an address, or end the quoted name, in `"<name>" <address>`.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const NAME_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029<>"]/;
 const COLOUR = /^#[0-9a-f]{6}$/;
 
 function steps(field: string, values: readonly string[]): NotificationStep[] {
@@ -38,7 +32,7 @@ function steps(field: string, values: readonly string[]): NotificationStep[] {
 function senderName(value: string): string | null {
   const name = value.trim();
   if (name === '') return null;
-  if (NAME_FORBIDDEN.test(name)) throw fieldProblem('sender_name', 'senderName.characters');
+  checkDisplayName('sender_name', name);
   // Characters as a person counts them (an emoji is one), as PostgreSQL's length() does.
   const length = [...name].length;
   if (length > SENDER_NAME_MAX)

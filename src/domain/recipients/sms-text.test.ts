@@ -42,15 +42,23 @@ describe('composeSms', () => {
   const link = 'https://dlv.example.com/track/AbCdEfGhIjKlMnOpQrStUv';
 
   it('puts the brand first and the link last, in GSM-7', () => {
-    const text = composeSms({ brand: 'Maison Éole', message: 'votre colis arrive aujourd’hui.', link });
-    expect(text).toBe(`Maison Éole: votre colis arrive aujourd'hui. ${link}`);
+    const text = composeSms({
+      brand: 'Maison Éole',
+      message: 'votre colis arrive aujourd’hui.',
+      link,
+      locale: 'fr',
+    });
+    expect(text).toBe(`Maison Éole : votre colis arrive aujourd'hui. ${link}`);
+    expect(
+      composeSms({ brand: 'Maison Éole', message: 'your parcel arrives today.', link, locale: 'en' }),
+    ).toBe(`Maison Éole: your parcel arrives today. ${link}`);
     expect(measureSms(text)).toMatchObject({ encoding: 'gsm7', parts: 1 });
   });
 
   it('shortens a long brand name to keep one message, never the link', () => {
     const message = 'votre colis arrive aujourd’hui entre 10h00 et 12h00. Suivi :';
     const brand = 'La Très Grande Boutique Parisienne des Objets Introuvables et Merveilleux';
-    const text = composeSms({ brand, message, link });
+    const text = composeSms({ brand, message, link, locale: 'fr' });
     expect(measureSms(text)).toMatchObject({ encoding: 'gsm7', parts: 1 });
     expect(measureSms(text).units).toBeGreaterThan(150);
     expect(text.startsWith('La Très Grande')).toBe(true);
@@ -58,7 +66,12 @@ describe('composeSms', () => {
   });
 
   it('lets a text that cannot fit go to two parts, with 12 characters of the brand at least', () => {
-    const text = composeSms({ brand: 'A brand with a long name', message: 'x'.repeat(150), link });
+    const text = composeSms({
+      brand: 'A brand with a long name',
+      message: 'x'.repeat(150),
+      link,
+      locale: 'en',
+    });
     expect(text.startsWith('A brand wit.: ')).toBe(true);
     expect(measureSms(text).parts).toBe(2);
   });

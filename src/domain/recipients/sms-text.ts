@@ -98,6 +98,12 @@ export function measureSms(text: string): SmsMeasure {
 }
 
 /**
+ * A colon as each language writes it in our texts: French puts a space before it (a plain one:
+ * GSM-7 has no narrow no-break space), English none. Every SMS follows it, the wording's colons too.
+ */
+const smsColon = (locale: 'fr' | 'en'): string => (locale === 'fr' ? ' : ' : ': ');
+
+/**
  * `text` with the typographic characters GSM-7 lacks replaced by their plain forms (curly quotes,
  * dashes, circumflexes, ç…), so one apostrophe does not send the whole text as UCS-2 at less than
  * half the length. What has no plain form (another script, an emoji) is kept: UCS-2 then carries it.
@@ -113,13 +119,19 @@ export function toGsm7(text: string): string {
  * The SMS of a notification: the brand's name first (the reader sees whose parcel it is before
  * anything), the message, the link last (a phone makes it tappable). When the whole does not fit
  * one GSM-7 message, the brand's name is shortened (never below 12 characters) before the text
- * is let go to two parts: the link is never cut.
+ * is let go to two parts: the link is never cut. The colon after the name is spaced as the
+ * message's own ones are: ` : ` in French, `: ` in English (`smsColon`).
  */
-export function composeSms(parts: { brand: string; message: string; link: string | null }): string {
+export function composeSms(parts: {
+  brand: string;
+  message: string;
+  link: string | null;
+  locale: 'fr' | 'en';
+}): string {
   const message = toGsm7(parts.message.trim());
   const link = parts.link ? ` ${parts.link}` : '';
   const brand = toGsm7(parts.brand.trim().replace(/\s+/g, ' '));
-  const build = (name: string) => `${name}: ${message}${link}`;
+  const build = (name: string) => `${name}${smsColon(parts.locale)}${message}${link}`;
   const full = build(brand);
   if (measureSms(full).parts === 1) return full;
   const spare = SMS_SINGLE_GSM7 - measureSms(build('')).units;

@@ -182,12 +182,12 @@ export function authRoutes(
 
   // A reset link and an invitation link both lead to a "choose a password" form. An invitation is
   // a team page's (team_invitations: the account is made on acceptance) or `dlv users invite`'s (an
-  // account already made, with a user_tokens link).
+  // account already made, with a user_tokens link); accepted, it signs the person in.
   const passwordLinks = [
-    { path: 'reset', purpose: 'reset_password', title: 'reset.title', done: 'reset.done' },
-    { path: 'invite', purpose: 'invite', title: 'invite.title', done: 'invite.done' },
+    { path: 'reset', purpose: 'reset_password', title: 'reset.title' },
+    { path: 'invite', purpose: 'invite', title: 'invite.title' },
   ] as const;
-  for (const { path, purpose, title, done } of passwordLinks) {
+  for (const { path, purpose, title } of passwordLinks) {
     const action = `${ACCOUNT_PATH}/${path}`;
     app.get(`/${path}`, PAGE, async (request, reply) => {
       const ctx = await context(request, reply);
@@ -205,9 +205,15 @@ export function authRoutes(
       const token = text(request, 'token', 200);
       try {
         const password = text(request, 'password');
-        const invitation = purpose === 'invite' ? await accounts.acceptInvitation(token, password) : null;
-        if (invitation?.state === 'taken') return cannotJoin(reply, ctx, invitation.brandName);
-        if (!invitation) await accounts.resetPassword(token, password, purpose);
+        if (purpose === 'invite') {
+          const invitation = await accounts.acceptInvitation(token, password);
+          if (invitation.state === 'taken') return cannotJoin(reply, ctx, invitation.brandName);
+          // Accepted: signed in at once (a new session, never one the browser brought), welcomed home.
+          if (request.principal?.kind === 'user') await accounts.signOut(request.principal.session);
+          await setSessionCookie(reply, signer, invitation.session.token, baseUrl);
+          return reply.redirect(`${ACCOUNT_PATH}?welcome=1`, 303);
+        }
+        await accounts.resetPassword(token, password);
       } catch (err) {
         if (isAppError(err) && err.code === 'not_found') {
           return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('verify.bad')), 404);
@@ -215,9 +221,10 @@ export function authRoutes(
         const error = formError(err, ctx, { password: 'field.password' });
         return sendPage(reply, resetPage(ctx, { action, title: ctx.t(title), token }, { error }), 400);
       }
+      // A reset: every session ended with the old password, this browser's too; sign in again.
       reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
       const link = { href: `${ACCOUNT_PATH}/sign-in`, label: ctx.t('signIn.title') };
-      return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t(done), link));
+      return sendPage(reply, messagePage(ctx, ctx.t(title), ctx.t('reset.done'), link));
     });
   }
 }

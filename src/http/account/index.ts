@@ -75,6 +75,7 @@ interface AccountAreaContext extends WiredConnectors {
   mailer: Mailer;
   signInLimiter: RateLimiter;
   resetLimiter: RateLimiter;
+  invitationLimits: { invitations: RateLimiter; perAddress: RateLimiter };
   brands: BrandService;
   invoices: InvoiceService;
   labels: LabelService;
@@ -207,6 +208,8 @@ export function accountArea(deps: AccountAreaContext) {
       deps.mailer.close();
       await deps.signInLimiter.close();
       await deps.resetLimiter.close();
+      await deps.invitationLimits.invitations.close();
+      await deps.invitationLimits.perAddress.close();
     });
   };
 }

@@ -7,7 +7,7 @@ import { publicServerUrl } from '../public/server-url.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
-import { clientIp, list, text } from './form.ts';
+import { clientIp, list, query, text } from './form.ts';
 import { revealOnce } from './key-reveal.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE } from './session-cookies.ts';
 import { homePage, keysPage, revokePage } from './views/account-pages.ts';
@@ -41,8 +41,14 @@ export function keyRoutes(
 ): void {
   const { accounts, accountKeys } = deps;
 
+  // `welcome`: the redirect after an accepted invitation says so.
   app.get('/', SIGNED_IN, async (request, reply) =>
-    sendPage(reply, homePage(await context(request, reply), publicServerUrl(deps))),
+    sendPage(
+      reply,
+      homePage(await context(request, reply), publicServerUrl(deps), {
+        welcome: query(request, 'welcome', 1) === '1',
+      }),
+    ),
   );
 
   async function keysView(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {

@@ -3,7 +3,7 @@ import { type LabelService, labelOptions, type PrintedLabels } from '../../domai
 import { type AppError, isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
-import { list, query, text } from './form.ts';
+import { list, text } from './form.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 
 /** What the label pages use. */
@@ -43,9 +43,14 @@ function refusal(
 }
 
 /**
- * Labels from the account area: the orders page's selection (a form POST, CSRF-checked by the
- * area, opening the PDF in a new tab) and an order page's "Print label" (a form GET). Without
- * JavaScript: plain forms. Nothing is printed when any order cannot be: the page says which.
+ * Labels from the account area: the orders page's selection and an order page's "Print label",
+ * both form POSTs CSRF-checked by the area, opening the PDF in a new tab. Without JavaScript: plain
+ * forms. Nothing is printed when any order cannot be: the page says which.
+ *
+ * Never a GET: the first print of an order marks it labelled and tells the brand's listeners
+ * (`order.labelled`), and the session cookie (SameSite=Lax) rides along a top-level link from any
+ * site, so a link elsewhere could print for the person. The public API's GET takes an API key,
+ * which no other site's page holds.
  */
 export function labelRoutes(
   app: FastifyInstance,
@@ -70,10 +75,10 @@ export function labelRoutes(
     }
   }
 
-  app.get('/orders/:trackingRef/label', SIGNED_IN, async (request, reply) => {
+  app.post('/orders/:trackingRef/label', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     const ref = (request.params as { trackingRef: string }).trackingRef;
-    const options = labelOptions(query(request, 'format', 10) || 'pdf', query(request, 'size', 10) || 'a6');
+    const options = labelOptions(text(request, 'format', 10) || 'pdf', text(request, 'size', 10) || 'a6');
     return answer(request, reply, [ref], () => deps.labels.printOne(session.user.brandId, ref, options));
   });
 

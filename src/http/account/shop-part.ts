@@ -13,7 +13,10 @@ import type { PageContext } from './views/layout.ts';
 
 /** What the Shops page is drawn again with: a notice above the shops, or one platform's form as typed. */
 export interface ShopsPageState {
+  /** What was just done (a shop connected, its settings saved). */
   notice?: string;
+  /** Why a form was refused, said above the shops. */
+  error?: string;
   /** The form a platform draws again (what was typed, what was wrong), read by that platform only. */
   form?: { platform: Platform; state: unknown };
 }

@@ -170,7 +170,7 @@ export function shopRoutes(
       const ctx = await context(request, reply);
       const errors = fieldErrors(err, ctx, SETTINGS_FIELDS);
       // A tampered form only: the page shows why above the shops.
-      return view(request, reply, { notice: Object.values(errors).join(' ') }, 400);
+      return view(request, reply, { error: Object.values(errors).join(' ') }, 400);
     }
     return reply.redirect(`/account/shops?saved=${connection.id}`, 303);
   });

@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TeamManagement } from '../../domain/accounts/team.ts';
-import { LAST_OWNER, NOT_YOURSELF } from '../../domain/accounts/team.ts';
-import type { Clock } from '../../domain/shared/clock.ts';
+import {
+  ADDRESS_INVITED_TOO_OFTEN,
+  LAST_OWNER,
+  NOT_YOURSELF,
+  TOO_MANY_INVITATIONS,
+} from '../../domain/accounts/team.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
-import { query, text } from './form.ts';
+import { clientIp, query, text } from './form.ts';
 import { removeMemberPage, teamPage } from './views/team-pages.ts';
 import type { MessageKey } from './words.ts';
 
@@ -27,11 +31,14 @@ const REFUSALS: Record<string, MessageKey> = {
   [LAST_OWNER]: 'team.lastOwner',
   [NOT_YOURSELF]: 'team.notYourself',
 };
+const THROTTLED: Record<string, MessageKey> = {
+  [TOO_MANY_INVITATIONS]: 'team.tooManyInvitations',
+  [ADDRESS_INVITED_TOO_OFTEN]: 'team.addressInvitedTooOften',
+};
 
 /** What the team pages use. */
 interface TeamRoutesContext {
   team: TeamManagement;
-  clock: Clock;
 }
 
 /** The team page (owners only): the brand's people, pending invitations, roles, removal. */
@@ -48,7 +55,7 @@ export function teamRoutes(
       team.list(session.user),
       team.invitations(session.user),
     ]);
-    const page = teamPage(await context(request, reply), { members, invitations, now: deps.clock() }, state);
+    const page = teamPage(await context(request, reply), { members, invitations }, state);
     return sendPage(reply, page, status);
   }
 
@@ -69,10 +76,12 @@ export function teamRoutes(
     // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
     const typed = () => ({ email: text(request, 'email', 254), role: text(request, 'role', 20) });
     try {
-      await team.invite(session.user, { ...typed(), locale: request.locale });
+      await team.invite(session.user, { ...typed(), locale: request.locale, ip: clientIp(request) });
       return reply.redirect('/account/team?done=invited', 303);
     } catch (err) {
       const ctx = await context(request, reply);
+      const throttled = isAppError(err) && err.code === 'rate_limited' ? THROTTLED[err.message] : undefined;
+      if (throttled) return view(request, reply, { ...typed(), error: ctx.t(throttled) }, 429);
       const error =
         // Only ever someone of the owner's own brand (see inviteMember).
         isAppError(err) && err.details?.[0]?.problem?.code === 'email.taken'

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
@@ -7,8 +7,10 @@ import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
+import { OPS_UNAUTHORIZED_MESSAGE, WRONG_OPS_TOKENS_MESSAGE } from '../shared/operator-access.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
+import { errorResponses } from '../shared/schemas/shared.ts';
 import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
@@ -32,6 +34,7 @@ interface OpsApiContext {
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
 export function opsApi(deps: OpsApiContext) {
   return async (ops: FastifyInstance) => {
+    ops.addHook('onRoute', describeWrongTokenLimit);
     await registerOpenApi(ops, {
       title: 'Delivery Orders — operations API',
       description:
@@ -42,12 +45,13 @@ export function opsApi(deps: OpsApiContext) {
         { name: 'Couriers and rounds', description: "The operator's couriers and the day's rounds." },
       ],
       securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
-      // The operator's own tools: not rate limited, and not for brands.
+      // The operator's own tools: not rate limited (but for wrong tokens, per address), and not for brands.
       internal: true,
       rateLimited: false,
       examples: {
         operations: OPS_EXAMPLES,
-        unauthorizedMessage: 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".',
+        unauthorizedMessage: OPS_UNAUTHORIZED_MESSAGE,
+        rateLimitedMessage: WRONG_OPS_TOKENS_MESSAGE,
       },
     });
     opsOrderRoutes(typed(ops), deps);
@@ -59,4 +63,15 @@ export function opsApi(deps: OpsApiContext) {
     await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
   };
+}
+
+const TOO_MANY_WRONG_TOKENS = errorResponses([429], {
+  429: 'Too many wrong operator tokens from this address (`rate_limited`): every request from it is refused until `Retry-After`.',
+})[429]!;
+
+/** Every operation behind the token may answer 429 once its address sent too many wrong ones. */
+function describeWrongTokenLimit(route: RouteOptions): void {
+  const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
+  if (route.config?.auth !== 'ops' || !schema?.response || schema.hide) return;
+  route.schema = { ...schema, response: { ...schema.response, 429: TOO_MANY_WRONG_TOKENS } };
 }

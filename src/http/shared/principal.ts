@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../connectors/connection.ts';
 import type { ActiveSession } from '../../domain/accounts/account-service.ts';
 import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
+import type { OperatorIdentity } from './operator-access.ts';
 
 /**
  * Who is calling, by surface: a brand's API key (public API) or the operator (operations API).
@@ -10,7 +11,7 @@ import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
  */
 type Principal =
   | ({ kind: 'apiKey' } & KeyIdentity)
-  | { kind: 'operator' }
+  | ({ kind: 'operator' } & OperatorIdentity)
   | { kind: 'user'; session: ActiveSession }
   /** A signed-in courier (`/courier`, its own sessions: never a brand's). */
   | { kind: 'courier'; courier: { id: string; name: string; locale: 'fr' | 'en' } }

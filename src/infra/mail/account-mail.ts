@@ -26,8 +26,10 @@ export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
       send(to, locale, 'mail.verify.subject', 'mail.verify.body', link('verify', token)),
     resetPassword: (to: string, token: string, locale: string) =>
       send(to, locale, 'mail.reset.subject', 'mail.reset.body', link('reset', token)),
-    invite: (to: string, token: string, locale: string) =>
-      send(to, locale, 'mail.invite.subject', 'mail.invite.body', link('invite', token)),
+    invite: (to: string, token: string, brandName: string, locale: string) =>
+      send(to, locale, 'mail.invite.subject', 'mail.invite.body', link('invite', token), {
+        brand: brandName,
+      }),
     accountExists: (to: string, locale: string) =>
       send(to, locale, 'mail.exists.subject', 'mail.exists.body', null),
     inviteClash: (to: string, brandName: string, locale: string) =>

@@ -3,7 +3,7 @@ import { SCOPES } from '../../../domain/api-keys/keys.ts';
 import type { KeyEvent, ListedKey } from '../../../domain/api-keys/ports.ts';
 import { html } from '../../shared/html.ts';
 import { type FormState, field } from './auth-pages.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 const when = (ctx: PageContext, date: Date | null) =>
   date
@@ -14,13 +14,14 @@ const when = (ctx: PageContext, date: Date | null) =>
       }).format(date)
     : ctx.t('keys.never');
 
-export function homePage(ctx: PageContext, apiBaseUrl: string): string {
+export function homePage(ctx: PageContext, apiBaseUrl: string, state: { welcome?: boolean } = {}): string {
   const { t } = ctx;
   const user = ctx.user!;
   return layout(
     ctx,
     t('home.title'),
-    html`${user.emailVerifiedAt ? '' : html`<p class="notice">${t('verify.notice')}</p>`}
+    html`${state.welcome ? successNote(t('invite.welcome', { brand: user.brandName })) : ''}
+${user.emailVerifiedAt ? '' : html`<p class="notice">${t('verify.notice')}</p>`}
 <dl class="card">
   <dt>${t('home.brand')}</dt><dd>${user.brandName}</dd>
   <dt>${t('field.email')}</dt><dd>${user.email}</dd>
@@ -49,10 +50,10 @@ function keyRow(ctx: PageContext, key: ListedKey) {
   const { t } = ctx;
   const dead = key.revokedAt || (key.expiresAt && key.expiresAt <= new Date());
   return html`<tr${dead ? html` class="revoked"` : ''}>
-  <td data-label="${t('keys.name')}">${key.name ?? '—'}</td>
+  <td data-label="${t('keys.name')}" class="long">${key.name ?? '—'}</td>
   <td data-label="${t('keys.prefix')}"><code>${key.prefix}…</code></td>
   <td data-label="${t('keys.scopes')}">${key.scopes.join(', ')}</td>
-  <td data-label="${t('keys.createdBy')}">${key.createdByEmail ?? 'dlv'}</td>
+  <td data-label="${t('keys.createdBy')}" class="long">${key.createdByEmail ?? 'dlv'}</td>
   <td data-label="${t('keys.createdAt')}">${when(ctx, key.createdAt)}</td>
   <td data-label="${t('keys.lastUsed')}">${when(ctx, key.lastUsedAt)}</td>
   <td>${keyState(ctx, key)}</td>

@@ -3,7 +3,7 @@ import type { Brand } from '../../../domain/brands/brand.ts';
 import { formatSiren } from '../../../domain/invoices/seller.ts';
 import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 /** The form's values from what is stored: SIREN grouped by three, blanks for what is not set. */
 export function companyValues(brand: Brand): CompanyInput {
@@ -59,7 +59,7 @@ export function companyPage(
     ctx,
     t('company.title'),
     html`<p>${t('company.intro')}</p>
-${state.saved ? html`<p class="notice" role="status">${t('company.saved')}</p>` : ''}
+${state.saved ? successNote(t('company.saved')) : ''}
 ${body}
 ${trackingSettings(ctx, state.editable, state.trackingPhoto, state.trackingSaved === true)}`,
   );
@@ -78,7 +78,7 @@ function trackingSettings(ctx: PageContext, editable: boolean, shown: boolean, s
     : html`<p>${shown ? t('company.trackingPhotoOn') : t('company.trackingPhotoOff')}</p>`;
   return html`<section class="card" aria-labelledby="tracking-settings">
   <h2 id="tracking-settings">${t('company.trackingTitle')}</h2>
-  ${saved ? html`<p class="notice" role="status">${t('company.trackingSaved')}</p>` : ''}
+  ${saved ? successNote(t('company.trackingSaved')) : ''}
   ${body}
 </section>`;
 }

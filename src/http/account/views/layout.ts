@@ -60,6 +60,12 @@ ${body}
 `.value;
 }
 
+/**
+ * What a done action says on the page it leads to: green, announced politely to screen readers
+ * (`notice` is for information, `warning` for what the person must watch out for).
+ */
+export const successNote = (message: string) => html`<p class="success" role="status">${message}</p>`;
+
 /** A short message (with an optional link), for confirmations and errors. */
 export function messagePage(
   ctx: PageContext,

@@ -4,7 +4,7 @@ import { NOTIFICATION_STEPS, type RecipientSettings } from '../../../domain/reci
 import { type RecipientSettingsInput, SENDER_NAME_MAX } from '../../../domain/recipients/settings-rules.ts';
 import { html, type SafeHtml } from '../../shared/html.ts';
 import { type FieldErrors, inputField, selectField } from './form-fields.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 /** The service's own colour: what the picker shows while the brand has none. */
 const DEFAULT_PICKER_COLOUR = '#2f5bea';
@@ -140,8 +140,8 @@ export function notificationsPage(ctx: PageContext, state: NotificationsPageStat
     ctx,
     t('notifications.title'),
     html`<p>${t('notifications.intro')}</p>
-${done ? html`<p class="notice" role="status">${t(done)}</p>` : ''}
-${failed ? html`<p class="notice error" role="alert">${t('notifications.fixErrors')}</p>` : ''}
+${done ? successNote(t(done)) : ''}
+${failed ? html`<p class="error" role="alert">${t('notifications.fixErrors')}</p>` : ''}
 ${
   state.notifyingShops.length > 0
     ? html`<div class="warning linked-shops"><p>${t('notifications.linkedShops')}</p><ul>${state.notifyingShops.map(

@@ -6,7 +6,7 @@ import type { DeliveryAttempt } from '../../../domain/proofs/ports.ts';
 import type { RecipientNotification } from '../../../domain/recipients/notification-ports.ts';
 import { html } from '../../shared/html.ts';
 import { calendarDate, euros, jsonEurosToCents, parisDateTime } from './format.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 import { recipientMessagesSection } from './recipient-messages.ts';
 
 export interface OrderFilters {
@@ -35,7 +35,7 @@ function orderRow(ctx: PageContext, o: OrderJson) {
   return html`<tr>
   <td class="pick" data-label="${t('labels.selectColumn')}"><input type="checkbox" name="ref" value="${o.tracking_ref}" form="labels" aria-label="${t('labels.select', { ref: o.tracking_ref })}"></td>
   <td data-label="${t('orders.trackingRef')}"><a href="${orderHref(o.tracking_ref)}"><code>${o.tracking_ref}</code></a></td>
-  <td data-label="${t('orders.reference')}">${o.reference ?? '—'}</td>
+  <td data-label="${t('orders.reference')}" class="long">${o.reference ?? '—'}</td>
   <td data-label="${t('orders.status')}">${badge(ctx, o.status)}</td>
   <td data-label="${t('orders.destination')}">${destination || '—'}</td>
   <td data-label="${t('orders.price')}" class="num">${euros(ctx, jsonEurosToCents(o.price_eur))}</td>
@@ -102,11 +102,11 @@ function labelChoices(ctx: PageContext) {
   </select></label>`;
 }
 
-/** An order's "Print label": a GET form opening the PDF in a new tab; or why it has none. */
+/** An order's "Print label": a form posted (a print marks the order labelled) to a new tab; or why it has none. */
 function printLabel(ctx: PageContext, o: OrderWithEvents) {
   if (o.status === 'awaiting_address' || o.status === 'cancelled')
     return html`<p class="muted">${ctx.t('labels.unavailable')}</p>`;
-  return html`<form method="get" action="${orderHref(o.trackingRef)}/label" target="_blank" class="labels">
+  return html`<form method="post" action="${orderHref(o.trackingRef)}/label" target="_blank" class="labels">${csrfField(ctx)}
   ${labelChoices(ctx)}
   <button type="submit">${ctx.t('labels.printOne')}</button>
 </form>`;
@@ -176,7 +176,7 @@ export function orderPage(ctx: PageContext, o: OrderWithEvents, state: OrderPage
   return layout(
     ctx,
     o.trackingRef,
-    html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+    html`${state.notice ? successNote(state.notice) : ''}
 ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
 <p class="summary">${badge(ctx, o.status)} ${o.reference ? html`<span>${t('orders.reference')}: <strong>${o.reference}</strong></span>` : ''}</p>
 ${printLabel(ctx, o)}

@@ -2,7 +2,7 @@ import type { Pickup } from '../../../domain/pickups/ports.ts';
 import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField } from './form-fields.ts';
 import { calendarDate } from './format.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 export interface PickupForm {
   date: string;
@@ -32,7 +32,7 @@ function pickupRow(ctx: PageContext, p: Pickup) {
       : html`<p class="missing" role="note">${t('pickups.missingNote', { count: String(p.missingRefs.length) })}</p>
     <ul class="missing-refs">${p.missingRefs.map((ref) => html`<li>${orderLink(ref)}</li>`)}</ul>`
   }</td>
-  <td data-label="${t('pickups.address')}">${p.pickupAddress}</td>
+  <td data-label="${t('pickups.address')}" class="long">${p.pickupAddress}</td>
   <td><a href="/account/pickups/${p.id}/manifest" target="_blank" rel="noopener">${t('pickups.manifest')}</a>${
     p.orderRefs.length > 0 && p.orderRefs.length <= 20
       ? html`<details><summary>${t('pickups.parcels')}</summary><ul>${p.orderRefs.map(
@@ -84,7 +84,7 @@ export function pickupsPage(
     ctx,
     t('pickups.title'),
     html`<p>${t('pickups.intro')}</p>
-${state.asked ? html`<p class="notice" role="status">${t('pickups.asked', { date: calendarDate(ctx, state.asked) })}</p>` : ''}
+${state.asked ? successNote(t('pickups.asked', { date: calendarDate(ctx, state.asked) })) : ''}
 <h2>${t('pickups.upcoming')}</h2>
 ${pickupTable(ctx, upcoming)}
 <h2>${t('pickups.recent')}</h2>

@@ -2,7 +2,7 @@ import type { Connection, Platform, SyncProblem } from '../../../connectors/conn
 import { html } from '../../shared/html.ts';
 import { type AccountPart, formStateOf, type ShopsPageState } from '../shop-part.ts';
 import { parisDateTime } from './format.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 import { problemText } from './problem-text.ts';
 
 /** One of the brand's links as the page shows it. */
@@ -140,10 +140,10 @@ function pastTable(ctx: PageContext, past: Connection[]) {
 <table class="list"><thead><tr><th>${t('shops.problem.shop')}</th><th>${t('shops.linkedAt')}</th><th>${t('shops.disconnectedAt')}</th><th>${t('shops.reason')}</th></tr></thead>
 <tbody>${past.map(
     (c) => html`<tr data-connection="${c.id}" data-status="${c.status}">
-  <td data-label="${t('shops.problem.shop')}">${c.shop}</td>
+  <td data-label="${t('shops.problem.shop')}" class="long">${c.shop}</td>
   <td data-label="${t('shops.linkedAt')}">${when(ctx, c.createdAt)}</td>
   <td data-label="${t('shops.disconnectedAt')}">${c.disconnectedAt ? when(ctx, c.disconnectedAt) : '—'}</td>
-  <td data-label="${t('shops.reason')}">${c.statusReason ?? '—'}</td>
+  <td data-label="${t('shops.reason')}" class="long">${c.statusReason ?? '—'}</td>
 </tr>`,
   )}</tbody></table></section>`;
 }
@@ -154,10 +154,10 @@ function problemsTable(ctx: PageContext, data: ShopsPageData) {
   const rows = data.problems.map(
     (p) => html`<tr data-problem="${p.id}">
   <td data-label="${t('shops.problem.at')}" class="date">${when(ctx, p.createdAt)}</td>
-  <td data-label="${t('shops.problem.shop')}">${shopOf.get(p.connectionId) ?? '—'}</td>
+  <td data-label="${t('shops.problem.shop')}" class="long">${shopOf.get(p.connectionId) ?? '—'}</td>
   <td data-label="${t('shops.problem.order')}" class="nowrap">${p.externalName ?? '—'}</td>
   <td data-label="${t('shops.problem.kind')}">${t(`shops.kind.${p.kind}`)}</td>
-  <td data-label="${t('shops.problem.message')}">${problemText(ctx, p)}</td>
+  <td data-label="${t('shops.problem.message')}" class="long">${problemText(ctx, p)}</td>
 </tr>`,
   );
   return html`<section id="problems"><h2>${t('shops.problems')}</h2>
@@ -184,7 +184,8 @@ export function shopsPage(ctx: PageContext, data: ShopsPageData, state: ShopsPag
     t('shops.title'),
     html`<p>${t('shops.intro')}</p>
 <p>${t('shops.labels')} <a href="/account/orders">${t('orders.title')} →</a></p>
-${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+${state.notice ? successNote(state.notice) : ''}
+${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
 ${
   data.mayManage && !data.mayLink
     ? html`<p class="notice">${t('shops.verifyFirst')}</p>
@@ -247,7 +248,7 @@ export function disconnectedPage(
   return layout(
     ctx,
     t('shops.disconnectedTitle'),
-    html`<p class="notice" role="status">${t('shops.disconnectedDone', { shop: c.shop })}</p>
+    html`${successNote(t('shops.disconnectedDone', { shop: c.shop }))}
 <p class="${remote === 'failed' ? 'warning' : ''}" data-remote="${remote}">${platformText(ctx, c, `remote.${remote}`)}</p>
 <p><a href="/account/shops">${t('shops.back')}</a></p>`,
   );

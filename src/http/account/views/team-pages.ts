@@ -1,7 +1,7 @@
 import { ROLES, type TeamInvitation, type User } from '../../../domain/accounts/user.ts';
 import { html } from '../../shared/html.ts';
 import { field } from './auth-pages.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 const day = (ctx: PageContext, date: Date) =>
   new Intl.DateTimeFormat(ctx.locale === 'fr' ? 'fr-FR' : 'en-GB', {
@@ -19,7 +19,7 @@ function memberRow(ctx: PageContext, member: User) {
   const { t } = ctx;
   const self = member.id === ctx.user!.id;
   return html`<tr>
-  <td data-label="${t('team.email')}">${member.email} ${self ? t('team.you') : ''}</td>
+  <td data-label="${t('team.email')}" class="long">${member.email} ${self ? t('team.you') : ''}</td>
   <td data-label="${t('team.role')}">${
     self
       ? t(`role.${member.role}`)
@@ -35,37 +35,34 @@ function memberRow(ctx: PageContext, member: User) {
 
 /**
  * A pending invitation: the same row whether its address is new or another company's person's
- * (nothing here may tell them apart), with its cancel button.
+ * (nothing here may tell them apart), with its cancel button. Expired ones are not listed.
  */
-function invitationRow(ctx: PageContext, invitation: TeamInvitation, now: Date) {
+function invitationRow(ctx: PageContext, invitation: TeamInvitation) {
   const { t } = ctx;
-  const live = invitation.expiresAt > now;
   return html`<tr>
-  <td data-label="${t('team.email')}">${invitation.email}</td>
+  <td data-label="${t('team.email')}" class="long">${invitation.email}</td>
   <td data-label="${t('team.role')}">${t(`role.${invitation.role}`)}</td>
   <td data-label="${t('team.invitedOn')}">${day(ctx, invitation.createdAt)}</td>
-  <td data-label="${t('team.accepted')}">${
-    live ? t('team.pendingUntil', { date: day(ctx, invitation.expiresAt) }) : t('team.expired')
-  }</td>
+  <td data-label="${t('team.accepted')}">${t('team.pendingUntil', { date: day(ctx, invitation.expiresAt) })}</td>
   <td><form method="post" action="/account/team/invitations/${invitation.id}/cancel" class="inline">${csrfField(ctx)}<button type="submit">${t('team.cancelInvitation')}</button></form></td>
 </tr>`;
 }
 
-function invitationsTable(ctx: PageContext, invitations: TeamInvitation[], now: Date) {
+function invitationsTable(ctx: PageContext, invitations: TeamInvitation[]) {
   const { t } = ctx;
   if (invitations.length === 0) return '';
   return html`<h2>${t('team.pendingTitle')}</h2>
 <table class="keys"><thead><tr>
   <th>${t('team.email')}</th><th>${t('team.role')}</th><th>${t('team.invitedOn')}</th><th>${t('team.accepted')}</th><th></th>
 </tr></thead>
-<tbody>${invitations.map((invitation) => invitationRow(ctx, invitation, now))}</tbody></table>
+<tbody>${invitations.map((invitation) => invitationRow(ctx, invitation))}</tbody></table>
 <p class="muted hint">${t('team.resendHint')}</p>`;
 }
 
 /** The brand's people and pending invitations, with the invitation form (owners only). */
 export function teamPage(
   ctx: PageContext,
-  team: { members: User[]; invitations: TeamInvitation[]; now: Date },
+  team: { members: User[]; invitations: TeamInvitation[] },
   state: { notice?: string; error?: string; email?: string; role?: string } = {},
 ): string {
   const { members } = team;
@@ -73,12 +70,12 @@ export function teamPage(
   return layout(
     ctx,
     t('team.title'),
-    html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+    html`${state.notice ? successNote(state.notice) : ''}
 <table class="keys"><thead><tr>
   <th>${t('team.email')}</th><th>${t('team.role')}</th><th>${t('team.verified')}</th><th>${t('team.created')}</th><th></th>
 </tr></thead>
 <tbody>${members.map((member) => memberRow(ctx, member))}</tbody></table>
-${invitationsTable(ctx, team.invitations, team.now)}
+${invitationsTable(ctx, team.invitations)}
 <form method="post" action="/account/team/invite" class="card">
   <h2>${t('team.invite')}</h2>
   ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}

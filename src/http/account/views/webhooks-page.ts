@@ -4,7 +4,7 @@ import type { WebhookRequest } from '../../../domain/webhooks/webhook-requests.t
 import { EVENT_CATALOGUE, EVENT_TYPES } from '../../../events/catalogue.ts';
 import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
-import { csrfField, layout, type PageContext } from './layout.ts';
+import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 
 const when = (ctx: PageContext, date: Date) =>
   html`<time datetime="${date.toISOString()}">${new Intl.DateTimeFormat(
@@ -32,7 +32,7 @@ function deliveriesTable(ctx: PageContext, deliveries: WebhookDelivery[]) {
   <td data-label="${t('webhooks.event')}"><code>${d.eventType}</code></td>
   <td data-label="${t('webhooks.status')}" class="delivery-${d.status}">${t(`webhooks.delivery.${d.status}`)}</td>
   <td data-label="${t('webhooks.attempts')}">${d.attemptCount}</td>
-  <td data-label="${t('webhooks.lastHttp')}">${d.lastStatus ?? '—'}${d.lastError && d.lastStatus === null ? html` <small>${d.lastError}</small>` : ''}</td>
+  <td data-label="${t('webhooks.lastHttp')}" class="long">${d.lastStatus ?? '—'}${d.lastError && d.lastStatus === null ? html` <small>${d.lastError}</small>` : ''}</td>
   <td data-label="${t('webhooks.at')}">${when(ctx, d.updatedAt)}</td>
 </tr>`,
   )}</tbody></table>`;
@@ -79,7 +79,7 @@ export function webhooksPage(
     t('webhooks.title'),
     html`<p>${t('webhooks.intro')}</p>
 <p class="notice">${data.subscriptionsAllowed ? t('webhooks.allowed') : t('webhooks.notAllowed')}</p>
-${state.sent ? html`<p class="notice" role="status">${t('webhooks.sent')}</p>` : ''}
+${state.sent ? successNote(t('webhooks.sent')) : ''}
 ${data.endpoints.length === 0 ? html`<p>${t('webhooks.none')}</p>` : data.endpoints.map((e) => endpointCard(ctx, e.endpoint, e.deliveries))}
 <form method="post" action="/account/webhooks/requests" class="card">
   <h2>${t('webhooks.request')}</h2>

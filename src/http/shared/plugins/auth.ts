@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiKeyAuthenticator, KeyIdentity } from '../../../domain/api-keys/authenticator.ts';
 import type { Scope } from '../../../domain/api-keys/keys.ts';
 import { AppError } from '../../../errors.ts';
 import { bearerToken } from '../bearer.ts';
+import { type FailedAttemptLimit, isTooManyAttempts, type TooManyAttempts } from '../failed-attempt-limit.ts';
+import { OPS_UNAUTHORIZED_MESSAGE, type OperatorAccess } from '../operator-access.ts';
 import { type ApiKeyPrincipal, principalOf } from '../principal.ts';
-import type { TooManyUnknownKeys, UnknownKeyLimit } from '../unknown-key-limit.ts';
 
 export { principalOf };
 
@@ -40,15 +40,6 @@ declare module 'fastify' {
   }
 }
 
-/** Constant-time comparison, so the token cannot be guessed byte by byte from response times. */
-function isOpsToken(authorization: string | undefined, opsToken: string | null): boolean {
-  const presented = bearerToken(authorization);
-  if (!opsToken || !presented) return false;
-  const a = createHash('sha256').update(presented).digest();
-  const b = createHash('sha256').update(opsToken).digest();
-  return timingSafeEqual(a, b);
-}
-
 // One principal per cached key identity, so the hot path allocates none per request.
 const principals = new WeakMap<KeyIdentity, ApiKeyPrincipal>();
 function apiKeyPrincipal(key: KeyIdentity): ApiKeyPrincipal {
@@ -73,10 +64,11 @@ export const WEBHOOKS_NOT_ENABLED_MESSAGE =
 export function registerAuth(
   app: FastifyInstance,
   authenticator: ApiKeyAuthenticator,
-  opsToken: string | null,
+  /** The operations API's credentials and its count of wrong tokens; null: no operations API. */
+  operators: OperatorAccess | null,
   features: BrandFeatures,
   /** Counts each address's unknown keys and refuses it past the limit (null: no such limit). */
-  unknownKeys: UnknownKeyLimit | null = null,
+  unknownKeys: FailedAttemptLimit | null = null,
 ): void {
   app.decorateRequest('principal', null);
   const catalog: RouteAuthInfo[] = [];
@@ -102,13 +94,15 @@ export function registerAuth(
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'none' || auth === 'session' || auth === 'courier') return done();
     if (auth === 'ops') {
-      if (!isOpsToken(request.headers.authorization, opsToken)) {
-        return done(
-          new AppError('unauthorized', 'The operations API needs "Authorization: Bearer <OPS_TOKEN>".'),
-        );
-      }
-      request.principal = { kind: 'operator' };
-      return done();
+      if (operators === null) return done(new AppError('unauthorized', OPS_UNAUTHORIZED_MESSAGE));
+      operators.authenticate(request.headers.authorization, request.ip).then(
+        (operator) => {
+          request.principal = { kind: 'operator', ...operator };
+          done();
+        },
+        (err: Error) => done(isTooManyAttempts(err) ? withRetryAfter(reply, err) : err),
+      );
+      return;
     }
     const presented = bearerToken(request.headers.authorization);
     let known: KeyIdentity | null;
@@ -180,7 +174,7 @@ export function registerAuth(
   });
 }
 
-function withRetryAfter(reply: FastifyReply, err: TooManyUnknownKeys): AppError {
+function withRetryAfter(reply: FastifyReply, err: TooManyAttempts): AppError {
   reply.header('retry-after', String(err.retryAfterSeconds));
   return err;
 }

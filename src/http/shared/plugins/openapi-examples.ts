@@ -6,6 +6,8 @@ export interface ExampleCatalogue {
   operations: Record<string, OperationExamples>;
   /** What a request without valid credentials is told in this document's API. */
   unauthorizedMessage: string;
+  /** What a 429 says in this document's API (default: the per-key limit's words). */
+  rateLimitedMessage?: string;
 }
 
 interface Media {
@@ -45,7 +47,10 @@ function defaultError(
     case '415':
       return ['unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".'];
     case '429':
-      return ['rate_limited', 'Too many requests for this API key: 50 per second, bursts of 100.'];
+      return [
+        'rate_limited',
+        catalogue.rateLimitedMessage ?? 'Too many requests for this API key: 50 per second, bursts of 100.',
+      ];
     case '500':
       return ['internal_error', 'An internal error occurred; it has been logged with this request id.'];
     case '503':

@@ -147,7 +147,7 @@ function describeOptionalBodies<T extends { paths?: object }>(document: T): T {
 /**
  * Adds the headers each response carries: `X-Request-Id` on all; on operations authenticated with
  * this document's scheme, `RateLimit` and `RateLimit-Policy` on every 2xx and 4xx but 401 (a request
- * refused before its key is known is not counted), `Retry-After` on 429, `WWW-Authenticate` on 401;
+ * refused before its key is known is not counted); `Retry-After` on every 429, `WWW-Authenticate` on 401;
  * `Idempotent-Replayed` on the successes of operations that take an `Idempotency-Key`.
  */
 function describeResponseHeaders<T extends { paths?: object; components?: object }>(
@@ -172,8 +172,8 @@ function describeResponseHeaders<T extends { paths?: object; components?: object
         else if (keyed && options.rateLimited && /^[24]/.test(status)) {
           headers.RateLimit = ref('RateLimit');
           headers['RateLimit-Policy'] = ref('RateLimit-Policy');
-          if (status === '429') headers['Retry-After'] = ref('Retry-After');
         }
+        if (status === '429') headers['Retry-After'] = ref('Retry-After');
         response.headers = headers;
       }
     }

@@ -2,6 +2,7 @@ import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../domain/webhooks/events.ts';
 import { MAX_ATTEMPTS } from '../../../domain/webhooks/retry-schedule.ts';
 import { CREDIT_NOTE_NUMBER_PATTERN, INVOICE_NUMBER_PATTERN, PERIOD_PATTERN } from './invoices.ts';
+import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { DATE_MAX_LENGTH, INT32_MAX, TIMESTAMP_MAX_LENGTH } from './shared.ts';
 
 /** Event ids: `msg_` + 24 hex, the same in the body and in the `webhook-id` header. */
@@ -166,6 +167,31 @@ const ORDER_ONLY = {
   properties: { order: { $ref: '#/components/schemas/OrderSummary' } },
 };
 
+/**
+ * `order.delivered` and `order.delivery_failed`: the order and, when a door scan moved it, its proof
+ * members as `GET /orders/{tracking_ref}` gives them, with links valid 7 days (decision 0006).
+ */
+const DOOR_EVENT = {
+  type: 'object',
+  required: ['order'],
+  properties: {
+    order: {
+      allOf: [
+        { $ref: '#/components/schemas/OrderSummary' },
+        {
+          type: 'object',
+          properties: { proof_of_delivery: ProofOfDeliverySchema, failed_attempt: FailedAttemptSchema },
+        },
+      ],
+      description:
+        'The order. When a door scan moved it (the courier app, `POST /ops/v1/scans`, `POST /ops/v1/orders/{ref}/proof`), ' +
+        'also `proof_of_delivery` and `failed_attempt`, as in `GET /orders/{tracking_ref}` but with file links signed ' +
+        'for 7 days from the event (the same links on every retry and replay); absent when the operator set the ' +
+        'status without a scan.',
+    },
+  },
+};
+
 const DATA: Record<WebhookEventType, object> = {
   'order.created': ORDER_ONLY,
   'order.status_changed': {
@@ -181,8 +207,8 @@ const DATA: Record<WebhookEventType, object> = {
       },
     },
   },
-  'order.delivered': ORDER_ONLY,
-  'order.delivery_failed': ORDER_ONLY,
+  'order.delivered': DOOR_EVENT,
+  'order.delivery_failed': DOOR_EVENT,
   'order.labelled': {
     type: 'object',
     required: ['order', 'labelled_at'],
