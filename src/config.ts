@@ -314,7 +314,7 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
-  OPT_OUT_KEY: Text("HMAC key of the recipients' opt-out list and unsubscribe links, 64 hex characters", {
+  OPT_OUT_KEY: Secret("HMAC key of the recipients' opt-out list and unsubscribe links, 64 hex characters", {
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
