@@ -28,6 +28,7 @@ import {
   serviceCommand,
 } from './support/compose-file.ts';
 import { argv, envNames, parseDockerfile } from './support/dockerfile.ts';
+import { parseDockerIgnore } from './support/dockerignore.ts';
 import { renderHaproxyConfig } from './support/haproxy.ts';
 import { findBinary } from './support/topology-infra.ts';
 
@@ -45,6 +46,7 @@ const unknown = (names: Iterable<string>) =>
   [...names].filter((name) => !KNOWN.has(name) && !NODE_VARS.has(name));
 
 const DOCKERFILE = parseDockerfile(read('Dockerfile'));
+const DOCKER_IGNORE = parseDockerIgnore(read('.dockerignore'));
 const FINAL = DOCKERFILE.at(-1)!;
 const finalOf = (keyword: string) => FINAL.instructions.filter((i) => i.keyword === keyword);
 
@@ -128,20 +130,47 @@ describe('Dockerfile', () => {
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {
-    const ignored = read('.dockerignore')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'));
     const sources = DOCKERFILE.flatMap((s) => s.instructions)
       .filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from'))
       .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect(existsSync(join(ROOT, source)), source).toBe(true);
-      expect(ignored, source).not.toContain(source);
+      expect(DOCKER_IGNORE.excludes(source), source).toBe(false);
     }
-    // The build context never carries the developer's node_modules, dist or database.
-    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git', 'data/pg']));
+    // The build context never carries the developer's node_modules, dist or what a local run wrote in
+    // data/ (the embedded database and its credentials, e-mails, SMS, proof photos): only the data
+    // files the repository holds.
+    for (const local of [
+      'node_modules',
+      'dist',
+      '.git',
+      'data/pg/PG_VERSION',
+      'data/pg-credentials.json',
+      'data/mail/x.eml',
+      'data/sms/x.txt',
+      'data/objects/proofs/x.jpg',
+    ]) {
+      expect(DOCKER_IGNORE.excludes(local), local).toBe(true);
+    }
+    const tracked = execFileSync('git', ['ls-files', 'data'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+    for (const file of tracked.filter(Boolean)) expect(DOCKER_IGNORE.excludes(file), file).toBe(false);
+  });
+
+  it('installs before the sources are there without running the package’s own scripts, and copies what the build reads', () => {
+    const build = DOCKERFILE.find((s) => s.instructions.some((i) => /npm run build/.test(i.args)))!;
+    const install = build.instructions.find((i) => i.keyword === 'RUN' && /npm ci\b/.test(i.args))!;
+    const copiedBefore = build.instructions
+      .slice(0, build.instructions.indexOf(install))
+      .filter((i) => i.keyword === 'COPY')
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    // npm ci runs `prepare` (scripts/build.js) unless told not to.
+    if (!copiedBefore.includes('scripts')) expect(install.args).toContain('--ignore-scripts');
+    const copied = build.instructions
+      .filter((i) => i.keyword === 'COPY')
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const input of ['tsconfig.json', 'tsconfig.build.json', 'src', 'scripts'])
+      expect(copied, input).toContain(input);
   });
 });
 

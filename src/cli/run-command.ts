@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Deps } from '../deps.ts';
 import { isAppError } from '../errors.ts';
+import { NoEmbeddedDatabaseError } from '../infra/embedded-postgres.ts';
 import { type CommandContext, type CommandSpec, UsageError } from './context.ts';
 import { terminalLines } from './terminal-text.ts';
 
@@ -16,7 +17,14 @@ async function openCliDeps(config: Config, options: { migrate: boolean; poolSize
   const wire: (config: Config, pool: Pool) => CoreDeps = options.core
     ? (await import('../core-deps.ts')).createCoreDeps
     : (await import('../deps.ts')).createDeps;
-  const database = await openDatabase(config, options.poolSize, { applicationName: 'dlv-cli' });
+  // Only `dlv migrate` may bring a new embedded database into being: any other command run from the
+  // wrong directory would answer from an empty database of its own ("No brands yet").
+  const database = await openDatabase(
+    config,
+    options.poolSize,
+    { applicationName: 'dlv-cli' },
+    options.migrate,
+  );
   let migrated: string[] = [];
   try {
     // The embedded database belongs to this program, so bringing it up to date is always safe.
@@ -69,6 +77,10 @@ export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Prom
       console.error(`dlv: ${terminalLines(err.message)}\nusage: ${terminalLines(parsed.usage)}`);
       return 2;
     }
+    if (err instanceof NoEmbeddedDatabaseError) {
+      console.error(`dlv: ${terminalLines(noDatabaseHere(err.dataDir))}`);
+      return 1;
+    }
     // Error messages may quote stored text (a brand's input, a shop's answer): escaped like output.
     if (isAppError(err) || err instanceof ConfigError) {
       console.error(`dlv: ${terminalLines(err.message)}`);
@@ -79,4 +91,13 @@ export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Prom
   } finally {
     await opened?.database.close();
   }
+}
+
+/** Where dlv looked, and the ways to point it at the server's database (or to make one on purpose). */
+function noDatabaseHere(dataDir: string): string {
+  return [
+    `no database here: without DATABASE_URL, dlv uses the embedded database of DATA_DIR (${dataDir}; unset, ./data of the current directory), and there is none.`,
+    "Run dlv from the directory the server runs in, set DATA_DIR to the server's data directory or DATABASE_URL to its PostgreSQL,",
+    'or create a new embedded database here with `dlv migrate`.',
+  ].join(' ');
 }
