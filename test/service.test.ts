@@ -167,11 +167,19 @@ describe('node dist/service.js api', () => {
   }, 90_000);
 });
 
+/** A worker writes links: to the API's address, which it is given here (else it refuses to start). */
+const WORKER_ENV = { PUBLIC_BASE_URL: 'http://127.0.0.1:3000' };
+
 describe('node dist/service.js worker', () => {
   it('logs JSON lines at LOG_LEVEL (no debug lines at info), serves /livez and /readyz on PORT, stops on SIGTERM', async () => {
     const scratch = await createScratchDatabase();
     cleanups.push(() => scratch.drop());
-    const atInfo = start('worker', { DATABASE_URL: scratch.url, PORT: '0', LOG_LEVEL: 'info' });
+    const atInfo = start('worker', {
+      ...WORKER_ENV,
+      DATABASE_URL: scratch.url,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    });
     const port = await listeningPort(atInfo);
     await atInfo.waitForLog((l) => l.msg === 'worker started');
     expect(await json(`http://127.0.0.1:${port}/readyz`)).toEqual({
@@ -186,7 +194,12 @@ describe('node dist/service.js worker', () => {
     expect(infoLines.filter((l) => (l.level as number) < 30)).toEqual([]);
     expect(infoLines.some((l) => String(l.msg).startsWith('Worker connected'))).toBe(true);
 
-    const atDebug = start('worker', { DATABASE_URL: scratch.url, PORT: '0', LOG_LEVEL: 'debug' });
+    const atDebug = start('worker', {
+      ...WORKER_ENV,
+      DATABASE_URL: scratch.url,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+    });
     await atDebug.waitForLog((l) => l.msg === 'worker started');
     atDebug.child.kill('SIGTERM');
     expect((await atDebug.exit).code).toBe(0);
@@ -196,7 +209,12 @@ describe('node dist/service.js worker', () => {
     );
 
     const quietPort = await freePort();
-    const quiet = start('worker', { DATABASE_URL: scratch.url, PORT: String(quietPort), LOG_LEVEL: 'warn' });
+    const quiet = start('worker', {
+      ...WORKER_ENV,
+      DATABASE_URL: scratch.url,
+      PORT: String(quietPort),
+      LOG_LEVEL: 'warn',
+    });
     await until(async () => (await fetch(`http://127.0.0.1:${quietPort}/readyz`)).ok, 'the quiet worker');
     quiet.child.kill('SIGTERM');
     await quiet.exit;

@@ -7,6 +7,7 @@ const describe = (c: Courier) =>
 export const courierCommands: CommandSpec[] = [
   command({
     path: 'couriers add',
+    writesNoLinks: true,
     description: 'add a courier; without --password, prints a one-time password once',
     flags: {
       email: { value: 'EMAIL', description: 'their sign-in e-mail', required: true },
@@ -31,6 +32,7 @@ export const courierCommands: CommandSpec[] = [
   }),
   command({
     path: 'couriers list',
+    writesNoLinks: true,
     description: 'the couriers, enabled first',
     async run(ctx) {
       const couriers = await ctx.deps.couriers.list();
@@ -53,6 +55,7 @@ export const courierCommands: CommandSpec[] = [
   }),
   command({
     path: 'couriers disable',
+    writesNoLinks: true,
     description: 'disable a courier: its sessions end at once, its rounds stay (reassign them)',
     args: [{ name: 'COURIER', description: 'the courier (cou_…) or its e-mail' }],
     async run(ctx) {

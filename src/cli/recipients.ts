@@ -4,6 +4,7 @@ import { type CommandSpec, command, optionalFlag, requireArg, table, UsageError 
 export const recipientCommands: CommandSpec[] = [
   command({
     path: 'recipients opt-out',
+    writesNoLinks: true,
     description:
       'stop every notification to an e-mail address or a phone number, whatever the brand (kept as a digest; never undone by the service)',
     flags: {
@@ -36,6 +37,7 @@ export const recipientCommands: CommandSpec[] = [
   }),
   command({
     path: 'recipients notifications',
+    writesNoLinks: true,
     description: "the messages decided for an order's recipient: step, channel, status, why not sent",
     args: [{ name: 'TRACKING_REF', description: 'the order (DLV-…)' }],
     async run(ctx) {

@@ -11,9 +11,13 @@ import { terminalLines } from './terminal-text.ts';
 
 // Loaded (with the database and every service) only when a command runs, never for help or completion.
 
-async function openCliDeps(config: Config, options: { migrate: boolean; poolSize: number; core: boolean }) {
+async function openCliDeps(
+  given: Config,
+  options: { migrate: boolean; poolSize: number; core: boolean; writesNoLinks: boolean },
+) {
   // A core command loads and wires the core services only (src/core-deps.ts); the others, the whole
   // bag (src/deps.ts: the connectors, the outbox, mail, documents), which costs about half a second.
+  let config = given;
   const wire: (config: Config, pool: Pool) => CoreDeps = options.core
     ? (await import('../core-deps.ts')).createCoreDeps
     : (await import('../deps.ts')).createDeps;
@@ -30,6 +34,17 @@ async function openCliDeps(config: Config, options: { migrate: boolean; poolSize
     // The embedded database belongs to this program, so bringing it up to date is always safe.
     // A shared server (DATABASE_URL) is migrated only on request, with `dlv migrate`.
     if (options.migrate || database.embedded) migrated = (await migrate(database.pool)).applied;
+    // The whole bag writes links (events, e-mails, SMS, the order JSON printed): to the API's
+    // address, never a guessed one. The core services and `dlv migrate` write none.
+    if (!options.core && !options.migrate) {
+      const { resolvePublicBaseUrl, unknownPublicBaseUrl } = await import('../runtime/public-base-url.ts');
+      const base = await resolvePublicBaseUrl(database.pool, config, {
+        embedded: database.embedded !== null,
+      });
+      if (base.url === null && !options.writesNoLinks) throw unknownPublicBaseUrl('dlv');
+      if (base.warning) console.error(`dlv: warning: ${terminalLines(base.warning)}`);
+      if (base.url !== null) config = { ...config, publicBaseUrl: base.url };
+    }
   } catch (err) {
     await database.close();
     throw err;
@@ -57,6 +72,7 @@ export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Prom
       migrate: spec.migrates === true,
       poolSize,
       core: spec.core === true,
+      writesNoLinks: spec.writesNoLinks === true,
     });
     const ctx: CommandContext = {
       // What the command declared: a core command (coreCommand) is typed to use CoreDeps only.
