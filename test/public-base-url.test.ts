@@ -32,7 +32,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-/** `node dist/service.js worker` with `env`: its exit, or `started` once it says its jobs run. */
+/** `node dist/service.js worker` with `env`: its exit code, or `started` once it says its jobs run (then stopped). */
 function startWorker(
   env: Record<string, string>,
 ): Promise<{ outcome: 'started' | number | null; output: string }> {
@@ -53,7 +53,12 @@ function startWorker(
     };
     child.stdout!.on('data', check);
     child.stderr!.on('data', check);
-    child.once('exit', (code) => resolve({ outcome: started ? 'started' : code, output }));
+    // Neither started nor refused within 20 s: stopped, never left running after the test.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ outcome: started ? 'started' : code, output });
+    });
   });
 }
 
