@@ -31,8 +31,9 @@ COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY migrations ./migrations
 COPY data ./data
-# DATA_DIR holds what the service writes outside PostgreSQL (the account e-mails as .eml files when
-# SMTP_URL is unset): the only directory the unprivileged user may write to.
+# DATA_DIR holds what the service writes outside PostgreSQL (proof-of-delivery photos with
+# OBJECT_STORE=fs, e-mails and SMS as files without SMTP_URL or Twilio): the only directory the
+# unprivileged user may write to. Several instances share it as one volume (compose.yaml's dlv-data).
 RUN mkdir -p /var/lib/dlv && chown node:node /var/lib/dlv
 # NODE_OPTIONS: V8's young generation capped at 4 MB a semi-space (16 by default). It grows during
 # start-up and is not given back at rest: 136 → 117 MB of RSS for an API at rest, with no measured
