@@ -66,10 +66,6 @@ async function runWorkerProcess(config: Config): Promise<void> {
   const database = await openDatabase(config, poolSize, { applicationName: applicationName('worker') });
   const { createDeps } = await import('./deps.ts');
   const observability = await startObservability(config, { worker: database.pool });
-  const deps = createDeps(config, database.pool, undefined, {
-    log: (message) => log.info(message),
-    ...(observability && { observers: observability.observers }),
-  });
   const readiness = createReadiness({ pool: database.pool, redis: null });
   const probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
   const log: FastifyBaseLogger = probes.log;
@@ -91,6 +87,15 @@ async function runWorkerProcess(config: Config): Promise<void> {
     migrate: config.migrateOnStart || database.embedded !== null,
     log,
     stopped: shutdown.started,
+  });
+  // The links the jobs write (recipients' messages, webhook payloads): the API's address.
+  const { resolvePublicBaseUrl, unknownPublicBaseUrl } = await import('./runtime/public-base-url.ts');
+  const base = await resolvePublicBaseUrl(database.pool, config, { embedded: database.embedded !== null });
+  if (base.url === null) throw unknownPublicBaseUrl('the worker');
+  if (base.warning) log.warn(base.warning);
+  const deps = createDeps({ ...config, publicBaseUrl: base.url }, database.pool, undefined, {
+    log: (message) => log.info(message),
+    ...(observability && { observers: observability.observers }),
   });
   logKeyedOptOuts(log, await deps.optOutKey.ready());
   const { startWorker, surviveDatabaseLoss } = await import('./worker.ts');
@@ -167,6 +172,9 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   await probes?.close();
   probes = undefined;
   phase('migrated');
+  // For dlv and the workers that are given no PUBLIC_BASE_URL (src/runtime/public-base-url.ts).
+  const { recordPublicBaseUrl } = await import('./runtime/public-base-url.ts');
+  await recordPublicBaseUrl(database.pool, config);
 
   const { lookupPostcode } = await import('./domain/coverage/postcodes.ts');
   lookupPostcode('75001'); // loads the La Poste table now rather than on the first request

@@ -583,6 +583,7 @@ describe('dlv connectors resync', () => {
 
     const env = {
       DATABASE_URL: scratch.url,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
       CONNECTORS_ALLOW_INSECURE: '1',
       CONNECTOR_SECRET_KEY: CONNECTOR_KEY.toString('hex'),
     };

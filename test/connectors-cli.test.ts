@@ -21,6 +21,7 @@ beforeAll(async () => {
   t = await buildScratchTestApp({ config: shopifyConfig() });
   env = {
     DATABASE_URL: t.databaseUrl,
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
     SHOPIFY_API_KEY: SHOPIFY_KEY,
     SHOPIFY_API_SECRET: SHOPIFY_SECRET,
     CONNECTOR_SECRET_KEY: CONNECTOR_KEY.toString('hex'),
@@ -132,9 +133,7 @@ describe('dlv connectors', () => {
   it('link says the connector is off without SHOPIFY_API_KEY', async () => {
     const res = await runDlv(
       ['connectors', 'shopify', 'link', '--brand', 'b', '--shop', newShop(), '--token', 't'],
-      {
-        DATABASE_URL: t.databaseUrl,
-      },
+      { DATABASE_URL: t.databaseUrl, PUBLIC_BASE_URL: 'http://127.0.0.1:3000' },
     );
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/SHOPIFY_API_KEY/);

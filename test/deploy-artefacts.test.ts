@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { ENV_SCHEMA } from '../src/config.ts';
+import { ENV_SCHEMA, loadConfig } from '../src/config.ts';
+import { READINESS_DATABASE_TIMEOUT_MS } from '../src/runtime/readiness.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
 import {
   commandOf,
@@ -28,6 +29,7 @@ import {
   serviceCommand,
 } from './support/compose-file.ts';
 import { argv, envNames, parseDockerfile } from './support/dockerfile.ts';
+import { parseDockerIgnore } from './support/dockerignore.ts';
 import { renderHaproxyConfig } from './support/haproxy.ts';
 import { findBinary } from './support/topology-infra.ts';
 
@@ -45,6 +47,7 @@ const unknown = (names: Iterable<string>) =>
   [...names].filter((name) => !KNOWN.has(name) && !NODE_VARS.has(name));
 
 const DOCKERFILE = parseDockerfile(read('Dockerfile'));
+const DOCKER_IGNORE = parseDockerIgnore(read('.dockerignore'));
 const FINAL = DOCKERFILE.at(-1)!;
 const finalOf = (keyword: string) => FINAL.instructions.filter((i) => i.keyword === keyword);
 
@@ -69,6 +72,64 @@ const K8S: K8sObject[] = readdirSync(join(ROOT, 'deploy/kubernetes'))
 const ofKind = (kind: string) => K8S.filter((o) => o.kind === kind);
 const podSpec = (o: K8sObject) => o.spec.template.spec;
 const containers = (o: K8sObject): any[] => podSpec(o).containers;
+
+/**
+ * The settings of ENV_SCHEMA that are no deployment's business, and why: every other one is one an
+ * operator may set, so both examples pass it on (issue #36: OBJECT_STORE, S3_*, SELLER_*, DKIM_*,
+ * MAIL_FROM… were missing, so setting them in the environment did nothing).
+ */
+const NOT_FOR_DEPLOYMENTS: Record<string, string> = {
+  EMBEDDED_PG_ROOT_DIR: 'the embedded PostgreSQL only (development); a deployment has DATABASE_URL',
+  RUN_WORKER: '`all` mode only (npm start); the examples run api and worker processes',
+  WEBHOOKS_ALLOW_INSECURE: 'development only: http and loopback webhook receivers',
+  CONNECTORS_ALLOW_INSECURE: 'development only: http and loopback shops',
+  SHOPIFY_ADMIN_ORIGIN_TEMPLATE: 'tests only: a fake Shopify',
+  TWILIO_API_BASE: 'tests only: a fake Twilio',
+};
+
+/** Credentials: in the Secret, never in the ConfigMap. */
+const CREDENTIALS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'CURSOR_SECRET',
+  'CONNECTOR_SECRET_KEY',
+  'RECIPIENT_DATA_KEY',
+  'OPS_TOKEN',
+  'METRICS_TOKEN',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'SMTP_URL',
+  'DKIM_PRIVATE_KEY',
+  'TWILIO_AUTH_TOKEN',
+  'SHOPIFY_API_SECRET',
+];
+
+/** The variables the image sets itself (its ENV): every container of either example has them. */
+const IMAGE_ENV = Object.fromEntries(
+  finalOf('ENV').flatMap((i) =>
+    [...i.args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(\S*)/g)].map((m) => [m[1]!, m[2]!] as const),
+  ),
+);
+
+/** What a container of a Deployment or Job sees: the image's ENV, its ConfigMap and Secret, its own env. */
+function containerEnv(o: K8sObject): Record<string, string> {
+  const [container] = containers(o);
+  const env: Record<string, string> = { ...IMAGE_ENV };
+  for (const from of container.envFrom ?? []) {
+    const name = (from.configMapRef ?? from.secretRef).name;
+    const source = K8S.find(
+      (x) => (x.kind === 'ConfigMap' || x.kind === 'Secret') && x.metadata.name === name,
+    );
+    Object.assign(env, source?.data, source?.stringData);
+  }
+  for (const e of container.env ?? []) if (e.value !== undefined) env[e.name] = String(e.value);
+  return env;
+}
+
+const KUSTOMIZATION = parseAllDocuments(read('deploy/kubernetes/kustomization.yaml'))[0]!.toJS() as {
+  resources: string[];
+  images: { name: string; newTag: string }[];
+};
 
 /** The smallest SHUTDOWN_DRAIN_MS the artefacts set (compose's default, the ConfigMap's). */
 const DRAIN_MS = Math.min(
@@ -128,24 +189,57 @@ describe('Dockerfile', () => {
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {
-    const ignored = read('.dockerignore')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#'));
     const sources = DOCKERFILE.flatMap((s) => s.instructions)
       .filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from'))
       .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect(existsSync(join(ROOT, source)), source).toBe(true);
-      expect(ignored, source).not.toContain(source);
+      expect(DOCKER_IGNORE.excludes(source), source).toBe(false);
     }
-    // The build context never carries the developer's node_modules, dist or database.
-    expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.git', 'data/pg']));
+    // The build context never carries the developer's node_modules, dist or what a local run wrote in
+    // data/ (the embedded database and its credentials, e-mails, SMS, proof photos): only the data
+    // files the repository holds.
+    for (const local of [
+      'node_modules',
+      'dist',
+      '.git',
+      'data/pg/PG_VERSION',
+      'data/pg-credentials.json',
+      'data/mail/x.eml',
+      'data/sms/x.txt',
+      'data/objects/proofs/x.jpg',
+    ]) {
+      expect(DOCKER_IGNORE.excludes(local), local).toBe(true);
+    }
+    const tracked = execFileSync('git', ['ls-files', 'data'], { cwd: ROOT, encoding: 'utf8' }).split('\n');
+    for (const file of tracked.filter(Boolean)) expect(DOCKER_IGNORE.excludes(file), file).toBe(false);
+  });
+
+  it('installs before the sources are there without running the package’s own scripts, and copies what the build reads', () => {
+    const build = DOCKERFILE.find((s) => s.instructions.some((i) => /npm run build/.test(i.args)))!;
+    const install = build.instructions.find((i) => i.keyword === 'RUN' && /npm ci\b/.test(i.args))!;
+    const copiedBefore = build.instructions
+      .slice(0, build.instructions.indexOf(install))
+      .filter((i) => i.keyword === 'COPY')
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    // npm ci runs `prepare` (scripts/build.js) unless told not to.
+    if (!copiedBefore.includes('scripts')) expect(install.args).toContain('--ignore-scripts');
+    const copied = build.instructions
+      .filter((i) => i.keyword === 'COPY')
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const input of ['tsconfig.json', 'tsconfig.build.json', 'src', 'scripts'])
+      expect(copied, input).toContain(input);
   });
 });
 
 describe('compose.yaml', () => {
+  it('says it needs Compose v2 (its top-level `name:`), in the file and in docs/operations.md', () => {
+    if (COMPOSE.name === undefined) return;
+    expect(read('compose.yaml')).toMatch(/Compose v2/);
+    expect(read('docs/operations.md')).toMatch(/Compose v2/);
+  });
+
   it('runs PostgreSQL 15 and Redis 7 with health checks', () => {
     const { postgres, redis } = COMPOSE.services;
     expect(postgres?.image).toBe('postgres:15');
@@ -222,6 +316,75 @@ describe('compose.yaml', () => {
   });
 });
 
+describe('compose.yaml and deploy/kubernetes together', () => {
+  const composeNames = new Set([
+    ...Object.keys(IMAGE_ENV),
+    ...APP_SERVICES.flatMap(([, s]) => Object.keys(environmentOf(s))),
+  ]);
+  const k8sNames = new Set([
+    ...Object.keys(IMAGE_ENV),
+    ...ofKind('ConfigMap').flatMap((o) => Object.keys(o.data ?? {})),
+    ...ofKind('Secret').flatMap((o) => Object.keys({ ...o.data, ...o.stringData })),
+    ...[...ofKind('Deployment'), ...ofKind('Job')].flatMap((o) =>
+      containers(o).flatMap((c) => (c.env ?? []).map((e: { name: string }) => e.name)),
+    ),
+  ]);
+
+  it('pass on every setting an operator may set (the rest: development and tests only, said why)', () => {
+    expect(Object.keys(NOT_FOR_DEPLOYMENTS).filter((name) => !KNOWN.has(name))).toEqual([]);
+    const settings = [...KNOWN].filter((name) => !(name in NOT_FOR_DEPLOYMENTS));
+    expect(
+      settings.filter((name) => !composeNames.has(name)),
+      'compose.yaml',
+    ).toEqual([]);
+    expect(
+      settings.filter((name) => !k8sNames.has(name)),
+      'deploy/kubernetes',
+    ).toEqual([]);
+  });
+
+  it('let every replica find the proof-of-delivery files another stored (a bucket, or one shared volume)', () => {
+    // compose: the filesystem store on one named volume at the image's DATA_DIR, or a bucket.
+    const dataDir = IMAGE_ENV.DATA_DIR;
+    expect(dataDir).toBeTruthy();
+    const mounts = new Set<string>();
+    for (const [name, service] of APP_SERVICES.filter(([, s]) => ['api', 'worker'].includes(modeOf(s)!))) {
+      const env = environmentOf(service);
+      if (env.OBJECT_STORE === 's3') {
+        expect(env.S3_BUCKET, name).toBeTruthy();
+        continue;
+      }
+      const volume = (service.volumes ?? []).find((v) => v.split(':')[1] === dataDir)?.split(':')[0];
+      expect(volume, `${name} mounts a named volume at ${dataDir}`).toBeDefined();
+      expect(Object.keys(COMPOSE.volumes ?? {}), name).toContain(volume);
+      mounts.add(volume!);
+    }
+    expect(mounts.size).toBeLessThanOrEqual(1);
+    // Kubernetes: a pod's own files are its own, so a bucket (no ReadWriteMany volume is assumed).
+    for (const d of ofKind('Deployment')) {
+      const env = containerEnv(d);
+      expect(env.OBJECT_STORE, d.metadata.name).toBe('s3');
+      expect(env.S3_BUCKET, d.metadata.name).toBeTruthy();
+    }
+  });
+
+  it('give every process a configuration it starts with (no placeholder a pod or a container dies of)', () => {
+    for (const [name, service] of APP_SERVICES) {
+      expect(() => loadConfig({ ...IMAGE_ENV, ...environmentOf(service) }), name).not.toThrow();
+    }
+    for (const o of [...ofKind('Deployment'), ...ofKind('Job')]) {
+      expect(() => loadConfig(containerEnv(o)), o.metadata.name).not.toThrow();
+    }
+  });
+
+  it('keep credentials in the Secret, never in the ConfigMap', () => {
+    const configMapKeys = ofKind('ConfigMap').flatMap((o) => Object.keys(o.data ?? {}));
+    expect(configMapKeys.filter((name) => CREDENTIALS.includes(name))).toEqual([]);
+    const secretKeys = ofKind('Secret').flatMap((o) => Object.keys({ ...o.data, ...o.stringData }));
+    expect(CREDENTIALS.filter((name) => !secretKeys.includes(name))).toEqual([]);
+  });
+});
+
 describe('deploy/haproxy.cfg', () => {
   it.skipIf(!findBinary('haproxy'))('is a configuration haproxy accepts', () => {
     // Names it cannot resolve here are warnings (init-addr none): the servers start disabled.
@@ -258,6 +421,32 @@ describe('deploy/haproxy.cfg', () => {
 });
 
 describe('deploy/kubernetes', () => {
+  it('applies no example: kustomization.yaml lists files that exist, the example Secret not among them', () => {
+    for (const file of KUSTOMIZATION.resources) {
+      expect(existsSync(join(ROOT, 'deploy/kubernetes', file)), file).toBe(true);
+      expect(file).not.toMatch(/example/);
+    }
+    // What the pods read from it is still documented by the example.
+    expect(existsSync(join(ROOT, 'deploy/kubernetes/secret.example.yaml'))).toBe(true);
+  });
+
+  it('probes readiness longer than /readyz waits for the database, and one failure does not take a pod out', () => {
+    for (const d of ofKind('Deployment')) {
+      const probe = containers(d)[0].readinessProbe;
+      // Kubernetes' default timeoutSeconds is 1.
+      expect((probe.timeoutSeconds ?? 1) * 1000, d.metadata.name).toBeGreaterThan(
+        READINESS_DATABASE_TIMEOUT_MS,
+      );
+      expect(probe.failureThreshold ?? 3, d.metadata.name).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it("names the migrate Job for the release (a Job's pod template is immutable: a new image needs a new Job)", () => {
+    const tag = KUSTOMIZATION.images.find((i) => i.name === 'delivery-orders-api')!.newTag;
+    expect(ofKind('Job').map((j) => j.metadata.name)).toEqual([`dlv-migrate-${tag.replace(/\./g, '-')}`]);
+    expect(read('docs/operations.md')).toContain('dlv-migrate-');
+  });
+
   it('has api and worker Deployments, a migrate Job, a Service and a PodDisruptionBudget for each Deployment', () => {
     const deployments = ofKind('Deployment');
     expect(deployments.map((d) => containers(d)[0].args)).toEqual(

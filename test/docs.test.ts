@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { allCommands } from '../src/cli/main.ts';
 import { proofMembers } from '../src/domain/proofs/proof-json.ts';
 import { ERROR_STATUS } from '../src/errors.ts';
 
@@ -113,5 +114,90 @@ describe('documentation', () => {
 
   it('keeps the README a front door: at most 15 KB, the rest in docs/', () => {
     expect(statSync(join(ROOT, 'README.md')).size).toBeLessThanOrEqual(15_000);
+  });
+
+  // npx resolves the package before each command: 1.6–2.5 s of every `dlv` (issue #36).
+  it.each(DOCS)('%s runs dlv without npx', (file) => {
+    expect(readFileSync(join(ROOT, file), 'utf8')).not.toMatch(/npx dlv/);
+  });
+});
+
+/** The operator guide's list of `dlv` commands: the first code block under its `dlv` heading. */
+function operatorGuideCommands(): string[] {
+  const guide = readFileSync(join(ROOT, 'docs/operator-guide.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('## The `dlv` command line'));
+  const block = /^```\n([\s\S]*?)^```/m.exec(section)![1]!;
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('dlv '))
+    .map((line) => line.replace(/\s+(#|→).*$/, '').trim());
+}
+
+/** Each `--flag` of a usage line, whether shown optional (in brackets, or one of alternatives `a | b`). */
+function flagsOf(usage: string): { name: string; optional: boolean }[] {
+  let depth = 0;
+  const depths = [...usage].map((c) => {
+    if (c === '[') depth++;
+    const at = depth;
+    if (c === ']') depth--;
+    return at;
+  });
+  const found = [...usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => ({ name: m[1]!, at: m.index! }));
+  return found.map((flag, i) => {
+    const from = i > 0 ? found[i - 1]!.at : 0;
+    const to = found[i + 1]?.at ?? usage.length;
+    const alternative =
+      usage.slice(from, flag.at).includes('|') && i > 0 ? true : usage.slice(flag.at, to).includes('|');
+    return { name: flag.name, optional: depths[flag.at]! > 0 || alternative };
+  });
+}
+
+describe("the operator guide's dlv command list", () => {
+  const lines = operatorGuideCommands();
+
+  it('lists every command once, and only commands dlv has', async () => {
+    const paths = (await allCommands()).map((c) => c.path);
+    const named = lines.map((line) => {
+      const words = line.split(/\s+/).slice(1);
+      const path = paths
+        .filter((p) => p.split(' ').every((w, i) => words[i] === w))
+        .sort((a, b) => b.length - a.length)[0];
+      return path ?? (words[0] === 'completion' ? 'completion' : `unknown: ${line}`);
+    });
+    expect(named.filter((p) => p.startsWith('unknown'))).toEqual([]);
+    expect(
+      paths.filter((p) => !named.includes(p)),
+      'missing',
+    ).toEqual([]);
+    expect(
+      named.filter((p, i) => named.indexOf(p) !== i),
+      'listed twice',
+    ).toEqual([]);
+  });
+
+  it('shows a flag required exactly when dlv requires it, and only flags the command has (as in its --help)', async () => {
+    const commands = await allCommands();
+    for (const line of lines) {
+      const words = line.split(/\s+/).slice(1);
+      const spec = commands
+        .filter((c) => c.path.split(' ').every((w, i) => words[i] === w))
+        .sort((a, b) => b.path.length - a.path.length)[0];
+      if (!spec) continue;
+      const shown = flagsOf(line);
+      const declared = spec.flags ?? {};
+      for (const { name, optional } of shown) {
+        if (name === 'json') continue;
+        expect(declared[name], `${line}: --${name}`).toBeDefined();
+        expect(optional, `${line}: --${name} shown ${optional ? 'optional' : 'required'}`).toBe(
+          declared[name]?.required !== true,
+        );
+      }
+      for (const [name, flag] of Object.entries(declared)) {
+        expect(
+          shown.some((f) => f.name === name),
+          `${line}: --${name} (${flag.required ? 'required' : 'optional'}) is not shown`,
+        ).toBe(true);
+      }
+    }
   });
 });

@@ -91,7 +91,7 @@ describe('operations API', () => {
 
 describe('dlv orders', () => {
   it('shows an order and moves it, with errors on stderr', async () => {
-    const env = { DATABASE_URL: testDatabaseUrl() };
+    const env = { DATABASE_URL: testDatabaseUrl(), PUBLIC_BASE_URL: 'http://127.0.0.1:3000' };
     const brand = await createBrandWithKey(t.deps);
     const ref = (await createOrder(t.app, brand)).data.trackingRef;
     const moved = await runDlv(['orders', 'set-status', ref, 'picked_up', '--note', 'depot', '--json'], env);

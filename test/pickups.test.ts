@@ -421,7 +421,11 @@ describe('pickups', () => {
     at('2026-11-24T09:00:00Z');
     const refs = await ordersOf(brand, 3);
     const id = pickupIdFor(brand.brandId, TEST_PICKUP_ADDRESS, '2026-11-24');
-    const env = { DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' };
+    const env = {
+      DATABASE_URL: testDatabaseUrl(),
+      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+      LOG_LEVEL: 'silent',
+    };
     const listed = await runDlv(
       ['pickups', 'list', '--date', '2026-11-24', '--brand', brand.brandId, '--json'],
       env,

@@ -39,7 +39,11 @@ const count = async (sql: string, values: unknown[] = []) =>
   (await live.t.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, values)).rows[0]!.n;
 
 describe('dlv connectors prestashop link', () => {
-  const env = () => ({ DATABASE_URL: live.databaseUrl, CONNECTORS_ALLOW_INSECURE: '1' });
+  const env = () => ({
+    DATABASE_URL: live.databaseUrl,
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+    CONNECTORS_ALLOW_INSECURE: '1',
+  });
 
   it('links the shop, shows the connection id and secret once, and keeps both keys encrypted', async () => {
     fake.addShop('cli-shop');

@@ -169,6 +169,9 @@ describe('node dist/service.js api', () => {
   }, 90_000);
 });
 
+/** A worker writes links: to the API's address, which it is given here (else it refuses to start). */
+const WORKER_ENV = { PUBLIC_BASE_URL: 'http://127.0.0.1:3000' };
+
 describe('a port already in use', () => {
   it("is said in one sentence naming the port and how to choose another (PORT, the worker's PORT, METRICS_PORT), with no stack", async () => {
     const holder = createServer();
@@ -177,7 +180,11 @@ describe('a port already in use', () => {
     try {
       const cases: { mode: string; env: Record<string, string>; says: string }[] = [
         { mode: 'api', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
-        { mode: 'worker', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
+        {
+          mode: 'worker',
+          env: { PORT: taken, ...WORKER_ENV },
+          says: `port ${taken} (PORT) is already in use on 127.0.0.1`,
+        },
         {
           mode: 'api',
           env: { PORT: '0', METRICS_PORT: taken },
@@ -203,7 +210,12 @@ describe('node dist/service.js worker', () => {
   it('logs JSON lines at LOG_LEVEL (no debug lines at info), serves /livez and /readyz on PORT, stops on SIGTERM', async () => {
     const scratch = await createScratchDatabase();
     cleanups.push(() => scratch.drop());
-    const atInfo = start('worker', { DATABASE_URL: scratch.url, PORT: '0', LOG_LEVEL: 'info' });
+    const atInfo = start('worker', {
+      ...WORKER_ENV,
+      DATABASE_URL: scratch.url,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    });
     const port = await listeningPort(atInfo);
     await atInfo.waitForLog((l) => l.msg === 'worker started');
     expect(await json(`http://127.0.0.1:${port}/readyz`)).toEqual({
@@ -218,7 +230,12 @@ describe('node dist/service.js worker', () => {
     expect(infoLines.filter((l) => (l.level as number) < 30)).toEqual([]);
     expect(infoLines.some((l) => String(l.msg).startsWith('Worker connected'))).toBe(true);
 
-    const atDebug = start('worker', { DATABASE_URL: scratch.url, PORT: '0', LOG_LEVEL: 'debug' });
+    const atDebug = start('worker', {
+      ...WORKER_ENV,
+      DATABASE_URL: scratch.url,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+    });
     await atDebug.waitForLog((l) => l.msg === 'worker started');
     atDebug.child.kill('SIGTERM');
     expect((await atDebug.exit).code).toBe(0);
@@ -228,7 +245,12 @@ describe('node dist/service.js worker', () => {
     );
 
     const quietPort = await freePort();
-    const quiet = start('worker', { DATABASE_URL: scratch.url, PORT: String(quietPort), LOG_LEVEL: 'warn' });
+    const quiet = start('worker', {
+      ...WORKER_ENV,
+      DATABASE_URL: scratch.url,
+      PORT: String(quietPort),
+      LOG_LEVEL: 'warn',
+    });
     await until(async () => (await fetch(`http://127.0.0.1:${quietPort}/readyz`)).ok, 'the quiet worker');
     quiet.child.kill('SIGTERM');
     await quiet.exit;

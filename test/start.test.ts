@@ -135,6 +135,35 @@ describe('npm start on an empty DATA_DIR', () => {
   }, 90_000);
 });
 
+// `dlv brands list` from another directory created data/pg there and answered "No brands yet"
+// (issue #36): only `dlv migrate` may create a database; any other command says where it looked.
+describe('dlv from a directory without a database', () => {
+  it('refuses in a sentence naming where it looked and creates nothing; `dlv migrate` creates one, found again', async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'dlv-elsewhere-'));
+    dirs.push(elsewhere);
+    // As root the cluster of this 0700 directory goes to the system directory: its own, here.
+    const env = { EMBEDDED_PG_ROOT_DIR: await systemDirectory() };
+
+    const refused = await runDlv(['brands', 'list'], env, elsewhere);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `dlv: no database here: without DATABASE_URL, dlv uses the embedded database of DATA_DIR (${path.join(elsewhere, 'data')}; unset, ./data of the current directory), and there is none.`,
+    );
+    expect(refused.stderr).toContain('set DATA_DIR to the server');
+    expect(refused.stderr).toContain('or DATABASE_URL to its PostgreSQL');
+    expect(refused.stderr).toContain('`dlv migrate`');
+    expect(await readdir(elsewhere)).toEqual([]);
+
+    const created = await runDlv(['migrate', '--json'], env, elsewhere);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout).applied.length).toBeGreaterThan(0);
+    const listed = await runDlv(['brands', 'list', '--json'], env, elsewhere);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({ brands: [] });
+  }, 120_000);
+});
+
 const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
 const IS_ROOT = process.getuid?.() === 0;
 

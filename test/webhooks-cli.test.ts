@@ -174,4 +174,29 @@ describe('dlv webhooks', () => {
     expect(unknown.stderr).toContain('since: "yesterday" is not an ISO 8601 time');
     expect(await t.deps.webhooks.list(brand.brandId)).toEqual([]);
   }, 60_000);
+
+  // The server allowed http receivers (WEBHOOKS_ALLOW_INSECURE=1) while dlv, another process with
+  // its own environment, answered only "url: must use https" (issue #36).
+  it('says that WEBHOOKS_ALLOW_INSECURE must be set in its own environment when it refuses an http or loopback receiver', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const strict = { DATABASE_URL: env.DATABASE_URL! };
+    const hint = "set WEBHOOKS_ALLOW_INSECURE=1 in dlv's environment too";
+    const [http, loopback, metadata] = await Promise.all([
+      runDlv(['webhooks', 'add', '--brand', brand.brandId, '--url', 'http://hooks.example.com/dlv'], strict),
+      runDlv(['webhooks', 'add', '--brand', brand.brandId, '--url', 'https://127.0.0.1:9/dlv'], strict),
+      runDlv(['webhooks', 'add', '--brand', brand.brandId, '--url', 'https://169.254.169.254/x'], strict),
+    ]);
+    expect(http.code).toBe(1);
+    expect(http.stderr).toContain(
+      `dlv: url: must use https (for a development receiver over http or on the loopback, ${hint}`,
+    );
+    expect(http.stderr).toContain('never in production');
+    expect(loopback.code).toBe(1);
+    expect(loopback.stderr).toContain('127.0.0.1 is not an allowed address');
+    expect(loopback.stderr).toContain(hint);
+    // An address no setting allows gets no such hint.
+    expect(metadata.code).toBe(1);
+    expect(metadata.stderr).not.toContain('WEBHOOKS_ALLOW_INSECURE');
+    expect(await t.deps.webhooks.list(brand.brandId)).toEqual([]);
+  }, 60_000);
 });

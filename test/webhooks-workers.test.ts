@@ -84,6 +84,7 @@ describe('webhook workers', () => {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         DATABASE_URL: scratch.url,
+        PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
         WEBHOOKS_ALLOW_INSECURE: '1',
       },
       stdio: 'ignore',

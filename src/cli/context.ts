@@ -61,6 +61,12 @@ export interface CommandSpec<F extends Flags = Flags, D extends CoreDeps = Deps>
    * connectors, the outbox, mail and documents behind the whole bag (convention 17; `dlv` under 1 s).
    */
   core?: true;
+  /**
+   * It writes no link to the public address (no order JSON, event, e-mail or SMS): it runs where
+   * that address is unknown (DATABASE_URL without PUBLIC_BASE_URL, before any API recorded one).
+   * Every other command of the whole bag refuses there (src/runtime/public-base-url.ts).
+   */
+  writesNoLinks?: true;
   run(ctx: CommandContext<F, D>): Promise<void>;
 }
 

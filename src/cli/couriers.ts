@@ -16,6 +16,7 @@ const oneTimeText = (password: string) =>
 export const courierCommands: CommandSpec[] = [
   command({
     path: 'couriers add',
+    writesNoLinks: true,
     description: `add a courier; without --password, prints a one-time password once (one sign-in, ${ONE_TIME_PASSWORD_HOURS} hours)`,
     flags: {
       email: { value: 'EMAIL', description: 'their sign-in e-mail', required: true },
@@ -43,6 +44,7 @@ export const courierCommands: CommandSpec[] = [
   }),
   command({
     path: 'couriers list',
+    writesNoLinks: true,
     description: 'the couriers, enabled first',
     async run(ctx) {
       const couriers = await ctx.deps.couriers.list();
@@ -58,6 +60,7 @@ export const courierCommands: CommandSpec[] = [
   }),
   command({
     path: 'couriers reset-password',
+    writesNoLinks: true,
     description: 'a new one-time password for a courier (forgotten, or expired): its sessions end',
     args: [{ name: 'COURIER', description: 'the courier (cou_…) or its e-mail' }],
     async run(ctx) {
@@ -72,6 +75,7 @@ export const courierCommands: CommandSpec[] = [
   }),
   command({
     path: 'couriers disable',
+    writesNoLinks: true,
     description: 'disable a courier: its sessions end at once, its rounds stay (reassign them)',
     args: [{ name: 'COURIER', description: 'the courier (cou_…) or its e-mail' }],
     async run(ctx) {

@@ -6,6 +6,7 @@ const euros = (value: number) => `${value.toFixed(2)} €`;
 export const invoiceCommands: CommandSpec[] = [
   command({
     path: 'invoices issue',
+    writesNoLinks: true,
     description: "issue every brand's invoice of a month (idempotent: an issued month is skipped)",
     flags: { month: { value: 'YYYY-MM', description: 'the month', required: true } },
     async run(ctx) {
@@ -26,6 +27,7 @@ export const invoiceCommands: CommandSpec[] = [
   }),
   command({
     path: 'invoices mark-paid',
+    writesNoLinks: true,
     description: 'mark an issued invoice paid (a credit note is not paid: refused)',
     args: [{ name: 'INVOICE_ID', description: 'the invoice (inv_…)' }],
     async run(ctx) {
@@ -38,6 +40,7 @@ export const invoiceCommands: CommandSpec[] = [
   }),
   command({
     path: 'invoices list',
+    writesNoLinks: true,
     description: "a brand's invoices and credit notes",
     flags: { brand: BRAND_FLAG },
     async run(ctx) {

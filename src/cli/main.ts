@@ -101,6 +101,11 @@ const ENTRIES: Entry[] = [
   },
 ];
 
+/** Every command's declaration, each group's module loaded: what the docs are checked against (test/docs.test.ts). */
+export async function allCommands(): Promise<CommandSpec[]> {
+  return (await Promise.all(ENTRIES.map((entry) => entry.load()))).flat();
+}
+
 const TITLE = [
   'dlv — operator command line of the Delivery Orders API',
   '',

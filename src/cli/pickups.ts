@@ -10,6 +10,7 @@ function describe(p: Pickup): string {
 export const pickupCommands: CommandSpec[] = [
   command({
     path: 'pickups list',
+    writesNoLinks: true,
     description: "a day's pickups, every brand's or one brand's",
     flags: {
       date: { value: 'YYYY-MM-DD', description: 'the day', required: true },

@@ -22,6 +22,7 @@ function erasedParts(report: ErasureReport): string[] {
 export const recipientCommands: CommandSpec[] = [
   command({
     path: 'recipients erase',
+    writesNoLinks: true,
     description:
       "erase a recipient's personal data on their request (GDPR art. 17): every finished order naming the e-mail address or phone number, its notifications, proofs and self-service rows; refused while one is on its way",
     flags: {
@@ -84,6 +85,7 @@ export const recipientCommands: CommandSpec[] = [
   }),
   command({
     path: 'recipients opt-out',
+    writesNoLinks: true,
     description:
       'stop every notification to an e-mail address or a phone number, whatever the brand (kept as a digest; never undone by the service)',
     flags: {
@@ -116,6 +118,7 @@ export const recipientCommands: CommandSpec[] = [
   }),
   command({
     path: 'recipients notifications',
+    writesNoLinks: true,
     description: "the messages decided for an order's recipient: step, channel, status, why not sent",
     args: [{ name: 'TRACKING_REF', description: 'the order (DLV-…)' }],
     async run(ctx) {

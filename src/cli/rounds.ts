@@ -23,6 +23,7 @@ function roundsTable(rounds: RoundJson[]): string {
 export const roundCommands: CommandSpec[] = [
   command({
     path: 'rounds plan',
+    writesNoLinks: true,
     description: "plan (or re-plan) a day's rounds by sort code; re-planning keeps what is there and adds",
     flags: {
       date: { value: 'YYYY-MM-DD', description: 'the day', required: true },
@@ -38,6 +39,7 @@ export const roundCommands: CommandSpec[] = [
   }),
   command({
     path: 'rounds list',
+    writesNoLinks: true,
     description: "a day's rounds, their couriers and stops",
     flags: { date: { value: 'YYYY-MM-DD', description: 'the day', required: true } },
     async run(ctx) {
@@ -47,6 +49,7 @@ export const roundCommands: CommandSpec[] = [
   }),
   command({
     path: 'rounds assign',
+    writesNoLinks: true,
     description: 'give a round to a courier (an enabled one)',
     args: [
       { name: 'ROUND', description: 'the round (rnd_…)' },

@@ -8,6 +8,7 @@ const FORMAT_FLAG = { format: { value: 'FORMAT', description: 'json or csv (defa
 export const sortCodeCommands: CommandSpec[] = [
   command({
     path: 'sort-codes import',
+    writesNoLinks: true,
     description:
       'replace the sort-code table with a .csv (postcode,sort_code) or .json file, checked whole first; ' +
       'a postcode may be the start of one (93 covers 93xxx); the longest prefix wins',
@@ -34,6 +35,7 @@ export const sortCodeCommands: CommandSpec[] = [
   }),
   command({
     path: 'sort-codes list',
+    writesNoLinks: true,
     description:
       'print the sort-code table (postcodes not listed get PAR-<arrondissement>, PC-<dép.> or GC-<dép.>)',
     async run(ctx) {

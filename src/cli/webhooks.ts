@@ -1,7 +1,7 @@
 import { deliveryJson, type WebhookDelivery } from '../domain/webhooks/delivery.ts';
 import { endpointJson, type WebhookEndpoint } from '../domain/webhooks/endpoint.ts';
 import type { WebhookRequest } from '../domain/webhooks/webhook-requests.ts';
-import { invalidField } from '../errors.ts';
+import { AppError, invalidField, isAppError } from '../errors.ts';
 import {
   BRAND_FLAG,
   type CommandSpec,
@@ -69,6 +69,24 @@ function requestJson(r: WebhookRequest) {
   };
 }
 
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * The API's refusal of an http or loopback receiver, plus what only the operator can do about it:
+ * WEBHOOKS_ALLOW_INSECURE is read by each process, so the server's setting does not reach dlv.
+ */
+function withInsecureHint(err: unknown, url: string): unknown {
+  if (!isAppError(err)) return err;
+  const code = err.details?.[0]?.problem?.code;
+  const host = URL.canParse(url) ? new URL(url).hostname : '';
+  if (code !== 'url.https' && !(code === 'url.notPublic' && LOOPBACK.test(host))) return err;
+  return new AppError(
+    err.code,
+    `${err.message} (for a development receiver over http or on the loopback, set WEBHOOKS_ALLOW_INSECURE=1 in dlv's environment too, as on the server and the workers: each process reads its own; never in production)`,
+    err.details,
+  );
+}
+
 export const webhookCommands: CommandSpec[] = [
   coreCommand({
     path: 'webhooks add',
@@ -79,11 +97,12 @@ export const webhookCommands: CommandSpec[] = [
       events: { value: 'LIST', description: 'comma-separated event types (default: all)' },
     },
     async run(ctx) {
-      const { endpoint, secret } = await ctx.deps.webhooks.add({
-        brandId: requireFlag(ctx, 'brand'),
-        url: requireFlag(ctx, 'url'),
-        events: optionalFlag(ctx, 'events') ?? undefined,
-      });
+      const url = requireFlag(ctx, 'url');
+      const { endpoint, secret } = await ctx.deps.webhooks
+        .add({ brandId: requireFlag(ctx, 'brand'), url, events: optionalFlag(ctx, 'events') ?? undefined })
+        .catch((err: unknown) => {
+          throw withInsecureHint(err, url);
+        });
       ctx.out(
         [
           `Added webhook endpoint ${endpoint.id} for ${endpoint.brandId}: ${endpoint.url}`,

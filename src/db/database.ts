@@ -14,6 +14,8 @@ export async function openDatabase(
   config: Config,
   poolSize = 20,
   poolOptions: PoolOptions = {},
+  /** false: an embedded DATA_DIR without a database is refused, not given a new one (`dlv`). */
+  createEmbedded = true,
 ): Promise<Database> {
   const embedded = config.databaseUrl
     ? null
@@ -21,6 +23,7 @@ export async function openDatabase(
         systemDir: config.embeddedPgRootDir,
         // Only a DATA_DIR nobody chose moves: one the operator set is refused in a sentence instead.
         clusterMayMove: config.dataDirIsDefault,
+        mayCreate: createEmbedded,
       });
   const pool = createPool(config.databaseUrl ?? embedded!.url, poolSize, {
     statementTimeoutMs: config.databaseStatementTimeoutMs,

@@ -275,10 +275,7 @@ export async function clusterPlaceAsRoot(
   }
   await openSystemDirectory(user, options.systemDir);
   const realDataDir = await realpath(dataDir);
-  const home = path.join(
-    options.systemDir,
-    createHash('sha256').update(realDataDir).digest('hex').slice(0, 16),
-  );
+  const home = movedClusterHome(options.systemDir, realDataDir);
   // Root's and open to `postgres` (who enters it to reach pg/); the credentials inside stay 0600.
   if (await mkdir(home, { mode: 0o755 }).then(() => true, ignoreExisting)) await chmod(home, 0o755);
   if (!(await isRootsDirectory(home))) throw new EmbeddedDatabaseError(untrusted(home));
@@ -293,6 +290,11 @@ export async function clusterPlaceAsRoot(
     home,
     notice: `embedded PostgreSQL: running as root, it runs as the "${POSTGRES_USER}" user, which cannot enter ${closed} on the way to DATA_DIR (${dataDir}); its cluster is in ${cluster} instead (the rest of DATA_DIR stays there).`,
   };
+}
+
+/** Where the cluster of a data directory (its real path) lives when it moved to the system directory. */
+export function movedClusterHome(systemDir: string, realDataDir: string): string {
+  return path.join(systemDir, createHash('sha256').update(realDataDir).digest('hex').slice(0, 16));
 }
 
 /** Makes `dir` the `postgres` user's (root keeps its way in: root ignores permissions). */

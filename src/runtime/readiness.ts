@@ -35,9 +35,12 @@ export interface ReadinessOptions {
   databaseTimeoutMs?: number;
 }
 
+/** How long `/readyz` waits for the database by default: a probe's own timeout must be longer. */
+export const READINESS_DATABASE_TIMEOUT_MS = 2000;
+
 export function createReadiness(options: ReadinessOptions): Readiness {
   const dir = options.migrationsDir ?? MIGRATIONS_DIR;
-  const timeoutMs = options.databaseTimeoutMs ?? 2000;
+  const timeoutMs = options.databaseTimeoutMs ?? READINESS_DATABASE_TIMEOUT_MS;
   let draining = false;
   // Files do not change under a running process: once current, always current (no query per probe).
   let migrationsCurrent = false;

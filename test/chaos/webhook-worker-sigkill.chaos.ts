@@ -41,6 +41,7 @@ describe('crash safety: a worker killed with SIGKILL with jobs and webhook sends
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '/tmp',
         DATABASE_URL: url,
+        PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
         WEBHOOKS_ALLOW_INSECURE: '1',
       },
       stdio: 'ignore',

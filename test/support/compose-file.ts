@@ -34,7 +34,11 @@ export interface ComposeService {
 }
 
 export interface ComposeFile {
+  /** The project's name (a Compose v2 key). */
+  name?: string;
   services: Record<string, ComposeService>;
+  /** Named volumes, shared by the services that mount them. */
+  volumes?: Record<string, unknown>;
 }
 
 /** The variables compose.yaml interpolates (`${NAME…}`), in order of first appearance. */

@@ -9,10 +9,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real `dlv` binary, as an operator would, against the given environment. */
-export function runDlv(args: string[], env: Record<string, string>): Promise<CliResult> {
+/** Runs the real `dlv` binary, as an operator would, against the given environment (in `cwd`). */
+export function runDlv(args: string[], env: Record<string, string>, cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [DLV_BIN, ...args], {
+      cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -75,7 +75,8 @@ function getIndex(): Map<string, IndexedPostcode> {
 
 function loadEntries(): PostcodeEntry[] {
   // The package's own `find` is CommonJS over the same file. Parsed here rather than required: the
-  // list is dropped once the table is made, not kept in require's cache.
+  // list is dropped once the table is made, not kept in require's cache. A devDependency: only the
+  // build and the sources read it; a production install (the image) has the table alone.
   const require = createRequire(import.meta.url);
   const file = require.resolve('codes-postaux/codes-postaux.json');
   return JSON.parse(readFileSync(file, 'utf8')) as PostcodeEntry[];
