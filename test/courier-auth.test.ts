@@ -10,7 +10,7 @@ let ipCounter = 0;
 const browser = () => new Browser(t.app, `10.7.0.${++ipCounter}`);
 
 beforeAll(async () => {
-  t = await buildTestApp({ clock: () => now, config: { opsToken: 'ops-courier-auth-token' } });
+  t = await buildTestApp({ clock: () => now, config: { opsToken: 'ops-courier-auth-token-0123456789ab' } });
 });
 afterAll(() => t.close());
 
@@ -272,7 +272,7 @@ describe('the one-time password (ASVS 2.3.1)', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: `/ops/v1/couriers/${courier.id}/password`,
-      headers: { authorization: 'Bearer ops-courier-auth-token' },
+      headers: { authorization: 'Bearer ops-courier-auth-token-0123456789ab' },
     });
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -287,7 +287,7 @@ describe('the one-time password (ASVS 2.3.1)', () => {
     const disabled = await t.app.inject({
       method: 'POST',
       url: `/ops/v1/couriers/${courier.email}/password`,
-      headers: { authorization: 'Bearer ops-courier-auth-token' },
+      headers: { authorization: 'Bearer ops-courier-auth-token-0123456789ab' },
     });
     expect(disabled.statusCode).toBe(422);
     expect(disabled.json().error).toBe('courier_disabled');

@@ -20,6 +20,8 @@ import { spawnServer } from './support/spawn-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PUBLIC = 'https://dlv.example.com';
+/** An https PUBLIC_BASE_URL needs the opt-out list's key, the same in every process (docs/security.md). */
+const OPT_OUT_KEY = 'ab'.repeat(32);
 
 let t: ScratchTestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
@@ -81,7 +83,7 @@ async function eventsOf(brandId: string) {
 describe('the public base URL every process writes into links', () => {
   let brand: Awaited<ReturnType<typeof createBrandWithKey>>;
   let ref: string;
-  const operator = () => ({ DATABASE_URL: t.databaseUrl, SMTP_URL: smtp.url, LOG_LEVEL: 'silent' });
+  const operator = () => ({ DATABASE_URL: t.databaseUrl, SMTP_URL: smtp.url, LOG_LEVEL: 'silent', OPT_OUT_KEY });
 
   beforeAll(async () => {
     brand = await createBrandWithKey(t.deps);
@@ -130,6 +132,7 @@ describe('the public base URL every process writes into links', () => {
     const api = await spawnServer({
       DATABASE_URL: t.databaseUrl,
       PUBLIC_BASE_URL: PUBLIC,
+      OPT_OUT_KEY,
       PORT: '0',
       RUN_WORKER: '0',
     });
@@ -150,7 +153,7 @@ describe('the public base URL every process writes into links', () => {
       new RegExp(`^${PUBLIC}/account/invite\\?token=`),
     );
 
-    const worker = await startWorker({ DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'info' });
+    const worker = await startWorker({ DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'info', OPT_OUT_KEY });
     expect(worker.outcome, worker.output).toBe('started');
   });
 
