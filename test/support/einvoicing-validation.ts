@@ -100,7 +100,7 @@ export async function schematronFailures(xml: string): Promise<RuleBroken[]> {
   const failures = SaxonJS.XPath.evaluate('//svrl:failed-assert', result.principalResult, {
     namespaceContext: { svrl: 'http://purl.oclc.org/dsdl/svrl' },
     resultForm: 'array',
-  }) as Element[];
+  }) as { getAttribute(name: string): string | null; textContent: string | null }[];
   return failures.map((node) => ({
     id: node.getAttribute('id') ?? '',
     flag: node.getAttribute('flag') ?? '',
