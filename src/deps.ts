@@ -329,6 +329,7 @@ export function createDeps(
     brands,
     clock,
     seller: config.seller,
+    vatOnDebits: config.einvoicing.vatOnDebits,
     cursors,
   });
   const labels = labelService({

@@ -1108,6 +1108,14 @@ const ACCOUNT = {
     en: 'SIREN (9 digits)',
     fr: 'SIREN (9 chiffres)',
   },
+  'company.siret': {
+    en: 'SIRET of the establishment billed (14 digits, optional)',
+    fr: 'SIRET de l’établissement facturé (14 chiffres, facultatif)',
+  },
+  'company.einvoiceNeeds': {
+    en: 'Your invoices are electronic invoices (Factur-X) sent through an approved platform: they need your SIREN and a billing address with its postcode and city. Until both are given, your monthly invoice cannot be issued.',
+    fr: 'Vos factures sont des factures électroniques (Factur-X) transmises par une plateforme agréée : elles demandent votre SIREN et une adresse de facturation avec code postal et ville. Tant que les deux manquent, votre facture mensuelle ne peut pas être émise.',
+  },
   'company.vat': {
     en: 'Intra-community VAT number',
     fr: 'Numéro de TVA intracommunautaire',
