@@ -33,6 +33,12 @@ import { type KeyManagement, keyManagement } from './domain/accounts/key-managem
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
+import type { EInvoicePlatform } from './domain/einvoicing/ports.ts';
+import {
+  type EInvoiceTransmissionService,
+  einvoiceTransmissionService,
+} from './domain/einvoicing/transmission-service.ts';
+import { createEInvoicePlatform } from './infra/einvoicing/index.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
@@ -151,6 +157,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** What each brand tells its recipients and how it looks (logo, colour): the account area sets it. */
   recipientSettings: RecipientSettingsService;
   invoices: InvoiceService;
+  /** Issued documents to the e-invoicing platform (EINVOICE_PLATFORM) and their statuses back. */
+  einvoices: EInvoiceTransmissionService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
   labels: LabelService;
   subscriptions: WebhookSubscriptions;
@@ -206,6 +214,8 @@ export function createDeps(
     /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
     recipientMailer?: RecipientMailer;
+    /** The e-invoicing platform (tests: one against a fake); else chosen by config. */
+    einvoicePlatform?: EInvoicePlatform;
   } = {},
 ): Deps {
   // The services that need no connector, outbox, mail nor document (src/core-deps.ts): a `dlv` command
@@ -331,6 +341,14 @@ export function createDeps(
     seller: config.seller,
     vatOnDebits: config.einvoicing.vatOnDebits,
     cursors,
+  });
+  const einvoices = einvoiceTransmissionService({
+    stores,
+    transact,
+    outbox: events,
+    invoices,
+    platform: options.einvoicePlatform ?? createEInvoicePlatform(config.einvoicing, { log, clock }),
+    clock,
   });
   const labels = labelService({
     store: labelsRepository(pool),
@@ -487,6 +505,7 @@ export function createDeps(
     links,
     recipientSettings: recipientSettingsService({ settings: recipientSettings, codec: sharpLogoCodec() }),
     invoices,
+    einvoices,
     labels,
     subscriptions,
     webhookDeliveries,

@@ -51,7 +51,7 @@ const GOOD = {
 
 describe('/account/company', () => {
   it('refuses a bad SIREN, the VAT number of another SIREN and an out-of-zone pickup, storing nothing', async () => {
-    const brand = await createBrandWithKey(t.deps);
+    const brand = await createBrandWithKey(t.deps, { company: null });
     const { b } = await signedIn({ brandId: brand.brandId });
     const csrf = csrfOf((await b.get('/account/company')).body);
     const before = await brandRow(brand.brandId);
@@ -85,7 +85,7 @@ describe('/account/company', () => {
   });
 
   it("saves the details, which the invoice PDF's buyer block then prints", async () => {
-    const brand = await createBrandWithKey(t.deps, { name: 'Lumière' });
+    const brand = await createBrandWithKey(t.deps, { name: 'Lumière', company: null });
     await t.deps.orders.create(
       { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
       { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris' },
@@ -126,7 +126,7 @@ describe('/account/company', () => {
   });
 
   it('is read only for developers and finance (POST 403); the link is shown to every role', async () => {
-    const brand = await createBrandWithKey(t.deps);
+    const brand = await createBrandWithKey(t.deps, { company: null });
     for (const role of ['developer', 'finance'] as const) {
       const { b } = await signedIn({ brandId: brand.brandId, role });
       const page = await b.get('/account/company');
