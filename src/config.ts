@@ -370,10 +370,13 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be an http(s) URL',
     description: 'Twilio REST API origin; http only on the loopback (tests, a local fake)',
   }),
-  SELLER_SIRET: Text('issuer SIRET (14 digits, starting with SELLER_SIREN): the e-invoices’ seller identifier', {
-    pattern: '^[0-9 ]{14,20}$',
-    hint: 'must be the 14 digits of the SIRET',
-  }),
+  SELLER_SIRET: Text(
+    'issuer SIRET (14 digits, starting with SELLER_SIREN): the e-invoices’ seller identifier',
+    {
+      pattern: '^[0-9 ]{14,20}$',
+      hint: 'must be the 14 digits of the SIRET',
+    },
+  ),
   SELLER_IBAN: Text('account the invoices are paid into (printed, and in the e-invoices)', {
     pattern: '^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}$',
     hint: 'must be an IBAN, e.g. FR76 3000 6000 0112 3456 7890 189',
@@ -391,7 +394,9 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be directory or afnor',
     description: 'where issued e-invoices go: files in EINVOICE_DIR, or an AFNOR XP Z12-013 platform',
   }),
-  EINVOICE_DIR: Text('directory platform: where documents and statuses are written (default DATA_DIR/einvoices)'),
+  EINVOICE_DIR: Text(
+    'directory platform: where documents and statuses are written (default DATA_DIR/einvoices)',
+  ),
   EINVOICE_PA_FLOW_URL: Text('AFNOR platform: the Flow Service base URL (https; http only on the loopback)', {
     pattern: '^https?://\\S+$',
     hint: 'must be an http(s) URL',
@@ -481,10 +486,14 @@ function seller(env: Env_): { seller: Readonly<SellerIdentity>; sellerIsPlacehol
   const email = env.SELLER_EMAIL ?? null;
   const siret = env.SELLER_SIRET?.replace(/\s/g, '');
   if (siret !== undefined && (!/^\d{14}$/.test(siret) || !siret.startsWith(siren)))
-    throw new ConfigError(`SELLER_SIRET must be 14 digits starting with the SIREN ${siren}, got "${env.SELLER_SIRET}"`);
+    throw new ConfigError(
+      `SELLER_SIRET must be 14 digits starting with the SIREN ${siren}, got "${env.SELLER_SIRET}"`,
+    );
   const iban = env.SELLER_IBAN?.replace(/\s/g, '').toUpperCase();
   if (iban !== undefined && !ibanChecksOut(iban))
-    throw new ConfigError(`SELLER_IBAN's check digits do not hold (a character is mistyped), got "${env.SELLER_IBAN}"`);
+    throw new ConfigError(
+      `SELLER_IBAN's check digits do not hold (a character is mistyped), got "${env.SELLER_IBAN}"`,
+    );
   return {
     seller: Object.freeze({
       name: env.SELLER_NAME!,
@@ -524,7 +533,9 @@ function einvoicing(env: Env_, dataDir: string, cwd: string): EInvoicingConfig {
   }
   const missing = AFNOR_REQUIRED.filter((name) => env[name] === undefined);
   if (missing.length > 0)
-    throw new ConfigError(`EINVOICE_PLATFORM=afnor needs ${AFNOR_REQUIRED.join(', ')}; missing ${missing.join(', ')}`);
+    throw new ConfigError(
+      `EINVOICE_PLATFORM=afnor needs ${AFNOR_REQUIRED.join(', ')}; missing ${missing.join(', ')}`,
+    );
   for (const name of ['EINVOICE_PA_FLOW_URL', 'EINVOICE_PA_TOKEN_URL'] as const) {
     const url = new URL(env[name]!);
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))

@@ -32,13 +32,12 @@ import { type AccountService, accountService } from './domain/accounts/account-s
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
-import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import type { EInvoicePlatform } from './domain/einvoicing/ports.ts';
 import {
   type EInvoiceTransmissionService,
   einvoiceTransmissionService,
 } from './domain/einvoicing/transmission-service.ts';
-import { createEInvoicePlatform } from './infra/einvoicing/index.ts';
+import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
@@ -84,6 +83,7 @@ import { outbox } from './events/outbox.ts';
 import { subscribers } from './events/subscribers.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
 import { SMS_STATUS_PATH } from './http/sms/paths.ts';
+import { createEInvoicePlatform } from './infra/einvoicing/index.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';

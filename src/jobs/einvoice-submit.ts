@@ -11,6 +11,8 @@ export const EINVOICE_SUBMIT = defineJob({
   ...EINVOICE_SUBMIT_SPEC,
   async run(deps: { einvoices: Pick<EInvoiceTransmissionService, 'submit'> }, payload, helpers) {
     const transmission = await deps.einvoices.submit(payload.document_id);
-    helpers.logger.info(`e-invoice ${transmission.number} ${transmission.status} on ${transmission.platform ?? 'the platform'}`);
+    helpers.logger.info(
+      `e-invoice ${transmission.number} ${transmission.status} on ${transmission.platform ?? 'the platform'}`,
+    );
   },
 });

@@ -116,7 +116,10 @@ export async function createBrandWithKey(
   const pickupAddress = options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress;
   const brand = await deps.brands.create({ name: options.name ?? `Test brand ${++counter}`, pickupAddress });
   if (options.company !== null) {
-    await deps.brands.updateCompany(brand.id, { ...(options.company ?? TEST_COMPANY), pickupAddress: pickupAddress ?? '' });
+    await deps.brands.updateCompany(brand.id, {
+      ...(options.company ?? TEST_COMPANY),
+      pickupAddress: pickupAddress ?? '',
+    });
   }
   if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true);
   const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });

@@ -41,9 +41,7 @@ export async function xsdErrors(xml: string): Promise<string[]> {
       return [];
     } catch (err) {
       const stderr = String((err as { stderr?: string }).stderr ?? err);
-      return stderr
-        .split('\n')
-        .filter((line) => line.trim() !== '' && !line.endsWith('fails to validate'));
+      return stderr.split('\n').filter((line) => line.trim() !== '' && !line.endsWith('fails to validate'));
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -76,9 +74,13 @@ function compiledSchematron(): Promise<string> {
     await copyFile(join(SCHEMATRON_DIR, CODE_LISTS), join(dir, CODE_LISTS));
     const partial = `${sef}.${process.pid}.tmp`;
     const xslt3 = join(require.resolve('xslt3/package.json'), '..', 'xslt3.js');
-    await run(process.execPath, [xslt3, `-xsl:${SCHEMATRON_XSLT}`, `-export:${partial}`, '-nogo', '-relocate:on'], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      process.execPath,
+      [xslt3, `-xsl:${SCHEMATRON_XSLT}`, `-export:${partial}`, '-nogo', '-relocate:on'],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     await rename(partial, sef);
     return sef;
   })();

@@ -37,7 +37,17 @@ export interface FakeFlow {
 }
 
 const SYNTAXES = ['CII', 'UBL', 'Factur-X', 'CDAR', 'FRR'];
-const RULES = ['B2B', 'B2BInt', 'B2C', 'B2G', 'B2GInt', 'OutOfScope', 'B2GOutOfScope', 'ArchiveOnly', 'NotApplicable'];
+const RULES = [
+  'B2B',
+  'B2BInt',
+  'B2C',
+  'B2G',
+  'B2GInt',
+  'OutOfScope',
+  'B2GOutOfScope',
+  'ArchiveOnly',
+  'NotApplicable',
+];
 const RAM = 'urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100';
 const UDT = 'urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100';
 const RSM = 'urn:un:unece:uncefact:data:standard:CrossDomainAcknowledgementAndResponse:100';
@@ -66,12 +76,22 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
   let hold: { resolve: () => void; stored: () => void } | null = null;
   let holdRequested: { onStored: () => void } | null = null;
 
-  const json = (res: http.ServerResponse, status: number, body: object, headers: Record<string, string> = {}) => {
+  const json = (
+    res: http.ServerResponse,
+    status: number,
+    body: object,
+    headers: Record<string, string> = {},
+  ) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
-  const error = (res: http.ServerResponse, status: number, errorCode: string, errorMessage: string, headers = {}) =>
-    json(res, status, { errorCode, errorMessage }, headers);
+  const error = (
+    res: http.ServerResponse,
+    status: number,
+    errorCode: string,
+    errorMessage: string,
+    headers = {},
+  ) => json(res, status, { errorCode, errorMessage }, headers);
   const metadata = ({ file: _file, sha256: _sha, ...flow }: FakeFlow) => flow;
 
   const server = http.createServer((req, res) => {
@@ -106,7 +126,8 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
     }
     if (!url.pathname.startsWith('/afnor-flow/v1/')) return error(res, 404, 'NOT_FOUND', 'no such route');
     const fault = faults.shift();
-    if (fault) return json(res, fault.status, fault.body, fault.retryAfter ? { 'retry-after': fault.retryAfter } : {});
+    if (fault)
+      return json(res, fault.status, fault.body, fault.retryAfter ? { 'retry-after': fault.retryAfter } : {});
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const expiry = bearer ? tokens.get(bearer) : undefined;
     if (expiry === undefined || expiry < Date.now())
@@ -200,8 +221,11 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
       if (!flow) return error(res, 404, 'FLOW_NOT_FOUND', 'no such flow');
       const docType = url.searchParams.get('docType') ?? 'Metadata';
       if (docType === 'Metadata') return json(res, 200, metadata(flow));
-      if (docType !== 'Original') return error(res, 400, 'INVALID_DOC_TYPE', 'docType must be Metadata or Original');
-      res.writeHead(200, { 'content-type': flow.flowSyntax === 'Factur-X' ? 'application/pdf' : 'application/xml' });
+      if (docType !== 'Original')
+        return error(res, 400, 'INVALID_DOC_TYPE', 'docType must be Metadata or Original');
+      res.writeHead(200, {
+        'content-type': flow.flowSyntax === 'Factur-X' ? 'application/pdf' : 'application/xml',
+      });
       return res.end(flow.file);
     }
     return error(res, 404, 'NOT_FOUND', 'no such route');
@@ -214,15 +238,21 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
   /** A life-cycle message from the buyer's side about one of our invoices, as a CDAR. */
   function cdar(number: string, code: string, reason?: { code: string; text: string }): Buffer {
     const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
-    const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(RSM, 'rsm:CrossDomainAcknowledgementAndResponse', {
-      'xmlns:rsm': RSM,
-      'xmlns:ram': RAM,
-      'xmlns:udt': UDT,
-    });
+    const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(
+      RSM,
+      'rsm:CrossDomainAcknowledgementAndResponse',
+      {
+        'xmlns:rsm': RSM,
+        'xmlns:ram': RAM,
+        'xmlns:udt': UDT,
+      },
+    );
     const exchanged = root.ele(RSM, 'rsm:ExchangedDocument');
     exchanged.ele(RAM, 'ram:ID').txt(`${number}_${code}_${stamp}`);
     exchanged.ele(RAM, 'ram:IssueDateTime').ele(UDT, 'udt:DateTimeString', { format: '204' }).txt(stamp);
-    const referenced = root.ele(RSM, 'rsm:AcknowledgementDocument').ele(RAM, 'ram:ReferenceReferencedDocument');
+    const referenced = root
+      .ele(RSM, 'rsm:AcknowledgementDocument')
+      .ele(RAM, 'ram:ReferenceReferencedDocument');
     referenced.ele(RAM, 'ram:IssuerAssignedID').txt(number);
     referenced.ele(RAM, 'ram:ProcessConditionCode').txt(code);
     referenced.ele(RAM, 'ram:ProcessCondition').txt(LABELS[code] ?? code);
@@ -244,12 +274,17 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
     flows,
     requests,
     /** Submissions of a tracking id (the document's number): what must stay one. */
-    submissions: (trackingId: string) => flows.filter((f) => f.trackingId === trackingId && f.flowDirection === 'Out'),
+    submissions: (trackingId: string) =>
+      flows.filter((f) => f.trackingId === trackingId && f.flowDirection === 'Out'),
     /** The next `count` calls to the Flow Service answer this (an outage: 503; throttling: 429). */
     fail(count: number, status: 429 | 500 | 503, retryAfter?: string) {
       const errorCode = status === 429 ? 'TOO_MANY_REQUESTS' : 'SERVICE_UNAVAILABLE';
       for (let i = 0; i < count; i++)
-        faults.push({ status, ...(retryAfter ? { retryAfter } : {}), body: { errorCode, errorMessage: 'try again later' } });
+        faults.push({
+          status,
+          ...(retryAfter ? { retryAfter } : {}),
+          body: { errorCode, errorMessage: 'try again later' },
+        });
     },
     /** Revokes every token, as an expiry would. */
     revokeTokens: () => tokens.clear(),

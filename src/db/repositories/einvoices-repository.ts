@@ -77,7 +77,9 @@ export function einvoicesRepository(db: Queryable): EInvoiceStore {
         [row.documentId, row.brandId, row.number, row.at],
       );
       const spec = EINVOICE_SUBMIT_SPEC;
-      await db.query(enqueue(spec.name, spec.payloadVersion, 'document_id', spec.maxAttempts!), [row.documentId]);
+      await db.query(enqueue(spec.name, spec.payloadVersion, 'document_id', spec.maxAttempts!), [
+        row.documentId,
+      ]);
     },
 
     async find(documentId) {
@@ -89,9 +91,10 @@ export function einvoicesRepository(db: Queryable): EInvoiceStore {
     },
 
     async findByNumber(number) {
-      const { rows } = await db.query<TransmissionRow>('SELECT * FROM einvoice_transmissions WHERE number = $1', [
-        number,
-      ]);
+      const { rows } = await db.query<TransmissionRow>(
+        'SELECT * FROM einvoice_transmissions WHERE number = $1',
+        [number],
+      );
       return rows[0] ? toTransmission(rows[0]) : null;
     },
 
@@ -167,7 +170,9 @@ export function einvoicesRepository(db: Queryable): EInvoiceStore {
         [report.invoiceId, report.brandId, report.paidOn, JSON.stringify(amounts), report.at],
       );
       const spec = EINVOICE_REPORT_PAYMENT_SPEC;
-      await db.query(enqueue(spec.name, spec.payloadVersion, 'invoice_id', spec.maxAttempts!), [report.invoiceId]);
+      await db.query(enqueue(spec.name, spec.payloadVersion, 'invoice_id', spec.maxAttempts!), [
+        report.invoiceId,
+      ]);
     },
 
     async paymentReport(invoiceId): Promise<StoredPaymentReport | null> {

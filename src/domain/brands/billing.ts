@@ -105,7 +105,8 @@ function siret(value: string, ofSiren: () => string | null): string | null {
     return digits; // the SIREN's own error is reported
   }
   if (sirenDigits === null) throw fieldProblem('siret', 'siret.needsSiren');
-  if (!digits.startsWith(sirenDigits)) throw fieldProblem('siret', 'siret.notTheSirens', { siren: sirenDigits });
+  if (!digits.startsWith(sirenDigits))
+    throw fieldProblem('siret', 'siret.notTheSirens', { siren: sirenDigits });
   return digits;
 }
 
@@ -160,4 +161,21 @@ export function validateCompany(input: CompanyInput): CompanyDetails {
     vatNumber: () => vatNumber(input.vatNumber, () => siren(input.siren)),
     defaultPickupAddress: () => pickup(input.pickupAddress),
   });
+}
+
+/** A change of some fields (the ops API, `dlv brands company`): the others keep their stored value. */
+export function companyInputWith(
+  brand: CompanyDetails,
+  patch: Partial<
+    Record<'legalName' | 'billingAddress' | 'siren' | 'siret' | 'vatNumber' | 'pickupAddress', string>
+  >,
+): CompanyInput {
+  return {
+    legalName: patch.legalName ?? brand.legalName ?? '',
+    billingAddress: patch.billingAddress ?? brand.billingAddress ?? '',
+    siren: patch.siren ?? brand.siren ?? '',
+    siret: patch.siret ?? brand.siret ?? '',
+    vatNumber: patch.vatNumber ?? brand.vatNumber ?? '',
+    pickupAddress: patch.pickupAddress ?? brand.defaultPickupAddress ?? '',
+  };
 }

@@ -66,7 +66,11 @@ export function ciiXml(doc: EInvoiceDocument): string {
     const product = ram(item, 'SpecifiedTradeProduct');
     ram(product, 'SellerAssignedID', line.trackingRef);
     ram(product, 'Name', line.name);
-    money(ram(ram(item, 'SpecifiedLineTradeAgreement'), 'NetPriceProductTradePrice'), 'ChargeAmount', line.netCents);
+    money(
+      ram(ram(item, 'SpecifiedLineTradeAgreement'), 'NetPriceProductTradePrice'),
+      'ChargeAmount',
+      line.netCents,
+    );
     ram(ram(item, 'SpecifiedLineTradeDelivery'), 'BilledQuantity', '1', { unitCode: 'C62' });
     const settlement = ram(item, 'SpecifiedLineTradeSettlement');
     const tax = ram(settlement, 'ApplicableTradeTax');
@@ -85,7 +89,8 @@ export function ciiXml(doc: EInvoiceDocument): string {
   party(ram, ram(agreement, 'BuyerTradeParty'), doc.buyer);
 
   const delivery = ram(transaction, 'ApplicableHeaderTradeDelivery');
-  if (doc.deliverTo) address(ram, ram(ram(delivery, 'ShipToTradeParty'), 'PostalTradeAddress'), doc.deliverTo);
+  if (doc.deliverTo)
+    address(ram, ram(ram(delivery, 'ShipToTradeParty'), 'PostalTradeAddress'), doc.deliverTo);
 
   const settlement = ram(transaction, 'ApplicableHeaderTradeSettlement');
   ram(settlement, 'InvoiceCurrencyCode', doc.currency);
@@ -97,7 +102,8 @@ export function ciiXml(doc: EInvoiceDocument): string {
     ram(means, 'Information', 'Virement bancaire');
     if (doc.seller.iban) {
       ram(ram(means, 'PayeePartyCreditorFinancialAccount'), 'IBANID', doc.seller.iban);
-      if (doc.seller.bic) ram(ram(means, 'PayeeSpecifiedCreditorFinancialInstitution'), 'BICID', doc.seller.bic);
+      if (doc.seller.bic)
+        ram(ram(means, 'PayeeSpecifiedCreditorFinancialInstitution'), 'BICID', doc.seller.bic);
     }
   }
   for (const rate of doc.vatBreakdown) {
@@ -133,7 +139,12 @@ export function ciiXml(doc: EInvoiceDocument): string {
   return root.end({ prettyPrint: true });
 }
 
-type Ram = (parent: XMLBuilder, name: string, text?: string, attributes?: Record<string, string>) => XMLBuilder;
+type Ram = (
+  parent: XMLBuilder,
+  name: string,
+  text?: string,
+  attributes?: Record<string, string>,
+) => XMLBuilder;
 
 function party(ram: Ram, element: XMLBuilder, who: EInvoiceParty & { email?: string | null }): void {
   // BT-29/46: the establishment (SIRET, scheme 0009) when known.

@@ -1,9 +1,9 @@
+import { addDays } from '../calendar/iso-date.ts';
 import { parisToday } from '../calendar/paris-time.ts';
 import { periodBounds } from '../invoices/billing-period.ts';
 import type { InvoiceLine, InvoiceTotals } from '../invoices/invoice-totals.ts';
 import type { SellerIdentity } from '../invoices/seller.ts';
 import { VAT_RATE } from '../pricing/money.ts';
-import { addDays } from '../calendar/iso-date.ts';
 import { BUSINESS_PROCESS_SERVICES, type EInvoiceNote, frenchMentions } from './french-mentions.ts';
 import { type PostalAddress, parsePostalAddress, samePlace } from './postal-address.ts';
 
@@ -37,7 +37,13 @@ export interface EInvoiceDocument {
   vatDueDateCode: '5' | '72';
   lines: EInvoiceLine[];
   vatBreakdown: { categoryCode: 'S'; ratePercent: number; basisCents: number; vatCents: number }[];
-  totals: { lineTotalCents: number; taxBasisCents: number; vatCents: number; grandTotalCents: number; duePayableCents: number };
+  totals: {
+    lineTotalCents: number;
+    taxBasisCents: number;
+    vatCents: number;
+    grandTotalCents: number;
+    duePayableCents: number;
+  };
 }
 
 export interface EInvoiceParty {
@@ -105,11 +111,14 @@ export function eInvoiceDocument(source: EInvoiceSource): EInvoiceDocument {
   // Stored credit-note lines are negative; a 381 carries them positive.
   const sign = credit ? -1 : 1;
   const sellerAddress = parsePostalAddress(source.seller.address.join('\n'));
-  if (!sellerAddress) throw new EInvoiceDataMissing('the seller address (SELLER_ADDRESS) has no "postcode city" line');
+  if (!sellerAddress)
+    throw new EInvoiceDataMissing('the seller address (SELLER_ADDRESS) has no "postcode city" line');
   if (!source.buyer.siren) throw new EInvoiceDataMissing(`the buyer ${source.buyer.id} has no SIREN`);
   const buyerAddress = source.buyer.address ? parsePostalAddress(source.buyer.address) : null;
   if (!buyerAddress)
-    throw new EInvoiceDataMissing(`the buyer ${source.buyer.id} has no billing address with a postcode and a city`);
+    throw new EInvoiceDataMissing(
+      `the buyer ${source.buyer.id} has no billing address with a postcode and a city`,
+    );
   const pickup = source.pickupAddress ? parsePostalAddress(source.pickupAddress) : null;
   const { start, end } = periodBounds(source.period);
   const lines = source.lines.map(

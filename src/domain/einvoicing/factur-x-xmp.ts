@@ -26,7 +26,10 @@ const PROPERTIES = [
 export function facturXXmp(): string {
   const rdf = create().ele(RDF, 'rdf:RDF');
   const extension = rdf.ele(RDF, 'rdf:Description', { 'rdf:about': '' });
-  extension.att('xmlns:pdfaExtension', EXTENSION).att('xmlns:pdfaSchema', SCHEMA).att('xmlns:pdfaProperty', PROPERTY);
+  extension
+    .att('xmlns:pdfaExtension', EXTENSION)
+    .att('xmlns:pdfaSchema', SCHEMA)
+    .att('xmlns:pdfaProperty', PROPERTY);
   const schema = extension
     .ele(EXTENSION, 'pdfaExtension:schemas')
     .ele(RDF, 'rdf:Bag')

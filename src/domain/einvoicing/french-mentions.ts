@@ -11,7 +11,8 @@ export interface EInvoiceNote {
 }
 
 /** The nature of the operation (mandatory from September 2026): deliveries are services. */
-export const OPERATION_NATURE = "Nature de l'opération : prestations de services (transport et livraison de colis).";
+export const OPERATION_NATURE =
+  "Nature de l'opération : prestations de services (transport et livraison de colis).";
 /** BT-23 business process: S1, an invoice for services (the French reform's "cadre de facturation"). */
 export const BUSINESS_PROCESS_SERVICES = 'S1';
 

@@ -63,7 +63,10 @@ export interface EInvoiceStore {
   history(documentId: string): Promise<EInvoiceStatusStep[]>;
   /** A failed attempt (kept for the operator: the job retries). */
   recordFailure(documentId: string, error: string): Promise<void>;
-  recordSubmission(documentId: string, submission: { platform: string; flowId: string; at: Date }): Promise<void>;
+  recordSubmission(
+    documentId: string,
+    submission: { platform: string; flowId: string; at: Date },
+  ): Promise<void>;
   /** Moves the status and appends it to the history; false when it was already that status. */
   setStatus(documentId: string, step: EInvoiceStatusStep): Promise<boolean>;
   /** Locks the document's row until the transaction ends (a status change is read, then written). */

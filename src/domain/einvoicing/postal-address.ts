@@ -43,6 +43,10 @@ function address(street: string[], postcode: string, city: string): PostalAddres
 /** Same place, whatever the spacing, case and commas: the deliver-to address is given only when it differs. */
 export function samePlace(a: PostalAddress, b: PostalAddress): boolean {
   const key = (p: PostalAddress) =>
-    [...p.lines, p.postcode, p.city, p.country].join(' ').toLowerCase().replace(/[\s,]+/g, ' ').trim();
+    [...p.lines, p.postcode, p.city, p.country]
+      .join(' ')
+      .toLowerCase()
+      .replace(/[\s,]+/g, ' ')
+      .trim();
   return key(a) === key(b);
 }

@@ -28,7 +28,9 @@ export interface EInvoiceTransmissionService {
   /** The scheduled job: reads the platform's status updates since the last reading. */
   sync(): Promise<{ read: number; changed: number }>;
   /** A document's transmission and every status it went through; null when it has none. */
-  details(documentId: string): Promise<{ transmission: EInvoiceTransmission; history: EInvoiceStatusStep[] } | null>;
+  details(
+    documentId: string,
+  ): Promise<{ transmission: EInvoiceTransmission; history: EInvoiceStatusStep[] } | null>;
 }
 
 export function einvoiceTransmissionService(deps: {
@@ -64,10 +66,16 @@ export function einvoiceTransmissionService(deps: {
       const current = await tx.einvoices.lock(transmission.documentId);
       if (!current || !movesOn(current.status, step.status)) return false;
       await tx.einvoices.setStatus(transmission.documentId, step);
-      const event = outbox.eventWith(listeners, transmission.brandId, 'invoice.status_changed', step.at, () => ({
-        invoice: invoices.json({ ...invoice, einvoice: step }),
-        previous_einvoice_status: current.status,
-      }));
+      const event = outbox.eventWith(
+        listeners,
+        transmission.brandId,
+        'invoice.status_changed',
+        step.at,
+        () => ({
+          invoice: invoices.json({ ...invoice, einvoice: step }),
+          previous_einvoice_status: current.status,
+        }),
+      );
       if (event) await tx.outbox.append(event);
       return true;
     });
@@ -105,7 +113,11 @@ export function einvoiceTransmissionService(deps: {
         }
         throw err;
       }
-      await einvoices.recordSubmission(documentId, { platform: platform.name, flowId: receipt.flowId, at: receipt.at });
+      await einvoices.recordSubmission(documentId, {
+        platform: platform.name,
+        flowId: receipt.flowId,
+        at: receipt.at,
+      });
       await changeStatus(transmission, { status: receipt.status, reason: receipt.reason, at: receipt.at });
       return transmissionOf(documentId);
     },

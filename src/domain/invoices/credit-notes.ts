@@ -96,7 +96,14 @@ async function issueCreditNote(
   const year = Number(parisLocalTime(at).date.slice(0, 4));
   const id = creditNoteIdFor(order.brandId, order.id, line.creditedBefore);
   const number = formatCreditNoteNumber(year, await repo.nextSequence(year));
-  await repo.insert({ id, brandId: order.brandId, number, invoiceId: line.invoiceId, orderId: order.id, issuedAt: at });
+  await repo.insert({
+    id,
+    brandId: order.brandId,
+    number,
+    invoiceId: line.invoiceId,
+    orderId: order.id,
+    issuedAt: at,
+  });
   if (!(await tx.documentBuyers.copy(line.invoiceId, id))) await tx.documentBuyers.freeze(id, order.brandId);
   // A credit note follows its invoice: an e-invoice's is one too (docs/einvoicing.md); one of an
   // invoice issued before e-invoicing stays a PDF, as its invoice is.

@@ -82,7 +82,9 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
       info: {
         Title: isDraft ? `Facture proforma ${invoice.period}` : `${documentName(invoice)} ${invoice.number}`,
         ...(safeForXmp(author) ? { Author: author } : {}),
-        ...(safeForXmp(invoice.buyer.name) ? { Subject: `Période ${invoice.period} — ${invoice.buyer.name}` } : {}),
+        ...(safeForXmp(invoice.buyer.name)
+          ? { Subject: `Période ${invoice.period} — ${invoice.buyer.name}` }
+          : {}),
         CreationDate: invoice.issuedAt,
       },
     });
@@ -203,7 +205,9 @@ function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string):
     ...(buyer.vatNumber ? [`TVA intracommunautaire : ${buyer.vatNumber}`] : []),
     // Where the service is performed, when it is not the billing address (a mention since 2026).
     ...(deliverTo
-      ? [`Lieu de prise en charge : ${[...deliverTo.lines, `${deliverTo.postcode} ${deliverTo.city}`].join(', ')}`]
+      ? [
+          `Lieu de prise en charge : ${[...deliverTo.lines, `${deliverTo.postcode} ${deliverTo.city}`].join(', ')}`,
+        ]
       : []),
   ];
   for (const line of registration) {
@@ -270,8 +274,11 @@ function drawClosing(doc: Doc, invoice: InvoicePdfData, top: number): void {
 function legalMentions(invoice: InvoicePdfData): string[] {
   const credited = invoice.creditNote;
   const iban = invoice.seller.iban;
-  const account = iban ? ` sur le compte IBAN ${iban.replace(/(.{4})(?=.)/g, '$1 ')}${invoice.seller.bic ? ` (BIC ${invoice.seller.bic})` : ''}` : '';
-  const notes = invoice.eInvoice?.document.notes ?? frenchMentions({ vatOnDebits: invoice.vatOnDebits ?? false });
+  const account = iban
+    ? ` sur le compte IBAN ${iban.replace(/(.{4})(?=.)/g, '$1 ')}${invoice.seller.bic ? ` (BIC ${invoice.seller.bic})` : ''}`
+    : '';
+  const notes =
+    invoice.eInvoice?.document.notes ?? frenchMentions({ vatOnDebits: invoice.vatOnDebits ?? false });
   return [
     credited
       ? `Avoir émis pour des livraisons annulées après l'émission de la facture N° ${credited.invoiceNumber}, qui reste inchangée. ` +

@@ -3,11 +3,10 @@ import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { heldBecause, type MissingCompanyData, missingForInvoicing } from '../brands/company-readiness.ts';
+import { parisLocalTime, parisToday } from '../calendar/paris-time.ts';
 import { ciiXml } from '../einvoicing/cii-xml.ts';
 import { type EInvoiceDocument, eInvoiceDocument } from '../einvoicing/e-invoice.ts';
 import type { EInvoiceStatusStep, PaymentAmount } from '../einvoicing/ports.ts';
-import { parisToday } from '../calendar/paris-time.ts';
-import { parisLocalTime } from '../calendar/paris-time.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
@@ -87,6 +86,8 @@ export interface InvoiceService {
     options: { status?: string; type?: string; limit?: number; cursor?: string },
   ): Promise<{ invoices: Invoice[]; nextCursor: string | null }>;
   get(brandId: string, id: string): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }>;
+  /** The operator's: an issued invoice or credit note of any brand (drafts belong to their brand's view). */
+  getAny(id: string): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }>;
   /** An issued document's PDF is its Factur-X (PDF/A-3 with its XML); a draft's is a proforma. */
   pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }>;
   /** An issued invoice or credit note of any brand as a Factur-X (the platform's transmission). */
@@ -168,7 +169,10 @@ export function invoiceService(deps: {
         const draft = (await drafts(brandId)).find((d) => d.id === id);
         if (draft) {
           const { start, end } = periodBounds(draft.period);
-          return { invoice: { ...draft, einvoice: null }, lines: await invoices.billableLines(brandId, start, end) };
+          return {
+            invoice: { ...draft, einvoice: null },
+            lines: await invoices.billableLines(brandId, start, end),
+          };
         }
       }
     }
@@ -390,6 +394,8 @@ export function invoiceService(deps: {
 
     get: (brandId: string, id: string) => find(brandId, id),
 
+    getAny: (id: string) => find(null, id),
+
     async pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }> {
       const { invoice, lines } = await find(brandId, id);
       // Documents issued before e-invoicing (no transmission) stay the PDFs they were.
@@ -400,7 +406,8 @@ export function invoiceService(deps: {
     async facturX(id: string): Promise<FacturX> {
       const { invoice, lines } = await find(null, id);
       const { pdf, xml, document } = await render(invoice, lines, true);
-      if (!xml || !document) throw new AppError('invalid_transition', `${id} is not issued: it has no Factur-X.`);
+      if (!xml || !document)
+        throw new AppError('invalid_transition', `${id} is not issued: it has no Factur-X.`);
       return { invoice, pdf, xml, document };
     },
 
@@ -421,7 +428,10 @@ export function invoiceService(deps: {
       const at = clock();
       await transact(async (tx) => {
         if (!(await tx.invoices.markPaid(invoice.id, at))) {
-          throw new AppError('invalid_transition', `Invoice ${id} cannot be marked paid from "${invoice.status}".`);
+          throw new AppError(
+            'invalid_transition',
+            `Invoice ${id} cannot be marked paid from "${invoice.status}".`,
+          );
         }
         // Services without the debits option: VAT is due when paid, so the platform is told what was
         // paid, per VAT rate (an invoice issued before e-invoicing has no transmission: nothing to tell).

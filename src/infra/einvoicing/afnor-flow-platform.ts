@@ -35,7 +35,8 @@ const THROTTLE_RETRIES = 3;
 const MAX_THROTTLE_WAIT_MS = 5000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const retryAfterMs = (header: string | null) => (header && /^\d+$/.test(header) ? Number(header) * 1000 : undefined);
+const retryAfterMs = (header: string | null) =>
+  header && /^\d+$/.test(header) ? Number(header) * 1000 : undefined;
 
 interface Flow {
   flowId: string;
@@ -64,7 +65,10 @@ export function afnorFlowPlatform(
     try {
       return await doFetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
     } catch (err) {
-      throw new EInvoicePlatformError('retry_later', `the platform did not answer: ${(err as Error).message}`);
+      throw new EInvoicePlatformError(
+        'retry_later',
+        `the platform did not answer: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -81,7 +85,8 @@ export function afnorFlowPlatform(
     });
     if (!response.ok) throw await failure(response, 'the token endpoint');
     const body = (await response.json()) as { access_token?: string; expires_in?: number };
-    if (!body.access_token) throw new EInvoicePlatformError('retry_later', 'the token endpoint gave no access_token');
+    if (!body.access_token)
+      throw new EInvoicePlatformError('retry_later', 'the token endpoint gave no access_token');
     token = { value: body.access_token, expiresAt: clock().getTime() + (body.expires_in ?? 300) * 1000 };
     return token.value;
   }
@@ -97,7 +102,11 @@ export function afnorFlowPlatform(
     for (let throttled = 0; ; ) {
       const response = await send(`${config.flowUrl}${path}`, {
         ...init,
-        headers: { accept: 'application/json', ...init.headers, authorization: `Bearer ${await accessToken()}` },
+        headers: {
+          accept: 'application/json',
+          ...init.headers,
+          authorization: `Bearer ${await accessToken()}`,
+        },
       });
       if (response.status === 401 && !renewed) {
         renewed = true;
@@ -177,7 +186,9 @@ export function afnorFlowPlatform(
 
     async reportPayment(record: PaymentRecord) {
       const trackingId = `${record.invoiceNumber}-212`;
-      const known = (await search({ trackingId, flowDirection: ['Out'] })).find((f) => f.trackingId === trackingId);
+      const known = (await search({ trackingId, flowDirection: ['Out'] })).find(
+        (f) => f.trackingId === trackingId,
+      );
       if (known) return { flowId: known.flowId, at: new Date(known.submittedAt ?? clock().toISOString()) };
       const at = clock();
       const flow = await submitFlow(
@@ -214,7 +225,9 @@ export function afnorFlowPlatform(
     }
     // Life-cycle messages about the invoices we issued.
     if (flow.flowDirection === 'In' && flow.flowType === 'CustomerInvoiceLC') {
-      const response = await call(`/v1/flows/${encodeURIComponent(flow.flowId)}?docType=Original`, { method: 'GET' });
+      const response = await call(`/v1/flows/${encodeURIComponent(flow.flowId)}?docType=Original`, {
+        method: 'GET',
+      });
       const message = readLifecycleCdar(await response.text());
       if (!message.status) return null;
       const label = message.label ? `${message.code} ${message.label}` : message.code;
@@ -242,7 +255,8 @@ async function failure(response: Response, what: string): Promise<EInvoicePlatfo
   }
   const text = `${what} answered ${response.status}${code ? ` ${code}` : ''}${message ? `: ${message}` : ''}`;
   const wait = retryAfterMs(response.headers.get('retry-after'));
-  const transient = response.status === 429 || response.status >= 500 || response.status === 401 || response.status === 408;
+  const transient =
+    response.status === 429 || response.status >= 500 || response.status === 401 || response.status === 408;
   return new EInvoicePlatformError(transient ? 'retry_later' : 'refused', text, {
     status: response.status,
     ...(code ? { code } : {}),

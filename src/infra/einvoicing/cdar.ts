@@ -1,8 +1,8 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import { decimalAmount } from '../../domain/einvoicing/cii-xml.ts';
 import type { EInvoiceStatus } from '../../domain/einvoicing/einvoice-status.ts';
 import type { PaymentRecord } from '../../domain/einvoicing/ports.ts';
-import { decimalAmount } from '../../domain/einvoicing/cii-xml.ts';
 
 /**
  * CDAR (UN/CEFACT Cross Domain Acknowledgement And Response), the French life-cycle message
@@ -38,12 +38,16 @@ const STATUS_OF_CODE: Record<string, EInvoiceStatus> = {
 const stamp204 = (at: Date) => at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 
 export function paymentCdar(record: PaymentRecord, at: Date): string {
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS.rsm, 'rsm:CrossDomainAcknowledgementAndResponse', {
-    'xmlns:rsm': NS.rsm,
-    'xmlns:ram': NS.ram,
-    'xmlns:udt': NS.udt,
-    'xmlns:qdt': NS.qdt,
-  });
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(
+    NS.rsm,
+    'rsm:CrossDomainAcknowledgementAndResponse',
+    {
+      'xmlns:rsm': NS.rsm,
+      'xmlns:ram': NS.ram,
+      'xmlns:udt': NS.udt,
+      'xmlns:qdt': NS.qdt,
+    },
+  );
   const ram = (parent: XMLBuilder, name: string, text?: string, attributes?: Record<string, string>) => {
     const element = parent.ele(NS.ram, `ram:${name}`, attributes);
     if (text !== undefined) element.txt(text);

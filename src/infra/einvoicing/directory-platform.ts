@@ -30,7 +30,11 @@ export interface DirectoryStatusFile {
 
 const EPOCH = new Date(0).toISOString();
 
-export function directoryPlatform(options: { dir: string; clock?: () => Date; log?: (message: string) => void }): EInvoicePlatform {
+export function directoryPlatform(options: {
+  dir: string;
+  clock?: () => Date;
+  log?: (message: string) => void;
+}): EInvoicePlatform {
   const clock = options.clock ?? (() => new Date());
   const file = (name: string) => path.join(options.dir, name);
 
@@ -79,7 +83,13 @@ export function directoryPlatform(options: { dir: string; clock?: () => Date; lo
       };
       await writeAtomically(statusName, `${JSON.stringify(status, null, 2)}\n`);
       options.log?.(`e-invoice ${document.trackingId} written to ${file(`${document.trackingId}.pdf`)}`);
-      return { flowId: `file:${document.trackingId}`, at, alreadySubmitted: false, status: 'deposited', reason: null };
+      return {
+        flowId: `file:${document.trackingId}`,
+        at,
+        alreadySubmitted: false,
+        status: 'deposited',
+        reason: null,
+      };
     },
 
     async reportPayment(record: PaymentRecord) {
@@ -88,7 +98,10 @@ export function directoryPlatform(options: { dir: string; clock?: () => Date; lo
       try {
         await readFile(file(name));
       } catch {
-        await writeAtomically(name, `${JSON.stringify({ ...record, reported_at: at.toISOString() }, null, 2)}\n`);
+        await writeAtomically(
+          name,
+          `${JSON.stringify({ ...record, reported_at: at.toISOString() }, null, 2)}\n`,
+        );
       }
       return { flowId: `file:${name}`, at };
     },

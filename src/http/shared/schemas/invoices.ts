@@ -94,7 +94,8 @@ export const InvoiceSchema = Type.Object(
     }),
     einvoice_status_reason: NullableString({
       maxLength: 2000,
-      description: "**Extension.** Why the e-invoice was refused or rejected (the platform's words), or what its last step was.",
+      description:
+        "**Extension.** Why the e-invoice was refused or rejected (the platform's words), or what its last step was.",
     }),
     einvoice_status_at: NullableString({
       format: 'date-time',
