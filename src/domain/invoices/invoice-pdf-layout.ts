@@ -24,10 +24,16 @@ const require = createRequire(import.meta.url);
  * cut keeps the columns' widths close to Helvetica's. pdfkit embeds the glyphs used, a subset.
  */
 export function embedFonts(doc: Doc): void {
-  doc.registerFont(FONT, require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf'));
+  doc.registerFont(FONT, EMBEDDED_FONT_FILE);
   doc.registerFont(FONT_BOLD, require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf'));
   doc.font(FONT);
 }
+
+/**
+ * The document's default font (pdfkit's `font` option): otherwise its constructor loads the
+ * standard Helvetica first, and caches it under the name `embedFonts` registers.
+ */
+export const EMBEDDED_FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
 export const GREY = '#555555';
 
 const ROW_HEIGHT = 15;

@@ -8,6 +8,7 @@ import {
   contentWidth,
   type Doc,
   drawLinesTable,
+  EMBEDDED_FONT_FILE,
   embedFonts,
   FONT,
   FONT_BOLD,
@@ -78,6 +79,7 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
       size: 'A4',
       margin: MARGIN,
       bufferPages: true, // "Page i/n" needs n, known only once every page exists
+      font: EMBEDDED_FONT_FILE,
       ...(facturX ? { subset: 'PDF/A-3b' as const, pdfVersion: '1.7' as const } : {}),
       info: {
         Title: isDraft ? `Facture proforma ${invoice.period}` : `${documentName(invoice)} ${invoice.number}`,
