@@ -75,6 +75,8 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
   const now = () => new Date(Math.max(Date.now(), ++clock)).toISOString();
   let hold: { resolve: () => void; stored: () => void } | null = null;
   let holdRequested: { onStored: () => void } | null = null;
+  let answersToLose = 0;
+  const submissionFaults: { status: number; body: object }[] = [];
 
   const json = (
     res: http.ServerResponse,
@@ -135,6 +137,8 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
     const path = url.pathname.slice('/afnor-flow'.length);
 
     if (req.method === 'POST' && path === '/v1/flows') {
+      const refusal = submissionFaults.shift();
+      if (refusal) return json(res, refusal.status, refusal.body);
       const form = await new Request('http://fake/', {
         method: 'POST',
         headers: { 'content-type': req.headers['content-type'] ?? '' },
@@ -180,6 +184,11 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
         acknowledgement: { status: 'Pending' },
       };
       flows.push(flow);
+      if (answersToLose > 0) {
+        // Taken, but the gateway in front gave up before the answer: the caller cannot know.
+        answersToLose--;
+        return error(res, 504, 'GATEWAY_TIMEOUT', 'the upstream service did not answer in time');
+      }
       if (holdRequested) {
         // Stored, then no answer: the caller dies before it hears that its flow was taken.
         const { onStored } = holdRequested;
@@ -285,6 +294,14 @@ export async function startFakeAfnorPa(options: { tokenLifetimeSeconds?: number 
           ...(retryAfter ? { retryAfter } : {}),
           body: { errorCode, errorMessage: 'try again later' },
         });
+    },
+    /** The next submission is refused with this status and error body (a platform-side check). */
+    refuseNextSubmission(status: 400 | 403 | 413 | 422, errorCode: string, errorMessage: string) {
+      submissionFaults.push({ status, body: { errorCode, errorMessage } });
+    },
+    /** The next `count` submissions are stored, then answered 504 (the answer is lost on the way). */
+    loseAnswers(count: number) {
+      answersToLose += count;
     },
     /** Revokes every token, as an expiry would. */
     revokeTokens: () => tokens.clear(),
