@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeps, type Deps } from '../src/deps.ts';
 import { afnorFlowPlatform } from '../src/infra/einvoicing/afnor-flow-platform.ts';
 import { readLifecycleCdar } from '../src/infra/einvoicing/cdar.ts';
-import { createDeps, type Deps } from '../src/deps.ts';
-import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand, testConfig } from './support/app.ts';
+import {
+  API,
+  buildTestApp,
+  call,
+  createBrandWithKey,
+  type TestApp,
+  type TestBrand,
+  testConfig,
+} from './support/app.ts';
 import { type FakeAfnorPa, startFakeAfnorPa } from './support/fake-afnor-pa.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -33,7 +41,10 @@ afterAll(async () => {
 });
 
 /** A brand with `count` orders in `month`, that month issued: the invoice's id and number. */
-async function issuedInvoice(month: string, count = 2): Promise<{ brand: TestBrand; id: string; number: string }> {
+async function issuedInvoice(
+  month: string,
+  count = 2,
+): Promise<{ brand: TestBrand; id: string; number: string }> {
   const brand = await createBrandWithKey(t.deps);
   for (let i = 0; i < count; i++) {
     now = new Date(`${month}-1${i}T09:00:00Z`);
@@ -69,7 +80,9 @@ describe('the AFNOR flow adapter against its fake platform', () => {
     expect(synced.changed).toBe(2);
     const invoice = await statusOf(brand, id);
     expect(invoice.einvoice_status).toBe('refused');
-    expect(invoice.einvoice_status_reason).toBe('210 Refusée: REF_CT_ABSENT — le bon de commande BC-118 manque');
+    expect(invoice.einvoice_status_reason).toBe(
+      '210 Refusée: REF_CT_ABSENT — le bon de commande BC-118 manque',
+    );
     const ops = await call(t.app, { method: 'GET', url: `/ops/v1/invoices/${id}`, headers: OPS });
     expect(ops.data.einvoice.history.map((h: { status: string }) => h.status)).toEqual([
       'pending',
@@ -97,7 +110,9 @@ describe('the AFNOR flow adapter against its fake platform', () => {
     const cdar = payment[0]!.file.toString('utf8');
     expect(readLifecycleCdar(cdar)).toMatchObject({ invoiceNumber: number, code: '212', status: 'paid' });
     const invoice = await statusOf(brand, id);
-    expect(cdar).toContain(`<ram:ValueAmount currencyID="EUR">${invoice.total_eur.toFixed(2)}</ram:ValueAmount>`);
+    expect(cdar).toContain(
+      `<ram:ValueAmount currencyID="EUR">${invoice.total_eur.toFixed(2)}</ram:ValueAmount>`,
+    );
     expect(cdar).toContain('<ram:ValuePercent>20</ram:ValuePercent>');
     expect(cdar).toContain('20260310');
     expect(invoice.einvoice_status).toBe('paid');
@@ -152,10 +167,17 @@ describe('the AFNOR flow adapter against its fake platform', () => {
     const sent = await einvoices.submit(id);
     expect(sent.status).toBe('deposited');
     expect(pa.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(pa.requests.filter((r) => r.path === '/afnor-flow/v1/flows/search' && r.status === 401).length).toBeGreaterThan(0);
+    expect(
+      pa.requests.filter((r) => r.path === '/afnor-flow/v1/flows/search' && r.status === 401).length,
+    ).toBeGreaterThan(0);
 
     pa.acknowledge(number, 'Error', [
-      { item: 'BT-48', level: 'Error', reasonCode: 'BR-FR-12', reasonMessage: 'le numéro de TVA de l’acheteur est inconnu' },
+      {
+        item: 'BT-48',
+        level: 'Error',
+        reasonCode: 'BR-FR-12',
+        reasonMessage: 'le numéro de TVA de l’acheteur est inconnu',
+      },
     ]);
     await einvoices.sync();
     const invoice = await statusOf(brand, id);
@@ -165,7 +187,11 @@ describe('the AFNOR flow adapter against its fake platform', () => {
 
   it('records a submission the platform refuses (its error body) as a rejection, without retrying it', async () => {
     const { brand, id, number } = await issuedInvoice('2026-06');
-    pa.refuseNextSubmission(422, 'SIREN_NOT_IN_DIRECTORY', "le SIREN de l'acheteur n'est pas dans l'annuaire");
+    pa.refuseNextSubmission(
+      422,
+      'SIREN_NOT_IN_DIRECTORY',
+      "le SIREN de l'acheteur n'est pas dans l'annuaire",
+    );
     const refused = await einvoices.submit(id);
     expect(refused.status).toBe('rejected');
     expect(refused.lastError).toContain('422 SIREN_NOT_IN_DIRECTORY');
@@ -181,7 +207,13 @@ describe('the AFNOR flow adapter against its fake platform', () => {
     const broken = afnorFlowPlatform({ ...pa.config, flowUrl: `${original}` });
     const { pdf } = await t.deps.invoices.facturX(id);
     await expect(
-      broken.submit({ trackingId: 'F2026-999999', typeCode: '380', fileName: 'x.pdf', pdf, sha256: '0'.repeat(64) }),
+      broken.submit({
+        trackingId: 'F2026-999999',
+        typeCode: '380',
+        fileName: 'x.pdf',
+        pdf,
+        sha256: '0'.repeat(64),
+      }),
     ).rejects.toMatchObject({ kind: 'refused', message: expect.stringContaining('400 INVALID_SHA256') });
   });
 });
