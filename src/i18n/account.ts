@@ -839,6 +839,17 @@ const ACCOUNT = {
     en: 'Credit note',
     fr: 'Avoir',
   },
+  'invoices.einvoice': {
+    en: 'E-invoice (Factur-X)',
+    fr: 'Facture électronique (Factur-X)',
+  },
+  'einvoiceStatus.pending': { en: 'To be sent to the platform', fr: 'À transmettre à la plateforme' },
+  'einvoiceStatus.deposited': { en: 'Deposited', fr: 'Déposée' },
+  'einvoiceStatus.received': { en: 'Received', fr: 'Reçue' },
+  'einvoiceStatus.accepted': { en: 'Accepted', fr: 'Acceptée' },
+  'einvoiceStatus.refused': { en: 'Refused', fr: 'Refusée' },
+  'einvoiceStatus.rejected': { en: 'Rejected by the platform', fr: 'Rejetée par la plateforme' },
+  'einvoiceStatus.paid': { en: 'Payment reported', fr: 'Encaissement transmis' },
   'invoiceStatus.draft': {
     en: 'Draft',
     fr: 'Brouillon',

@@ -78,7 +78,7 @@ function siren(value: string): string | null {
  * The establishment's SIRET: 14 digits passing the same Luhn check (La Poste's establishments
  * excepted by INSEE: their SIRET's digits add up to a multiple of 5), whose first 9 are the SIREN.
  */
-export function siretChecksOut(siret: string): boolean {
+function siretChecksOut(siret: string): boolean {
   if (!/^\d{14}$/.test(siret)) return false;
   if (siret.startsWith('356000000')) return [...siret].reduce((sum, d) => sum + Number(d), 0) % 5 === 0;
   let sum = 0;

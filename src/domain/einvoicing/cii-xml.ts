@@ -9,7 +9,7 @@ import type { PostalAddress } from './postal-address.ts';
  * and the element order is the schema's (test/einvoicing-validation.test.ts checks each document
  * against the official XSD and the EN 16931 Schematron).
  */
-export const EN16931_GUIDELINE = 'urn:cen.eu:en16931:2017';
+const EN16931_GUIDELINE = 'urn:cen.eu:en16931:2017';
 
 const NS = {
   rsm: 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100',

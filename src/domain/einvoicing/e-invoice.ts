@@ -57,7 +57,7 @@ export interface EInvoiceParty {
   address: PostalAddress;
 }
 
-export interface EInvoiceLine {
+interface EInvoiceLine {
   id: string;
   name: string;
   trackingRef: string;
@@ -95,7 +95,7 @@ export interface EInvoiceSource {
 }
 
 /** Raised when a document lacks what EN 16931 needs; issuing refuses such a brand first (company-readiness.ts). */
-export class EInvoiceDataMissing extends Error {}
+class EInvoiceDataMissing extends Error {}
 
 const SERVICE_NAMES: Record<string, string> = {
   express: 'Livraison express',
@@ -103,7 +103,7 @@ const SERVICE_NAMES: Record<string, string> = {
   economy: 'Livraison économique',
 };
 
-export const PAYMENT_TERMS_DAYS = 30;
+const PAYMENT_TERMS_DAYS = 30;
 const RATE_PERCENT = Math.round(VAT_RATE * 100);
 
 export function eInvoiceDocument(source: EInvoiceSource): EInvoiceDocument {

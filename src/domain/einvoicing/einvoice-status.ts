@@ -34,14 +34,3 @@ const NEXT: Record<EInvoiceStatus, readonly EInvoiceStatus[]> = {
 export function movesOn(from: EInvoiceStatus, to: EInvoiceStatus): boolean {
   return NEXT[from].includes(to);
 }
-
-/** What the status means, for the operator's and the brand's screens. */
-export const EINVOICE_STATUS_LABELS: Record<EInvoiceStatus, { en: string; fr: string }> = {
-  pending: { en: 'to be sent to the platform', fr: 'à transmettre à la plateforme' },
-  deposited: { en: 'deposited', fr: 'déposée' },
-  received: { en: 'received', fr: 'reçue' },
-  accepted: { en: 'accepted', fr: 'acceptée' },
-  refused: { en: 'refused', fr: 'refusée' },
-  rejected: { en: 'rejected by the platform', fr: 'rejetée par la plateforme' },
-  paid: { en: 'paid', fr: 'encaissée' },
-};

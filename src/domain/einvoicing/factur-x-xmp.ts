@@ -6,10 +6,10 @@ import { create } from 'xmlbuilder2';
  * properties). Two `rdf:Description` elements, appended inside pdfkit's `rdf:RDF` (which declares the
  * `rdf` prefix); built with xmlbuilder2, so nothing is assembled from strings.
  */
-export const FACTUR_X_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
+const FACTUR_X_NAMESPACE = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
 export const FACTUR_X_FILE_NAME = 'factur-x.xml';
 /** fx:ConformanceLevel of the EN 16931 profile ("COMFORT" in ZUGFeRD's words). */
-export const FACTUR_X_CONFORMANCE = 'EN 16931';
+const FACTUR_X_CONFORMANCE = 'EN 16931';
 
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const EXTENSION = 'http://www.aiim.org/pdfa/ns/extension/';

@@ -11,18 +11,18 @@ export interface EInvoiceNote {
 }
 
 /** The nature of the operation (mandatory from September 2026): deliveries are services. */
-export const OPERATION_NATURE =
+const OPERATION_NATURE =
   "Nature de l'opération : prestations de services (transport et livraison de colis).";
 /** BT-23 business process: S1, an invoice for services (the French reform's "cadre de facturation"). */
 export const BUSINESS_PROCESS_SERVICES = 'S1';
 
-export const VAT_ON_DEBITS = "Option pour le paiement de la taxe d'après les débits.";
+const VAT_ON_DEBITS = "Option pour le paiement de la taxe d'après les débits.";
 /** Without the option, VAT on services is due when paid (CGI art. 269, 2-c). */
-export const VAT_ON_RECEIPTS = "TVA exigible à l'encaissement (prestations de services).";
-export const NO_DISCOUNT = "Pas d'escompte pour paiement anticipé.";
-export const LATE_PENALTIES =
+const VAT_ON_RECEIPTS = "TVA exigible à l'encaissement (prestations de services).";
+const NO_DISCOUNT = "Pas d'escompte pour paiement anticipé.";
+const LATE_PENALTIES =
   "En cas de retard de paiement, des pénalités de retard sont exigibles de plein droit au taux égal à trois fois le taux d'intérêt légal (art. L441-10 du Code de commerce).";
-export const RECOVERY_INDEMNITY =
+const RECOVERY_INDEMNITY =
   'En cas de retard de paiement, une indemnité forfaitaire pour frais de recouvrement de 40 € est due (art. L441-10 et D441-5 du Code de commerce).';
 
 /**

@@ -55,7 +55,7 @@ export function invoiceIdFor(brandId: string, period: string): string {
 }
 
 /** A brand whose month could not be issued: what its e-invoice lacks (company-readiness.ts). */
-export interface HeldInvoice {
+interface HeldInvoice {
   brandId: string;
   brandName: string;
   missing: MissingCompanyData[];

@@ -19,7 +19,7 @@ import type {
  * paid invoice's payment data is `<number>.payment.json`. Files are readable by the service's user
  * only (they hold the brands' invoices).
  */
-export interface DirectoryStatusFile {
+interface DirectoryStatusFile {
   tracking_id: string;
   type_code: '380' | '381';
   sha256: string;

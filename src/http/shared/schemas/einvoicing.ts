@@ -31,7 +31,7 @@ export const EInvoiceTransmissionSchema = Type.Object(
   { title: 'EInvoiceTransmission' },
 );
 
-export const CompanySchema = Type.Object({
+const CompanySchema = Type.Object({
   legal_name: NullableString({ maxLength: 200 }),
   billing_address: NullableString({
     maxLength: 500,
