@@ -387,7 +387,7 @@ export function invoiceService(deps: {
       const more = all.length > limit;
       const page = more ? all.slice(0, limit) : all;
       return {
-        invoices: page,
+        invoices: await withEInvoices(page),
         nextCursor: more ? cursors.encode(scope, formatPosition(positionOf(page[page.length - 1]!))) : null,
       };
     },
