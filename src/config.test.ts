@@ -58,10 +58,10 @@ describe('loadConfig', () => {
   it('reads the e-invoicing settings: the seller’s SIRET and IBAN checked, the platform complete', () => {
     const config = loadConfig({
       ...SELLER,
-      SELLER_SIRET: '552 100 554 00014',
+      SELLER_SIRET: '552 100 554 00013',
       SELLER_IBAN: 'fr76 3000 6000 0112 3456 7890 189',
     });
-    expect(config.seller).toMatchObject({ siret: '55210055400014', iban: 'FR7630006000011234567890189' });
+    expect(config.seller).toMatchObject({ siret: '55210055400013', iban: 'FR7630006000011234567890189' });
     expect(config.einvoicing).toEqual({
       vatOnDebits: false,
       platform: { kind: 'directory', dir: expect.stringMatching(/einvoices$/) },

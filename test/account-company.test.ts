@@ -140,4 +140,27 @@ describe('/account/company', () => {
     }
     expect((await brandRow(brand.brandId)).legal_name).toBeNull();
   });
+
+  it('says what an e-invoice still needs, takes a SIRET, and refuses one of another company', async () => {
+    const brand = await createBrandWithKey(t.deps, { company: null });
+    const { b } = await signedIn({ brandId: brand.brandId });
+    const page = await b.get('/account/company');
+    expect(page.body).toContain('Your invoices are electronic invoices (Factur-X)');
+    const csrf = csrfOf(page.body);
+    const bad = await b.post('/account/company', {
+      ...GOOD,
+      _csrf: csrf,
+      siret: '552 100 554 00013',
+      billing_address: '3 rue de Rivoli, Paris',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('must start with the SIREN 732829320');
+    expect(bad.body).toContain('needs a line with the postcode and the city');
+    expect((await brandRow(brand.brandId)).siren).toBeNull();
+    const good = await b.post('/account/company', { ...GOOD, _csrf: csrf, siret: '732 829 320 00017' });
+    expect(good.status).toBe(303);
+    const after = await b.get('/account/company');
+    expect(after.body).not.toContain('Your invoices are electronic invoices (Factur-X)');
+    expect(after.body).toContain('value="73282932000017"');
+  });
 });
