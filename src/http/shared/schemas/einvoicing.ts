@@ -14,7 +14,7 @@ export const EInvoiceTransmissionSchema = Type.Object(
     }),
     flow_id: NullableString({ maxLength: 200, description: "The platform's id of the submitted flow." }),
     submitted_at: NullableTimestamp(),
-    attempts: Type.Integer({ minimum: 0, maximum: 1000 }),
+    attempts: Type.Integer({ format: 'int32', minimum: 0, maximum: 1000 }),
     last_error: NullableString({
       maxLength: 2000,
       description: 'Why the last attempt failed (the platform down, a refusal with its reason).',
