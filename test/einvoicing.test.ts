@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create } from 'xmlbuilder2';
 import { formatEurosFr } from '../src/domain/invoices/format-fr.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
+import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import {
   API,
   buildTestApp,
@@ -254,6 +255,13 @@ describe('a month with deliveries, a credit note and a paid invoice, as Factur-X
       'accepted',
       'paid',
     ]);
+    // The brand's people see it on the invoice's page.
+    const user = await createUser(t.deps, { brandId: brand.brandId, role: 'finance' });
+    const browser = new Browser(t.app, '10.41.0.1');
+    expect((await browser.signIn(user.email, PASSWORD)).status).toBe(303);
+    const page = await browser.get(`/account/invoices/${invoiceId}?lang=fr`);
+    expect(page.body).toContain('Facture électronique (Factur-X)');
+    expect(page.body).toContain('Encaissement transmis');
     const cli = await runDlv(['invoices', 'show', invoiceId], { DATABASE_URL: scratch.url });
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.stdout).toMatch(/E-INVOICE\s+paid/);
