@@ -335,3 +335,36 @@ describe('a brand without what an e-invoice needs', () => {
     expect(next.issued.map((i) => i.brandId)).toContain(bare.brandId);
   }, 60_000);
 });
+
+describe('the operator opted for VAT on debits', () => {
+  it('says so on the invoice (PDF and XML), and reports no payment', async () => {
+    const { createDeps } = await import('../src/deps.ts');
+    const { testConfig } = await import('./support/app.ts');
+    const deps = createDeps(
+      testConfig({
+        databaseUrl: scratch.url,
+        einvoicing: { vatOnDebits: true, platform: { kind: 'directory', dir: einvoiceDir } },
+      }),
+      t.pool,
+      () => now,
+      { log: () => {} },
+    );
+    const brand = await createBrandWithKey(deps);
+    await orderAt(brand, '2024-05-10T10:00:00Z', 'express');
+    now = new Date('2024-06-01T06:00:00Z');
+    const invoice = (await deps.invoices.issueMonth('2024-05')).issued.find(
+      (i) => i.brandId === brand.brandId,
+    )!;
+    const { pdf, xml } = await deps.invoices.facturX(invoice.id);
+    expect(ciiValues(xml).all('DueDateTypeCode')).toEqual(['5']);
+    expect(await fatalRules(xml)).toEqual([]);
+    expect((await pdfText(pdf)).replace(/\s+/g, ' ')).toContain(
+      "Option pour le paiement de la taxe d'après les débits.",
+    );
+    now = new Date('2024-06-10T10:00:00Z');
+    await deps.invoices.markPaid(invoice.id);
+    expect(
+      await t.pool.query('SELECT 1 FROM einvoice_payment_reports WHERE invoice_id = $1', [invoice.id]),
+    ).toMatchObject({ rowCount: 0 });
+  }, 60_000);
+});
