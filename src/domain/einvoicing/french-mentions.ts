@@ -11,8 +11,7 @@ export interface EInvoiceNote {
 }
 
 /** The nature of the operation (mandatory from September 2026): deliveries are services. */
-const OPERATION_NATURE =
-  "Nature de l'opération : prestations de services (transport et livraison de colis).";
+const OPERATION_NATURE = "Nature de l'opération : prestations de services (transport et livraison de colis).";
 /** BT-23 business process: S1, an invoice for services (the French reform's "cadre de facturation"). */
 export const BUSINESS_PROCESS_SERVICES = 'S1';
 
