@@ -55,6 +55,50 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...SELLER, SELLER_VAT_NUMBER: 'FR45552100554' })).toThrow(/FR96552100554/);
   });
 
+  it('reads the e-invoicing settings: the seller’s SIRET and IBAN checked, the platform complete', () => {
+    const config = loadConfig({
+      ...SELLER,
+      SELLER_SIRET: '552 100 554 00013',
+      SELLER_IBAN: 'fr76 3000 6000 0112 3456 7890 189',
+    });
+    expect(config.seller).toMatchObject({ siret: '55210055400013', iban: 'FR7630006000011234567890189' });
+    expect(config.einvoicing).toEqual({
+      vatOnDebits: false,
+      platform: { kind: 'directory', dir: expect.stringMatching(/einvoices$/) },
+    });
+    expect(() => loadConfig({ ...SELLER, SELLER_SIRET: '73282932000017' })).toThrow(
+      /starting with the SIREN 552100554/,
+    );
+    expect(() => loadConfig({ ...SELLER, SELLER_IBAN: 'FR7630006000011234567890188' })).toThrow(
+      /SELLER_IBAN's check digits/,
+    );
+    expect(() => loadConfig({ ...SELLER, SELLER_ADDRESS: '5 rue du Faubourg | Paris' })).toThrow(
+      /postcode and the city/,
+    );
+    expect(() => loadConfig({ EINVOICE_PLATFORM: 'afnor' })).toThrow(/missing EINVOICE_PA_FLOW_URL/);
+    const pa = {
+      EINVOICE_PLATFORM: 'afnor',
+      EINVOICE_PA_FLOW_URL: 'https://api.pa.example/afnor-flow/',
+      EINVOICE_PA_TOKEN_URL: 'https://auth.pa.example/token',
+      EINVOICE_PA_CLIENT_ID: 'id',
+      EINVOICE_PA_CLIENT_SECRET: 'secret',
+      EINVOICE_VAT_ON_DEBITS: 'yes',
+    };
+    expect(loadConfig(pa).einvoicing).toEqual({
+      vatOnDebits: true,
+      platform: {
+        kind: 'afnor',
+        flowUrl: 'https://api.pa.example/afnor-flow',
+        tokenUrl: 'https://auth.pa.example/token',
+        clientId: 'id',
+        clientSecret: 'secret',
+      },
+    });
+    expect(() => loadConfig({ ...pa, EINVOICE_PA_FLOW_URL: 'http://pa.example/flow' })).toThrow(
+      /must be https/,
+    );
+  });
+
   it('computes French VAT keys the official way (the placeholder is consistent)', () => {
     expect(frenchVatKey('552100554')).toBe('96');
     expect(frenchVatKey('303265045')).toBe('40');

@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parsePostalAddress } from './domain/einvoicing/postal-address.ts';
 import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
 
 /**
@@ -136,6 +137,28 @@ export interface Config {
    * and the recipient's personal data on an order after it ended (delivered, returned, cancelled).
    */
   retention: { messageLogDays: number; recipientDataDays: number };
+  /** E-invoicing (docs/einvoicing.md): the VAT option and the platform the documents go to. */
+  einvoicing: EInvoicingConfig;
+}
+
+export interface EInvoicingConfig {
+  /**
+   * EINVOICE_VAT_ON_DEBITS: the operator opted to pay VAT on debits (at invoicing): the invoices say
+   * so and no payment data is reported; false (the default for services): VAT is due when paid, and
+   * each payment is reported through the platform.
+   */
+  vatOnDebits: boolean;
+  /** `directory` (the default: DATA_DIR/einvoices) or an AFNOR XP Z12-013 flow API. */
+  platform: { kind: 'directory'; dir: string } | ({ kind: 'afnor' } & AfnorPlatformConfig);
+}
+
+export interface AfnorPlatformConfig {
+  /** The Flow Service's base URL (…/v1/flows is appended), no trailing slash. */
+  flowUrl: string;
+  /** The OAuth 2.0 token endpoint (client credentials). */
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
 }
 
 export interface TwilioConfig {
@@ -390,6 +413,43 @@ export const ENV_SCHEMA = Type.Object({
     3650,
     "days a recipient's name, address, phone and e-mail stay on an order after it ended",
   ),
+  SELLER_SIRET: Text(
+    'issuer SIRET (14 digits, starting with SELLER_SIREN): the e-invoices’ seller identifier',
+    {
+      pattern: '^[0-9 ]{14,20}$',
+      hint: 'must be the 14 digits of the SIRET',
+    },
+  ),
+  SELLER_IBAN: Text('account the invoices are paid into (printed, and in the e-invoices)', {
+    pattern: '^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}$',
+    hint: 'must be an IBAN, e.g. FR76 3000 6000 0112 3456 7890 189',
+  }),
+  SELLER_BIC: Text('BIC of SELLER_IBAN’s bank', {
+    pattern: '^[A-Za-z0-9]{8}([A-Za-z0-9]{3})?$',
+    hint: 'must be a BIC of 8 or 11 characters',
+  }),
+  EINVOICE_VAT_ON_DEBITS: Bool(
+    false,
+    'the operator opted to pay VAT on debits: invoices say so, and payments are not reported',
+  ),
+  EINVOICE_PLATFORM: Type.Union([Type.Literal('directory'), Type.Literal('afnor')], {
+    default: 'directory',
+    hint: 'must be directory or afnor',
+    description: 'where issued e-invoices go: files in EINVOICE_DIR, or an AFNOR XP Z12-013 platform',
+  }),
+  EINVOICE_DIR: Text(
+    'directory platform: where documents and statuses are written (default DATA_DIR/einvoices)',
+  ),
+  EINVOICE_PA_FLOW_URL: Text('AFNOR platform: the Flow Service base URL (https; http only on the loopback)', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  EINVOICE_PA_TOKEN_URL: Text('AFNOR platform: its OAuth 2.0 token endpoint', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  EINVOICE_PA_CLIENT_ID: Text('AFNOR platform: OAuth client id'),
+  EINVOICE_PA_CLIENT_SECRET: Secret('AFNOR platform: OAuth client secret'),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -467,7 +527,22 @@ function seller(env: Env_): { seller: Readonly<SellerIdentity>; sellerIsPlacehol
     .SELLER_ADDRESS!.split('|')
     .map((line) => line.trim())
     .filter(Boolean);
+  if (!parsePostalAddress(address.join('\n'))) {
+    throw new ConfigError(
+      'SELLER_ADDRESS needs a line with the postcode and the city, e.g. "12 rue X | 75010 Paris | France": e-invoices carry them apart',
+    );
+  }
   const email = env.SELLER_EMAIL ?? null;
+  const siret = env.SELLER_SIRET?.replace(/\s/g, '');
+  if (siret !== undefined && (!/^\d{14}$/.test(siret) || !siret.startsWith(siren)))
+    throw new ConfigError(
+      `SELLER_SIRET must be 14 digits starting with the SIREN ${siren}, got "${env.SELLER_SIRET}"`,
+    );
+  const iban = env.SELLER_IBAN?.replace(/\s/g, '').toUpperCase();
+  if (iban !== undefined && !ibanChecksOut(iban))
+    throw new ConfigError(
+      `SELLER_IBAN's check digits do not hold (a character is mistyped), got "${env.SELLER_IBAN}"`,
+    );
   return {
     seller: Object.freeze({
       name: env.SELLER_NAME!,
@@ -475,8 +550,55 @@ function seller(env: Env_): { seller: Readonly<SellerIdentity>; sellerIsPlacehol
       siren: formatSiren(siren),
       vatNumber,
       ...(email ? { email } : {}),
+      ...(siret ? { siret } : {}),
+      ...(iban ? { iban } : {}),
+      ...(env.SELLER_BIC ? { bic: env.SELLER_BIC.toUpperCase() } : {}),
     }),
     sellerIsPlaceholder: false,
+  };
+}
+
+/** ISO 13616: the IBAN moved round by four characters, letters as numbers, is 1 modulo 97. */
+function ibanChecksOut(iban: string): boolean {
+  const digits = (iban.slice(4) + iban.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const digit of digits) rest = (rest * 10 + Number(digit)) % 97;
+  return rest === 1;
+}
+
+const AFNOR_REQUIRED = [
+  'EINVOICE_PA_FLOW_URL',
+  'EINVOICE_PA_TOKEN_URL',
+  'EINVOICE_PA_CLIENT_ID',
+  'EINVOICE_PA_CLIENT_SECRET',
+] as const;
+
+/** The e-invoicing platform: the directory, or an AFNOR platform with all four of its settings. */
+function einvoicing(env: Env_, dataDir: string, cwd: string): EInvoicingConfig {
+  const vatOnDebits = env.EINVOICE_VAT_ON_DEBITS;
+  if (env.EINVOICE_PLATFORM !== 'afnor') {
+    const dir = env.EINVOICE_DIR ? path.resolve(cwd, env.EINVOICE_DIR) : path.join(dataDir, 'einvoices');
+    return { vatOnDebits, platform: { kind: 'directory', dir } };
+  }
+  const missing = AFNOR_REQUIRED.filter((name) => env[name] === undefined);
+  if (missing.length > 0)
+    throw new ConfigError(
+      `EINVOICE_PLATFORM=afnor needs ${AFNOR_REQUIRED.join(', ')}; missing ${missing.join(', ')}`,
+    );
+  for (const name of ['EINVOICE_PA_FLOW_URL', 'EINVOICE_PA_TOKEN_URL'] as const) {
+    const url = new URL(env[name]!);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname))
+      throw new ConfigError(`${name} must be https (http only on the loopback), got "${env[name]}"`);
+  }
+  return {
+    vatOnDebits,
+    platform: {
+      kind: 'afnor',
+      flowUrl: env.EINVOICE_PA_FLOW_URL!.replace(/\/+$/, ''),
+      tokenUrl: env.EINVOICE_PA_TOKEN_URL!,
+      clientId: env.EINVOICE_PA_CLIENT_ID!,
+      clientSecret: env.EINVOICE_PA_CLIENT_SECRET!,
+    },
   };
 }
 
@@ -572,6 +694,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       messageLogDays: e.MESSAGE_LOG_RETENTION_DAYS,
       recipientDataDays: e.RECIPIENT_DATA_RETENTION_DAYS,
     },
+    einvoicing: einvoicing(e, path.resolve(cwd, e.DATA_DIR), cwd),
   };
 }
 

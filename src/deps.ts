@@ -36,6 +36,11 @@ import { type AccountService, accountService } from './domain/accounts/account-s
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
+import type { EInvoicePlatform } from './domain/einvoicing/ports.ts';
+import {
+  type EInvoiceTransmissionService,
+  einvoiceTransmissionService,
+} from './domain/einvoicing/transmission-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
@@ -84,6 +89,7 @@ import { type WebhookSubscriptions, webhookSubscriptions } from './domain/webhoo
 import { outbox } from './events/outbox.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
 import { SMS_STATUS_PATH } from './http/sms/paths.ts';
+import { createEInvoicePlatform } from './infra/einvoicing/index.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
@@ -164,6 +170,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** What each brand tells its recipients and how it looks (logo, colour): the account area sets it. */
   recipientSettings: RecipientSettingsService;
   invoices: InvoiceService;
+  /** Issued documents to the e-invoicing platform (EINVOICE_PLATFORM) and their statuses back. */
+  einvoices: EInvoiceTransmissionService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
   labels: LabelService;
   subscriptions: WebhookSubscriptions;
@@ -225,6 +233,8 @@ export function createDeps(
     /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
     recipientMailer?: RecipientMailer;
+    /** The e-invoicing platform (tests: one against a fake); else chosen by config. */
+    einvoicePlatform?: EInvoicePlatform;
   } = {},
 ): Deps {
   // The services that need no connector, outbox, mail nor document (src/core-deps.ts): a `dlv` command
@@ -352,7 +362,16 @@ export function createDeps(
     brands,
     clock,
     seller: config.seller,
+    vatOnDebits: config.einvoicing.vatOnDebits,
     cursors,
+  });
+  const einvoices = einvoiceTransmissionService({
+    stores,
+    transact,
+    outbox: events,
+    invoices,
+    platform: options.einvoicePlatform ?? createEInvoicePlatform(config.einvoicing, { log, clock }),
+    clock,
   });
   const labels = labelService({
     store: labelsRepository(pool),
@@ -521,6 +540,7 @@ export function createDeps(
     links,
     recipientSettings: recipientSettingsService({ settings: recipientSettings, codec: sharpLogoCodec() }),
     invoices,
+    einvoices,
     labels,
     subscriptions,
     webhookDeliveries,

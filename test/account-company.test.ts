@@ -51,7 +51,7 @@ const GOOD = {
 
 describe('/account/company', () => {
   it('refuses a bad SIREN, the VAT number of another SIREN and an out-of-zone pickup, storing nothing', async () => {
-    const brand = await createBrandWithKey(t.deps);
+    const brand = await createBrandWithKey(t.deps, { company: null });
     const { b } = await signedIn({ brandId: brand.brandId });
     const csrf = csrfOf((await b.get('/account/company')).body);
     const before = await brandRow(brand.brandId);
@@ -85,7 +85,7 @@ describe('/account/company', () => {
   });
 
   it("saves the details, which the invoice PDF's buyer block then prints", async () => {
-    const brand = await createBrandWithKey(t.deps, { name: 'Lumière' });
+    const brand = await createBrandWithKey(t.deps, { name: 'Lumière', company: null });
     await t.deps.orders.create(
       { id: brand.brandId, defaultPickupAddress: TEST_PICKUP_ADDRESS },
       { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris' },
@@ -126,7 +126,7 @@ describe('/account/company', () => {
   });
 
   it('is read only for developers and finance (POST 403); the link is shown to every role', async () => {
-    const brand = await createBrandWithKey(t.deps);
+    const brand = await createBrandWithKey(t.deps, { company: null });
     for (const role of ['developer', 'finance'] as const) {
       const { b } = await signedIn({ brandId: brand.brandId, role });
       const page = await b.get('/account/company');
@@ -139,5 +139,28 @@ describe('/account/company', () => {
       expect(res.status).toBe(403);
     }
     expect((await brandRow(brand.brandId)).legal_name).toBeNull();
+  });
+
+  it('says what an e-invoice still needs, takes a SIRET, and refuses one of another company', async () => {
+    const brand = await createBrandWithKey(t.deps, { company: null });
+    const { b } = await signedIn({ brandId: brand.brandId });
+    const page = await b.get('/account/company');
+    expect(page.body).toContain('Your invoices are electronic invoices (Factur-X)');
+    const csrf = csrfOf(page.body);
+    const bad = await b.post('/account/company', {
+      ...GOOD,
+      _csrf: csrf,
+      siret: '552 100 554 00013',
+      billing_address: '3 rue de Rivoli, Paris',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('must start with the SIREN 732829320');
+    expect(bad.body).toContain('needs a line with the postcode and the city');
+    expect((await brandRow(brand.brandId)).siren).toBeNull();
+    const good = await b.post('/account/company', { ...GOOD, _csrf: csrf, siret: '732 829 320 00017' });
+    expect(good.status).toBe(303);
+    const after = await b.get('/account/company');
+    expect(after.body).not.toContain('Your invoices are electronic invoices (Factur-X)');
+    expect(after.body).toContain('value="73282932000017"');
   });
 });

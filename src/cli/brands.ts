@@ -1,4 +1,5 @@
 import type { Brand } from '../domain/brands/brand.ts';
+import { missingForInvoicing } from '../domain/brands/company-readiness.ts';
 import { type CommandSpec, coreCommand, requireArg, requireFlag, table } from './context.ts';
 
 const BRAND_ID = { name: 'BRAND_ID', description: 'the brand (brd_…)' };
@@ -40,6 +41,79 @@ function webhooksSwitch(allowed: boolean): CommandSpec {
     },
   });
 }
+
+const companyJson = (b: Brand) => ({
+  brand_id: b.id,
+  legal_name: b.legalName,
+  billing_address: b.billingAddress,
+  siren: b.siren,
+  siret: b.siret,
+  vat_number: b.vatNumber,
+  pickup_address: b.defaultPickupAddress,
+  missing_for_invoicing: missingForInvoicing(b),
+});
+
+/** What a brand's e-invoices need of it: shown, or changed (given fields; the others kept). */
+const company = coreCommand({
+  path: 'brands company',
+  description:
+    "a brand's company data (what its e-invoices say): shown, or changed with the flags given (the others keep their value; blank clears)",
+  args: [BRAND_ID],
+  flags: {
+    'legal-name': { value: 'NAME', description: 'legal name (raison sociale)' },
+    'billing-address': {
+      value: 'ADDR',
+      description: 'billing address, lines separated by "|", one of them "postcode city"',
+    },
+    siren: { value: 'SIREN', description: '9 digits, checked with Luhn' },
+    siret: { value: 'SIRET', description: 'the establishment billed: 14 digits starting with the SIREN' },
+    'vat-number': { value: 'VAT', description: "the SIREN's French VAT number (FR + key + SIREN)" },
+    'pickup-address': { value: 'ADDR', description: 'default pickup address, in the delivery zone' },
+  },
+  async run(ctx) {
+    const current = await ctx.deps.brands.get(requireArg(ctx, 0, 'BRAND_ID'));
+    const given = (name: keyof typeof ctx.flags) => {
+      const value = ctx.flags[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const changes = {
+      legalName: given('legal-name'),
+      billingAddress: given('billing-address')
+        ?.split('|')
+        .map((line) => line.trim())
+        .join('\n'),
+      siren: given('siren'),
+      siret: given('siret'),
+      vatNumber: given('vat-number'),
+      pickupAddress: given('pickup-address'),
+    };
+    const changing = Object.values(changes).some((value) => value !== undefined);
+    const brand = changing
+      ? await ctx.deps.brands.updateCompany(current.id, {
+          legalName: changes.legalName ?? current.legalName ?? '',
+          billingAddress: changes.billingAddress ?? current.billingAddress ?? '',
+          siren: changes.siren ?? current.siren ?? '',
+          siret: changes.siret ?? current.siret ?? '',
+          vatNumber: changes.vatNumber ?? current.vatNumber ?? '',
+          pickupAddress: changes.pickupAddress ?? current.defaultPickupAddress ?? '',
+        })
+      : current;
+    const missing = missingForInvoicing(brand);
+    const rows = [
+      ['LEGAL NAME', brand.legalName ?? '-'],
+      ['BILLING ADDRESS', brand.billingAddress?.replaceAll('\n', ' | ') ?? '-'],
+      ['SIREN', brand.siren ?? '-'],
+      ['SIRET', brand.siret ?? '-'],
+      ['VAT NUMBER', brand.vatNumber ?? '-'],
+      ['PICKUP ADDRESS', brand.defaultPickupAddress ?? '-'],
+      [
+        'E-INVOICES',
+        missing.length === 0 ? 'ready' : `cannot be invoiced: ${missing.map((m) => m.message).join(', ')}`,
+      ],
+    ];
+    ctx.out(`${changing ? `Company data of ${brand.id} saved\n` : ''}${table(rows)}`, companyJson(brand));
+  },
+});
 
 export const brandCommands: CommandSpec[] = [
   coreCommand({
@@ -88,6 +162,7 @@ export const brandCommands: CommandSpec[] = [
       ctx.out(table(rows), brandJson(brand));
     },
   }),
+  company,
   webhooksSwitch(true),
   webhooksSwitch(false),
   coreCommand({

@@ -10,19 +10,34 @@ export const invoiceCommands: CommandSpec[] = [
     description: "issue every brand's invoice of a month (idempotent: an issued month is skipped)",
     flags: { month: { value: 'YYYY-MM', description: 'the month', required: true } },
     async run(ctx) {
-      const { period, issued } = await ctx.deps.invoices.issueMonth(requireFlag(ctx, 'month'));
+      const { period, issued, held } = await ctx.deps.invoices.issueMonth(requireFlag(ctx, 'month'));
       const rows = issued.map((i) => [
         i.number ?? '',
         i.brandId,
         String(i.orderCount),
         euros(i.totalCents / 100),
       ]);
-      ctx.out(
+      const done =
         issued.length === 0
-          ? `Nothing to issue for ${period}: every brand with billable orders is already invoiced.`
-          : `Issued ${issued.length} invoice(s) for ${period}:\n${table([['NUMBER', 'BRAND', 'ORDERS', 'TOTAL'], ...rows])}`,
-        { period, issued: issued.map((i) => ({ brand_id: i.brandId, ...invoiceJson(i) })) },
-      );
+          ? held.length === 0
+            ? `Nothing to issue for ${period}: every brand with billable orders is already invoiced.`
+            : `No invoice issued for ${period}.`
+          : `Issued ${issued.length} invoice(s) for ${period}:\n${table([['NUMBER', 'BRAND', 'ORDERS', 'TOTAL'], ...rows])}`;
+      // Held brands are said on every run until their details are given: the next run issues them.
+      const notIssued =
+        held.length === 0
+          ? ''
+          : `\nNot issued, ${held.length} brand(s) lacking what an e-invoice needs:\n${held.map((h) => `- ${h.reason}`).join('\n')}`;
+      ctx.out(`${done}${notIssued}`, {
+        period,
+        issued: issued.map((i) => ({ brand_id: i.brandId, ...invoiceJson(i) })),
+        held: held.map((h) => ({
+          brand_id: h.brandId,
+          brand_name: h.brandName,
+          missing: h.missing,
+          reason: h.reason,
+        })),
+      });
     },
   }),
   command({
@@ -35,6 +50,46 @@ export const invoiceCommands: CommandSpec[] = [
       ctx.out(`${invoice.number} (${invoice.id}) is paid (${invoice.paidAt?.toISOString()})`, {
         brand_id: invoice.brandId,
         ...invoiceJson(invoice),
+      });
+    },
+  }),
+  command({
+    path: 'invoices show',
+    description: "an issued invoice or credit note of any brand, with its e-invoice's status and history",
+    args: [{ name: 'INVOICE_ID', description: 'the invoice or credit note (inv_…)' }],
+    async run(ctx) {
+      const { invoice, lines } = await ctx.deps.invoices.getAny(requireArg(ctx, 0, 'INVOICE_ID'));
+      const details = await ctx.deps.einvoices.details(invoice.id);
+      const rows = [
+        ['NUMBER', invoice.number ?? '—'],
+        ['TYPE', invoice.creditsInvoice ? `credit note of ${invoice.creditsInvoice.number}` : 'invoice'],
+        ['BRAND', invoice.brandId],
+        ['PERIOD', invoice.period],
+        ['STATUS', invoice.status],
+        ['ORDERS', String(invoice.orderCount)],
+        ['TOTAL', euros(invoice.totalCents / 100)],
+        ['E-INVOICE', details ? details.transmission.status : 'none (issued before e-invoicing)'],
+        ...(details?.transmission.statusReason ? [['REASON', details.transmission.statusReason]] : []),
+        ...(details?.transmission.lastError ? [['LAST ERROR', details.transmission.lastError]] : []),
+      ];
+      const history = details
+        ? `\n${table([['WHEN', 'E-INVOICE STATUS', 'REASON'], ...details.history.map((h) => [h.at.toISOString(), h.status, h.reason ?? ''])])}`
+        : '';
+      ctx.out(`${table(rows)}${history}`, {
+        brand_id: invoice.brandId,
+        ...invoiceJson(invoice),
+        line_count: lines.length,
+        einvoice: details
+          ? {
+              status: details.transmission.status,
+              reason: details.transmission.statusReason,
+              platform: details.transmission.platform,
+              flow_id: details.transmission.flowId,
+              attempts: details.transmission.attempts,
+              last_error: details.transmission.lastError,
+              history: details.history.map((h) => ({ ...h, at: h.at.toISOString() })),
+            }
+          : null,
       });
     },
   }),

@@ -13,6 +13,7 @@ import {
 import { couriersRepository } from './repositories/couriers-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
+import { einvoicesRepository } from './repositories/einvoices-repository.ts';
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { labelPrintsOn } from './repositories/labels-repository.ts';
@@ -55,6 +56,7 @@ export function storesOn(db: Queryable): Stores {
     couriers: couriersRepository(db),
     creditNotes: creditNotesRepository(db),
     documentBuyers: documentBuyersRepository(db),
+    einvoices: einvoicesRepository(db),
     idempotencyKeys: idempotencyRepository(db),
     invoices: invoicesRepository(db),
     jobQueue: jobQueueOn(db),

@@ -1,3 +1,4 @@
+import type { EInvoiceStatus } from '../domain/einvoicing/einvoice-status.ts';
 import type { InvoiceJson } from '../domain/invoices/invoice-json.ts';
 import type { OrderJson } from '../domain/orders/order-json.ts';
 import type { OrderStatus } from '../domain/orders/state-machine.ts';
@@ -36,6 +37,11 @@ export const EVENT_CATALOGUE = {
     version: 1,
     description: 'A credit note was issued for an order cancelled after its invoice was issued.',
   },
+  'invoice.status_changed': {
+    version: 1,
+    description:
+      "An issued invoice's or credit note's e-invoice moved on the e-invoicing platform (deposited, received, accepted, refused with the reason, rejected, paid).",
+  },
   'pickup.completed': {
     version: 1,
     description:
@@ -59,6 +65,8 @@ export interface EventPayloads {
   'order.rescheduled': { order: OrderJson; previous_promised_date: string | null; changed_by: 'recipient' };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
+  /** `invoice`: the invoice or credit note (its `type` says which) with its new `einvoice_status`. */
+  'invoice.status_changed': { invoice: InvoiceJson; previous_einvoice_status: EInvoiceStatus };
   'pickup.completed': { pickup: PickupCompletedJson };
 }
 

@@ -61,6 +61,7 @@ const INVOICE = {
   issuedAt: new Date('2026-11-01T00:05:12.000Z'),
   dueDate: '2026-12-01',
   paidAt: null,
+  einvoice: { status: 'pending' as const, reason: null, at: new Date('2026-11-01T00:05:12.000Z') },
 };
 
 export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloads[T] } {
@@ -88,6 +89,17 @@ export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloa
         dueDate: null,
         creditsInvoice: { id: INVOICE.id, number: INVOICE.number },
       }),
+    },
+    'invoice.status_changed': {
+      invoice: invoiceJson({
+        ...INVOICE,
+        einvoice: {
+          status: 'refused',
+          reason: 'Refusée : le bon de commande BC-2026-118 manque (MOTIF: REF_CT_ABSENT)',
+          at: new Date('2026-11-03T08:41:00.000Z'),
+        },
+      }),
+      previous_einvoice_status: 'received',
     },
     'pickup.completed': {
       pickup: {

@@ -839,6 +839,17 @@ const ACCOUNT = {
     en: 'Credit note',
     fr: 'Avoir',
   },
+  'invoices.einvoice': {
+    en: 'E-invoice (Factur-X)',
+    fr: 'Facture électronique (Factur-X)',
+  },
+  'einvoiceStatus.pending': { en: 'To be sent to the platform', fr: 'À transmettre à la plateforme' },
+  'einvoiceStatus.deposited': { en: 'Deposited', fr: 'Déposée' },
+  'einvoiceStatus.received': { en: 'Received', fr: 'Reçue' },
+  'einvoiceStatus.accepted': { en: 'Accepted', fr: 'Acceptée' },
+  'einvoiceStatus.refused': { en: 'Refused', fr: 'Refusée' },
+  'einvoiceStatus.rejected': { en: 'Rejected by the platform', fr: 'Rejetée par la plateforme' },
+  'einvoiceStatus.paid': { en: 'Payment reported', fr: 'Encaissement transmis' },
   'invoiceStatus.draft': {
     en: 'Draft',
     fr: 'Brouillon',
@@ -1107,6 +1118,14 @@ const ACCOUNT = {
   'company.siren': {
     en: 'SIREN (9 digits)',
     fr: 'SIREN (9 chiffres)',
+  },
+  'company.siret': {
+    en: 'SIRET of the establishment billed (14 digits, optional)',
+    fr: 'SIRET de l’établissement facturé (14 chiffres, facultatif)',
+  },
+  'company.einvoiceNeeds': {
+    en: 'Your invoices are electronic invoices (Factur-X) sent through an approved platform: they need your SIREN and a billing address with its postcode and city. Until both are given, your monthly invoice cannot be issued.',
+    fr: 'Vos factures sont des factures électroniques (Factur-X) transmises par une plateforme agréée : elles demandent votre SIREN et une adresse de facturation avec code postal et ville. Tant que les deux manquent, votre facture mensuelle ne peut pas être émise.',
   },
   'company.vat': {
     en: 'Intra-community VAT number',

@@ -103,8 +103,22 @@ const FIELD_PROBLEMS = {
   // Company form.
   'siren.digits': { en: 'must be 9 digits', fr: 'doit compter 9 chiffres' },
   'siren.checkDigit': {
-    en: 'is not a valid SIREN (check digit)',
-    fr: 'n’est pas un SIREN valide (clé de contrôle)',
+    en: 'is not a valid SIREN (check digit): its 9 digits fail the Luhn check INSEE numbers pass, so one is probably mistyped',
+    fr: 'n’est pas un SIREN valide (clé de contrôle) : ses 9 chiffres ne passent pas le contrôle de Luhn des numéros INSEE, l’un d’eux est sans doute mal saisi',
+  },
+  'siret.digits': { en: 'must be 14 digits', fr: 'doit compter 14 chiffres' },
+  'siret.checkDigit': {
+    en: 'is not a valid SIRET (its check digit does not match: a digit is probably mistyped)',
+    fr: 'n’est pas un SIRET valide (sa clé ne correspond pas : un chiffre est sans doute mal saisi)',
+  },
+  'siret.needsSiren': { en: 'needs the SIREN it starts with', fr: 'demande le SIREN par lequel il commence' },
+  'siret.notTheSirens': {
+    en: 'must start with the SIREN {siren}',
+    fr: 'doit commencer par le SIREN {siren}',
+  },
+  'address.postcodeCity': {
+    en: 'needs a line with the postcode and the city, such as "75011 Paris" (an e-invoice carries them apart)',
+    fr: 'doit comporter une ligne avec le code postal et la ville, par exemple « 75011 Paris » (une facture électronique les porte à part)',
   },
   'vat.format': { en: 'must be FR followed by 11 digits', fr: 'doit être FR suivi de 11 chiffres' },
   'vat.needsSiren': { en: 'needs the SIREN it is made from', fr: 'demande le SIREN dont il est tiré' },

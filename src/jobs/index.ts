@@ -5,6 +5,9 @@ import { ANONYMISE_RECIPIENT_DATA } from './anonymise-recipient-data.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
+import { EINVOICE_REPORT_PAYMENT } from './einvoice-report-payment.ts';
+import { EINVOICE_SUBMIT } from './einvoice-submit.ts';
+import { EINVOICES_SYNC } from './einvoices-sync.ts';
 import { ERASE_PROOF_FILES } from './erase-proof-files.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
@@ -33,6 +36,9 @@ export const JOBS: readonly Job<any, Deps>[] = [
   ERASE_PROOF_FILES,
   PURGE_MESSAGE_LOGS,
   ANONYMISE_RECIPIENT_DATA,
+  EINVOICE_SUBMIT,
+  EINVOICE_REPORT_PAYMENT,
+  EINVOICES_SYNC,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,

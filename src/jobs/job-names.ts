@@ -8,7 +8,7 @@
 import * as PRESTASHOP_JOBS from '../connectors/prestashop/jobs/names.ts';
 import * as SHOPIFY_JOBS from '../connectors/shopify/jobs/names.ts';
 import * as WOOCOMMERCE_JOBS from '../connectors/woocommerce/jobs/names.ts';
-import { type JobSpec, outboxJobSpec, spec } from './job-spec.ts';
+import { type JobSpec, outboxJobSpec, STALLED_JOB_GRACE_MS, spec } from './job-spec.ts';
 
 export type { JobPayload, JobSpec } from './job-spec.ts';
 export {
@@ -45,6 +45,7 @@ export const ANONYMISE_RECIPIENT_DATA_SPEC = spec({
   payloadVersion: 1,
   fields: [],
 });
+export const EINVOICES_SYNC_SPEC = spec({ name: 'einvoices_sync', payloadVersion: 1, fields: [] });
 
 // Outbox subscribers' jobs, one per event (src/outbox-subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
@@ -52,6 +53,25 @@ export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
 export const NOTIFY_RECIPIENT_SPEC = outboxJobSpec('notify-recipient');
 
 // One-off jobs.
+/**
+ * An issued document's Factur-X to the e-invoicing platform, and a paid invoice's payment data: safe
+ * to run twice (the platform is asked first whether it has the document's number), so retried for
+ * about a day and a half of outage (the queue's backoff), and run again when stalled.
+ */
+export const EINVOICE_SUBMIT_SPEC = spec({
+  name: 'einvoice_submit',
+  payloadVersion: 1,
+  fields: ['document_id'],
+  maxAttempts: 20,
+  stalledAfterMs: STALLED_JOB_GRACE_MS,
+});
+export const EINVOICE_REPORT_PAYMENT_SPEC = spec({
+  name: 'einvoice_report_payment',
+  payloadVersion: 1,
+  fields: ['invoice_id'],
+  maxAttempts: 20,
+  stalledAfterMs: STALLED_JOB_GRACE_MS,
+});
 export const WEBHOOKS_DELIVER_SPEC = spec({
   name: 'webhooks_deliver',
   payloadVersion: 1,
@@ -77,10 +97,13 @@ export const JOB_SPECS: readonly JobSpec[] = [
   ERASE_PROOF_FILES_SPEC,
   PURGE_MESSAGE_LOGS_SPEC,
   ANONYMISE_RECIPIENT_DATA_SPEC,
+  EINVOICES_SYNC_SPEC,
   WEBHOOKS_FAN_OUT_SPEC,
   NOTIFY_RECIPIENT_SPEC,
   WEBHOOKS_DELIVER_SPEC,
   ACCOUNT_RESET_MAIL_SPEC,
+  EINVOICE_SUBMIT_SPEC,
+  EINVOICE_REPORT_PAYMENT_SPEC,
   ...Object.values(SHOPIFY_JOBS),
   ...Object.values(WOOCOMMERCE_JOBS),
   ...Object.values(PRESTASHOP_JOBS),

@@ -5,7 +5,7 @@ import type { JobPayload, JobSpec } from './job-names.ts';
  * declared here so a job depends on the queue's contract, not on the library.
  */
 export interface JobHelpers {
-  logger: { debug(message: string): void; info(message: string): void };
+  logger: { debug(message: string): void; info(message: string): void; warn(message: string): void };
   job: {
     id: string;
     payload: unknown;

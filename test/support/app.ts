@@ -87,6 +87,17 @@ let counter = 0;
 export const TEST_PICKUP_ADDRESS = '1 rue de Rivoli 75001 Paris';
 
 /**
+ * What an e-invoice needs of its buyer (SIREN, a billing address with postcode and city): test
+ * brands have it unless told `company: null`, so their months can be issued.
+ */
+export const TEST_COMPANY = {
+  legalName: '',
+  billingAddress: '3 rue de Rivoli\n75004 Paris',
+  siren: '732829320',
+  vatNumber: 'FR44732829320',
+};
+
+/**
  * A new brand with one key (all scopes unless told otherwise): each test owns its data. Its webhook
  * subscriptions are open (as the operator's `allow-webhooks` does) unless `webhooksAllowed: false`,
  * so that every route is reachable by the suites that walk them all.
@@ -98,12 +109,18 @@ export async function createBrandWithKey(
     name?: string;
     pickupAddress?: string | null;
     webhooksAllowed?: boolean;
+    /** null: none (a brand that cannot be invoiced). */
+    company?: typeof TEST_COMPANY | null;
   } = {},
 ): Promise<TestBrand> {
-  const brand = await deps.brands.create({
-    name: options.name ?? `Test brand ${++counter}`,
-    pickupAddress: options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress,
-  });
+  const pickupAddress = options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress;
+  const brand = await deps.brands.create({ name: options.name ?? `Test brand ${++counter}`, pickupAddress });
+  if (options.company !== null) {
+    await deps.brands.updateCompany(brand.id, {
+      ...(options.company ?? TEST_COMPANY),
+      pickupAddress: pickupAddress ?? '',
+    });
+  }
   if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true);
   const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });
   return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };

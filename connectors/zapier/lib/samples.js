@@ -42,6 +42,9 @@ const SAMPLE_INVOICE = {
   paid_at: null,
   type: 'invoice',
   credits_invoice: null,
+  einvoice_status: 'pending',
+  einvoice_status_reason: null,
+  einvoice_status_at: '2026-11-01T00:05:12.000Z',
 };
 
 const SAMPLE_RATES = {

@@ -10,6 +10,7 @@ interface BrandRow {
   legal_name: string | null;
   billing_address: string | null;
   siren: string | null;
+  siret: string | null;
   vat_number: string | null;
   created_at: Date;
   disabled_at: Date | null;
@@ -23,6 +24,7 @@ const toBrand = (r: BrandRow): Brand => ({
   legalName: r.legal_name,
   billingAddress: r.billing_address,
   siren: r.siren,
+  siret: r.siret,
   vatNumber: r.vat_number,
   createdAt: r.created_at,
   disabledAt: r.disabled_at,
@@ -93,7 +95,7 @@ export function brandsRepository(db: Queryable): BrandStore {
     async updateCompany(id: string, details: CompanyDetails): Promise<Brand | null> {
       const { rows } = await db.query<BrandRow>(
         `UPDATE brands SET legal_name = $2, billing_address = $3, siren = $4, vat_number = $5,
-           default_pickup_address = $6 WHERE id = $1 RETURNING *`,
+           default_pickup_address = $6, siret = $7 WHERE id = $1 RETURNING *`,
         [
           id,
           details.legalName,
@@ -101,6 +103,7 @@ export function brandsRepository(db: Queryable): BrandStore {
           details.siren,
           details.vatNumber,
           details.defaultPickupAddress,
+          details.siret,
         ],
       );
       return rows[0] ? toBrand(rows[0]) : null;

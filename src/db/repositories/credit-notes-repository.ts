@@ -1,5 +1,5 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
-import type { CreditNoteStore, StoredCreditNote } from '../../domain/invoices/ports.ts';
+import type { CreditNoteStore, StoredCreditNote, Totals } from '../../domain/invoices/ports.ts';
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
 import {
@@ -109,6 +109,15 @@ export function creditNotesRepository(db: Queryable): CreditNoteStore {
         [id, brandId],
       );
       return rows[0] ? toCreditNote(rows[0]) : null;
+    },
+
+    async creditedBy(invoiceId: string, until: Date): Promise<Totals> {
+      const { rows } = await db.query<TotalsRow>(
+        `SELECT ${SUM_TOTALS} FROM credit_note_lines l JOIN credit_notes c ON c.id = l.credit_note_id
+          WHERE l.invoice_id = $1 AND c.issued_at <= $2`,
+        [invoiceId, until],
+      );
+      return totals(rows[0]!);
     },
 
     async lines(id: string): Promise<InvoiceLine[]> {

@@ -4,7 +4,7 @@ import { sirenChecksOut, validateCompany } from './billing.ts';
 
 const BLANK = { legalName: '', billingAddress: '', siren: '', vatNumber: '', pickupAddress: '' };
 
-const fieldsOf = (input: typeof BLANK) => {
+const fieldsOf = (input: typeof BLANK & { siret?: string }) => {
   try {
     validateCompany(input);
     return [];
@@ -32,6 +32,7 @@ describe('company details', () => {
       legalName: null,
       billingAddress: null,
       siren: null,
+      siret: null,
       vatNumber: null,
       defaultPickupAddress: null,
     });
@@ -53,5 +54,22 @@ describe('company details', () => {
       'legal_name',
       'pickup_address',
     ]);
+  });
+
+  it('checks a SIRET: 14 digits passing the Luhn check, starting with the SIREN', () => {
+    const valid = { ...BLANK, siren: '732829320' };
+    expect(validateCompany({ ...valid, siret: '732 829 320 00017' }).siret).toBe('73282932000017');
+    expect(fieldsOf({ ...valid, siret: '73282932000018' })).toEqual(['siret']); // one digit off
+    expect(fieldsOf({ ...valid, siret: '7328293200001' })).toEqual(['siret']);
+    expect(fieldsOf({ ...BLANK, siret: '73282932000017' })).toEqual(['siret']); // no SIREN
+    expect(fieldsOf({ ...BLANK, siren: '552100554', siret: '73282932000017' })).toEqual(['siret']);
+    expect(validateCompany(valid).siret).toBeNull();
+  });
+
+  it('wants a billing address with its postcode and city (an e-invoice carries them apart)', () => {
+    expect(fieldsOf({ ...BLANK, billingAddress: '3 rue de Rivoli\nParis' })).toEqual(['billing_address']);
+    expect(validateCompany({ ...BLANK, billingAddress: '3 rue de Rivoli\n75004 Paris' }).billingAddress).toBe(
+      '3 rue de Rivoli\n75004 Paris',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import type { Role, User } from '../accounts/user.ts';
+import { parsePostalAddress } from '../einvoicing/postal-address.ts';
 import { frenchVatKey } from '../invoices/seller.ts';
 import { validatePickupAddress } from './brand.ts';
 
@@ -9,6 +10,8 @@ interface BrandBilling {
   billingAddress: string | null;
   /** 9 digits, no spaces. */
   siren: string | null;
+  /** 14 digits (the SIREN and the establishment's 5), no spaces. */
+  siret: string | null;
   /** FR + key + SIREN, no spaces. */
   vatNumber: string | null;
 }
@@ -18,6 +21,8 @@ export interface CompanyInput {
   legalName: string;
   billingAddress: string;
   siren: string;
+  /** Absent (callers before the SIRET existed): none. */
+  siret?: string;
   vatNumber: string;
   pickupAddress: string;
 }
@@ -69,6 +74,50 @@ function siren(value: string): string | null {
   return digits;
 }
 
+/**
+ * The establishment's SIRET: 14 digits passing the same Luhn check (La Poste's establishments
+ * excepted by INSEE: their SIRET's digits add up to a multiple of 5), whose first 9 are the SIREN.
+ */
+function siretChecksOut(siret: string): boolean {
+  if (!/^\d{14}$/.test(siret)) return false;
+  if (siret.startsWith('356000000')) return [...siret].reduce((sum, d) => sum + Number(d), 0) % 5 === 0;
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    let digit = Number(siret[13 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+function siret(value: string, ofSiren: () => string | null): string | null {
+  const digits = value.replace(/\s/g, '');
+  if (digits === '') return null;
+  if (!/^\d{14}$/.test(digits)) throw fieldProblem('siret', 'siret.digits');
+  if (!siretChecksOut(digits)) throw fieldProblem('siret', 'siret.checkDigit');
+  let sirenDigits: string | null;
+  try {
+    sirenDigits = ofSiren();
+  } catch {
+    return digits; // the SIREN's own error is reported
+  }
+  if (sirenDigits === null) throw fieldProblem('siret', 'siret.needsSiren');
+  if (!digits.startsWith(sirenDigits))
+    throw fieldProblem('siret', 'siret.notTheSirens', { siren: sirenDigits });
+  return digits;
+}
+
+/** A billing address an e-invoice can carry: a line "postcode city" (EN 16931 BG-8). */
+function billingAddress(value: string): string | null {
+  const address = text('billing_address', value, 500);
+  if (address !== null && parsePostalAddress(address) === null)
+    throw fieldProblem('billing_address', 'address.postcodeCity');
+  return address;
+}
+
 /** The French VAT number of that SIREN (checked as config.ts checks the seller's). */
 function vatNumber(value: string, ofSiren: () => string | null): string | null {
   const vat = value.replace(/\s/g, '').toUpperCase();
@@ -106,9 +155,27 @@ function pickup(value: string): string | null {
 export function validateCompany(input: CompanyInput): CompanyDetails {
   return validateAll({
     legalName: () => text('legal_name', input.legalName, 200),
-    billingAddress: () => text('billing_address', input.billingAddress, 500),
+    billingAddress: () => billingAddress(input.billingAddress),
     siren: () => siren(input.siren),
+    siret: () => siret(input.siret ?? '', () => siren(input.siren)),
     vatNumber: () => vatNumber(input.vatNumber, () => siren(input.siren)),
     defaultPickupAddress: () => pickup(input.pickupAddress),
   });
+}
+
+/** A change of some fields (the ops API, `dlv brands company`): the others keep their stored value. */
+export function companyInputWith(
+  brand: CompanyDetails,
+  patch: Partial<
+    Record<'legalName' | 'billingAddress' | 'siren' | 'siret' | 'vatNumber' | 'pickupAddress', string>
+  >,
+): CompanyInput {
+  return {
+    legalName: patch.legalName ?? brand.legalName ?? '',
+    billingAddress: patch.billingAddress ?? brand.billingAddress ?? '',
+    siren: patch.siren ?? brand.siren ?? '',
+    siret: patch.siret ?? brand.siret ?? '',
+    vatNumber: patch.vatNumber ?? brand.vatNumber ?? '',
+    pickupAddress: patch.pickupAddress ?? brand.defaultPickupAddress ?? '',
+  };
 }

@@ -10,6 +10,8 @@ export interface Brand {
   legalName: string | null;
   billingAddress: string | null;
   siren: string | null;
+  /** The establishment billed (14 digits), when its owner gave it. */
+  siret: string | null;
   vatNumber: string | null;
   createdAt: Date;
   /** A disabled brand's keys are refused and its people cannot sign in (`dlv brands disable`). */

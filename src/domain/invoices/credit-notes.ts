@@ -38,7 +38,7 @@ export function creditNoteAsInvoice(note: StoredCreditNote) {
   };
 }
 
-type CreditTx = Pick<Stores, 'creditNotes' | 'documentBuyers' | 'outbox'>;
+type CreditTx = Pick<Stores, 'creditNotes' | 'documentBuyers' | 'einvoices' | 'outbox'>;
 type OpenLine = NonNullable<Awaited<ReturnType<Stores['creditNotes']['openInvoiceLine']>>>;
 
 /**
@@ -95,18 +95,26 @@ async function issueCreditNote(
   const repo = tx.creditNotes;
   const year = Number(parisLocalTime(at).date.slice(0, 4));
   const id = creditNoteIdFor(order.brandId, order.id, line.creditedBefore);
+  const number = formatCreditNoteNumber(year, await repo.nextSequence(year));
   await repo.insert({
     id,
     brandId: order.brandId,
-    number: formatCreditNoteNumber(year, await repo.nextSequence(year)),
+    number,
     invoiceId: line.invoiceId,
     orderId: order.id,
     issuedAt: at,
   });
-  await tx.documentBuyers.freeze(id, order.brandId);
+  if (!(await tx.documentBuyers.copy(line.invoiceId, id))) await tx.documentBuyers.freeze(id, order.brandId);
+  // A credit note follows its invoice: an e-invoice's is one too (docs/einvoicing.md); one of an
+  // invoice issued before e-invoicing stays a PDF, as its invoice is.
+  const einvoiced = (await tx.einvoices.find(line.invoiceId)) !== null;
+  if (einvoiced) await tx.einvoices.queueSubmission({ documentId: id, brandId: order.brandId, number, at });
   const note = (await repo.find(id, order.brandId))!;
   const event = outbox.eventWith(listeners, order.brandId, 'credit_note.issued', at, () => ({
-    credit_note: invoiceJson(creditNoteAsInvoice(note)),
+    credit_note: invoiceJson({
+      ...creditNoteAsInvoice(note),
+      einvoice: einvoiced ? { status: 'pending' as const, reason: null, at } : null,
+    }),
   }));
   if (event) await tx.outbox.append(event);
   return note;

@@ -1,3 +1,4 @@
+import type { EInvoiceStatus } from '../einvoicing/einvoice-status.ts';
 import { centsToEuros } from '../pricing/money.ts';
 import type { ServiceCode } from '../pricing/services.ts';
 import type { InvoiceLineRow, Totals } from './ports.ts';
@@ -12,6 +13,8 @@ interface InvoiceLike extends Totals {
   paidAt: Date | null;
   /** Absent on an invoice; a credit note names the invoice it corrects. */
   creditsInvoice?: { id: string; number: string } | null;
+  /** Where the issued document stands on the e-invoicing platform; absent or null: nowhere. */
+  einvoice?: { status: EInvoiceStatus; reason: string | null; at: Date } | null;
 }
 
 /** The public shape of an invoice or a credit note (SPEC §6). */
@@ -30,6 +33,9 @@ export interface InvoiceJson {
   paid_at: string | null;
   type: 'invoice' | 'credit_note';
   credits_invoice: { id: string; number: string } | null;
+  einvoice_status: EInvoiceStatus | null;
+  einvoice_status_reason: string | null;
+  einvoice_status_at: string | null;
 }
 
 /** One line of an invoice (an order billed), as the API shows it. */
@@ -44,8 +50,8 @@ interface InvoiceLineJson {
 
 /**
  * The public shape of an invoice or a credit note (SPEC §6), shared by the API and the
- * `invoice.issued` / `credit_note.issued` webhooks. `type` and `credits_invoice` come last: they
- * were added after the others, which keep their order.
+ * `invoice.issued` / `credit_note.issued` webhooks. `type` and `credits_invoice` come after the
+ * others, which keep their order, and the e-invoice's status after them (extension fields).
  */
 export function invoiceJson(invoice: InvoiceLike): InvoiceJson {
   const credits = invoice.creditsInvoice ?? null;
@@ -64,6 +70,9 @@ export function invoiceJson(invoice: InvoiceLike): InvoiceJson {
     paid_at: invoice.paidAt?.toISOString() ?? null,
     type: credits ? 'credit_note' : 'invoice',
     credits_invoice: credits ? { id: credits.id, number: credits.number } : null,
+    einvoice_status: invoice.einvoice?.status ?? null,
+    einvoice_status_reason: invoice.einvoice?.reason ?? null,
+    einvoice_status_at: invoice.einvoice?.at.toISOString() ?? null,
   };
 }
 

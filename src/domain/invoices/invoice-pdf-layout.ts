@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type PDFDocument from 'pdfkit';
 import { formatEurosFr, formatParisDateFr } from './format-fr.ts';
 import type { InvoiceLine } from './invoice-totals.ts';
@@ -13,6 +14,26 @@ export type Doc = InstanceType<typeof PDFDocument>;
 export const MARGIN = 50;
 export const FONT = 'Helvetica';
 export const FONT_BOLD = 'Helvetica-Bold';
+const require = createRequire(import.meta.url);
+
+/**
+ * Makes a document draw FONT and FONT_BOLD with DejaVu Sans Condensed (npm `dejavu-fonts-ttf`, the
+ * Bitstream Vera licence: free to embed), embedded: PDF/A forbids the standard fonts a viewer would
+ * substitute. pdfkit looks a name up among registered fonts before its standard ones, so the
+ * drawing code (shared with the pickup manifest, which keeps Helvetica) is unchanged; the condensed
+ * cut keeps the columns' widths close to Helvetica's. pdfkit embeds the glyphs used, a subset.
+ */
+export function embedFonts(doc: Doc): void {
+  doc.registerFont(FONT, EMBEDDED_FONT_FILE);
+  doc.registerFont(FONT_BOLD, require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf'));
+  doc.font(FONT);
+}
+
+/**
+ * The document's default font (pdfkit's `font` option): otherwise its constructor loads the
+ * standard Helvetica first, and caches it under the name `embedFonts` registers.
+ */
+export const EMBEDDED_FONT_FILE = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
 export const GREY = '#555555';
 
 const ROW_HEIGHT = 15;

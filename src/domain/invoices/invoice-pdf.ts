@@ -1,3 +1,6 @@
+import type { EInvoiceDocument } from '../einvoicing/e-invoice.ts';
+import { FACTUR_X_FILE_NAME, facturXXmp, safeForXmp } from '../einvoicing/factur-x-xmp.ts';
+import { frenchMentions } from '../einvoicing/french-mentions.ts';
 import { formatPeriodFr } from './billing-period.ts';
 import { formatDateFr, formatEurosFr, formatParisDateFr } from './format-fr.ts';
 import {
@@ -5,6 +8,8 @@ import {
   contentWidth,
   type Doc,
   drawLinesTable,
+  EMBEDDED_FONT_FILE,
+  embedFonts,
   FONT,
   FONT_BOLD,
   GREY,
@@ -31,6 +36,7 @@ export interface InvoicePdfData {
     id: string;
     address: string | null;
     siren?: string | null;
+    siret?: string | null;
     vatNumber?: string | null;
   };
   lines: InvoiceLine[];
@@ -38,6 +44,13 @@ export interface InvoicePdfData {
   currency: 'EUR';
   /** Present on a credit note (lines and totals negative): the invoice it corrects. */
   creditNote?: { invoiceNumber: string; invoiceIssuedAt: Date };
+  /**
+   * An issued document's EN 16931 form and its CII XML: the PDF is then a Factur-X (PDF/A-3b with
+   * the XML embedded as factur-x.xml), and prints the document's mentions and deliver-to address.
+   */
+  eInvoice?: { document: EInvoiceDocument; xml: string };
+  /** The operator's VAT option (EINVOICE_VAT_ON_DEBITS), for a draft's mentions. */
+  vatOnDebits?: boolean;
 }
 
 const DRAFT_TITLE = 'PROFORMA / BROUILLON';
@@ -46,9 +59,12 @@ const STATUS_FR = { draft: 'brouillon', issued: 'émise', paid: 'payée' } as co
 const CREDIT_NOTE_TITLE = "FACTURE D'AVOIR";
 
 /**
- * The invoice as a PDF (A4, built-in Helvetica only, so it renders offline with no font file). The
- * same data always gives the same bytes: the creation date is the issue date, and pdfkit derives the
- * file id from the document info.
+ * The invoice as a PDF (A4, its fonts embedded). An issued invoice or credit note given with its
+ * e-invoice is a Factur-X: PDF/A-3b, its CII XML attached as `factur-x.xml` (relationship
+ * Alternative: the XML is the same invoice in structured form, profile EN 16931), the Factur-X
+ * XMP properties and their extension schema, the sRGB output intent pdfkit adds for PDF/A. The same
+ * data always gives the same bytes: the creation date is the issue date, and pdfkit derives the file
+ * id from the document info.
  */
 export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
   // Loaded with the first invoice rendered: pdfkit and its fonts' tables weigh ~20 MB an API
@@ -57,14 +73,20 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
   return new Promise<Buffer>((resolve, reject) => {
     const isDraft = invoice.status === 'draft';
     const number = isDraft ? '—' : invoice.number;
+    const facturX = isDraft ? undefined : invoice.eInvoice;
+    const author = invoice.seller.name;
     const doc: Doc = new PDFDocument({
       size: 'A4',
       margin: MARGIN,
       bufferPages: true, // "Page i/n" needs n, known only once every page exists
+      font: EMBEDDED_FONT_FILE,
+      ...(facturX ? { subset: 'PDF/A-3b' as const, pdfVersion: '1.7' as const } : {}),
       info: {
         Title: isDraft ? `Facture proforma ${invoice.period}` : `${documentName(invoice)} ${invoice.number}`,
-        Author: invoice.seller.name,
-        Subject: `Période ${invoice.period} — ${invoice.buyer.name}`,
+        ...(safeForXmp(author) ? { Author: author } : {}),
+        ...(safeForXmp(invoice.buyer.name)
+          ? { Subject: `Période ${invoice.period} — ${invoice.buyer.name}` }
+          : {}),
         CreationDate: invoice.issuedAt,
       },
     });
@@ -73,6 +95,8 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
     try {
+      embedFonts(doc);
+      if (facturX) attachFacturX(doc, facturX.xml, invoice.issuedAt);
       let y = drawFirstPageHeader(doc, invoice, number);
       y = drawLinesTable(doc, invoice.lines, y, () => drawContinuationHeader(doc, invoice, number));
       drawClosing(doc, invoice, y + 12);
@@ -82,6 +106,22 @@ export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer>
       reject(err);
     }
   });
+}
+
+/** pdfkit's `file` options, with the AFRelationship its type declarations (0.17) do not list yet. */
+type AttachmentOptions = NonNullable<Parameters<Doc['file']>[1]> & { relationship: 'Alternative' | 'Data' };
+
+function attachFacturX(doc: Doc, xml: string, issuedAt: Date): void {
+  const options: AttachmentOptions = {
+    name: FACTUR_X_FILE_NAME,
+    type: 'text/xml',
+    relationship: 'Alternative',
+    description: 'Factur-X: this invoice in CII XML, profile EN 16931',
+    creationDate: issuedAt,
+    modifiedDate: issuedAt,
+  };
+  doc.file(Buffer.from(xml, 'utf8'), options);
+  doc.appendXML(facturXXmp());
 }
 
 function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string): number {
@@ -95,7 +135,7 @@ function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string):
   y += 17;
   const sellerLines = [
     ...seller.address,
-    `SIREN : ${seller.siren}`,
+    `SIREN : ${seller.siren}${seller.siret ? ` — SIRET : ${seller.siret}` : ''}`,
     `TVA intracommunautaire : ${seller.vatNumber}`,
     ...(seller.email ? [seller.email] : []),
   ];
@@ -160,12 +200,20 @@ function drawFirstPageHeader(doc: Doc, invoice: InvoicePdfData, number: string):
     y = doc.y;
   }
   // A B2B invoice names the buyer's registration when it has one.
+  const deliverTo = invoice.eInvoice?.document.deliverTo;
   const registration = [
     ...(buyer.siren ? [`SIREN : ${formatSiren(buyer.siren)}`] : []),
+    ...(buyer.siret ? [`SIRET : ${buyer.siret}`] : []),
     ...(buyer.vatNumber ? [`TVA intracommunautaire : ${buyer.vatNumber}`] : []),
+    // Where the service is performed, when it is not the billing address (a mention since 2026).
+    ...(deliverTo
+      ? [
+          `Lieu de prise en charge : ${[...deliverTo.lines, `${deliverTo.postcode} ${deliverTo.city}`].join(', ')}`,
+        ]
+      : []),
   ];
   for (const line of registration) {
-    textAt(doc, line, MARGIN, y, { width: half });
+    textAt(doc, line, MARGIN, y, { width: contentWidth(doc) });
     y += 12;
   }
   y += 14;
@@ -220,20 +268,25 @@ function drawClosing(doc: Doc, invoice: InvoicePdfData, top: number): void {
 }
 
 /**
- * Mentions a French B2B invoice must carry (Code de commerce art. L441-9 and L441-10, D441-5):
- * payment date, early-payment discount terms, late-payment penalty rate and the 40 € indemnity.
+ * Mentions a French B2B invoice must carry (Code de commerce art. L441-9 and L441-10, D441-5, and
+ * those of the 2026 e-invoicing reform): payment date and means, the nature of the operation, the
+ * VAT option, early-payment discount terms, late-payment penalty rate and the 40 € indemnity. The
+ * same notes as the Factur-X XML's (french-mentions.ts), in the same order.
  */
 function legalMentions(invoice: InvoicePdfData): string[] {
   const credited = invoice.creditNote;
+  const iban = invoice.seller.iban;
+  const account = iban
+    ? ` sur le compte IBAN ${iban.replace(/(.{4})(?=.)/g, '$1 ')}${invoice.seller.bic ? ` (BIC ${invoice.seller.bic})` : ''}`
+    : '';
+  const notes =
+    invoice.eInvoice?.document.notes ?? frenchMentions({ vatOnDebits: invoice.vatOnDebits ?? false });
   return [
     credited
       ? `Avoir émis pour des livraisons annulées après l'émission de la facture N° ${credited.invoiceNumber}, qui reste inchangée. ` +
         `Son montant vient en déduction du règlement de cette facture, ou est remboursé par virement si elle est déjà réglée. Montants en euros (${invoice.currency}).`
-      : `Conditions de paiement : à 30 jours date de facture, soit au plus tard le ${formatDateFr(invoice.dueDate)}, par virement bancaire. Montants en euros (${invoice.currency}).`,
-    "Pas d'escompte pour paiement anticipé.",
-    'En cas de retard de paiement, des pénalités de retard sont exigibles de plein droit au taux égal à trois fois le taux ' +
-      "d'intérêt légal, ainsi qu'une indemnité forfaitaire pour frais de recouvrement de 40 € " +
-      '(art. L441-10 et D441-5 du Code de commerce).',
+      : `Conditions de paiement : à 30 jours date de facture, soit au plus tard le ${formatDateFr(invoice.dueDate)}, par virement bancaire${account}. Montants en euros (${invoice.currency}).`,
+    ...notes.map((note) => note.text),
   ];
 }
 

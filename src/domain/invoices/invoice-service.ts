@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { BrandService } from '../brands/brand-service.ts';
-import { parisLocalTime } from '../calendar/paris-time.ts';
+import { heldBecause, type MissingCompanyData, missingForInvoicing } from '../brands/company-readiness.ts';
+import { parisLocalTime, parisToday } from '../calendar/paris-time.ts';
+import { ciiXml } from '../einvoicing/cii-xml.ts';
+import { type EInvoiceDocument, eInvoiceDocument } from '../einvoicing/e-invoice.ts';
+import type { EInvoiceStatusStep, PaymentAmount } from '../einvoicing/ports.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
@@ -38,6 +42,8 @@ export interface Invoice extends Totals {
   paidAt: Date | null;
   /** Set on a credit note only: the invoice it corrects. */
   creditsInvoice?: { id: string; number: string; issuedAt: Date } | null;
+  /** Where the issued document stands on the e-invoicing platform; null for a draft or a document issued before e-invoicing. */
+  einvoice?: EInvoiceStatusStep | null;
 }
 
 /**
@@ -48,10 +54,28 @@ export function invoiceIdFor(brandId: string, period: string): string {
   return `inv_${createHash('sha256').update(`${brandId}|${period}`).digest('hex').slice(0, 16)}`;
 }
 
-/** An issuing run: the month and the invoices and credit notes it issued. */
+/** A brand whose month could not be issued: what its e-invoice lacks (company-readiness.ts). */
+interface HeldInvoice {
+  brandId: string;
+  brandName: string;
+  missing: MissingCompanyData[];
+  /** The sentence the CLI, the ops API and the job's log give. */
+  reason: string;
+}
+
+/** An issuing run: the month, the invoices it issued and the brands it had to hold. */
 interface IssuedMonth {
   period: string;
   issued: Invoice[];
+  held: HeldInvoice[];
+}
+
+/** An issued document as a Factur-X: its PDF/A-3, its XML and the EN 16931 document both say. */
+export interface FacturX {
+  invoice: Invoice;
+  pdf: Buffer;
+  xml: string;
+  document: EInvoiceDocument;
 }
 
 /** Monthly billing (SPEC §6): running drafts, issuing with gap-free numbers, payment, PDF. */
@@ -62,25 +86,44 @@ export interface InvoiceService {
     options: { status?: string; type?: string; limit?: number; cursor?: string },
   ): Promise<{ invoices: Invoice[]; nextCursor: string | null }>;
   get(brandId: string, id: string): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }>;
+  /** The operator's: an issued invoice or credit note of any brand (drafts belong to their brand's view). */
+  getAny(id: string): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }>;
+  /** An issued document's PDF is its Factur-X (PDF/A-3 with its XML); a draft's is a proforma. */
   pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }>;
+  /** An issued invoice or credit note of any brand as a Factur-X (the platform's transmission). */
+  facturX(id: string): Promise<FacturX>;
+  /**
+   * Issues the month for every brand with billable orders; a brand lacking what an e-invoice needs
+   * is held (not issued, no number used) and listed with the reason, and issued by a later run.
+   */
   issueMonth(month: string): Promise<IssuedMonth>;
   /** The scheduled job: on (or after) the 1st, the previous month is issued. */
   issueDue(): Promise<IssuedMonth>;
+  /** Marks paid; without the VAT-on-debits option, the payment data of an e-invoice is queued for the platform. */
   markPaid(id: string): Promise<Invoice>;
   json(invoice: Invoice): InvoiceJson;
 }
 
 export function invoiceService(deps: {
-  stores: Pick<Stores, 'invoices' | 'creditNotes' | 'documentBuyers'>;
+  stores: Pick<Stores, 'invoices' | 'creditNotes' | 'documentBuyers' | 'einvoices'>;
   transact: Transact;
   outbox: Outbox;
   brands: BrandService;
   clock: Clock;
   seller: Readonly<SellerIdentity>;
+  /** EINVOICE_VAT_ON_DEBITS: VAT due at invoicing (no payment data to report) rather than when paid. */
+  vatOnDebits: boolean;
   cursors: { ready(): Promise<CursorCodec> };
 }): InvoiceService {
-  const { transact, outbox, brands, clock, seller } = deps;
-  const { invoices, creditNotes } = deps.stores;
+  const { transact, outbox, brands, clock, seller, vatOnDebits } = deps;
+  const { invoices, creditNotes, einvoices } = deps.stores;
+
+  /** Each document with where it stands on the e-invoicing platform (drafts have nothing there). */
+  async function withEInvoices(list: Invoice[]): Promise<Invoice[]> {
+    const ids = list.filter((i) => i.status !== 'draft').map((i) => i.id);
+    const statuses = ids.length > 0 ? await einvoices.statusesOf(ids) : new Map<string, EInvoiceStatusStep>();
+    return list.map((invoice) => ({ ...invoice, einvoice: statuses.get(invoice.id) ?? null }));
+  }
 
   /** The months still accruing or awaiting issue: the current one and the previous one. */
   async function drafts(brandId: string): Promise<Invoice[]> {
@@ -113,14 +156,23 @@ export function invoiceService(deps: {
   ): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }> {
     if (/^inv_[0-9a-f]{16}$/.test(id)) {
       const stored = await invoices.find(id, brandId);
-      if (stored) return { invoice: stored, lines: await invoices.issuedLines(stored.id) };
+      if (stored) {
+        const [invoice] = await withEInvoices([stored]);
+        return { invoice: invoice!, lines: await invoices.issuedLines(stored.id) };
+      }
       const credit = await creditNotes.find(id, brandId);
-      if (credit) return { invoice: creditNoteAsInvoice(credit), lines: await creditNotes.lines(credit.id) };
+      if (credit) {
+        const [invoice] = await withEInvoices([creditNoteAsInvoice(credit)]);
+        return { invoice: invoice!, lines: await creditNotes.lines(credit.id) };
+      }
       if (brandId) {
         const draft = (await drafts(brandId)).find((d) => d.id === id);
         if (draft) {
           const { start, end } = periodBounds(draft.period);
-          return { invoice: draft, lines: await invoices.billableLines(brandId, start, end) };
+          return {
+            invoice: { ...draft, einvoice: null },
+            lines: await invoices.billableLines(brandId, start, end),
+          };
         }
       }
     }
@@ -175,7 +227,11 @@ export function invoiceService(deps: {
         end,
       });
       await tx.documentBuyers.freeze(id, brandId);
-      const invoice = (await repo.find(id, brandId))!;
+      await tx.einvoices.queueSubmission({ documentId: id, brandId, number, at: issuedAt });
+      const invoice: Invoice = {
+        ...(await repo.find(id, brandId))!,
+        einvoice: { status: 'pending', reason: null, at: issuedAt },
+      };
       const event = outbox.eventWith(listeners, brandId, 'invoice.issued', issuedAt, () => ({
         invoice: invoiceJson(invoice),
       }));
@@ -197,11 +253,79 @@ export function invoiceService(deps: {
     }
     const { start, end } = periodBounds(period);
     const issued: Invoice[] = [];
+    const held: HeldInvoice[] = [];
     for (const brandId of await invoices.brandsToInvoice(period, start, end)) {
+      const brand = await brands.get(brandId);
+      const missing = missingForInvoicing(brand);
+      if (missing.length > 0) {
+        held.push({ brandId, brandName: brand.name, missing, reason: heldBecause(brandId, missing) });
+        continue;
+      }
       const invoice = await issueFor(brandId, period, now);
       if (invoice) issued.push(invoice);
     }
-    return { period, issued };
+    return { period, issued, held };
+  }
+
+  /** What the PDF and the Factur-X are drawn from: the document, its lines, its buyer. */
+  async function render(invoice: Invoice, lines: InvoiceLineRow[], withFacturX: boolean) {
+    const brand = await brands.get(invoice.brandId);
+    // An issued document shows the buyer as it was when issued; a draft, the current details.
+    const frozen = invoice.status === 'draft' ? null : await deps.stores.documentBuyers.find(invoice.id);
+    const buyer = frozen
+      ? { id: brand.id, ...frozen }
+      : {
+          name: brand.legalName ?? brand.name,
+          id: brand.id,
+          address: brand.billingAddress ?? brand.defaultPickupAddress,
+          siren: brand.siren,
+          siret: brand.siret,
+          vatNumber: brand.vatNumber,
+          serviceAddress: brand.defaultPickupAddress,
+        };
+    const credits = invoice.creditsInvoice;
+    const totals = {
+      orderCount: invoice.orderCount,
+      totalExclTaxCents: invoice.totalExclTaxCents,
+      vatCents: invoice.vatCents,
+      totalCents: invoice.totalCents,
+    };
+    const document =
+      withFacturX && invoice.number !== null && invoice.issuedAt !== null
+        ? eInvoiceDocument({
+            kind: credits ? 'credit_note' : 'invoice',
+            number: invoice.number,
+            period: invoice.period,
+            issuedAt: invoice.issuedAt,
+            dueDate: invoice.dueDate,
+            seller,
+            buyer,
+            pickupAddress: buyer.serviceAddress,
+            lines,
+            totals,
+            creditedInvoice: credits ? { number: credits.number, issuedAt: credits.issuedAt } : null,
+            vatOnDebits,
+          })
+        : null;
+    const xml = document ? ciiXml(document) : null;
+    const pdf = await renderInvoicePdf({
+      number: invoice.number ?? '',
+      period: invoice.period,
+      issuedAt: invoice.issuedAt ?? clock(),
+      dueDate: invoice.dueDate ?? dueDateFor(clock()),
+      status: invoice.status,
+      seller,
+      buyer,
+      lines: lines.map((l) => ({ ...l })),
+      totals,
+      currency: 'EUR',
+      vatOnDebits,
+      ...(document && xml ? { eInvoice: { document, xml } } : {}),
+      ...(credits
+        ? { creditNote: { invoiceNumber: credits.number, invoiceIssuedAt: credits.issuedAt } }
+        : {}),
+    });
+    return { pdf, xml, document };
   }
 
   return {
@@ -263,48 +387,28 @@ export function invoiceService(deps: {
       const more = all.length > limit;
       const page = more ? all.slice(0, limit) : all;
       return {
-        invoices: page,
+        invoices: await withEInvoices(page),
         nextCursor: more ? cursors.encode(scope, formatPosition(positionOf(page[page.length - 1]!))) : null,
       };
     },
 
     get: (brandId: string, id: string) => find(brandId, id),
 
+    getAny: (id: string) => find(null, id),
+
     async pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }> {
       const { invoice, lines } = await find(brandId, id);
-      const brand = await brands.get(brandId);
-      // An issued document shows the buyer as it was when issued; a draft, the current details.
-      const frozen = invoice.status === 'draft' ? null : await deps.stores.documentBuyers.find(invoice.id);
-      const credits = invoice.creditsInvoice;
-      const pdf = await renderInvoicePdf({
-        number: invoice.number ?? '',
-        period: invoice.period,
-        issuedAt: invoice.issuedAt ?? clock(),
-        dueDate: invoice.dueDate ?? dueDateFor(clock()),
-        status: invoice.status,
-        seller,
-        buyer: frozen
-          ? { id: brand.id, ...frozen }
-          : {
-              name: brand.legalName ?? brand.name,
-              id: brand.id,
-              address: brand.billingAddress ?? brand.defaultPickupAddress,
-              siren: brand.siren,
-              vatNumber: brand.vatNumber,
-            },
-        lines: lines.map((l) => ({ ...l })),
-        totals: {
-          orderCount: invoice.orderCount,
-          totalExclTaxCents: invoice.totalExclTaxCents,
-          vatCents: invoice.vatCents,
-          totalCents: invoice.totalCents,
-        },
-        currency: 'EUR',
-        ...(credits
-          ? { creditNote: { invoiceNumber: credits.number, invoiceIssuedAt: credits.issuedAt } }
-          : {}),
-      });
+      // Documents issued before e-invoicing (no transmission) stay the PDFs they were.
+      const { pdf } = await render(invoice, lines, invoice.einvoice != null);
       return { invoice, pdf };
+    },
+
+    async facturX(id: string): Promise<FacturX> {
+      const { invoice, lines } = await find(null, id);
+      const { pdf, xml, document } = await render(invoice, lines, true);
+      if (!xml || !document)
+        throw new AppError('invalid_transition', `${id} is not issued: it has no Factur-X.`);
+      return { invoice, pdf, xml, document };
     },
 
     issueMonth,
@@ -321,15 +425,43 @@ export function invoiceService(deps: {
         );
       }
       if (invoice.status === 'paid') return invoice;
-      if (!(await invoices.markPaid(invoice.id, clock()))) {
-        throw new AppError(
-          'invalid_transition',
-          `Invoice ${id} cannot be marked paid from "${invoice.status}".`,
-        );
-      }
+      const at = clock();
+      await transact(async (tx) => {
+        if (!(await tx.invoices.markPaid(invoice.id, at))) {
+          throw new AppError(
+            'invalid_transition',
+            `Invoice ${id} cannot be marked paid from "${invoice.status}".`,
+          );
+        }
+        // Services without the debits option: VAT is due when paid, so the platform is told what was
+        // paid, per VAT rate (an invoice issued before e-invoicing has no transmission: nothing to tell).
+        if (vatOnDebits || invoice.einvoice == null) return;
+        await tx.einvoices.queuePaymentReport({
+          invoiceId: invoice.id,
+          brandId: invoice.brandId,
+          paidOn: parisToday(at),
+          amounts: paidAmounts(invoice, await tx.creditNotes.creditedBy(invoice.id, at)),
+          at,
+        });
+      });
       return (await find(null, id)).invoice;
     },
 
     json: (invoice: Invoice): InvoiceJson => invoiceJson(invoice),
   };
+}
+
+/**
+ * What a paid invoice's payment was, per VAT rate: the invoice less its credit notes issued by then
+ * (they are deducted from what is paid). Deliveries carry one rate, 20 %.
+ */
+function paidAmounts(invoice: Totals, credited: Totals): PaymentAmount[] {
+  return [
+    {
+      ratePercent: 20,
+      taxableCents: invoice.totalExclTaxCents + credited.totalExclTaxCents,
+      vatCents: invoice.vatCents + credited.vatCents,
+      totalCents: invoice.totalCents + credited.totalCents,
+    },
+  ];
 }

@@ -101,6 +101,8 @@ export interface CreditNoteStore {
     issuedAt: Date;
   }): Promise<void>;
   find(id: string, brandId: string | null): Promise<StoredCreditNote | null>;
+  /** The sums (negative) of the credit notes of an invoice issued up to `until`. */
+  creditedBy(invoiceId: string, until: Date): Promise<Totals>;
   lines(id: string): Promise<InvoiceLine[]>;
   /**
    * Newest period first, then newest number first; strictly after `after` in that order. Numbers
@@ -123,11 +125,19 @@ export interface DocumentBuyer {
   address: string | null;
   siren: string | null;
   vatNumber: string | null;
+  siret: string | null;
+  /** Where the service starts (the brand's default pickup address when issued). */
+  serviceAddress: string | null;
 }
 
 /** The buyer block frozen with an issued invoice or credit note (migration 0017). */
 export interface DocumentBuyerStore {
   /** Copies the brand's billing details as they are now; inside the issuing transaction. */
   freeze(documentId: string, brandId: string): Promise<void>;
+  /**
+   * A credit note's buyer is its invoice's (it corrects that invoice, whatever the brand's details
+   * became since); false when the invoice has none frozen (issued before migration 0017).
+   */
+  copy(fromDocumentId: string, toDocumentId: string): Promise<boolean>;
   find(documentId: string): Promise<DocumentBuyer | null>;
 }

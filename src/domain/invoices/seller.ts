@@ -8,6 +8,11 @@ export interface SellerIdentity {
   /** Intra-community VAT number (numéro de TVA intracommunautaire). */
   vatNumber: string;
   email?: string;
+  /** The establishment issuing the invoices (14 digits), when set: the e-invoice's seller identifier. */
+  siret?: string;
+  /** The account the invoices are paid into (SEPA credit transfer), printed and in the e-invoice. */
+  iban?: string;
+  bic?: string;
 }
 
 /**
@@ -21,6 +26,8 @@ export const DEFAULT_SELLER: Readonly<SellerIdentity> = Object.freeze({
   siren: '912 345 678',
   vatNumber: 'FR74912345678',
   email: 'facturation@dlv-logistique.fr',
+  // A well-formed IBAN (its check digits hold) of no real account, like the SIREN above.
+  iban: 'FR7630006000011234567890189',
 });
 
 /** The key of a French VAT number: (12 + 3 × (SIREN mod 97)) mod 97, two digits. */

@@ -3,6 +3,7 @@ import type { SessionStore, ShopLinkStore, TeamInvitationStore, UserStore } from
 import type { ApiKeyStore } from '../api-keys/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
 import type { CourierStore } from '../couriers/ports.ts';
+import type { EInvoiceStore } from '../einvoicing/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
 import type { LabelPrintStore } from '../labels/ports.ts';
 import type { OrderStore } from '../orders/ports.ts';
@@ -34,6 +35,7 @@ export interface Stores {
   couriers: CourierStore;
   creditNotes: CreditNoteStore;
   documentBuyers: DocumentBuyerStore;
+  einvoices: EInvoiceStore;
   invoices: InvoiceStore;
   labelPrints: LabelPrintStore;
   orders: OrderStore;

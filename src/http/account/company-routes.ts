@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/brands/billing.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
+import { missingForInvoicing } from '../../domain/brands/company-readiness.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
@@ -17,6 +18,7 @@ const COMPANY_FIELDS = {
   legal_name: { name: 'legal_name', label: 'company.legalName' },
   billing_address: { name: 'billing_address', label: 'company.billingAddress' },
   siren: { name: 'siren', label: 'company.siren' },
+  siret: { name: 'siret', label: 'company.siret' },
   vat_number: { name: 'vat_number', label: 'company.vat' },
   pickup_address: { name: 'pickup_address', label: 'company.pickup' },
 } as const;
@@ -43,6 +45,7 @@ export function companyRoutes(
     const saved = query(request, 'saved', 10);
     const page = companyPage(await context(request, reply), {
       values: companyValues(brand),
+      missingForInvoicing: missingForInvoicing(brand).length > 0,
       editable: canEditCompany(session.user.role),
       saved: saved === '1',
       trackingPhoto: await deps.proofs.showsPhotoOnTracking(session.user.brandId),
@@ -59,6 +62,7 @@ export function companyRoutes(
       legalName: text(request, 'legal_name', 201),
       billingAddress: text(request, 'billing_address', 501),
       siren: text(request, 'siren', 40),
+      siret: text(request, 'siret', 40),
       vatNumber: text(request, 'vat_number', 40),
       pickupAddress: text(request, 'pickup_address', 501),
     });

@@ -1,6 +1,9 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { BrandService } from '../../domain/brands/brand-service.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { EInvoiceTransmissionService } from '../../domain/einvoicing/transmission-service.ts';
+import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
@@ -12,6 +15,7 @@ import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts'
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { errorResponses } from '../shared/schemas/shared.ts';
 import { opsCourierRoutes } from './routes/couriers.ts';
+import { opsInvoiceRoutes } from './routes/invoices.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
 import { opsProofRoutes } from './routes/proofs/index.ts';
@@ -29,6 +33,9 @@ interface OpsApiContext {
   rounds: RoundService;
   scans: ScanService;
   deliveries: ProofDeliveries;
+  invoices: InvoiceService;
+  einvoices: Pick<EInvoiceTransmissionService, 'details'>;
+  brands: BrandService;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -43,6 +50,11 @@ export function opsApi(deps: OpsApiContext) {
       tags: [
         { name: 'Operations', description: 'Order status changes and pickups.' },
         { name: 'Couriers and rounds', description: "The operator's couriers and the day's rounds." },
+        {
+          name: 'Invoices',
+          description:
+            "Issuing and payment, the e-invoices' transmission, and what a brand's invoices need of its company data.",
+        },
       ],
       securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
       // The operator's own tools: not rate limited (but for wrong tokens, per address), and not for brands.
@@ -59,6 +71,7 @@ export function opsApi(deps: OpsApiContext) {
     opsCourierRoutes(typed(ops), deps);
     opsRoundRoutes(typed(ops), deps);
     opsScanRoutes(typed(ops), deps);
+    opsInvoiceRoutes(typed(ops), deps);
     // Its own scope: multipart is parsed there only.
     await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);

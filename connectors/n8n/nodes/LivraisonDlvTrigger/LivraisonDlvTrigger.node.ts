@@ -38,6 +38,11 @@ const EVENTS = [
   { name: 'Invoice Issued', value: 'invoice.issued', description: "A month's invoice was issued" },
   { name: 'Credit Note Issued', value: 'credit_note.issued', description: 'A credit note was issued' },
   {
+    name: 'Invoice E-Invoice Status Changed',
+    value: 'invoice.status_changed',
+    description: "An invoice's or credit note's e-invoice status changed on the e-invoicing platform",
+  },
+  {
     name: 'Pickup Completed',
     value: 'pickup.completed',
     description: 'A pickup was closed, with the parcels collected and those missing',

@@ -11,6 +11,7 @@ export function companyValues(brand: Brand): CompanyInput {
     legalName: brand.legalName ?? '',
     billingAddress: brand.billingAddress ?? '',
     siren: brand.siren ? formatSiren(brand.siren) : '',
+    siret: brand.siret ?? '',
     vatNumber: brand.vatNumber ?? '',
     pickupAddress: brand.defaultPickupAddress ?? '',
   };
@@ -24,6 +25,7 @@ function readOnly(ctx: PageContext, values: CompanyInput) {
   <dt>${t('company.legalName')}</dt><dd>${shown(values.legalName)}</dd>
   <dt>${t('company.billingAddress')}</dt><dd class="multiline">${shown(values.billingAddress)}</dd>
   <dt>${t('company.siren')}</dt><dd>${shown(values.siren)}</dd>
+  <dt>${t('company.siret')}</dt><dd>${shown(values.siret ?? '')}</dd>
   <dt>${t('company.vat')}</dt><dd>${shown(values.vatNumber)}</dd>
   <dt>${t('company.pickup')}</dt><dd>${shown(values.pickupAddress)}</dd>
 </dl>`;
@@ -37,6 +39,8 @@ export function companyPage(
     editable: boolean;
     errors?: FieldErrors;
     saved?: boolean;
+    /** The brand lacks what its e-invoices need (SIREN, a billing address with postcode and city). */
+    missingForInvoicing?: boolean;
     /** The brand's `tracking_shows_proof_photo`. */
     trackingPhoto: boolean;
     trackingSaved?: boolean;
@@ -50,6 +54,7 @@ export function companyPage(
   ${inputField(t('company.legalName'), 'legal_name', { value: values.legalName, error: errors.legal_name, maxlength: 200 })}
   ${textareaField(t('company.billingAddress'), 'billing_address', { value: values.billingAddress, error: errors.billing_address, maxlength: 500 })}
   ${inputField(t('company.siren'), 'siren', { value: values.siren, error: errors.siren, maxlength: 20, inputmode: 'numeric', placeholder: '732 829 320' })}
+  ${inputField(t('company.siret'), 'siret', { value: values.siret ?? '', error: errors.siret, maxlength: 20, inputmode: 'numeric', placeholder: '732 829 320 00074' })}
   ${inputField(t('company.vat'), 'vat_number', { value: values.vatNumber, error: errors.vat_number, maxlength: 20, placeholder: 'FR44732829320' })}
   ${textareaField(t('company.pickup'), 'pickup_address', { value: values.pickupAddress, error: errors.pickup_address, maxlength: 500, rows: 2 })}
   <button type="submit">${t('company.save')}</button>
@@ -59,6 +64,7 @@ export function companyPage(
     ctx,
     t('company.title'),
     html`<p>${t('company.intro')}</p>
+${state.missingForInvoicing ? html`<p class="notice" role="alert">${t('company.einvoiceNeeds')}</p>` : ''}
 ${state.saved ? successNote(t('company.saved')) : ''}
 ${body}
 ${trackingSettings(ctx, state.editable, state.trackingPhoto, state.trackingSaved === true)}`,

@@ -74,6 +74,12 @@ ${
   ${invoice.issuedAt ? html`<dt>${t('invoices.issuedAt')}</dt><dd>${parisDateTime(ctx, invoice.issuedAt)}</dd>` : ''}
   ${invoice.dueDate ? html`<dt>${t('invoices.dueDate')}</dt><dd>${calendarDate(ctx, invoice.dueDate)}</dd>` : ''}
   ${invoice.paidAt ? html`<dt>${t('invoices.paidAt')}</dt><dd>${parisDateTime(ctx, invoice.paidAt)}</dd>` : ''}
+  ${
+    invoice.einvoice
+      ? html`<dt>${t('invoices.einvoice')}</dt><dd><span class="badge">${t(`einvoiceStatus.${invoice.einvoice.status}`)}</span>
+    ${parisDateTime(ctx, invoice.einvoice.at)}${invoice.einvoice.reason ? html`<br>${invoice.einvoice.reason}` : ''}</dd>`
+      : ''
+  }
 </dl>
 <p><a class="button" href="${invoiceHref(invoice.id)}/pdf" download>${t('invoices.pdf')}</a></p>
 <h2>${t('invoices.lines')}</h2>

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EINVOICE_STATUSES } from '../../../domain/einvoicing/einvoice-status.ts';
 import { INVOICE_STATUSES, INVOICE_TYPES } from '../../../domain/invoices/invoice-service.ts';
 import { ServiceSchema } from './rates.ts';
 import {
@@ -81,6 +82,25 @@ export const InvoiceSchema = Type.Object(
         },
       },
       description: 'On a credit note, the invoice it corrects; null on an invoice.',
+    }),
+    einvoice_status: Type.Unsafe<(typeof EINVOICE_STATUSES)[number] | null>({
+      type: ['string', 'null'],
+      enum: [...EINVOICE_STATUSES, null],
+      description:
+        '**Extension.** Where the issued document (a Factur-X) stands on the e-invoicing platform: `pending` (to be sent), ' +
+        '`deposited`, `received`, `accepted`, `refused` (by the buyer, with the reason), `rejected` (by a platform, with the reason), ' +
+        '`paid` (the payment reported). Null for a draft and for a document issued before e-invoicing.',
+      examples: ['accepted'],
+    }),
+    einvoice_status_reason: NullableString({
+      maxLength: 2000,
+      description:
+        "**Extension.** Why the e-invoice was refused or rejected (the platform's words), or what its last step was.",
+    }),
+    einvoice_status_at: NullableString({
+      format: 'date-time',
+      maxLength: TIMESTAMP_MAX_LENGTH,
+      description: '**Extension.** When the e-invoice reached its status.',
     }),
   },
   { $id: 'Invoice', title: 'Invoice' },

@@ -1,3 +1,4 @@
+import { EINVOICE_STATUSES } from '../../../domain/einvoicing/einvoice-status.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../domain/webhooks/events.ts';
 import { MAX_ATTEMPTS } from '../../../domain/webhooks/retry-schedule.ts';
@@ -44,6 +45,22 @@ const SIGNATURE_HEADERS = [
   },
 ];
 
+/** The e-invoice's status on the platform (extension; docs/einvoicing.md). */
+const EINVOICE_STATUS_PROPERTIES = {
+  einvoice_status: {
+    type: ['string', 'null'],
+    enum: [...EINVOICE_STATUSES, null],
+    description:
+      'Where the Factur-X stands on the e-invoicing platform; null for a document issued before e-invoicing.',
+  },
+  einvoice_status_reason: {
+    type: ['string', 'null'],
+    maxLength: 2000,
+    description: "Why it was refused or rejected (the platform's words), or what the last step was.",
+  },
+  einvoice_status_at: { ...TIMESTAMP, type: ['string', 'null'] },
+};
+
 const InvoicePayload = {
   type: 'object',
   title: 'Invoice',
@@ -62,6 +79,9 @@ const InvoicePayload = {
     'paid_at',
     'type',
     'credits_invoice',
+    'einvoice_status',
+    'einvoice_status_reason',
+    'einvoice_status_at',
   ],
   properties: {
     id: { type: 'string', pattern: '^inv_[0-9a-f]{16}$', maxLength: 20, examples: ['inv_3f9a0c1d2e3f4a5b'] },
@@ -84,6 +104,7 @@ const InvoicePayload = {
     paid_at: { ...TIMESTAMP, type: ['string', 'null'] },
     type: { type: 'string', const: 'invoice' },
     credits_invoice: { type: 'null' },
+    ...EINVOICE_STATUS_PROPERTIES,
   },
 };
 
@@ -246,6 +267,22 @@ const DATA: Record<WebhookEventType, object> = {
     required: ['credit_note'],
     properties: { credit_note: CreditNotePayload },
   },
+  'invoice.status_changed': {
+    type: 'object',
+    required: ['invoice', 'previous_einvoice_status'],
+    properties: {
+      invoice: {
+        oneOf: [InvoicePayload, CreditNotePayload],
+        description: 'The invoice, or the credit note (`type` says which), with its new `einvoice_status`.',
+      },
+      previous_einvoice_status: {
+        type: 'string',
+        enum: [...EINVOICE_STATUSES],
+        description: 'The status the e-invoice left.',
+        examples: ['deposited'],
+      },
+    },
+  },
   'pickup.completed': {
     type: 'object',
     required: ['pickup'],
@@ -262,6 +299,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.rescheduled': "An order's promised day was moved by its recipient",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
+  'invoice.status_changed': "An e-invoice's status changed on the e-invoicing platform",
   'pickup.completed': 'A pickup was closed, with the parcels collected and those missing',
 };
 

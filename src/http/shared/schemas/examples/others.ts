@@ -15,6 +15,9 @@ const DRAFT = {
   paid_at: null,
   type: 'invoice',
   credits_invoice: null,
+  einvoice_status: null,
+  einvoice_status_reason: null,
+  einvoice_status_at: null,
 };
 const ISSUED = {
   id: 'inv_7c2e9b4d1a6f3e80',
@@ -31,7 +34,12 @@ const ISSUED = {
   paid_at: null,
   type: 'invoice',
   credits_invoice: null,
+  einvoice_status: 'accepted',
+  einvoice_status_reason: '205 Approuvée',
+  einvoice_status_at: '2026-11-03T08:41:00.000Z',
 };
+
+export const ISSUED_INVOICE_EXAMPLE = ISSUED;
 
 const NO_INVOICE = {
   unknown: {
