@@ -440,11 +440,11 @@ export const ENV_SCHEMA = Type.Object({
   EINVOICE_DIR: Text(
     'directory platform: where documents and statuses are written (default DATA_DIR/einvoices)',
   ),
-  EINVOICE_PA_FLOW_URL: Text('AFNOR platform: the Flow Service base URL (https; http only on the loopback)', {
+  EINVOICE_PA_FLOW_URL: Secret('AFNOR platform: the Flow Service base URL (https; http only on the loopback)', {
     pattern: '^https?://\\S+$',
     hint: 'must be an http(s) URL',
   }),
-  EINVOICE_PA_TOKEN_URL: Text('AFNOR platform: its OAuth 2.0 token endpoint', {
+  EINVOICE_PA_TOKEN_URL: Secret('AFNOR platform: its OAuth 2.0 token endpoint', {
     pattern: '^https?://\\S+$',
     hint: 'must be an http(s) URL',
   }),

@@ -20,13 +20,13 @@ let t: TestApp;
 let pa: FakeAfnorPa;
 let now = new Date('2026-10-02T09:00:00Z');
 let einvoices: Deps['einvoices'];
-const OPS = { authorization: 'Bearer ops-secret-token' };
+const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
 
 beforeAll(async () => {
   scratch = await createScratchDatabase();
   pa = await startFakeAfnorPa({ tokenLifetimeSeconds: 3600 });
   t = await buildTestApp({
-    config: { databaseUrl: scratch.url, opsToken: 'ops-secret-token' },
+    config: { databaseUrl: scratch.url, opsToken: 'ops-secret-token-0123456789abcdef' },
     clock: () => now,
   });
   // The services with the adapter on the fake, as EINVOICE_PLATFORM=afnor and EINVOICE_PA_* make them.

@@ -27,14 +27,14 @@ let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
 let t: TestApp;
 let now = new Date('2026-10-02T09:00:00Z');
 const einvoiceDir = mkdtempSync(path.join(os.tmpdir(), 'dlv-einvoices-'));
-const OPS = { authorization: 'Bearer ops-secret-token' };
+const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
 
 beforeAll(async () => {
   scratch = await createScratchDatabase();
   t = await buildTestApp({
     config: {
       databaseUrl: scratch.url,
-      opsToken: 'ops-secret-token',
+      opsToken: 'ops-secret-token-0123456789abcdef',
       einvoicing: { vatOnDebits: false, platform: { kind: 'directory', dir: einvoiceDir } },
     },
     clock: () => now,

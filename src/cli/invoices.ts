@@ -55,6 +55,7 @@ export const invoiceCommands: CommandSpec[] = [
   }),
   command({
     path: 'invoices show',
+    writesNoLinks: true,
     description: "an issued invoice or credit note of any brand, with its e-invoice's status and history",
     args: [{ name: 'INVOICE_ID', description: 'the invoice or credit note (inv_…)' }],
     async run(ctx) {
