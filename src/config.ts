@@ -124,6 +124,32 @@ export interface Config {
   s3: S3Config | null;
   /** Twilio Programmable Messaging (TWILIO_*, SMS_FROM); null: SMS are written to `DATA_DIR/sms`. */
   twilio: TwilioConfig | null;
+  /**
+   * The geocoder (GEOCODER_*: the Base Adresse Nationale's API or a self-hosted addok); null (the
+   * default): no outside call, addresses placed at their postcode (docs/places.md).
+   */
+  geocoder: GeocoderConfig | null;
+  /** The router of travel times (OSRM_*); null (the default): great-circle estimates. */
+  router: RouterConfig | null;
+}
+
+export interface GeocoderConfig {
+  /** `https://api-adresse.data.gouv.fr` or an addok's base URL; `/search/` is appended. */
+  url: string;
+  /** One request's timeout (the job and the validate route wait this long), ms. */
+  timeoutMs: number;
+  /** Requests a second this process sends at most (BAN allows 50 per client address). */
+  ratePerSecond: number;
+  /** How long an order's creation waits for the geocoder before going on with `address_check_pending`, ms. */
+  budgetMs: number;
+}
+
+export interface RouterConfig {
+  /** An osrm-routed's base URL; `/table/v1/{profile}/…` is appended. */
+  url: string;
+  timeoutMs: number;
+  /** The vehicle profiles it routes (its data's); the others are estimated. */
+  profiles: Array<'cargo_bike' | 'van' | 'on_foot'>;
 }
 
 export interface TwilioConfig {
@@ -341,6 +367,29 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^\\+[1-9][0-9]{6,14}$',
     hint: 'must be a number in E.164 form, e.g. +33612345678',
   }),
+  GEOCODER_URL: Text(
+    'geocoder: the Base Adresse Nationale (https://api-adresse.data.gouv.fr) or an addok; unset: addresses at their postcode',
+    { pattern: '^https?://\\S+$', hint: 'must be an http(s) URL' },
+  ),
+  GEOCODER_TIMEOUT_MS: Int(3000, 100, 60_000, "one geocoder request's timeout (the address-check job waits this long)"),
+  GEOCODER_RATE_PER_SECOND: Int(40, 1, 10_000, 'geocoder requests a second per process (BAN allows 50 per address)'),
+  GEOCODER_BUDGET_MS: Int(
+    300,
+    0,
+    10_000,
+    "how long an order's creation waits for the geocoder; then address_check_pending, checked by a job",
+  ),
+  OSRM_URL: Text('OSRM router of travel times (osrm-routed); unset: great-circle estimates', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  OSRM_TIMEOUT_MS: Int(5000, 100, 120_000, "one router request's timeout"),
+  OSRM_PROFILES: Type.String({
+    default: 'van',
+    pattern: '^(cargo_bike|van|on_foot)(\\s*,\\s*(cargo_bike|van|on_foot))*$',
+    hint: 'must be a comma-separated list of cargo_bike, van, on_foot',
+    description: "the vehicles OSRM_URL's data routes (the others are estimated)",
+  }),
   TWILIO_API_BASE: Type.String({
     default: 'https://api.twilio.com',
     pattern: '^https?://\\S+$',
@@ -518,6 +567,23 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     otelServiceName: e.OTEL_SERVICE_NAME ?? null,
     ...objectStore(e),
     twilio: twilio(e),
+    geocoder: e.GEOCODER_URL
+      ? {
+          url: e.GEOCODER_URL.replace(/\/+$/, ''),
+          timeoutMs: e.GEOCODER_TIMEOUT_MS,
+          ratePerSecond: e.GEOCODER_RATE_PER_SECOND,
+          budgetMs: e.GEOCODER_BUDGET_MS,
+        }
+      : null,
+    router: e.OSRM_URL
+      ? {
+          url: e.OSRM_URL.replace(/\/+$/, ''),
+          timeoutMs: e.OSRM_TIMEOUT_MS,
+          profiles: [
+            ...new Set(e.OSRM_PROFILES.split(',').map((p) => p.trim() as RouterConfig['profiles'][number])),
+          ],
+        }
+      : null,
   };
 }
 

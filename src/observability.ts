@@ -10,7 +10,11 @@ import { jobQueueOn } from './infra/queue/job-queue.ts';
 export interface Observability {
   metrics: ServiceMetrics;
   /** createDeps' `observers`. */
-  observers: { webhookDeliveries: ServiceMetrics['webhookDeliveries']; scans: ServiceMetrics['scans'] };
+  observers: {
+    webhookDeliveries: ServiceMetrics['webhookDeliveries'];
+    scans: ServiceMetrics['scans'];
+    places: ServiceMetrics['places'];
+  };
   /** startWorker's `jobObserver`. */
   jobObserver: ServiceMetrics['jobs'];
   /** buildApp's `metrics`: requests counted; `/metrics` on PORT when METRICS_TOKEN is set. */
@@ -61,7 +65,7 @@ export async function startObservability(
       : await startMetricsServer(metrics.exposition, { port: config.metricsPort, host: config.host });
   return {
     metrics,
-    observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans },
+    observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans, places: metrics.places },
     jobObserver: metrics.jobs,
     http: { sink: metrics, token: config.metricsToken },
     exposition: metrics.exposition,

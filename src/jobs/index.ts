@@ -1,6 +1,7 @@
 import { CONNECTOR_JOBS } from '../connectors/registry.ts';
 import type { Deps } from '../deps.ts';
 import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
+import { CHECK_ADDRESSES } from './check-addresses.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
@@ -29,6 +30,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   WEBHOOKS_RECOVER,
   CLEANUP_ORDER_QUEUES,
   ERASE_PROOF_FILES,
+  CHECK_ADDRESSES,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,

@@ -39,6 +39,7 @@ export const RECOVER_STALLED_JOBS_SPEC = spec({
 export const REFRESH_ORDER_JSON_SPEC = spec({ name: 'refresh_order_json', payloadVersion: 1, fields: [] });
 export const WEBHOOKS_RECOVER_SPEC = spec({ name: 'webhooks_recover', payloadVersion: 1, fields: [] });
 export const ERASE_PROOF_FILES_SPEC = spec({ name: 'proof_files_erase', payloadVersion: 1, fields: [] });
+export const CHECK_ADDRESSES_SPEC = spec({ name: 'check_addresses', payloadVersion: 1, fields: [] });
 
 // Outbox subscribers' jobs, one per event (src/events/subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
@@ -69,6 +70,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   REFRESH_ORDER_JSON_SPEC,
   WEBHOOKS_RECOVER_SPEC,
   ERASE_PROOF_FILES_SPEC,
+  CHECK_ADDRESSES_SPEC,
   WEBHOOKS_FAN_OUT_SPEC,
   NOTIFY_RECIPIENT_SPEC,
   WEBHOOKS_DELIVER_SPEC,

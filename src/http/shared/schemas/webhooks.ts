@@ -210,6 +210,7 @@ const DATA: Record<WebhookEventType, object> = {
       },
     },
   },
+  'order.address_flagged': ORDER_ONLY,
   'invoice.issued': {
     type: 'object',
     required: ['invoice'],
@@ -234,6 +235,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.delivery_failed': 'A delivery attempt failed',
   'order.labelled': "An order's label was printed for the first time",
   'order.rescheduled': "An order's promised day was moved by its recipient",
+  'order.address_flagged': "An order's address was flagged (see its address_warnings)",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
   'pickup.completed': 'A pickup was closed, with the parcels collected and those missing',
