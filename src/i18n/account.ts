@@ -7,6 +7,7 @@
 
 import { CONNECTOR_WORDS } from '../connectors/wordings.ts';
 import { isLocale, type Locale } from './locales.ts';
+import { PLACES_WORDS } from './places.ts';
 import { fill, type Words } from './words.ts';
 
 const ACCOUNT = {
@@ -1871,7 +1872,7 @@ const ACCOUNT = {
   'notifications.logoRemove': { en: 'Remove the logo', fr: 'Retirer le logo' },
 } satisfies Record<string, Words>;
 
-const WORDS = { ...ACCOUNT, ...CONNECTOR_WORDS };
+const WORDS = { ...ACCOUNT, ...CONNECTOR_WORDS, ...PLACES_WORDS };
 
 export type MessageKey = keyof typeof WORDS;
 

@@ -4,6 +4,7 @@ import { parisToday } from '../calendar/paris-time.ts';
 import { extractPostcode } from '../coverage/extract-postcode.ts';
 import { lookupPostcode } from '../coverage/postcodes.ts';
 import type { PricingZone } from '../coverage/zones.ts';
+import type { DeliveryLocation } from '../places/location.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
@@ -45,6 +46,8 @@ type StopJson =
         address: string | null;
         postcode: string | null;
         city: string | null;
+        /** Where the address is (SPEC §11): the courier's navigation, the operator's map. */
+        delivery_location: DeliveryLocation | null;
         phone: string | null;
         sort_code: string;
         quantity: number;
@@ -154,6 +157,7 @@ function stopJson(
       address: o.address,
       postcode: o.postcode,
       city: o.city,
+      delivery_location: o.location,
       phone: o.phone,
       sort_code: sortCodeOf(table, o.postcode, o.zone),
       quantity: o.quantity,

@@ -157,6 +157,15 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
         summary: 'An order whose address the customer will give later',
         value: { customer_email: 'louis.bernard@exemple.fr', service: 'express', reference: 'CMD-10043' },
       },
+      withPoint: {
+        summary: 'With the point the brand knows (extension): the order is placed there',
+        value: {
+          ...CREATE_REQUEST,
+          delivery_address: '12 Place Léon Blum 75011 Paris',
+          delivery_lat: 48.858828,
+          delivery_lng: 2.379506,
+        },
+      },
     },
     responses: {
       200: {
@@ -182,6 +191,20 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
             [
               { field: 'customer_email', message: 'must be an e-mail address' },
               { field: 'service', message: 'must be one of express, standard, economy' },
+            ],
+          ),
+        },
+        pointOutsideRegion: {
+          summary: "The brand's point is not in Île-de-France (here: latitude and longitude swapped)",
+          value: errorExample(
+            'invalid_request',
+            'delivery_lat: with delivery_lng is outside Île-de-France; they look swapped (latitude ~48–49, longitude ~1.5–3.5)',
+            [
+              {
+                field: 'delivery_lat',
+                message:
+                  'with delivery_lng is outside Île-de-France; they look swapped (latitude ~48–49, longitude ~1.5–3.5)',
+              },
             ],
           ),
         },
