@@ -58,6 +58,8 @@ export function osrmTravelTimes(options: OsrmOptions): TravelTimes {
   ): Promise<{ durations: (number | null)[][]; distances: (number | null)[][] }> {
     // Only the points this block uses, so the URL stays short.
     const used = [...new Set([...sources, ...destinations])];
+    // A point to itself (a block on the diagonal of one point): nothing to ask.
+    if (used.length < 2) return { durations: [[0]], distances: [[0]] };
     const at = new Map(used.map((index, i) => [index, i]));
     const params = new URLSearchParams({
       annotations: 'duration,distance',
