@@ -328,6 +328,7 @@ export function createDeps(
           timeoutMs: config.geocoder.timeoutMs,
           ratePerSecond: config.geocoder.ratePerSecond,
           log,
+          now: () => clock().getTime(),
         })
       : null,
     store: placeStore,
