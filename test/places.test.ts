@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressPointsRepository } from '../src/db/repositories/address-points-repository.ts';
+import { knownAddresses } from '../src/domain/places/known-addresses.ts';
+import { placeService } from '../src/domain/places/place-service.ts';
+import { banGeocoder } from '../src/infra/geo/ban-geocoder.ts';
+import { createServiceMetrics } from '../src/infra/metrics/service-metrics.ts';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
@@ -298,6 +303,42 @@ describe('the geocoder slow or down', () => {
       ban.setMode({ kind: 'normal' });
       await app.close();
     }
+  });
+});
+
+describe('a fallback, counted and logged', () => {
+  it('counts the orders placed without the geocoder’s word, and says once in the log that it is down', async () => {
+    const metrics = createServiceMetrics();
+    const logs: string[] = [];
+    const store = addressPointsRepository(t.pool);
+    const places = placeService({
+      geocoder: banGeocoder({ baseUrl: ban.url, timeoutMs: 2000, ratePerSecond: 40, log: (l) => logs.push(l) }),
+      store,
+      known: knownAddresses(store),
+      clock: () => new Date(),
+      budgetMs: 2000,
+      timeoutMs: 2000,
+      observer: metrics.places,
+      log: (l) => logs.push(l),
+    });
+    const place = { postcode: '75011', city: 'Paris', zone: 'paris' as const };
+    ban.setMode({ kind: 'down' });
+    try {
+      for (const n of [1, 2, 3]) {
+        const placed = await places.placeDelivery(`${n} Rue Keller 75011 Paris`, place, null);
+        expect(placed).toMatchObject({ checkDue: true, location: POINT_OF_75011 });
+      }
+    } finally {
+      ban.setMode({ kind: 'normal' });
+    }
+    const exposition = (await metrics.exposition()).body;
+    expect(exposition).toContain('dlv_geocoder_fallbacks_total{reason="unavailable"} 3');
+    expect(exposition).toMatch(/dlv_geocoder_requests_total\{outcome="down"\} 3/);
+    expect(logs.filter((l) => /geocoder .* unavailable .*postcode/.test(l))).toHaveLength(1);
+    expect(exposition).toContain('dlv_address_cache_lookups_total{result="miss"} 3');
+    // The breaker is open now: the next order is not even sent, and counted the same.
+    await places.placeDelivery('4 Rue Keller 75011 Paris', place, null);
+    expect((await metrics.exposition()).body).toContain('dlv_geocoder_fallbacks_total{reason="unavailable"} 4');
   });
 });
 
