@@ -108,7 +108,8 @@ function estimated(code: string): Point {
   const epci = epcis.find((e) => e.membres.some((m) => m.code === code));
   const neighbours = (epci?.membres ?? []).flatMap((m) => (points.has(m.code) ? [points.get(m.code)!] : []));
   const around =
-    mean(neighbours) ?? mean([...points].filter(([c]) => c.slice(0, 2) === code.slice(0, 2)).map(([, p]) => p));
+    mean(neighbours) ??
+    mean([...points].filter(([c]) => c.slice(0, 2) === code.slice(0, 2)).map(([, p]) => p));
   if (!around) throw new Error(`no point near commune ${code}`);
   return around;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
+import { isVehicleProfile, VEHICLE_PROFILES, type VehicleProfile } from './domain/places/vehicles.ts';
 
 /**
  * Every setting of the service, read from the environment once at start-up and passed down.
@@ -133,7 +134,7 @@ export interface Config {
   router: RouterConfig | null;
 }
 
-export interface GeocoderConfig {
+interface GeocoderConfig {
   /** `https://api-adresse.data.gouv.fr` or an addok's base URL; `/search/` is appended. */
   url: string;
   /** One request's timeout (the job and the validate route wait this long), ms. */
@@ -144,12 +145,12 @@ export interface GeocoderConfig {
   budgetMs: number;
 }
 
-export interface RouterConfig {
+interface RouterConfig {
   /** An osrm-routed's base URL; `/table/v1/{profile}/…` is appended. */
   url: string;
   timeoutMs: number;
   /** The vehicle profiles it routes (its data's); the others are estimated. */
-  profiles: Array<'cargo_bike' | 'van' | 'on_foot'>;
+  profiles: VehicleProfile[];
 }
 
 export interface TwilioConfig {
@@ -371,8 +372,18 @@ export const ENV_SCHEMA = Type.Object({
     'geocoder: the Base Adresse Nationale (https://api-adresse.data.gouv.fr) or an addok; unset: addresses at their postcode',
     { pattern: '^https?://\\S+$', hint: 'must be an http(s) URL' },
   ),
-  GEOCODER_TIMEOUT_MS: Int(3000, 100, 60_000, "one geocoder request's timeout (the address-check job waits this long)"),
-  GEOCODER_RATE_PER_SECOND: Int(40, 1, 10_000, 'geocoder requests a second per process (BAN allows 50 per address)'),
+  GEOCODER_TIMEOUT_MS: Int(
+    3000,
+    100,
+    60_000,
+    "one geocoder request's timeout (the address-check job waits this long)",
+  ),
+  GEOCODER_RATE_PER_SECOND: Int(
+    40,
+    1,
+    10_000,
+    'geocoder requests a second per process (BAN allows 50 per address)',
+  ),
   GEOCODER_BUDGET_MS: Int(
     300,
     0,
@@ -386,8 +397,8 @@ export const ENV_SCHEMA = Type.Object({
   OSRM_TIMEOUT_MS: Int(5000, 100, 120_000, "one router request's timeout"),
   OSRM_PROFILES: Type.String({
     default: 'van',
-    pattern: '^(cargo_bike|van|on_foot)(\\s*,\\s*(cargo_bike|van|on_foot))*$',
-    hint: 'must be a comma-separated list of cargo_bike, van, on_foot',
+    pattern: `^(${VEHICLE_PROFILES.join('|')})(\\s*,\\s*(${VEHICLE_PROFILES.join('|')}))*$`,
+    hint: `must be a comma-separated list of ${VEHICLE_PROFILES.join(', ')}`,
     description: "the vehicles OSRM_URL's data routes (the others are estimated)",
   }),
   TWILIO_API_BASE: Type.String({
@@ -579,9 +590,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       ? {
           url: e.OSRM_URL.replace(/\/+$/, ''),
           timeoutMs: e.OSRM_TIMEOUT_MS,
-          profiles: [
-            ...new Set(e.OSRM_PROFILES.split(',').map((p) => p.trim() as RouterConfig['profiles'][number])),
-          ],
+          profiles: [...new Set(e.OSRM_PROFILES.split(',').map((p) => p.trim()))].filter(isVehicleProfile),
         }
       : null,
   };

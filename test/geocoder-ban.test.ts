@@ -70,8 +70,13 @@ describe('the fake Base Adresse Nationale', () => {
     const { licence: _, ...sample } = shape(PUBLISHED_SAMPLE) as Record<string, unknown>;
     const { licence: __, ...answer } = shape(body) as Record<string, unknown>;
     expect(answer).toEqual(sample);
-    expect(Object.keys(body.features[0]!.properties)).toEqual(Object.keys(PUBLISHED_SAMPLE.features[0]!.properties));
-    expect(body.features[0]!.properties).toMatchObject({ citycode: '93066', context: '93, Seine-Saint-Denis, Île-de-France' });
+    expect(Object.keys(body.features[0]!.properties)).toEqual(
+      Object.keys(PUBLISHED_SAMPLE.features[0]!.properties),
+    );
+    expect(body.features[0]!.properties).toMatchObject({
+      citycode: '93066',
+      context: '93, Seine-Saint-Denis, Île-de-France',
+    });
     // In Paris, the arrondissement too (`district`, documented for Paris, Lyon and Marseille).
     const paris = await search(LEON_BLUM);
     expect(paris.features[0]!.geometry.coordinates).toEqual([2.379506, 48.858828]);
@@ -100,7 +105,10 @@ describe('the fake Base Adresse Nationale', () => {
       description: 'The "q" parameter is required.',
     });
     const long = await fetch(`${ban.url}/search/?q=${'a'.repeat(201)}`);
-    expect([long.status, await long.json()]).toEqual([413, { title: 'Query too long, 201 chars, limit is 200' }]);
+    expect([long.status, await long.json()]).toEqual([
+      413,
+      { title: 'Query too long, 201 chars, limit is 200' },
+    ]);
   });
 });
 
@@ -126,9 +134,17 @@ describe('the geocoder adapter (BAN / addok)', () => {
     const answer = await geocoder.search(LEON_BLUM, inSeconds(10));
     expect(answer.status).toBe('found');
     const [best] = answer.status === 'found' ? answer.candidates : [];
-    expect(best).toMatchObject({ point: { lat: 48.858828, lng: 2.379506 }, type: 'housenumber', postcode: '75011' });
+    expect(best).toMatchObject({
+      point: { lat: 48.858828, lng: 2.379506 },
+      type: 'housenumber',
+      postcode: '75011',
+    });
     expect(best!.score).toBeGreaterThan(0.9);
-    expect(ban.requests[0]!.params).toMatchObject({ q: '12 Place Léon Blum, 75011 Paris', limit: '5', autocomplete: '0' });
+    expect(ban.requests[0]!.params).toMatchObject({
+      q: '12 Place Léon Blum, 75011 Paris',
+      limit: '5',
+      autocomplete: '0',
+    });
   });
 
   it('keeps a query within what the API accepts, and sends none it would refuse', async () => {
@@ -172,7 +188,9 @@ describe('the geocoder adapter (BAN / addok)', () => {
   it('paces its own requests under its rate', async () => {
     ban = await startFakeBan({ ratePerSecond: 5, blockSeconds: 60 });
     const geocoder = banGeocoder({ baseUrl: ban.url, timeoutMs: 5000, ratePerSecond: 4 });
-    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => geocoder.search(LEON_BLUM, inSeconds(30))));
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => geocoder.search(LEON_BLUM, inSeconds(30))),
+    );
     expect(answers.every((a) => a.status === 'found')).toBe(true);
     expect(ban.requests.every((r) => r.status === 200)).toBe(true);
   });
@@ -201,7 +219,12 @@ describe('the geocoder adapter (BAN / addok)', () => {
     ban = await startFakeBan();
     ban.setMode({ kind: 'down' });
     const logs: string[] = [];
-    const geocoder = banGeocoder({ baseUrl: ban.url, timeoutMs: 5000, ratePerSecond: 100, log: (m) => logs.push(m) });
+    const geocoder = banGeocoder({
+      baseUrl: ban.url,
+      timeoutMs: 5000,
+      ratePerSecond: 100,
+      log: (m) => logs.push(m),
+    });
     for (let i = 0; i < 4; i++) expect((await geocoder.search(LEON_BLUM, inSeconds(5))).status).toBe('down');
     const sent = ban.requests.length;
     expect(sent).toBeGreaterThanOrEqual(5);

@@ -252,7 +252,10 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
       delivery_phone: null,
     });
     // The brand's point, then back to where the address says.
-    await t.deps.orders.update(brand.brandId, later.trackingRef, { delivery_lat: 48.86415, delivery_lng: 2.44322 });
+    await t.deps.orders.update(brand.brandId, later.trackingRef, {
+      delivery_lat: 48.86415,
+      delivery_lng: 2.44322,
+    });
     await expectSame();
     await t.deps.orders.update(brand.brandId, later.trackingRef, { delivery_lat: null, delivery_lng: null });
     await t.deps.orders.setStatus(later.trackingRef, 'picked_up', 'Scanned « at the hub »');

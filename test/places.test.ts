@@ -312,7 +312,12 @@ describe('a fallback, counted and logged', () => {
     const logs: string[] = [];
     const store = addressPointsRepository(t.pool);
     const places = placeService({
-      geocoder: banGeocoder({ baseUrl: ban.url, timeoutMs: 2000, ratePerSecond: 40, log: (l) => logs.push(l) }),
+      geocoder: banGeocoder({
+        baseUrl: ban.url,
+        timeoutMs: 2000,
+        ratePerSecond: 40,
+        log: (l) => logs.push(l),
+      }),
       store,
       known: knownAddresses(store),
       clock: () => new Date(),
@@ -338,7 +343,9 @@ describe('a fallback, counted and logged', () => {
     expect(exposition).toContain('dlv_address_cache_lookups_total{result="miss"} 3');
     // The breaker is open now: the next order is not even sent, and counted the same.
     await places.placeDelivery('4 Rue Keller 75011 Paris', place, null);
-    expect((await metrics.exposition()).body).toContain('dlv_geocoder_fallbacks_total{reason="unavailable"} 4');
+    expect((await metrics.exposition()).body).toContain(
+      'dlv_geocoder_fallbacks_total{reason="unavailable"} 4',
+    );
   });
 });
 

@@ -3,8 +3,8 @@ import { distanceMetres, type GeoPoint } from '../src/domain/places/location.ts'
 import { estimatedMatrix, estimatedTravelTimes } from '../src/domain/places/travel-estimate.ts';
 import { VEHICLE_SPECS } from '../src/domain/places/vehicles.ts';
 import { osrmTravelTimes } from '../src/infra/geo/osrm-travel-times.ts';
-import { type FakeOsrm, startFakeOsrm } from './support/fake-osrm.ts';
 import { fixtureAddresses } from './support/fake-ban/addresses.ts';
+import { type FakeOsrm, startFakeOsrm } from './support/fake-osrm.ts';
 
 /** OSRM's table adapter against its fake (test/support/fake-osrm.ts), and the offline estimate. */
 let osrm: FakeOsrm;
@@ -19,7 +19,9 @@ const POINTS: GeoPoint[] = fixtureAddresses()
 /** The fake's "road" distance between two points (its city grid: Manhattan metres). */
 const grid = (a: GeoPoint, b: GeoPoint) =>
   Math.round(
-    (Math.abs(a.lat - b.lat) * 111_195 + Math.abs(a.lng - b.lng) * 111_195 * Math.cos((((a.lat + b.lat) / 2) * Math.PI) / 180)) * 10,
+    (Math.abs(a.lat - b.lat) * 111_195 +
+      Math.abs(a.lng - b.lng) * 111_195 * Math.cos((((a.lat + b.lat) / 2) * Math.PI) / 180)) *
+      10,
   ) / 10;
 
 describe('travel times', () => {
@@ -57,39 +59,53 @@ describe('travel times', () => {
 
   it('asks a matrix larger than --max-table-size in blocks, the same as one table', async () => {
     osrm = await startFakeOsrm({ maxTableSize: 3 });
-    const router = osrmTravelTimes({ baseUrl: osrm.url, profiles: ['van'], timeoutMs: 5000, maxTableSize: 3 });
+    const router = osrmTravelTimes({
+      baseUrl: osrm.url,
+      profiles: ['van'],
+      timeoutMs: 5000,
+      maxTableSize: 3,
+    });
     const m = await router.matrix(POINTS, 'van');
     expect(m.source).toBe('road');
     // 3 × 3 blocks, but the last point to itself (nothing to ask).
     expect(osrm.requests.length).toBe(8);
     for (let i = 0; i < POINTS.length; i++)
-      for (let j = 0; j < POINTS.length; j++) expect(m.distances[i]![j]).toBe(Math.round(grid(POINTS[i]!, POINTS[j]!)));
+      for (let j = 0; j < POINTS.length; j++)
+        expect(m.distances[i]![j]).toBe(Math.round(grid(POINTS[i]!, POINTS[j]!)));
   });
 
   it.each([
     ['TooBig', () => startFakeOsrm({ maxTableSize: 2 }), POINTS],
     ['NoSegment', () => startFakeOsrm(), [...POINTS, { lat: 45.764, lng: 4.8357 }]],
-  ] as const)('falls back to the estimate on %s, with the reason told and logged', async (code, start, points) => {
-    osrm = await start();
-    const reasons: string[] = [];
-    const logs: string[] = [];
-    const router = osrmTravelTimes({
-      baseUrl: osrm.url,
-      profiles: ['van'],
-      timeoutMs: 5000,
-      onFallback: (r) => reasons.push(r),
-      log: (l) => logs.push(l),
-    });
-    const m = await router.matrix(points, 'van');
-    expect(m).toEqual(estimatedMatrix(points, 'van'));
-    expect(reasons).toEqual([code]);
-    expect(logs).toEqual([expect.stringContaining(`(${code})`)]);
-  });
+  ] as const)(
+    'falls back to the estimate on %s, with the reason told and logged',
+    async (code, start, points) => {
+      osrm = await start();
+      const reasons: string[] = [];
+      const logs: string[] = [];
+      const router = osrmTravelTimes({
+        baseUrl: osrm.url,
+        profiles: ['van'],
+        timeoutMs: 5000,
+        onFallback: (r) => reasons.push(r),
+        log: (l) => logs.push(l),
+      });
+      const m = await router.matrix(points, 'van');
+      expect(m).toEqual(estimatedMatrix(points, 'van'));
+      expect(reasons).toEqual([code]);
+      expect(logs).toEqual([expect.stringContaining(`(${code})`)]);
+    },
+  );
 
   it('falls back when the router is down, slow or failing: never a throw', async () => {
     osrm = await startFakeOsrm();
     const reasons: string[] = [];
-    const router = osrmTravelTimes({ baseUrl: osrm.url, profiles: ['van'], timeoutMs: 300, onFallback: (r) => reasons.push(r) });
+    const router = osrmTravelTimes({
+      baseUrl: osrm.url,
+      profiles: ['van'],
+      timeoutMs: 300,
+      onFallback: (r) => reasons.push(r),
+    });
     osrm.setMode({ kind: 'failing', status: 503 });
     expect((await router.matrix(POINTS, 'van')).source).toBe('estimate');
     osrm.setMode({ kind: 'slow', delayMs: 2000 });

@@ -1,7 +1,7 @@
 import { invoiceJson } from '../domain/invoices/invoice-json.ts';
-import { addressWarning } from '../domain/places/warnings.ts';
 import type { Order } from '../domain/orders/order.ts';
 import { type OrderLinks, orderJson } from '../domain/orders/order-json.ts';
+import { addressWarning } from '../domain/places/warnings.ts';
 import type { EventPayloads, EventType } from './catalogue.ts';
 
 /**

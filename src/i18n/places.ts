@@ -15,7 +15,10 @@ export const PLACES_WORDS = {
   'place.precision.postcode': { en: 'at the postcode', fr: 'au code postal' },
   'place.source.brand': { en: 'given by you', fr: 'donnée par vous' },
   'place.source.geocoder': { en: 'found by the geocoder', fr: 'trouvée par le géocodeur' },
-  'place.source.delivery': { en: 'where an earlier parcel was delivered', fr: 'là où un colis précédent a été livré' },
+  'place.source.delivery': {
+    en: 'where an earlier parcel was delivered',
+    fr: 'là où un colis précédent a été livré',
+  },
   'place.source.postcode': { en: 'the postcode’s point', fr: 'le point du code postal' },
   'place.warnings': { en: 'Address check', fr: 'Vérification de l’adresse' },
   'place.warningsHint': {

@@ -26,13 +26,13 @@ export interface FakeBanOptions {
   blockSeconds?: number;
 }
 
-export type FakeBanMode =
+type FakeBanMode =
   | { kind: 'normal' }
   | { kind: 'slow'; delayMs: number }
   | { kind: 'failing'; status: 500 | 502 | 503 | 504; retryAfterSeconds?: number; times?: number }
   | { kind: 'down' };
 
-export interface FakeBanRequest {
+interface FakeBanRequest {
   path: string;
   params: Record<string, string>;
   status: number;
@@ -49,7 +49,10 @@ export interface FakeBan {
 const TYPES = ['housenumber', 'street', 'locality', 'municipality'];
 
 /** BAN's score of a feature for a query (see the header): a rough full-text match, deterministic. */
-function score(feature: BanFeature, query: { words: string[]; number: string | null; postcode: string | null }) {
+function score(
+  feature: BanFeature,
+  query: { words: string[]; number: string | null; postcode: string | null },
+) {
   const asked = query.words.filter((w) => !feature.cityWords.has(w));
   let common = 0;
   for (const w of new Set(asked)) if (feature.words.has(w)) common++;
@@ -146,7 +149,9 @@ export async function startFakeBan(options: FakeBanOptions = {}): Promise<FakeBa
         'content-type': 'text/html',
         ...(mode.retryAfterSeconds !== undefined ? { 'retry-after': String(mode.retryAfterSeconds) } : {}),
       });
-      res.end(`<html><head><title>${mode.status}</title></head><body><center><h1>${mode.status}</h1></center><hr><center>nginx</center></body></html>`);
+      res.end(
+        `<html><head><title>${mode.status}</title></head><body><center><h1>${mode.status}</h1></center><hr><center>nginx</center></body></html>`,
+      );
       return mode.status;
     }
     const q = (params.q ?? '').trim();
@@ -166,18 +171,24 @@ export async function startFakeBan(options: FakeBanOptions = {}): Promise<FakeBa
     if (!Number.isInteger(limit) || limit < 1 || limit > (flavour === 'ban' ? 50 : 100)) {
       badQuery(
         res,
-        flavour === 'ban' ? 'limit: must be an integer between 1 and 50' : 'The "limit" parameter is invalid. out of range (1..100)',
+        flavour === 'ban'
+          ? 'limit: must be an integer between 1 and 50'
+          : 'The "limit" parameter is invalid. out of range (1..100)',
       );
       return 400;
     }
     const types = params.type ? params.type.split(/[ +]/) : null;
     if (types?.some((t) => !TYPES.includes(t))) {
-      badQuery(res, flavour === 'ban' ? `type: must be one of ${TYPES.join(', ')}` : 'The "type" parameter is invalid.');
+      badQuery(
+        res,
+        flavour === 'ban' ? `type: must be one of ${TYPES.join(', ')}` : 'The "type" parameter is invalid.',
+      );
       return 400;
     }
     const query = parseQuery(q);
     const filters: Record<string, string> = {};
-    for (const name of ['type', 'postcode', 'citycode'] as const) if (params[name]) filters[name] = params[name]!;
+    for (const name of ['type', 'postcode', 'citycode'] as const)
+      if (params[name]) filters[name] = params[name]!;
     const features = banFeatures()
       .filter(
         (f) =>

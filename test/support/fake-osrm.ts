@@ -13,7 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
  * here outside Île-de-France's box). Its "road network" is a city grid: a route is the Manhattan
  * distance (metres), at 25 km/h by car, 15 by bike, 5 on foot. Slow, failing and down on demand.
  */
-export type FakeOsrmMode =
+type FakeOsrmMode =
   | { kind: 'normal' }
   | { kind: 'slow'; delayMs: number }
   | { kind: 'failing'; status: 500 | 502 | 503 }
@@ -26,7 +26,14 @@ export interface FakeOsrm {
   close(): Promise<void>;
 }
 
-const SPEEDS_KMH: Record<string, number> = { driving: 25, car: 25, cycling: 15, bike: 15, walking: 5, foot: 5 };
+const SPEEDS_KMH: Record<string, number> = {
+  driving: 25,
+  car: 25,
+  cycling: 15,
+  bike: 15,
+  walking: 5,
+  foot: 5,
+};
 const MAP = { south: 48.0, north: 49.4, west: 1.3, east: 3.7 };
 const NUMBER = '-?\\d+(?:\\.\\d+)?';
 const COORDINATES = new RegExp(`^${NUMBER},${NUMBER}(;${NUMBER},${NUMBER})*$`);
@@ -67,8 +74,11 @@ export async function startFakeOsrm(options: { maxTableSize?: number } = {}): Pr
       }
       const url = new URL(req.url ?? '/', 'http://fake');
       const match = /^\/(\w+)\/(v\d+)\/(\w+)\/([^/?]+)$/.exec(url.pathname);
-      if (!match || match[1] !== 'table' || match[2] !== 'v1')
-        return reply(400, { code: 'InvalidUrl', message: `URL string malformed close to position 1: "${url.pathname.slice(0, 12)}"` });
+      if (match?.[1] !== 'table' || match[2] !== 'v1')
+        return reply(400, {
+          code: 'InvalidUrl',
+          message: `URL string malformed close to position 1: "${url.pathname.slice(0, 12)}"`,
+        });
       const profile = match[3]!;
       const text = decodeURIComponent(match[4]!);
       if (!COORDINATES.test(text)) {
@@ -87,11 +97,19 @@ export async function startFakeOsrm(options: { maxTableSize?: number } = {}): Pr
         return reply(400, { code: 'InvalidOptions', message: 'sources or destinations out of range' });
       if (sources.length * destinations.length > maxTable * maxTable)
         return reply(400, { code: 'TooBig', message: 'Too many table coordinates' });
-      const off = points.findIndex(([lng, lat]) => lat < MAP.south || lat > MAP.north || lng < MAP.west || lng > MAP.east);
-      if (off >= 0) return reply(400, { code: 'NoSegment', message: `Could not find a matching segment for coordinate ${off}` });
+      const off = points.findIndex(
+        ([lng, lat]) => lat < MAP.south || lat > MAP.north || lng < MAP.west || lng > MAP.east,
+      );
+      if (off >= 0)
+        return reply(400, {
+          code: 'NoSegment',
+          message: `Could not find a matching segment for coordinate ${off}`,
+        });
       const annotations = (url.searchParams.get('annotations') ?? 'duration').split(',');
       const speed = (SPEEDS_KMH[profile] ?? 25) / 3.6;
-      const metres = sources.map((s) => destinations.map((d) => Math.round(gridMetres(points[s]!, points[d]!) * 10) / 10));
+      const metres = sources.map((s) =>
+        destinations.map((d) => Math.round(gridMetres(points[s]!, points[d]!) * 10) / 10),
+      );
       const waypoint = (i: number) => ({
         hint: Buffer.from(`fake-${i}`).toString('base64'),
         distance: 0,

@@ -99,7 +99,10 @@ export function addressPointsRepository(pool: Pool): PlaceStore {
         'SELECT address_key, seq FROM address_points WHERE seq > $1 ORDER BY seq LIMIT $2',
         [afterSeq, limit],
       );
-      return { keys: rows.map((r) => r.address_key), last: rows.length ? Number(rows.at(-1)!.seq) : afterSeq };
+      return {
+        keys: rows.map((r) => r.address_key),
+        last: rows.length ? Number(rows.at(-1)!.seq) : afterSeq,
+      };
     },
 
     async purgeExpired(now, limit) {

@@ -21,8 +21,8 @@ import { coalescedDetailLookups, findDetailJson } from './order-details.ts';
 import { coalescedOrderInserts, insertOrder } from './order-inserts.ts';
 import { coalescedPages, findPage, referencePrefixSql } from './order-pages.ts';
 import {
-  ORDER_JSON_SELECT,
   columnParameter,
+  ORDER_JSON_SELECT,
   ORDER_SELECT,
   orderJsonText,
   storeJsonSql,

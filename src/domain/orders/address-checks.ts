@@ -44,11 +44,16 @@ export function addressChecks(deps: {
       );
       return done ? 'checked' : 'changed';
     }
-    const place = { postcode: order.deliveryPostcode, city: order.deliveryCity ?? '', zone: order.deliveryZone };
+    const place = {
+      postcode: order.deliveryPostcode,
+      city: order.deliveryCity ?? '',
+      zone: order.deliveryZone,
+    };
     const placed = await deps.places.recheck(address, place);
     if (placed.checkDue) return 'still_due';
     const flags = placed.warnings.filter(isAddressFlag);
-    const newlyFlagged = flags.length > 0 && !sameWarnings(flags, order.addressWarnings.filter(isAddressFlag));
+    const newlyFlagged =
+      flags.length > 0 && !sameWarnings(flags, order.addressWarnings.filter(isAddressFlag));
     const set = {
       deliveryLat: placed.location?.lat ?? null,
       deliveryLng: placed.location?.lng ?? null,

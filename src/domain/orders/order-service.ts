@@ -5,11 +5,10 @@ import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
+import { type PickupKey, pickupKeyFor } from '../pickups/pickup-day.ts';
 import { parseBrandPoint } from '../places/coordinates.ts';
-import type { GeoPoint } from '../places/location.ts';
 import type { PlacedAddress, PlaceService } from '../places/place-service.ts';
 import { type AddressWarning, isAddressFlag, sameWarnings } from '../places/warnings.ts';
-import { type PickupKey, pickupKeyFor } from '../pickups/pickup-day.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -217,7 +216,8 @@ export function orderService(deps: {
   async function flaggedEvent(order: Order, set: Partial<NewOrder>, at: Date): Promise<OutboxEvent | null> {
     const warnings = set.addressWarnings;
     if (warnings === undefined || !warnings.some(isAddressFlag)) return null;
-    if (sameWarnings(warnings.filter(isAddressFlag), order.addressWarnings.filter(isAddressFlag))) return null;
+    if (sameWarnings(warnings.filter(isAddressFlag), order.addressWarnings.filter(isAddressFlag)))
+      return null;
     const listeners = await flaggedListenersFor(order.brandId, warnings);
     return outbox.eventWith(listeners, order.brandId, 'order.address_flagged', at, () => ({
       order: orderJson({ ...order, ...set, updatedAt: at }, links),
@@ -242,9 +242,15 @@ export function orderService(deps: {
         () => ({ order: orderJson(asOrder(candidate), links) }),
         origin,
       );
-      const flagged = outbox.eventWith(flaggedListeners, candidate.brandId, 'order.address_flagged', row.createdAt, () => ({
-        order: orderJson(asOrder(candidate), links),
-      }));
+      const flagged = outbox.eventWith(
+        flaggedListeners,
+        candidate.brandId,
+        'order.address_flagged',
+        row.createdAt,
+        () => ({
+          order: orderJson(asOrder(candidate), links),
+        }),
+      );
       const created = await store.insert(candidate, note, event, [flagged]);
       // The new order is this call's own object: completed in place (copying thirty fields per
       // order is measurable on the hottest write).
@@ -596,9 +602,15 @@ export function orderService(deps: {
       const placedAddress = fields.deliveryAddress ?? (point !== undefined ? order.deliveryAddress : null);
       const placedAt = place ?? placeOfOrder(order);
       if (placedAddress && placedAt)
-        Object.assign(set, placeColumns(await deps.places.placeDelivery(placedAddress, placedAt, point ?? null), now));
+        Object.assign(
+          set,
+          placeColumns(await deps.places.placeDelivery(placedAddress, placedAt, point ?? null), now),
+        );
       else if (point)
-        throw invalidField('delivery_lat', 'is given only with a delivery address (the order awaits its address)');
+        throw invalidField(
+          'delivery_lat',
+          'is given only with a delivery address (the order awaits its address)',
+        );
       const flagged = await flaggedEvent(order, set, now);
       // An order becoming collectable, or collected from another address, joins the pickup due now.
       const completes = order.status === 'awaiting_address' && set.deliveryAddress !== undefined;

@@ -7,7 +7,7 @@ import type { PlaceService } from './place-service.ts';
 import type { AddressWarning } from './warnings.ts';
 
 /** `POST /addresses/validate`'s answer (snake_case at the edge, as every resource). */
-export interface AddressValidationJson {
+interface AddressValidationJson {
   /** Whether an order to this address would be accepted (its creation would not answer 422). */
   available: boolean;
   /** Why not: the error code an order's creation would answer, and its message. */
@@ -56,7 +56,10 @@ export function addressValidator(deps: {
         throw new AppError('invalid_request', 'address: must not be empty', [
           { field: 'address', message: 'must not be empty' },
         ]);
-      const destination = resolveDestination({ deliveryZip: input.postcode ?? null, deliveryAddress: address });
+      const destination = resolveDestination({
+        deliveryZip: input.postcode ?? null,
+        deliveryAddress: address,
+      });
       if (destination.kind === 'unknown_postcode') {
         return {
           available: false,

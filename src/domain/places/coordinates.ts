@@ -23,7 +23,10 @@ export function parseBrandPoint(lat: unknown, lng: unknown): GeoPoint | null | u
       return null;
     }
     if (typeof value !== 'number' || !Number.isFinite(value) || value < -bound || value > bound) {
-      details.push({ field, message: `must be a number from -${bound} to ${bound} (WGS 84 decimal degrees)` });
+      details.push({
+        field,
+        message: `must be a number from -${bound} to ${bound} (WGS 84 decimal degrees)`,
+      });
       return null;
     }
     if (!SIX_DECIMALS.test(String(value))) {

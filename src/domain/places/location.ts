@@ -27,11 +27,6 @@ export interface DeliveryLocation extends GeoPoint {
   source: LocationSource;
 }
 
-export const isLocationPrecision = (value: unknown): value is LocationPrecision =>
-  (LOCATION_PRECISIONS as readonly unknown[]).includes(value);
-export const isLocationSource = (value: unknown): value is LocationSource =>
-  (LOCATION_SOURCES as readonly unknown[]).includes(value);
-
 /** Coordinates are kept to 6 decimals: finer says nothing more about a door. */
 export const roundCoordinate = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -55,6 +50,7 @@ export function distanceMetres(a: GeoPoint, b: GeoPoint): number {
   const dLat = toRadians(b.lat - a.lat);
   const dLng = toRadians(b.lng - a.lng);
   const h =
-    Math.sin(dLat / 2) ** 2 + Math.cos(toRadians(a.lat)) * Math.cos(toRadians(b.lat)) * Math.sin(dLng / 2) ** 2;
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(toRadians(a.lat)) * Math.cos(toRadians(b.lat)) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }

@@ -12,13 +12,13 @@ import {
   type GeoPoint,
   type LocationPrecision,
 } from './location.ts';
-import type { GeocodeAnswer, Geocoder, KnownPlace, PlacesObserver, PlaceStore } from './ports.ts';
+import type { GeocodeAnswer, Geocoder, KnownPlace, PlaceStore, PlacesObserver } from './ports.ts';
 import { isInIleDeFrance, postcodePoint } from './region.ts';
 import { type AddressWarning, addressWarning } from './warnings.ts';
 
 /** How long the cache keeps what it learns (docs/places.md, "Cache"). */
 const DAY_MS = 86_400_000;
-export const PLACE_TTL_DAYS = { found: 90, notFound: 7, delivery: 365 } as const;
+const PLACE_TTL_DAYS = { found: 90, notFound: 7, delivery: 365 } as const;
 
 /**
  * A delivery's point teaches its address only when it is near where the address was thought to be:
@@ -40,7 +40,7 @@ export interface PlacedAddress {
 }
 
 /** `POST /addresses/validate`'s answer, before the sort code and the zone's words are added. */
-export interface AddressCheck {
+interface AddressCheck {
   /** The address as the geocoder writes it, else as given, trimmed. */
   label: string;
   postcode: string;
@@ -88,10 +88,7 @@ export interface PlaceServiceDeps {
   log?: (message: string) => void;
 }
 
-type Outcome =
-  | { status: 'answered'; place: KnownPlace }
-  | { status: 'pending' }
-  | { status: 'unavailable' };
+type Outcome = { status: 'answered'; place: KnownPlace } | { status: 'pending' } | { status: 'unavailable' };
 
 export function placeService(deps: PlaceServiceDeps): PlaceService {
   const { geocoder, store, known, clock, observer } = deps;
@@ -176,7 +173,11 @@ export function placeService(deps: PlaceServiceDeps): PlaceService {
       return {
         location: fallback,
         warnings: [
-          addressWarning.postcodeMismatch(place.postcode, judgement.place.postcode, judgement.place.label ?? address),
+          addressWarning.postcodeMismatch(
+            place.postcode,
+            judgement.place.postcode,
+            judgement.place.label ?? address,
+          ),
         ],
         checkDue: false,
         elsewhere: judgement,
@@ -190,7 +191,9 @@ export function placeService(deps: PlaceServiceDeps): PlaceService {
         elsewhere: null,
       };
     // Loosely matched, but a parcel was delivered there already: the address works in practice.
-    const warnings = learned ? judgement.warnings.filter((w) => w.code !== 'address_uncertain') : judgement.warnings;
+    const warnings = learned
+      ? judgement.warnings.filter((w) => w.code !== 'address_uncertain')
+      : judgement.warnings;
     return { location: fallback, warnings, checkDue: false, elsewhere: null };
   }
 
@@ -206,7 +209,11 @@ export function placeService(deps: PlaceServiceDeps): PlaceService {
 
     async placeDelivery(address, place, brandPoint) {
       if (brandPoint !== null)
-        return { location: { ...brandPoint, precision: 'rooftop', source: 'brand' }, warnings: [], checkDue: false };
+        return {
+          location: { ...brandPoint, precision: 'rooftop', source: 'brand' },
+          warnings: [],
+          checkDue: false,
+        };
       const key = addressKey(address);
       const places = await cached(key, clock());
       const decided = decide(place, places, await outcomeFor(key, address, places, deps.budgetMs), address);
@@ -243,7 +250,9 @@ export function placeService(deps: PlaceServiceDeps): PlaceService {
       const decided = decide(place, places, outcome, address);
       const answer = outcome?.status === 'answered' ? outcome.place : null;
       // Nothing is waited for after the answer: a check still pending is as good as unavailable here.
-      const warnings = decided.warnings.map((w) => (w.code === 'address_check_pending' ? addressWarning.unavailable() : w));
+      const warnings = decided.warnings.map((w) =>
+        w.code === 'address_check_pending' ? addressWarning.unavailable() : w,
+      );
       return {
         label: answer?.label && answer.score !== null && answer.point ? answer.label : address.trim(),
         postcode: place.postcode,
@@ -267,7 +276,13 @@ export function placeService(deps: PlaceServiceDeps): PlaceService {
       const key = addressKey(address);
       const now = clock();
       // The phone's point is kept to ~100 m (SPEC §10): a street's precision, not a door's.
-      await store.learn(key, point, 'street', now, new Date(now.getTime() + PLACE_TTL_DAYS.delivery * DAY_MS));
+      await store.learn(
+        key,
+        point,
+        'street',
+        now,
+        new Date(now.getTime() + PLACE_TTL_DAYS.delivery * DAY_MS),
+      );
       known.add(key);
       return true;
     },

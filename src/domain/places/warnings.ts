@@ -13,7 +13,7 @@ export const ADDRESS_WARNING_CODES = [
   /** The geocoder is down (or refused us): the address is placed at its postcode until it answers. */
   'address_check_unavailable',
 ] as const;
-export type AddressWarningCode = (typeof ADDRESS_WARNING_CODES)[number];
+type AddressWarningCode = (typeof ADDRESS_WARNING_CODES)[number];
 
 export interface AddressWarning {
   code: AddressWarningCode;

@@ -4,8 +4,8 @@ import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
-import type { AddressValidator } from '../../domain/places/address-validation.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { AddressValidator } from '../../domain/places/address-validation.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
@@ -83,7 +83,8 @@ export function publicApi(deps: PublicApiContext) {
         { name: 'Rates', description: 'Quotes at checkout.' },
         {
           name: 'Addresses',
-          description: 'Delivery addresses checked before ordering: where they are, served or not, their sort code.',
+          description:
+            'Delivery addresses checked before ordering: where they are, served or not, their sort code.',
         },
         {
           name: 'Invoices',

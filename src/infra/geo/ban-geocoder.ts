@@ -1,9 +1,4 @@
-import type {
-  GeocodeAnswer,
-  GeocodeCandidate,
-  Geocoder,
-  GeocodeType,
-} from '../../domain/places/ports.ts';
+import type { GeocodeAnswer, GeocodeCandidate, Geocoder, GeocodeType } from '../../domain/places/ports.ts';
 import { backoffMs, breaker, pace, retryAfterMs, sleep } from './pacing.ts';
 
 /**

@@ -97,7 +97,9 @@ export function osrmTravelTimes(options: OsrmOptions): TravelTimes {
         throw new RouterFailure(typeof body?.code === 'string' ? body.code : `HTTP ${response.status}`);
       }
       const rows = (m: unknown) =>
-        Array.isArray(m) && m.length === sources.length && m.every((r) => Array.isArray(r) && r.length === destinations.length)
+        Array.isArray(m) &&
+        m.length === sources.length &&
+        m.every((r) => Array.isArray(r) && r.length === destinations.length)
           ? (m as (number | null)[][])
           : null;
       const durations = rows(body.durations);

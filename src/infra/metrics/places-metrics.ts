@@ -33,7 +33,8 @@ export function placesMetrics(registry: Registry): PlacesObserver {
     cacheLookup: (hit) => lookups.labels(hit ? 'hit' : 'miss').inc(),
     geocoderFallback: (reason) => geocoderFallbacks.labels(reason).inc(),
     // OSRM's error codes are a short documented list; anything else is counted as "other".
-    travelTimesFallback: (reason) => routerFallbacks.labels(ROUTER_REASONS.has(reason) ? reason : 'other').inc(),
+    travelTimesFallback: (reason) =>
+      routerFallbacks.labels(ROUTER_REASONS.has(reason) ? reason : 'other').inc(),
   };
 }
 

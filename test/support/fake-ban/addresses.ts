@@ -84,7 +84,9 @@ function citycodeOf(postcode: string, city: string): string {
     codeCommune: string;
     nomCommune: string;
   }>;
-  const found = entries.find((e) => e.codePostal === postcode && words(e.nomCommune).join(' ') === words(city).join(' '));
+  const found = entries.find(
+    (e) => e.codePostal === postcode && words(e.nomCommune).join(' ') === words(city).join(' '),
+  );
   if (!found) throw new Error(`no commune ${city} for ${postcode}`);
   return found.codeCommune;
 }
@@ -129,7 +131,11 @@ export function banFeatures(): BanFeature[] {
     if (number) features.push(feature);
     const known = streets.get(streetKey);
     if (known) known.rows.push(row);
-    else streets.set(streetKey, { rows: [row], sample: { ...feature, type: 'street', housenumber: null, id: streetId } });
+    else
+      streets.set(streetKey, {
+        rows: [row],
+        sample: { ...feature, type: 'street', housenumber: null, id: streetId },
+      });
   }
   for (const { rows, sample } of streets.values()) {
     const lat = rows.reduce((s, r) => s + r.lat, 0) / rows.length;
@@ -152,7 +158,9 @@ export function lambert93(lat: number, lng: number): { x: number; y: number } {
   const ys = 12655612.049876;
   const phi = (lat * Math.PI) / 180;
   const lambda = ((lng - 3) * Math.PI) / 180;
-  const latiso = Math.log(Math.tan(Math.PI / 4 + phi / 2) * ((1 - e * Math.sin(phi)) / (1 + e * Math.sin(phi))) ** (e / 2));
+  const latiso = Math.log(
+    Math.tan(Math.PI / 4 + phi / 2) * ((1 - e * Math.sin(phi)) / (1 + e * Math.sin(phi))) ** (e / 2),
+  );
   const r = c * Math.exp(-n * latiso);
   return {
     x: Math.round((xs + r * Math.sin(n * lambda)) * 100) / 100,

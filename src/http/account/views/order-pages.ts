@@ -158,7 +158,10 @@ function placeSection(ctx: PageContext, o: OrderWithEvents) {
   const { t } = ctx;
   if (o.deliveryAddress === null) return '';
   const located =
-    o.deliveryLat !== null && o.deliveryLng !== null && o.deliveryLocationPrecision && o.deliveryLocationSource
+    o.deliveryLat !== null &&
+    o.deliveryLng !== null &&
+    o.deliveryLocationPrecision &&
+    o.deliveryLocationSource
       ? html`${t('place.value', {
           lat: o.deliveryLat.toFixed(6),
           lng: o.deliveryLng.toFixed(6),

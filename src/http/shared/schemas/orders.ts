@@ -3,12 +3,7 @@ import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
-import {
-  addressWarningsField,
-  deliveryLocationField,
-  LatitudeInput,
-  LongitudeInput,
-} from './places.ts';
+import { addressWarningsField, deliveryLocationField, LatitudeInput, LongitudeInput } from './places.ts';
 import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
 import {
@@ -81,7 +76,10 @@ export const OrderCreateRequest = Type.Object(
       ]),
     ),
     delivery_lng: Type.Optional(
-      Type.Union([LongitudeInput("**Extension.** The delivery's longitude, with `delivery_lat`."), Type.Null()]),
+      Type.Union([
+        LongitudeInput("**Extension.** The delivery's longitude, with `delivery_lat`."),
+        Type.Null(),
+      ]),
     ),
   },
   { additionalProperties: false },
@@ -106,7 +104,9 @@ export const OrderPatchRequest = Type.Object(
         Type.Null(),
       ]),
     ),
-    delivery_lng: Type.Optional(Type.Union([LongitudeInput("**Extension.** With `delivery_lat`."), Type.Null()])),
+    delivery_lng: Type.Optional(
+      Type.Union([LongitudeInput('**Extension.** With `delivery_lat`.'), Type.Null()]),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

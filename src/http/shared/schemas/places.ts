@@ -13,11 +13,15 @@ export const LongitudeInput = (description: string) =>
 
 export const DeliveryLocationSchema = Type.Object(
   {
-    lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude, WGS 84 decimal degrees (6 decimals at most).' }),
+    lat: Type.Number({
+      minimum: -90,
+      maximum: 90,
+      description: 'Latitude, WGS 84 decimal degrees (6 decimals at most).',
+    }),
     lng: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude, WGS 84 decimal degrees.' }),
     precision: StringEnum(LOCATION_PRECISIONS, {
       description:
-        '`rooftop`: the house number; `street`: the street (or a delivery learned to ~100 m); `locality`: a named place or a commune\'s centre; `postcode`: the postcode\'s point (no geocoder\'s word).',
+        "`rooftop`: the house number; `street`: the street (or a delivery learned to ~100 m); `locality`: a named place or a commune's centre; `postcode`: the postcode's point (no geocoder's word).",
     }),
     source: StringEnum(LOCATION_SOURCES, {
       description:
@@ -27,7 +31,7 @@ export const DeliveryLocationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const AddressWarningSchema = Type.Object(
+const AddressWarningSchema = Type.Object(
   {
     code: StringEnum(ADDRESS_WARNING_CODES, {
       description:
@@ -40,7 +44,7 @@ export const AddressWarningSchema = Type.Object(
 
 export const deliveryLocationField = Type.Union([DeliveryLocationSchema, Type.Null()], {
   description:
-    "**Extension.** Where the delivery address is (SPEC §11), for the brand that owns the order and its courier; never shown on the tracking page. Null while the order awaits its address.",
+    '**Extension.** Where the delivery address is (SPEC §11), for the brand that owns the order and its courier; never shown on the tracking page. Null while the order awaits its address.',
 });
 export const addressWarningsField = Type.Array(AddressWarningSchema, {
   maxItems: 10,
@@ -57,7 +61,14 @@ export const AddressValidateRequest = Type.Object(
       examples: ['12 Place Léon Blum, 75011 Paris'],
     }),
     postcode: Type.Optional(
-      Type.Union([Type.String({ maxLength: 10, description: 'The postcode, when typed apart (it wins over the address\'s).', examples: ['75011'] }), Type.Null()]),
+      Type.Union([
+        Type.String({
+          maxLength: 10,
+          description: "The postcode, when typed apart (it wins over the address's).",
+          examples: ['75011'],
+        }),
+        Type.Null(),
+      ]),
     ),
   },
   { additionalProperties: false },
@@ -79,10 +90,15 @@ export const AddressValidateResponse = Type.Object(
       ],
       { description: 'Why an order would be refused; null when it would be accepted.' },
     ),
-    address: Type.String({ maxLength: 500, description: 'The address as the geocoder writes it, else as given.' }),
+    address: Type.String({
+      maxLength: 500,
+      description: 'The address as the geocoder writes it, else as given.',
+    }),
     postcode: Type.Union([Type.String({ maxLength: 5 }), Type.Null()]),
     city: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
-    zone: Type.Union([StringEnum(PRICING_ZONES), Type.Null()], { description: 'The pricing zone (SPEC §7).' }),
+    zone: Type.Union([StringEnum(PRICING_ZONES), Type.Null()], {
+      description: 'The pricing zone (SPEC §7).',
+    }),
     sort_code: Type.Union([Type.String({ maxLength: 16 }), Type.Null()], {
       description: "The hub's sort code, as printed on the label (SPEC §10).",
     }),

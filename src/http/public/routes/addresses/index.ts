@@ -20,7 +20,7 @@ export function addressRoutes(app: TypedApp, deps: AddressesRouteContext): void 
           '**Extension.** Where the address is (the geocoder, else its postcode), whether it is served, its pricing zone, ' +
           "the hub's sort code and what may be wrong with it (`warnings`, as an order would carry them). An address " +
           'outside Île-de-France, without a French postcode, or that the geocoder surely places in another département ' +
-          'than its postcode\'s answers 200 with `available: false` and the `reason` an order would get. A geocoder ' +
+          "than its postcode's answers 200 with `available: false` and the `reason` an order would get. A geocoder " +
           'outage is the warning `address_check_unavailable`, never an error. Any valid key.',
         tags: ['Addresses'],
         body: AddressValidateRequest,

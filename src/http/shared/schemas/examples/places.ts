@@ -7,7 +7,10 @@ const LEON_BLUM = { lat: 48.858828, lng: 2.379506 };
 export const ADDRESS_EXAMPLES: Record<string, OperationExamples> = {
   validateAddress: {
     request: {
-      address: { summary: 'An address as typed at checkout', value: { address: '12 place Leon Blum 75011 Paris' } },
+      address: {
+        summary: 'An address as typed at checkout',
+        value: { address: '12 place Leon Blum 75011 Paris' },
+      },
       postcodeApart: {
         summary: 'The postcode typed in its own field',
         value: { address: '12 place Léon Blum, Paris', postcode: '75011' },
