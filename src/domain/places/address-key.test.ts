@@ -21,3 +21,10 @@ describe('the key an address is cached under', () => {
     expect(addressKey('12 rue Oberkampf bis 75011 Paris')).not.toBe(key);
   });
 });
+
+describe('words that are names of JavaScript objects', () => {
+  it('are words like any other', () => {
+    expect(addressKey('1 rue constructor 75011 Paris')).toBe('1 rue constructor 75011 paris');
+    expect(addressKey('1 impasse __proto__ 75011 Paris')).toBe('1 impasse proto 75011 paris');
+  });
+});
