@@ -185,14 +185,20 @@ describe('the geocoder adapter (BAN / addok)', () => {
     expect(ban.requests).toHaveLength(asked);
   });
 
-  it('paces its own requests under its rate', async () => {
-    ban = await startFakeBan({ ratePerSecond: 5, blockSeconds: 60 });
-    const geocoder = banGeocoder({ baseUrl: ban.url, timeoutMs: 5000, ratePerSecond: 4 });
-    const answers = await Promise.all(
-      [1, 2, 3, 4, 5, 6].map(() => geocoder.search(LEON_BLUM, inSeconds(30))),
-    );
+  it('paces its own requests under its rate, spaced evenly for the whole process', async () => {
+    ban = await startFakeBan();
+    const geocoder = banGeocoder({ baseUrl: ban.url, timeoutMs: 5000, ratePerSecond: 2 });
+    const started = Date.now();
+    const answers = await Promise.all([1, 2, 3, 4].map(() => geocoder.search(LEON_BLUM, inSeconds(30))));
     expect(answers.every((a) => a.status === 'found')).toBe(true);
-    expect(ban.requests.every((r) => r.status === 200)).toBe(true);
+    // Four turns half a second apart: the last one at least 1.5 s after the first (a busy machine
+    // only makes it later).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1450);
+    // Past its deadline, a turn is not waited for: "throttled" at once, nothing sent.
+    const asked = ban.requests.length;
+    const hurried = await Promise.all([1, 2, 3].map(() => geocoder.search(LEON_BLUM, Date.now() + 700)));
+    expect(hurried.map((a) => a.status)).toContain('throttled');
+    expect(ban.requests.length - asked).toBeLessThan(3);
   });
 
   it('retries a 5xx with backoff, honouring its Retry-After', async () => {

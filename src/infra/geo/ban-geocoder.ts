@@ -134,8 +134,9 @@ export function banGeocoder(options: BanGeocoderOptions): Geocoder {
         }
         const wait = retryAfterMs(response.headers.get('retry-after'), now());
         if (response.status === 429) {
-          // Everyone waits: the limit is the client address's, not this request's.
-          turns.pauseUntil(now() + (wait ?? 5_000));
+          // Everyone waits: the limit is the client address's, not this request's. A little past
+          // the time given, so that the first request after it does not land on its edge.
+          turns.pauseUntil(now() + (wait ?? 5_000) + 100);
           last = 'throttled';
           continue;
         }
