@@ -27,7 +27,7 @@ const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
 
 /** At most this long (the column's bound): an address is at most 500 characters as typed. */
 const MAX_KEY_LENGTH = 600;
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[^ -~\t\n\r]/;
 const SEPARATORS = /[^a-z0-9]+/;
 
 /**
