@@ -371,3 +371,36 @@ describe('DKIM', () => {
     );
   });
 });
+
+describe('places (GEOCODER_*, OSRM_*)', () => {
+  it('are off by default: npm start calls no geocoder nor router', () => {
+    expect(loadConfig({})).toMatchObject({ geocoder: null, router: null });
+  });
+
+  it('read the geocoder and the router with their defaults', () => {
+    expect(
+      loadConfig({ GEOCODER_URL: 'https://api-adresse.data.gouv.fr/', OSRM_URL: 'http://osrm:5000' }),
+    ).toMatchObject({
+      geocoder: {
+        url: 'https://api-adresse.data.gouv.fr',
+        timeoutMs: 3000,
+        ratePerSecond: 40,
+        budgetMs: 300,
+      },
+      router: { url: 'http://osrm:5000', timeoutMs: 5000, profiles: ['van'] },
+    });
+    expect(
+      loadConfig({ OSRM_URL: 'http://osrm:5000', OSRM_PROFILES: 'van, cargo_bike,van' }).router?.profiles,
+    ).toEqual(['van', 'cargo_bike']);
+  });
+
+  it('name what is wrong', () => {
+    expect(() => loadConfig({ GEOCODER_URL: 'addok:7878' })).toThrow('GEOCODER_URL must be an http(s) URL');
+    expect(() => loadConfig({ OSRM_PROFILES: 'truck' })).toThrow(
+      'OSRM_PROFILES must be a comma-separated list of cargo_bike, van, on_foot, got "truck"',
+    );
+    expect(() => loadConfig({ GEOCODER_RATE_PER_SECOND: '0' })).toThrow(
+      /GEOCODER_RATE_PER_SECOND must be between 1/,
+    );
+  });
+});

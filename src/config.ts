@@ -4,6 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parsePostalAddress } from './domain/einvoicing/postal-address.ts';
 import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
+import { isVehicleProfile, VEHICLE_PROFILES, type VehicleProfile } from './domain/places/vehicles.ts';
 
 /**
  * Every setting of the service, read from the environment once at start-up and passed down.
@@ -139,6 +140,32 @@ export interface Config {
   retention: { messageLogDays: number; recipientDataDays: number };
   /** E-invoicing (docs/einvoicing.md): the VAT option and the platform the documents go to. */
   einvoicing: EInvoicingConfig;
+  /**
+   * The geocoder (GEOCODER_*: the Base Adresse Nationale's API or a self-hosted addok); null (the
+   * default): no outside call, addresses placed at their postcode (docs/places.md).
+   */
+  geocoder: GeocoderConfig | null;
+  /** The router of travel times (OSRM_*); null (the default): great-circle estimates. */
+  router: RouterConfig | null;
+}
+
+interface GeocoderConfig {
+  /** `https://api-adresse.data.gouv.fr` or an addok's base URL; `/search/` is appended. */
+  url: string;
+  /** One request's timeout (the job and the validate route wait this long), ms. */
+  timeoutMs: number;
+  /** Requests a second this process sends at most (BAN allows 50 per client address). */
+  ratePerSecond: number;
+  /** How long an order's creation waits for the geocoder before going on with `address_check_pending`, ms. */
+  budgetMs: number;
+}
+
+interface RouterConfig {
+  /** An osrm-routed's base URL; `/table/v1/{profile}/…` is appended. */
+  url: string;
+  timeoutMs: number;
+  /** The vehicle profiles it routes (its data's); the others are estimated. */
+  profiles: VehicleProfile[];
 }
 
 export interface EInvoicingConfig {
@@ -395,6 +422,39 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^\\+[1-9][0-9]{6,14}$',
     hint: 'must be a number in E.164 form, e.g. +33612345678',
   }),
+  GEOCODER_URL: Text(
+    'geocoder: the Base Adresse Nationale (https://api-adresse.data.gouv.fr) or an addok; unset: addresses at their postcode',
+    { pattern: '^https?://\\S+$', hint: 'must be an http(s) URL' },
+  ),
+  GEOCODER_TIMEOUT_MS: Int(
+    3000,
+    100,
+    60_000,
+    "one geocoder request's timeout (the address-check job waits this long)",
+  ),
+  GEOCODER_RATE_PER_SECOND: Int(
+    40,
+    1,
+    10_000,
+    'geocoder requests a second per process (BAN allows 50 per address)',
+  ),
+  GEOCODER_BUDGET_MS: Int(
+    300,
+    0,
+    10_000,
+    "how long an order's creation waits for the geocoder; then address_check_pending, checked by a job",
+  ),
+  OSRM_URL: Text('OSRM router of travel times (osrm-routed); unset: great-circle estimates', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  OSRM_TIMEOUT_MS: Int(5000, 100, 120_000, "one router request's timeout"),
+  OSRM_PROFILES: Type.String({
+    default: 'van',
+    pattern: `^(${VEHICLE_PROFILES.join('|')})(\\s*,\\s*(${VEHICLE_PROFILES.join('|')}))*$`,
+    hint: `must be a comma-separated list of ${VEHICLE_PROFILES.join(', ')}`,
+    description: "the vehicles OSRM_URL's data routes (the others are estimated)",
+  }),
   TWILIO_API_BASE: Type.String({
     default: 'https://api.twilio.com',
     pattern: '^https?://\\S+$',
@@ -440,10 +500,13 @@ export const ENV_SCHEMA = Type.Object({
   EINVOICE_DIR: Text(
     'directory platform: where documents and statuses are written (default DATA_DIR/einvoices)',
   ),
-  EINVOICE_PA_FLOW_URL: Secret('AFNOR platform: the Flow Service base URL (https; http only on the loopback)', {
-    pattern: '^https?://\\S+$',
-    hint: 'must be an http(s) URL',
-  }),
+  EINVOICE_PA_FLOW_URL: Secret(
+    'AFNOR platform: the Flow Service base URL (https; http only on the loopback)',
+    {
+      pattern: '^https?://\\S+$',
+      hint: 'must be an http(s) URL',
+    },
+  ),
   EINVOICE_PA_TOKEN_URL: Secret('AFNOR platform: its OAuth 2.0 token endpoint', {
     pattern: '^https?://\\S+$',
     hint: 'must be an http(s) URL',
@@ -695,6 +758,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       recipientDataDays: e.RECIPIENT_DATA_RETENTION_DAYS,
     },
     einvoicing: einvoicing(e, path.resolve(cwd, e.DATA_DIR), cwd),
+    geocoder: e.GEOCODER_URL
+      ? {
+          url: e.GEOCODER_URL.replace(/\/+$/, ''),
+          timeoutMs: e.GEOCODER_TIMEOUT_MS,
+          ratePerSecond: e.GEOCODER_RATE_PER_SECOND,
+          budgetMs: e.GEOCODER_BUDGET_MS,
+        }
+      : null,
+    router: e.OSRM_URL
+      ? {
+          url: e.OSRM_URL.replace(/\/+$/, ''),
+          timeoutMs: e.OSRM_TIMEOUT_MS,
+          profiles: [...new Set(e.OSRM_PROFILES.split(',').map((p) => p.trim()))].filter(isVehicleProfile),
+        }
+      : null,
   };
 }
 

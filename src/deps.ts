@@ -18,6 +18,7 @@ import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
 import type { Pool } from './db/pool.ts';
 import { privacyTransact } from './db/privacy-stores.ts';
+import { addressPointsRepository } from './db/repositories/address-points-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { messageLogsRepository } from './db/repositories/message-logs-repository.ts';
@@ -43,11 +44,17 @@ import {
 } from './domain/einvoicing/transmission-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
-import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
+import { type AddressChecks, addressChecks } from './domain/orders/address-checks.ts';
+import { deliveryLocationOf, type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
 import { type CursorCodec, keyFromSecret, lazyCursorCodec } from './domain/pagination/cursor.ts';
 import { type PickupService, pickupService } from './domain/pickups/pickup-service.ts';
+import { type AddressValidator, addressValidator } from './domain/places/address-validation.ts';
+import { knownAddresses } from './domain/places/known-addresses.ts';
+import { type PlaceService, placeService } from './domain/places/place-service.ts';
+import type { PlaceStore, PlacesObserver, TravelTimes } from './domain/places/ports.ts';
+import { estimatedTravelTimes } from './domain/places/travel-estimate.ts';
 import { type MessageLogRetention, messageLogRetention } from './domain/privacy/message-log-retention.ts';
 import { type RecipientDataService, recipientDataService } from './domain/privacy/recipient-data-service.ts';
 import type { ImageCodec } from './domain/proofs/ports.ts';
@@ -90,6 +97,8 @@ import { outbox } from './events/outbox.ts';
 import { type IdempotentRequests, idempotentRequests } from './http/public/idempotent-requests.ts';
 import { SMS_STATUS_PATH } from './http/sms/paths.ts';
 import { createEInvoicePlatform } from './infra/einvoicing/index.ts';
+import { banGeocoder } from './infra/geo/ban-geocoder.ts';
+import { osrmTravelTimes } from './infra/geo/osrm-travel-times.ts';
 import { jsonRequester } from './infra/http/json-request.ts';
 import { outboundClient } from './infra/http/outbound-client.ts';
 import { sendWebhook } from './infra/http/outbound-http.ts';
@@ -157,6 +166,16 @@ export interface Deps extends CoreDeps, WiredConnectors {
   rounds: RoundService;
   rates: RateService;
   orders: OrderService;
+  /** Where delivery addresses are (geocoder, cache, deliveries, postcodes) and what is wrong with them. */
+  places: PlaceService;
+  /** The shared cache of places (address_points): the check_addresses job drops its expired rows. */
+  placeStore: PlaceStore;
+  /** `POST /addresses/validate`. */
+  addressValidator: AddressValidator;
+  /** The address checks a creation could not wait for (the check_addresses job). */
+  addressChecks: AddressChecks;
+  /** Travel times between points for a vehicle: OSRM when OSRM_URL is set, else estimates (SPEC §11). */
+  travelTimes: TravelTimes;
   pickups: PickupService;
   /** Proof of delivery: signed file URLs, the proof members of orders, the files' retention. */
   proofs: ProofService;
@@ -229,7 +248,7 @@ export function createDeps(
     mailer?: Mailer;
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
-    observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver };
+    observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver; places?: PlacesObserver };
     /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
     recipientMailer?: RecipientMailer;
@@ -329,7 +348,38 @@ export function createDeps(
     { originOf: (trackingRef) => stores.connectorSync.platformOfOrder(trackingRef) },
   );
   const links = orderLinks(baseUrl);
-  const orders = orderService({ stores, transact, grids, outbox: events, clock, cursors, links });
+  // Places (docs/places.md): no geocoder nor router unless configured, so `npm start` calls nobody.
+  const placeStore = addressPointsRepository(pool);
+  const known = knownAddresses(placeStore);
+  const placesObserver = options.observers?.places;
+  const places = placeService({
+    geocoder: config.geocoder
+      ? banGeocoder({
+          baseUrl: config.geocoder.url,
+          timeoutMs: config.geocoder.timeoutMs,
+          ratePerSecond: config.geocoder.ratePerSecond,
+          log,
+          now: () => clock().getTime(),
+        })
+      : null,
+    store: placeStore,
+    known,
+    clock,
+    budgetMs: config.geocoder?.budgetMs ?? 0,
+    timeoutMs: config.geocoder?.timeoutMs ?? 0,
+    observer: placesObserver,
+    log,
+  });
+  const travelTimes = config.router
+    ? osrmTravelTimes({
+        baseUrl: config.router.url,
+        profiles: config.router.profiles,
+        timeoutMs: config.router.timeoutMs,
+        log,
+        onFallback: (reason) => placesObserver?.travelTimesFallback(reason),
+      })
+    : estimatedTravelTimes;
+  const orders = orderService({ stores, places, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
   // Proof files: written by the proofs, deleted by their retention and by a recipient's erasure.
   const objects = createObjectStore(config);
@@ -347,6 +397,15 @@ export function createDeps(
     pickups,
     clock,
     observer: options.observers?.scans,
+    // Where a parcel was delivered teaches its address its point (decision 0008).
+    learnPlace: (order, point) =>
+      order.deliveryAddress
+        ? places.learnFromDelivery(
+            order.deliveryAddress,
+            { lat: point.latitude, lng: point.longitude },
+            deliveryLocationOf(order),
+          )
+        : Promise.resolve(false),
     // order.delivered / order.delivery_failed carry the proof with 7-day URLs (decision 0006).
     doorEventMembers: async (orderId, attempt) => ({
       ...(await proofs.membersOf(
@@ -532,6 +591,11 @@ export function createDeps(
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
     rates,
     orders,
+    places,
+    placeStore,
+    addressValidator: addressValidator({ places, sortCodes: () => labels.sortCodes() }),
+    addressChecks: addressChecks({ stores, places, outbox: events, clock, links }),
+    travelTimes,
     pickups,
     proofs,
     images,
@@ -571,7 +635,7 @@ export function createDeps(
       },
     },
     /** Caches that poll the database for changes made by other instances (started with the app). */
-    watchers: [grids, listeners, directory],
+    watchers: [grids, listeners, directory, known],
     cursors,
     optOutKey,
     recipientSettingsStore: recipientSettings,

@@ -12,7 +12,11 @@ import { explainListenError } from './runtime/listen-errors.ts';
 export interface Observability {
   metrics: ServiceMetrics;
   /** createDeps' `observers`. */
-  observers: { webhookDeliveries: ServiceMetrics['webhookDeliveries']; scans: ServiceMetrics['scans'] };
+  observers: {
+    webhookDeliveries: ServiceMetrics['webhookDeliveries'];
+    scans: ServiceMetrics['scans'];
+    places: ServiceMetrics['places'];
+  };
   /** startWorker's `jobObserver`. */
   jobObserver: ServiceMetrics['jobs'];
   /** buildApp's `metrics`: requests counted; `/metrics` on PORT when METRICS_TOKEN is set. */
@@ -70,7 +74,7 @@ export async function startObservability(
         });
   return {
     metrics,
-    observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans },
+    observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans, places: metrics.places },
     jobObserver: metrics.jobs,
     http: { sink: metrics, token: config.metricsToken },
     exposition: metrics.exposition,

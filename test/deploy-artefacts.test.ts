@@ -525,3 +525,39 @@ describe('every probe path the artefacts name', () => {
     expect(response.statusCode, response.body).toBe(200);
   });
 });
+
+describe('the optional engines of places (docs/places.md)', () => {
+  it('are compose services of the `places` profile only, which the app reaches through GEOCODER_URL and OSRM_URL', () => {
+    const places = Object.entries(COMPOSE.services).filter(
+      ([, s]) => (s as { profiles?: string[] }).profiles,
+    );
+    expect(places.map(([name, s]) => [name, (s as { profiles?: string[] }).profiles])).toEqual([
+      ['addok', ['places']],
+      ['addok-redis', ['places']],
+      ['osrm', ['places']],
+    ]);
+    expect(COMPOSE.services.osrm?.command).toContain('--max-table-size');
+    for (const [, service] of APP_SERVICES) {
+      expect(environmentOf(service)).toMatchObject({ GEOCODER_URL: '', OSRM_URL: '' });
+    }
+  });
+
+  it('are a Kubernetes kustomization of their own, each a Deployment and the Service its URL names', () => {
+    const dir = 'deploy/kubernetes/places';
+    const kustomization = parseAllDocuments(read(`${dir}/kustomization.yaml`))[0]!.toJS() as {
+      resources: string[];
+    };
+    const objects = kustomization.resources.flatMap((f) =>
+      parseAllDocuments(read(`${dir}/${f}`)).map((d) => d.toJS() as K8sObject),
+    );
+    const service = (name: string) => objects.find((o) => o.kind === 'Service' && o.metadata.name === name);
+    expect(service('addok')?.spec.ports[0].port).toBe(7878);
+    expect(service('osrm')?.spec.ports[0].port).toBe(5000);
+    expect(objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name)).toEqual([
+      'addok',
+      'osrm',
+    ]);
+    expect(read(`${dir}/kustomization.yaml`)).toContain('GEOCODER_URL: http://addok:7878');
+    expect(read(`${dir}/kustomization.yaml`)).toContain('OSRM_URL: http://osrm:5000');
+  });
+});

@@ -171,11 +171,14 @@ describe('webhooks', () => {
       total_weight: 1800,
     });
     expect(order.shipping_address).toMatchObject({
-      address1: '12 rue Oberkampf',
+      address1: '12 Place Léon Blum',
       zip: '75011',
       city: 'Paris',
       country_code: 'FR',
       phone: '+33 6 12 34 56 78',
+      // Geocoded as Shopify does a shipping address: the address's real point.
+      latitude: 48.858828,
+      longitude: 2.379506,
     });
     expect(order.shipping_lines[0]).toMatchObject({ code: 'dlv-same-day', source: 'delivery-orders' });
     expect(JSON.parse(sent[1]!.body)).toMatchObject({

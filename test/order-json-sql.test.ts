@@ -79,6 +79,21 @@ const orderRow = fc.record({
   promised_date: fc.date({ min: new Date('2020-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }),
   created_at: instant,
   updated_at: instant,
+  // Where the address is (migration 0046): any 6-decimal point of the region, each column maybe null
+  // (the JSON says null unless all four are set), and warnings whose text JSON and SQL escape alike.
+  delivery_lat: nullable(fc.integer({ min: 48_120_000, max: 49_240_000 }).map((x) => x / 1e6)),
+  delivery_lng: nullable(fc.integer({ min: 1_440_000, max: 3_560_000 }).map((x) => x / 1e6)),
+  delivery_location_precision: nullable(fc.constantFrom('rooftop', 'street', 'locality', 'postcode')),
+  delivery_location_source: nullable(fc.constantFrom('brand', 'geocoder', 'delivery', 'postcode')),
+  address_warnings: fc.array(
+    fc.oneof(
+      fc.record({ code: fc.constantFrom('address_uncertain', 'postcode_mismatch'), message: text }),
+      // What a fix by hand may leave: a member missing or not a string, an entry not an object.
+      fc.record({ code: fc.oneof(text, fc.integer()), extra: text }, { requiredKeys: [] }),
+      text,
+    ),
+    { maxLength: 3 },
+  ),
 });
 
 let counter = 0;
@@ -113,9 +128,10 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
             `INSERT INTO orders (tracking_ref, brand_id, status, reference, customer_email, amount_cents, pickup_address,
                 delivery_address, delivery_postcode, delivery_city, delivery_zone, delivery_recipient, delivery_phone,
                 delivery_email, service, unit_type, quantity, unit_weight_grams, price_excl_tax_cents, vat_cents,
-                price_cents, promised_date, created_at, updated_at, priced_at, history)
+                price_cents, promised_date, created_at, updated_at, priced_at, history, delivery_lat, delivery_lng,
+                delivery_location_precision, delivery_location_source, address_warnings)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'paris', $11, $12, $13, $14, $15, $16, $17, $18, $19,
-                $20, $21, $22, $23, $22, $24)`,
+                $20, $21, $22, $23, $22, $24, $25, $26, $27, $28, $29)`,
             [
               `DLV-${(++counter).toString(16).toUpperCase().padStart(10, '0')}`,
               brand.brandId,
@@ -142,6 +158,11 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
               r.updated_at,
               // A history entry whose note is any text (the detail renders the events too).
               `[${orderEventJsonText({ status: r.status as OrderStatus, at: new Date(r.updated_at), note: r.delivery_recipient })}]`,
+              r.delivery_lat,
+              r.delivery_lng,
+              r.delivery_location_precision,
+              r.delivery_location_source,
+              JSON.stringify(r.address_warnings),
             ],
           );
         }
@@ -180,11 +201,14 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
           delivery_address: nullable(
             fc.constantFrom('12 rue Oberkampf 75011 Paris', '3 rue de la Paix 93100 Montreuil'),
           ),
+          // The brand's point of the delivery (SPEC §11), given with an address only.
+          point: nullable(fc.constantFrom([48.858828, 2.379506], [48.86415, 2.44322], [48.9, 2.3])),
         }),
-        async (input) => {
+        async ({ point, ...input }) => {
           const prepared = await t.deps.orders.prepare(context, {
             customer_email: 'a@example.com',
             ...input,
+            ...(point && input.delivery_address ? { delivery_lat: point[0], delivery_lng: point[1] } : {}),
           });
           const { order, json } = await t.deps.orders.insertRendered(prepared);
           const read = await t.deps.orders.get(brand.brandId, order.trackingRef);
@@ -227,6 +251,13 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
       reference: 'R \\ "2"',
       delivery_phone: null,
     });
+    // The brand's point, then back to where the address says.
+    await t.deps.orders.update(brand.brandId, later.trackingRef, {
+      delivery_lat: 48.86415,
+      delivery_lng: 2.44322,
+    });
+    await expectSame();
+    await t.deps.orders.update(brand.brandId, later.trackingRef, { delivery_lat: null, delivery_lng: null });
     await t.deps.orders.setStatus(later.trackingRef, 'picked_up', 'Scanned « at the hub »');
     await expectSame();
     // A fix by hand, which does not store the JSON: the stored text is marked stale, not served.
@@ -239,7 +270,7 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
       "SELECT priced_at = (history->1->>'at')::timestamptz AS priced, json_array_length(history) AS events FROM orders WHERE tracking_ref = $1",
       [later.trackingRef],
     );
-    expect(rows[0]).toEqual({ priced: true, events: 4 });
+    expect(rows[0]).toEqual({ priced: true, events: 6 });
   });
 
   it('are rewritten by refresh_order_json: every row once per rendering version, then rows marked stale', async () => {

@@ -185,6 +185,9 @@ const ERASED_FIELDS = {
   delivery_recipient: null,
   delivery_phone: null,
   delivery_email: null,
+  // Where the recipient lives, and the flags quoting the geocoder's reading of the address.
+  delivery_location: null,
+  address_warnings: [],
 };
 
 describe('retention of the recipient’s data', () => {

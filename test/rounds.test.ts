@@ -120,6 +120,8 @@ describe('planning a day', () => {
         address: ADDRESSES.oberkampf12,
         postcode: '75011',
         city: 'Paris',
+        // No geocoder in this suite: the postcode's point (SPEC §11), for the courier's navigation.
+        delivery_location: { lat: 48.8574, lng: 2.3795, precision: 'postcode', source: 'postcode' },
         phone: '+33612345678',
         sort_code: 'PAR-11',
         quantity: 1,

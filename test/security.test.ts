@@ -85,6 +85,7 @@ describe('every authenticated route', () => {
       expect.arrayContaining([
         'GET /public/v1/me',
         'POST /public/v1/rates',
+        'POST /public/v1/addresses/validate',
         'POST /public/v1/orders',
         'GET /public/v1/orders',
         'GET /public/v1/orders/:trackingRef',

@@ -151,8 +151,28 @@ describe('orders/paid', () => {
       delivery_phone: '+33612345678',
       service: 'standard',
       status: 'pending',
+      // The shipping address's coordinates, as Shopify geocoded them: the brand's point (SPEC §11).
+      delivery_lat: 48.858828,
+      delivery_lng: 2.379506,
+      delivery_location_precision: 'rooftop',
+      delivery_location_source: 'brand',
     });
     expect(Number(created.amount_cents)).toBe(4250);
+  });
+
+  it('leaves out coordinates the API would refuse (outside Île-de-France): the address is placed as any other', async () => {
+    const order = paidOrderPayload();
+    const text = order.text.replace(
+      '"latitude":48.858828,"longitude":2.379506',
+      '"latitude":45.764043,"longitude":4.835659',
+    );
+    expect(text).not.toBe(order.text);
+    expect(await deliver('orders/paid', text)).toMatch(/^created DLV-/);
+    const [created] = await ordersOf(order.gid);
+    expect(created).toMatchObject({
+      delivery_location_source: 'postcode',
+      delivery_location_precision: 'postcode',
+    });
   });
 
   it('never makes a second order for the same Shopify order, in turn or concurrently', async () => {

@@ -32,6 +32,11 @@ export const EVENT_CATALOGUE = {
     description:
       "A delivery order's promised day was moved (by its recipient, on the tracking page); the price does not change.",
   },
+  'order.address_flagged': {
+    version: 1,
+    description:
+      "A delivery order's address was flagged (address_warnings: the geocoder could not place it surely, or places it in another postcode); correct it with PATCH /orders/{trackingRef}.",
+  },
   'invoice.issued': { version: 1, description: "A month's invoice was issued." },
   'credit_note.issued': {
     version: 1,
@@ -63,6 +68,8 @@ export interface EventPayloads {
   'order.labelled': { order: OrderJson; labelled_at: string };
   /** `previous_promised_date`: the day it was promised before; `changed_by`: who moved it. */
   'order.rescheduled': { order: OrderJson; previous_promised_date: string | null; changed_by: 'recipient' };
+  /** The order with its `address_warnings` (at least one flag: `address_uncertain`, `postcode_mismatch`). */
+  'order.address_flagged': { order: OrderJson };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
   /** `invoice`: the invoice or credit note (its `type` says which) with its new `einvoice_status`. */

@@ -1,6 +1,7 @@
 import { invoiceJson } from '../domain/invoices/invoice-json.ts';
 import type { Order } from '../domain/orders/order.ts';
 import { type OrderLinks, orderJson } from '../domain/orders/order-json.ts';
+import { addressWarning } from '../domain/places/warnings.ts';
 import type { EventPayloads, EventType } from './catalogue.ts';
 
 /**
@@ -28,6 +29,13 @@ const ORDER: Order = {
   deliveryRecipient: 'Jane Doe',
   deliveryPhone: '+33612345678',
   deliveryEmail: 'jane@example.com',
+  // At its postcode (no geocoder configured): the offline default's point for 75011.
+  deliveryLat: 48.8574,
+  deliveryLng: 2.3795,
+  deliveryLocationPrecision: 'postcode',
+  deliveryLocationSource: 'postcode',
+  addressWarnings: [],
+  addressCheckDueAt: null,
   service: 'express',
   unitType: 'parcel',
   quantity: 1,
@@ -75,6 +83,19 @@ export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloa
       order: on(links, { status: 'failed_attempt', promisedDate: '2026-11-27' }),
       previous_promised_date: '2026-11-24',
       changed_by: 'recipient',
+    },
+    'order.address_flagged': {
+      order: orderJson(
+        {
+          ...ORDER,
+          deliveryAddress: '12 rue Oberkampf 75012 Paris',
+          deliveryPostcode: '75012',
+          addressWarnings: [
+            addressWarning.postcodeMismatch('75012', '75011', '12 Rue Oberkampf 75011 Paris'),
+          ],
+        },
+        links,
+      ),
     },
     'invoice.issued': { invoice: invoiceJson(INVOICE) },
     'credit_note.issued': {

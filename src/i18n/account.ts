@@ -7,6 +7,7 @@
  */
 
 import { isLocale, type Locale } from './locales.ts';
+import { PLACES_WORDS } from './places.ts';
 import { fill, type Words } from './words.ts';
 
 const ACCOUNT = {
@@ -1894,8 +1895,8 @@ const ACCOUNT = {
   'notifications.logoRemove': { en: 'Remove the logo', fr: 'Retirer le logo' },
 } satisfies Record<string, Words>;
 
-/** The account area's own words: its pages' and its e-mails'. */
-export const ACCOUNT_WORDS = ACCOUNT;
+/** The account area's own words: its pages' and its e-mails' (an order's place among them). */
+export const ACCOUNT_WORDS = { ...ACCOUNT, ...PLACES_WORDS };
 
 type MessageKey = keyof typeof ACCOUNT;
 

@@ -83,6 +83,10 @@ const FIELD_PROBLEMS = {
     fr: 'doit contenir un code postal français valide',
   },
   'address.outsideZone': { en: 'must be in Île-de-France', fr: 'doit être en Île-de-France' },
+  'address.elsewhere': {
+    en: 'is in {found} (département {departement}), not in {postcode}: correct the postcode or the street',
+    fr: 'se trouve au {found} (département {departement}), pas au {postcode} : corrigez le code postal ou la rue',
+  },
   // Webhooks form (and the API's endpoint URLs).
   'url.invalid': { en: 'is not a valid absolute URL', fr: 'n’est pas une URL absolue valide' },
   'url.https': { en: 'must use https', fr: 'doit utiliser https' },

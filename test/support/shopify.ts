@@ -105,10 +105,13 @@ export function paidOrderPayload(
     first_name: 'Jeanne',
     last_name: 'Martin',
     name: 'Jeanne Martin',
-    address1: '12 rue Oberkampf',
+    address1: '12 Place Léon Blum',
     address2: null,
     city: 'Paris',
     zip: options.zip ?? '75011',
+    // As Shopify geocodes a shipping address (a real point: test/fixtures/addresses/paris.csv); the
+    // documented sample's null coordinates otherwise stay (another postcode: Shopify's own point).
+    ...(options.zip === undefined ? { latitude: 48.858828, longitude: 2.379506 } : {}),
     country: 'France',
     country_code: options.country ?? 'FR',
     phone: '06 12 34 56 78',

@@ -170,3 +170,37 @@ describe('shopifyUnits', () => {
     expect(shopifyUnits([{ grams: 0, quantity: 1 }])).toEqual({ unit_type: 'parcel', quantity: 1 });
   });
 });
+
+describe("the shipping address's coordinates (SPEC §11)", () => {
+  const withPoint = (latitude: unknown, longitude: unknown) => {
+    const payload = parseShopifyJson(ORDER) as { shipping_address: Record<string, unknown> };
+    payload.shipping_address.latitude = latitude;
+    payload.shipping_address.longitude = longitude;
+    return payload;
+  };
+  const mapped = (payload: unknown) => {
+    const result = mapPaidOrder(payload, 'all', CARRIER);
+    if (result?.kind !== 'order') throw new Error(`not an order: ${result?.kind}`);
+    return result.input;
+  };
+
+  it('are the order’s delivery_lat / delivery_lng, kept to 6 decimals', () => {
+    expect(mapped(withPoint(48.8588281234, 2.3795059876))).toMatchObject({
+      delivery_lat: 48.858828,
+      delivery_lng: 2.379506,
+    });
+  });
+
+  it('are left out when missing or unusable (none, one, outside the region)', () => {
+    for (const [lat, lng] of [
+      [null, null],
+      [48.86, null],
+      [45.764, 4.8357],
+      [0, 0],
+    ]) {
+      const input = mapped(withPoint(lat, lng));
+      expect(input).not.toHaveProperty('delivery_lat');
+      expect(input).not.toHaveProperty('delivery_lng');
+    }
+  });
+});

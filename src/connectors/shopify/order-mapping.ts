@@ -1,4 +1,6 @@
 import type { OrderInput } from '../../domain/orders/order-input.ts';
+import { parseBrandPoint } from '../../domain/places/coordinates.ts';
+import { roundCoordinate } from '../../domain/places/location.ts';
 import { DEFAULT_SERVICE, isServiceCode, type ServiceCode } from '../../domain/pricing/services.ts';
 import type { OrderFilter, ProblemDetails, ProblemKind } from '../connection.ts';
 import {
@@ -24,6 +26,9 @@ interface ShopifyAddress {
   city?: string | null;
   country_code?: string | null;
   phone?: string | null;
+  /** Shopify's own geocoding of the address (WGS 84), null when it has none. */
+  latitude?: number | null;
+  longitude?: number | null;
 }
 
 export interface ShopifyItem {
@@ -107,6 +112,22 @@ export function shopifyUnits(items: readonly ShopifyItem[]): {
 
 function addressLineOf(a: ShopifyAddress): string | null {
   return addressLine({ street: a.address1, complement: a.address2, postcode: a.zip, city: a.city });
+}
+
+/**
+ * The shipping address's point as Shopify geocoded it, as the order's `delivery_lat`/`delivery_lng`
+ * (6 decimals): only a usable one (both numbers, in Île-de-France). A point the API would refuse is
+ * left out rather than hold the order: the address is then placed as any other.
+ */
+function pointOf(a: ShopifyAddress): Pick<OrderInput, 'delivery_lat' | 'delivery_lng'> {
+  if (typeof a.latitude !== 'number' || typeof a.longitude !== 'number') return {};
+  const point = { delivery_lat: roundCoordinate(a.latitude), delivery_lng: roundCoordinate(a.longitude) };
+  try {
+    parseBrandPoint(point.delivery_lat, point.delivery_lng);
+    return point;
+  } catch {
+    return {};
+  }
 }
 
 function recipient(a: ShopifyAddress): string | null {
@@ -195,6 +216,7 @@ export function mapPaidOrder(payload: unknown, filter: OrderFilter, carrierName:
     service: service ?? DEFAULT_SERVICE,
     ...shopifyUnits(p.line_items ?? []),
     reference: ref.name?.slice(0, 100) ?? null,
+    ...pointOf(address),
   };
   return { kind: 'order', ref, input };
 }

@@ -5,7 +5,7 @@ import type { OutboxEvent } from '../../events/outbox.ts';
 import { coalescedStatements } from '../coalesced-statements.ts';
 import { keyedOutboxCtes, outboxCtes } from '../outbox-sql.ts';
 import type { Pool, Queryable } from '../pool.ts';
-import { INSERT_COLUMNS } from './order-sql.ts';
+import { columnParameter, INSERT_COLUMNS } from './order-sql.ts';
 
 /** A new order as its INSERT writes it: its columns, its stored JSON and history, its event if any. */
 export interface NewOrderRow {
@@ -14,8 +14,8 @@ export interface NewOrderRow {
   pricedAt: Date | null;
   history: string;
   storedJson: string;
-  /** Written with the order (and its subscribers' jobs), only if the order is. */
-  event: OutboxEvent | null;
+  /** Written with the order (and their subscribers' jobs), only if the order is. */
+  events: readonly (OutboxEvent | null)[];
 }
 
 /** The new order's id, or null when its tracking ref was taken (the caller draws another). */
@@ -31,7 +31,7 @@ const INSERT_STATEMENT = `INSERT INTO orders (${INSERT_COLUMNS.map((c) => c.colu
   RETURNING id`;
 
 const insertValues = (row: NewOrderRow) => [
-  ...INSERT_COLUMNS.map((c) => row.order[c.field as keyof NewOrder]),
+  ...INSERT_COLUMNS.map((c) => columnParameter(c.column, row.order[c.field as keyof NewOrder])),
   row.pricedAt,
   row.history,
   row.storedJson,
@@ -56,7 +56,7 @@ export async function insertOrder(db: Queryable, row: NewOrderRow): Promise<Inse
   const values = insertValues(row);
   const pickup = row.order.pickupId !== null;
   if (pickup) values.push(pickupDateFor(row.order.createdAt));
-  const outbox = outboxCtes([row.event], values, 'o');
+  const outbox = outboxCtes(row.events, values, 'o');
   const ctes = [pickup ? PICKUP_CTE : null, outbox ? `o AS (${INSERT_STATEMENT})` : null, outbox?.ctes]
     .filter(Boolean)
     .join(', ');
@@ -118,7 +118,9 @@ async function insertOrders(db: Queryable, rows: NewOrderRow[]): Promise<Inserte
   // Two rows with one token (128 random bits each: never seen) could not be told apart: each alone.
   if (tokens.size < rows.length) return Promise.all(rows.map((row) => insertOrder(db, row)));
   const values: unknown[] = [`[${rows.map(batchRowJson).join(',')}]`, pickupsJson(rows)];
-  const events = rows.flatMap((r) => (r.event ? [{ key: r.order.trackingToken, event: r.event }] : []));
+  const events = rows.flatMap((r) =>
+    r.events.flatMap((event) => (event ? [{ key: r.order.trackingToken, event }] : [])),
+  );
   const outbox = keyedOutboxCtes(events, values, { cte: 'o', key: 'tracking_token' });
   const { rows: inserted } = await db.query<{ id: number; tracking_token: string }>({
     name: outbox ? 'orders.insertBatch.events' : 'orders.insertBatch',

@@ -59,10 +59,44 @@ function memberSql(member: JsonMember, value: ColumnSql, trackingBaseUrl: string
       return `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     case 'vat_rate':
       return `CASE WHEN ${value('price_cents')} IS NULL THEN NULL ELSE ${VAT_RATE}::float8 END`;
+    case 'location':
+      return locationSql(value);
+    case 'warnings':
+      return warningsSql(col);
     case 'tracking_url':
       return `${trackingBaseUrl}::text || ${col}`;
   }
 }
+
+/**
+ * `delivery_location` as `deliveryLocationOf` renders it: null unless the four columns are set. The
+ * object is concatenated, not built by json_build_object (whose text has spaces JSON.stringify does
+ * not write); a float8's text is its shortest exact form, as JavaScript's (PostgreSQL 12 and later).
+ */
+function locationSql(value: ColumnSql): string {
+  const [lat, lng, precision, source] = [
+    'delivery_lat',
+    'delivery_lng',
+    'delivery_location_precision',
+    'delivery_location_source',
+  ].map(value) as [string, string, string, string];
+  return `CASE WHEN ${lat} IS NULL OR ${lng} IS NULL OR ${precision} IS NULL OR ${source} IS NULL THEN NULL
+    ELSE ('{"lat":' || ${lat}::float8::text || ',"lng":' || ${lng}::float8::text || ',"precision":'
+      || to_json(${precision}::text)::text || ',"source":' || to_json(${source}::text)::text || '}')::json END`;
+}
+
+/** `address_warnings` as `warningsJson` renders it: each entry's `code` and `message`, string or null. */
+function warningsSql(col: string): string {
+  const member = (name: string) =>
+    `CASE WHEN jsonb_typeof(w->'${name}') = 'string' THEN to_json(w->>'${name}')::text ELSE 'null' END`;
+  return `(SELECT coalesce('[' || string_agg('{"code":' || ${member('code')} || ',"message":' || ${member('message')} || '}', ',' ORDER BY n) || ']', '[]')
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${col}) = 'array' THEN ${col} ELSE '[]' END) WITH ORDINALITY AS e(w, n))::json`;
+}
+
+/** A column's value as a statement's parameter: a JSON column's as its text (the driver would send an array as a PostgreSQL array). */
+const JSON_COLUMNS: ReadonlySet<string> = new Set(['address_warnings']);
+export const columnParameter = (column: string, value: unknown): unknown =>
+  JSON_COLUMNS.has(column) && value !== null && value !== undefined ? JSON.stringify(value) : value;
 
 /**
  * `storedOrderJson` in SQL (members rendered by row_to_json, whose separators are JSON.stringify's,

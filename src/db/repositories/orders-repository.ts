@@ -21,6 +21,7 @@ import { coalescedDetailLookups, findDetailJson } from './order-details.ts';
 import { coalescedOrderInserts, insertOrder } from './order-inserts.ts';
 import { coalescedPages, findPage, referencePrefixSql } from './order-pages.ts';
 import {
+  columnParameter,
   ORDER_JSON_SELECT,
   ORDER_SELECT,
   orderJsonText,
@@ -50,7 +51,8 @@ function changeAssignments(
   values: unknown[],
   given: Record<string, string>,
   set: Partial<NewOrder>,
-  event: { status: OrderStatus; at: Date; note: string | null },
+  /** Appended to the history; null: a change the history does not show (an address's check). */
+  event: { status: OrderStatus; at: Date; note: string | null } | null,
 ): string {
   // A new value as its column's type (the CASE's common type; a domain's base type, migration
   // 0024), the same expression wherever the parameter is read, so that PostgreSQL deduces one type
@@ -60,7 +62,7 @@ function changeAssignments(
   for (const [column, param] of Object.entries(given)) params[column] = typed(param, column);
   const assignments = Object.entries(set).map(([field, value]) => {
     const column = updatableColumn(field);
-    params[column] = typed(`$${values.push(value)}`, column);
+    params[column] = typed(`$${values.push(columnParameter(column, value))}`, column);
     return `${column} = ${params[column]}`;
   });
   const newValue = (column: string) => params[column] ?? `o.${column}`;
@@ -69,10 +71,12 @@ function changeAssignments(
       `priced_at = CASE WHEN o.priced_at IS NULL AND ${newValue('price_cents')} IS NOT NULL THEN ${given.updated_at} ELSE o.priced_at END`,
     );
   }
-  const entry = `$${values.push(orderEventJsonText(event))}`;
-  assignments.push(
-    `history = (left(o.history::text, -1) || CASE WHEN o.history::text = '[]' THEN '' ELSE ',' END || ${entry}::text || ']')::json`,
-  );
+  if (event !== null) {
+    const entry = `$${values.push(orderEventJsonText(event))}`;
+    assignments.push(
+      `history = (left(o.history::text, -1) || CASE WHEN o.history::text = '[]' THEN '' ELSE ',' END || ${entry}::text || ']')::json`,
+    );
+  }
   assignments.push(storeJsonSql(newValue));
   return assignments.join(', ');
 }
@@ -110,13 +114,14 @@ export function ordersRepository(db: Queryable): OrderStore {
       order: NewOrder,
       note: string | null,
       event: OutboxEvent | null,
+      also: readonly (OutboxEvent | null)[] = [],
     ): Promise<{ order: Order; storedJson: string; history: string } | null> {
       const stored: Order = { ...order, id: 0, pickedUpAt: null, updatedAt: order.createdAt };
       const history = `[${orderEventJsonText({ status: order.status, at: order.createdAt, note })}]`;
       const storedJson = storedOrderJson(stored);
       // priced_at: an order created with a price is billable from its creation (migration 0006).
       const pricedAt = order.priceCents === null ? null : order.createdAt;
-      const row = { order, pricedAt, history, storedJson, event };
+      const row = { order, pricedAt, history, storedJson, events: [event, ...also] };
       const id = inserts ? await inserts.run(row) : await insertOrder(db, row);
       if (id === null) return null;
       stored.id = id;
@@ -267,17 +272,50 @@ export function ordersRepository(db: Queryable): OrderStore {
     async updateDetails(
       orderId: number,
       change: { status: OrderStatus; note: string; at: Date; set: Partial<NewOrder>; joins?: PickupKey },
+      events: readonly (OutboxEvent | null)[] = [],
     ): Promise<OrderWithEvents | null> {
       const values: unknown[] = [orderId, change.status, change.at];
       const event = { status: change.status, at: change.at, note: change.note };
       const assignments = changeAssignments(values, { updated_at: '$3' }, change.set, event);
       const pickup = joinedPickupCte(values, change.joins);
+      const outbox = outboxCtes(events, values, 'o');
+      const update = `UPDATE orders o SET updated_at = $3, ${assignments} WHERE o.id = $1 AND o.status = $2
+          RETURNING ${ORDER_SELECT}, history AS events`;
       const { rows } = await db.query(
-        `${pickup ? `WITH ${pickup.slice(0, -2)} ` : ''}UPDATE orders o SET updated_at = $3, ${assignments} WHERE o.id = $1 AND o.status = $2
-          RETURNING ${ORDER_SELECT}, history AS events`,
+        outbox
+          ? `WITH ${pickup}o AS (${update}), ${outbox.ctes} SELECT o.*, ${outbox.select} FROM o`
+          : `${pickup ? `WITH ${pickup.slice(0, -2)} ` : ''}${update}`,
         values,
       );
       return rows[0] ? toOrderWithEvents(rows[0]) : null;
+    },
+
+    async recordPlace(
+      orderId: number,
+      change: { address: string; at: Date; set: Partial<NewOrder> },
+      events: readonly (OutboxEvent | null)[],
+    ): Promise<Order | null> {
+      const values: unknown[] = [orderId, change.address, change.at];
+      const assignments = changeAssignments(values, { updated_at: '$3' }, change.set, null);
+      const outbox = outboxCtes(events, values, 'o');
+      const update = `UPDATE orders o SET updated_at = $3, ${assignments}
+          WHERE o.id = $1 AND o.delivery_address = $2 AND o.address_check_due_at IS NOT NULL
+          RETURNING ${ORDER_SELECT}`;
+      const { rows } = await db.query(
+        outbox ? `WITH o AS (${update}), ${outbox.ctes} SELECT o.*, ${outbox.select} FROM o` : update,
+        values,
+      );
+      return rows[0] ? toOrder(rows[0]) : null;
+    },
+
+    async addressChecksDue(now: Date, limit: number): Promise<Order[]> {
+      const { rows } = await db.query(
+        `SELECT ${ORDER_SELECT} FROM orders o
+          WHERE o.address_check_due_at IS NOT NULL AND o.address_check_due_at <= $1
+          ORDER BY o.address_check_due_at, o.id LIMIT $2`,
+        [now, limit],
+      );
+      return rows.map(toOrder);
     },
 
     /**

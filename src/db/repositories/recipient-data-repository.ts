@@ -29,6 +29,14 @@ const ERASED: Record<string, string> = {
   delivery_recipient: 'NULL::text',
   delivery_phone: 'NULL::text',
   delivery_email: 'NULL::text',
+  // Where the recipient lives is as personal as the address (docs/places.md, "Privacy"); the flags'
+  // messages quote the geocoder's reading of it.
+  delivery_lat: 'NULL::order_latitude',
+  delivery_lng: 'NULL::order_longitude',
+  delivery_location_precision: 'NULL::order_location_precision',
+  delivery_location_source: 'NULL::order_location_source',
+  address_warnings: `'[]'::jsonb`,
+  address_check_due_at: 'NULL::timestamptz',
   updated_at: '$2::timestamptz',
 };
 
@@ -105,7 +113,9 @@ export function recipientDataRepository(db: Queryable): RecipientDataStore {
             FOR UPDATE${change.skipLocked ? ' SKIP LOCKED' : ''}
           ), o AS (
             UPDATE orders o SET customer_email = NULL, delivery_address = NULL, delivery_recipient = NULL,
-                delivery_phone = NULL, delivery_email = NULL, anonymised_at = $2, updated_at = $2,
+                delivery_phone = NULL, delivery_email = NULL, delivery_lat = NULL, delivery_lng = NULL,
+                delivery_location_precision = NULL, delivery_location_source = NULL,
+                address_warnings = '[]', address_check_due_at = NULL, anonymised_at = $2, updated_at = $2,
                 history = ${HISTORY_SQL},
                 ${storeJsonSql((column) => ERASED[column] ?? `o.${column}`)}
               FROM due WHERE o.id = due.id

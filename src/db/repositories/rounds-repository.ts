@@ -1,6 +1,7 @@
 import type { PricingZone } from '../../domain/coverage/zones.ts';
 import type { SortCodeRule } from '../../domain/labels/sort-codes.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
+import type { LocationPrecision, LocationSource } from '../../domain/places/location.ts';
 import type { RoundStore, StopDetail } from '../../domain/rounds/ports.ts';
 import { type Round, type StopRef, stopKey } from '../../domain/rounds/round.ts';
 import type { Queryable } from '../pool.ts';
@@ -191,6 +192,10 @@ export function roundsRepository(db: Queryable): RoundStore {
         delivery_phone: string | null;
         quantity: number | null;
         failed_attempts: number | null;
+        delivery_lat: number | null;
+        delivery_lng: number | null;
+        delivery_location_precision: LocationPrecision | null;
+        delivery_location_source: LocationSource | null;
       }>(
         `SELECT s.round_id, s.position, s.kind,
                 p.id AS pickup_id, b.name AS brand_name, p.pickup_address, p.window_start, p.window_end,
@@ -200,6 +205,7 @@ export function roundsRepository(db: Queryable): RoundStore {
                   ELSE p.collected_refs || p.missing_refs END AS parcels,
                 o.id::text AS order_id, o.tracking_ref, o.status, o.delivery_recipient, o.delivery_address,
                 o.delivery_postcode, o.delivery_city, o.delivery_zone, o.delivery_phone, o.quantity,
+                o.delivery_lat, o.delivery_lng, o.delivery_location_precision, o.delivery_location_source,
                 (SELECT count(*) FROM json_array_elements(o.history) e WHERE e->>'status' = 'failed_attempt')::int
                   AS failed_attempts
            FROM round_stops s
@@ -242,6 +248,18 @@ export function roundsRepository(db: Queryable): RoundStore {
                   phone: r.delivery_phone,
                   quantity: r.quantity!,
                   failedAttempts: r.failed_attempts ?? 0,
+                  location:
+                    r.delivery_lat !== null &&
+                    r.delivery_lng !== null &&
+                    r.delivery_location_precision !== null &&
+                    r.delivery_location_source !== null
+                      ? {
+                          lat: r.delivery_lat,
+                          lng: r.delivery_lng,
+                          precision: r.delivery_location_precision,
+                          source: r.delivery_location_source,
+                        }
+                      : null,
                 },
               },
       );

@@ -1,14 +1,18 @@
 import type { PricingZone } from '../coverage/zones.ts';
+import type { LocationPrecision, LocationSource } from '../places/location.ts';
+import type { AddressWarning } from '../places/warnings.ts';
 import type { ServiceCode } from '../pricing/services.ts';
 import type { UnitType } from '../pricing/units.ts';
 import type { OrderStatus } from './state-machine.ts';
 
 /**
  * How a field is shown in the order's public JSON: as is, cents as euros, an instant as RFC 3339.
- * `vat_rate` is the one value derived from another field (the rate once the order is priced);
+ * `vat_rate` is derived from another field (the rate once the order is priced), `location` from
+ * four (`delivery_location`: the point, its precision and source, or null); `warnings` is a JSON
+ * array rendered member by member (so its text is JSON.stringify's whatever the column holds);
  * `tracking_url` is the recipient's page for the tracking token, which is never shown raw.
  */
-export type JsonForm = 'plain' | 'euros' | 'instant' | 'vat_rate' | 'tracking_url';
+export type JsonForm = 'plain' | 'euros' | 'instant' | 'vat_rate' | 'location' | 'warnings' | 'tracking_url';
 
 /** Who may write a column: only the INSERT, also an update of the order's details, or nobody. */
 export type Writable = 'insert' | 'update' | 'never';
@@ -116,6 +120,40 @@ export const ORDER_FIELDS = [
     field: 'deliveryEmail',
     column: 'delivery_email',
     json: plain('delivery_email'),
+    write: 'update',
+  }),
+  // Where the address is (SPEC §11, migration 0046): all four or none; shown as `delivery_location`.
+  field<number | null>()({ field: 'deliveryLat', column: 'delivery_lat', json: null, write: 'update' }),
+  field<number | null>()({ field: 'deliveryLng', column: 'delivery_lng', json: null, write: 'update' }),
+  field<LocationPrecision | null>()({
+    field: 'deliveryLocationPrecision',
+    column: 'delivery_location_precision',
+    json: null,
+    write: 'update',
+  }),
+  field<LocationSource | null>()({
+    field: 'deliveryLocationSource',
+    column: 'delivery_location_source',
+    json: null,
+    write: 'update',
+  }),
+  field<never>()({
+    field: null,
+    column: null,
+    json: { name: 'delivery_location', form: 'location' },
+    write: 'never',
+  }),
+  field<AddressWarning[]>()({
+    field: 'addressWarnings',
+    column: 'address_warnings',
+    json: { name: 'address_warnings', form: 'warnings' },
+    write: 'update',
+  }),
+  // Set while the geocoder's word is awaited (the check_addresses job); never shown.
+  field<Date | null>()({
+    field: 'addressCheckDueAt',
+    column: 'address_check_due_at',
+    json: null,
     write: 'update',
   }),
   field<ServiceCode>()({ field: 'service', column: 'service', json: plain('service'), write: 'insert' }),

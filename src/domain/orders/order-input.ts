@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import type * as PhoneNumbers from 'libphonenumber-js';
 import { AppError, invalidField, validateFields } from '../../errors.ts';
 import { locateAddresses, type Place } from '../coverage/locate-address.ts';
+import { parseBrandPoint } from '../places/coordinates.ts';
+import type { GeoPoint } from '../places/location.ts';
 import { eurosToCents, hasAtMostTwoDecimals } from '../pricing/money.ts';
 import { DEFAULT_SERVICE, parseService } from '../pricing/services.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
@@ -28,6 +30,9 @@ export interface OrderInput {
   quantity?: number | null;
   unit_weight?: string | number | null;
   reference?: string | null;
+  /** The delivery's point (WGS 84), when the brand knows it: both or neither (SPEC §11). */
+  delivery_lat?: number | null;
+  delivery_lng?: number | null;
 }
 
 /** Fields a brand may change with `PATCH /orders/{trackingRef}` while the order is editable. */
@@ -39,10 +44,15 @@ export type OrderPatch = Pick<
   | 'delivery_email'
   | 'pickup_address'
   | 'reference'
+  | 'delivery_lat'
+  | 'delivery_lng'
 >;
 
-/** The order's own fields once checked: the same names and types as on the Order itself. */
-export type ValidatedOrderInput = Pick<
+/**
+ * The order's own fields once checked: the same names and types as on the Order itself, and the
+ * brand's point of the delivery (null: none given).
+ */
+export type ValidatedOrderInput = { deliveryPoint: GeoPoint | null } & Pick<
   Order,
   | 'customerEmail'
   | 'amountCents'
@@ -109,6 +119,12 @@ const ORDER_INPUT_CHECKS = {
   quantity: (input: OrderInput) => parseQuantity(input.quantity ?? 1),
   unitWeightGrams: (input: OrderInput) => parseWeightGrams(input.unit_weight ?? '1kg'),
   reference: (input: OrderInput) => text(input.reference),
+  deliveryPoint: (input: OrderInput) => {
+    const point = parseBrandPoint(input.delivery_lat, input.delivery_lng) ?? null;
+    if (point !== null && text(input.delivery_address) === null)
+      throw invalidField('delivery_lat', 'is given only with delivery_address (the point of that address)');
+    return point;
+  },
 };
 
 /** Every field of a new order checked at once: one 400 lists every problem. */

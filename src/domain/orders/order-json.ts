@@ -1,3 +1,5 @@
+import type { DeliveryLocation } from '../places/location.ts';
+import type { AddressWarning } from '../places/warnings.ts';
 import { centsToEuros, VAT_RATE } from '../pricing/money.ts';
 import type { OrderEvent } from './order.ts';
 import { type JsonForm, type ORDER_FIELDS, ORDER_JSON_MEMBERS, type Order } from './order-fields.ts';
@@ -12,9 +14,13 @@ type JsonValue<F extends WithJson, Form extends JsonForm = F['json']['form']> = 
     ? string
     : Form extends 'vat_rate'
       ? number | null
-      : Form extends 'tracking_url'
-        ? string
-        : FieldType<F>;
+      : Form extends 'location'
+        ? DeliveryLocation | null
+        : Form extends 'warnings'
+          ? AddressWarning[]
+          : Form extends 'tracking_url'
+            ? string
+            : FieldType<F>;
 
 /** The public shape of an order (SPEC §5), derived from the column map. */
 export type OrderJson = { [F in WithJson as F['json']['name']]: JsonValue<F> };
@@ -40,8 +46,31 @@ const RENDER: Record<JsonForm, (value: unknown, order: Order, links: OrderLinks)
   euros: (value) => (value === null ? null : centsToEuros(value as number)),
   instant: (value) => (value as Date).toISOString(),
   vat_rate: (_, order) => (order.priceCents === null ? null : VAT_RATE),
+  location: (_, order) => deliveryLocationOf(order),
+  warnings: (value) => warningsJson(value),
   tracking_url: (value, _, links) => `${links.trackingBaseUrl}${value as string}`,
 };
+
+/** The order's `delivery_location`: its four columns, or null unless all four are set. */
+export function deliveryLocationOf(order: Order): DeliveryLocation | null {
+  const { deliveryLat: lat, deliveryLng: lng, deliveryLocationPrecision, deliveryLocationSource } = order;
+  if (lat === null || lng === null || deliveryLocationPrecision === null || deliveryLocationSource === null)
+    return null;
+  return { lat, lng, precision: deliveryLocationPrecision, source: deliveryLocationSource };
+}
+
+/**
+ * `address_warnings` member by member, `code` then `message`, a string or null each: the SQL
+ * rendering (order-sql.ts) writes the same whatever a hand-made fix left in the column.
+ */
+function warningsJson(value: unknown): AddressWarning[] {
+  if (!Array.isArray(value)) return [];
+  const text = (x: unknown) => (typeof x === 'string' ? x : null);
+  return value.map((w) => {
+    const o = (typeof w === 'object' && w !== null ? w : {}) as Record<string, unknown>;
+    return { code: text(o.code), message: text(o.message) } as AddressWarning;
+  });
+}
 
 /** The given members of the order's JSON, in their order. */
 function renderMembers(

@@ -6,6 +6,9 @@ import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PickupKey, pickupKeyFor } from '../pickups/pickup-day.ts';
+import { parseBrandPoint } from '../places/coordinates.ts';
+import type { PlacedAddress, PlaceService } from '../places/place-service.ts';
+import { type AddressWarning, isAddressFlag, sameWarnings } from '../places/warnings.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -61,6 +64,8 @@ interface BrandContext {
 interface PreparedOrder {
   row: NewOrder;
   listeners: string[];
+  /** Who hears of its address's flags (`order.address_flagged`): none when it has none. */
+  flaggedListeners: string[];
   /** The shop platform the order comes from, null for the API: a shop connector hears only of its own orders. */
   origin: string | null;
 }
@@ -93,6 +98,8 @@ type PreparedChange =
       change: DetailsChange;
       /** Who hears of a credit note, for a re-priced pending order (an issued invoice may bill it). */
       rebillListeners: readonly string[] | null;
+      /** Written with the change (an address flagged by it). */
+      events: readonly (OutboxEvent | null)[];
     };
 
 /** Everything a brand and the operator do with orders (SPEC §5). No HTTP here. */
@@ -192,6 +199,8 @@ export interface OrderService {
 
 export function orderService(deps: {
   stores: Pick<Stores, 'orders'>;
+  /** Where delivery addresses are and what is wrong with them (domain/places). */
+  places: Pick<PlaceService, 'placeDelivery'>;
   transact: Transact;
   grids: GridService;
   outbox: Outbox;
@@ -230,13 +239,41 @@ export function orderService(deps: {
     };
   }
 
+  /** A placed address as the order's columns. */
+  const placeColumns = (placed: PlacedAddress, now: Date) => ({
+    deliveryLat: placed.location?.lat ?? null,
+    deliveryLng: placed.location?.lng ?? null,
+    deliveryLocationPrecision: placed.location?.precision ?? null,
+    deliveryLocationSource: placed.location?.source ?? null,
+    addressWarnings: placed.warnings,
+    addressCheckDueAt: placed.checkDue ? now : null,
+  });
+
+  /** Who hears of an order's flags: only when it has some (SPEC §11, `order.address_flagged`). */
+  const flaggedListenersFor = (brandId: string, warnings: readonly AddressWarning[]) =>
+    warnings.some(isAddressFlag) ? outbox.jobsFor(brandId, 'order.address_flagged') : Promise.resolve([]);
+
+  /**
+   * `order.address_flagged` for a change that leaves the address with flags it did not have (the
+   * same flags again, or none, send nothing), built from the order as the change leaves it.
+   */
+  async function flaggedEvent(order: Order, set: Partial<NewOrder>, at: Date): Promise<OutboxEvent | null> {
+    const warnings = set.addressWarnings;
+    if (warnings === undefined || !warnings.some(isAddressFlag)) return null;
+    if (sameWarnings(warnings.filter(isAddressFlag), order.addressWarnings.filter(isAddressFlag)))
+      return null;
+    const listeners = await flaggedListenersFor(order.brandId, warnings);
+    return outbox.eventWith(listeners, order.brandId, 'order.address_flagged', at, () => ({
+      order: orderJson({ ...order, ...set, updatedAt: at }, links),
+    }));
+  }
+
   /** The new order, and the texts of its stored JSON and history (for `insertRendered`). */
   async function insertWithFreshRef(
     store: Stores['orders'],
-    row: NewOrder,
-    listeners: string[],
-    origin: string | null,
+    prepared: PreparedOrder,
   ): Promise<{ order: OrderWithEvents; storedJson: string; history: string }> {
+    const { row, listeners, flaggedListeners, origin } = prepared;
     const note =
       row.status === 'pending' ? 'Order created' : 'Order created; waiting for the delivery address';
     for (let attempt = 0; attempt < REF_ATTEMPTS; attempt++) {
@@ -249,7 +286,16 @@ export function orderService(deps: {
         () => ({ order: orderJson(asOrder(candidate), links) }),
         origin,
       );
-      const created = await store.insert(candidate, note, event);
+      const flagged = outbox.eventWith(
+        flaggedListeners,
+        candidate.brandId,
+        'order.address_flagged',
+        row.createdAt,
+        () => ({
+          order: orderJson(asOrder(candidate), links),
+        }),
+      );
+      const created = await store.insert(candidate, note, event, [flagged]);
       // The new order is this call's own object: completed in place (copying thirty fields per
       // order is measurable on the hottest write).
       if (created) {
@@ -278,6 +324,8 @@ export function orderService(deps: {
     note: string | null,
     set?: Partial<NewOrder>,
     joins?: PickupKey,
+    /** Events written with the move besides its status events (an address flagged by the change). */
+    extra: readonly (OutboxEvent | null)[] = [],
   ): Promise<PreparedChange> {
     assertTransition(from.status, to, actor);
     const at = clock();
@@ -292,6 +340,7 @@ export function orderService(deps: {
         previous_status: from.status,
       })),
       statusEvent ? await outbox.event(from.brandId, statusEvent, at, () => ({ order: changed() })) : null,
+      ...extra,
     ];
     // A cancelled order leaves its pickup (SPEC §10): nothing to collect any more.
     const leaves = to === 'cancelled' && from.pickupId !== null ? { pickupId: null } : undefined;
@@ -323,12 +372,12 @@ export function orderService(deps: {
         });
       }
       case 'details': {
-        const { order, change, rebillListeners } = prepared;
-        if (!rebillListeners) return store.updateDetails(order.id, change);
+        const { order, change, rebillListeners, events } = prepared;
+        if (!rebillListeners) return store.updateDetails(order.id, change, events);
         // The line is read after the order's row is written: an invoice being issued share-locks
         // the orders it bills, so it is committed, and its lines visible, by then.
         return within(async (stores) => {
-          const updated = await stores.orders.updateDetails(order.id, change);
+          const updated = await stores.orders.updateDetails(order.id, change, events);
           if (updated) await rebillRepricedOrder(stores, outbox, rebillListeners, updated, change.at);
           return updated;
         });
@@ -344,6 +393,8 @@ export function orderService(deps: {
     note: string | null,
     set?: Partial<NewOrder>,
     joins?: PickupKey,
+    /** Events written with the move besides its status events (an address flagged by the change). */
+    extra: readonly (OutboxEvent | null)[] = [],
   ) {
     let current: Order = order;
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -374,7 +425,13 @@ export function orderService(deps: {
       const now = clock();
       const delivery =
         v.deliveryAddress && place ? await priceDelivery(brand.id, v.deliveryAddress, place, v, now) : null;
+      // Placed once it is priced (a geocoder is asked only for an order that will be created).
+      const placed =
+        v.deliveryAddress && place
+          ? placeColumns(await deps.places.placeDelivery(v.deliveryAddress, place, v.deliveryPoint), now)
+          : NOT_PLACED;
       const listeners = await outbox.jobsFor(brand.id, 'order.created');
+      const flaggedListeners = await flaggedListenersFor(brand.id, placed.addressWarnings);
       // A collectable order joins its pickup in its own INSERT (order-inserts.ts).
       const pickupId = delivery && pickupAddress ? pickupKeyFor(brand.id, pickupAddress, now).id : null;
       const row: NewOrder = {
@@ -404,21 +461,17 @@ export function orderService(deps: {
         pickupId,
         createdAt: now,
         ...delivery,
+        ...placed,
       };
-      return { row, listeners, origin };
+      return { row, listeners, flaggedListeners, origin };
     },
 
     async insert(prepared: PreparedOrder, store: Stores['orders'] = orders): Promise<OrderWithEvents> {
-      return (await insertWithFreshRef(store, prepared.row, prepared.listeners, prepared.origin)).order;
+      return (await insertWithFreshRef(store, prepared)).order;
     },
 
     async insertRendered(prepared: PreparedOrder, store: Stores['orders'] = orders) {
-      const { order, storedJson, history } = await insertWithFreshRef(
-        store,
-        prepared.row,
-        prepared.listeners,
-        prepared.origin,
-      );
+      const { order, storedJson, history } = await insertWithFreshRef(store, prepared);
       return { order, json: orderDetailJsonText(order, storedJson, history, links) };
     },
 
@@ -605,10 +658,12 @@ export function orderService(deps: {
           return address ?? undefined;
         },
       });
+      const point = parseBrandPoint(patch.delivery_lat, patch.delivery_lng);
       const set: Partial<NewOrder> = Object.fromEntries(
         Object.entries(fields).filter(([, v]) => v !== undefined),
       );
-      if (Object.keys(set).length === 0) throw invalidField('body', 'give at least one field to change');
+      if (Object.keys(set).length === 0 && point === undefined)
+        throw invalidField('body', 'give at least one field to change');
       const { delivery: place } = locateOrderAddresses({
         delivery: fields.deliveryAddress,
         pickup: fields.pickupAddress,
@@ -616,6 +671,21 @@ export function orderService(deps: {
       const now = clock();
       if (fields.deliveryAddress && place)
         Object.assign(set, await priceDelivery(brandId, fields.deliveryAddress, place, order, now));
+      // A new address is placed afresh (the brand's point with it, if given: an old one is dropped);
+      // a point alone moves the address there, or (null) back to where its text says.
+      const placedAddress = fields.deliveryAddress ?? (point !== undefined ? order.deliveryAddress : null);
+      const placedAt = place ?? placeOfOrder(order);
+      if (placedAddress && placedAt)
+        Object.assign(
+          set,
+          placeColumns(await deps.places.placeDelivery(placedAddress, placedAt, point ?? null), now),
+        );
+      else if (point)
+        throw invalidField(
+          'delivery_lat',
+          'is given only with a delivery address (the order awaits its address)',
+        );
+      const flagged = await flaggedEvent(order, set, now);
       // An order becoming collectable, or collected from another address, joins the pickup due now.
       const completes = order.status === 'awaiting_address' && set.deliveryAddress !== undefined;
       const address = set.pickupAddress ?? order.pickupAddress;
@@ -625,32 +695,58 @@ export function orderService(deps: {
           : undefined;
       if (joins) set.pickupId = joins.id;
       if (completes)
-        return prepareTransition(order, 'pending', 'address', 'Delivery address completed', set, joins);
+        return prepareTransition(order, 'pending', 'address', 'Delivery address completed', set, joins, [
+          flagged,
+        ]);
       const changed = Object.keys(set)
-        .filter(
-          (k) =>
-            ![
-              'deliveryPostcode',
-              'deliveryCity',
-              'deliveryZone',
-              'priceExclTaxCents',
-              'vatCents',
-              'priceCents',
-              'promisedDate',
-              'pickupId',
-            ].includes(k),
-        )
+        .filter((k) => !DERIVED_FIELDS.has(k))
         .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+      if (point !== undefined) changed.push('delivery_location');
       const change = { status: order.status, note: `Updated ${changed.join(', ')}`, at: now, set, joins };
       // Read before any transaction: a connection it holds never waits for another from the pool.
       const rebillListeners =
         order.status === 'pending' && set.priceCents !== undefined
           ? await outbox.jobsFor(order.brandId, 'credit_note.issued')
           : null;
-      return { kind: 'details', order, change, rebillListeners };
+      return { kind: 'details', order, change, rebillListeners, events: [flagged] };
     },
   };
   return service;
+}
+
+/** What an update may compute from what was given: never named in its history's note. */
+const DERIVED_FIELDS: ReadonlySet<string> = new Set([
+  'deliveryPostcode',
+  'deliveryCity',
+  'deliveryZone',
+  'priceExclTaxCents',
+  'vatCents',
+  'priceCents',
+  'promisedDate',
+  'pickupId',
+  'deliveryLat',
+  'deliveryLng',
+  'deliveryLocationPrecision',
+  'deliveryLocationSource',
+  'addressWarnings',
+  'addressCheckDueAt',
+]);
+
+/** An order not placed (awaiting its address): no point, no warning. */
+const NOT_PLACED = Object.freeze({
+  deliveryLat: null,
+  deliveryLng: null,
+  deliveryLocationPrecision: null,
+  deliveryLocationSource: null,
+  addressWarnings: Object.freeze([]) as unknown as AddressWarning[],
+  addressCheckDueAt: null,
+});
+
+/** Where an order's address was located (its postcode, city and zone), when it has one. */
+function placeOfOrder(order: Order): Place | null {
+  return order.deliveryPostcode && order.deliveryCity && order.deliveryZone
+    ? { postcode: order.deliveryPostcode, city: order.deliveryCity, zone: order.deliveryZone }
+    : null;
 }
 
 /** A row about to be written, seen as the order it will be (for the event payload). */

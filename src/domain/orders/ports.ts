@@ -37,6 +37,8 @@ export interface OrderStore {
     order: NewOrder,
     note: string | null,
     event: OutboxEvent | null,
+    /** Written with it too: `order.address_flagged` when its address has flags (null: nobody listens). */
+    also?: readonly (OutboxEvent | null)[],
   ): Promise<{
     order: Order;
     storedJson: string;
@@ -108,7 +110,21 @@ export interface OrderStore {
       set: Partial<NewOrder>;
       joins?: PickupKey;
     },
+    /** Written by the same statement when the change is made (an address flagged). */
+    events?: readonly (OutboxEvent | null)[],
   ): Promise<OrderWithEvents | null>;
+  /**
+   * The `check_addresses` job's answer on an order (its location, warnings, whether a check is
+   * still due), without a history entry, only if the order still has `address` and a check due;
+   * with its events. Null when the order changed meanwhile.
+   */
+  recordPlace(
+    orderId: number,
+    change: { address: string; at: Date; set: Partial<NewOrder> },
+    events: readonly (OutboxEvent | null)[],
+  ): Promise<Order | null>;
+  /** Orders whose address check is due by `now` (oldest first), with what the check needs. */
+  addressChecksDue(now: Date, limit: number): Promise<Order[]>;
   /**
    * Bills the order again from `at` (its month's invoice, not issued yet), at its current price:
    * a re-priced order whose issued invoice line a credit note just took back (migration 0027).

@@ -1,6 +1,7 @@
 import type { PricingZone } from '../coverage/zones.ts';
 import type { SortCodeRule } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
+import type { DeliveryLocation } from '../places/location.ts';
 import type { Round, StopRef } from './round.ts';
 
 /** An order to deliver on the day, as the planner sees it. */
@@ -48,6 +49,8 @@ export type StopDetail =
         phone: string | null;
         quantity: number;
         failedAttempts: number;
+        /** Where the address is (SPEC §11): for the courier of the stop and the operator. */
+        location: DeliveryLocation | null;
       };
     };
 

@@ -7,6 +7,7 @@ import type { PricingZone } from '../coverage/zones.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
+import type { DeliveryLocation } from '../places/location.ts';
 import type { RecipientChoices } from '../recipients/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
@@ -45,6 +46,8 @@ type StopJson =
         address: string | null;
         postcode: string | null;
         city: string | null;
+        /** Where the address is (SPEC §11): the courier's navigation, the operator's map. */
+        delivery_location: DeliveryLocation | null;
         phone: string | null;
         sort_code: string;
         quantity: number;
@@ -154,6 +157,7 @@ function stopJson(
       address: o.address,
       postcode: o.postcode,
       city: o.city,
+      delivery_location: o.location,
       phone: o.phone,
       sort_code: sortCodeOf(table, o.postcode, o.zone),
       quantity: o.quantity,

@@ -94,6 +94,11 @@ export function scanService(deps: {
    * the order's earlier attempts and this one (domain/proofs signs their 7-day URLs).
    */
   doorEventMembers?: (orderId: number, attempt: DoorAttempt) => Promise<Record<string, unknown>>;
+  /**
+   * A parcel delivered where the phone was (its proof's location): its address learns the point
+   * (domain/places), for the next orders to it. Its failure never fails the scan.
+   */
+  learnPlace?: (order: OrderWithEvents, point: { latitude: number; longitude: number }) => Promise<unknown>;
 }): ScanService {
   const { scans, orders } = deps.stores;
 
@@ -262,6 +267,8 @@ export function scanService(deps: {
       }
       if (moved) {
         if (scan.context === 'pickup' && moved.pickupId) pickups.add(moved.pickupId);
+        if (moved.status === 'delivered' && scan.location && deps.learnPlace)
+          await deps.learnPlace(moved, scan.location).catch(() => {});
         return {
           id: scan.id,
           result: 'applied',

@@ -5,6 +5,7 @@ import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
+import type { AddressValidator } from '../../domain/places/address-validation.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
@@ -13,6 +14,7 @@ import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts'
 import { PUBLIC_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
 import type { IdempotentRequests } from './idempotent-requests.ts';
+import { addressRoutes } from './routes/addresses/index.ts';
 import { eventTypesRoute } from './routes/event-types/index.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
 import { labelRoutes } from './routes/labels/index.ts';
@@ -34,6 +36,7 @@ export { PUBLIC_PREFIX } from './server-url.ts';
 interface PublicApiContext {
   config: Config;
   orders: OrderService;
+  addressValidator: AddressValidator;
   proofs: ProofService;
   pickups: PickupService;
   idempotentRequests: IdempotentRequests;
@@ -49,6 +52,7 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   pingRoute,
   getMeRoute,
   postRatesRoute,
+  addressRoutes,
   orderRoutes,
   labelRoutes,
   pickupRoutes,
@@ -77,6 +81,11 @@ export function publicApi(deps: PublicApiContext) {
             'Daily collections at the pickup address: the parcels in each, a collection asked for, the handover manifest.',
         },
         { name: 'Rates', description: 'Quotes at checkout.' },
+        {
+          name: 'Addresses',
+          description:
+            'Delivery addresses checked before ordering: where they are, served or not, their sort code.',
+        },
         {
           name: 'Invoices',
           description: 'Monthly invoices: running draft, issued, paid; with lines and PDF.',

@@ -4,6 +4,7 @@ import { syncProblemMetrics } from './connector-metrics.ts';
 import { httpMetrics } from './http-metrics.ts';
 import { jobRunMetrics, queueDepthMetrics } from './job-metrics.ts';
 import { PREFIX } from './names.ts';
+import { placesMetrics } from './places-metrics.ts';
 import { poolMetrics } from './pool-metrics.ts';
 import { scanMetrics } from './scan-metrics.ts';
 import { scrapeCache } from './scrape-cache.ts';
@@ -56,6 +57,7 @@ export function createServiceMetrics(sources: MetricsSources = {}, options: { so
     jobs: jobRunMetrics(registry),
     webhookDeliveries: webhookMetrics(registry),
     scans: scanMetrics(registry),
+    places: placesMetrics(registry),
     /** Watches a PostgreSQL pool of the process under `name` (`api`, `worker`). */
     observePool: pools.observe,
     /** The exposition, for `/metrics` wherever it is served (API port, metrics port, worker's health server). */

@@ -65,10 +65,12 @@ export interface OrderOverrides {
   note?: string | null;
 }
 
+// A real Paris address and the point Shopify's geocoding gives a shipping address (6 decimals here;
+// test/fixtures/addresses/paris.csv has its source).
 const PARIS_ADDRESS = {
   first_name: 'Claire',
   last_name: 'Martin',
-  address1: '12 rue Oberkampf',
+  address1: '12 Place Léon Blum',
   address2: null,
   city: 'Paris',
   zip: '75011',
@@ -79,8 +81,8 @@ const PARIS_ADDRESS = {
   country_code: 'FR',
   phone: '+33 6 12 34 56 78',
   company: null,
-  latitude: 48.8655,
-  longitude: 2.3786,
+  latitude: 48.858828,
+  longitude: 2.379506,
 };
 
 const DEFAULT_ITEMS: LineItemInput[] = [

@@ -35,6 +35,11 @@ const EVENTS = [
     value: 'order.rescheduled',
     description: "An order's promised day was moved by its recipient",
   },
+  {
+    name: 'Order Address Flagged',
+    value: 'order.address_flagged',
+    description: "An order's delivery address was flagged (see its address_warnings)",
+  },
   { name: 'Invoice Issued', value: 'invoice.issued', description: "A month's invoice was issued" },
   { name: 'Credit Note Issued', value: 'credit_note.issued', description: 'A credit note was issued' },
   {

@@ -153,6 +153,35 @@ function proofSection(ctx: PageContext, proof: ProofView) {
 </section>`;
 }
 
+/** Where the address is and what may be wrong with it (SPEC §11): the brand's own order only. */
+function placeSection(ctx: PageContext, o: OrderWithEvents) {
+  const { t } = ctx;
+  if (o.deliveryAddress === null) return '';
+  const located =
+    o.deliveryLat !== null &&
+    o.deliveryLng !== null &&
+    o.deliveryLocationPrecision &&
+    o.deliveryLocationSource
+      ? html`${t('place.value', {
+          lat: o.deliveryLat.toFixed(6),
+          lng: o.deliveryLng.toFixed(6),
+          precision: t(`place.precision.${o.deliveryLocationPrecision}`),
+          source: t(`place.source.${o.deliveryLocationSource}`),
+        })} (<a href="https://www.openstreetmap.org/?mlat=${o.deliveryLat.toFixed(6)}&amp;mlon=${o.deliveryLng.toFixed(6)}#map=17/${o.deliveryLat.toFixed(6)}/${o.deliveryLng.toFixed(6)}" rel="noopener noreferrer">${t('place.map')}</a>)`
+      : t('place.none');
+  const warnings = o.addressWarnings;
+  return html`<section class="card place">
+  <h2>${t('place.warnings')}</h2>
+  ${
+    warnings.length > 0
+      ? html`<ul class="warnings" role="alert">${warnings.map((w) => html`<li data-code="${w.code}">${t(`place.warning.${w.code}`)}</li>`)}</ul>
+  <p class="muted">${t('place.warningsHint', { ref: o.trackingRef })}</p>`
+      : ''
+  }
+  <dl class="pairs"><dt>${t('place.location')}</dt><dd>${located}</dd></dl>
+</section>`;
+}
+
 export interface OrderPageState {
   trackingUrl: string;
   proof?: ProofView;
@@ -209,6 +238,7 @@ ${cancel}
   </dl>
 </section>
 </div>
+${placeSection(ctx, o)}
 ${state.proof ? proofSection(ctx, state.proof) : ''}
 ${state.messages ? recipientMessagesSection(ctx, state.messages) : ''}
 <section class="card">

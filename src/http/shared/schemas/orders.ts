@@ -3,6 +3,7 @@ import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
+import { addressWarningsField, deliveryLocationField, LatitudeInput, LongitudeInput } from './places.ts';
 import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
 import {
@@ -66,6 +67,20 @@ export const OrderCreateRequest = Type.Object(
     quantity: Type.Optional(Type.Union([QuantityInput, Type.Null()])),
     unit_weight: Type.Optional(Type.Union([UnitWeightInput, Type.Null()])),
     reference: optionalText(100, "The brand's own order number.", ['CMD-10042']),
+    delivery_lat: Type.Optional(
+      Type.Union([
+        LatitudeInput(
+          "**Extension.** The delivery's latitude, when the brand knows it (WGS 84, at most 6 decimals), with `delivery_lng` (both or neither) and `delivery_address`. In Île-de-France, else 400. Trusted: the address is then not geocoded.",
+        ),
+        Type.Null(),
+      ]),
+    ),
+    delivery_lng: Type.Optional(
+      Type.Union([
+        LongitudeInput("**Extension.** The delivery's longitude, with `delivery_lat`."),
+        Type.Null(),
+      ]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -81,6 +96,17 @@ export const OrderPatchRequest = Type.Object(
       'Where the parcel is collected: an Île-de-France address with its postcode.',
     ),
     reference: optionalText(100, "The brand's own order number."),
+    delivery_lat: Type.Optional(
+      Type.Union([
+        LatitudeInput(
+          "**Extension.** The delivery's point, with `delivery_lng` (both or neither): the order is placed there. Both null: placed again from the address. A new `delivery_address` without them drops the brand's point.",
+        ),
+        Type.Null(),
+      ]),
+    ),
+    delivery_lng: Type.Optional(
+      Type.Union([LongitudeInput('**Extension.** With `delivery_lat`.'), Type.Null()]),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -117,6 +143,8 @@ const orderFields = {
   delivery_recipient: NullableString({ maxLength: 200 }),
   delivery_phone: NullableString({ pattern: '^\\+[1-9][0-9]{1,14}$', maxLength: 16, description: 'E.164.' }),
   delivery_email: NullableString({ format: 'email', maxLength: 254 }),
+  delivery_location: deliveryLocationField,
+  address_warnings: addressWarningsField,
   service: ServiceSchema,
   unit_type: StringEnum(UNIT_TYPES),
   quantity: Type.Integer({ format: 'int32', minimum: 1, maximum: MAX_QUANTITY }),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ONE_TIME_PASSWORD_HOURS } from '../../../domain/couriers/courier-service.ts';
+import { DeliveryLocationSchema } from './places.ts';
 import { CalendarDate, INT32_MAX, NullableString, PrefixedId, StringEnum, TrackingRef } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -82,6 +83,10 @@ const DeliveryStop = Type.Object(
       address: NullableString({ maxLength: 500 }),
       postcode: NullableString({ maxLength: 5 }),
       city: NullableString({ maxLength: 200 }),
+      delivery_location: Type.Union([DeliveryLocationSchema, Type.Null()], {
+        description:
+          "Where the address is (SPEC §11; its precision and source as on the brand's order): for navigation and the map, never on the tracking page.",
+      }),
       phone: NullableString({ maxLength: 40 }),
       sort_code: SortCode,
       quantity: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),

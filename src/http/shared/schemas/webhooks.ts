@@ -257,6 +257,7 @@ const DATA: Record<WebhookEventType, object> = {
       },
     },
   },
+  'order.address_flagged': ORDER_ONLY,
   'invoice.issued': {
     type: 'object',
     required: ['invoice'],
@@ -297,6 +298,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.delivery_failed': 'A delivery attempt failed',
   'order.labelled': "An order's label was printed for the first time",
   'order.rescheduled': "An order's promised day was moved by its recipient",
+  'order.address_flagged': "An order's address was flagged (see its address_warnings)",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
   'invoice.status_changed': "An e-invoice's status changed on the e-invoicing platform",

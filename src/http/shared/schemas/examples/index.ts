@@ -3,6 +3,7 @@ import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import { OPS_PICKUP_EXAMPLES, PICKUP_EXAMPLES } from './pickups.ts';
+import { ADDRESS_EXAMPLES } from './places.ts';
 import { OPS_PROOF_EXAMPLES } from './proofs.ts';
 import { OPS_ROUND_EXAMPLES } from './rounds.ts';
 import { OPS_SCAN_EXAMPLES } from './scans.ts';
@@ -14,6 +15,7 @@ export type { OperationExamples } from './types.ts';
 /** Examples of the public API's operations, by operationId. */
 export const PUBLIC_EXAMPLES: Record<string, OperationExamples> = {
   ...OTHER_EXAMPLES,
+  ...ADDRESS_EXAMPLES,
   ...ORDER_EXAMPLES,
   ...LABEL_EXAMPLES,
   ...PICKUP_EXAMPLES,

@@ -22,6 +22,13 @@ const PENDING_ORDER: Order = {
   deliveryRecipient: 'Camille Martin',
   deliveryPhone: '+33612345678',
   deliveryEmail: 'camille.martin@exemple.fr',
+  // At its postcode (no geocoder configured): the offline default's point for 75011.
+  deliveryLat: 48.8574,
+  deliveryLng: 2.3795,
+  deliveryLocationPrecision: 'postcode',
+  deliveryLocationSource: 'postcode',
+  addressWarnings: [],
+  addressCheckDueAt: null,
   service: 'standard',
   unitType: 'parcel',
   quantity: 1,
@@ -54,6 +61,10 @@ const AWAITING = orderJson(
     deliveryRecipient: null,
     deliveryPhone: null,
     deliveryEmail: null,
+    deliveryLat: null,
+    deliveryLng: null,
+    deliveryLocationPrecision: null,
+    deliveryLocationSource: null,
     service: 'express',
     unitWeightGrams: 1000,
     priceCents: null,
@@ -146,6 +157,15 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
         summary: 'An order whose address the customer will give later',
         value: { customer_email: 'louis.bernard@exemple.fr', service: 'express', reference: 'CMD-10043' },
       },
+      withPoint: {
+        summary: 'With the point the brand knows (extension): the order is placed there',
+        value: {
+          ...CREATE_REQUEST,
+          delivery_address: '12 Place Léon Blum 75011 Paris',
+          delivery_lat: 48.858828,
+          delivery_lng: 2.379506,
+        },
+      },
     },
     responses: {
       200: {
@@ -171,6 +191,20 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
             [
               { field: 'customer_email', message: 'must be an e-mail address' },
               { field: 'service', message: 'must be one of express, standard, economy' },
+            ],
+          ),
+        },
+        pointOutsideRegion: {
+          summary: "The brand's point is not in Île-de-France (here: latitude and longitude swapped)",
+          value: errorExample(
+            'invalid_request',
+            'delivery_lat: with delivery_lng is outside Île-de-France; they look swapped (latitude ~48–49, longitude ~1.5–3.5)',
+            [
+              {
+                field: 'delivery_lat',
+                message:
+                  'with delivery_lng is outside Île-de-France; they look swapped (latitude ~48–49, longitude ~1.5–3.5)',
+              },
             ],
           ),
         },

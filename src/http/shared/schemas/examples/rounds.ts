@@ -40,6 +40,7 @@ const ROUND = {
         address: '1 place Victor Hugo 93200 Saint-Denis',
         postcode: '93200',
         city: 'Saint-Denis',
+        delivery_location: { lat: 48.9356, lng: 2.3539, precision: 'postcode', source: 'postcode' },
         phone: '+33612345678',
         sort_code: 'PC-93',
         quantity: 1,
