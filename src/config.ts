@@ -422,7 +422,7 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^\\+[1-9][0-9]{6,14}$',
     hint: 'must be a number in E.164 form, e.g. +33612345678',
   }),
-  GEOCODER_URL: Text(
+  GEOCODER_URL: Secret(
     'geocoder: the Base Adresse Nationale (https://api-adresse.data.gouv.fr) or an addok; unset: addresses at their postcode',
     { pattern: '^https?://\\S+$', hint: 'must be an http(s) URL' },
   ),
@@ -444,7 +444,7 @@ export const ENV_SCHEMA = Type.Object({
     10_000,
     "how long an order's creation waits for the geocoder; then address_check_pending, checked by a job",
   ),
-  OSRM_URL: Text('OSRM router of travel times (osrm-routed); unset: great-circle estimates', {
+  OSRM_URL: Secret('OSRM router of travel times (osrm-routed); unset: great-circle estimates', {
     pattern: '^https?://\\S+$',
     hint: 'must be an http(s) URL',
   }),

@@ -141,6 +141,8 @@ async function leftOf(orderId: number) {
   return {
     order: await one(
       `SELECT customer_email, delivery_address, delivery_recipient, delivery_phone, delivery_email,
+              CASE WHEN coalesce(delivery_lat, delivery_lng) IS NOT NULL OR delivery_location_source IS NOT NULL
+                   THEN 'kept' END AS delivery_location, address_warnings,
               anonymised_at IS NOT NULL AS anonymised, json_version, json_rest,
               (SELECT array_agg(e->>'note') FROM json_array_elements(history) e) AS notes
          FROM orders WHERE id = $1`,

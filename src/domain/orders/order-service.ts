@@ -393,8 +393,6 @@ export function orderService(deps: {
     note: string | null,
     set?: Partial<NewOrder>,
     joins?: PickupKey,
-    /** Events written with the move besides its status events (an address flagged by the change). */
-    extra: readonly (OutboxEvent | null)[] = [],
   ) {
     let current: Order = order;
     for (let attempt = 0; attempt < 3; attempt++) {
