@@ -120,15 +120,16 @@ export async function deliveriesSettled(pool: Pool): Promise<void> {
   });
 }
 
-/** Polls `check` until it returns a value other than undefined/false. */
+/** Polls `check` until it returns a value other than undefined, null or false. */
 export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
+  check: () => Promise<T | undefined | null | false>,
   timeoutMs = 10_000,
 ): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await check();
-    if (value !== undefined && value !== false) return value;
+    // null is "not yet" too: a lookup's `?? null` must not pass at once.
+    if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
     await sleep(50);
   }
