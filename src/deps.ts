@@ -38,6 +38,11 @@ import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
+import { NO_OPERATOR_AUDIT } from './domain/operators/acting.ts';
+import { type OperatorService, operatorService } from './domain/operators/operator-service.ts';
+import { type OperatorSessions, operatorSessions } from './domain/operators/operator-sessions.ts';
+import { type OpsTokenService, opsTokenService } from './domain/operators/ops-token-service.ts';
+import { totpSealer } from './domain/operators/totp-sealer.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
 import { TERMINAL_STATUSES } from './domain/orders/state-machine.ts';
@@ -147,6 +152,12 @@ export interface Deps extends CoreDeps, WiredConnectors {
   redisHealth: RedisHealth;
   /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
   couriers: CourierService;
+  /** The delivery company's people: accounts, roles (`dlv operators`, the operations API). */
+  operators: OperatorService;
+  /** Operators' sign-in, second factor and sessions (the operations API's now, the console's next). */
+  operatorSessions: OperatorSessions;
+  /** The operations API's machine tokens (`dlv ops-tokens`), and their verification. */
+  opsTokens: OpsTokenService;
   /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
   rounds: RoundService;
   rates: RateService;
@@ -430,6 +441,28 @@ export function createDeps(
     clock,
   });
   const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
+  // Issue 38's audit trail writes its rows through this hook, inside each change's transaction.
+  const operatorAudit = NO_OPERATOR_AUDIT;
+  const operators = operatorService({ operators: stores.operators, transact, clock, audit: operatorAudit });
+  const operatorSignIn = operatorSessions({
+    operators: stores.operators,
+    transact,
+    signInLimiter,
+    // OPERATOR_TOTP_KEY, else a key generated once in server_secrets (loaded on first use).
+    sealer: totpSealer(
+      async () => config.operatorTotpKey ?? serverSecretsRepository(pool).getOrCreate('operator_totp_key'),
+    ),
+    clock,
+    issuer: config.carrierName,
+    audit: operatorAudit,
+  });
+  const opsTokens = opsTokenService({
+    tokens: stores.opsTokens,
+    transact,
+    clock,
+    audit: operatorAudit,
+    cacheTtlMs: config.authCacheTtlMs,
+  });
   const team = teamManagement({
     users: stores.users,
     transact,
@@ -508,6 +541,9 @@ export function createDeps(
     invitationLimits,
     redisHealth: redis,
     couriers,
+    operators,
+    operatorSessions: operatorSignIn,
+    opsTokens,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),

@@ -5,6 +5,7 @@ import type { BrandStore } from '../brands/ports.ts';
 import type { CourierStore } from '../couriers/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
 import type { LabelPrintStore } from '../labels/ports.ts';
+import type { OperatorStore, OpsTokenStore } from '../operators/ports.ts';
 import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
@@ -36,6 +37,8 @@ export interface Stores {
   documentBuyers: DocumentBuyerStore;
   invoices: InvoiceStore;
   labelPrints: LabelPrintStore;
+  operators: OperatorStore;
+  opsTokens: OpsTokenStore;
   orders: OrderStore;
   outbox: OutboxStore;
   pickups: PickupStore;
