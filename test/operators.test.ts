@@ -391,6 +391,153 @@ describe('roles on the operations API', () => {
   });
 });
 
+describe("finance's routes", () => {
+  it('issue a month, list and mark invoices paid, show and replace grids: the services dlv uses', async () => {
+    const brand = await createBrandWithKey(t.deps);
+    now = new Date('2025-12-10T10:00:00Z');
+    const { trackingRef } = await t.deps.orders.create(
+      { id: brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' },
+      { customer_email: 'a@b.fr', delivery_address: '12 rue Oberkampf 75011 Paris' },
+    );
+    expect(trackingRef).toMatch(/^DLV-/);
+    now = new Date('2026-01-05T09:00:00Z');
+    const finance = bearer((await enrolledOperator(t.app, t.deps, 'finance', () => now)).token);
+
+    const issued = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/invoices/issue',
+      headers: finance,
+      payload: { month: '2025-12' },
+    });
+    expect(issued.statusCode).toBe(200);
+    const mine = issued.data.issued.find((i: { brand_id: string }) => i.brand_id === brand.brandId);
+    expect(mine.invoice).toMatchObject({
+      period: '2025-12',
+      status: 'issued',
+      order_count: 1,
+      number: 'F2026-000001',
+    });
+    const again = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/invoices/issue',
+      headers: finance,
+      payload: { month: '2025-12' },
+    });
+    expect(again.data.issued).toEqual([]);
+    const notOver = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/invoices/issue',
+      headers: finance,
+      payload: { month: '2026-01' },
+    });
+    expect(notOver.statusCode).toBe(400);
+    expect(notOver.data.details[0].field).toBe('month');
+
+    const listed = await call(t.app, {
+      method: 'GET',
+      url: `/ops/v1/brands/${brand.brandId}/invoices?status=issued`,
+      headers: finance,
+    });
+    expect(listed.data.invoices.map((i: { id: string }) => i.id)).toEqual([mine.invoice.id]);
+    const detail = await call(t.app, {
+      method: 'GET',
+      url: `/ops/v1/brands/${brand.brandId}/invoices/${mine.invoice.id}`,
+      headers: finance,
+    });
+    expect(detail.data.invoice.lines).toHaveLength(1);
+    const paid = await call(t.app, {
+      method: 'POST',
+      url: `/ops/v1/invoices/${mine.invoice.id}/mark-paid`,
+      headers: finance,
+    });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.data).toMatchObject({ brand_id: brand.brandId, invoice: { status: 'paid' } });
+    const unknown = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/invoices/inv_0000000000000000/mark-paid',
+      headers: finance,
+    });
+    expect(unknown.statusCode).toBe(404);
+
+    const rows = [
+      {
+        service: 'standard',
+        zone: 'paris',
+        unit_type: 'parcel',
+        max_weight_kg: 30,
+        first_unit_eur: 9.9,
+        extra_unit_eur: 4.5,
+      },
+    ];
+    const imported = await call(t.app, {
+      method: 'PUT',
+      url: `/ops/v1/brands/${brand.brandId}/grid`,
+      headers: finance,
+      payload: { description: 'Negotiated in December', rows },
+    });
+    expect(imported.statusCode).toBe(200);
+    expect(imported.data).toMatchObject({ scope: brand.brandId, row_count: 1 });
+    expect(imported.data.holes.length).toBeGreaterThan(0);
+    const shown = await call(t.app, {
+      method: 'GET',
+      url: `/ops/v1/brands/${brand.brandId}/grid`,
+      headers: finance,
+    });
+    expect(shown.data).toMatchObject({ source: 'negotiated', row_count: 1, rows });
+    const refused = await call(t.app, {
+      method: 'PUT',
+      url: `/ops/v1/brands/${brand.brandId}/grid`,
+      headers: finance,
+      payload: { rows: [rows[0], rows[0]] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.data.details[0].field).toBe('row 2');
+    expect(
+      (await call(t.app, { method: 'GET', url: `/ops/v1/brands/${brand.brandId}/grid`, headers: finance }))
+        .data.rows,
+    ).toEqual(rows);
+    const byDefault = await call(t.app, { method: 'GET', url: '/ops/v1/grids/default', headers: finance });
+    const replaced = await call(t.app, {
+      method: 'PUT',
+      url: '/ops/v1/grids/default',
+      headers: finance,
+      payload: { rows: byDefault.data.rows },
+    });
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.data).toMatchObject({ scope: 'default', row_count: byDefault.data.row_count });
+
+    // Brands: finance reads them, an admin creates one.
+    expect(
+      (await call(t.app, { method: 'GET', url: `/ops/v1/brands/${brand.brandId}`, headers: finance })).data
+        .brand.id,
+    ).toBe(brand.brandId);
+    const byFinance = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/brands',
+      headers: finance,
+      payload: { name: 'Nope' },
+    });
+    expect(byFinance.statusCode).toBe(403);
+    const admin = bearer((await enrolledOperator(t.app, t.deps, 'admin', () => now)).token);
+    const created = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/brands',
+      headers: admin,
+      payload: { name: 'Maison Ops', pickup_address: '5 rue du Dépôt 93200 Saint-Denis' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.data.brand).toMatchObject({ name: 'Maison Ops', webhooks_allowed: false });
+    const outOfZone = await call(t.app, {
+      method: 'POST',
+      url: '/ops/v1/brands',
+      headers: admin,
+      payload: { name: 'Maison Lyon', pickup_address: '1 rue de Lyon 69002 Lyon' },
+    });
+    expect(outOfZone.statusCode).toBe(422);
+    expect(outOfZone.data.error).toBe('out_of_zone');
+  });
+});
+
 describe('the TOTP secret at rest', () => {
   it('is sealed: neither its bytes nor its base32 are in the database', async () => {
     const op = await enrolledOperator(t.app, t.deps, 'support', () => now);

@@ -320,7 +320,7 @@ export function operatorSessions(deps: OperatorSessionsDeps): OperatorSessions {
       const secret = newTotpSecret();
       await operators.setPendingSecret(found.id, await sealer.seal(secret, found.id));
       const uri = otpauthUri({ issuer: deps.issuer, account: found.email, secret });
-      return { secret: base32Encode(secret), uri, qrSvg: qrCodeSvg(uri) };
+      return { secret: base32Encode(secret), uri, qrSvg: await qrCodeSvg(uri) };
     },
 
     async confirmEnrolment(session, input) {

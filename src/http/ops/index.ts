@@ -15,7 +15,7 @@ import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
 import { typed } from '../shared/app-types.ts';
 import { OPS_UNAUTHORIZED_MESSAGE, WRONG_OPS_TOKENS_MESSAGE } from '../shared/operator-access.ts';
-import type { OperatorRequirement } from '../shared/operator-requirements.ts';
+import { type OperatorRequirement, OWN_SESSION_ONLY } from '../shared/operator-requirements.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { errorResponses } from '../shared/schemas/shared.ts';
@@ -95,6 +95,10 @@ export function opsApi(deps: OpsApiContext) {
         operations: OPS_EXAMPLES,
         unauthorizedMessage: OPS_UNAUTHORIZED_MESSAGE,
         rateLimitedMessage: WRONG_OPS_TOKENS_MESSAGE,
+        forbiddenMessage: (scope) =>
+          scope === undefined
+            ? OWN_SESSION_ONLY
+            : `This machine token lacks the "${scope}" scope needed here; create a token with it (dlv ops-tokens create).`,
       },
     });
     opsOrderRoutes(typed(ops), deps);

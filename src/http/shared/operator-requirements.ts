@@ -26,6 +26,10 @@ export function scopesOf(identity: OperatorIdentity): readonly OpsScope[] {
   }
 }
 
+/** The 403 of a token or OPS_TOKEN on a route of a person's own session. */
+export const OWN_SESSION_ONLY =
+  "This is an operator's own session's route: sign in with POST /ops/v1/sessions (a token or OPS_TOKEN has no session).";
+
 const SETUP_FIRST =
   'Finish setting up your account first: choose your own password (PUT /ops/v1/me/password) and enrol your second factor (POST /ops/v1/me/second-factor).';
 
@@ -36,12 +40,7 @@ export function operatorRefusal(
 ): AppError | null {
   if (requirement === 'any') return null;
   if (requirement === 'own_session')
-    return identity.credential === 'session'
-      ? null
-      : new AppError(
-          'insufficient_scope',
-          "This is an operator's own session's route: sign in with POST /ops/v1/sessions (a token or OPS_TOKEN has no session).",
-        );
+    return identity.credential === 'session' ? null : new AppError('insufficient_scope', OWN_SESSION_ONLY);
   if (identity.credential === 'session' && identity.session.setup !== null)
     return new AppError('setup_required', SETUP_FIRST);
   if (scopesOf(identity).includes(requirement)) return null;

@@ -87,7 +87,7 @@ const gridJson = (grid: ActiveGrid) => ({
 });
 
 const IMPORT_DESCRIPTION =
-  'Checked whole before anything is written (a bad row is a 400 naming `rows[i]`); every instance prices with it within a few seconds. ' +
+  'Checked whole before anything is written (a bad row is a 400 naming it: `row 2`, counted from 1); every instance prices with it within a few seconds. ' +
   'A grid with holes is imported all the same, and the holes are listed. The same rules as `dlv grids import`.';
 
 /** The price grids for the finance people: show and replace (the same service as `dlv grids`). */

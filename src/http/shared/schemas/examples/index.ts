@@ -1,4 +1,5 @@
 import { LABEL_EXAMPLES } from './labels.ts';
+import { OPS_OPERATOR_EXAMPLES } from './operators.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import { OPS_PICKUP_EXAMPLES, PICKUP_EXAMPLES } from './pickups.ts';
@@ -26,4 +27,8 @@ export const OPS_EXAMPLES: Record<string, OperationExamples> = {
   ...OPS_SCAN_EXAMPLES,
   ...OPS_ROUND_EXAMPLES,
   ...OPS_PROOF_EXAMPLES,
+  ...OPS_OPERATOR_EXAMPLES,
+  // A brand's invoices read by the operator: what the brand itself reads.
+  opsListInvoices: OTHER_EXAMPLES.listInvoices!,
+  opsGetInvoice: OTHER_EXAMPLES.getInvoice!,
 };
