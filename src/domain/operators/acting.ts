@@ -6,7 +6,7 @@ import type { OperatorRole, OpsScope } from './scopes.ts';
  * `Actor`: a person, a token, the bootstrap OPS_TOKEN, or `dlv` on a host). The operations API
  * derives it from the request's operator principal, the CLI from its host.
  */
-export type ActingParty =
+type ActingParty =
   | { kind: 'operator'; operatorId: string; email: string; role: OperatorRole }
   | { kind: 'token'; tokenId: string; name: string }
   | { kind: 'bootstrap' }
@@ -19,7 +19,7 @@ export interface ActedBy {
 }
 
 /** What is audited of the operators' own area (the audit trail gives each its row). */
-export type OperatorAuditAction =
+type OperatorAuditAction =
   | 'operator.created'
   | 'operator.role_changed'
   | 'operator.disabled'
@@ -31,7 +31,7 @@ export type OperatorAuditAction =
   | 'ops_token.created'
   | 'ops_token.revoked';
 
-export interface OperatorAuditEntry {
+interface OperatorAuditEntry {
   action: OperatorAuditAction;
   by: ActedBy;
   subject: { type: 'operator' | 'ops_token'; id: string };

@@ -37,7 +37,7 @@ export interface OperatorServiceDeps {
 }
 
 /** An operator and the one-time password made for them, given once (only its hash is kept). */
-export interface OperatorWithPassword {
+interface OperatorWithPassword {
   operator: Operator;
   oneTimePassword: string;
 }

@@ -28,7 +28,6 @@ const SETUP_SESSION_MS = 15 * 60_000;
 
 /** `dlv_sess_` + 32 random bytes in base64url: recognisable wherever it leaks (logs, a paste). */
 const SESSION_TOKEN_PATTERN = /^dlv_sess_[A-Za-z0-9_-]{43}$/;
-export const isOperatorSessionToken = (token: string): boolean => SESSION_TOKEN_PATTERN.test(token);
 /** The session's id: SHA-256 of its token (256 random bits: nothing to brute-force). */
 const sessionId = (token: string): Buffer => createHash('sha256').update(token).digest();
 
@@ -37,7 +36,7 @@ const SIGN_IN_REFUSED =
   'Sign-in refused: the e-mail, the password or the second-factor code is wrong, the one-time password was used or has expired, or the account is disabled.';
 
 /** What a setup session still has to do before the operator is signed in. */
-export interface SetupSteps {
+interface SetupSteps {
   choosePassword: boolean;
   enrolSecondFactor: boolean;
 }
@@ -60,7 +59,7 @@ export interface OpenedSession {
 }
 
 /** A second factor being enrolled: the secret as the authenticator app takes it. */
-export interface Enrolment {
+interface Enrolment {
   /** Base32, for typing into the app by hand. */
   secret: string;
   /** `otpauth://totp/…`, what the QR code carries. */

@@ -11,7 +11,6 @@ import { type OpsScope, parseTokenScopes } from './scopes.ts';
 
 /** `dlv_ops_` + 64 lowercase hex (32 random bytes), as the API keys are `dlv_` + 64 hex. */
 const TOKEN_PATTERN = /^dlv_ops_[0-9a-f]{64}$/;
-export const isOpsTokenFormat = (token: string): boolean => TOKEN_PATTERN.test(token);
 /** Shown to people to recognise a token without revealing it: `dlv_ops_` + 8 hex. */
 const PREFIX_LENGTH = 16;
 /** A token's life, when it has an end: at most this long. */
@@ -21,7 +20,7 @@ const MAX_EXPIRY_DAYS = 3650;
 const digest = (token: string): Buffer => createHash('sha256').update(token).digest();
 
 /** What a machine token stands for on a request: the audit trail's `token` actor and its scopes. */
-export interface OpsTokenIdentity {
+interface OpsTokenIdentity {
   id: string;
   name: string;
   prefix: string;
@@ -29,7 +28,7 @@ export interface OpsTokenIdentity {
   expiresAt: Date | null;
 }
 
-export interface CreatedOpsToken extends OpsToken {
+interface CreatedOpsToken extends OpsToken {
   /** The token itself: returned once, never stored. */
   token: string;
 }
@@ -59,7 +58,7 @@ export interface OpsTokenServiceDeps {
 
 const MAX_CACHED = 10_000;
 
-export function validateTokenName(name: string): string {
+function validateTokenName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length < 1 || trimmed.length > 100)
     throw fieldProblem('name', 'length.between', { min: 1, max: 100 });

@@ -6,8 +6,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * A few lines on node:crypto rather than a dependency; the RFCs' own test vectors hold them
  * (totp.test.ts).
  */
-export const TOTP_DIGITS = 6;
-export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
+const TOTP_PERIOD_SECONDS = 30;
 /** Steps accepted either side of the current one: a phone's clock a little off still signs in. */
 const DRIFT_STEPS = 1;
 /** 160 bits: RFC 4226 §4 recommends a secret as long as the HMAC's output. */

@@ -73,7 +73,7 @@ export function sharedOpsToken(opsToken: string): OperatorCredentials {
 }
 
 /** Machine tokens (`dlv_ops_…`): their scopes, refused once revoked or expired. */
-export function machineTokens(tokens: Pick<OpsTokenService, 'authenticate'>): OperatorCredentials {
+function machineTokens(tokens: Pick<OpsTokenService, 'authenticate'>): OperatorCredentials {
   return {
     async identify(token) {
       const found = await tokens.authenticate(token);
@@ -88,7 +88,7 @@ export function machineTokens(tokens: Pick<OpsTokenService, 'authenticate'>): Op
 }
 
 /** Operators' sessions of the operations API (`dlv_sess_…`, POST /ops/v1/sessions). */
-export function operatorApiSessions(sessions: Pick<OperatorSessions, 'resume'>): OperatorCredentials {
+function operatorApiSessions(sessions: Pick<OperatorSessions, 'resume'>): OperatorCredentials {
   return {
     async identify(token) {
       const session = await sessions.resume(token, 'api');
@@ -104,7 +104,7 @@ export function operatorApiSessions(sessions: Pick<OperatorSessions, 'resume'>):
 }
 
 /** Asks each kind of credential in turn: the first that knows the token says who it is. */
-export function anyOf(...kinds: OperatorCredentials[]): OperatorCredentials {
+function anyOf(...kinds: OperatorCredentials[]): OperatorCredentials {
   return {
     async identify(token) {
       for (const kind of kinds) {

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { operatorJson } from '../../../domain/operators/operator.ts';
 import type { OperatorService } from '../../../domain/operators/operator-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
-import { actedBy } from '../../shared/operator-requirements.ts';
-import type { OperatorPrincipal } from '../../shared/principal.ts';
+import { actedBy, requireOperator } from '../../shared/operator-requirements.ts';
 import {
   NewOperatorBody,
   OperatorIdParams,
@@ -16,7 +16,8 @@ import { errorResponses, NoBody } from '../../shared/schemas/shared.ts';
 import { absentBodyIsEmpty } from '../../shared/validation.ts';
 
 const TAGS = ['People and tokens'];
-const by = (request: { principal: unknown }) => actedBy(request.principal as OperatorPrincipal);
+/** Who acts: the admin (or token, or OPS_TOKEN) the route let through. */
+const by = (request: FastifyRequest) => actedBy(requireOperator(request, 'operators:write'));
 
 /** The delivery company's people, managed by an admin (the same service as `dlv operators`). */
 export function opsOperatorRoutes(app: TypedApp, deps: { operators: OperatorService }): void {

@@ -10,8 +10,7 @@ import {
 import { opsTokenJson } from '../../../domain/operators/ops-token-json.ts';
 import type { OpsTokenService } from '../../../domain/operators/ops-token-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
-import { scopesOf } from '../../shared/operator-requirements.ts';
-import type { OperatorPrincipal } from '../../shared/principal.ts';
+import { requireOperator, scopesOf } from '../../shared/operator-requirements.ts';
 import {
   CodeBody,
   EnrolledResponse,
@@ -42,9 +41,8 @@ const openedJson = ({ token, session }: OpenedSession) => ({
 
 /** The caller's own session (routes whose requirement is `own_session`). */
 function ownSession(request: FastifyRequest): ActiveOperatorSession {
-  const principal = request.principal as OperatorPrincipal | null;
-  if (principal?.credential !== 'session')
-    throw new Error('ownSession() called on a route without a session');
+  const principal = requireOperator(request, 'own_session');
+  if (principal.credential !== 'session') throw new Error('own_session let through no session');
   return principal.session;
 }
 
@@ -124,7 +122,7 @@ export function opsSessionRoutes(
       },
     },
     async (request) => {
-      const principal = request.principal as OperatorPrincipal;
+      const principal = requireOperator(request, 'any');
       const scopes = [...scopesOf(principal)];
       if (principal.credential === 'session') {
         const session = principal.session;

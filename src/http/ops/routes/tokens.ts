@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { opsTokenJson } from '../../../domain/operators/ops-token-json.ts';
 import type { OpsTokenService } from '../../../domain/operators/ops-token-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
-import { actedBy } from '../../shared/operator-requirements.ts';
-import type { OperatorPrincipal } from '../../shared/principal.ts';
+import { actedBy, requireOperator } from '../../shared/operator-requirements.ts';
 import {
   CreatedTokenResponse,
   NewTokenBody,
@@ -59,7 +58,7 @@ export function opsTokenRoutes(app: TypedApp, deps: { opsTokens: OpsTokenService
           scopes: request.body.scopes,
           expiresAt: request.body.expires_at ? new Date(request.body.expires_at) : null,
         },
-        actedBy(request.principal as OperatorPrincipal),
+        actedBy(requireOperator(request, 'operators:write')),
       );
       return reply
         .code(201)
@@ -89,7 +88,10 @@ export function opsTokenRoutes(app: TypedApp, deps: { opsTokens: OpsTokenService
     async (request) => ({
       ok: true as const,
       token: opsTokenJson(
-        await deps.opsTokens.revoke(request.params.tokenId, actedBy(request.principal as OperatorPrincipal)),
+        await deps.opsTokens.revoke(
+          request.params.tokenId,
+          actedBy(requireOperator(request, 'operators:write')),
+        ),
       ),
     }),
   );

@@ -124,7 +124,7 @@ const SESSION_DESCRIPTION =
   `Send it as \`Authorization: Bearer <token>\`. It ends ${OPERATOR_SESSION_IDLE_MS / 60_000} minutes after its last use, ` +
   'at `expires_at` however active, at sign-out, when the operator is disabled, and when their password or second factor is reset.';
 
-export const NewSessionSchema = Type.Object(
+const NewSessionSchema = Type.Object(
   {
     token: Type.String({
       pattern: '^dlv_sess_[A-Za-z0-9_-]{43}$',
