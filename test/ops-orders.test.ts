@@ -101,7 +101,7 @@ describe('operations API', () => {
       '/operators/{operatorId}/reset-password',
       '/operators/{operatorId}/reset-second-factor',
       '/tokens',
-      '/tokens/{tokenId}/revoke',
+      '/tokens/{id}/revoke',
       '/orders/{trackingRef}/proof',
       '/openapi.json',
     ]);

@@ -143,10 +143,11 @@ function describeOperatorRefusals(route: RouteOptions): void {
   const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
   const auth = route.config?.auth;
   if (typeof auth !== 'object' || !schema?.response || schema.hide) return;
+  // A 429 the route describes itself (failed sign-in attempts) keeps its words.
   const response: Record<string, unknown> = {
     ...schema.response,
     401: UNAUTHORIZED,
-    429: TOO_MANY_WRONG_TOKENS,
+    429: schema.response[429] ?? TOO_MANY_WRONG_TOKENS,
   };
   if (auth.ops !== 'any') response[403] = forbidden(auth.ops);
   route.schema = { ...schema, response };

@@ -64,7 +64,7 @@ const ImportResponse = Type.Object({
   ok: Type.Literal(true),
   scope: Type.String({ maxLength: 30, description: '`default`, or the brand id.' }),
   row_count: Type.Integer({ format: 'int32', minimum: 1, maximum: MAX_ROWS }),
-  version: Type.Integer({ format: 'int64', minimum: 1 }),
+  version: Type.Integer({ format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   imported_at: Timestamp(),
   holes: Holes,
 });

