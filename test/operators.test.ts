@@ -205,6 +205,91 @@ describe("an operator's first sign-in", () => {
   });
 });
 
+describe("an operator's session", () => {
+  it('ends after 30 minutes unused and 12 hours after sign-in however active; the hourly cleanup drops the dead', async () => {
+    const op = await enrolledOperator(t.app, t.deps, 'support', () => now);
+    const me = (token: string) => call(t.app, { method: 'GET', url: '/ops/v1/me', headers: bearer(token) });
+    later(29 * 60);
+    expect((await me(op.token)).statusCode).toBe(200);
+    later(31 * 60);
+    expect((await me(op.token)).statusCode).toBe(401);
+
+    later(30);
+    const active = (await signIn(op.email, op.password, codeFor(op.secret, now))).data.session;
+    expect(Date.parse(active.expires_at) - now.getTime()).toBe(12 * 3600_000);
+    for (let i = 0; i < 24; i++) {
+      later(29 * 60);
+      expect((await me(active.token)).statusCode, `after ${i + 1} × 29 min`).toBe(200);
+    }
+    later(29 * 60);
+    expect((await me(active.token)).statusCode).toBe(401);
+
+    // A setup session is for setting up now: 15 minutes.
+    const { oneTimePassword, operator } = await t.deps.operators.add(
+      { email: operatorEmail('slow'), name: 'Slow', role: 'support' },
+      TEST_ACTOR,
+    );
+    const setup = (await signIn(operator.email, oneTimePassword)).data.session;
+    later(10 * 60);
+    expect((await me(setup.token)).statusCode).toBe(200);
+    later(6 * 60);
+    expect((await me(setup.token)).statusCode).toBe(401);
+
+    later(30);
+    const idle = (await signIn(op.email, op.password, codeFor(op.secret, now))).data.session;
+    later(31 * 60);
+    const dead = await t.pool.query(
+      'SELECT count(*)::int AS n FROM operator_sessions WHERE operator_id = $1',
+      [op.id],
+    );
+    expect(dead.rows[0].n).toBeGreaterThan(0);
+    expect(await t.deps.operatorSessions.deleteExpired()).toBeGreaterThan(0);
+    const left = await t.pool.query(
+      'SELECT count(*)::int AS n FROM operator_sessions WHERE operator_id = $1',
+      [op.id],
+    );
+    expect(left.rows[0].n).toBe(0);
+    expect((await me(idle.token)).statusCode).toBe(401);
+  });
+
+  it('after a password reset, asks the second factor with the one-time password, then the new password', async () => {
+    const op = await enrolledOperator(t.app, t.deps, 'dispatcher', () => now);
+    const { oneTimePassword } = await t.deps.operators.resetPassword(op.email, TEST_ACTOR);
+    expect(
+      (await call(t.app, { method: 'GET', url: '/ops/v1/me', headers: bearer(op.token) })).statusCode,
+    ).toBe(401);
+    later(30);
+    expect((await signIn(op.email, oneTimePassword)).statusCode).toBe(401);
+    // The refusal did not use the one-time password up.
+    const setup = await signIn(op.email, oneTimePassword, codeFor(op.secret, now));
+    expect(setup.statusCode).toBe(201);
+    expect(setup.data.session.setup).toEqual({ choose_password: true, enrol_second_factor: false });
+    const chosen = await call(t.app, {
+      method: 'PUT',
+      url: '/ops/v1/me/password',
+      headers: bearer(setup.data.session.token),
+      payload: { password: 'a brand new passphrase 7' },
+    });
+    expect(chosen.statusCode).toBe(200);
+    expect(chosen.data.session.setup).toBeNull();
+    const rounds = await call(t.app, {
+      method: 'GET',
+      url: '/ops/v1/rounds?date=2026-03-02',
+      headers: bearer(chosen.data.session.token),
+    });
+    expect(rounds.statusCode).toBe(200);
+    // Changing it again, signed in, takes the current one (a wrong one is the field's error).
+    const wrong = await call(t.app, {
+      method: 'PUT',
+      url: '/ops/v1/me/password',
+      headers: bearer(chosen.data.session.token),
+      payload: { current_password: 'not it at all', password: 'yet another passphrase 8' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.data.details[0].field).toBe('current_password');
+  });
+});
+
 describe('roles on the operations API', () => {
   it('refuses the dispatcher the finance routes (403 naming the scope) and lets the admin through', async () => {
     const admin = await enrolledOperator(t.app, t.deps, 'admin', () => now);
