@@ -38,10 +38,7 @@ import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
-import { NO_OPERATOR_AUDIT } from './domain/operators/acting.ts';
-import { type OperatorService, operatorService } from './domain/operators/operator-service.ts';
 import { type OperatorSessions, operatorSessions } from './domain/operators/operator-sessions.ts';
-import { type OpsTokenService, opsTokenService } from './domain/operators/ops-token-service.ts';
 import { totpSealer } from './domain/operators/totp-sealer.ts';
 import { type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
@@ -152,12 +149,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   redisHealth: RedisHealth;
   /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
   couriers: CourierService;
-  /** The delivery company's people: accounts, roles (`dlv operators`, the operations API). */
-  operators: OperatorService;
   /** Operators' sign-in, second factor and sessions (the operations API's now, the console's next). */
   operatorSessions: OperatorSessions;
-  /** The operations API's machine tokens (`dlv ops-tokens`), and their verification. */
-  opsTokens: OpsTokenService;
   /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
   rounds: RoundService;
   rates: RateService;
@@ -441,9 +434,6 @@ export function createDeps(
     clock,
   });
   const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
-  // Issue 38's audit trail writes its rows through this hook, inside each change's transaction.
-  const operatorAudit = NO_OPERATOR_AUDIT;
-  const operators = operatorService({ operators: stores.operators, transact, clock, audit: operatorAudit });
   const operatorSignIn = operatorSessions({
     operators: stores.operators,
     transact,
@@ -454,14 +444,7 @@ export function createDeps(
     ),
     clock,
     issuer: config.carrierName,
-    audit: operatorAudit,
-  });
-  const opsTokens = opsTokenService({
-    tokens: stores.opsTokens,
-    transact,
-    clock,
-    audit: operatorAudit,
-    cacheTtlMs: config.authCacheTtlMs,
+    audit: core.operatorAudit,
   });
   const team = teamManagement({
     users: stores.users,
@@ -541,9 +524,9 @@ export function createDeps(
     invitationLimits,
     redisHealth: redis,
     couriers,
-    operators,
+    operators: core.operators,
     operatorSessions: operatorSignIn,
-    opsTokens,
+    opsTokens: core.opsTokens,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),

@@ -2,7 +2,7 @@ import { type Operator, operatorJson } from '../domain/operators/operator.ts';
 import { OPERATOR_ONE_TIME_PASSWORD_HOURS } from '../domain/operators/operator-service.ts';
 import { OPERATOR_ROLES } from '../domain/operators/scopes.ts';
 import { cliActor } from './acting.ts';
-import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
+import { type CommandSpec, coreCommand, requireArg, requireFlag, table } from './context.ts';
 
 const ROLES = OPERATOR_ROLES.join('|');
 const OPERATOR = { name: 'OPERATOR', description: 'the operator (opr_…) or their e-mail' };
@@ -26,9 +26,8 @@ const withPassword = (r: { operator: Operator; oneTimePassword: string }) => ({
 });
 
 export const operatorCommands: CommandSpec[] = [
-  command({
+  coreCommand({
     path: 'operators add',
-    writesNoLinks: true,
     description: `add an operator (a person of the company); prints a one-time password once (one sign-in, ${OPERATOR_ONE_TIME_PASSWORD_HOURS} hours)`,
     flags: {
       email: { value: 'EMAIL', description: 'their sign-in e-mail', required: true },
@@ -49,9 +48,8 @@ export const operatorCommands: CommandSpec[] = [
       ctx.out(human, json);
     },
   }),
-  command({
+  coreCommand({
     path: 'operators list',
-    writesNoLinks: true,
     description: 'the operators, enabled first',
     async run(ctx) {
       const operators = await ctx.deps.operators.list();
@@ -65,9 +63,8 @@ export const operatorCommands: CommandSpec[] = [
       ctx.out(text, { operators: operators.map(operatorJson) });
     },
   }),
-  command({
+  coreCommand({
     path: 'operators set-role',
-    writesNoLinks: true,
     description: `change an operator's role (${ROLES}); their open sessions follow at once`,
     args: [OPERATOR, { name: 'ROLE', description: ROLES }],
     async run(ctx) {
@@ -79,9 +76,8 @@ export const operatorCommands: CommandSpec[] = [
       ctx.out(describe(operator), { operator: operatorJson(operator) });
     },
   }),
-  command({
+  coreCommand({
     path: 'operators disable',
-    writesNoLinks: true,
     description: 'disable an operator: their sessions and sign-in end at once',
     args: [OPERATOR],
     async run(ctx) {
@@ -89,9 +85,8 @@ export const operatorCommands: CommandSpec[] = [
       ctx.out(describe(operator), { operator: operatorJson(operator) });
     },
   }),
-  command({
+  coreCommand({
     path: 'operators reset-password',
-    writesNoLinks: true,
     description:
       'a new one-time password for an operator (forgotten, expired): their sessions end, their second factor stays',
     args: [OPERATOR],
@@ -102,9 +97,8 @@ export const operatorCommands: CommandSpec[] = [
       ctx.out(human, json);
     },
   }),
-  command({
+  coreCommand({
     path: 'operators reset-2fa',
-    writesNoLinks: true,
     description:
       "remove an operator's second factor (a lost phone): sessions end, a one-time password replaces theirs, the next sign-in enrols again",
     args: [OPERATOR],

@@ -2,12 +2,11 @@ import { opsTokenJson } from '../domain/operators/ops-token-json.ts';
 import { parseTokenExpiry } from '../domain/operators/ops-token-service.ts';
 import { TOKEN_SCOPES } from '../domain/operators/scopes.ts';
 import { cliActor } from './acting.ts';
-import { type CommandSpec, command, optionalFlag, requireArg, requireFlag, table } from './context.ts';
+import { type CommandSpec, coreCommand, optionalFlag, requireArg, requireFlag, table } from './context.ts';
 
 export const opsTokenCommands: CommandSpec[] = [
-  command({
+  coreCommand({
     path: 'ops-tokens create',
-    writesNoLinks: true,
     description: 'create a machine token of the operations API, named and scoped; the token is printed once',
     flags: {
       name: {
@@ -44,9 +43,8 @@ export const opsTokenCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'ops-tokens list',
-    writesNoLinks: true,
     description: 'the machine tokens (their prefixes, never the tokens), working ones first',
     async run(ctx) {
       const tokens = await ctx.deps.opsTokens.list();
@@ -67,9 +65,8 @@ export const opsTokenCommands: CommandSpec[] = [
       );
     },
   }),
-  command({
+  coreCommand({
     path: 'ops-tokens revoke',
-    writesNoLinks: true,
     description: 'revoke a machine token (refused within 5 seconds on every instance)',
     args: [{ name: 'TOKEN_ID', description: 'the token (otk_…)' }],
     async run(ctx) {
