@@ -9,7 +9,7 @@ import { OPS_PREFIX, opsApi } from './http/ops/index.ts';
 import { PROOFS_PREFIX, proofFiles } from './http/proofs/index.ts';
 import { PUBLIC_PREFIX, publicApi } from './http/public/index.ts';
 import { errorHandler, notFoundHandler, sendError } from './http/shared/errors.ts';
-import { opsTokenAccess, WRONG_OPS_TOKEN_POLICY } from './http/shared/operator-access.ts';
+import { opsAccess, WRONG_OPS_TOKEN_POLICY } from './http/shared/operator-access.ts';
 import { registerAuth } from './http/shared/plugins/auth.ts';
 import { type HttpMetricsSink, registerMetrics } from './http/shared/plugins/metrics.ts';
 import { registerRateLimit } from './http/shared/plugins/rate-limit.ts';
@@ -108,11 +108,14 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       : memoryRateLimiter(policy);
   const unknownKeys = limiting ? unknownKeyLimit(bucketsOf(UNKNOWN_KEY_POLICY)) : null;
   if (unknownKeys) app.addHook('onClose', () => unknownKeys.close());
-  // Wrong operator tokens are counted whatever RATE_LIMIT_PER_SECOND says: this guards a secret,
+  // Wrong operator credentials are counted whatever RATE_LIMIT_PER_SECOND says: this guards secrets,
   // not the service's capacity.
-  const opsToken = deps.config.opsToken;
-  const operators = opsToken === null ? null : opsTokenAccess(opsToken, bucketsOf(WRONG_OPS_TOKEN_POLICY));
-  if (operators) app.addHook('onClose', () => operators.close());
+  const operators = opsAccess(
+    deps.config.opsToken,
+    { tokens: deps.opsTokens, sessions: deps.operatorSessions },
+    bucketsOf(WRONG_OPS_TOKEN_POLICY),
+  );
+  app.addHook('onClose', () => operators.close());
   registerAuth(
     app,
     deps.authenticator,
@@ -144,7 +147,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   // Each surface is a plugin under its prefix; the connectors' signed callbacks among them.
   const surfaces = [
     { prefix: PUBLIC_PREFIX, plugin: publicApi(deps), enabled: true },
-    { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: deps.config.opsToken !== null },
+    // Operators' sessions and machine tokens open it; OPS_TOKEN, when set, is only its bootstrap.
+    { prefix: OPS_PREFIX, plugin: opsApi(deps), enabled: true },
     { prefix: TRACKING_PREFIX, plugin: trackingPages(deps), enabled: true },
     // The recipients' unsubscribe links (their e-mails' List-Unsubscribe).
     { prefix: UNSUBSCRIBE_PREFIX, plugin: unsubscribePages(deps), enabled: true },

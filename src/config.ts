@@ -101,6 +101,11 @@ export interface Config {
    */
   recipientDataKey: Buffer | null;
   /**
+   * AES-256 key sealing the operators' TOTP secrets at rest (OPERATOR_TOTP_KEY, 64 hex characters);
+   * null: a key generated once and kept in server_secrets.
+   */
+  operatorTotpKey: Buffer | null;
+  /**
    * HMAC key of the recipients' opt-out list and unsubscribe links (OPT_OUT_KEY, 64 hex characters):
    * they hold addresses only keyed with it. Null: a key generated once and kept in server_secrets,
    * refused at the service's start-up when PUBLIC_BASE_URL is https (src/db/opt-out-key.ts).
@@ -259,10 +264,13 @@ export const ENV_SCHEMA = Type.Object({
   REDIS_URL: Secret('Redis for rate limits shared across instances'),
   RATE_LIMIT_PER_SECOND: Int(50, 0, 1_000_000, 'per API key; 0 turns limiting off'),
   RATE_LIMIT_BURST: Int(100, 1, 1_000_000, 'tokens a key may spend at once'),
-  OPS_TOKEN: Secret('bearer token of the operations API (absent: no operations API)', {
-    minLength: OPS_TOKEN_MIN_LENGTH,
-    hint: `must be at least ${OPS_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`,
-  }),
+  OPS_TOKEN: Secret(
+    'bootstrap bearer token of the operations API, every scope (create the first people and tokens, then unset it)',
+    {
+      minLength: OPS_TOKEN_MIN_LENGTH,
+      hint: `must be at least ${OPS_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`,
+    },
+  ),
   LOG_LEVEL: Type.Union(
     LOG_LEVELS.map((level) => Type.Literal(level)),
     { default: 'info', description: 'log level' },
@@ -364,6 +372,13 @@ export const ENV_SCHEMA = Type.Object({
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
   }),
+  OPERATOR_TOTP_KEY: Secret(
+    "AES-256 key of the operators' second-factor secrets at rest, 64 hex characters",
+    {
+      pattern: '^[0-9a-fA-F]{64}$',
+      hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
+    },
+  ),
   OPT_OUT_KEY: Secret("HMAC key of the recipients' opt-out list and unsubscribe links, 64 hex characters", {
     pattern: '^[0-9a-fA-F]{64}$',
     hint: 'must be 64 hexadecimal characters (e.g. `openssl rand -hex 32`)',
@@ -738,6 +753,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shopify: shopify(e),
     connectorSecretKey: e.CONNECTOR_SECRET_KEY ? Buffer.from(e.CONNECTOR_SECRET_KEY, 'hex') : null,
     recipientDataKey: e.RECIPIENT_DATA_KEY ? Buffer.from(e.RECIPIENT_DATA_KEY, 'hex') : null,
+    operatorTotpKey: e.OPERATOR_TOTP_KEY ? Buffer.from(e.OPERATOR_TOTP_KEY, 'hex') : null,
     optOutKey: e.OPT_OUT_KEY ? Buffer.from(e.OPT_OUT_KEY, 'hex') : null,
     connectorsAllowInsecure: e.CONNECTORS_ALLOW_INSECURE,
     carrierName: e.CARRIER_NAME,

@@ -4,6 +4,9 @@ import { type Stores, storesOn, type Transact, transactOn } from './db/stores.ts
 import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { type BrandService, brandService } from './domain/brands/brand-service.ts';
+import { NO_OPERATOR_AUDIT, type OperatorAudit } from './domain/operators/acting.ts';
+import { type OperatorService, operatorService } from './domain/operators/operator-service.ts';
+import { type OpsTokenService, opsTokenService } from './domain/operators/ops-token-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
 import type { Clock } from './domain/shared/clock.ts';
 import type { DestinationGuard } from './domain/webhooks/outbound.ts';
@@ -14,7 +17,8 @@ import { destinationGuard } from './infra/http/url-guard.ts';
 
 // The first layer of the composition root (src/deps.ts builds everything else on it): the services
 // that need neither the shop connectors, the outbox, mail nor documents. Apart so that a `dlv`
-// command using only these (brands, keys, grids, webhooks) loads and wires only them (convention 17).
+// command using only these (brands, keys, grids, webhooks, operators, ops-tokens) loads and wires only
+// them (convention 17).
 
 /** What a command of the core groups may use (src/cli/context.ts `coreCommand`); `Deps` has them all. */
 export interface CoreDeps {
@@ -27,6 +31,10 @@ export interface CoreDeps {
   grids: GridService;
   webhooks: WebhookService;
   webhookRequests: WebhookRequests;
+  /** The delivery company's people: accounts, roles (`dlv operators`, the operations API). */
+  operators: OperatorService;
+  /** The operations API's machine tokens (`dlv ops-tokens`), and their verification. */
+  opsTokens: OpsTokenService;
 }
 
 /** The core services, and the parts createDeps wires the rest with. */
@@ -36,6 +44,8 @@ export interface CoreWiring extends CoreDeps {
   /** Webhook endpoints' SSRF guard (WEBHOOKS_ALLOW_INSECURE), shared with the subscriptions. */
   destinations: DestinationGuard;
   listeners: WebhookListeners;
+  /** Where the audit trail writes the operators' and tokens' changes (createDeps gives it to the sessions too). */
+  operatorAudit: OperatorAudit;
 }
 
 export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => new Date()): CoreWiring {
@@ -60,6 +70,8 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
   });
   // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
   const requests = webhookRequests({ repository: stores.webhookRequests, destinations, clock });
+  // Issue 38's audit trail writes its rows through this hook, inside each change's transaction.
+  const operatorAudit = NO_OPERATOR_AUDIT;
   return {
     config,
     pool,
@@ -74,5 +86,14 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
     grids,
     webhooks,
     webhookRequests: requests,
+    operatorAudit,
+    operators: operatorService({ operators: stores.operators, transact, clock, audit: operatorAudit }),
+    opsTokens: opsTokenService({
+      tokens: stores.opsTokens,
+      transact,
+      clock,
+      audit: operatorAudit,
+      cacheTtlMs: config.authCacheTtlMs,
+    }),
   };
 }

@@ -44,6 +44,8 @@ import {
 } from './domain/einvoicing/transmission-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
+import { type OperatorSessions, operatorSessions } from './domain/operators/operator-sessions.ts';
+import { totpSealer } from './domain/operators/totp-sealer.ts';
 import { type AddressChecks, addressChecks } from './domain/orders/address-checks.ts';
 import { deliveryLocationOf, type OrderLinks, orderLinks } from './domain/orders/order-json.ts';
 import { type OrderService, orderService } from './domain/orders/order-service.ts';
@@ -162,6 +164,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   redisHealth: RedisHealth;
   /** The operator's couriers and their sessions (`/courier`, `dlv couriers`). */
   couriers: CourierService;
+  /** Operators' sign-in, second factor and sessions (the operations API's now, the console's next). */
+  operatorSessions: OperatorSessions;
   /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
   rounds: RoundService;
   rates: RateService;
@@ -508,6 +512,18 @@ export function createDeps(
     clock,
   });
   const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
+  const operatorSignIn = operatorSessions({
+    operators: stores.operators,
+    transact,
+    signInLimiter,
+    // OPERATOR_TOTP_KEY, else a key generated once in server_secrets (loaded on first use).
+    sealer: totpSealer(
+      async () => config.operatorTotpKey ?? serverSecretsRepository(pool).getOrCreate('operator_totp_key'),
+    ),
+    clock,
+    issuer: config.carrierName,
+    audit: core.operatorAudit,
+  });
   const team = teamManagement({
     users: stores.users,
     transact,
@@ -586,6 +602,9 @@ export function createDeps(
     invitationLimits,
     redisHealth: redis,
     couriers,
+    operators: core.operators,
+    operatorSessions: operatorSignIn,
+    opsTokens: core.opsTokens,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),

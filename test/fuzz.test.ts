@@ -67,7 +67,23 @@ const opsDoc = (
   })
 ).json();
 const opsTk = new SchemaToolkit(opsDoc);
-const opsOperations = operationsOf(opsDoc, opsTk);
+/**
+ * Left out of the operations API's fuzzing: what a standing credential cannot call (signing in, and a
+ * person's own session: their password, their second factor, signing out) and what changes every
+ * brand's prices or invoices (the default grid, issuing a month) on the database other files share.
+ * test/operators.test.ts covers them, on a scratch database.
+ */
+const NOT_FUZZED = new Set([
+  'opsSignIn',
+  'opsSignOut',
+  'opsChoosePassword',
+  'opsBeginEnrolment',
+  'opsConfirmEnrolment',
+  'opsRenewRecoveryCodes',
+  'opsImportDefaultGrid',
+  'opsIssueMonth',
+]);
+const opsOperations = operationsOf(opsDoc, opsTk).filter((op) => !NOT_FUZZED.has(op.id));
 
 interface OperationStats {
   cases: number;

@@ -145,7 +145,7 @@ describe('wrong operator tokens per client address (in memory)', () => {
     const refused = await call(t.app, opsFrom(address, wrongToken()));
     expect(refused.statusCode).toBe(429);
     expect(refused.data).toMatchObject({ ok: false, error: 'rate_limited' });
-    expect(refused.data.message).toMatch(/wrong operator tokens/);
+    expect(refused.data.message).toMatch(/wrong operator credentials/);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Blocked: the right token gets the same answer, so the 429s tell a guesser nothing.
     const right = await call(t.app, opsFrom(address, OPS_TOKEN));

@@ -5,10 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
+import { base32Decode } from '../src/domain/operators/totp.ts';
 import { loggerOptions, redactUrl } from '../src/http/shared/logging.ts';
 import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { API, call, createBrandWithKey, type TestBrand, testConfig } from './support/app.ts';
+import { enrolledOperator } from './support/operators.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -43,12 +45,19 @@ const OPS_TOKEN = `ops-${randomBytes(24).toString('hex')}`;
 /** Every credential created by this file, by kind. */
 const apiKeys: string[] = [];
 const webhookSecrets: string[] = [];
+/** The operations API's machine tokens, operators' session tokens and TOTP secrets (base32). */
+const operatorSecrets: string[] = [];
 
 const windows = (text: string, size = 16) =>
   Array.from({ length: Math.max(0, text.length - size + 1) }, (_, i) => text.slice(i, i + size));
 
 /** The full credential and its secret parts, whole and in 16-character slices. */
 function needles(secret: string): string[] {
+  // A machine token's public prefix is `dlv_ops_` + 8 hex; an operator's session has none.
+  if (secret.startsWith('dlv_ops_')) return [secret, secret.slice(16), ...windows(secret.slice(16))];
+  if (secret.startsWith('dlv_sess_')) return [secret, secret.slice(9), ...windows(secret.slice(9))];
+  if (/^[A-Z2-7]{32}$/.test(secret))
+    return [secret, ...windows(secret), base32Decode(secret).toString('hex')];
   if (secret.startsWith('dlv_')) {
     // `dlv_` + 8 hex is the public prefix (GET /me, `dlv keys list`); the rest is the secret.
     const hidden = secret.slice(12);
@@ -133,6 +142,19 @@ beforeAll(async () => {
   webhookSecrets.push(endpoint.secret, rotated.secret);
   const webhooksList = await runDlv(['webhooks', 'list', '--brand', brand.brandId, '--json'], env);
   cliOutput.push(webhooksList.stdout, webhooksList.stderr);
+
+  const machine = await dlv([
+    'ops-tokens',
+    'create',
+    '--name',
+    'secrets test',
+    '--scopes',
+    'orders:read',
+    '--json',
+  ]);
+  operatorSecrets.push(machine.token);
+  const tokens = await runDlv(['ops-tokens', 'list', '--json'], env);
+  cliOutput.push(tokens.stdout, tokens.stderr);
 
   for (const key of apiKeys) expect(key).toMatch(/^dlv_[0-9a-f]{64}$/);
   for (const secret of webhookSecrets) expect(secret).toMatch(/^whsec_/);
@@ -219,6 +241,23 @@ describe('credentials in the logs', () => {
     });
     expect(wrongOps.statusCode).toBe(401);
 
+    // An operator's session and a machine token: used, one character off, misplaced in URLs.
+    const person = await enrolledOperator(app, deps, 'admin', () => new Date());
+    operatorSecrets.push(person.token, person.secret);
+    const [machine] = operatorSecrets as [string];
+    for (const token of [machine, person.token]) {
+      expect((await call(app, { method: 'GET', url: '/ops/v1/me', headers: bearer(token) })).statusCode).toBe(
+        200,
+      );
+      const off = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+      expect((await call(app, { method: 'GET', url: '/ops/v1/me', headers: bearer(off) })).statusCode).toBe(
+        401,
+      );
+      operatorSecrets.push(off);
+      await call(app, { method: 'GET', url: `/ops/v1/orders/${token}` });
+      await call(app, { method: 'GET', url: `/ops/v1/me?session=${token}` });
+    }
+
     // A webhook delivery, signed with both secrets (a rotation is under way).
     const { rows } = await pool.query<{ id: string }>(
       'SELECT id FROM outbox_events WHERE brand_id = $1 ORDER BY created_at LIMIT 1',
@@ -246,9 +285,14 @@ describe('credentials in the logs', () => {
     expect(leaks(text, [...apiKeys, OPS_TOKEN, ...webhookSecrets])).toEqual([]);
   });
 
+  it("never contain a machine token, an operator's session or second-factor secret (issue 38)", () => {
+    expect(operatorSecrets.length).toBe(5);
+    expect(leaks(logLines.join('\n'), operatorSecrets)).toEqual([]);
+  });
+
   it('dlv prints a key or secret only when creating it, and never on stderr', () => {
     const text = cliOutput.join('\n');
-    expect(leaks(text, [...apiKeys, ...webhookSecrets])).toEqual([]);
+    expect(leaks(text, [...apiKeys, ...webhookSecrets, ...operatorSecrets])).toEqual([]);
   });
 
   it('redacts credentials in URLs, keeping the rest', () => {
@@ -259,6 +303,9 @@ describe('credentials in the logs', () => {
     expect(redactUrl('/x?Authorization=Bearer%20abc')).toBe('/x?Authorization=[redacted]');
     expect(redactUrl(`/x/${'dlv_0123456789abcdef'}`)).toBe('/x/dlv_01234567[redacted]');
     expect(redactUrl('/x?q=whsec_abc%2Bdef%3D')).toBe('/x?q=whsec_[redacted]');
+    // The operations API's machine tokens and operators' sessions, misplaced in a path (issue 38).
+    expect(redactUrl(`/ops/v1/x/dlv_ops_${'0a'.repeat(32)}`)).toBe('/ops/v1/x/dlv_ops_0a0a0a0a[redacted]');
+    expect(redactUrl(`/ops/v1/x/dlv_sess_${'Ab-_'.repeat(10)}AbC/y`)).toBe('/ops/v1/x/dlv_sess_[redacted]/y');
     expect(redactUrl(`/unsubscribe/${'AbCd'.repeat(16)}Ef?lang=fr`)).toBe(
       '/unsubscribe/AbCd[redacted]?lang=fr',
     );
@@ -310,6 +357,16 @@ describe('credentials in the database', () => {
       expect(stored, `digest of ${key.slice(0, 12)}`).toContain(`\\\\x${digest}`);
       expect(stored).toContain(`"prefix":"${key.slice(0, 12)}"`);
     }
+  });
+
+  it("holds machine tokens and operators' sessions only as SHA-256 digests, and TOTP secrets sealed", () => {
+    const text = [...dump.values()].flat().join('\n');
+    expect(leaks(text, operatorSecrets)).toEqual([]);
+    const [machine, session] = operatorSecrets as [string, string];
+    const digest = (token: string) => `\\\\x${createHash('sha256').update(token).digest('hex')}`;
+    expect(dump.get('public.ops_tokens')!.join('\n')).toContain(digest(machine));
+    expect(dump.get('public.ops_tokens')!.join('\n')).toContain(`"prefix":"${machine.slice(0, 16)}"`);
+    expect(dump.get('public.operator_sessions')!.join('\n')).toContain(digest(session));
   });
 
   it('holds webhook secrets (needed to sign) in webhook_endpoints.secret and previous_secret only', () => {

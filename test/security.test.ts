@@ -1,18 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverSecretsRepository } from '../src/db/repositories/server-secrets-repository.ts';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import {
+  OPERATOR_ROLES,
+  type OperatorRole,
+  type OpsScope,
+  ROLE_SCOPES,
+  TOKEN_SCOPES,
+} from '../src/domain/operators/scopes.ts';
 import { addressKeys } from '../src/domain/recipients/address-key.ts';
 import { unsubscribeTokens } from '../src/domain/recipients/unsubscribe-token.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { logoImage } from './support/logos.ts';
+import {
+  bearer,
+  enrolledOperator,
+  operatorEmail,
+  type SignedInOperator,
+  TEST_ACTOR,
+} from './support/operators.ts';
 import { createOrder } from './support/orders.ts';
 import { listKeyOf, optOutSource } from './support/recipients.ts';
 import {
   authenticatedRoutes,
   courierRoutes,
   exampleUrl,
+  opsRoutes,
   providerSignedRoutes,
   sessionRoutes,
   trackingRoutes,
@@ -48,9 +64,9 @@ let addresses = 0;
 const anotherAddress = () => `10.81.${Math.floor(++addresses / 250)}.${addresses % 250}`;
 
 describe('the operations API', () => {
-  it('refuses a valid brand key: only OPS_TOKEN opens it', async () => {
+  it('refuses a valid brand key: only an operator credential opens it', async () => {
     const brand = await createBrandWithKey(t.deps);
-    for (const route of authenticatedRoutes(t.app).filter((r) => r.auth === 'ops')) {
+    for (const route of opsRoutes(t.app)) {
       const res = await call(t.app, {
         method: route.method as 'GET',
         url: exampleUrl(route.url),
@@ -62,18 +78,175 @@ describe('the operations API', () => {
     }
   });
 
-  it('is absent when OPS_TOKEN is unset', async () => {
+  it('serves without OPS_TOKEN (people and tokens open it), refusing what would have been the token', async () => {
     const plain = await buildTestApp();
     try {
-      expect(plain.app.routeCatalog.some((r) => r.auth === 'ops')).toBe(false);
+      expect(opsRoutes(plain.app).length).toBe(opsRoutes(t.app).length);
       const res = await call(plain.app, {
         method: 'GET',
         url: '/ops/v1/orders/DLV-0000000000',
-        headers: { authorization: 'Bearer x' },
+        headers: { authorization: 'Bearer test-ops-token-0123456789abcdefgh' },
       });
-      expect(res.statusCode).toBe(404);
+      expect(res.statusCode).toBe(401);
+      expect(res.data.error).toBe('unauthorized');
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('every operations route', () => {
+  // The app's clock, moved past a token's expiry.
+  let now = new Date();
+  let ops: TestApp;
+  let people: Record<OperatorRole, SignedInOperator>;
+  let revokedToken: string;
+  let expiredToken: string;
+  let signedOut: string;
+  let ofDisabled: string;
+  let setupSession: string;
+  const withoutScope = new Map<string, string>();
+  beforeAll(async () => {
+    ops = await buildTestApp({ config: { opsToken: 'test-ops-token-0123456789abcdefgh' }, clock: () => now });
+    const token = (scopes: readonly string[], expiresAt: Date | null = null) =>
+      ops.deps.opsTokens.create({ name: `suite ${randomUUID()}`, scopes, expiresAt }, TEST_ACTOR);
+    people = {
+      admin: await enrolledOperator(ops.app, ops.deps, 'admin', () => now),
+      dispatcher: await enrolledOperator(ops.app, ops.deps, 'dispatcher', () => now),
+      finance: await enrolledOperator(ops.app, ops.deps, 'finance', () => now),
+      support: await enrolledOperator(ops.app, ops.deps, 'support', () => now),
+    };
+    const revoked = await token(TOKEN_SCOPES);
+    await ops.deps.opsTokens.revoke(revoked.id, TEST_ACTOR);
+    revokedToken = revoked.token;
+    expiredToken = (await token(TOKEN_SCOPES, new Date(now.getTime() + 60_000))).token;
+    for (const scope of TOKEN_SCOPES)
+      withoutScope.set(scope, (await token(TOKEN_SCOPES.filter((s) => s !== scope))).token);
+    const leaving = await enrolledOperator(ops.app, ops.deps, 'admin', () => now);
+    await call(ops.app, {
+      method: 'DELETE',
+      url: '/ops/v1/sessions/current',
+      headers: bearer(leaving.token),
+    });
+    signedOut = leaving.token;
+    const disabled = await enrolledOperator(ops.app, ops.deps, 'admin', () => now);
+    await ops.deps.operators.disable(disabled.id, TEST_ACTOR);
+    ofDisabled = disabled.token;
+    const fresh = await ops.deps.operators.add(
+      { email: operatorEmail('setup'), name: 'Setup', role: 'admin' },
+      TEST_ACTOR,
+    );
+    const first = await call(ops.app, {
+      method: 'POST',
+      url: '/ops/v1/sessions',
+      remoteAddress: anotherAddress(),
+      payload: { email: fresh.operator.email, password: fresh.oneTimePassword },
+    });
+    setupSession = first.data.session.token;
+    now = new Date(now.getTime() + 61_000);
+  });
+  afterAll(() => ops.close());
+
+  const send = (route: { method: string; url: string }, headers: Record<string, string>) =>
+    call(ops.app, {
+      method: route.method as 'GET',
+      url: exampleUrl(route.url),
+      remoteAddress: anotherAddress(),
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: route.method === 'GET' ? undefined : '{}',
+    });
+
+  it('is in the catalog, each declaring what it requires', () => {
+    const routes = opsRoutes(ops.app);
+    expect(routes.length).toBeGreaterThan(30);
+    for (const route of routes) expect(route.ops, `${route.method} ${route.url}`).toBeDefined();
+    expect(routes.map((r) => `${r.method} ${r.url} ${r.ops}`)).toEqual(
+      expect.arrayContaining([
+        'GET /ops/v1/orders/:trackingRef orders:read',
+        'POST /ops/v1/orders/:trackingRef/status orders:write',
+        'POST /ops/v1/invoices/issue invoices:write',
+        'PUT /ops/v1/grids/default grids:write',
+        'POST /ops/v1/brands brands:write',
+        'POST /ops/v1/operators operators:write',
+        'POST /ops/v1/tokens operators:write',
+        'GET /ops/v1/me any',
+        'PUT /ops/v1/me/password own_session',
+      ]),
+    );
+    // Signing in is the one operation open to all (beside the API's own description and its page).
+    const open = ops.app.routeCatalog
+      .filter((r) => r.url.startsWith('/ops/v1/') && r.auth === 'none' && !r.url.startsWith('/ops/v1/docs'))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(open).toEqual(['POST /ops/v1/sessions', 'GET /ops/v1/openapi.json']);
+  });
+
+  const missingOrWrong: [string, () => Record<string, string>][] = [
+    ['no credential', () => ({})],
+    ['an empty bearer', () => ({ authorization: 'Bearer ' })],
+    ['a non-bearer scheme', () => ({ authorization: 'Basic test-ops-token-0123456789abcdefgh' })],
+    ['a wrong OPS_TOKEN', () => bearer('test-ops-token-0123456789abcdefgX')],
+    ['an unknown machine token', () => bearer(`dlv_ops_${'ab'.repeat(32)}`)],
+    ['an unknown session', () => bearer(`dlv_sess_${'A'.repeat(43)}`)],
+    ['a revoked machine token', () => bearer(revokedToken)],
+    ['an expired machine token', () => bearer(expiredToken)],
+    ['a signed-out session', () => bearer(signedOut)],
+    ["a disabled operator's session", () => bearer(ofDisabled)],
+  ];
+  for (const [label, headersOf] of missingOrWrong) {
+    it(`answers 401 unauthorized with WWW-Authenticate for ${label}`, async () => {
+      for (const route of opsRoutes(ops.app)) {
+        const res = await send(route, headersOf());
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+        expect(res.data.error).toBe('unauthorized');
+        expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+      }
+    });
+  }
+
+  it('answers 403 naming the scope to a machine token without it', async () => {
+    for (const route of opsRoutes(ops.app)) {
+      if (route.ops === 'any') continue;
+      // People scopes and a person's own session: no token ever holds them.
+      const token =
+        route.ops === 'own_session' || route.ops!.startsWith('operators:')
+          ? withoutScope.get('orders:read')!
+          : withoutScope.get(route.ops!)!;
+      const res = await send(route, bearer(token));
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.data.error).toBe('insufficient_scope');
+      if (route.ops !== 'own_session') expect(res.data.message).toContain(`"${route.ops}"`);
+    }
+  });
+
+  it('answers 403 naming the scope to a person whose role lacks it, and setup_required to a setup session', async () => {
+    for (const route of opsRoutes(ops.app)) {
+      const requirement = route.ops!;
+      if (requirement === 'any' || requirement === 'own_session') continue;
+      for (const role of OPERATOR_ROLES.filter((r) => !ROLE_SCOPES[r].includes(requirement as OpsScope))) {
+        const res = await send(route, bearer(people[role].token));
+        expect(res.statusCode, `${role}: ${route.method} ${route.url}`).toBe(403);
+        expect(res.data.error).toBe('insufficient_scope');
+        expect(res.data.message).toContain(`Your role (${role}) does not allow "${requirement}"`);
+      }
+      const setup = await send(route, bearer(setupSession));
+      expect(setup.statusCode, `setup: ${route.method} ${route.url}`).toBe(403);
+      expect(setup.data.error).toBe('setup_required');
+    }
+  });
+
+  it('lets through a credential that has what the route requires (the gate, not the handler, is what answered above)', async () => {
+    for (const route of opsRoutes(ops.app)) {
+      if (route.url === '/ops/v1/sessions/current') continue; // would end the session the other routes use
+      const requirement = route.ops!;
+      const holder =
+        requirement === 'any' || requirement === 'own_session' || requirement.startsWith('operators:')
+          ? people.admin.token
+          : withoutScope.get(requirement === 'orders:read' ? 'scans:write' : 'orders:read')!;
+      const res = await send(route, bearer(holder));
+      expect(
+        [401, 403],
+        `${route.method} ${route.url}: ${res.statusCode} ${res.body.slice(0, 200)}`,
+      ).not.toContain(res.statusCode);
     }
   });
 });

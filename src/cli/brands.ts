@@ -1,17 +1,9 @@
 import type { Brand } from '../domain/brands/brand.ts';
+import { brandJson } from '../domain/brands/brand-json.ts';
 import { missingForInvoicing } from '../domain/brands/company-readiness.ts';
 import { type CommandSpec, coreCommand, requireArg, requireFlag, table } from './context.ts';
 
 const BRAND_ID = { name: 'BRAND_ID', description: 'the brand (brd_…)' };
-
-const brandJson = (b: Brand) => ({
-  id: b.id,
-  name: b.name,
-  default_pickup_address: b.defaultPickupAddress,
-  created_at: b.createdAt.toISOString(),
-  disabled_at: b.disabledAt?.toISOString() ?? null,
-  webhooks_allowed: b.webhooksAllowed,
-});
 
 /** `allow-webhooks` / `disallow-webhooks`: opens or closes the brand's webhook subscription API. */
 function webhooksSwitch(allowed: boolean): CommandSpec {

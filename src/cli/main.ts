@@ -70,6 +70,17 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./couriers.ts')).courierCommands,
   },
   {
+    name: 'operators',
+    description:
+      "the company's people (operations API, console): add, list, set a role, disable, reset a password or second factor",
+    load: async () => (await import('./operators.ts')).operatorCommands,
+  },
+  {
+    name: 'ops-tokens',
+    description: 'machine tokens of the operations API: create (named, scoped), list, revoke',
+    load: async () => (await import('./ops-tokens.ts')).opsTokenCommands,
+  },
+  {
     name: 'rounds',
     description: "the day's rounds: plan, list, assign to a courier",
     load: async () => (await import('./rounds.ts')).roundCommands,

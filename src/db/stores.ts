@@ -17,6 +17,8 @@ import { einvoicesRepository } from './repositories/einvoices-repository.ts';
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { labelPrintsOn } from './repositories/labels-repository.ts';
+import { operatorsRepository } from './repositories/operators-repository.ts';
+import { opsTokensRepository } from './repositories/ops-tokens-repository.ts';
 import { ordersRepository } from './repositories/orders-repository.ts';
 import { pickupsRepository } from './repositories/pickups-repository.ts';
 import {
@@ -61,6 +63,8 @@ export function storesOn(db: Queryable): Stores {
     invoices: invoicesRepository(db),
     jobQueue: jobQueueOn(db),
     labelPrints: labelPrintsOn(db),
+    operators: operatorsRepository(db),
+    opsTokens: opsTokensRepository(db),
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
     pickups: pickupsRepository(db),

@@ -20,7 +20,9 @@ export function prefixedId(
     | 'rnd'
     | 'att'
     | 'ntf'
-    | 'rcd',
+    | 'rcd'
+    | 'opr'
+    | 'otk',
   bytes = 8,
 ): string {
   return `${prefix}_${randomBytes(bytes).toString('hex')}`;

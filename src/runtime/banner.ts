@@ -30,6 +30,9 @@ export function startupBanner(facts: BannerFacts): string {
     `  docs:     ${base}/docs`,
     `  account:  http://${config.host}:${port}/account  (sign up, API keys; tracking pages under /track)`,
     `  couriers: http://${config.host}:${port}/courier  (the couriers' phone app; dlv couriers, dlv rounds plan)`,
+    `  ops:      http://${config.host}:${port}/ops/v1/docs  (people: dlv operators add; tools: dlv ops-tokens create${
+      config.opsToken ? '; OPS_TOKEN is a bootstrap credential: unset it once they exist' : ''
+    })`,
     `  worker:   ${facts.runsWorker ? 'running in this process' : 'off (RUN_WORKER=0); run `node dist/service.js worker`'}`,
     `  probes:   http://${config.host}:${port}/livez, /readyz`,
     `  shops:    ${CONNECTORS.map((c) => `${c.label} ${c.isOn(config) ? 'on' : c.offNotice}`).join(', ')} — connected from the account's Shops page (docs/connectors/README.md)`,

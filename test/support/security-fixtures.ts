@@ -14,7 +14,7 @@ export function exampleUrl(url: string): string {
   return url.replace(/:([A-Za-z]+)/g, (_, name: string) => PLACEHOLDERS[name] ?? 'x');
 }
 
-/** Routes behind a credential sent in `Authorization` (an API key or the OPS_TOKEN). */
+/** Routes behind a credential sent in `Authorization` (an API key, or an operator's: session, token, OPS_TOKEN). */
 export function authenticatedRoutes(app: FastifyInstance) {
   return app.routeCatalog.filter((r) => r.auth !== 'none' && r.auth !== 'session' && r.auth !== 'courier');
 }
@@ -40,4 +40,9 @@ export function providerSignedRoutes(app: FastifyInstance) {
 /** The tracking pages (`/track/{token}`): public, the token in the URL is the credential. */
 export function trackingRoutes(app: FastifyInstance) {
   return app.routeCatalog.filter((r) => r.url.startsWith('/track/'));
+}
+
+/** The operations API's routes behind an operator credential, each with what it requires (`ops`). */
+export function opsRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.auth === 'ops');
 }

@@ -6,6 +6,7 @@ import type { CourierStore } from '../couriers/ports.ts';
 import type { EInvoiceStore } from '../einvoicing/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
 import type { LabelPrintStore } from '../labels/ports.ts';
+import type { OperatorStore, OpsTokenStore } from '../operators/ports.ts';
 import type { OrderStore } from '../orders/ports.ts';
 import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
@@ -38,6 +39,8 @@ export interface Stores {
   einvoices: EInvoiceStore;
   invoices: InvoiceStore;
   labelPrints: LabelPrintStore;
+  operators: OperatorStore;
+  opsTokens: OpsTokenStore;
   orders: OrderStore;
   outbox: OutboxStore;
   pickups: PickupStore;

@@ -10,6 +10,10 @@ const SECRET_PARAM = /([?&][^=&#]*(?:key|token|secret|auth|password|signature)[^
 // Credentials in their own shapes, wherever they stand (a path segment, a mistyped parameter):
 // an API key keeps its public prefix (`dlv_` + 8 hex, shown by GET /me) and loses the rest.
 const API_KEY = /(dlv_[0-9a-f]{8})[0-9a-z]*/gi;
+// A machine token of the operations API keeps its display prefix (`dlv_ops_` + 8 hex); an operator's
+// session token keeps nothing.
+const OPS_TOKEN = /(dlv_ops_[0-9a-f]{8})[0-9a-z]*/gi;
+const OPERATOR_SESSION = /dlv_sess_[A-Za-z0-9_-]*/g;
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=%_-]*/g;
 // A tracking page's token opens it to anyone: logs keep 4 characters, enough to match a complaint.
 const TRACKING_TOKEN = /^(\/track\/)([^/?#]+)/;
@@ -24,6 +28,8 @@ export function redactUrl(url: string): string {
   return url
     .replace(SECRET_PARAM, '$1[redacted]')
     .replace(API_KEY, '$1[redacted]')
+    .replace(OPS_TOKEN, '$1[redacted]')
+    .replace(OPERATOR_SESSION, 'dlv_sess_[redacted]')
     .replace(WEBHOOK_SECRET, 'whsec_[redacted]')
     .replace(TRACKING_TOKEN, (all, path: string, token: string) =>
       token === 'assets' ? all : `${path}${token.slice(0, 4)}[redacted]`,

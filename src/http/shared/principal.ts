@@ -5,13 +5,15 @@ import type { KeyIdentity } from '../../domain/api-keys/authenticator.ts';
 import type { OperatorIdentity } from './operator-access.ts';
 
 /**
- * Who is calling, by surface: a brand's API key (public API) or the operator (operations API).
+ * Who is calling, by surface: a brand's API key (public API) or an operator (operations API: a person's
+ * session, a machine token or the bootstrap OPS_TOKEN).
  * The account area adds `user` (a signed-in person of a brand), the connectors `shop` (a linked
  * shop's signed callback); routes narrow to the kind their surface admits.
  */
 type Principal =
   | ({ kind: 'apiKey' } & KeyIdentity)
-  | ({ kind: 'operator' } & OperatorIdentity)
+  /** The operations API's caller, with the client address the audit trail records. */
+  | ({ kind: 'operator'; address: string } & OperatorIdentity)
   | { kind: 'user'; session: ActiveSession }
   /** A signed-in courier (`/courier`, its own sessions: never a brand's). */
   | { kind: 'courier'; courier: { id: string; name: string; locale: 'fr' | 'en' } }
@@ -25,6 +27,8 @@ export type ApiKeyPrincipal = Extract<Principal, { kind: 'apiKey' }>;
 export type ShopPrincipal = Extract<Principal, { kind: 'shop' }>;
 
 export type CourierPrincipal = Extract<Principal, { kind: 'courier' }>;
+
+export type OperatorPrincipal = Extract<Principal, { kind: 'operator' }>;
 
 /** The signed-in courier on a courier route (whose `auth` is `'courier'`). */
 export function courierOf(request: FastifyRequest): CourierPrincipal {

@@ -12,7 +12,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
   app.get(
     '/couriers',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'couriers:read' } },
       schema: {
         operationId: 'opsListCouriers',
         summary: 'The couriers, enabled first',
@@ -32,7 +32,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
   app.post(
     '/couriers',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'couriers:write' } },
       schema: {
         operationId: 'opsAddCourier',
         summary: 'Add a courier',
@@ -63,7 +63,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
   app.post(
     '/couriers/:courierId/password',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'couriers:write' } },
       schema: {
         operationId: 'opsResetCourierPassword',
         summary: 'Give a courier a new one-time password',
@@ -92,7 +92,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
   app.post(
     '/couriers/:courierId/disable',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'couriers:write' } },
       schema: {
         operationId: 'opsDisableCourier',
         summary: 'Disable a courier',

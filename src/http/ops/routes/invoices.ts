@@ -12,10 +12,21 @@ import {
   CompanyUpdate,
   EInvoiceTransmissionSchema,
 } from '../../shared/schemas/einvoicing.ts';
-import { InvoiceIdParams, InvoiceSchema, PERIOD_PATTERN } from '../../shared/schemas/invoices.ts';
-import { errorResponses, PATH_PARAM_MAX_LENGTH, PrefixedId } from '../../shared/schemas/shared.ts';
+import {
+  InvoiceDetailResponse,
+  InvoiceIdParams,
+  InvoiceListQuery,
+  InvoiceListResponse,
+  InvoiceSchema,
+  PERIOD_PATTERN,
+} from '../../shared/schemas/invoices.ts';
+import { errorResponses, NoBody, PrefixedId } from '../../shared/schemas/shared.ts';
+import { absentBodyIsEmpty } from '../../shared/validation.ts';
+import { BrandIdParams } from './brands.ts';
 
-const BrandParams = Type.Object({ brandId: Type.String({ maxLength: PATH_PARAM_MAX_LENGTH }) });
+const TAGS = ['Invoices and grids'];
+
+const BrandInvoice = Type.Object({ brand_id: PrefixedId('brd', 16), invoice: Type.Ref(InvoiceSchema) });
 
 const OpsInvoiceResponse = Type.Object({
   ok: Type.Literal(true),
@@ -91,20 +102,66 @@ const companyJson = (brand: Brand) => ({
   pickup_address: brand.defaultPickupAddress,
 });
 
-/** The operator's invoices (issue, pay, read with the e-invoice's transmission) and the brands' company data. */
+/**
+ * Billing for the finance people: a brand's invoices and credit notes, any document with its
+ * e-invoice's transmission, issuing a month, marking an invoice paid, and the brands' company data
+ * an e-invoice needs. The same services as `dlv invoices` and `dlv brands company` (credit notes are
+ * issued by the cancellations and re-pricings that call for them, never by hand).
+ */
 export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): void {
+  app.get(
+    '/brands/:brandId/invoices',
+    {
+      config: { auth: { ops: 'invoices:read' } },
+      schema: {
+        operationId: 'opsListInvoices',
+        summary: "A brand's invoices and credit notes, newest period first",
+        description:
+          'What the brand sees at `GET /public/v1/invoices`: the running month as a `draft`, credit notes with the invoice they correct.',
+        tags: TAGS,
+        params: BrandIdParams,
+        querystring: InvoiceListQuery,
+        response: { 200: InvoiceListResponse, ...errorResponses([400, 401, 403, 404]) },
+      },
+    },
+    async (request) => {
+      const brand = await deps.brands.get(request.params.brandId);
+      const page = await deps.invoices.list(brand.id, request.query);
+      return { ok: true as const, invoices: page.invoices.map(invoiceJson), next_cursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/brands/:brandId/invoices/:id',
+    {
+      config: { auth: { ops: 'invoices:read' } },
+      schema: {
+        operationId: 'opsGetBrandInvoice',
+        summary: "One of a brand's invoices or credit notes, with its lines",
+        tags: TAGS,
+        params: Type.Object({ ...BrandIdParams.properties, ...InvoiceIdParams.properties }),
+        response: { 200: InvoiceDetailResponse, ...errorResponses([400, 401, 403, 404]) },
+      },
+    },
+    async (request) => {
+      const brand = await deps.brands.get(request.params.brandId);
+      const { invoice, lines } = await deps.invoices.get(brand.id, request.params.id);
+      return { ok: true as const, invoice: { ...invoiceJson(invoice), lines: lines.map(invoiceLineJson) } };
+    },
+  );
+
   app.get(
     '/invoices/:id',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'invoices:read' } },
       schema: {
         operationId: 'opsGetInvoice',
         summary: "Any brand's issued invoice or credit note, with its e-invoice's transmission",
         description:
           'The e-invoice part says where the Factur-X stands on the platform, why it was refused or rejected, and every status it went through.',
-        tags: ['Invoices'],
+        tags: TAGS,
         params: InvoiceIdParams,
-        response: { 200: OpsInvoiceResponse, ...errorResponses([400, 401, 404]) },
+        response: { 200: OpsInvoiceResponse, ...errorResponses([400, 401, 403, 404]) },
       },
     },
     async (request) => {
@@ -135,15 +192,15 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
   app.post(
     '/invoices/issue',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'invoices:write' } },
       schema: {
         operationId: 'opsIssueInvoices',
         summary: "Issue every brand's invoice of a month (idempotent)",
         description:
-          'As the monthly job does. A brand lacking what its e-invoice needs (SIREN, a billing address with postcode and city) is listed in `held` with the reason.',
-        tags: ['Invoices'],
+          'As the monthly job does; brands already invoiced for the month are skipped, so issuing twice issues nothing new, and a month not over yet is a 400 naming `month`. A brand lacking what its e-invoice needs (SIREN, a billing address with postcode and city) is listed in `held` with the reason.',
+        tags: TAGS,
         body: IssueRequest,
-        response: { 200: IssueResponse, ...errorResponses([400, 401, 413, 415]) },
+        response: { 200: IssueResponse, ...errorResponses([400, 401, 403, 413, 415]) },
       },
     },
     async (request) => {
@@ -165,21 +222,19 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
   app.post(
     '/invoices/:id/mark-paid',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'invoices:write' } },
+      preValidation: absentBodyIsEmpty,
       schema: {
         operationId: 'opsMarkInvoicePaid',
         summary: 'Mark an issued invoice paid',
         description:
-          'Without the VAT-on-debits option (EINVOICE_VAT_ON_DEBITS), its payment data (date, amounts per VAT rate) is then sent to the e-invoicing platform. A credit note or a draft: 422 `invalid_transition`.',
-        tags: ['Invoices'],
+          'Without the VAT-on-debits option (EINVOICE_VAT_ON_DEBITS), its payment data (date, amounts per VAT rate) is then sent to the e-invoicing platform. Marking a paid invoice again changes nothing. A draft or a credit note (which is not paid: it reduces its invoice) is a 422 `invalid_transition`.',
+        tags: TAGS,
         params: InvoiceIdParams,
+        body: NoBody,
         response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            brand_id: PrefixedId('brd', 16),
-            invoice: Type.Ref(InvoiceSchema),
-          }),
-          ...errorResponses([400, 401, 404, 422]),
+          200: Type.Object({ ok: Type.Literal(true), ...BrandInvoice.properties }),
+          ...errorResponses([400, 401, 403, 404, 413, 415, 422]),
         },
       },
     },
@@ -192,13 +247,13 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
   app.get(
     '/brands/:brandId/company',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'brands:read' } },
       schema: {
         operationId: 'opsGetBrandCompany',
         summary: "A brand's company data, and what its e-invoices still lack",
-        tags: ['Invoices'],
-        params: BrandParams,
-        response: { 200: CompanyResponse, ...errorResponses([400, 401, 404]) },
+        tags: TAGS,
+        params: BrandIdParams,
+        response: { 200: CompanyResponse, ...errorResponses([400, 401, 403, 404]) },
       },
     },
     async (request) => {
@@ -215,16 +270,16 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
   app.patch(
     '/brands/:brandId/company',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'brands:write' } },
       schema: {
         operationId: 'opsUpdateBrandCompany',
         summary: "Change a brand's company data (as its owner does on the Company page)",
         description:
           'The same checks as the account area: a SIREN passing the Luhn check, a SIRET starting with it, the VAT number of that SIREN, a billing address with its postcode and city. Every mistake is reported at once (400, one detail per field), and nothing is changed then.',
-        tags: ['Invoices'],
-        params: BrandParams,
+        tags: TAGS,
+        params: BrandIdParams,
         body: CompanyUpdate,
-        response: { 200: CompanyResponse, ...errorResponses([400, 401, 404, 413, 415]) },
+        response: { 200: CompanyResponse, ...errorResponses([400, 401, 403, 404, 413, 415]) },
       },
     },
     async (request) => {

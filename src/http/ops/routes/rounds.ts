@@ -28,7 +28,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
   app.get(
     '/rounds',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'rounds:read' } },
       schema: {
         operationId: 'opsListRounds',
         summary: "A day's rounds",
@@ -43,7 +43,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
   app.get(
     '/rounds/:roundId',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'rounds:read' } },
       schema: {
         operationId: 'opsGetRound',
         summary: 'A round and its stops',
@@ -58,7 +58,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
   app.post(
     '/rounds/plan',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'rounds:write' } },
       schema: {
         operationId: 'opsPlanRounds',
         summary: "Plan (or re-plan) a day's rounds by sort code",
@@ -82,7 +82,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
   app.post(
     '/rounds',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'rounds:write' } },
       schema: {
         operationId: 'opsCreateRound',
         summary: "An external planner's round",
@@ -102,7 +102,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
   app.patch(
     '/rounds/:roundId',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'rounds:write' } },
       schema: {
         operationId: 'opsAssignRound',
         summary: 'Give a round to a courier',
@@ -123,7 +123,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
   app.put(
     '/rounds/:roundId/stops',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'rounds:write' } },
       schema: {
         operationId: 'opsSetRoundStops',
         summary: "Set a round's stops in the order they are made",

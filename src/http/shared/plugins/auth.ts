@@ -5,23 +5,28 @@ import { AppError } from '../../../errors.ts';
 import { bearerToken } from '../bearer.ts';
 import { type FailedAttemptLimit, isTooManyAttempts, type TooManyAttempts } from '../failed-attempt-limit.ts';
 import { OPS_UNAUTHORIZED_MESSAGE, type OperatorAccess } from '../operator-access.ts';
+import { type OperatorRequirement, operatorRefusal } from '../operator-requirements.ts';
 import { type ApiKeyPrincipal, principalOf } from '../principal.ts';
 
 export { principalOf };
 
 /**
- * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, `'ops'` (the
- * operator's OPS_TOKEN, for the operations API), or `'session'` (a signed-in person: the account
- * area resolves its cookie itself, and redirects to sign-in rather than answering 401), or
- * `'courier'` (a signed-in courier: `/courier` resolves its own cookie the same way). Every route
- * states it in `config.auth`; a route that forgets is refused at start-up rather than left open.
+ * What a route needs: `'none'` (public), `'any'` (any valid key), one scope, `{ ops: … }` (an
+ * operator of the operations API: a person's session, a machine token or the bootstrap OPS_TOKEN,
+ * holding the scope named, or `any` / `own_session`: operator-requirements.ts), or `'session'` (a
+ * signed-in person: the account area resolves its cookie itself, and redirects to sign-in rather
+ * than answering 401), or `'courier'` (a signed-in courier: `/courier` resolves its own cookie the
+ * same way). Every route states it in `config.auth`; a route that forgets is refused at start-up
+ * rather than left open.
  */
-type AuthRequirement = 'none' | 'any' | 'ops' | 'session' | 'courier' | Scope;
+type AuthRequirement = 'none' | 'any' | 'session' | 'courier' | Scope | { ops: OperatorRequirement };
 
 export interface RouteAuthInfo {
   method: string;
   url: string;
-  auth: AuthRequirement;
+  /** `'ops'` for every operations route, whose requirement is then `ops`. */
+  auth: Exclude<AuthRequirement, { ops: OperatorRequirement }> | 'ops';
+  ops?: OperatorRequirement;
 }
 
 declare module 'fastify' {
@@ -82,8 +87,14 @@ export function registerAuth(
       }
       route.config = { ...route.config, auth: 'none' };
     }
+    const auth = route.config.auth!;
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') catalog.push({ method, url: route.url, auth: route.config.auth! });
+      if (method === 'HEAD') continue;
+      catalog.push(
+        typeof auth === 'object'
+          ? { method, url: route.url, auth: 'ops', ops: auth.ops }
+          : { method, url: route.url, auth },
+      );
     }
   });
 
@@ -93,11 +104,11 @@ export function registerAuth(
   app.addHook('onRequest', (request, reply, done) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'none' || auth === 'session' || auth === 'courier') return done();
-    if (auth === 'ops') {
+    if (typeof auth === 'object') {
       if (operators === null) return done(new AppError('unauthorized', OPS_UNAUTHORIZED_MESSAGE));
       operators.authenticate(request.headers.authorization, request.ip).then(
         (operator) => {
-          request.principal = { kind: 'operator', ...operator };
+          request.principal = { kind: 'operator', address: request.ip, ...operator };
           done();
         },
         (err: Error) => done(isTooManyAttempts(err) ? withRetryAfter(reply, err) : err),
@@ -155,7 +166,13 @@ export function registerAuth(
       if (request.principal?.kind !== 'courier') return done(new AppError('unauthorized', 'Sign in first.'));
       return done(null, payload);
     }
-    if (auth === undefined || auth === 'none' || auth === 'any' || auth === 'ops') return done(null, payload);
+    if (auth === undefined || auth === 'none' || auth === 'any') return done(null, payload);
+    if (typeof auth === 'object') {
+      // Unreachable after the onRequest hook above, which refuses without an operator; fail closed anyway.
+      if (request.principal?.kind !== 'operator')
+        return done(new AppError('unauthorized', OPS_UNAUTHORIZED_MESSAGE));
+      return done(operatorRefusal(request.principal, auth.ops), payload);
+    }
     const principal = request.principal;
     // Unreachable after the onRequest hook above, which refuses without a valid key; fail closed anyway.
     if (principal?.kind !== 'apiKey')

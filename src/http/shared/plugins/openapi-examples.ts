@@ -8,6 +8,8 @@ export interface ExampleCatalogue {
   unauthorizedMessage: string;
   /** What a 429 says in this document's API (default: the per-key limit's words). */
   rateLimitedMessage?: string;
+  /** What a 403 says to a credential without the operation's scope (default: an API key's words). */
+  forbiddenMessage?: (scope: string | undefined) => string;
 }
 
 interface Media {
@@ -34,7 +36,11 @@ function defaultError(
     case '401':
       return ['unauthorized', catalogue.unauthorizedMessage];
     case '403':
-      return ['insufficient_scope', `This API key lacks the "${op['x-required-scope']}" scope needed here.`];
+      return [
+        'insufficient_scope',
+        catalogue.forbiddenMessage?.(op['x-required-scope']) ??
+          `This API key lacks the "${op['x-required-scope']}" scope needed here.`,
+      ];
     case '404':
       return ['not_found', 'No object with this id for this brand.'];
     case '409':

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { rolesGranting } from '../../../domain/operators/scopes.ts';
 import { sendJsonText } from '../json-text.ts';
 import { errorResponses, REQUEST_ID_PATTERN } from '../schemas/shared.ts';
 import { OPTIONAL_BODY } from '../validation.ts';
@@ -189,6 +190,20 @@ function describeSecurity(route: RouteOptions, schemeName: string): void {
   if (!schema || schema.hide || schema.security) return;
   if (auth === 'none') {
     schema.security = [];
+    return;
+  }
+  if (typeof auth === 'object') {
+    const requirement = auth.ops;
+    const scoped = requirement !== 'any' && requirement !== 'own_session';
+    // OpenAPI 3.1: the roles or scopes an http scheme's requirement needs may be listed.
+    schema.security = [{ [schemeName]: scoped ? [requirement] : [] }];
+    const text = scoped
+      ? `Requires the \`${requirement}\` scope: a machine token created with it, a person whose role grants it (${rolesGranting(requirement).join(', ')}), or OPS_TOKEN.`
+      : requirement === 'own_session'
+        ? "Requires an operator's own session (a person signed in; a setup session too): not a machine token nor OPS_TOKEN."
+        : 'Any operator credential (a setup session too).';
+    schema.description = schema.description ? `${schema.description}\n\n${text}` : text;
+    if (scoped) schema['x-required-scope'] = requirement;
     return;
   }
   schema.security = [{ [schemeName]: [] }];

@@ -29,7 +29,7 @@ export function opsOrderRoutes(app: TypedApp, deps: OpsOrdersRouteContext): void
   app.get(
     '/orders/:trackingRef',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'orders:read' } },
       schema: {
         operationId: 'opsGetOrder',
         summary: "Any brand's order, with its history",
@@ -47,7 +47,7 @@ export function opsOrderRoutes(app: TypedApp, deps: OpsOrdersRouteContext): void
   app.post(
     '/orders/:trackingRef/status',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'orders:write' } },
       schema: {
         operationId: 'opsSetOrderStatus',
         summary: 'Move an order to its next status',

@@ -33,7 +33,7 @@ export function opsPickupRoutes(app: TypedApp, deps: OpsPickupsRouteContext): vo
   app.get(
     '/pickups',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'pickups:read' } },
       schema: {
         operationId: 'opsListPickups',
         summary: "A day's pickups, every brand's or one brand's",
@@ -54,7 +54,7 @@ export function opsPickupRoutes(app: TypedApp, deps: OpsPickupsRouteContext): vo
   app.post(
     '/pickups/:pickupId/close',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'pickups:write' } },
       schema: {
         operationId: 'opsClosePickup',
         summary: 'Close a pickup with the parcels the courier scanned',

@@ -21,7 +21,7 @@ export function opsProofRoutes(deps: OpsProofRouteContext) {
     scope.post<{ Params: { trackingRef: string } }>(
       '/orders/:trackingRef/proof',
       {
-        config: { auth: 'ops' },
+        config: { auth: { ops: 'scans:write' } },
         schema: {
           operationId: 'opsRecordProof',
           summary: 'Record a door outcome with its proof (photo, signature)',

@@ -16,7 +16,7 @@ export function opsScanRoutes(app: TypedApp, deps: OpsScansRouteContext): void {
   app.post(
     '/scans',
     {
-      config: { auth: 'ops' },
+      config: { auth: { ops: 'scans:write' } },
       bodyLimit: SCANS_BODY_LIMIT,
       // The scans' own checks name `scans[3].happened_at`; the schema's errors come after them.
       attachValidation: true,

@@ -103,6 +103,7 @@ export const OPS_INVOICE_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   opsMarkInvoicePaid: {
+    request: { none: { summary: 'No body is needed; `{}` is the same', value: {} } },
     responses: {
       200: {
         paid: {

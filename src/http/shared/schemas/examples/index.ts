@@ -1,5 +1,6 @@
 import { OPS_INVOICE_EXAMPLES } from './einvoicing.ts';
 import { LABEL_EXAMPLES } from './labels.ts';
+import { OPS_OPERATOR_EXAMPLES } from './operators.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
 import { OPS_PICKUP_EXAMPLES, PICKUP_EXAMPLES } from './pickups.ts';
@@ -30,4 +31,8 @@ export const OPS_EXAMPLES: Record<string, OperationExamples> = {
   ...OPS_ROUND_EXAMPLES,
   ...OPS_PROOF_EXAMPLES,
   ...OPS_INVOICE_EXAMPLES,
+  ...OPS_OPERATOR_EXAMPLES,
+  // A brand's invoices read by the operator: what the brand itself reads.
+  opsListInvoices: OTHER_EXAMPLES.listInvoices!,
+  opsGetBrandInvoice: OTHER_EXAMPLES.getInvoice!,
 };
