@@ -331,7 +331,7 @@ describe('roles on the operations API', () => {
       payload: { month: '2020-01' },
     });
     expect(issued.statusCode).toBe(200);
-    expect(issued.data).toEqual({ ok: true, period: '2020-01', issued: [] });
+    expect(issued.data).toEqual({ ok: true, period: '2020-01', issued: [], held: [] });
     const listed = await call(t.app, {
       method: 'GET',
       url: `/ops/v1/brands/${brand.brandId}/invoices`,
