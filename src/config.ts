@@ -135,7 +135,7 @@ export interface Config {
    * attempts, recipient notifications, shops' webhooks, webhook requests) after they were written,
    * and the recipient's personal data on an order after it ended (delivered, returned, cancelled).
    */
-  retention: { messageLogDays: number; recipientDataDays: number };
+  retention: { messageLogDays: number; recipientDataDays: number; auditDays: number };
 }
 
 export interface TwilioConfig {
@@ -390,6 +390,12 @@ export const ENV_SCHEMA = Type.Object({
     3650,
     "days a recipient's name, address, phone and e-mail stay on an order after it ended",
   ),
+  AUDIT_RETENTION_DAYS: Int(
+    365,
+    90,
+    3650,
+    'days the audit trail is kept at least (then dropped by whole months): a year, as SOC 2 audits look back',
+  ),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -571,6 +577,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     retention: {
       messageLogDays: e.MESSAGE_LOG_RETENTION_DAYS,
       recipientDataDays: e.RECIPIENT_DATA_RETENTION_DAYS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
     },
   };
 }

@@ -42,16 +42,17 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
   const stores = storesOn(pool);
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
-  const brands = brandService(stores.brands);
+  const brands = brandService({ brands: stores.brands, transact });
   const authenticator = apiKeyAuthenticator(stores.apiKeys, {
     ttlMs: config.authCacheTtlMs,
     now: () => clock().getTime(),
   });
   const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
-  const grids = gridService(stores.priceGrids, brands);
+  const grids = gridService(stores.priceGrids, brands, transact);
   const listeners = webhookListeners(stores.webhooks);
   const webhooks = webhookService({
     repository: stores.webhooks,
+    transact,
     brands,
     clock,
     destinations,

@@ -16,8 +16,9 @@ import {
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
-import type { Pool } from './db/pool.ts';
+import { type Pool, withTransaction } from './db/pool.ts';
 import { privacyTransact } from './db/privacy-stores.ts';
+import { auditRepository } from './db/repositories/audit-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { messageLogsRepository } from './db/repositories/message-logs-repository.ts';
@@ -35,6 +36,7 @@ import { selfServiceStoresOn, selfServiceTransact } from './db/self-service-stor
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
+import { type AuditLog, auditLog } from './domain/audit/audit-log.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
@@ -207,6 +209,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   messageLogs: MessageLogRetention;
   /** The recipients' personal data: its retention (anonymisation) and erasure on request. */
   recipientData: RecipientDataService;
+  /** The audit trail's listing and exports (`dlv audit`, `GET /ops/v1/audit`), and its months' upkeep. */
+  audit: AuditLog;
 }
 
 /**
@@ -429,7 +433,7 @@ export function createDeps(
     onRevoked: (keyId) => authenticator.forget(keyId),
     clock,
   });
-  const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
+  const couriers = courierService({ couriers: stores.couriers, transact, signInLimiter, clock });
   const team = teamManagement({
     users: stores.users,
     transact,
@@ -519,7 +523,15 @@ export function createDeps(
     deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
     links,
-    recipientSettings: recipientSettingsService({ settings: recipientSettings, codec: sharpLogoCodec() }),
+    recipientSettings: recipientSettingsService({
+      settings: recipientSettings,
+      transact: (work) =>
+        withTransaction(pool, (client) =>
+          work({ settings: recipientSettingsRepository(client), audit: auditRepository(client) }),
+        ),
+      onChanged: notifications.forget,
+      codec: sharpLogoCodec(),
+    }),
     invoices,
     labels,
     subscriptions,
@@ -574,6 +586,13 @@ export function createDeps(
       objects,
       clock,
       days: config.retention.recipientDataDays,
+    }),
+    audit: auditLog({
+      store: stores.audit,
+      transact,
+      cursors,
+      clock,
+      retentionDays: config.retention.auditDays,
     }),
   };
 }

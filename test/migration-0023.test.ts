@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Pool } from '../src/db/pool.ts';
 import { createDeps } from '../src/deps.ts';
+import { testOperator } from './support/audit.ts';
 import { type MigrationDatabase, migrationDatabase } from './support/migration-database.ts';
 
 /**
@@ -21,10 +22,13 @@ describe('migration 0023 (history and JSON in the order row)', () => {
   it('carries every event of an order written before it, and its reads stay the same', async () => {
     await db.migrateBefore();
     const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-    const brand = await deps.brands.create({
-      name: 'Before 0023',
-      pickupAddress: '1 rue de Rivoli 75001 Paris',
-    });
+    const brand = await deps.brands.create(
+      {
+        name: 'Before 0023',
+        pickupAddress: '1 rue de Rivoli 75001 Paris',
+      },
+      testOperator,
+    );
     // As the service wrote them then: the order (priced_at set by the trigger), then its events.
     await pool.query(
       `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, service, unit_type, quantity, unit_weight_grams,
@@ -53,7 +57,7 @@ describe('migration 0023 (history and JSON in the order row)', () => {
         version: null,
       },
     ]);
-    const order = await deps.orders.getAnyBrand('DLV-0000000001');
+    const order = await deps.orders.getAnyBrand('DLV-0000000001', testOperator);
     expect(order.events.map((e) => e.status)).toEqual(['pending', 'picked_up']);
     const detail = JSON.stringify(deps.orders.detailJson(order));
     // Rendered from the columns until the job stores the text; the same bytes either way.
@@ -61,7 +65,7 @@ describe('migration 0023 (history and JSON in the order row)', () => {
     expect(await deps.orders.refreshStoredJson()).toBe(1);
     expect(await deps.orders.getDetailJson(brand.id, order.trackingRef)).toBe(detail);
     // The next move appends to the carried history.
-    const moved = await deps.orders.setStatus(order.trackingRef, 'in_transit', null);
+    const moved = await deps.orders.setStatus(order.trackingRef, 'in_transit', null, testOperator);
     expect(moved.events.map((e) => e.status)).toEqual(['pending', 'picked_up', 'in_transit']);
   });
 });

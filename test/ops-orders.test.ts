@@ -80,6 +80,7 @@ describe('operations API', () => {
       '/rounds/plan',
       '/rounds/{roundId}/stops',
       '/scans',
+      '/audit',
       '/orders/{trackingRef}/proof',
       '/openapi.json',
     ]);

@@ -25,6 +25,7 @@ function webhooksSwitch(allowed: boolean): CommandSpec {
       const { brand, disabledSubscriptions } = await ctx.deps.brands.setWebhooksAllowed(
         requireArg(ctx, 0, 'BRAND_ID'),
         allowed,
+        ctx.by,
         ctx.deps.clock(),
       );
       // The brand's open requests are answered by opening its subscription API.
@@ -51,10 +52,10 @@ export const brandCommands: CommandSpec[] = [
     },
     async run(ctx) {
       const pickup = ctx.flags['pickup-address'];
-      const brand = await ctx.deps.brands.create({
-        name: requireFlag(ctx, 'name'),
-        pickupAddress: typeof pickup === 'string' ? pickup : null,
-      });
+      const brand = await ctx.deps.brands.create(
+        { name: requireFlag(ctx, 'name'), pickupAddress: typeof pickup === 'string' ? pickup : null },
+        ctx.by,
+      );
       ctx.out(`Created brand ${brand.id} (${brand.name})`, brandJson(brand));
     },
   }),
@@ -95,7 +96,7 @@ export const brandCommands: CommandSpec[] = [
     description: 'disable a brand: its keys are refused within 5 seconds, its people cannot sign in',
     args: [BRAND_ID],
     async run(ctx) {
-      const brand = await ctx.deps.brands.disable(requireArg(ctx, 0, 'BRAND_ID'));
+      const brand = await ctx.deps.brands.disable(requireArg(ctx, 0, 'BRAND_ID'), ctx.by);
       ctx.out(
         `Disabled ${brand.id} (${brand.name}): its keys are refused within 5 seconds, its people cannot sign in`,
         brandJson(brand),

@@ -54,7 +54,7 @@ export const recipientCommands: CommandSpec[] = [
       const report = await ctx.deps.recipientData.erase({
         email,
         phone,
-        by: { kind: 'operator', via: 'cli' },
+        by: ctx.by,
       });
       const what = email !== null ? 'e-mail address' : 'phone number';
       const days = ctx.deps.config.retention.messageLogDays;
@@ -122,7 +122,11 @@ export const recipientCommands: CommandSpec[] = [
     description: "the messages decided for an order's recipient: step, channel, status, why not sent",
     args: [{ name: 'TRACKING_REF', description: 'the order (DLV-…)' }],
     async run(ctx) {
-      const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'));
+      const order = await ctx.deps.orders.getAnyBrand(
+        requireArg(ctx, 0, 'TRACKING_REF'),
+        ctx.by,
+        'notifications',
+      );
       const messages = await ctx.deps.recipientNotifications.ofOrder(order.id);
       const human =
         messages.length === 0

@@ -4,6 +4,7 @@ import { type JobQueue, jobQueueOn } from '../infra/queue/job-queue.ts';
 import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
+import { auditRepository } from './repositories/audit-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
 import { type ConnectionsRepository, connectionsRepository } from './repositories/connections-repository.ts';
 import {
@@ -49,6 +50,7 @@ export interface Stores extends DomainStores {
 export function storesOn(db: Queryable): Stores {
   return {
     apiKeys: apiKeysRepository(db),
+    audit: auditRepository(db),
     brands: brandsRepository(db),
     connections: connectionsRepository(db),
     connectorSync: connectorSyncRepository(db),

@@ -2,6 +2,7 @@ import { CONNECTOR_JOBS } from '../connectors/registry.ts';
 import type { Deps } from '../deps.ts';
 import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
 import { ANONYMISE_RECIPIENT_DATA } from './anonymise-recipient-data.ts';
+import { AUDIT_PARTITIONS } from './audit-partitions.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
@@ -33,6 +34,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   ERASE_PROOF_FILES,
   PURGE_MESSAGE_LOGS,
   ANONYMISE_RECIPIENT_DATA,
+  AUDIT_PARTITIONS,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,

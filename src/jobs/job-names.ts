@@ -45,6 +45,7 @@ export const ANONYMISE_RECIPIENT_DATA_SPEC = spec({
   payloadVersion: 1,
   fields: [],
 });
+export const AUDIT_PARTITIONS_SPEC = spec({ name: 'audit_partitions', payloadVersion: 1, fields: [] });
 
 // Outbox subscribers' jobs, one per event (src/outbox-subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
@@ -77,6 +78,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   ERASE_PROOF_FILES_SPEC,
   PURGE_MESSAGE_LOGS_SPEC,
   ANONYMISE_RECIPIENT_DATA_SPEC,
+  AUDIT_PARTITIONS_SPEC,
   WEBHOOKS_FAN_OUT_SPEC,
   NOTIFY_RECIPIENT_SPEC,
   WEBHOOKS_DELIVER_SPEC,

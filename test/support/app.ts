@@ -8,6 +8,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { type Clock, createDeps, type Deps } from '../../src/deps.ts';
 import { SCOPES, type Scope } from '../../src/domain/api-keys/keys.ts';
+import { testOperator } from './audit.ts';
 
 export const API = '/public/v1';
 
@@ -100,12 +101,18 @@ export async function createBrandWithKey(
     webhooksAllowed?: boolean;
   } = {},
 ): Promise<TestBrand> {
-  const brand = await deps.brands.create({
-    name: options.name ?? `Test brand ${++counter}`,
-    pickupAddress: options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress,
-  });
-  if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true);
-  const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });
+  const brand = await deps.brands.create(
+    {
+      name: options.name ?? `Test brand ${++counter}`,
+      pickupAddress: options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress,
+    },
+    testOperator,
+  );
+  if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true, testOperator);
+  const key = await deps.apiKeys.create(
+    { brandId: brand.id, scopes: options.scopes ?? [...SCOPES] },
+    testOperator,
+  );
   return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };
 }
 

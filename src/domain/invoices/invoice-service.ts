@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
+import { type Author, systemAuthor } from '../audit/actor.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { parisLocalTime } from '../calendar/paris-time.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
@@ -63,10 +64,12 @@ export interface InvoiceService {
   ): Promise<{ invoices: Invoice[]; nextCursor: string | null }>;
   get(brandId: string, id: string): Promise<{ invoice: Invoice; lines: InvoiceLineRow[] }>;
   pdf(brandId: string, id: string): Promise<{ invoice: Invoice; pdf: Buffer }>;
-  issueMonth(month: string): Promise<IssuedMonth>;
-  /** The scheduled job: on (or after) the 1st, the previous month is issued. */
+  /** Each invoice issued is recorded in the audit trail (`invoice.issued`) in its own transaction. */
+  issueMonth(month: string, by: Author): Promise<IssuedMonth>;
+  /** The scheduled job: on (or after) the 1st, the previous month is issued (by `system`). */
   issueDue(): Promise<IssuedMonth>;
-  markPaid(id: string): Promise<Invoice>;
+  /** Recorded in the audit trail (`invoice.paid`) with the change. */
+  markPaid(id: string, by: Author): Promise<Invoice>;
   json(invoice: Invoice): InvoiceJson;
 }
 
@@ -150,7 +153,12 @@ export function invoiceService(deps: {
   }
 
   /** Issues one brand's month in one transaction; null when already issued or nothing to bill. */
-  async function issueFor(brandId: string, period: string, issuedAt: Date): Promise<Invoice | null> {
+  async function issueFor(
+    brandId: string,
+    period: string,
+    issuedAt: Date,
+    by: Author,
+  ): Promise<Invoice | null> {
     const { start, end } = periodBounds(period);
     // Read before the transaction: a connection it holds never waits for another from the pool.
     const listeners = await outbox.jobsFor(brandId, 'invoice.issued');
@@ -180,6 +188,14 @@ export function invoiceService(deps: {
         invoice: invoiceJson(invoice),
       }));
       if (event) await tx.outbox.append(event);
+      await tx.audit.record({
+        action: 'invoice.issued',
+        by,
+        object: { type: 'invoice', id },
+        brandId,
+        changes: { status: { before: 'draft', after: 'issued' }, number: { before: null, after: number } },
+        details: { period, orders: invoice.orderCount, total_cents: invoice.totalCents },
+      });
       return invoice;
     });
   }
@@ -189,7 +205,7 @@ export function invoiceService(deps: {
    * invoiced for that month are skipped, so running it twice issues nothing new. A month that is
    * not over yet cannot be issued.
    */
-  async function issueMonth(month: string) {
+  async function issueMonth(month: string, by: Author) {
     const period = parsePeriod(month);
     const now = clock();
     if (period >= billingPeriodOf(now)) {
@@ -198,7 +214,7 @@ export function invoiceService(deps: {
     const { start, end } = periodBounds(period);
     const issued: Invoice[] = [];
     for (const brandId of await invoices.brandsToInvoice(period, start, end)) {
-      const invoice = await issueFor(brandId, period, now);
+      const invoice = await issueFor(brandId, period, now, by);
       if (invoice) issued.push(invoice);
     }
     return { period, issued };
@@ -309,9 +325,9 @@ export function invoiceService(deps: {
 
     issueMonth,
 
-    issueDue: () => issueMonth(previousPeriod(clock())),
+    issueDue: () => issueMonth(previousPeriod(clock()), systemAuthor('invoices_issue_due')),
 
-    async markPaid(id: string): Promise<Invoice> {
+    async markPaid(id: string, by: Author): Promise<Invoice> {
       if (/^inv_[0-9a-f]{16}$/.test(id) && !(await invoices.find(id, null))) await refuseDraft(id);
       const { invoice } = await find(null, id);
       if (invoice.creditsInvoice) {
@@ -321,7 +337,23 @@ export function invoiceService(deps: {
         );
       }
       if (invoice.status === 'paid') return invoice;
-      if (!(await invoices.markPaid(invoice.id, clock()))) {
+      const paid = await transact(async (tx) => {
+        const at = clock();
+        if (!(await tx.invoices.markPaid(invoice.id, at))) return false;
+        await tx.audit.record({
+          action: 'invoice.paid',
+          by,
+          object: { type: 'invoice', id: invoice.id },
+          brandId: invoice.brandId,
+          changes: {
+            status: { before: invoice.status, after: 'paid' },
+            paid_at: { before: null, after: at.toISOString() },
+          },
+          details: { number: invoice.number },
+        });
+        return true;
+      });
+      if (!paid) {
         throw new AppError(
           'invalid_transition',
           `Invoice ${id} cannot be marked paid from "${invoice.status}".`,

@@ -1,3 +1,4 @@
+import type { AuditStore } from '../audit/ports.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 
 /**
@@ -103,9 +104,10 @@ export interface RecipientDataStore {
 }
 
 /**
- * The stores an erasure writes to, in one transaction (the unit of work): the audit trail's
- * "who erased what" will be one more store here, written in the same transaction.
+ * The stores an erasure writes to, in one transaction (the unit of work): the recipient's data, and
+ * the audit trail's "who erased what" (the orders' references, never the data).
  */
 export interface PrivacyStores {
   recipientData: RecipientDataStore;
+  audit: AuditStore;
 }

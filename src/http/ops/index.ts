@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { AuditLog } from '../../domain/audit/audit-log.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { PickupService } from '../../domain/pickups/pickup-service.ts';
@@ -11,6 +12,7 @@ import { OPS_UNAUTHORIZED_MESSAGE, WRONG_OPS_TOKENS_MESSAGE } from '../shared/op
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { errorResponses } from '../shared/schemas/shared.ts';
+import { opsAuditRoutes } from './routes/audit.ts';
 import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsOrderRoutes } from './routes/orders/index.ts';
 import { opsPickupRoutes } from './routes/pickups/index.ts';
@@ -29,6 +31,7 @@ interface OpsApiContext {
   rounds: RoundService;
   scans: ScanService;
   deliveries: ProofDeliveries;
+  audit: AuditLog;
 }
 
 /** The operations API (`/ops/v1`, the operator's OPS_TOKEN): exists only when a token is set. */
@@ -43,6 +46,11 @@ export function opsApi(deps: OpsApiContext) {
       tags: [
         { name: 'Operations', description: 'Order status changes and pickups.' },
         { name: 'Couriers and rounds', description: "The operator's couriers and the day's rounds." },
+        {
+          name: 'Audit trail',
+          description:
+            "Every change by an operator, a token, the CLI or a courier, and every operator's read of a recipient's data: who, what, when, from where, what changed.",
+        },
       ],
       securityScheme: { name: 'opsToken', description: 'The OPS_TOKEN of the deployment.' },
       // The operator's own tools: not rate limited (but for wrong tokens, per address), and not for brands.
@@ -59,6 +67,7 @@ export function opsApi(deps: OpsApiContext) {
     opsCourierRoutes(typed(ops), deps);
     opsRoundRoutes(typed(ops), deps);
     opsScanRoutes(typed(ops), deps);
+    opsAuditRoutes(typed(ops), deps);
     // Its own scope: multipart is parsed there only.
     await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);
