@@ -64,11 +64,28 @@ CREATE TRIGGER audit_events_append_only_rows BEFORE UPDATE OR DELETE ON audit_ev
 CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON audit_events
   FOR EACH STATEMENT EXECUTE FUNCTION audit_events_refuse();
 
+-- Whoever was granted UPDATE, DELETE or TRUNCATE on the table (ALTER DEFAULT PRIVILEGES giving an
+-- application role every new table, GRANT … ON ALL TABLES) loses them; its owner keeps its rights.
+CREATE FUNCTION audit_revoke_changes(relation regclass) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  grantee text;
+BEGIN
+  EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE ON %s FROM PUBLIC', relation);
+  FOR grantee IN
+    SELECT DISTINCT a.grantee::regrole::text FROM pg_class c, aclexplode(c.relacl) a
+      WHERE c.oid = relation AND a.grantee NOT IN (0, c.relowner)
+        AND a.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE')
+  LOOP
+    EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE ON %s FROM %s', relation, grantee);
+  END LOOP;
+END $$;
+
 CREATE FUNCTION audit_guard_partition(partition regclass) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE format(
     'CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON %s
        FOR EACH STATEMENT EXECUTE FUNCTION audit_events_refuse()', partition);
+  PERFORM audit_revoke_changes(partition);
 END $$;
 SELECT audit_guard_partition('audit_events_default');
 
@@ -148,10 +165,13 @@ BEGIN
     current_schema());
   EXECUTE format('ALTER FUNCTION audit_guard_partition(regclass) SET search_path = pg_catalog, %I, pg_temp',
     current_schema());
+  EXECUTE format('ALTER FUNCTION audit_revoke_changes(regclass) SET search_path = pg_catalog, %I, pg_temp',
+    current_schema());
 END $$;
 
 -- Nobody but the owner may rewrite it; an application role is granted SELECT and INSERT only.
-REVOKE UPDATE, DELETE, TRUNCATE ON audit_events FROM PUBLIC;
+SELECT audit_revoke_changes('audit_events');
 REVOKE EXECUTE ON FUNCTION audit_guard_partition(regclass) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION audit_revoke_changes(regclass) FROM PUBLIC;
 
 SELECT audit_prepare_partitions(3);
