@@ -45,6 +45,7 @@ function valuesOf(entry: AuditEntry): unknown[] {
   ];
 }
 
+// `id` goes out as text (a bigint beyond 2^53 stays exact); ORDER BY names the table's column, not it.
 const SELECT = `SELECT id::text, at, actor_kind, actor_id, actor_label, client_address, user_agent, request_id,
   action, object_type, object_id, brand_id, order_refs, changes, details FROM audit_events`;
 
@@ -118,7 +119,7 @@ export function auditRepository(db: Queryable): AuditStore {
       if (before !== null) where.push(`id < $${values.push(before)}::bigint`);
       const { rows } = await db.query<Row>(
         `${SELECT}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
-          ORDER BY id DESC LIMIT $${values.push(limit)}`,
+          ORDER BY audit_events.id DESC LIMIT $${values.push(limit)}`,
         values,
       );
       return rows.map(recordOf);
