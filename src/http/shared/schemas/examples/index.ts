@@ -1,3 +1,4 @@
+import { OPS_AUDIT_EXAMPLES } from './audit.ts';
 import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_ORDER_EXAMPLES, ORDER_EXAMPLES } from './orders.ts';
 import { OTHER_EXAMPLES } from './others.ts';
@@ -26,4 +27,5 @@ export const OPS_EXAMPLES: Record<string, OperationExamples> = {
   ...OPS_SCAN_EXAMPLES,
   ...OPS_ROUND_EXAMPLES,
   ...OPS_PROOF_EXAMPLES,
+  ...OPS_AUDIT_EXAMPLES,
 };
