@@ -83,7 +83,12 @@ async function eventsOf(brandId: string) {
 describe('the public base URL every process writes into links', () => {
   let brand: Awaited<ReturnType<typeof createBrandWithKey>>;
   let ref: string;
-  const operator = () => ({ DATABASE_URL: t.databaseUrl, SMTP_URL: smtp.url, LOG_LEVEL: 'silent', OPT_OUT_KEY });
+  const operator = () => ({
+    DATABASE_URL: t.databaseUrl,
+    SMTP_URL: smtp.url,
+    LOG_LEVEL: 'silent',
+    OPT_OUT_KEY,
+  });
 
   beforeAll(async () => {
     brand = await createBrandWithKey(t.deps);

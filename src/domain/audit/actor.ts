@@ -54,7 +54,7 @@ export interface Author {
 export const systemAuthor = (job: string): Author => ({ actor: { kind: 'system', job }, origin: null });
 
 /** The label the bootstrap token is listed under. */
-export const BOOTSTRAP_LABEL = 'OPS_TOKEN';
+const BOOTSTRAP_LABEL = 'OPS_TOKEN';
 
 /**
  * How the trail stores and filters an actor: its kind, its id (null for the bootstrap token, the

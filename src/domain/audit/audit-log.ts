@@ -28,7 +28,6 @@ export const MAX_EXPORT = 1_000_000;
 const EXPORT_BATCH = 1000;
 /** Months kept ready ahead of the current one. */
 const MONTHS_AHEAD = 3;
-export const AUDIT_RETENTION_SETTING = 'AUDIT_RETENTION_DAYS';
 
 export interface AuditLog {
   /** A page, newest first; each bad filter named in one 400. */

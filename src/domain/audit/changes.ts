@@ -5,7 +5,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  * One changed field: its value before and after (null before for something created), or, for a
  * person's data, only that it changed: the trail keeps references, never copies (docs/security.md).
  */
-export type FieldChange = { before: JsonValue; after: JsonValue } | 'changed';
+type FieldChange = { before: JsonValue; after: JsonValue } | 'changed';
 
 /** The changed fields only, by their public name (`delivery_phone`, `status`). */
 export type FieldChanges = Record<string, FieldChange>;
@@ -14,7 +14,7 @@ export type FieldChanges = Record<string, FieldChange>;
  * A recipient's (or a courier's) personal fields: their before/after is recorded as "changed". The
  * names are the orders' and couriers' public ones.
  */
-export const PERSONAL_FIELDS: ReadonlySet<string> = new Set([
+const PERSONAL_FIELDS: ReadonlySet<string> = new Set([
   'delivery_recipient',
   'delivery_address',
   'delivery_phone',

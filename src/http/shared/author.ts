@@ -7,7 +7,7 @@ import type { OperatorIdentity } from './operator-access.ts';
  * credential that names nobody; each kind of operator credential added to OperatorIdentity maps
  * here onto its actor (a named operator, a machine token).
  */
-export function operatorActor(identity: OperatorIdentity): Actor {
+function operatorActor(identity: OperatorIdentity): Actor {
   switch (identity.credential) {
     case 'ops_token':
       return { kind: 'bootstrap' };
