@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { auditCsv, auditJson, auditJsonLines } from '../domain/audit/audit-export.ts';
 import type { AuditQuery } from '../domain/audit/audit-log.ts';
 import type { FieldChanges } from '../domain/audit/changes.ts';
 import type { AuditRecord } from '../domain/audit/ports.ts';
@@ -56,6 +55,8 @@ export const auditCommands: CommandSpec[] = [
       },
     },
     async run(ctx) {
+      // Loaded when the command runs: `dlv --help` loads this module, and the CSV writer is not its.
+      const { auditCsv, auditJson, auditJsonLines } = await import('../domain/audit/audit-export.ts');
       const format = optionalFlag(ctx, 'format') ?? 'table';
       if (!(FORMATS as readonly string[]).includes(format))
         throw new UsageError('--format must be table, csv or jsonl');
