@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Pool } from '../src/db/pool.ts';
+import { storesOn } from '../src/db/stores.ts';
 import { createDeps } from '../src/deps.ts';
+import { prefixedId } from '../src/domain/ids.ts';
 import { testOperator } from './support/audit.ts';
 import { type MigrationDatabase, migrationDatabase } from './support/migration-database.ts';
 
@@ -22,13 +24,12 @@ describe('migration 0023 (history and JSON in the order row)', () => {
   it('carries every event of an order written before it, and its reads stay the same', async () => {
     await db.migrateBefore();
     const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-    const brand = await deps.brands.create(
-      {
-        name: 'Before 0023',
-        pickupAddress: '1 rue de Rivoli 75001 Paris',
-      },
-      testOperator,
-    );
+    // Written as the store did then: the audit trail (0049) is not there yet.
+    const brand = await storesOn(pool).brands.insert({
+      id: prefixedId('brd'),
+      name: 'Before 0023',
+      defaultPickupAddress: '1 rue de Rivoli 75001 Paris',
+    });
     // As the service wrote them then: the order (priced_at set by the trigger), then its events.
     await pool.query(
       `INSERT INTO orders (tracking_ref, brand_id, status, customer_email, service, unit_type, quantity, unit_weight_grams,
