@@ -60,7 +60,7 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
     retentionDays: config.retention.messageLogDays,
   });
   // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
-  const requests = webhookRequests({ repository: stores.webhookRequests, destinations, clock });
+  const requests = webhookRequests({ repository: stores.webhookRequests, transact, destinations, clock });
   return {
     config,
     pool,

@@ -16,7 +16,7 @@ import {
 import { type ConnectorResync, connectorResync } from './connectors/resync.ts';
 import { type CoreDeps, createCoreDeps } from './core-deps.ts';
 import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
-import { type Pool, withTransaction } from './db/pool.ts';
+import type { Pool } from './db/pool.ts';
 import { privacyTransact } from './db/privacy-stores.ts';
 import { auditRepository } from './db/repositories/audit-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
@@ -33,6 +33,7 @@ import { serverSecretsRepository } from './db/repositories/server-secrets-reposi
 import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
 import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
 import { selfServiceStoresOn, selfServiceTransact } from './db/self-service-stores.ts';
+import { transactWith } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
@@ -360,6 +361,10 @@ export function createDeps(
   });
   const labels = labelService({
     store: labelsRepository(pool),
+    transact: transactWith(pool, (client) => ({
+      sortCodes: labelsRepository(client),
+      audit: auditRepository(client),
+    })),
     outbox: events,
     clock,
     links,
@@ -525,10 +530,10 @@ export function createDeps(
     links,
     recipientSettings: recipientSettingsService({
       settings: recipientSettings,
-      transact: (work) =>
-        withTransaction(pool, (client) =>
-          work({ settings: recipientSettingsRepository(client), audit: auditRepository(client) }),
-        ),
+      transact: transactWith(pool, (client) => ({
+        settings: recipientSettingsRepository(client),
+        audit: auditRepository(client),
+      })),
       onChanged: notifications.forget,
       codec: sharpLogoCodec(),
     }),
@@ -582,7 +587,7 @@ export function createDeps(
     }),
     recipientData: recipientDataService({
       store: recipientDataRepository(pool),
-      transact: privacyTransact(pool),
+      transact: privacyTransact(pool, keys),
       objects,
       clock,
       days: config.retention.recipientDataDays,

@@ -1,5 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
@@ -444,6 +446,40 @@ describe('dlv (the operating system user at its host)', () => {
     expect(all).not.toContain(hook.secret);
     expect(all).not.toContain(rotated.secret);
   }, 120_000);
+
+  it("records the sort codes, the brands' webhook requests answered and the recipients' opt-outs", async () => {
+    const requestId = `whr_${randomBytes(8).toString('hex')}`;
+    await t.pool.query(
+      `INSERT INTO webhook_requests (id, brand_id, url, event_types, message, created_at)
+        VALUES ($1, $2, 'https://hooks.example.com/in', '{order.created}', 'please', now())`,
+      [requestId, brand.brandId],
+    );
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'audit-sort-codes-'));
+    const table = path.join(dir, 'codes.csv');
+    await writeFile(table, 'postcode,sort_code\n75011,EST-11\n93,NORD-93\n');
+    const optedOut = uniqueEmail('opt.out');
+    const mark = await lastId();
+    try {
+      await dlv('sort-codes', 'import', table);
+      await dlv('webhooks', 'requests', 'close', requestId, '--declined');
+      await dlv('recipients', 'opt-out', '--email', optedOut);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(await written(mark)).toEqual([
+      ['sort_codes.imported', 'table'],
+      ['webhook.request_closed', requestId],
+      ['recipient.opted_out', 'request by email'],
+    ]);
+    const [codes, request, optOut] = await since(mark);
+    expect(codes!.changes).toEqual({ rules: { before: 0, after: 2 } });
+    expect(request).toMatchObject({
+      brand_id: brand.brandId,
+      changes: { status: { before: 'open', after: 'declined' } },
+    });
+    expect(optOut!.details).toEqual({ channel: 'email' });
+    expect(JSON.stringify(optOut)).not.toContain(optedOut);
+  }, 60_000);
 
   it("records orders, couriers, rounds, pickups, invoices and erasures, and the operator's reads", async () => {
     now = new Date('2026-11-24T09:00:00Z');

@@ -14,6 +14,7 @@ import { privacyTransact } from '../src/db/privacy-stores.ts';
 import { ENDED_SQL, recipientDataRepository } from '../src/db/repositories/recipient-data-repository.ts';
 import { orderJson, STORED_JSON_VERSION } from '../src/domain/orders/order-json.ts';
 import { recipientDataService } from '../src/domain/privacy/recipient-data-service.ts';
+import { addressKeys } from '../src/domain/recipients/address-key.ts';
 import { fsObjectStore } from '../src/infra/object-store/fs-object-store.ts';
 import { ANONYMISE_RECIPIENT_DATA } from '../src/jobs/anonymise-recipient-data.ts';
 import { CRONTAB, taskList } from '../src/jobs/index.ts';
@@ -312,7 +313,7 @@ describe('retention of the recipient’s data', () => {
     const old = await orderThat('cancelled', 370);
     const cut = recipientDataService({
       store: recipientDataRepository(t.pool),
-      transact: privacyTransact(t.pool),
+      transact: privacyTransact(t.pool, addressKeys(t.deps.optOutKey.key)),
       objects,
       clock: () => new Date(),
       days: 365,

@@ -243,7 +243,7 @@ Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor op
     flags: { declined: { description: 'declined rather than done' } },
     async run(ctx) {
       const status = ctx.flags.declined === true ? 'declined' : 'done';
-      const closed = await ctx.deps.webhookRequests.close(requireArg(ctx, 0, 'REQUEST_ID'), status);
+      const closed = await ctx.deps.webhookRequests.close(requireArg(ctx, 0, 'REQUEST_ID'), status, ctx.by);
       ctx.out(`Request ${closed.id} of ${closed.brandId} is ${closed.status}.`, {
         request: requestJson(closed),
       });

@@ -78,6 +78,14 @@ export function storesOn(db: Queryable): Stores {
   };
 }
 
+/**
+ * A unit of work over the stores `on` builds for a transaction's client: for a service whose stores
+ * are not all in `Stores` (the recipients' settings, the sort codes), with the audit trail's beside.
+ */
+export function transactWith<S>(pool: Pool, on: (client: Queryable) => S): UnitOfWork<S> {
+  return (work) => withTransaction(pool, (client) => work(on(client)));
+}
+
 /** The unit of work (domain/shared/stores.ts) on every store. */
 export type Transact = UnitOfWork<Stores>;
 

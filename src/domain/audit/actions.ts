@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'scan.recorded',
   'pickup.closed',
   'grid.imported',
+  'sort_codes.imported',
   'invoice.issued',
   'invoice.paid',
   'credit_note.issued',
@@ -20,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'webhook.endpoint_enabled',
   'webhook.secret_rotated',
   'webhook.replayed',
+  'webhook.request_closed',
   'api_key.created',
   'api_key.rolled',
   'api_key.revoked',
@@ -31,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'recipient.searched',
   'recipient.read',
   'recipient.erased',
+  'recipient.opted_out',
   'courier.added',
   'courier.disabled',
   'courier.password_reset',
@@ -58,6 +61,8 @@ export type AuditObjectType =
   | 'invoice'
   | 'credit_note'
   | 'webhook_endpoint'
+  | 'webhook_request'
+  | 'sort_codes'
   | 'api_key'
   | 'brand'
   | 'notification'

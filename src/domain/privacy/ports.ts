@@ -1,5 +1,6 @@
 import type { AuditStore } from '../audit/ports.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
+import type { OptOuts } from '../recipients/ports.ts';
 
 /**
  * What the retention and the erasure need of storage (src/db/repositories/message-logs-repository.ts,
@@ -109,5 +110,7 @@ export interface RecipientDataStore {
  */
 export interface PrivacyStores {
   recipientData: RecipientDataStore;
+  /** The opt-out list (digests), which an operator adds to on a person's request. */
+  optOuts: Pick<OptOuts, 'optOut'>;
   audit: AuditStore;
 }

@@ -74,6 +74,15 @@ export interface RecipientDataService {
    * An opt-out is kept (it holds a digest, not the address, and must go on being honoured).
    */
   erase(request: { email?: string | null; phone?: string | null; by: Author }): Promise<ErasureReport>;
+  /**
+   * Stops every notification to this e-mail address or phone number, whatever the brand, on the
+   * person's request (`dlv recipients opt-out`): kept as a digest, never undone by the service;
+   * recorded in the audit trail without the address. Returns what was opted out, as stored.
+   */
+  optOut(request: { email?: string | null; phone?: string | null; by: Author }): Promise<{
+    channel: 'email' | 'sms';
+    address: string;
+  }>;
 }
 
 /** The retention job's name, as the trail names it. */
@@ -184,6 +193,22 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
         return done;
       });
       return { ...counts, files: erasedKeys.length, at, by: request.by };
+    },
+
+    async optOut(request) {
+      const match = recipientMatch(request.email ?? null, request.phone ?? null);
+      const [channel, address] =
+        'email' in match ? (['email', match.email] as const) : (['sms', match.phone] as const);
+      await transact(async (stores) => {
+        await stores.optOuts.optOut(channel, address, 'operator');
+        await stores.audit.record({
+          action: 'recipient.opted_out',
+          by: request.by,
+          object: { type: 'recipient', id: `request by ${channel === 'email' ? 'email' : 'phone'}` },
+          details: { channel },
+        });
+      });
+      return { channel, address };
     },
   };
 }
