@@ -20,7 +20,7 @@ import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
 import { cpuByModule, cpuTable } from './breakdown.ts';
 import { copyToMinimal, seedMinimalOrders, seedOrders } from './database.ts';
-import { type RunningServer, startServer } from './harness.ts';
+import { BENCH_OPERATOR, type RunningServer, startServer } from './harness.ts';
 
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 const PICKUP = '1 rue de Rivoli 75001 Paris';
@@ -29,8 +29,11 @@ const db = await createThrowawayDatabase(adminUrl, 'dlv_cpu');
 const pool = createPool(db.url, 4);
 await migrate(pool);
 const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-const brand = await deps.brands.create({ name: 'CPU split', pickupAddress: PICKUP });
-const key = await deps.apiKeys.create({ brandId: brand.id, scopes: ['orders:read', 'orders:write'] });
+const brand = await deps.brands.create({ name: 'CPU split', pickupAddress: PICKUP }, BENCH_OPERATOR);
+const key = await deps.apiKeys.create(
+  { brandId: brand.id, scopes: ['orders:read', 'orders:write'] },
+  BENCH_OPERATOR,
+);
 const count = Number(process.env.BENCH_ORDERS ?? 200_000);
 await seedOrders(pool, brand.id, count);
 await seedMinimalOrders(pool, brand.id, count);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import type { Author } from '../src/domain/audit/actor.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -243,3 +244,6 @@ export function formatTable(rows: Row[]): string {
   const fmt = (l: string[]) => `| ${l.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)].join('\n');
 }
+
+/** The author of the changes the benchmarks make through the services, as `dlv` would name it. */
+export const BENCH_OPERATOR: Author = { actor: { kind: 'cli', label: 'bench@localhost' }, origin: null };

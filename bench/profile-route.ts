@@ -13,7 +13,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { createDeps } from '../src/deps.ts';
-import { startServer } from './harness.ts';
+import { BENCH_OPERATOR, startServer } from './harness.ts';
 import { benchScans } from './scans.ts';
 
 const route = process.argv[2] ?? 'POST';
@@ -22,8 +22,14 @@ const db = await createThrowawayDatabase(adminUrl, 'dlv_profile');
 const pool = createPool(db.url, 4);
 await migrate(pool);
 const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-const brand = await deps.brands.create({ name: 'Profile', pickupAddress: '1 rue de Rivoli 75001 Paris' });
-const key = await deps.apiKeys.create({ brandId: brand.id, scopes: ['orders:read', 'orders:write'] });
+const brand = await deps.brands.create(
+  { name: 'Profile', pickupAddress: '1 rue de Rivoli 75001 Paris' },
+  BENCH_OPERATOR,
+);
+const key = await deps.apiKeys.create(
+  { brandId: brand.id, scopes: ['orders:read', 'orders:write'] },
+  BENCH_OPERATOR,
+);
 const order = await deps.orders.create(
   { id: brand.id, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' },
   { customer_email: 'p@example.com', delivery_address: '12 rue Oberkampf 75011 Paris' },

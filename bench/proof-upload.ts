@@ -6,6 +6,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createDeps } from '../src/deps.ts';
+import { BENCH_OPERATOR } from './harness.ts';
 
 /**
  * Proof of delivery: the photo upload's latency (issue #27's bench). A 3000×2000 JPEG with EXIF,
@@ -59,7 +60,7 @@ export async function benchProofUpload(
         },
       );
       for (const status of ['picked_up', 'in_transit', 'out_for_delivery'])
-        await deps.orders.setStatus(order.trackingRef, status, null);
+        await deps.orders.setStatus(order.trackingRef, status, null, BENCH_OPERATOR);
       refs.push(order.trackingRef);
     }
 

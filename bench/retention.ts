@@ -18,6 +18,7 @@ import { messageLogRetention } from '../src/domain/privacy/message-log-retention
 import type { PrivacyStores } from '../src/domain/privacy/ports.ts';
 import { recipientDataService } from '../src/domain/privacy/recipient-data-service.ts';
 import type { ObjectStore } from '../src/domain/proofs/ports.ts';
+import { addressKeys } from '../src/domain/recipients/address-key.ts';
 import type { UnitOfWork } from '../src/domain/shared/stores.ts';
 
 const ROWS = Number(process.argv[2] ?? 300_000);
@@ -368,7 +369,11 @@ try {
     // The recipients' data on ended orders: half of ROWS orders are past the 365 days.
     await seedOrders(pool, ROWS);
     const anonymised = timer();
-    const transact = privacyTransact(pool);
+    // The retention writes no opt-out: any key will do.
+    const transact = privacyTransact(
+      pool,
+      addressKeys(async () => Buffer.alloc(32, 7)),
+    );
     const timedTransact: UnitOfWork<PrivacyStores> = async (work) => {
       const startedAt = performance.now();
       const result = await transact(work);

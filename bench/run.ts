@@ -18,7 +18,15 @@ import {
   seedMinimalOrders,
   seedOrders,
 } from './database.ts';
-import { compare, compareAll, formatTable, type LoadResult, type Row, startServer } from './harness.ts';
+import {
+  BENCH_OPERATOR,
+  compare,
+  compareAll,
+  formatTable,
+  type LoadResult,
+  type Row,
+  startServer,
+} from './harness.ts';
 import { benchLabels } from './labels.ts';
 import { hammerCpu, type LatencyResult, noisyNeighbour } from './noisy-neighbour.ts';
 import { benchProofUpload } from './proof-upload.ts';
@@ -45,12 +53,18 @@ async function benchWebhooks(): Promise<string[]> {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const port = (receiver.address() as { port: number }).port;
   const hooks = createDeps(loadConfig({ DATABASE_URL: db.url, WEBHOOKS_ALLOW_INSECURE: '1' }), pool);
-  const subscribed = await hooks.brands.create({ name: 'Webhook bench', pickupAddress: PICKUP });
-  const quiet = await hooks.brands.create({ name: 'No webhooks', pickupAddress: PICKUP });
-  const { endpoint } = await hooks.webhooks.add({
-    brandId: subscribed.id,
-    url: `http://127.0.0.1:${port}/hook`,
-  });
+  const subscribed = await hooks.brands.create(
+    { name: 'Webhook bench', pickupAddress: PICKUP },
+    BENCH_OPERATOR,
+  );
+  const quiet = await hooks.brands.create({ name: 'No webhooks', pickupAddress: PICKUP }, BENCH_OPERATOR);
+  const { endpoint } = await hooks.webhooks.add(
+    {
+      brandId: subscribed.id,
+      url: `http://127.0.0.1:${port}/hook`,
+    },
+    BENCH_OPERATOR,
+  );
   const body = { customer_email: 'w@example.com', delivery_address: '1 rue X 75011 Paris' };
 
   // Added latency: the same status change for a brand with and without a subscribed endpoint.
@@ -61,7 +75,7 @@ async function benchWebhooks(): Promise<string[]> {
     const times: number[] = [];
     for (const ref of refs) {
       const started = performance.now();
-      await hooks.orders.setStatus(ref, 'picked_up', null);
+      await hooks.orders.setStatus(ref, 'picked_up', null, BENCH_OPERATOR);
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
@@ -71,7 +85,7 @@ async function benchWebhooks(): Promise<string[]> {
   const without = await changeLatency(quiet.id);
 
   // Its events' fan-outs (never run here) must not send to a receiver that is gone.
-  await hooks.webhooks.disable(endpoint.id);
+  await hooks.webhooks.disable(endpoint.id, BENCH_OPERATOR);
   receiver.close();
   return [
     ...(await benchWebhookDelivery(db.url, (size) =>
@@ -97,8 +111,11 @@ async function benchNoisyNeighbour(): Promise<Row> {
   });
   try {
     const keyFor = async (name: string) => {
-      const b = await deps.brands.create({ name, pickupAddress: PICKUP });
-      const k = await deps.apiKeys.create({ brandId: b.id, scopes: ['orders:read', 'orders:write'] });
+      const b = await deps.brands.create({ name, pickupAddress: PICKUP }, BENCH_OPERATOR);
+      const k = await deps.apiKeys.create(
+        { brandId: b.id, scopes: ['orders:read', 'orders:write'] },
+        BENCH_OPERATOR,
+      );
       return { brandId: b.id, headers: { authorization: `Bearer ${k.key}` } };
     };
     const quiet = await keyFor('Quiet neighbour');
@@ -155,11 +172,14 @@ const db = await prepareDatabase();
 const pool = createPool(db.url, 4);
 await migrate(pool);
 const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-const brand = await deps.brands.create({ name: 'Bench brand', pickupAddress: PICKUP });
-const key = await deps.apiKeys.create({
-  brandId: brand.id,
-  scopes: ['orders:read', 'orders:write', 'invoices:read'],
-});
+const brand = await deps.brands.create({ name: 'Bench brand', pickupAddress: PICKUP }, BENCH_OPERATOR);
+const key = await deps.apiKeys.create(
+  {
+    brandId: brand.id,
+    scopes: ['orders:read', 'orders:write', 'invoices:read'],
+  },
+  BENCH_OPERATOR,
+);
 const auth = { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' };
 const orderBody = JSON.stringify({
   customer_email: 'bench@example.com',

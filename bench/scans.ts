@@ -4,6 +4,7 @@ import { serverSecretsRepository } from '../src/db/repositories/server-secrets-r
 import type { Deps } from '../src/deps.ts';
 import { parisToday } from '../src/domain/calendar/paris-time.ts';
 import { cookieSigner } from '../src/http/account/session-cookies.ts';
+import { BENCH_OPERATOR } from './harness.ts';
 
 /**
  * Scans through the courier app's sync endpoint (`POST /courier/api/v1/scans`, a courier session
@@ -33,7 +34,10 @@ export async function benchScans(
   }
   const email = `bench-${randomBytes(4).toString('hex')}@couriers.example.com`;
   const password = randomBytes(12).toString('base64url');
-  const { courier } = await deps.couriers.add({ email, name: 'Bench courier', password, locale: 'fr' });
+  const { courier } = await deps.couriers.add(
+    { email, name: 'Bench courier', password, locale: 'fr' },
+    BENCH_OPERATOR,
+  );
   // The courier's round of the day: every order a delivery stop.
   const roundId = `rnd_${randomBytes(8).toString('hex')}`;
   const today = parisToday(new Date());

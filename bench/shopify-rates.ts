@@ -5,6 +5,7 @@ import { storesOn } from '../src/db/stores.ts';
 import type { Deps } from '../src/deps.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import type { LoadOptions } from './harness.ts';
+import { BENCH_OPERATOR } from './harness.ts';
 
 /** The Shopify app the bench API runs with (SHOPIFY_* env): checkout rates need the connector on. */
 export const SHOPIFY_BENCH_ENV = {
@@ -77,7 +78,7 @@ export async function shopifyRatesLoad(
   base: string,
   pickupAddress: string,
 ): Promise<LoadOptions> {
-  const brand = await deps.brands.create({ name: 'Shopify bench shop', pickupAddress });
+  const brand = await deps.brands.create({ name: 'Shopify bench shop', pickupAddress }, BENCH_OPERATOR);
   const shop = `bench-${randomBytes(3).toString('hex')}.myshopify.com`;
   const id = prefixedId('con');
   const key = Buffer.from(SHOPIFY_BENCH_ENV.CONNECTOR_SECRET_KEY, 'hex');

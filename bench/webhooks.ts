@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Deps } from '../src/deps.ts';
-import { startServer } from './harness.ts';
+import { BENCH_OPERATOR, startServer } from './harness.ts';
 
 interface Stats {
   paths: Record<string, { count: number; first: number; last: number }>;
@@ -43,9 +43,15 @@ export async function benchWebhookDelivery(
 
   const brands: { id: string; endpointId: string; path: string; secret: string }[] = [];
   for (let i = 0; i < endpoints; i++) {
-    const brand = await deps.brands.create({ name: `Webhook bench ${i}`, pickupAddress: PICKUP });
+    const brand = await deps.brands.create(
+      { name: `Webhook bench ${i}`, pickupAddress: PICKUP },
+      BENCH_OPERATOR,
+    );
     const path = `/fast/${i}`;
-    const { endpoint, secret } = await deps.webhooks.add({ brandId: brand.id, url: `${base}${path}` });
+    const { endpoint, secret } = await deps.webhooks.add(
+      { brandId: brand.id, url: `${base}${path}` },
+      BENCH_OPERATOR,
+    );
     brands.push({ id: brand.id, endpointId: endpoint.id, path, secret });
   }
   // Draining: a backlog of events queued while no worker runs, then the workers start.

@@ -156,10 +156,18 @@ describe('the environment schema', () => {
   });
 
   it('keeps the message logs 90 days and a recipient’s data 365 days after the order ended, unless told otherwise', () => {
-    expect(loadConfig({}).retention).toEqual({ messageLogDays: 90, recipientDataDays: 365 });
+    expect(loadConfig({}).retention).toEqual({ messageLogDays: 90, recipientDataDays: 365, auditDays: 365 });
     expect(
-      loadConfig({ MESSAGE_LOG_RETENTION_DAYS: '30', RECIPIENT_DATA_RETENTION_DAYS: '180' }).retention,
-    ).toEqual({ messageLogDays: 30, recipientDataDays: 180 });
+      loadConfig({
+        MESSAGE_LOG_RETENTION_DAYS: '30',
+        RECIPIENT_DATA_RETENTION_DAYS: '180',
+        AUDIT_RETENTION_DAYS: '730',
+      }).retention,
+    ).toEqual({ messageLogDays: 30, recipientDataDays: 180, auditDays: 730 });
+    // The database itself refuses to drop a month of the audit trail younger than 90 days.
+    expect(() => loadConfig({ AUDIT_RETENTION_DAYS: '30' })).toThrow(
+      'AUDIT_RETENTION_DAYS must be between 90 and 3650, got "30"',
+    );
     // Under a week, a delivery still retried (about three days) or a shop's webhook not yet processed could go.
     expect(() => loadConfig({ MESSAGE_LOG_RETENTION_DAYS: '3' })).toThrow(
       'MESSAGE_LOG_RETENTION_DAYS must be between 7 and 3650, got "3"',

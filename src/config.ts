@@ -142,7 +142,7 @@ export interface Config {
    * attempts, recipient notifications, shops' webhooks, webhook requests) after they were written,
    * and the recipient's personal data on an order after it ended (delivered, returned, cancelled).
    */
-  retention: { messageLogDays: number; recipientDataDays: number };
+  retention: { messageLogDays: number; recipientDataDays: number; auditDays: number };
   /** E-invoicing (docs/einvoicing.md): the VAT option and the platform the documents go to. */
   einvoicing: EInvoicingConfig;
   /**
@@ -528,6 +528,12 @@ export const ENV_SCHEMA = Type.Object({
   }),
   EINVOICE_PA_CLIENT_ID: Text('AFNOR platform: OAuth client id'),
   EINVOICE_PA_CLIENT_SECRET: Secret('AFNOR platform: OAuth client secret'),
+  AUDIT_RETENTION_DAYS: Int(
+    365,
+    90,
+    3650,
+    'days the audit trail is kept at least (then dropped by whole months): a year, as SOC 2 audits look back',
+  ),
 });
 
 type Env_ = Static<typeof ENV_SCHEMA>;
@@ -772,6 +778,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     retention: {
       messageLogDays: e.MESSAGE_LOG_RETENTION_DAYS,
       recipientDataDays: e.RECIPIENT_DATA_RETENTION_DAYS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
     },
     einvoicing: einvoicing(e, path.resolve(cwd, e.DATA_DIR), cwd),
     geocoder: e.GEOCODER_URL

@@ -4,7 +4,8 @@ import { type Stores, storesOn, type Transact, transactOn } from './db/stores.ts
 import { type ApiKeyService, apiKeyService } from './domain/api-keys/api-key-service.ts';
 import { type ApiKeyAuthenticator, apiKeyAuthenticator } from './domain/api-keys/authenticator.ts';
 import { type BrandService, brandService } from './domain/brands/brand-service.ts';
-import { NO_OPERATOR_AUDIT, type OperatorAudit } from './domain/operators/acting.ts';
+import { operatorAuditTrail } from './domain/audit/operator-audit.ts';
+import type { OperatorAudit } from './domain/operators/acting.ts';
 import { type OperatorService, operatorService } from './domain/operators/operator-service.ts';
 import { type OpsTokenService, opsTokenService } from './domain/operators/ops-token-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
@@ -52,16 +53,17 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
   const stores = storesOn(pool);
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
-  const brands = brandService(stores.brands);
+  const brands = brandService({ brands: stores.brands, transact });
   const authenticator = apiKeyAuthenticator(stores.apiKeys, {
     ttlMs: config.authCacheTtlMs,
     now: () => clock().getTime(),
   });
   const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
-  const grids = gridService(stores.priceGrids, brands);
+  const grids = gridService(stores.priceGrids, brands, transact);
   const listeners = webhookListeners(stores.webhooks);
   const webhooks = webhookService({
     repository: stores.webhooks,
+    transact,
     brands,
     clock,
     destinations,
@@ -69,9 +71,9 @@ export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => 
     retentionDays: config.retention.messageLogDays,
   });
   // The account area's "request an endpoint" form: same SSRF guard as the operator's `webhooks add`.
-  const requests = webhookRequests({ repository: stores.webhookRequests, destinations, clock });
-  // Issue 38's audit trail writes its rows through this hook, inside each change's transaction.
-  const operatorAudit = NO_OPERATOR_AUDIT;
+  const requests = webhookRequests({ repository: stores.webhookRequests, transact, destinations, clock });
+  // The operators' changes write their audit rows through this hook, inside each change's transaction.
+  const operatorAudit: OperatorAudit = operatorAuditTrail;
   return {
     config,
     pool,

@@ -19,6 +19,7 @@ import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
 import type { Pool } from './db/pool.ts';
 import { privacyTransact } from './db/privacy-stores.ts';
 import { addressPointsRepository } from './db/repositories/address-points-repository.ts';
+import { auditRepository } from './db/repositories/audit-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { messageLogsRepository } from './db/repositories/message-logs-repository.ts';
@@ -33,9 +34,11 @@ import { serverSecretsRepository } from './db/repositories/server-secrets-reposi
 import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
 import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
 import { selfServiceStoresOn, selfServiceTransact } from './db/self-service-stores.ts';
+import { transactWith } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
+import { type AuditLog, auditLog } from './domain/audit/audit-log.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import type { EInvoicePlatform } from './domain/einvoicing/ports.ts';
 import {
@@ -238,6 +241,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   messageLogs: MessageLogRetention;
   /** The recipients' personal data: its retention (anonymisation) and erasure on request. */
   recipientData: RecipientDataService;
+  /** The audit trail's listing and exports (`dlv audit`, `GET /ops/v1/audit`), and its months' upkeep. */
+  audit: AuditLog;
 }
 
 /**
@@ -438,6 +443,10 @@ export function createDeps(
   });
   const labels = labelService({
     store: labelsRepository(pool),
+    transact: transactWith(pool, (client) => ({
+      sortCodes: labelsRepository(client),
+      audit: auditRepository(client),
+    })),
     outbox: events,
     clock,
     links,
@@ -511,7 +520,7 @@ export function createDeps(
     onRevoked: (keyId) => authenticator.forget(keyId),
     clock,
   });
-  const couriers = courierService({ couriers: stores.couriers, signInLimiter, clock });
+  const couriers = courierService({ couriers: stores.couriers, transact, signInLimiter, clock });
   const operatorSignIn = operatorSessions({
     operators: stores.operators,
     transact,
@@ -621,7 +630,15 @@ export function createDeps(
     deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
     links,
-    recipientSettings: recipientSettingsService({ settings: recipientSettings, codec: sharpLogoCodec() }),
+    recipientSettings: recipientSettingsService({
+      settings: recipientSettings,
+      transact: transactWith(pool, (client) => ({
+        settings: recipientSettingsRepository(client),
+        audit: auditRepository(client),
+      })),
+      onChanged: notifications.forget,
+      codec: sharpLogoCodec(),
+    }),
     invoices,
     einvoices,
     labels,
@@ -673,10 +690,17 @@ export function createDeps(
     }),
     recipientData: recipientDataService({
       store: recipientDataRepository(pool),
-      transact: privacyTransact(pool),
+      transact: privacyTransact(pool, keys),
       objects,
       clock,
       days: config.retention.recipientDataDays,
+    }),
+    audit: auditLog({
+      store: stores.audit,
+      transact,
+      cursors,
+      clock,
+      retentionDays: config.retention.auditDays,
     }),
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, csrfOf, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { API, buildTestApp, type TestApp, testDatabaseUrl } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { runDlv } from './support/run-cli.ts';
 import { startSmtpReceiver } from './support/smtp-receiver.ts';
 
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 describe('dlv users invite', () => {
   it('e-mails a link that sets the password once and signs the person in, with the role given', async () => {
-    const brand = await t.deps.brands.create({ name: 'Invited brand' });
+    const brand = await t.deps.brands.create({ name: 'Invited brand' }, testOperator);
     const email = uniqueEmail('invited');
     const res = await runDlv(
       ['users', 'invite', '--brand', brand.id, '--email', email, '--role', 'finance', '--json'],
@@ -56,7 +57,7 @@ describe('dlv users invite', () => {
   });
 
   it('writes the invitation in the --lang asked (fr or en), French otherwise', async () => {
-    const brand = await t.deps.brands.create({ name: 'Lang brand' });
+    const brand = await t.deps.brands.create({ name: 'Lang brand' }, testOperator);
     const subjectTo = async (lang: string[]) => {
       const email = uniqueEmail('lang');
       const res = await runDlv(['users', 'invite', '--brand', brand.id, '--email', email, ...lang], env);
@@ -91,7 +92,7 @@ describe('dlv users invite', () => {
 describe('dlv brands disable', () => {
   it('refuses the brand’s keys and sign-ins', async () => {
     const { email, brandId } = await createUser(t.deps);
-    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] }, testOperator);
     const res = await runDlv(['brands', 'disable', brandId, '--json'], env);
     expect(res.code, res.stderr).toBe(0);
     expect(json(res.stdout).disabled_at).toEqual(expect.any(String));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 /** The account area's orders: list, search, pages, an order's page, cancelling, roles, brands. */
 let t: TestApp;
@@ -128,7 +129,7 @@ describe('an order’s page', () => {
     const { brandId } = await createBrandWithKey(t.deps);
     const order = await orderFor(brandId, { reference: 'CMD-<42>' }, '2026-11-20T15:05:00Z');
     now = new Date('2026-11-21T07:30:00Z');
-    await t.deps.orders.setStatus(order.trackingRef, 'picked_up', 'Scanned at the depot');
+    await t.deps.orders.setStatus(order.trackingRef, 'picked_up', 'Scanned at the depot', testOperator);
     // Signed in now: a session started before the clock moved would have expired (12 h idle).
     const { b } = await signedIn({ brandId });
     const res = await b.get(`/account/orders/${order.trackingRef}`);
@@ -213,7 +214,7 @@ describe('cancelling', () => {
     const order = await orderFor(brandId);
     const confirm = await b.get(`/account/orders/${order.trackingRef}/cancel`);
     // Picked up between the confirmation page and the click.
-    await t.deps.orders.setStatus(order.trackingRef, 'picked_up', null);
+    await t.deps.orders.setStatus(order.trackingRef, 'picked_up', null, testOperator);
     const res = await b.post(`/account/orders/${order.trackingRef}/cancel`, { _csrf: csrfOf(confirm.body) });
     expect(res.status).toBe(422);
     expect(res.body).toContain('This order can no longer be cancelled: it is “Picked up”.');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickupIdFor } from '../src/domain/pickups/pickup-day.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 /** The account area's pickups page: upcoming and recent pickups, the missing parcels, manifests, the request form. */
 let t: TestApp;
@@ -43,7 +44,7 @@ describe('the pickups page', () => {
     const refs = await ordersFor(brandId, 5);
     now = new Date('2026-11-24T15:00:00Z');
     const id = pickupIdFor(brandId, TEST_PICKUP_ADDRESS, '2026-11-24');
-    await t.deps.pickups.close(id, refs.slice(0, 3));
+    await t.deps.pickups.close(id, refs.slice(0, 3), testOperator);
     const b = await signedIn(brandId);
 
     const page = await b.get('/account/pickups?lang=en');

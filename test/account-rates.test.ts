@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 // Tuesday 24 November 2026, 09:00 in Paris: before every cut-off, so promised dates are fixed.
 const TUESDAY_9AM = new Date('2026-11-24T08:00:00Z');
@@ -17,7 +18,7 @@ async function signedIn(options: Parameters<typeof createUser>[1] = {}) {
   const user = await createUser(t.deps, options);
   const b = new Browser(t.app, `10.13.1.${++ipCounter}`);
   expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
-  const key = await t.deps.apiKeys.create({ brandId: user.brandId, scopes: ['orders:read'] });
+  const key = await t.deps.apiKeys.create({ brandId: user.brandId, scopes: ['orders:read'] }, testOperator);
   return { ...user, b, headers: { authorization: `Bearer ${key.key}` } };
 }
 
@@ -54,7 +55,7 @@ describe('/account/rates', () => {
   it('shows what POST /rates answers the brand, with its negotiated grid', async () => {
     const { b, brandId, headers } = await signedIn({ role: 'finance' });
     const csv = await readFile(new URL('../data/example-grid.csv', import.meta.url), 'utf8');
-    await t.deps.grids.importGrid({ brandId }, csv, 'csv', null);
+    await t.deps.grids.importGrid({ brandId }, csv, 'csv', null, testOperator);
     const cases: [string, object][] = [
       ['to=75011&unit_weight=2kg&quantity=3', { delivery_zip: '75011', unit_weight: '2kg', quantity: 3 }],
       [
@@ -84,7 +85,7 @@ describe('/account/rates', () => {
   it('says why nothing is available: out of zone, unknown postcode, incomplete grid', async () => {
     const { b, brandId, headers } = await signedIn();
     const csv = await readFile(new URL('../data/example-grid.csv', import.meta.url), 'utf8');
-    await t.deps.grids.importGrid({ brandId }, csv, 'csv', null);
+    await t.deps.grids.importGrid({ brandId }, csv, 'csv', null, testOperator);
     const outOfZone = await b.get('/account/rates?to=69001');
     expect(outOfZone.status).toBe(200);
     expect(outOfZone.body).toContain('data-available="false"');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storesOn } from '../src/db/stores.ts';
 import { Browser, createUser, csrfOf, keyOf, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { buildScratchTestApp } from './support/scratch-database.ts';
 import { linkShop } from './support/shopify.ts';
 import { startSmtpReceiver } from './support/smtp-receiver.ts';
@@ -60,7 +61,7 @@ describe('CSRF', () => {
       403,
     );
     expect(await countKeys(brandId)).toBe(0);
-    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] }, testOperator);
     expect((await b.post(`/account/keys/${key.id}/revoke`, { _csrf: 'nope' })).status).toBe(403);
     const me = await t.app.inject({ url: `${API}/me`, headers: { authorization: `Bearer ${key.key}` } });
     expect(me.statusCode).toBe(200);
@@ -227,8 +228,8 @@ describe('roles and brands', () => {
 
   it('locks a disabled brand out: no sign-in, sessions ended, keys refused', async () => {
     const { b, brandId, email } = await signedIn();
-    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
-    await t.deps.brands.disable(brandId);
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] }, testOperator);
+    await t.deps.brands.disable(brandId, testOperator);
     expect((await b.get('/account')).location).toBe('/account/sign-in');
     const again = await browser().signIn(email, PASSWORD);
     expect(again.status).toBe(401);

@@ -36,8 +36,12 @@ const countKeys = async (brandId: string) =>
 async function existingKey(userId: string): Promise<string> {
   const found = await storesOn(t.pool).users.findById(userId);
   const { passwordHash: _, ...user } = found!;
-  return (await t.deps.accountKeys.create({ user, ip: null }, { name: 'To roll', scopes: ['orders:read'] }))
-    .id;
+  return (
+    await t.deps.accountKeys.create(
+      { user, ip: null, origin: null },
+      { name: 'To roll', scopes: ['orders:read'] },
+    )
+  ).id;
 }
 
 /** The keys page's form posted: a read-only key named `name`, with `password` for the step-up. */

@@ -6,6 +6,7 @@ import { storesOn } from '../src/db/stores.ts';
 import { newSecret } from '../src/domain/accounts/secrets.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -45,7 +46,8 @@ afterAll(async () => {
 async function signedIn(options: Parameters<typeof createUser>[1] = {}) {
   const brandId =
     options.brandId ??
-    (await t.deps.brands.create({ name: 'Maison Lumière', pickupAddress: TEST_PICKUP_ADDRESS })).id;
+    (await t.deps.brands.create({ name: 'Maison Lumière', pickupAddress: TEST_PICKUP_ADDRESS }, testOperator))
+      .id;
   const user = await createUser(t.deps, { ...options, brandId });
   const b = new Browser(t.app, `10.21.0.${++ip}`);
   expect((await b.signIn(user.email, PASSWORD)).status).toBe(303);
@@ -463,8 +465,9 @@ describe('a shop secret, shown once (post/redirect/get)', () => {
 describe('an account whose e-mail address is not confirmed', () => {
   /** A brand made by sign-up in someone else's name: its only owner never confirmed the address. */
   async function unconfirmedBrand() {
-    const brandId = (await t.deps.brands.create({ name: 'Squat SARL', pickupAddress: TEST_PICKUP_ADDRESS }))
-      .id;
+    const brandId = (
+      await t.deps.brands.create({ name: 'Squat SARL', pickupAddress: TEST_PICKUP_ADDRESS }, testOperator)
+    ).id;
     return signedIn({ brandId, verified: false });
   }
   const lastInbox = async (connectionId: string) =>
@@ -537,7 +540,7 @@ describe('an account whose e-mail address is not confirmed', () => {
   it('loses its keys and shop secrets when the address’s real owner resets the password', async () => {
     const { brandId, userId, email } = await unconfirmedBrand();
     const { shop, connection, secret } = await operatorLink(brandId);
-    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] }, testOperator);
     expect((await me(key.key)).statusCode).toBe(200);
 
     // The real owner asks for a reset and opens the link in their inbox.
@@ -550,15 +553,16 @@ describe('an account whose e-mail address is not confirmed', () => {
     expect(rows.map((r) => r.action)).toContain('revoked');
 
     // A confirmed owner's reset takes nothing away.
-    const kept = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const kept = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] }, testOperator);
     await resetByLink(userId, `another-passphrase-${email.length}-ok`);
     expect((await me(kept.key)).statusCode).toBe(200);
   });
   it('leaves alone what the operator made before the brand’s first owner arrived', async () => {
-    const brandId = (await t.deps.brands.create({ name: 'Opéré SAS', pickupAddress: TEST_PICKUP_ADDRESS }))
-      .id;
+    const brandId = (
+      await t.deps.brands.create({ name: 'Opéré SAS', pickupAddress: TEST_PICKUP_ADDRESS }, testOperator)
+    ).id;
     const { shop, connection, secret } = await operatorLink(brandId);
-    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] });
+    const key = await t.deps.apiKeys.create({ brandId, scopes: ['orders:read'] }, testOperator);
     // The owner is invited afterwards and has not accepted yet.
     const { userId } = await createUser(t.deps, { brandId, verified: false });
     expect((await pushWith(shop.slug, connection.id, secret)).status).toBe(200);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, testDatabaseUrl } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 
@@ -28,7 +29,7 @@ const requestsOf = async (brandId: string) =>
 describe('/account/webhooks', () => {
   it('lists the operator’s endpoints and the API subscriptions with their origin; only the latter can be deleted', async () => {
     const brand = await createBrandWithKey(t.deps);
-    const { endpoint } = await t.deps.webhooks.add({ brandId: brand.brandId, url: PUBLIC_URL });
+    const { endpoint } = await t.deps.webhooks.add({ brandId: brand.brandId, url: PUBLIC_URL }, testOperator);
     const { subscription } = await t.deps.subscriptions.create(brand.brandId, {
       url: `${PUBLIC_URL}/zap`,
       event_types: ['order.delivered'],
@@ -80,18 +81,24 @@ describe('/account/webhooks', () => {
 
   it("lists only the brand's endpoints, with their last deliveries and outcome", async () => {
     const brand = await createBrandWithKey(t.deps);
-    const { endpoint } = await t.deps.webhooks.add({
-      brandId: brand.brandId,
-      url: PUBLIC_URL,
-      events: 'order.created',
-    });
-    await t.deps.webhooks.disable(endpoint.id, 'failing for 5 days');
-    await t.deps.webhooks.enable(endpoint.id);
-    const { endpoint: second } = await t.deps.webhooks.add({
-      brandId: brand.brandId,
-      url: `${PUBLIC_URL}/2`,
-    });
-    await t.deps.webhooks.disable(second.id, 'failing for 5 days');
+    const { endpoint } = await t.deps.webhooks.add(
+      {
+        brandId: brand.brandId,
+        url: PUBLIC_URL,
+        events: 'order.created',
+      },
+      testOperator,
+    );
+    await t.deps.webhooks.disable(endpoint.id, testOperator, 'failing for 5 days');
+    await t.deps.webhooks.enable(endpoint.id, testOperator);
+    const { endpoint: second } = await t.deps.webhooks.add(
+      {
+        brandId: brand.brandId,
+        url: `${PUBLIC_URL}/2`,
+      },
+      testOperator,
+    );
+    await t.deps.webhooks.disable(second.id, testOperator, 'failing for 5 days');
     expect((await createOrder(t.app, brand)).statusCode).toBeLessThan(300);
     const { rows } = await t.pool.query('SELECT id FROM outbox_events WHERE brand_id = $1', [brand.brandId]);
     const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);
@@ -101,10 +108,13 @@ describe('/account/webhooks', () => {
       [deliveryId],
     );
     const other = await createBrandWithKey(t.deps);
-    const { endpoint: foreign } = await t.deps.webhooks.add({
-      brandId: other.brandId,
-      url: 'https://93.184.216.35/x',
-    });
+    const { endpoint: foreign } = await t.deps.webhooks.add(
+      {
+        brandId: other.brandId,
+        url: 'https://93.184.216.35/x',
+      },
+      testOperator,
+    );
 
     const { b } = await signedIn({ brandId: brand.brandId, role: 'developer' });
     const page = await b.get('/account/webhooks');

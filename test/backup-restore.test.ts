@@ -20,6 +20,7 @@ import {
   type TestApp,
   type TestBrand,
 } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 
 function run(file: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -89,9 +90,9 @@ describe('pg_dump and pg_restore', () => {
       );
       refs.push(order.trackingRef);
     }
-    await source.deps.orders.setStatus(refs[2]!, 'picked_up', null);
+    await source.deps.orders.setStatus(refs[2]!, 'picked_up', null, testOperator);
     now = new Date('2026-11-02T10:00:00Z');
-    await source.deps.invoices.issueMonth('2026-10');
+    await source.deps.invoices.issueMonth('2026-10', testOperator);
 
     // The lists' cursor key (no CURSOR_SECRET here) is created in the database by the first list
     // served, as it long was before any real backup.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../src/db/migrate.ts';
 import { createThrowawayDatabase } from '../src/db/throwaway-database.ts';
 import { API, buildTestApp, call, type TestApp, testDatabaseUrl } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { runDlv } from './support/run-cli.ts';
 
 let t: TestApp;
@@ -133,7 +134,7 @@ describe('dlv', () => {
     // A company name as the account area takes it: terminal escapes (title, clear screen) and a bidi override.
     const name = 'Acme\x1b]0;owned\x07\x1b[2J\u202eevil';
     // Stored as it is by hand: a new brand's name may not carry control characters (#36 item 10).
-    const brand = await t.deps.brands.create({ name: 'Acme' });
+    const brand = await t.deps.brands.create({ name: 'Acme' }, testOperator);
     await t.pool.query('UPDATE brands SET name = $2 WHERE id = $1', [brand.id, name]);
     const human = await runDlv(['brands', 'show', brand.id], env);
     expect(human.code).toBe(0);

@@ -7,6 +7,7 @@ import { orderLinks, STORED_JSON_VERSION, storedOrderJson } from '../src/domain/
 import { generateTrackingRef } from '../src/domain/orders/tracking-ref.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 /** A refusal as PostgreSQL sends it (the driver's error class, with a SQLSTATE). */
 function refused(message: string): pg.DatabaseError {
@@ -153,7 +154,10 @@ describe('orders created together (one INSERT for the crowd)', () => {
   it("carry their events: each order written with its own order.created and its subscribers' jobs", async () => {
     const listened = await createBrandWithKey(t.deps);
     const quiet = await createBrandWithKey(t.deps);
-    await t.deps.webhooks.add({ brandId: listened.brandId, url: 'https://93.184.216.34/hooks/orders' });
+    await t.deps.webhooks.add(
+      { brandId: listened.brandId, url: 'https://93.184.216.34/hooks/orders' },
+      testOperator,
+    );
     const contexts = [listened, quiet].map((b) => ({
       id: b.brandId,
       defaultPickupAddress: '1 rue de Rivoli 75001 Paris',

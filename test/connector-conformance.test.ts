@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
+import { testOperator } from './support/audit.ts';
 import type { ConformanceAdapter, ShopUnderTest } from './support/conformance/adapter.ts';
 import { prestashopAdapter } from './support/conformance/prestashop.ts';
 import { shopifyAdapter } from './support/conformance/shopify.ts';
@@ -75,7 +76,7 @@ describe.each(ADAPTERS)('the $platform connector', (adapter) => {
   }
   const walk = async (ref: string) => {
     for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered'])
-      await s.t.deps.orders.setStatus(ref, status, null);
+      await s.t.deps.orders.setStatus(ref, status, null, testOperator);
   };
   const link = () => s.t.deps.connections.get(s.brandId, s.connectionId);
 

@@ -4,6 +4,7 @@ import { storesOn } from '../src/db/stores.ts';
 import { prefixedId } from '../src/domain/ids.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import type { TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import type { ScratchTestApp } from './support/scratch-database.ts';
 import { CONNECTOR_KEY, paidOrderPayload, sendWebhook, startShopifyShop } from './support/shopify.ts';
@@ -57,7 +58,7 @@ describe('order events, routed by the order’s origin', () => {
     const { rows } = await t.pool.query('SELECT id FROM connector_inbox WHERE delivery_id = $1', [webhookId]);
     const created = await t.deps.shopify!.inbox.process(rows[0].id);
     const ref = created.replace('created ', '');
-    await t.deps.orders.setStatus(ref, 'picked_up', null);
+    await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
     // A pickup scan tells the recipient nothing: no notification job (decision 0007's steps).
     expect(await statusJobs(ref)).toEqual({ shopify_sync_order: 1 });
   });
@@ -65,11 +66,11 @@ describe('order events, routed by the order’s origin', () => {
   it('sends no shop the moves of an order made by API', async () => {
     const direct = await createOrder(t.app, brand);
     expect(direct.statusCode).toBe(200);
-    await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null, testOperator);
     expect(await statusJobs(direct.data.trackingRef)).toEqual({});
     // Out for delivery is a step: the recipients' notifications (on by default) hear it, whatever the origin.
-    await t.deps.orders.setStatus(direct.data.trackingRef, 'in_transit', null);
-    await t.deps.orders.setStatus(direct.data.trackingRef, 'out_for_delivery', null);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'in_transit', null, testOperator);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'out_for_delivery', null, testOperator);
     expect(await statusJobs(direct.data.trackingRef)).toEqual({ 'notify-recipient': 1 });
   });
 });

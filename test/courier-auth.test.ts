@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { buildScratchTestApp } from './support/scratch-database.ts';
 
 /** Courier accounts and their sign-in (`/courier`): sessions, CSRF, and isolation from `/account`. */
@@ -16,12 +17,15 @@ afterAll(() => t.close());
 
 async function newCourier(options: { password?: string | null; locale?: string } = {}) {
   const email = uniqueEmail('courier');
-  const { courier, oneTimePassword } = await t.deps.couriers.add({
-    email,
-    name: `Courier ${ipCounter}`,
-    password: options.password === undefined ? PASSWORD : options.password,
-    locale: options.locale ?? 'fr',
-  });
+  const { courier, oneTimePassword } = await t.deps.couriers.add(
+    {
+      email,
+      name: `Courier ${ipCounter}`,
+      password: options.password === undefined ? PASSWORD : options.password,
+      locale: options.locale ?? 'fr',
+    },
+    testOperator,
+  );
   return { ...courier, password: oneTimePassword ?? PASSWORD };
 }
 
@@ -126,14 +130,17 @@ describe('courier sign-in', () => {
 
   it('checks a given password as the account area does, and a taken e-mail', async () => {
     await expect(
-      t.deps.couriers.add({ email: uniqueEmail('c'), name: 'Short', password: 'short' }),
+      t.deps.couriers.add({ email: uniqueEmail('c'), name: 'Short', password: 'short' }, testOperator),
     ).rejects.toMatchObject({ code: 'invalid_request', details: [{ field: 'password' }] });
     const courier = await newCourier();
     await expect(
-      t.deps.couriers.add({ email: courier.email.toUpperCase(), name: 'Again', password: PASSWORD }),
+      t.deps.couriers.add(
+        { email: courier.email.toUpperCase(), name: 'Again', password: PASSWORD },
+        testOperator,
+      ),
     ).rejects.toMatchObject({ code: 'invalid_request', details: [{ field: 'email' }] });
     await expect(
-      t.deps.couriers.add({ email: 'nope', name: '', phone: 'abc', locale: 'de' }),
+      t.deps.couriers.add({ email: 'nope', name: '', phone: 'abc', locale: 'de' }, testOperator),
     ).rejects.toMatchObject({
       details: expect.arrayContaining([expect.objectContaining({ field: 'locale' })]),
     });
@@ -283,7 +290,7 @@ describe('the one-time password (ASVS 2.3.1)', () => {
     const first = await signIn(browser(), courier.email, body.one_time_password);
     expect([first.status, first.location]).toEqual([303, '/courier/password']);
     // A disabled courier gets none.
-    await t.deps.couriers.disable(courier.id);
+    await t.deps.couriers.disable(courier.id, testOperator);
     const disabled = await t.app.inject({
       method: 'POST',
       url: `/ops/v1/couriers/${courier.email}/password`,
@@ -359,7 +366,7 @@ describe('a courier session', () => {
 
   it('ends at once when the courier is disabled, and it cannot sign in again', async () => {
     const { courier, b } = await signedInCourier();
-    await t.deps.couriers.disable(courier.email);
+    await t.deps.couriers.disable(courier.email, testOperator);
     expect((await me(b)).status).toBe(401);
     const again = await signIn(browser(), courier.email, PASSWORD);
     expect(again.status).toBe(401);
@@ -368,7 +375,7 @@ describe('a courier session', () => {
 
   it('refuses a disabled courier the same way whether the password is right or wrong', async () => {
     const courier = await newCourier();
-    await t.deps.couriers.disable(courier.email);
+    await t.deps.couriers.disable(courier.email, testOperator);
     const right = await signIn(browser(), courier.email, PASSWORD);
     const wrong = await signIn(browser(), courier.email, 'not-the-password-at-all');
     const unknown = await signIn(browser(), uniqueEmail('nobody'), PASSWORD);

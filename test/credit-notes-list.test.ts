@@ -2,6 +2,7 @@ import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { API, call, createBrandWithKey, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { runDlv } from './support/run-cli.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 
@@ -58,7 +59,7 @@ describe('credit notes in the invoice list, detail, PDF and CLI', () => {
     await orderAt(brand, '2026-10-03T08:00:00Z');
     now = new Date('2026-11-01T06:00:00Z');
     await t.deps.invoices.issueDue(); // F2026-000002
-    await t.deps.invoices.markPaid(invoiceIdFor(brand.brandId, '2026-09'));
+    await t.deps.invoices.markPaid(invoiceIdFor(brand.brandId, '2026-09'), testOperator);
     now = new Date('2026-11-10T09:00:00Z');
     for (const [name, ref] of [
       ['first', september[0]!],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { API, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { invoiceFootprint, raceWithIssuing } from './support/invoices.ts';
 import { buildScratchTestApp } from './support/scratch-database.ts';
 
@@ -75,7 +76,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
     refs.thenCancelled = await orderAt(brand, '2026-10-05T08:00:00Z');
     refs.kept = await orderAt(brand, '2026-10-06T08:00:00Z');
     now = new Date('2026-11-01T00:10:00Z');
-    await t.deps.invoices.issueMonth('2026-10');
+    await t.deps.invoices.issueMonth('2026-10', testOperator);
     october = await linesOf(brand, '2026-10');
     octoberFootprint = await invoiceFootprint(t.pool, invoiceIdFor(brand.brandId, '2026-10'));
     expect(october.map((l) => l.tracking_ref).sort()).toEqual(Object.values(refs).sort());
@@ -153,7 +154,7 @@ describe('re-addressing a pending order after its month was invoiced', () => {
 
   it('bills the re-billed orders on the next issued invoice, and credits that line on a later change', async () => {
     now = new Date('2026-12-01T00:10:00Z');
-    await t.deps.invoices.issueMonth('2026-11');
+    await t.deps.invoices.issueMonth('2026-11', testOperator);
     const november = await linesOf(brand, '2026-11');
     expect(november.map((l) => l.tracking_ref).sort()).toEqual([refs.moved, refs.twice].sort());
     // Still pending in December, re-addressed again: November's line is credited in its turn.
@@ -199,7 +200,7 @@ describe('re-addressing while its month is being issued', () => {
       2027,
       () => {
         now = new Date('2027-02-01T06:00:00Z');
-        return t.deps.invoices.issueMonth('2027-01');
+        return t.deps.invoices.issueMonth('2027-01', testOperator);
       },
       () => {
         now = new Date('2027-02-01T06:00:01Z');

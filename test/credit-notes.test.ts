@@ -3,6 +3,7 @@ import { creditNoteIdFor } from '../src/domain/invoices/credit-notes.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { invoiceFootprint, raceWithIssuing } from './support/invoices.ts';
 import { waitForLockWaiters } from './support/lock-waiters.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
@@ -202,7 +203,7 @@ describe('credit notes for orders cancelled after invoicing', () => {
 
   it('refuses to mark a credit note paid', async () => {
     const [note] = await creditNotesOf(brand.brandId);
-    await expect(t.deps.invoices.markPaid(note!.id)).rejects.toMatchObject({
+    await expect(t.deps.invoices.markPaid(note!.id, testOperator)).rejects.toMatchObject({
       code: 'invalid_transition',
       message: expect.stringContaining('A2026-000001 is a credit note'),
     });
@@ -221,7 +222,9 @@ describe('credit note numbering under concurrency', () => {
     for (let i = 0; i < 8; i++)
       refs.push(await orderAt(brand, `2026-12-${String(10 + i).padStart(2, '0')}T10:00:00Z`));
     now = new Date('2027-01-01T06:00:00Z');
-    expect((await t.deps.invoices.issueMonth('2026-12')).issued.length).toBeGreaterThanOrEqual(1);
+    expect((await t.deps.invoices.issueMonth('2026-12', testOperator)).issued.length).toBeGreaterThanOrEqual(
+      1,
+    );
     now = new Date('2027-01-02T09:00:00Z');
     const results = await Promise.all(refs.map((ref) => cancelByBrand(brand, ref)));
     expect(results.map((r) => r.statusCode)).toEqual(refs.map(() => 200));
@@ -242,7 +245,7 @@ describe('credit note numbering under concurrency', () => {
       await client.query('BEGIN');
       await client.query(`UPDATE orders SET status = 'cancelled' WHERE tracking_ref = $1`, [raced]);
       now = new Date('2027-02-01T06:00:00Z');
-      const issuing = t.deps.invoices.issueMonth('2027-01');
+      const issuing = t.deps.invoices.issueMonth('2027-01', testOperator);
       await waitForLockWaiters(t.pool, 1);
       await client.query('COMMIT');
       await issuing;
@@ -262,7 +265,7 @@ describe('credit note numbering under concurrency', () => {
       2027,
       () => {
         now = new Date('2027-03-01T06:00:00Z');
-        return t.deps.invoices.issueMonth('2027-02');
+        return t.deps.invoices.issueMonth('2027-02', testOperator);
       },
       () => {
         now = new Date('2027-03-01T06:00:01Z');

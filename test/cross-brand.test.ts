@@ -12,6 +12,7 @@ import {
   type TestApp,
   type TestBrand,
 } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -113,7 +114,7 @@ beforeAll(async () => {
   expect((await createOrder(t.app, a)).statusCode).toBe(200);
   const credited = (await createOrder(t.app, a)).data.trackingRef;
   now = new Date('2026-10-14T08:00:00Z');
-  const issued = await t.deps.invoices.issueMonth('2026-09');
+  const issued = await t.deps.invoices.issueMonth('2026-09', testOperator);
   expect(issued.issued.map((i) => i.id)).toEqual([invoiceIdFor(a.brandId, '2026-09')]);
   await t.deps.orders.cancel(a.brandId, credited);
   const creditNote = await t.pool.query('SELECT id FROM credit_notes WHERE brand_id = $1', [a.brandId]);

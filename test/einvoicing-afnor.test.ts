@@ -11,6 +11,7 @@ import {
   type TestBrand,
   testConfig,
 } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { type FakeAfnorPa, startFakeAfnorPa } from './support/fake-afnor-pa.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 
@@ -55,7 +56,7 @@ async function issuedInvoice(
   }
   const [year, m] = month.split('-').map(Number) as [number, number];
   now = new Date(Date.UTC(m === 12 ? year + 1 : year, m === 12 ? 0 : m, 1, 6));
-  const { issued } = await t.deps.invoices.issueMonth(month);
+  const { issued } = await t.deps.invoices.issueMonth(month, testOperator);
   const invoice = issued.find((i) => i.brandId === brand.brandId)!;
   return { brand, id: invoice.id, number: invoice.number! };
 }
@@ -102,7 +103,7 @@ describe('the AFNOR flow adapter against its fake platform', () => {
     expect((await statusOf(brand, id)).einvoice_status).toBe('accepted');
 
     now = new Date('2026-03-10T10:00:00Z');
-    await t.deps.invoices.markPaid(id);
+    await t.deps.invoices.markPaid(id, testOperator);
     expect(await einvoices.reportPayment(id)).toBe(true);
     const payment = pa.submissions(`${number}-212`);
     expect(payment).toHaveLength(1);

@@ -16,6 +16,7 @@ import {
   type TestApp,
   type TestBrand,
 } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { fatalRules, schematronFailures, XMLLINT, xsdErrors } from './support/einvoicing-validation.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { facturXStructure } from './support/pdfa-structure.ts';
@@ -87,19 +88,23 @@ describe('a month with deliveries, a credit note and a paid invoice, as Factur-X
       name: 'Maison Lumière',
       company: { ...TEST_COMPANY, legalName: 'Maison Lumière & Fils SARL' },
     });
-    await t.deps.brands.updateCompany(brand.brandId, {
-      ...TEST_COMPANY,
-      legalName: 'Maison Lumière & Fils SARL',
-      siret: '73282932000017',
-      pickupAddress: '5 rue du Dépôt 93200 Saint-Denis',
-    });
+    await t.deps.brands.updateCompany(
+      brand.brandId,
+      {
+        ...TEST_COMPANY,
+        legalName: 'Maison Lumière & Fils SARL',
+        siret: '73282932000017',
+        pickupAddress: '5 rue du Dépôt 93200 Saint-Denis',
+      },
+      testOperator,
+    );
     await subscribeToWebhooks(t.pool, brand.brandId);
     await orderAt(brand, '2026-10-03T08:00:00Z', 'express');
     await orderAt(brand, '2026-10-09T15:30:00Z', 'standard');
     const cancelled = await orderAt(brand, '2026-10-20T22:45:00Z', 'economy');
     await orderAt(brand, '2026-10-31T22:59:00Z', 'standard'); // 23:59 in Paris: still October
     now = new Date('2026-11-01T00:05:00Z');
-    const { issued } = await t.deps.invoices.issueMonth('2026-10');
+    const { issued } = await t.deps.invoices.issueMonth('2026-10', testOperator);
     invoiceId = issued.find((i) => i.brandId === brand.brandId)!.id;
     // Still pending in November: cancelled after its invoice, so credited.
     now = new Date('2026-11-04T10:00:00Z');
@@ -116,7 +121,7 @@ describe('a month with deliveries, a credit note and a paid invoice, as Factur-X
     });
     creditNoteId = list.data.invoices[0].id;
     now = new Date('2026-11-20T10:00:00Z');
-    await t.deps.invoices.markPaid(invoiceId);
+    await t.deps.invoices.markPaid(invoiceId, testOperator);
   });
 
   it('queues every issued document for the platform, in its issuing transaction', async () => {
@@ -275,7 +280,7 @@ describe('a brand without what an e-invoice needs', () => {
     await orderAt(bare, '2025-02-10T10:00:00Z', 'standard');
     now = new Date('2025-03-01T06:00:00Z');
 
-    const run = await t.deps.invoices.issueMonth('2025-02');
+    const run = await t.deps.invoices.issueMonth('2025-02', testOperator);
     expect(run.issued.map((i) => i.brandId)).not.toContain(bare.brandId);
     const held = run.held.find((h) => h.brandId === bare.brandId)!;
     expect(held.missing.map((m) => m.field)).toEqual(['siren', 'billing_address']);
@@ -352,7 +357,7 @@ describe('the operator opted for VAT on debits', () => {
     const brand = await createBrandWithKey(deps);
     await orderAt(brand, '2024-05-10T10:00:00Z', 'express');
     now = new Date('2024-06-01T06:00:00Z');
-    const invoice = (await deps.invoices.issueMonth('2024-05')).issued.find(
+    const invoice = (await deps.invoices.issueMonth('2024-05', testOperator)).issued.find(
       (i) => i.brandId === brand.brandId,
     )!;
     const { pdf, xml } = await deps.invoices.facturX(invoice.id);
@@ -362,7 +367,7 @@ describe('the operator opted for VAT on debits', () => {
       "Option pour le paiement de la taxe d'après les débits.",
     );
     now = new Date('2024-06-10T10:00:00Z');
-    await deps.invoices.markPaid(invoice.id);
+    await deps.invoices.markPaid(invoice.id, testOperator);
     expect(
       await t.pool.query('SELECT 1 FROM einvoice_payment_reports WHERE invoice_id = $1', [invoice.id]),
     ).toMatchObject({ rowCount: 0 });

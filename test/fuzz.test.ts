@@ -16,6 +16,7 @@ import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { ERROR_STATUS } from '../src/errors.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import {
   type CaseContext,
   type Credentials,
@@ -118,14 +119,17 @@ beforeAll(async () => {
   });
   const withoutScope: Record<string, string> = {};
   for (const scope of SCOPES) {
-    const key = await t.deps.apiKeys.create({
-      brandId: brand.brandId,
-      scopes: SCOPES.filter((s) => s !== scope),
-    });
+    const key = await t.deps.apiKeys.create(
+      {
+        brandId: brand.brandId,
+        scopes: SCOPES.filter((s) => s !== scope),
+      },
+      testOperator,
+    );
     withoutScope[scope] = key.key;
   }
-  const revoked = await t.deps.apiKeys.create({ brandId: brand.brandId, scopes: [...SCOPES] });
-  await t.deps.apiKeys.revoke(revoked.id);
+  const revoked = await t.deps.apiKeys.create({ brandId: brand.brandId, scopes: [...SCOPES] }, testOperator);
+  await t.deps.apiKeys.revoke(revoked.id, testOperator);
   keys = { valid: brand.key, revoked: revoked.key, withoutScope };
 
   const context = { id: brand.brandId, defaultPickupAddress: '5 rue du Dépôt 93200 Saint-Denis' };
@@ -143,11 +147,11 @@ beforeAll(async () => {
   for (let i = 0; i < 8; i++) pools.refs.push(await create({ delivery_recipient: `Awaiting ${i}` }));
   const [cancelled, pickedUp, delivered, returned] = pools.refs.slice(0, 4);
   await t.deps.orders.cancel(brand.brandId, cancelled!);
-  await t.deps.orders.setStatus(pickedUp!, 'picked_up', null);
+  await t.deps.orders.setStatus(pickedUp!, 'picked_up', null, testOperator);
   for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered'])
-    await t.deps.orders.setStatus(delivered!, status, null);
+    await t.deps.orders.setStatus(delivered!, status, null, testOperator);
   for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'failed_attempt', 'returned'])
-    await t.deps.orders.setStatus(returned!, status, 'seed');
+    await t.deps.orders.setStatus(returned!, status, 'seed', testOperator);
 
   // Another brand's order and invoice: always 404 for this brand, never 403.
   const other = await createBrandWithKey(t.deps, { name: 'Fuzz neighbour' });

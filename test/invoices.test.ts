@@ -4,6 +4,7 @@ import { billingPeriodOf } from '../src/domain/invoices/billing-period.ts';
 import { invoiceIdFor } from '../src/domain/invoices/invoice-service.ts';
 import { orderJson } from '../src/domain/orders/order-json.ts';
 import { API, call, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
@@ -45,7 +46,7 @@ describe('monthly invoices', () => {
     refs.cancelled = (await orderAt(brand, '2026-10-05T08:00:00Z')).trackingRef;
     await t.deps.orders.cancel(brand.brandId, refs.cancelled);
     refs.pickedUp = (await orderAt(brand, '2026-10-06T08:00:00Z')).trackingRef;
-    await t.deps.orders.setStatus(refs.pickedUp, 'picked_up', null);
+    await t.deps.orders.setStatus(refs.pickedUp, 'picked_up', null, testOperator);
     refs.awaiting = (await orderAt(brand, '2026-10-07T08:00:00Z', { delivery_address: null })).trackingRef;
     // 2026-03 (DST begins on the 29th): 00:30 on 1 April Paris is 22:30 UTC on 31 March.
     refs.april = (await orderAt(brand, '2026-03-31T22:30:00Z')).trackingRef;
@@ -84,7 +85,9 @@ describe('monthly invoices', () => {
   });
 
   it('refuses to issue a month that is not over', async () => {
-    await expect(t.deps.invoices.issueMonth('2026-10')).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(t.deps.invoices.issueMonth('2026-10', testOperator)).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
   });
 
   it('issues October on 1 November with the next gap-free number, once', async () => {
@@ -100,7 +103,7 @@ describe('monthly invoices', () => {
       dueDate: '2026-12-01',
     });
     expect(invoice.id).toBe(invoiceIdFor(brand.brandId, '2026-10'));
-    expect((await t.deps.invoices.issueMonth('2026-10')).issued).toHaveLength(0);
+    expect((await t.deps.invoices.issueMonth('2026-10', testOperator)).issued).toHaveLength(0);
 
     // November is now the draft (with the 00:30 order); October is issued and immutable.
     const list = await get(brand, '/invoices');
@@ -137,21 +140,23 @@ describe('monthly invoices', () => {
 
   it('issues nothing for a month without billable orders', async () => {
     now = new Date('2026-11-01T00:10:00Z');
-    expect((await t.deps.invoices.issueMonth('2026-09')).issued).toHaveLength(0);
-    const march = await t.deps.invoices.issueMonth('2026-03');
+    expect((await t.deps.invoices.issueMonth('2026-09', testOperator)).issued).toHaveLength(0);
+    const march = await t.deps.invoices.issueMonth('2026-03', testOperator);
     expect(march.issued).toHaveLength(0); // the order at 00:30 on 1 April belongs to April
-    const april = await t.deps.invoices.issueMonth('2026-04');
+    const april = await t.deps.invoices.issueMonth('2026-04', testOperator);
     expect(april.issued.map((i) => i.orderCount)).toEqual([1]);
   });
 
   it('marks an invoice paid, idempotently; drafts cannot be', async () => {
     const id = invoiceIdFor(brand.brandId, '2026-10');
-    const paid = await t.deps.invoices.markPaid(id);
+    const paid = await t.deps.invoices.markPaid(id, testOperator);
     expect(paid.status).toBe('paid');
-    expect((await t.deps.invoices.markPaid(id)).paidAt).toEqual(paid.paidAt);
+    expect((await t.deps.invoices.markPaid(id, testOperator)).paidAt).toEqual(paid.paidAt);
     // November is still a draft in early December: paying it is refused as such.
     now = new Date('2026-12-05T10:00:00Z');
-    await expect(t.deps.invoices.markPaid(invoiceIdFor(brand.brandId, '2026-11'))).rejects.toMatchObject({
+    await expect(
+      t.deps.invoices.markPaid(invoiceIdFor(brand.brandId, '2026-11'), testOperator),
+    ).rejects.toMatchObject({
       code: 'invalid_transition',
       message: expect.stringContaining('is a draft'),
     });
@@ -228,7 +233,9 @@ describe('issuing under concurrency', () => {
       await orderAt(b, `2026-12-${String(10 + i).padStart(2, '0')}T10:00:00Z`);
     }
     now = new Date('2027-01-01T06:00:00Z');
-    const runs = await Promise.all(Array.from({ length: 10 }, () => t.deps.invoices.issueMonth('2026-12')));
+    const runs = await Promise.all(
+      Array.from({ length: 10 }, () => t.deps.invoices.issueMonth('2026-12', testOperator)),
+    );
     const issued = runs.flatMap((r) => r.issued);
     expect(issued).toHaveLength(8);
     expect(new Set(issued.map((i) => i.brandId)).size).toBe(8);
@@ -282,12 +289,14 @@ describe('the buyer on an issued document', () => {
 
   it('keeps the billing details of the day it was issued; the draft shows the current ones', async () => {
     const b = await createBrandWithKey(t.deps);
-    await t.deps.brands.updateCompany(b.brandId, company('Ancienne Raison SARL'));
+    await t.deps.brands.updateCompany(b.brandId, company('Ancienne Raison SARL'), testOperator);
     await orderAt(b, '2025-03-10T10:00:00Z');
     now = new Date('2025-04-02T10:00:00Z');
-    const issued = (await t.deps.invoices.issueMonth('2025-03')).issued.find((i) => i.brandId === b.brandId)!;
+    const issued = (await t.deps.invoices.issueMonth('2025-03', testOperator)).issued.find(
+      (i) => i.brandId === b.brandId,
+    )!;
     await orderAt(b, '2025-04-03T10:00:00Z');
-    await t.deps.brands.updateCompany(b.brandId, company('Nouvelle Raison SAS'));
+    await t.deps.brands.updateCompany(b.brandId, company('Nouvelle Raison SAS'), testOperator);
 
     const old = await pdfText((await t.deps.invoices.pdf(b.brandId, issued.id)).pdf);
     expect(old).toContain('Ancienne Raison SARL');

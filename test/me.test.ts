@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeysRepository } from '../src/db/repositories/api-keys-repository.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,7 +62,7 @@ describe('GET /me', () => {
   it('refuses a key revoked through this instance at once', async () => {
     const b = await createBrandWithKey(t.deps);
     await call(t.app, { method: 'GET', url: `${API}/me`, headers: b.headers });
-    await t.deps.apiKeys.revoke(b.keyId);
+    await t.deps.apiKeys.revoke(b.keyId, testOperator);
     const res = await call(t.app, { method: 'GET', url: `${API}/me`, headers: b.headers });
     expect(res.statusCode).toBe(401);
   });

@@ -12,6 +12,7 @@ import { messageLogRetention } from '../src/domain/privacy/message-log-retention
 import { CRONTAB, taskList } from '../src/jobs/index.ts';
 import { PURGE_MESSAGE_LOGS } from '../src/jobs/purge-message-logs.ts';
 import { createBrandWithKey } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, subscribeToWebhooks } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
@@ -314,10 +315,10 @@ describe('replays past the retention', () => {
   it('refuses to replay a delivery whose event is older than the retention, saying why', async () => {
     const old = await webhookHistory(91);
     const recent = await webhookHistory(30);
-    const replayed = await t.deps.webhooks.replayDelivery(recent.deliveryId);
+    const replayed = await t.deps.webhooks.replayDelivery(recent.deliveryId, testOperator);
     expect(replayed).toMatchObject({ eventId: recent.eventId, origin: 'replay' });
 
-    await expect(t.deps.webhooks.replayDelivery(old.deliveryId)).rejects.toMatchObject({
+    await expect(t.deps.webhooks.replayDelivery(old.deliveryId, testOperator)).rejects.toMatchObject({
       code: 'invalid_request',
       message: expect.stringMatching(
         new RegExp(
@@ -329,7 +330,7 @@ describe('replays past the retention', () => {
 
     // Once purged, the id names nothing; the message says why it may have gone.
     await t.deps.messageLogs.purgeExpired();
-    await expect(t.deps.webhooks.replayDelivery(old.deliveryId)).rejects.toMatchObject({
+    await expect(t.deps.webhooks.replayDelivery(old.deliveryId, testOperator)).rejects.toMatchObject({
       code: 'not_found',
       message: `no webhook delivery with id "${old.deliveryId}" (events and their deliveries are kept 90 days (MESSAGE_LOG_RETENTION_DAYS); an older one is deleted)`,
     });
@@ -337,7 +338,7 @@ describe('replays past the retention', () => {
 
   it('refuses --since before the retention, naming the earliest time that can be replayed', async () => {
     const since = daysAgo(100);
-    await expect(t.deps.webhooks.replaySince(since, null)).rejects.toMatchObject({
+    await expect(t.deps.webhooks.replaySince(since, null, testOperator)).rejects.toMatchObject({
       code: 'invalid_request',
       details: [
         {

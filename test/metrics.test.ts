@@ -11,6 +11,7 @@ import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { type Observability, startObservability } from '../src/observability.ts';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { API, buildTestApp, createBrandWithKey, testConfig } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import { parseExposition, type Sample, samplesOf, sampleValue } from './support/prometheus-text.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -210,8 +211,8 @@ describe('the job queue, jobs and webhook deliveries', () => {
       const before = await scrape();
       const up = await createBrandWithKey(deps);
       const down = await createBrandWithKey(deps);
-      await deps.webhooks.add({ brandId: up.brandId, url: receiver.url('/up') });
-      await deps.webhooks.add({ brandId: down.brandId, url: receiver.url('/down') });
+      await deps.webhooks.add({ brandId: up.brandId, url: receiver.url('/up') }, testOperator);
+      await deps.webhooks.add({ brandId: down.brandId, url: receiver.url('/down') }, testOperator);
       runner = await startWorker(deps, {
         pollIntervalMs: 100,
         concurrency: 2,

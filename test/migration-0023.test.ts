@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Pool } from '../src/db/pool.ts';
+import { storesOn } from '../src/db/stores.ts';
 import { createDeps } from '../src/deps.ts';
+import { prefixedId } from '../src/domain/ids.ts';
+import { testOperator } from './support/audit.ts';
 import { type MigrationDatabase, migrationDatabase } from './support/migration-database.ts';
 
 /**
@@ -21,9 +24,11 @@ describe('migration 0023 (history and JSON in the order row)', () => {
   it('carries every event of an order written before it, and its reads stay the same', async () => {
     await db.migrateBefore();
     const deps = createDeps(loadConfig({ DATABASE_URL: db.url }), pool);
-    const brand = await deps.brands.create({
+    // Written as the store did then: the audit trail (0049) is not there yet.
+    const brand = await storesOn(pool).brands.insert({
+      id: prefixedId('brd'),
       name: 'Before 0023',
-      pickupAddress: '1 rue de Rivoli 75001 Paris',
+      defaultPickupAddress: '1 rue de Rivoli 75001 Paris',
     });
     // As the service wrote them then: the order (priced_at set by the trigger), then its events.
     await pool.query(
@@ -53,7 +58,7 @@ describe('migration 0023 (history and JSON in the order row)', () => {
         version: null,
       },
     ]);
-    const order = await deps.orders.getAnyBrand('DLV-0000000001');
+    const order = await deps.orders.getAnyBrand('DLV-0000000001', testOperator);
     expect(order.events.map((e) => e.status)).toEqual(['pending', 'picked_up']);
     const detail = JSON.stringify(deps.orders.detailJson(order));
     // Rendered from the columns until the job stores the text; the same bytes either way.
@@ -61,7 +66,7 @@ describe('migration 0023 (history and JSON in the order row)', () => {
     expect(await deps.orders.refreshStoredJson()).toBe(1);
     expect(await deps.orders.getDetailJson(brand.id, order.trackingRef)).toBe(detail);
     // The next move appends to the carried history.
-    const moved = await deps.orders.setStatus(order.trackingRef, 'in_transit', null);
+    const moved = await deps.orders.setStatus(order.trackingRef, 'in_transit', null, testOperator);
     expect(moved.events.map((e) => e.status)).toEqual(['pending', 'picked_up', 'in_transit']);
   });
 });

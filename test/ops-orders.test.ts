@@ -104,6 +104,7 @@ describe('operations API', () => {
       '/operators/{operatorId}/reset-second-factor',
       '/tokens',
       '/tokens/{id}/revoke',
+      '/audit',
       '/orders/{trackingRef}/proof',
       '/openapi.json',
     ]);

@@ -9,6 +9,7 @@ import {
 } from '../src/domain/orders/order-json.ts';
 import type { OrderStatus } from '../src/domain/orders/state-machine.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 /**
  * The list route sends orders rendered to JSON by PostgreSQL (`listJson`); the detail route and
@@ -258,7 +259,7 @@ describe('orders rendered by PostgreSQL (GET /orders)', () => {
     });
     await expectSame();
     await t.deps.orders.update(brand.brandId, later.trackingRef, { delivery_lat: null, delivery_lng: null });
-    await t.deps.orders.setStatus(later.trackingRef, 'picked_up', 'Scanned « at the hub »');
+    await t.deps.orders.setStatus(later.trackingRef, 'picked_up', 'Scanned « at the hub »', testOperator);
     await expectSame();
     // A fix by hand, which does not store the JSON: the stored text is marked stale, not served.
     await t.pool.query("UPDATE orders SET reference = 'By hand' WHERE tracking_ref = $1", [

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_FEED_LAG_MS } from '../src/domain/orders/order-page.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { sleep } from './support/webhook-receiver.ts';
 
 /**
@@ -71,7 +72,7 @@ describe('GET /orders?sort=updated_at (the change feed)', () => {
           reference: `W${n}-${i}`,
         });
         await t.deps.orders.update(brand.brandId, order.trackingRef, { delivery_recipient: `R${i}` });
-        if (i % 3 === 0) await t.deps.orders.setStatus(order.trackingRef, 'picked_up', null);
+        if (i % 3 === 0) await t.deps.orders.setStatus(order.trackingRef, 'picked_up', null, testOperator);
         if (i % 3 === 1) await t.deps.orders.cancel(brand.brandId, order.trackingRef);
       }
     }

@@ -6,6 +6,7 @@ import { OrderSchema } from '../src/http/shared/schemas/orders.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { WEBHOOKS_FAN_OUT } from '../src/jobs/webhooks-fan-out.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import {
   brandFootprint,
   createOrder,
@@ -93,7 +94,7 @@ describe('POST /orders', () => {
     const brand = await createBrandWithKey(t.deps);
     await createOrder(t.app, brand);
     expect((await brandFootprint(t.pool, brand.brandId)).webhooks).toBe(0);
-    await t.deps.webhooks.add({ brandId: brand.brandId, url: 'http://127.0.0.1:9/hook' });
+    await t.deps.webhooks.add({ brandId: brand.brandId, url: 'http://127.0.0.1:9/hook' }, testOperator);
     await createOrder(t.app, brand);
     expect((await brandFootprint(t.pool, brand.brandId)).webhooks).toBe(1);
   });
@@ -281,7 +282,7 @@ describe('POST /orders', () => {
   it('refuses with 422 unpriceable what the brand grid does not price, naming what is missing', async () => {
     const brand = await createBrandWithKey(t.deps);
     const csv = await readFile(new URL('../data/example-grid.csv', import.meta.url), 'utf8');
-    await t.deps.grids.importGrid({ brandId: brand.brandId }, csv, 'csv', null);
+    await t.deps.grids.importGrid({ brandId: brand.brandId }, csv, 'csv', null, testOperator);
     const res = await createOrder(t.app, brand, { ...VALID_ORDER, unit_type: 'envelope' });
     expect(res.statusCode).toBe(422);
     expect(res.data.error).toBe('unpriceable');
@@ -464,7 +465,7 @@ describe('cancel and status changes', () => {
     expect(again.data.order.events).toEqual(cancelled.data.order.events);
 
     const moving = (await createOrder(t.app, brand)).data.trackingRef;
-    await t.deps.orders.setStatus(moving, 'picked_up', 'scan 1');
+    await t.deps.orders.setStatus(moving, 'picked_up', 'scan 1', testOperator);
     const late = await call(t.app, {
       method: 'POST',
       url: `${API}/orders/${moving}/cancel`,
@@ -493,7 +494,7 @@ describe('cancel and status changes', () => {
       'out_for_delivery',
       'delivered',
     ]) {
-      await t.deps.orders.setStatus(ref, status, `scan ${status}`);
+      await t.deps.orders.setStatus(ref, status, `scan ${status}`, testOperator);
     }
     const detail = await call(t.app, { method: 'GET', url: `${API}/orders/${ref}`, headers: brand.headers });
     expect(detail.data.order.status).toBe('delivered');
@@ -520,10 +521,10 @@ describe('cancel and status changes', () => {
       'order.delivery_failed',
       'order.delivered',
     ]);
-    await expect(t.deps.orders.setStatus(ref, 'returned', null)).rejects.toMatchObject({
+    await expect(t.deps.orders.setStatus(ref, 'returned', null, testOperator)).rejects.toMatchObject({
       code: 'invalid_transition',
     });
-    await expect(t.deps.orders.setStatus(ref, 'teleported', null)).rejects.toMatchObject({
+    await expect(t.deps.orders.setStatus(ref, 'teleported', null, testOperator)).rejects.toMatchObject({
       code: 'invalid_request',
     });
   });
@@ -532,15 +533,15 @@ describe('cancel and status changes', () => {
     const brand = await createBrandWithKey(t.deps);
     for (let i = 0; i < 10; i++) {
       const ref = (await createOrder(t.app, brand)).data.trackingRef;
-      await t.deps.orders.setStatus(ref, 'picked_up', null);
-      await t.deps.orders.setStatus(ref, 'in_transit', null);
-      await t.deps.orders.setStatus(ref, 'out_for_delivery', null);
+      await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
+      await t.deps.orders.setStatus(ref, 'in_transit', null, testOperator);
+      await t.deps.orders.setStatus(ref, 'out_for_delivery', null, testOperator);
       const outcomes = await Promise.allSettled([
-        t.deps.orders.setStatus(ref, 'delivered', null),
-        t.deps.orders.setStatus(ref, 'failed_attempt', null),
+        t.deps.orders.setStatus(ref, 'delivered', null, testOperator),
+        t.deps.orders.setStatus(ref, 'failed_attempt', null, testOperator),
       ]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-      const detail = await t.deps.orders.getAnyBrand(ref);
+      const detail = await t.deps.orders.getAnyBrand(ref, testOperator);
       expect(detail.events).toHaveLength(5);
     }
   });

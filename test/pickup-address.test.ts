@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { brandFootprint, createOrder, NOTHING_STORED, VALID_ORDER } from './support/orders.ts';
 
 let t: TestApp;
@@ -117,17 +118,20 @@ describe("the brand's default pickup address", () => {
       ['nowhere', 'invalid_address'],
     ]) {
       await expect(
-        t.deps.brands.create({ name: 'Maison Lemoine', pickupAddress: pickup }),
+        t.deps.brands.create({ name: 'Maison Lemoine', pickupAddress: pickup }, testOperator),
         pickup,
       ).rejects.toMatchObject({
         code,
         details: [{ field: 'pickup_address', message: expect.any(String) }],
       });
     }
-    const ok = await t.deps.brands.create({
-      name: 'Maison Lemoine',
-      pickupAddress: ' 5 rue du Dépôt 93200 Saint-Denis ',
-    });
+    const ok = await t.deps.brands.create(
+      {
+        name: 'Maison Lemoine',
+        pickupAddress: ' 5 rue du Dépôt 93200 Saint-Denis ',
+      },
+      testOperator,
+    );
     expect(ok.defaultPickupAddress).toBe('5 rue du Dépôt 93200 Saint-Denis');
   });
 });

@@ -8,6 +8,7 @@ import { createServiceMetrics } from '../src/infra/metrics/service-metrics.ts';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { type FakeBan, startFakeBan } from './support/fake-ban.ts';
 import { brandFootprint, createOrder, NOTHING_STORED } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -132,11 +133,14 @@ describe('an order’s place', () => {
   it('flags an address the geocoder cannot place surely, placed at its postcode; the brand’s webhook hears of it', async () => {
     const brand = await createBrandWithKey(t.deps);
     const path = `/${brand.brandId}`;
-    await t.deps.webhooks.add({
-      brandId: brand.brandId,
-      url: receiver.url(path),
-      events: 'order.address_flagged',
-    });
+    await t.deps.webhooks.add(
+      {
+        brandId: brand.brandId,
+        url: receiver.url(path),
+        events: 'order.address_flagged',
+      },
+      testOperator,
+    );
     const created = await create(brand, order('3 Rue Imaginaire 75011 Paris'));
     expect(created.statusCode).toBe(200);
     expect(created.data.order.status).toBe('pending');
@@ -202,7 +206,10 @@ describe('an order’s place', () => {
 
   it('is corrected with PATCH: the new address checked again, its warnings recomputed', async () => {
     const brand = await createBrandWithKey(t.deps);
-    await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url(`/${brand.brandId}`) });
+    await t.deps.webhooks.add(
+      { brandId: brand.brandId, url: receiver.url(`/${brand.brandId}`) },
+      testOperator,
+    );
     const created = await create(brand, order('19 Rue Imaginaire 75001 Paris'));
     expect(created.data.order.address_warnings[0].code).toBe('address_uncertain');
     const ref = created.data.trackingRef;
@@ -281,7 +288,10 @@ describe('the geocoder slow or down', () => {
     });
     try {
       const brand = await createBrandWithKey(app.deps);
-      await app.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url(`/${brand.brandId}`) });
+      await app.deps.webhooks.add(
+        { brandId: brand.brandId, url: receiver.url(`/${brand.brandId}`) },
+        testOperator,
+      );
       ban.setMode({ kind: 'slow', delayMs: 6000 });
       const started = Date.now();
       const created = await create(brand, order('7 Rue Inconnue 75011 Paris'), app);
@@ -434,8 +444,8 @@ describe('places learned from deliveries', () => {
     expect(first.data.order.delivery_location).toEqual(POINT_OF_75011);
     const ref = first.data.trackingRef as string;
     for (const status of ['picked_up', 'in_transit', 'out_for_delivery'])
-      await offline.deps.orders.setStatus(ref, status, null);
-    const [result] = await offline.deps.scans.apply({ courierId: null, locale: 'en' }, [
+      await offline.deps.orders.setStatus(ref, status, null, testOperator);
+    const [result] = await offline.deps.scans.apply({ courierId: null, locale: 'en', by: testOperator }, [
       {
         id: randomUUID(),
         context: 'door',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETRYING } from '../src/connectors/prestashop/shop-health.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
+import { testOperator } from './support/audit.ts';
 import { type FakePrestaShop, startFakePrestaShop } from './support/fake-prestashop.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import {
@@ -38,7 +39,7 @@ const trackingNumberOf = (orderId: number) =>
   String(linked.shop.tables.order_carriers!.find((oc) => oc.id_order === String(orderId))!.tracking_number);
 
 async function moveTo(trackingRef: string, ...statuses: string[]) {
-  for (const status of statuses) await live.t.deps.orders.setStatus(trackingRef, status, null);
+  for (const status of statuses) await live.t.deps.orders.setStatus(trackingRef, status, null, testOperator);
 }
 
 async function linkRow() {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import { orderAtTheDoor, testPhoto, testSignature } from './support/proofs.ts';
 
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 async function courierSession() {
   const email = uniqueEmail('courier');
-  await t.deps.couriers.add({ email, name: 'Courier Proof', password: PASSWORD, locale: 'fr' });
+  await t.deps.couriers.add({ email, name: 'Courier Proof', password: PASSWORD, locale: 'fr' }, testOperator);
   const b = new Browser(t.app, `10.77.0.${++ip}`);
   expect((await b.submit('/courier/login', '/courier/login', { email, password: PASSWORD })).status).toBe(
     303,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { call, createBrandWithKey } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { subscribeToWebhooks } from './support/orders.ts';
 import { buildProofApp, deliveredOrder, orderAtTheDoor, recordAttempt } from './support/proofs.ts';
 
@@ -88,21 +89,21 @@ describe('proof in GET /orders/{ref}', () => {
     const door = await orderAtTheDoor(t);
     const first = new Date(Date.now() - 2 * 86400_000);
     const second = new Date(Date.now() - 86400_000);
-    await t.deps.orders.setStatus(door.ref, 'failed_attempt', null);
+    await t.deps.orders.setStatus(door.ref, 'failed_attempt', null, testOperator);
     await recordAttempt(t, door.orderId, { outcome: 'failed_attempt', reason: 'absent', happenedAt: first });
     let order = await detail(door.ref, door.brand.headers);
     expect(order.failed_attempt).toEqual({ at: first.toISOString(), reason: 'absent', attempts: 1 });
     expect(order.proof_of_delivery).toBeNull();
 
-    await t.deps.orders.setStatus(door.ref, 'out_for_delivery', null);
+    await t.deps.orders.setStatus(door.ref, 'out_for_delivery', null, testOperator);
     await recordAttempt(t, door.orderId, {
       outcome: 'failed_attempt',
       reason: 'no_access',
       happenedAt: second,
     });
-    await t.deps.orders.setStatus(door.ref, 'failed_attempt', null);
-    await t.deps.orders.setStatus(door.ref, 'out_for_delivery', null);
-    await t.deps.orders.setStatus(door.ref, 'delivered', null);
+    await t.deps.orders.setStatus(door.ref, 'failed_attempt', null, testOperator);
+    await t.deps.orders.setStatus(door.ref, 'out_for_delivery', null, testOperator);
+    await t.deps.orders.setStatus(door.ref, 'delivered', null, testOperator);
     await recordAttempt(t, door.orderId, {
       photo: false,
       signature: false,
@@ -157,14 +158,14 @@ describe('proof in the delivery webhooks', () => {
     happened_at: new Date().toISOString(),
     ...extra,
   });
-  const operator = { courierId: null, locale: 'en' as const };
+  const operator = { courierId: null, locale: 'en' as const, by: testOperator };
 
   it('carries both members in the door scans’ events, neither in order.status_changed', async () => {
     const brand = await createBrandWithKey(t.deps);
     await subscribeToWebhooks(t.pool, brand.brandId);
     const { ref } = await orderAtTheDoor(t, brand);
     await t.deps.scans.apply(operator, [door(ref, { outcome: 'failed_attempt', reason: 'absent' })]);
-    await t.deps.orders.setStatus(ref, 'out_for_delivery', null);
+    await t.deps.orders.setStatus(ref, 'out_for_delivery', null, testOperator);
     await t.deps.scans.apply(operator, [door(ref, { outcome: 'delivered', received_by: 'Camille' })]);
     const events = await eventsOf(brand.brandId);
     const failed = events.find((e) => e.type === 'order.delivery_failed')!.data.order;
@@ -189,7 +190,7 @@ describe('proof in the delivery webhooks', () => {
     const brand = await createBrandWithKey(t.deps);
     await subscribeToWebhooks(t.pool, brand.brandId);
     const { ref } = await orderAtTheDoor(t, brand);
-    await t.deps.orders.setStatus(ref, 'delivered', null);
+    await t.deps.orders.setStatus(ref, 'delivered', null, testOperator);
     const delivered = (await eventsOf(brand.brandId)).find((e) => e.type === 'order.delivered')!.data.order;
     expect(delivered).toMatchObject({ status: 'delivered' });
     expect(delivered).not.toHaveProperty('proof_of_delivery');
@@ -222,7 +223,7 @@ describe('proof on the account area’s order page', () => {
     const brand = await createBrandWithKey(t.deps);
     const b = await ownerOf(brand.brandId);
     const door = await orderAtTheDoor(t, brand);
-    await t.deps.orders.setStatus(door.ref, 'failed_attempt', null);
+    await t.deps.orders.setStatus(door.ref, 'failed_attempt', null, testOperator);
     await recordAttempt(t, door.orderId, { outcome: 'failed_attempt', reason: 'address_not_found' });
     const en = await b.get(`/account/orders/${door.ref}`);
     expect(en.body).toContain('Failed delivery attempts');

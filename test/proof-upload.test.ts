@@ -122,6 +122,21 @@ describe('POST /ops/v1/orders/{ref}/proof', () => {
     });
     expect(attempt.photo_key).toMatch(/^proofs\/\d{4}\/\d{2}\/[0-9a-f]{16}\/photo\.jpg$/);
     expect(attempt.signature_key).toMatch(/\/signature\.png$/);
+    // The audit trail: the door scan by the operator's credential, who took the parcel not in it.
+    const { rows: audit } = await t.pool.query(
+      'SELECT actor_kind, action, order_refs, changes, details FROM audit_events WHERE object_id = $1',
+      [scan.id],
+    );
+    expect(audit).toEqual([
+      {
+        actor_kind: 'bootstrap',
+        action: 'scan.recorded',
+        order_refs: [door.ref],
+        changes: { status: { before: 'out_for_delivery', after: 'delivered' } },
+        details: expect.objectContaining({ context: 'door', outcome: 'delivered', courier_id: null }),
+      },
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('Camille');
 
     const detail = await call(t.app, {
       method: 'GET',

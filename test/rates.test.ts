@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 
 // Tuesday 24 November 2026, 09:00 in Paris: before every cut-off, on a business day.
 const TUESDAY_9AM = new Date('2026-11-24T08:00:00Z');
@@ -134,7 +135,13 @@ describe('POST /rates with a negotiated grid', () => {
   it('prices from the brand grid, and a combination the grid lacks is unavailable', async () => {
     const negotiated = await createBrandWithKey(t.deps);
     const csv = await readFile(new URL('../data/example-grid.csv', import.meta.url), 'utf8');
-    await t.deps.grids.importGrid({ brandId: negotiated.brandId }, csv, 'csv', 'example-grid.csv');
+    await t.deps.grids.importGrid(
+      { brandId: negotiated.brandId },
+      csv,
+      'csv',
+      'example-grid.csv',
+      testOperator,
+    );
 
     const res = await rates(negotiated, { delivery_zip: '75011', unit_weight: '2kg', quantity: 3 });
     expect(res.data.rates.map((r: { service: string }) => r.service)).toEqual(['economy', 'standard']);
@@ -164,7 +171,7 @@ describe('POST /rates with a negotiated grid', () => {
       'express,paris,parcel,5,15.00,6.00',
       'express,petite_couronne,parcel,5,16.00,6.00',
     ].join('\n');
-    await t.deps.grids.importGrid({ brandId: b.brandId }, csv, 'csv', null);
+    await t.deps.grids.importGrid({ brandId: b.brandId }, csv, 'csv', null, testOperator);
 
     for (const payload of [
       { delivery_zip: '78000' },
@@ -207,7 +214,7 @@ describe('POST /rates with a negotiated grid', () => {
     const other = await buildTestApp(); // another instance on the same database
     try {
       const csv = await readFile(new URL('../data/example-grid.csv', import.meta.url), 'utf8');
-      await other.deps.grids.importGrid({ brandId: b.brandId }, csv, 'csv', null);
+      await other.deps.grids.importGrid({ brandId: b.brandId }, csv, 'csv', null, testOperator);
       const started = Date.now();
       let count = 3;
       while (count === 3 && Date.now() - started < 6000) {

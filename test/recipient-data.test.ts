@@ -14,10 +14,12 @@ import { privacyTransact } from '../src/db/privacy-stores.ts';
 import { ENDED_SQL, recipientDataRepository } from '../src/db/repositories/recipient-data-repository.ts';
 import { orderJson, STORED_JSON_VERSION } from '../src/domain/orders/order-json.ts';
 import { recipientDataService } from '../src/domain/privacy/recipient-data-service.ts';
+import { addressKeys } from '../src/domain/recipients/address-key.ts';
 import { fsObjectStore } from '../src/infra/object-store/fs-object-store.ts';
 import { ANONYMISE_RECIPIENT_DATA } from '../src/jobs/anonymise-recipient-data.ts';
 import { CRONTAB, taskList } from '../src/jobs/index.ts';
 import { API, call, createBrandWithKey, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { recordAttempt } from './support/proofs.ts';
 import { runDlv } from './support/run-cli.ts';
@@ -74,15 +76,20 @@ async function orderThat(
     if (fate === 'cancelled') await t.deps.orders.cancel(brand.brandId, ref);
     else {
       for (const status of ['picked_up', 'in_transit', 'out_for_delivery'])
-        await t.deps.orders.setStatus(ref, status, null);
+        await t.deps.orders.setStatus(ref, status, null, testOperator);
       if (fate === 'delivered') {
         attempt = await recordAttempt(t, orderId, { happenedAt: now, receivedBy: 'Mme Martin, gardienne' });
-        await t.deps.orders.setStatus(ref, 'delivered', 'Left with the caretaker, Mme Martin, 2nd floor');
+        await t.deps.orders.setStatus(
+          ref,
+          'delivered',
+          'Left with the caretaker, Mme Martin, 2nd floor',
+          testOperator,
+        );
       }
       if (fate === 'returned') {
         for (let i = 0; i < 3; i++) {
-          await t.deps.orders.setStatus(ref, 'failed_attempt', null);
-          await t.deps.orders.setStatus(ref, i < 2 ? 'out_for_delivery' : 'returned', null);
+          await t.deps.orders.setStatus(ref, 'failed_attempt', null, testOperator);
+          await t.deps.orders.setStatus(ref, i < 2 ? 'out_for_delivery' : 'returned', null, testOperator);
         }
       }
     }
@@ -251,7 +258,7 @@ describe('retention of the recipient’s data', () => {
     // The proof keeps its fact (when), not who took the parcel nor where.
     expect(proof).toMatchObject({ received_by: null, location: null, photo_url: null, signature_url: null });
     // The stored text is the one the columns render, under the current version: reads never serve the old one.
-    const order = await t.deps.orders.getAnyBrand(delivered.ref);
+    const order = await t.deps.orders.getAnyBrand(delivered.ref, testOperator);
     expect(JSON.parse(`{${(await leftOf(delivered.orderId)).order.json_rest}}`)).toEqual(
       Object.fromEntries(
         Object.entries(orderJson(order, t.deps.links)).filter(
@@ -311,7 +318,7 @@ describe('retention of the recipient’s data', () => {
     const old = await orderThat('cancelled', 370);
     const cut = recipientDataService({
       store: recipientDataRepository(t.pool),
-      transact: privacyTransact(t.pool),
+      transact: privacyTransact(t.pool, addressKeys(t.deps.optOutKey.key)),
       objects,
       clock: () => new Date(),
       days: 365,
@@ -374,7 +381,7 @@ describe('erasure on request', () => {
 
     const report = await t.deps.recipientData.erase({
       email: email.toUpperCase(),
-      by: { kind: 'operator', via: 'cli' },
+      by: testOperator,
     });
 
     expect(report).toMatchObject({
@@ -387,7 +394,7 @@ describe('erasure on request', () => {
       problems: 1,
       inboxPayloads: 1,
       idempotencyKeys: 1,
-      by: { kind: 'operator', via: 'cli' },
+      by: testOperator,
     });
     for (const erased of [asCustomer, asRecipient]) {
       const left = await leftOf(erased.orderId);
@@ -427,9 +434,7 @@ describe('erasure on request', () => {
     expect(await t.deps.recipientOptOuts.isOptedOut('email', email.toLowerCase())).toBe(true);
 
     // Erasing again finds nothing.
-    expect(
-      (await t.deps.recipientData.erase({ email, by: { kind: 'operator', via: 'cli' } })).orders,
-    ).toEqual([]);
+    expect((await t.deps.recipientData.erase({ email, by: testOperator })).orders).toEqual([]);
   });
 
   it('erases by phone number, written any way', async () => {
@@ -437,7 +442,7 @@ describe('erasure on request', () => {
     const order = await orderThat('delivered', 1, { body: { delivery_phone: `07 ${digits}` } });
     const report = await t.deps.recipientData.erase({
       phone: `+33 7 ${digits.slice(0, 2)} ${digits.slice(2)}`,
-      by: { kind: 'operator', via: 'cli' },
+      by: testOperator,
     });
     expect(report.orders).toEqual([order.ref]);
     expect(await detail(order)).toMatchObject(ERASED_FIELDS);
@@ -448,9 +453,7 @@ describe('erasure on request', () => {
     const brand = await createBrandWithKey(t.deps);
     const done = await orderThat('delivered', 3, { brand, body: { customer_email: email } });
     const moving = await orderThat('out_for_delivery', 0, { brand, body: { delivery_email: email } });
-    await expect(
-      t.deps.recipientData.erase({ email, by: { kind: 'operator', via: 'cli' } }),
-    ).rejects.toMatchObject({
+    await expect(t.deps.recipientData.erase({ email, by: testOperator })).rejects.toMatchObject({
       code: 'invalid_transition',
       message: `Nothing erased: 1 order of this recipient is not finished (${moving.ref} out_for_delivery). A parcel on its way needs its recipient's name, address and phone: erase again once it is delivered, returned or cancelled (its brand may cancel an order not yet picked up).`,
       details: [{ field: moving.ref, message: 'is out_for_delivery' }],
@@ -460,7 +463,7 @@ describe('erasure on request', () => {
   });
 
   it('refuses a request naming neither or both, or not an address', async () => {
-    const by = { kind: 'operator', via: 'cli' } as const;
+    const by = testOperator;
     await expect(t.deps.recipientData.erase({ by })).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(
       t.deps.recipientData.erase({ email: 'a@b.fr', phone: '0612345678', by }),

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmsError } from '../src/domain/recipients/ports.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { createBrandWithKey, type TestBrand, testDatabaseUrl } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
   atTheDoor,
@@ -95,7 +96,7 @@ describe('recipient e-mails', () => {
 
     // The next day, without a round: the day only; then delivered, with the tracking link.
     s.setNow('2026-11-26T17:00:00Z');
-    await s.deps.scans.apply({ courierId: null, locale: 'en' }, [
+    await s.deps.scans.apply({ courierId: null, locale: 'en', by: testOperator }, [
       { id: crypto.randomUUID(), context: 'loading', code: ref, happened_at: '2026-11-26T09:00:00+01:00' },
     ]);
     await atTheDoor(s.deps, ref, '2026-11-26T11:20:00+01:00', 'delivered');
@@ -515,7 +516,7 @@ describe('recipient SMS', () => {
     });
     expect(await s.deps.recipientOptOuts.isOptedOut('sms', phone)).toBe(true);
     s.setNow('2026-11-26T17:00:00Z');
-    await s.deps.scans.apply({ courierId: null, locale: 'en' }, [
+    await s.deps.scans.apply({ courierId: null, locale: 'en', by: testOperator }, [
       { id: crypto.randomUUID(), context: 'loading', code: ref, happened_at: '2026-11-26T09:00:00+01:00' },
     ]);
     await runNotifications(s.deps, brand.brandId);

@@ -6,6 +6,7 @@ import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { Browser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { API, call, createBrandWithKey, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { waitForLockWaiters } from './support/lock-waiters.ts';
 import { createOrder } from './support/orders.ts';
 import { buildSelfServiceApp, type SelfServiceTestApp } from './support/self-service.ts';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   });
   receiver = await startReceiver();
   brand = await createBrandWithKey(t.deps, { name: 'Atelier Lune' });
-  secret = (await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url() })).secret;
+  secret = (await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url() }, testOperator)).secret;
 });
 afterAll(async () => {
   await t?.close();
@@ -70,8 +71,8 @@ async function newOrder(
   const res = await createOrder(t.app, brand, body);
   expect(res.statusCode, res.body).toBe(200);
   const ref = res.data.order.tracking_ref as string;
-  if (status !== 'pending') await t.deps.orders.setStatus(ref, 'picked_up', null);
-  if (status === 'in_transit') await t.deps.orders.setStatus(ref, 'in_transit', null);
+  if (status !== 'pending') await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
+  if (status === 'in_transit') await t.deps.orders.setStatus(ref, 'in_transit', null, testOperator);
   const { rows } = await t.pool.query('SELECT id, tracking_token FROM orders WHERE tracking_ref = $1', [ref]);
   return {
     ref,
@@ -121,11 +122,14 @@ describe('the whole flow', () => {
     expect(before.promised).toBe('2026-11-25');
     const oldDay = '2026-11-25';
     // Already planned on the promised day's round, before another parcel: it must leave that round.
-    const oldRound = await t.deps.rounds.create({
-      date: oldDay,
-      name: `SS-${order.id}`,
-      stops: [{ tracking_ref: order.ref }, { tracking_ref: other.ref }],
-    });
+    const oldRound = await t.deps.rounds.create(
+      {
+        date: oldDay,
+        name: `SS-${order.id}`,
+        stops: [{ tracking_ref: order.ref }, { tracking_ref: other.ref }],
+      },
+      testOperator,
+    );
 
     const b = recipient();
     const tracking = await b.get(order.base);
@@ -276,7 +280,7 @@ describe('the whole flow', () => {
     expect(JSON.stringify(hook.json)).not.toMatch(/4821B|Dupont/);
 
     // The old day's round lost the stop (never scanned), the other parcel now first.
-    const round = await t.deps.rounds.get(oldRound.id);
+    const round = await t.deps.rounds.get(oldRound.id, testOperator);
     expect(round.stops.map((s) => [s.position, s.kind === 'delivery' ? s.order.tracking_ref : null])).toEqual(
       [[1, other.ref]],
     );
@@ -284,21 +288,27 @@ describe('the whole flow', () => {
     expect(JSON.stringify(round)).not.toMatch(/4821B|Dupont/);
 
     // The courier of that delivery sees them; another courier of the same day does not.
-    const newRound = await t.deps.rounds.create({
-      date: newDay,
-      name: `SS-A-${order.id}`,
-      stops: [{ tracking_ref: order.ref }, { tracking_ref: other.ref }],
-    });
+    const newRound = await t.deps.rounds.create(
+      {
+        date: newDay,
+        name: `SS-A-${order.id}`,
+        stops: [{ tracking_ref: order.ref }, { tracking_ref: other.ref }],
+      },
+      testOperator,
+    );
     const third = await newOrder();
-    const otherRound = await t.deps.rounds.create({
-      date: newDay,
-      name: `SS-B-${order.id}`,
-      stops: [{ tracking_ref: third.ref }],
-    });
+    const otherRound = await t.deps.rounds.create(
+      {
+        date: newDay,
+        name: `SS-B-${order.id}`,
+        stops: [{ tracking_ref: third.ref }],
+      },
+      testOperator,
+    );
     const a = await courier();
     const c = await courier();
-    await t.deps.rounds.assign(newRound.id, a.id);
-    await t.deps.rounds.assign(otherRound.id, c.id);
+    await t.deps.rounds.assign(newRound.id, a.id, testOperator);
+    await t.deps.rounds.assign(otherRound.id, c.id, testOperator);
     const dayOfA = JSON.parse((await a.b.get(`/courier/api/v1/day?date=${newDay}`)).body);
     const stops = dayOfA.rounds[0].stops;
     expect(stops[0].order).toMatchObject({
@@ -313,7 +323,7 @@ describe('the whole flow', () => {
     expect(dayOfC).not.toMatch(/4821B|Dupont/);
     // The operator sees them too (docs/recipients.md: who sees them), in the listing and the round,
     // through the ops API as through the service; an order without choices says null.
-    const ops = await t.deps.rounds.list(newDay);
+    const ops = await t.deps.rounds.list(newDay, testOperator);
     const listed = ops.find((r) => r.id === newRound.id)!;
     expect(
       listed.stops.map((s) => (s.kind === 'delivery' ? [s.order.instructions, s.order.safe_place] : null)),
@@ -378,7 +388,10 @@ describe('the whole flow', () => {
 
 async function courier() {
   const email = uniqueEmail('courier');
-  const { courier: c } = await t.deps.couriers.add({ email, name: 'Courier SS', password: PASSWORD });
+  const { courier: c } = await t.deps.couriers.add(
+    { email, name: 'Courier SS', password: PASSWORD },
+    testOperator,
+  );
   const b = new Browser(t.app, `10.9.0.${++ip % 250}`);
   expect((await b.submit('/courier/login', '/courier/login', { email, password: PASSWORD })).status).toBe(
     303,
@@ -393,21 +406,30 @@ describe('the rounds a new day leaves', () => {
     const last = await newOrder();
     const name = (label: string) => `SS-${label}-${order.id}`;
     // Yesterday's round (past: left alone), today's with a scan of this order on it, tomorrow's planned.
-    const past = await t.deps.rounds.create({
-      date: '2026-11-23',
-      name: name('past'),
-      stops: [{ tracking_ref: order.ref }],
-    });
-    const today = await t.deps.rounds.create({
-      date: TODAY,
-      name: name('today'),
-      stops: [{ tracking_ref: order.ref }],
-    });
-    const tomorrow = await t.deps.rounds.create({
-      date: '2026-11-25',
-      name: name('tomorrow'),
-      stops: [{ tracking_ref: first.ref }, { tracking_ref: order.ref }, { tracking_ref: last.ref }],
-    });
+    const past = await t.deps.rounds.create(
+      {
+        date: '2026-11-23',
+        name: name('past'),
+        stops: [{ tracking_ref: order.ref }],
+      },
+      testOperator,
+    );
+    const today = await t.deps.rounds.create(
+      {
+        date: TODAY,
+        name: name('today'),
+        stops: [{ tracking_ref: order.ref }],
+      },
+      testOperator,
+    );
+    const tomorrow = await t.deps.rounds.create(
+      {
+        date: '2026-11-25',
+        name: name('tomorrow'),
+        stops: [{ tracking_ref: first.ref }, { tracking_ref: order.ref }, { tracking_ref: last.ref }],
+      },
+      testOperator,
+    );
     await t.pool.query(
       `INSERT INTO scans (id, round_id, context, code, order_id, happened_at, result, status_after)
        VALUES (gen_random_uuid(), $1, 'hub', $2, $3, $4, 'applied', 'in_transit')`,
@@ -420,7 +442,7 @@ describe('the rounds a new day leaves', () => {
       303,
     );
     const refs = async (id: string) =>
-      (await t.deps.rounds.get(id)).stops.map((s) => [
+      (await t.deps.rounds.get(id, testOperator)).stops.map((s) => [
         s.position,
         s.kind === 'delivery' ? s.order.tracking_ref : '',
       ]);
@@ -513,7 +535,7 @@ describe('refusals: nothing changes', () => {
     // A courier's loading scan wins the race: the form, open before it, posted after it, changes nothing.
     const open = await b.get(`${order.base}/change`);
     const csrf = open.body.match(/name="_csrf" value="([^"]+)"/)![1]!;
-    await t.deps.orders.setStatus(order.ref, 'out_for_delivery', null);
+    await t.deps.orders.setStatus(order.ref, 'out_for_delivery', null, testOperator);
     const before = await footprint(order);
     const tracking = await b.get(order.base);
     expect(tracking.body).not.toContain('/change');
@@ -681,7 +703,7 @@ describe('what leaks nowhere', () => {
       const shop = await createBrandWithKey(logged.deps);
       const res = await createOrder(logged.app, shop, RECIPIENT);
       const ref = res.data.order.tracking_ref as string;
-      await logged.deps.orders.setStatus(ref, 'picked_up', null);
+      await logged.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
       const { rows } = await logged.pool.query('SELECT tracking_token FROM orders WHERE tracking_ref = $1', [
         ref,
       ]);

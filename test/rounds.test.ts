@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { call, createBrandWithKey, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
@@ -35,7 +36,7 @@ async function orderAt(address: string): Promise<string> {
   const res = await createOrder(t.app, brand, { ...VALID_ORDER, delivery_address: address });
   expect(res.statusCode, res.body).toBe(200);
   const ref = res.data.order.tracking_ref as string;
-  await t.deps.orders.setStatus(ref, 'picked_up', null);
+  await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
   // Due on the planned day (the pickup's), whatever the service level promised.
   await t.pool.query('UPDATE orders SET promised_date = $2 WHERE tracking_ref = $1', [ref, day]);
   return ref;
@@ -48,11 +49,14 @@ const stopsOf = (round: { stops: any[] }) =>
 
 async function newCourier() {
   const email = uniqueEmail('courier');
-  const { courier } = await t.deps.couriers.add({
-    email,
-    name: `Courier ${email.slice(8, 20)}`,
-    password: PASSWORD,
-  });
+  const { courier } = await t.deps.couriers.add(
+    {
+      email,
+      name: `Courier ${email.slice(8, 20)}`,
+      password: PASSWORD,
+    },
+    testOperator,
+  );
   const b = new Browser(t.app, `10.8.0.${Math.floor(Math.random() * 250)}`);
   return { ...courier, b };
 }
@@ -68,7 +72,7 @@ beforeAll(async () => {
   pickupId = row.rows[0].id;
   day = row.rows[0].day;
   refs.oberkampf12 = first.data.order.tracking_ref;
-  await t.deps.orders.setStatus(refs.oberkampf12!, 'picked_up', null);
+  await t.deps.orders.setStatus(refs.oberkampf12!, 'picked_up', null, testOperator);
   await t.pool.query('UPDATE orders SET promised_date = $2 WHERE tracking_ref = $1', [refs.oberkampf12, day]);
   refs.oberkampf9 = await orderAt(ADDRESSES.oberkampf9);
   refs.alibert = await orderAt(ADDRESSES.alibert);
@@ -154,7 +158,7 @@ describe('planning a day', () => {
 
   it('assigns rounds without a courier round-robin among enabled couriers only', async () => {
     const disabled = await newCourier();
-    await t.deps.couriers.disable(disabled.id);
+    await t.deps.couriers.disable(disabled.id, testOperator);
     const res = await ops('POST', '/rounds/plan', { date: day, assign: true });
     const couriers = (res.data.rounds as any[]).map((r) => r.courier_id);
     expect(couriers.every((c) => typeof c === 'string')).toBe(true);
@@ -181,9 +185,9 @@ describe('an external planner’s rounds and the operator’s edits', () => {
 
   it('refuses a new stop with nothing left to deliver (422 naming it), but keeps a delivered stop when reordering', async () => {
     const delivered = await orderAt(ADDRESSES.oberkampf12);
-    await t.deps.orders.setStatus(delivered, 'in_transit', null);
-    await t.deps.orders.setStatus(delivered, 'out_for_delivery', null);
-    await t.deps.orders.setStatus(delivered, 'delivered', null);
+    await t.deps.orders.setStatus(delivered, 'in_transit', null, testOperator);
+    await t.deps.orders.setStatus(delivered, 'out_for_delivery', null, testOperator);
+    await t.deps.orders.setStatus(delivered, 'delivered', null, testOperator);
     const before = [await roundCount(), await stopCount()];
     const refused = await ops('POST', '/rounds', {
       date: day,
@@ -209,7 +213,7 @@ describe('an external planner’s rounds and the operator’s edits', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     for (const status of ['in_transit', 'out_for_delivery', 'delivered'])
-      await t.deps.orders.setStatus(onRound, status, null);
+      await t.deps.orders.setStatus(onRound, status, null, testOperator);
     const kept = await ops('PUT', `/rounds/${created.data.round.id}/stops`, {
       stops: [{ tracking_ref: onRound }],
     });
@@ -224,7 +228,7 @@ describe('an external planner’s rounds and the operator’s edits', () => {
   it('refuses bad stops, names and couriers, writing nothing', async () => {
     const before = [await roundCount(), await stopCount()];
     const disabled = await newCourier();
-    await t.deps.couriers.disable(disabled.id);
+    await t.deps.couriers.disable(disabled.id, testOperator);
     const cases: [unknown, number, string][] = [
       [{ date: day, name: 'X', stops: [{}] }, 400, 'invalid_request'],
       [{ date: day, name: 'X', stops: [{ tracking_ref: 'nope' }] }, 400, 'invalid_request'],
@@ -320,7 +324,7 @@ describe('the courier’s day', () => {
     for (const stop of par10.stops) expect(page.body).not.toContain(stop.order.tracking_ref);
     const bad = await a.b.get('/courier/api/v1/day?date=nope');
     expect(bad.status).toBe(400);
-    await t.deps.couriers.disable(a.id);
+    await t.deps.couriers.disable(a.id, testOperator);
     expect((await a.b.get(`/courier/api/v1/day?date=${day}`)).status).toBe(401);
   });
 });

@@ -16,6 +16,7 @@ import {
   type TestApp,
   type TestBrand,
 } from './support/app.ts';
+import { courierAuthor, testOperator } from './support/audit.ts';
 import { createOrder, subscribeToWebhooks, VALID_ORDER } from './support/orders.ts';
 
 const OPS = { authorization: 'Bearer ops-secret-token-0123456789abcdef' };
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const OPERATOR: ScanActor = { courierId: null, locale: 'en' };
+const OPERATOR: ScanActor = { courierId: null, locale: 'en', by: testOperator };
 
 async function ordersOf(brand: TestBrand, n: number, body: object = VALID_ORDER): Promise<string[]> {
   const refs: string[] = [];
@@ -229,7 +230,7 @@ describe('scans', () => {
     const me = await courier('Ana');
     const other = await courier('Bob');
     await round('2026-11-24', other, [{ order: elsewhere }]);
-    const courierActor: ScanActor = { courierId: me, locale: 'fr' };
+    const courierActor: ScanActor = { courierId: me, locale: 'fr', by: courierAuthor(me) };
     // This brand's events only: the other test files write theirs to the same database meanwhile.
     const outboxOf = async () =>
       (
@@ -278,7 +279,7 @@ describe('scans', () => {
       scan('door', elsewhere!, '2026-11-24T16:50:00+01:00', { outcome: 'delivered' }),
     ]);
     expect(proofless[0]!.problem!.code).toBe('proof_required');
-    const theirs = await t.deps.scans.apply({ courierId: other, locale: 'en' }, [
+    const theirs = await t.deps.scans.apply({ courierId: other, locale: 'en', by: courierAuthor(other) }, [
       scan('door', elsewhere!, '2026-11-24T16:51:00+01:00', {
         outcome: 'failed_attempt',
         reason: 'no_access',
@@ -299,7 +300,7 @@ describe('scans', () => {
     const bob = await courier('Bob');
     await round('2026-11-25', bob, [{ order: theirs }]);
     const anaRound = await round('2026-11-24', ana, [{ order: mineYesterday }]);
-    const anaActor: ScanActor = { courierId: ana, locale: 'en' };
+    const anaActor: ScanActor = { courierId: ana, locale: 'en', by: courierAuthor(ana) };
     const before = await historyOf(theirs!);
     const street = (ref: string, at: string) => [
       scan('pickup', ref, at),
@@ -329,7 +330,7 @@ describe('scans', () => {
     expect(await attemptsOf(theirs!)).toEqual([]);
 
     // Bob's own scans, back-dated or not, are his round's.
-    const bobs = await t.deps.scans.apply({ courierId: bob, locale: 'en' }, [
+    const bobs = await t.deps.scans.apply({ courierId: bob, locale: 'en', by: courierAuthor(bob) }, [
       scan('pickup', theirs!, '2026-11-24T08:00:00+01:00'),
     ]);
     expect(bobs[0]).toMatchObject({ result: 'applied', status: 'picked_up' });
@@ -556,11 +557,14 @@ describe('scans', () => {
     const stranger = await courier('Dan');
     await round('2026-11-24', me, [{ pickup: pickupId }]);
     await expect(
-      t.deps.scans.closePickup({ courierId: stranger, locale: 'en' }, pickupId),
+      t.deps.scans.closePickup({ courierId: stranger, locale: 'en', by: courierAuthor(stranger) }, pickupId),
     ).rejects.toMatchObject({
       code: 'not_found',
     });
-    const pickup = await t.deps.scans.closePickup({ courierId: me, locale: 'en' }, pickupId);
+    const pickup = await t.deps.scans.closePickup(
+      { courierId: me, locale: 'en', by: courierAuthor(me) },
+      pickupId,
+    );
     expect(pickup).toMatchObject({ status: 'partially_collected', missingRefs: [refs[2]] });
     expect(await Promise.all(refs.map(statusOf))).toEqual(['picked_up', 'picked_up', 'pending']);
   });
@@ -670,7 +674,10 @@ describe('the courier app’s scans (/courier/api/v1)', () => {
   /** A signed-in courier: its id, and headers carrying its session cookie and CSRF token. */
   async function signedIn(locale: 'fr' | 'en') {
     const email = uniqueEmail('scanner');
-    const { courier: c } = await t.deps.couriers.add({ email, name: 'Gil', password: PASSWORD, locale });
+    const { courier: c } = await t.deps.couriers.add(
+      { email, name: 'Gil', password: PASSWORD, locale },
+      testOperator,
+    );
     const b = new Browser(t.app, `10.8.0.${Math.floor(Math.random() * 250)}`);
     expect((await b.submit('/courier/login', '/courier/login', { email, password: PASSWORD })).status).toBe(
       303,

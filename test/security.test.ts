@@ -14,6 +14,7 @@ import { addressKeys } from '../src/domain/recipients/address-key.ts';
 import { unsubscribeTokens } from '../src/domain/recipients/unsubscribe-token.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { logoImage } from './support/logos.ts';
 import {
   bearer,
@@ -46,7 +47,7 @@ let noScopeFor: Map<string, TestBrand>;
 beforeAll(async () => {
   t = await buildTestApp({ config: { opsToken: 'test-ops-token-0123456789abcdefgh' } });
   revoked = await createBrandWithKey(t.deps);
-  await t.deps.apiKeys.revoke(revoked.keyId);
+  await t.deps.apiKeys.revoke(revoked.keyId, testOperator);
   noScopeFor = new Map();
   for (const scope of SCOPES) {
     noScopeFor.set(scope, await createBrandWithKey(t.deps, { scopes: SCOPES.filter((s) => s !== scope) }));
@@ -395,7 +396,11 @@ describe('the brands’ logos (/track/assets/logo)', () => {
   it('are public by their digest only: no key, session or operator token opens another, none sets a cookie', async () => {
     const brand = await createBrandWithKey(t.deps);
     const other = await createBrandWithKey(t.deps);
-    const { logoSha256 } = await t.deps.recipientSettings.uploadLogo(brand.brandId, await logoImage('png'));
+    const { logoSha256 } = await t.deps.recipientSettings.uploadLogo(
+      brand.brandId,
+      await logoImage('png'),
+      testOperator,
+    );
     const routes = t.app.routeCatalog.filter((r) => r.url.startsWith('/track/assets/logo'));
     expect(routes.map((r) => `${r.method} ${r.url} ${r.auth}`)).toEqual([
       'GET /track/assets/logo/:brandId/:file none',
@@ -741,7 +746,7 @@ describe('the tracking page’s self-service (decision 0007)', () => {
   async function orderToken() {
     const brand = await createBrandWithKey(t.deps);
     const ref = (await createOrder(t.app, brand)).data.order.tracking_ref;
-    await t.deps.orders.setStatus(ref, 'picked_up', null);
+    await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
     const { rows } = await t.pool.query('SELECT id, tracking_token FROM orders WHERE tracking_ref = $1', [
       ref,
     ]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../src/domain/orders/state-machine.ts';
 import { API, call } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import {
   deliveryOrdersOf,
   fulfillmentsOf,
@@ -93,7 +94,7 @@ describe('a shop’s whole life', () => {
 
     // Picked up: one fulfillment with our carrier, number and public tracking page, then the
     // pickup as its first event.
-    await t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null);
+    await t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null, testOperator);
     const [fulfillment] = await eventually(async () => {
       const found = fulfillmentsOf(fake, shop, order.gid);
       return found.length > 0 && found;
@@ -121,7 +122,7 @@ describe('a shop’s whole life', () => {
     ];
     for (const [index, [status, expected]] of moves.entries()) {
       const before = new Date();
-      if (index > 0) await t.deps.orders.setStatus(delivery.tracking_ref, status, null);
+      if (index > 0) await t.deps.orders.setStatus(delivery.tracking_ref, status, null, testOperator);
       const events = await eventually(async () => {
         const found = state.fulfillmentEvents.filter((e) => e.fulfillmentId === fulfillment!.id);
         return found.length === index + 1 && found;
@@ -196,7 +197,7 @@ describe('the fulfillment waits for pickup', () => {
     await fake.sendWebhook(shop, 'orders/paid', order.payload);
     const delivery = await oneDeliveryOrder(t, order.gid);
     await t.deps.connections.updateSettings(brand.brandId, connectionId, { notifyCustomer: false });
-    await t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null);
+    await t.deps.orders.setStatus(delivery.tracking_ref, 'picked_up', null, testOperator);
     const [fulfillment] = await eventually(async () => {
       const found = fulfillmentsOf(fake, shop, order.gid);
       return found.length > 0 && found;

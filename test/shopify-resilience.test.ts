@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { jobQueueOn } from '../src/infra/queue/job-queue.ts';
 import { RECOVER_STALLED_JOBS } from '../src/jobs/recover-stalled-jobs.ts';
+import { testOperator } from './support/audit.ts';
 import { holdAsDeadWorker } from './support/queued-jobs.ts';
 import {
   deliveryOrdersOf,
@@ -40,7 +41,7 @@ async function paidAndReceived(shop: string) {
 /** A paid order received and then picked up: the pickup is what makes our fulfillment on the shop. */
 async function pickedUp(shop: string) {
   const received = await paidAndReceived(shop);
-  await live.t.deps.orders.setStatus(received.delivery.tracking_ref, 'picked_up', null);
+  await live.t.deps.orders.setStatus(received.delivery.tracking_ref, 'picked_up', null, testOperator);
   return received;
 }
 
@@ -187,7 +188,7 @@ describe('a revoked token', () => {
     await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
     // The merchant revoked the app's token (its access, not the app itself).
     live.fake.shop(shop).accessTokens.length = 0;
-    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'in_transit', null);
+    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'in_transit', null, testOperator);
     const broken = await eventually(async () => {
       const { rows } = await live.t.pool.query(
         'SELECT status, status_reason FROM connector_connections WHERE id = $1',
@@ -200,7 +201,7 @@ describe('a revoked token', () => {
     await eventually(async () => (await pendingSyncJobs(live.t)).length === 0);
 
     // Later changes are not sent to a shop that refuses us.
-    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'out_for_delivery', null);
+    await live.t.deps.orders.setStatus(delivery.tracking_ref, 'out_for_delivery', null, testOperator);
     await sleep(500);
     expect(live.fake.shop(shop).calls.filter((c) => c.outcome === 'unauthorized')).toHaveLength(1);
     expect(await pendingSyncJobs(live.t)).toHaveLength(0);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../src/domain/orders/state-machine.ts';
+import { testOperator } from './support/audit.ts';
 import {
   deliveryOrdersOf,
   fulfillmentsOf,
@@ -53,7 +54,8 @@ const eventsOf = (shop: string, fulfillmentId: string) =>
     .fulfillmentEvents.filter((e) => e.fulfillmentId === fulfillmentId)
     .map((e) => e.status);
 
-const move = (ref: string, status: OrderStatus) => live.t.deps.orders.setStatus(ref, status, null);
+const move = (ref: string, status: OrderStatus) =>
+  live.t.deps.orders.setStatus(ref, status, null, testOperator);
 
 describe('an order’s moves reach Shopify in order', () => {
   it('quick successive moves arrive in the order they happened, though the worker runs 4 jobs at once', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storesOn } from '../src/db/stores.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { createBrandWithKey, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import type { ScratchTestApp } from './support/scratch-database.ts';
 import {
@@ -345,7 +346,12 @@ describe('orders/cancelled, app/uninstalled and privacy', () => {
 
     const picked = paidOrderPayload();
     await deliver('orders/paid', picked.text);
-    await t.deps.orders.setStatus((await ordersOf(picked.gid))[0].tracking_ref, 'picked_up', null);
+    await t.deps.orders.setStatus(
+      (await ordersOf(picked.gid))[0].tracking_ref,
+      'picked_up',
+      null,
+      testOperator,
+    );
     expect(await deliver('orders/cancelled', picked.text)).toMatch(/^problem not_cancellable/);
     const { status, tracking_ref } = (await ordersOf(picked.gid))[0];
     expect(status).toBe('picked_up');
@@ -418,11 +424,11 @@ describe('the shopify outbox subscriber', () => {
     const ref = created.replace('created ', '');
     // Nothing for Shopify until the parcel is picked up (the fulfillment waits for it).
     expect(await syncJobs(ref)).toBe(0);
-    await t.deps.orders.setStatus(ref, 'picked_up', null);
+    await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
     expect(await syncJobs(ref)).toBe(1);
     const direct = await createOrder(t.app, brand);
     expect(direct.statusCode).toBe(200);
-    await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null);
+    await t.deps.orders.setStatus(direct.data.trackingRef, 'picked_up', null, testOperator);
     const { rows } = await t.pool.query(
       "SELECT id FROM outbox_events WHERE data->'order'->>'tracking_ref' = $1",
       [direct.data.trackingRef],

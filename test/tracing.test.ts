@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { VALID_ORDER } from './support/orders.ts';
 import { startOtlpReceiver } from './support/otlp-receiver.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   otlp = await startOtlpReceiver();
   hooks = await startReceiver();
   brand = await createBrandWithKey(t.deps);
-  await t.deps.webhooks.add({ brandId: brand.brandId, url: hooks.url('/orders') });
+  await t.deps.webhooks.add({ brandId: brand.brandId, url: hooks.url('/orders') }, testOperator);
   // A child process: the instrumentations patch http and pg as the process starts.
   server = await spawnServer({
     DATABASE_URL: scratch.url,

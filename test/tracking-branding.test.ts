@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readableInk } from '../src/domain/recipients/settings-rules.ts';
 import { redactUrl } from '../src/http/shared/logging.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { logoImage } from './support/logos.ts';
 import { createOrder } from './support/orders.ts';
 
@@ -30,17 +31,22 @@ let logoWidth = 600;
 /** A brand with its colour and logo (its own: a logo's URL is its digest) chosen, and one order's tracking page. */
 async function brandedBrand(colour: string) {
   const brand = await createBrandWithKey(t.deps, { name: 'Maison Lumière' });
-  await t.deps.recipientSettings.update(brand.brandId, {
-    emailSteps: [],
-    smsSteps: [],
-    senderName: '',
-    colour,
-    locale: 'fr',
-    shopNotifies: false,
-  });
+  await t.deps.recipientSettings.update(
+    brand.brandId,
+    {
+      emailSteps: [],
+      smsSteps: [],
+      senderName: '',
+      colour,
+      locale: 'fr',
+      shopNotifies: false,
+    },
+    testOperator,
+  );
   const settings = await t.deps.recipientSettings.uploadLogo(
     brand.brandId,
     await logoImage('png', ++logoWidth),
+    testOperator,
   );
   return { brand, sha: settings.logoSha256!, url: await trackingUrlOf(brand) };
 }
@@ -109,7 +115,11 @@ describe('the branded tracking page', () => {
 
   it('shows a logo without a colour on the service’s bar, with no <style>', async () => {
     const brand = await createBrandWithKey(t.deps);
-    const { logoSha256 } = await t.deps.recipientSettings.uploadLogo(brand.brandId, await logoImage('jpeg'));
+    const { logoSha256 } = await t.deps.recipientSettings.uploadLogo(
+      brand.brandId,
+      await logoImage('jpeg'),
+      testOperator,
+    );
     const res = await get(await trackingUrlOf(brand));
     expect(res.body).toContain(`/track/assets/logo/${brand.brandId}/${logoSha256}.png`);
     expect(res.body).not.toContain('<style');
@@ -149,7 +159,11 @@ describe('GET /track/assets/logo/{brandId}/{sha256}.png', () => {
     const a = await brandedBrand('#15803d');
     const b = await brandedBrand('#b45309');
     const old = a.sha;
-    await t.deps.recipientSettings.uploadLogo(a.brand.brandId, await logoImage('webp', 300, 300));
+    await t.deps.recipientSettings.uploadLogo(
+      a.brand.brandId,
+      await logoImage('webp', 300, 300),
+      testOperator,
+    );
     const urls = [
       `/track/assets/logo/${a.brand.brandId}/${'0'.repeat(64)}.png`,
       `/track/assets/logo/${a.brand.brandId}/${b.sha}.png`,
@@ -178,6 +192,7 @@ describe('GET /track/assets/logo/{brandId}/{sha256}.png', () => {
       const { logoSha256 } = await limited.deps.recipientSettings.uploadLogo(
         brand.brandId,
         await logoImage('png'),
+        testOperator,
       );
       const url = `/track/assets/logo/${brand.brandId}/${logoSha256}.png`;
       const statuses: number[] = [];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redactUrl } from '../src/http/shared/logging.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 
 /** The recipients' tracking page (/track/{token}) and the `tracking_url` that leads to it. */
@@ -69,9 +70,9 @@ describe('tracking_url', () => {
 
   it('is in the webhook payloads (order.created and order.status_changed)', async () => {
     const listening = await createBrandWithKey(t.deps);
-    await t.deps.webhooks.add({ brandId: listening.brandId, url: 'http://127.0.0.1:9/hook' });
+    await t.deps.webhooks.add({ brandId: listening.brandId, url: 'http://127.0.0.1:9/hook' }, testOperator);
     const ref = (await createOrder(t.app, listening, ORDER)).data.trackingRef;
-    await t.deps.orders.setStatus(ref, 'picked_up', null);
+    await t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
     const { rows } = await t.pool.query(
       'SELECT type, data FROM outbox_events WHERE brand_id = $1 ORDER BY seq',
       [listening.brandId],
@@ -104,9 +105,14 @@ describe('GET /track/{token}', () => {
     ref = (await createOrder(t.app, brand, ORDER)).data.trackingRef;
     token = await tokenOf(ref);
     now = new Date('2026-11-24T13:05:00Z');
-    await t.deps.orders.setStatus(ref, 'picked_up', 'Handed over by Josephine Secretname at the door');
+    await t.deps.orders.setStatus(
+      ref,
+      'picked_up',
+      'Handed over by Josephine Secretname at the door',
+      testOperator,
+    );
     now = new Date('2026-11-24T16:40:00Z');
-    await t.deps.orders.setStatus(ref, 'in_transit', null);
+    await t.deps.orders.setStatus(ref, 'in_transit', null, testOperator);
   });
 
   it('shows the brand, the status as a timeline in Paris time, the promised date and postcode and city', async () => {
@@ -199,12 +205,12 @@ describe('GET /track/{token}', () => {
   it('shows a delivered, a failed attempt and a cancelled order for what they are', async () => {
     const delivered = (await createOrder(t.app, brand, ORDER)).data.trackingRef;
     for (const s of ['picked_up', 'in_transit', 'out_for_delivery', 'failed_attempt'] as const)
-      await t.deps.orders.setStatus(delivered, s, null);
+      await t.deps.orders.setStatus(delivered, s, null, testOperator);
     expect((await page(`/track/${await tokenOf(delivered)}`)).body).toContain(
       'Tentative de livraison échouée',
     );
-    await t.deps.orders.setStatus(delivered, 'out_for_delivery', null);
-    await t.deps.orders.setStatus(delivered, 'delivered', null);
+    await t.deps.orders.setStatus(delivered, 'out_for_delivery', null, testOperator);
+    await t.deps.orders.setStatus(delivered, 'delivered', null, testOperator);
     const done = (await page(`/track/${await tokenOf(delivered)}?lang=en`)).body;
     expect(done).toContain('Delivered on');
     expect(done).not.toContain('Expected delivery');

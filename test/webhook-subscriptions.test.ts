@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { SchemaToolkit } from './support/fuzz/json-schema.ts';
 import { createOrder } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
@@ -149,10 +150,10 @@ describe('webhook subscriptions', () => {
       'failed_attempt',
       'out_for_delivery',
     ])
-      await t.deps.orders.setStatus(ref, status, null);
+      await t.deps.orders.setStatus(ref, status, null, testOperator);
     await settled();
     expect(hooksAt(delivered)).toHaveLength(0);
-    await t.deps.orders.setStatus(ref, 'delivered', null);
+    await t.deps.orders.setStatus(ref, 'delivered', null, testOperator);
     await eventually(async () => hooksAt(delivered).length === 1 && hooksAt(changes).length === 7);
     await settled();
 
@@ -211,10 +212,13 @@ describe('webhook subscriptions', () => {
       'active',
     );
     // The operator's endpoints are not the brand's to list or delete through the API.
-    const { endpoint } = await t.deps.webhooks.add({
-      brandId: owner.brandId,
-      url: receiver.url('/operator'),
-    });
+    const { endpoint } = await t.deps.webhooks.add(
+      {
+        brandId: owner.brandId,
+        url: receiver.url('/operator'),
+      },
+      testOperator,
+    );
     expect((await request(owner, 'DELETE', `/webhook-subscriptions/${endpoint.id}`)).statusCode).toBe(404);
     expect((await request(owner, 'GET', '/webhook-subscriptions')).data.subscriptions).toHaveLength(1);
   });
@@ -289,7 +293,10 @@ describe('access to webhook subscriptions', () => {
     expect((await request(brand, 'GET', '/event-types')).statusCode).toBe(200);
     // Neither the operator nor the account area can give the scope before access is granted.
     await expect(
-      t.deps.apiKeys.create({ brandId: brand.brandId, scopes: ['orders:read', 'webhooks:write'] }),
+      t.deps.apiKeys.create(
+        { brandId: brand.brandId, scopes: ['orders:read', 'webhooks:write'] },
+        testOperator,
+      ),
     ).rejects.toMatchObject({ code: 'invalid_request', details: [{ field: 'scopes' }] });
 
     const env = { DATABASE_URL: scratch.url, LOG_LEVEL: 'silent' };
@@ -298,7 +305,10 @@ describe('access to webhook subscriptions', () => {
     expect(JSON.parse(allowed.stdout).webhooks_allowed).toBe(true);
     const shown = await runDlv(['brands', 'show', brand.brandId], env);
     expect(shown.stdout).toMatch(/WEBHOOKS ALLOWED\s+yes/);
-    const key = await t.deps.apiKeys.create({ brandId: brand.brandId, scopes: ['webhooks:write'] });
+    const key = await t.deps.apiKeys.create(
+      { brandId: brand.brandId, scopes: ['webhooks:write'] },
+      testOperator,
+    );
     const withScope = { ...brand, headers: { authorization: `Bearer ${key.key}` } };
     const created = await subscribe(withScope, {
       url: receiver.url('/allowed'),
@@ -307,7 +317,7 @@ describe('access to webhook subscriptions', () => {
     expect(created.statusCode).toBe(201);
 
     // Closing it again disables the brand's subscriptions at once, and closes the routes.
-    const closed = await t.deps.brands.setWebhooksAllowed(brand.brandId, false);
+    const closed = await t.deps.brands.setWebhooksAllowed(brand.brandId, false, testOperator);
     expect(closed.disabledSubscriptions).toBe(1);
     expect((await request(withScope, 'GET', '/webhook-subscriptions')).data.error).toBe(
       'webhooks_not_enabled',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -84,7 +85,10 @@ describe('dlv webhooks', () => {
   it('deliveries shows each attempt; replay by delivery and since a time', async () => {
     const since1h = () => new Date(Date.now() - 3600_000).toISOString();
     const brand = await createBrandWithKey(t.deps);
-    const { endpoint } = await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url() });
+    const { endpoint } = await t.deps.webhooks.add(
+      { brandId: brand.brandId, url: receiver.url() },
+      testOperator,
+    );
     await createOrder(t.app, brand);
     const { rows } = await t.pool.query('SELECT id FROM outbox_events WHERE brand_id = $1', [brand.brandId]);
     const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);

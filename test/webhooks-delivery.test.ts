@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import { drained, eventually, type Receiver, startReceiver, verifyWith } from './support/webhook-receiver.ts';
@@ -28,11 +29,14 @@ afterAll(async () => {
 async function brandWithEndpoint(events?: string) {
   const brand = await createBrandWithKey(t.deps);
   const path = `/${brand.brandId}`;
-  const { endpoint, secret } = await t.deps.webhooks.add({
-    brandId: brand.brandId,
-    url: receiver.url(path),
-    events,
-  });
+  const { endpoint, secret } = await t.deps.webhooks.add(
+    {
+      brandId: brand.brandId,
+      url: receiver.url(path),
+      events,
+    },
+    testOperator,
+  );
   const hooks = () => receiver.received.filter((r) => r.path === path);
   const waitForHooks = (n: number) => eventually(async () => hooks().length >= n && hooks());
   return { brand, endpoint, secret, hooks, waitForHooks };
@@ -79,8 +83,8 @@ describe('webhook delivery', () => {
   it('delivers order.status_changed with previous_status, only to endpoints subscribed to it', async () => {
     const { brand, secret, hooks, waitForHooks } = await brandWithEndpoint('order.status_changed');
     const created = await createOrder(t.app, brand);
-    await t.deps.orders.setStatus(created.data.trackingRef, 'picked_up', 'Scan');
-    await t.deps.orders.setStatus(created.data.trackingRef, 'in_transit', null);
+    await t.deps.orders.setStatus(created.data.trackingRef, 'picked_up', 'Scan', testOperator);
+    await t.deps.orders.setStatus(created.data.trackingRef, 'in_transit', null, testOperator);
     const received = await waitForHooks(2);
     const payloads = received.map((h) => verifyWith(secret, h) as Record<string, any>);
     payloads.sort((a, b) => a.created_at.localeCompare(b.created_at));
@@ -108,7 +112,7 @@ describe('webhook delivery', () => {
 
   it('signs with both secrets after a rotation, and replays with the same webhook-id', async () => {
     const { brand, endpoint, secret: oldSecret, waitForHooks } = await brandWithEndpoint();
-    const { secret: newSecret } = await t.deps.webhooks.rotateSecret(endpoint.id);
+    const { secret: newSecret } = await t.deps.webhooks.rotateSecret(endpoint.id, testOperator);
     expect(newSecret).not.toBe(oldSecret);
     await createOrder(t.app, brand);
     const [hook] = await waitForHooks(1);
@@ -120,7 +124,7 @@ describe('webhook delivery', () => {
       const list = await deliveriesOf(endpoint.id);
       return list[0]?.status === 'succeeded' && list;
     });
-    const replay = await t.deps.webhooks.replayDelivery(original!.id);
+    const replay = await t.deps.webhooks.replayDelivery(original!.id, testOperator);
     expect(replay).toMatchObject({ origin: 'replay', replayOf: original!.id, eventId: original!.eventId });
     const [, again] = await waitForHooks(2);
     expect(again!.headers['webhook-id']).toBe(hook!.headers['webhook-id']);
@@ -131,14 +135,14 @@ describe('webhook delivery', () => {
   it('replays every event since a time to an endpoint, including those missed while disabled', async () => {
     const { brand, endpoint, waitForHooks } = await brandWithEndpoint();
     const since = new Date(Date.now() - 1000);
-    await t.deps.webhooks.disable(endpoint.id);
+    await t.deps.webhooks.disable(endpoint.id, testOperator);
     await createOrder(t.app, brand);
     await createOrder(t.app, brand);
     await drained(t.pool, 'webhooks_fan_out');
     expect(await deliveriesOf(endpoint.id)).toEqual([]);
-    await expect(t.deps.webhooks.replaySince(since, endpoint.id)).rejects.toThrow(/disabled/);
-    await t.deps.webhooks.enable(endpoint.id);
-    const ids = await t.deps.webhooks.replaySince(since, endpoint.id);
+    await expect(t.deps.webhooks.replaySince(since, endpoint.id, testOperator)).rejects.toThrow(/disabled/);
+    await t.deps.webhooks.enable(endpoint.id, testOperator);
+    const ids = await t.deps.webhooks.replaySince(since, endpoint.id, testOperator);
     expect(ids).toHaveLength(2);
     const hooks = await waitForHooks(2);
     expect(hooks.map((h) => h.json.type)).toEqual(['order.created', 'order.created']);

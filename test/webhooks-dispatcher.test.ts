@@ -3,6 +3,7 @@ import { createPool } from '../src/db/pool.ts';
 import { createDeps, type Deps } from '../src/deps.ts';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, testConfig } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import { eventually, type Receiver, type Responder, startReceiver } from './support/webhook-receiver.ts';
@@ -55,10 +56,13 @@ async function worker(delivery: Partial<Deps['config']['webhookDelivery']> = {})
 async function brandWithEndpoint(name: string, respond: Responder = () => ({ status: 200 })) {
   const brand = await createBrandWithKey(t.deps);
   responders.set(name, respond);
-  const { endpoint } = await t.deps.webhooks.add({
-    brandId: brand.brandId,
-    url: receiver.url(`/${name}/hook`),
-  });
+  const { endpoint } = await t.deps.webhooks.add(
+    {
+      brandId: brand.brandId,
+      url: receiver.url(`/${name}/hook`),
+    },
+    testOperator,
+  );
   return {
     endpoint,
     hooks: () => receiver.received.filter((r) => r.path.startsWith(`/${name}/`)),

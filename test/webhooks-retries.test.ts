@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveriesRepository } from '../src/db/repositories/webhook-deliveries-repository.ts';
 import { webhooksRepository } from '../src/db/repositories/webhooks-repository.ts';
+import { transactOn } from '../src/db/stores.ts';
 import { webhookService } from '../src/domain/webhooks/webhook-service.ts';
 import { destinationGuard } from '../src/infra/http/url-guard.ts';
 import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
 import { type DeliverOptions, deliverWebhook } from '../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../src/jobs/webhooks-fan-out.ts';
 import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder } from './support/orders.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
 import { type Receiver, type Responder, startReceiver } from './support/webhook-receiver.ts';
@@ -54,6 +56,7 @@ function lateOutcome(claimed: { id: string; leaseToken: string }) {
 
 const serviceDeps = () => ({
   repository: webhooksRepository(t.pool),
+  transact: transactOn(t.pool),
   brands: t.deps.brands,
   clock: () => now,
   retentionDays: 90,
@@ -62,10 +65,13 @@ const serviceDeps = () => ({
 /** A brand, an endpoint, one order and the delivery of its order.created event. */
 async function oneDelivery() {
   const brand = await createBrandWithKey(t.deps);
-  const { endpoint } = await t.deps.webhooks.add({
-    brandId: brand.brandId,
-    url: receiver.url(`/${brand.brandId}`),
-  });
+  const { endpoint } = await t.deps.webhooks.add(
+    {
+      brandId: brand.brandId,
+      url: receiver.url(`/${brand.brandId}`),
+    },
+    testOperator,
+  );
   expect((await createOrder(t.app, brand)).statusCode).toBe(200);
   const { rows } = await t.pool.query('SELECT id FROM outbox_events WHERE brand_id = $1', [brand.brandId]);
   const [deliveryId] = await fanOutWebhookEvent(t.deps, rows[0].id);
@@ -233,32 +239,35 @@ describe('webhook retries', () => {
       'http://169.254.169.254/latest/meta-data/',
       'http://[fd00::1]/',
     ]) {
-      await expect(t.deps.webhooks.add({ brandId: brand.brandId, url })).rejects.toMatchObject({
+      await expect(t.deps.webhooks.add({ brandId: brand.brandId, url }, testOperator)).rejects.toMatchObject({
         code: 'invalid_request',
         message: expect.stringContaining('only delivered to public addresses'),
       });
     }
-    await expect(t.deps.webhooks.add({ brandId: brand.brandId, url: 'ftp://x.example/' })).rejects.toThrow(
-      /http or https/,
-    );
     await expect(
-      t.deps.webhooks.add({ brandId: brand.brandId, url: 'http://127.0.0.1/', events: 'order.deleted' }),
+      t.deps.webhooks.add({ brandId: brand.brandId, url: 'ftp://x.example/' }, testOperator),
+    ).rejects.toThrow(/http or https/);
+    await expect(
+      t.deps.webhooks.add(
+        { brandId: brand.brandId, url: 'http://127.0.0.1/', events: 'order.deleted' },
+        testOperator,
+      ),
     ).rejects.toThrow(/unknown event type "order.deleted"/);
     await expect(
-      t.deps.webhooks.add({ brandId: 'brd_0000000000000000', url: receiver.url() }),
+      t.deps.webhooks.add({ brandId: 'brd_0000000000000000', url: receiver.url() }, testOperator),
     ).rejects.toMatchObject({ code: 'not_found' });
     // Without WEBHOOKS_ALLOW_INSECURE: https only, and loopback is internal too.
     const secure = webhookService({
       ...serviceDeps(),
       destinations: destinationGuard({ allowInsecure: false }),
     });
-    await expect(secure.add({ brandId: brand.brandId, url: receiver.url() })).rejects.toThrow(
+    await expect(secure.add({ brandId: brand.brandId, url: receiver.url() }, testOperator)).rejects.toThrow(
       /must use https/,
     );
-    await expect(secure.add({ brandId: brand.brandId, url: 'https://127.0.0.1/' })).rejects.toThrow(
-      /127\.0\.0\.1 is not an allowed address/,
-    );
-    await expect(t.deps.webhooks.disable('whk_0000000000000000')).rejects.toMatchObject({
+    await expect(
+      secure.add({ brandId: brand.brandId, url: 'https://127.0.0.1/' }, testOperator),
+    ).rejects.toThrow(/127\.0\.0\.1 is not an allowed address/);
+    await expect(t.deps.webhooks.disable('whk_0000000000000000', testOperator)).rejects.toMatchObject({
       code: 'not_found',
     });
     const { rows } = await t.pool.query(

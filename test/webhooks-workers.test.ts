@@ -14,6 +14,7 @@ import {
   type TestApp,
   testConfig,
 } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import { DLV_BIN } from './support/run-cli.ts';
 import { createScratchDatabase } from './support/scratch-database.ts';
@@ -67,10 +68,13 @@ describe('webhook workers', () => {
   it('a worker killed mid-delivery: the delivery is sent again, with the same webhook-id, after restart', async () => {
     const brand = await createBrandWithKey(t.deps);
     const path = `/${brand.brandId}`;
-    const { endpoint, secret } = await t.deps.webhooks.add({
-      brandId: brand.brandId,
-      url: receiver.url(path),
-    });
+    const { endpoint, secret } = await t.deps.webhooks.add(
+      {
+        brandId: brand.brandId,
+        url: receiver.url(path),
+      },
+      testOperator,
+    );
     let first = true;
     respond = (req) => {
       if (req.path !== path) return { status: 200 };
@@ -125,11 +129,14 @@ describe('webhook workers', () => {
   it('1,000 status changes with two workers: 1,000 deliveries, none lost, none sent twice at once', async () => {
     const brand = await createBrandWithKey(t.deps);
     const path = `/${brand.brandId}`;
-    const { endpoint } = await t.deps.webhooks.add({
-      brandId: brand.brandId,
-      url: receiver.url(path),
-      events: 'order.status_changed',
-    });
+    const { endpoint } = await t.deps.webhooks.add(
+      {
+        brandId: brand.brandId,
+        url: receiver.url(path),
+        events: 'order.status_changed',
+      },
+      testOperator,
+    );
     const inFlight = new Set<string>();
     const overlaps: string[] = [];
     respond = async (req) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../src/connectors/connection.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import type { TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { CONNECTOR_KEY } from './support/shopify.ts';
 import { eventually, OUR_SHIPPING, startWooBridge, type WooBridge } from './support/woocommerce.ts';
 
@@ -294,7 +295,7 @@ describe('orders and statuses', () => {
   it('adds a note per status as the operator moves the order, and completes it when delivered', async () => {
     const shop = w.fake.shop(SLUG);
     for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered'])
-      await w.t.deps.orders.setStatus(trackingRef, status, null);
+      await w.t.deps.orders.setStatus(trackingRef, status, null, testOperator);
     await eventually(
       async () => shop.orders.find((o) => o.id === orderId)!.status === 'completed',
       'completed',

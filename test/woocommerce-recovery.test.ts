@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from '../src/connectors/connection.ts';
 import type { TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { runDlv } from './support/run-cli.ts';
 import { CONNECTOR_KEY } from './support/shopify.ts';
 import { eventually, OUR_SHIPPING, startWooBridge, type WooBridge } from './support/woocommerce.ts';
@@ -262,14 +263,14 @@ describe('statuses back', () => {
     const [delivery] = await deliveryOf(connection, id);
     await eventually(async () => shop.notes.some((n) => n.orderId === id), 'the creation note');
     w.fake.setMode(slug, 'unauthorized');
-    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null);
+    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null, testOperator);
     const broken = await eventually(async () => {
       const c = await w.t.deps.connections.get(null, connection.id);
       return c.status === 'broken' ? c : null;
     }, 'the broken link');
     expect(broken.statusReason).toContain('401');
     const calls = shop.calls.length;
-    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'in_transit', null);
+    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'in_transit', null, testOperator);
     await new Promise((r) => setTimeout(r, 500));
     expect(shop.calls.length).toBe(calls);
     const list = await runDlv(['connectors', 'list', '--brand', brand.brandId], env());
@@ -284,7 +285,7 @@ describe('statuses back', () => {
     await w.fake.flushWebhooks(slug);
     await eventually(() => oneDelivery(connection, id), 'the delivery order');
     const [delivery] = await deliveryOf(connection, id);
-    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null);
+    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null, testOperator);
     await eventually(async () => shop.notes.filter((n) => n.orderId === id).length === 2, 'two notes');
     expect(shop.notes.some((n) => n.customerNote)).toBe(false);
     // No Shipment Tracking extension on this shop: asked once, remembered as absent.
@@ -300,7 +301,7 @@ describe('a status job run again (a worker killed after the shop wrote the note)
     await w.fake.flushWebhooks(slug);
     await eventually(() => oneDelivery(connection, id), 'the delivery order');
     const [delivery] = await deliveryOf(connection, id);
-    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null);
+    await w.t.deps.orders.setStatus(delivery!.tracking_ref, 'picked_up', null, testOperator);
     const notes = () => shop.notes.filter((n) => n.orderId === id);
     await eventually(async () => notes().length === 2, 'the creation and pickup notes');
     const { rows: events } = await w.t.pool.query(

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PICKUP_ADDRESS, type TestBrand } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { type LiveApi, startLiveApi } from './support/live-api.ts';
 import { VALID_ORDER } from './support/orders.ts';
 import { runDlv } from './support/run-cli.ts';
@@ -137,7 +138,7 @@ describe('instant triggers', () => {
     const delivered = await subscribe('order_delivered');
     const ref = await placeOrder();
     for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered']) {
-      await api.t.deps.orders.setStatus(ref, status, null);
+      await api.t.deps.orders.setStatus(ref, status, null, testOperator);
     }
     const received = await changes.waitForHooks(4);
     const records = (

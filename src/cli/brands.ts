@@ -18,6 +18,7 @@ function webhooksSwitch(allowed: boolean): CommandSpec {
       const { brand, disabledSubscriptions } = await ctx.deps.brands.setWebhooksAllowed(
         requireArg(ctx, 0, 'BRAND_ID'),
         allowed,
+        ctx.by,
         ctx.deps.clock(),
       );
       // The brand's open requests are answered by opening its subscription API.
@@ -81,14 +82,18 @@ const company = coreCommand({
     };
     const changing = Object.values(changes).some((value) => value !== undefined);
     const brand = changing
-      ? await ctx.deps.brands.updateCompany(current.id, {
-          legalName: changes.legalName ?? current.legalName ?? '',
-          billingAddress: changes.billingAddress ?? current.billingAddress ?? '',
-          siren: changes.siren ?? current.siren ?? '',
-          siret: changes.siret ?? current.siret ?? '',
-          vatNumber: changes.vatNumber ?? current.vatNumber ?? '',
-          pickupAddress: changes.pickupAddress ?? current.defaultPickupAddress ?? '',
-        })
+      ? await ctx.deps.brands.updateCompany(
+          current.id,
+          {
+            legalName: changes.legalName ?? current.legalName ?? '',
+            billingAddress: changes.billingAddress ?? current.billingAddress ?? '',
+            siren: changes.siren ?? current.siren ?? '',
+            siret: changes.siret ?? current.siret ?? '',
+            vatNumber: changes.vatNumber ?? current.vatNumber ?? '',
+            pickupAddress: changes.pickupAddress ?? current.defaultPickupAddress ?? '',
+          },
+          ctx.by,
+        )
       : current;
     const missing = missingForInvoicing(brand);
     const rows = [
@@ -117,10 +122,10 @@ export const brandCommands: CommandSpec[] = [
     },
     async run(ctx) {
       const pickup = ctx.flags['pickup-address'];
-      const brand = await ctx.deps.brands.create({
-        name: requireFlag(ctx, 'name'),
-        pickupAddress: typeof pickup === 'string' ? pickup : null,
-      });
+      const brand = await ctx.deps.brands.create(
+        { name: requireFlag(ctx, 'name'), pickupAddress: typeof pickup === 'string' ? pickup : null },
+        ctx.by,
+      );
       ctx.out(`Created brand ${brand.id} (${brand.name})`, brandJson(brand));
     },
   }),
@@ -162,7 +167,7 @@ export const brandCommands: CommandSpec[] = [
     description: 'disable a brand: its keys are refused within 5 seconds, its people cannot sign in',
     args: [BRAND_ID],
     async run(ctx) {
-      const brand = await ctx.deps.brands.disable(requireArg(ctx, 0, 'BRAND_ID'));
+      const brand = await ctx.deps.brands.disable(requireArg(ctx, 0, 'BRAND_ID'), ctx.by);
       ctx.out(
         `Disabled ${brand.id} (${brand.name}): its keys are refused within 5 seconds, its people cannot sign in`,
         brandJson(brand),

@@ -2,6 +2,7 @@ import type { Platform } from '../connectors/connection.ts';
 import type { CoreDeps } from '../core-deps.ts';
 import type { Database } from '../db/database.ts';
 import type { Deps } from '../deps.ts';
+import type { Author } from '../domain/audit/actor.ts';
 import { terminalText } from './terminal-text.ts';
 
 // Declarations only (types and small helpers): `dlv --help` and completion load every group's module,
@@ -43,6 +44,8 @@ export interface CommandContext<F extends Flags = Flags, D extends CoreDeps = De
   json: boolean;
   /** The migrations applied while opening the database (`dlv migrate`, or an embedded database). */
   migrated: string[];
+  /** Who runs the command (`user@host`): the author of its changes in the audit trail. */
+  by: Author;
   /** The command's one result: `human` through terminalLines (public text is escaped), or `json` exact. */
   out(human: string, json: unknown): void;
 }

@@ -29,13 +29,16 @@ export const courierCommands: CommandSpec[] = [
       },
     },
     async run(ctx) {
-      const { courier, oneTimePassword } = await ctx.deps.couriers.add({
-        email: requireFlag(ctx, 'email'),
-        name: requireFlag(ctx, 'name'),
-        phone: optionalFlag(ctx, 'phone'),
-        locale: optionalFlag(ctx, 'locale'),
-        password: typeof ctx.flags.password === 'string' ? ctx.flags.password : null,
-      });
+      const { courier, oneTimePassword } = await ctx.deps.couriers.add(
+        {
+          email: requireFlag(ctx, 'email'),
+          name: requireFlag(ctx, 'name'),
+          phone: optionalFlag(ctx, 'phone'),
+          locale: optionalFlag(ctx, 'locale'),
+          password: typeof ctx.flags.password === 'string' ? ctx.flags.password : null,
+        },
+        ctx.by,
+      );
       const human = oneTimePassword
         ? `${describe(courier)}\n${oneTimeText(oneTimePassword)}`
         : describe(courier);
@@ -66,6 +69,7 @@ export const courierCommands: CommandSpec[] = [
     async run(ctx) {
       const { courier, oneTimePassword } = await ctx.deps.couriers.resetPassword(
         requireArg(ctx, 0, 'COURIER'),
+        ctx.by,
       );
       ctx.out(`${describe(courier)}\n${oneTimeText(oneTimePassword)}`, {
         courier: courierJson(courier),
@@ -79,7 +83,7 @@ export const courierCommands: CommandSpec[] = [
     description: 'disable a courier: its sessions end at once, its rounds stay (reassign them)',
     args: [{ name: 'COURIER', description: 'the courier (cou_…) or its e-mail' }],
     async run(ctx) {
-      const courier = await ctx.deps.couriers.disable(requireArg(ctx, 0, 'COURIER'));
+      const courier = await ctx.deps.couriers.disable(requireArg(ctx, 0, 'COURIER'), ctx.by);
       ctx.out(describe(courier), { courier: courierJson(courier) });
     },
   }),

@@ -70,7 +70,7 @@ export const gridCommands: CommandSpec[] = [
       } catch (err) {
         throw new AppError('invalid_request', `cannot read ${file}: ${(err as Error).message}`);
       }
-      const result = await ctx.deps.grids.importGrid(to, text, format, path.basename(file));
+      const result = await ctx.deps.grids.importGrid(to, text, format, path.basename(file), ctx.by);
       ctx.out(
         `Imported ${result.rowCount} rows into the ${to === 'default' ? 'default grid' : `grid of ${result.scope}`} (version ${result.version}); every instance uses it within a few seconds.`,
         {

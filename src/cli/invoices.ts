@@ -10,7 +10,7 @@ export const invoiceCommands: CommandSpec[] = [
     description: "issue every brand's invoice of a month (idempotent: an issued month is skipped)",
     flags: { month: { value: 'YYYY-MM', description: 'the month', required: true } },
     async run(ctx) {
-      const { period, issued, held } = await ctx.deps.invoices.issueMonth(requireFlag(ctx, 'month'));
+      const { period, issued, held } = await ctx.deps.invoices.issueMonth(requireFlag(ctx, 'month'), ctx.by);
       const rows = issued.map((i) => [
         i.number ?? '',
         i.brandId,
@@ -46,7 +46,7 @@ export const invoiceCommands: CommandSpec[] = [
     description: 'mark an issued invoice paid (a credit note is not paid: refused)',
     args: [{ name: 'INVOICE_ID', description: 'the invoice (inv_…)' }],
     async run(ctx) {
-      const invoice = await ctx.deps.invoices.markPaid(requireArg(ctx, 0, 'INVOICE_ID'));
+      const invoice = await ctx.deps.invoices.markPaid(requireArg(ctx, 0, 'INVOICE_ID'), ctx.by);
       ctx.out(`${invoice.number} (${invoice.id}) is paid (${invoice.paidAt?.toISOString()})`, {
         brand_id: invoice.brandId,
         ...invoiceJson(invoice),

@@ -24,10 +24,10 @@ export const keyCommands: CommandSpec[] = [
       },
     },
     async run(ctx) {
-      const key = await ctx.deps.apiKeys.create({
-        brandId: requireFlag(ctx, 'brand'),
-        scopes: requireFlag(ctx, 'scopes'),
-      });
+      const key = await ctx.deps.apiKeys.create(
+        { brandId: requireFlag(ctx, 'brand'), scopes: requireFlag(ctx, 'scopes') },
+        ctx.by,
+      );
       ctx.out(
         `Created key ${key.id} with scopes ${key.scopes.join(', ')}.\nThe key is shown only now; store it safely:\n${key.key}`,
         { ...keyJson(key), key: key.key },
@@ -58,7 +58,7 @@ export const keyCommands: CommandSpec[] = [
     description: 'revoke a key (effective within 5 seconds on every instance)',
     args: [{ name: 'KEY_ID', description: 'the key (key_…)' }],
     async run(ctx) {
-      const key = await ctx.deps.apiKeys.revoke(requireArg(ctx, 0, 'KEY_ID'));
+      const key = await ctx.deps.apiKeys.revoke(requireArg(ctx, 0, 'KEY_ID'), ctx.by);
       ctx.out(`Revoked ${key.id} (effective within 5 seconds on every instance)`, keyJson(key));
     },
   }),

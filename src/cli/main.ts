@@ -106,6 +106,11 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./connectors.ts')).connectorCommands,
   },
   {
+    name: 'audit',
+    description: 'the audit trail: list and filter it, export it as CSV or JSON Lines',
+    load: async () => (await import('./audit.ts')).auditCommands,
+  },
+  {
     name: 'worker',
     description: 'run the jobs until SIGINT/SIGTERM (npm start also runs them, unless RUN_WORKER=0)',
     load: async () => (await import('./worker.ts')).workerCommands,

@@ -25,7 +25,7 @@ export const orderCommands: CommandSpec[] = [
     description: 'an order of any brand and its status history',
     args: [TRACKING_REF],
     async run(ctx) {
-      const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'));
+      const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'), ctx.by);
       ctx.out(describe(order), { brand_id: order.brandId, order: ctx.deps.orders.detailJson(order) });
     },
   }),
@@ -40,6 +40,7 @@ export const orderCommands: CommandSpec[] = [
         requireArg(ctx, 0, 'TRACKING_REF'),
         requireArg(ctx, 1, 'STATUS'),
         note,
+        ctx.by,
       );
       ctx.out(`${order.trackingRef} is now ${order.status}`, {
         brand_id: order.brandId,

@@ -52,7 +52,7 @@ export const pickupCommands: CommandSpec[] = [
         .split(',')
         .map((r) => r.trim())
         .filter((r) => r !== '');
-      const pickup = await ctx.deps.pickups.close(requireArg(ctx, 0, 'PICKUP_ID'), scanned);
+      const pickup = await ctx.deps.pickups.close(requireArg(ctx, 0, 'PICKUP_ID'), scanned, ctx.by);
       ctx.out(describe(pickup), { brand_id: pickup.brandId, pickup: pickupJson(pickup) });
     },
   }),

@@ -1,4 +1,4 @@
-import { normaliseEmail, parsePhone } from '../domain/orders/order-input.ts';
+import { parsePhone } from '../domain/orders/order-input.ts';
 import type { ErasureReport } from '../domain/privacy/recipient-data-service.ts';
 import { MESSAGE_LOG_SETTING } from '../domain/privacy/retention-periods.ts';
 import { type CommandSpec, command, optionalFlag, requireArg, table, UsageError } from './context.ts';
@@ -54,7 +54,7 @@ export const recipientCommands: CommandSpec[] = [
       const report = await ctx.deps.recipientData.erase({
         email,
         phone,
-        by: { kind: 'operator', via: 'cli' },
+        by: ctx.by,
       });
       const what = email !== null ? 'e-mail address' : 'phone number';
       const days = ctx.deps.config.retention.messageLogDays;
@@ -97,23 +97,21 @@ export const recipientCommands: CommandSpec[] = [
       const phone = optionalFlag(ctx, 'phone');
       if ((email === null) === (phone === null))
         throw new UsageError('give --email or --phone (one of them)');
-      if (email !== null) {
-        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
-          throw new UsageError('--email must be an e-mail address');
-        await ctx.deps.recipientOptOuts.optOut('email', normaliseEmail(email)!, 'operator');
+      if (email !== null && (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254))
+        throw new UsageError('--email must be an e-mail address');
+      if (phone !== null) {
+        try {
+          parsePhone(phone);
+        } catch {
+          throw new UsageError(
+            '--phone must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"',
+          );
+        }
+      }
+      const { channel, address } = await ctx.deps.recipientData.optOut({ email, phone, by: ctx.by });
+      if (channel === 'email')
         ctx.out(`No more e-mails to ${email}, from any brand.`, { channel: 'email', opted_out: true });
-        return;
-      }
-      let number: string | null;
-      try {
-        number = parsePhone(phone);
-      } catch {
-        throw new UsageError(
-          '--phone must be a valid phone number, e.g. "06 12 34 56 78" or "+33 6 12 34 56 78"',
-        );
-      }
-      await ctx.deps.recipientOptOuts.optOut('sms', number!, 'operator');
-      ctx.out(`No more SMS to ${number}, from any brand.`, { channel: 'sms', opted_out: true });
+      else ctx.out(`No more SMS to ${address}, from any brand.`, { channel: 'sms', opted_out: true });
     },
   }),
   command({
@@ -122,7 +120,11 @@ export const recipientCommands: CommandSpec[] = [
     description: "the messages decided for an order's recipient: step, channel, status, why not sent",
     args: [{ name: 'TRACKING_REF', description: 'the order (DLV-…)' }],
     async run(ctx) {
-      const order = await ctx.deps.orders.getAnyBrand(requireArg(ctx, 0, 'TRACKING_REF'));
+      const order = await ctx.deps.orders.getAnyBrand(
+        requireArg(ctx, 0, 'TRACKING_REF'),
+        ctx.by,
+        'notifications',
+      );
       const messages = await ctx.deps.recipientNotifications.ofOrder(order.id);
       const human =
         messages.length === 0

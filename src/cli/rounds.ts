@@ -30,10 +30,10 @@ export const roundCommands: CommandSpec[] = [
       assign: { description: 'give each round without a courier to an enabled courier, round-robin' },
     },
     async run(ctx) {
-      const rounds = await ctx.deps.rounds.plan({
-        date: requireFlag(ctx, 'date'),
-        assign: ctx.flags.assign === true,
-      });
+      const rounds = await ctx.deps.rounds.plan(
+        { date: requireFlag(ctx, 'date'), assign: ctx.flags.assign === true },
+        ctx.by,
+      );
       ctx.out(roundsTable(rounds), { rounds });
     },
   }),
@@ -43,7 +43,7 @@ export const roundCommands: CommandSpec[] = [
     description: "a day's rounds, their couriers and stops",
     flags: { date: { value: 'YYYY-MM-DD', description: 'the day', required: true } },
     async run(ctx) {
-      const rounds = await ctx.deps.rounds.list(requireFlag(ctx, 'date'));
+      const rounds = await ctx.deps.rounds.list(requireFlag(ctx, 'date'), ctx.by);
       ctx.out(roundsTable(rounds), { rounds });
     },
   }),
@@ -56,7 +56,11 @@ export const roundCommands: CommandSpec[] = [
       { name: 'COURIER', description: 'the courier (cou_…) or its e-mail' },
     ],
     async run(ctx) {
-      const round = await ctx.deps.rounds.assign(requireArg(ctx, 0, 'ROUND'), requireArg(ctx, 1, 'COURIER'));
+      const round = await ctx.deps.rounds.assign(
+        requireArg(ctx, 0, 'ROUND'),
+        requireArg(ctx, 1, 'COURIER'),
+        ctx.by,
+      );
       ctx.out(`${round.id}  ${round.name}  → ${round.courier_id}`, { round });
     },
   }),

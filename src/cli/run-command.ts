@@ -6,6 +6,7 @@ import type { Pool } from '../db/pool.ts';
 import type { Deps } from '../deps.ts';
 import { isAppError } from '../errors.ts';
 import { NoEmbeddedDatabaseError } from '../infra/embedded-postgres.ts';
+import { cliAuthor } from './author.ts';
 import { type CommandContext, type CommandSpec, UsageError } from './context.ts';
 import { terminalLines } from './terminal-text.ts';
 
@@ -79,6 +80,7 @@ export async function runCommand(spec: CommandSpec, parsed: ParsedCommand): Prom
       deps: opened.deps as Deps,
       database: opened.database,
       migrated: opened.migrated,
+      by: cliAuthor(),
       args: parsed.args,
       flags: parsed.flags,
       json,

@@ -26,7 +26,7 @@ export const sortCodeCommands: CommandSpec[] = [
       } catch (err) {
         throw new AppError('invalid_request', `cannot read ${file}: ${(err as Error).message}`);
       }
-      const { rules } = await ctx.deps.labels.importSortCodes(text, format);
+      const { rules } = await ctx.deps.labels.importSortCodes(text, format, ctx.by);
       ctx.out(
         `Imported ${rules} sort-code rule(s); labels printed from now on use them (other postcodes get the default zone code).`,
         { rules },

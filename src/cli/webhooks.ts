@@ -99,7 +99,10 @@ export const webhookCommands: CommandSpec[] = [
     async run(ctx) {
       const url = requireFlag(ctx, 'url');
       const { endpoint, secret } = await ctx.deps.webhooks
-        .add({ brandId: requireFlag(ctx, 'brand'), url, events: optionalFlag(ctx, 'events') ?? undefined })
+        .add(
+          { brandId: requireFlag(ctx, 'brand'), url, events: optionalFlag(ctx, 'events') ?? undefined },
+          ctx.by,
+        )
         .catch((err: unknown) => {
           throw withInsecureHint(err, url);
         });
@@ -134,7 +137,7 @@ export const webhookCommands: CommandSpec[] = [
     description: 'disable an endpoint; its pending deliveries are not sent',
     args: [ENDPOINT_ID],
     async run(ctx) {
-      const endpoint = await ctx.deps.webhooks.disable(requireArg(ctx, 0, 'ENDPOINT_ID'));
+      const endpoint = await ctx.deps.webhooks.disable(requireArg(ctx, 0, 'ENDPOINT_ID'), ctx.by);
       ctx.out(`Disabled ${endpoint.id}; pending deliveries to it will not be sent.`, endpointJson(endpoint));
     },
   }),
@@ -143,7 +146,7 @@ export const webhookCommands: CommandSpec[] = [
     description: 'enable an endpoint again (webhooks replay --since sends what it missed)',
     args: [ENDPOINT_ID],
     async run(ctx) {
-      const endpoint = await ctx.deps.webhooks.enable(requireArg(ctx, 0, 'ENDPOINT_ID'));
+      const endpoint = await ctx.deps.webhooks.enable(requireArg(ctx, 0, 'ENDPOINT_ID'), ctx.by);
       ctx.out(
         `Enabled ${endpoint.id}. Events it missed are resent with: dlv webhooks replay --since TIME --endpoint ${endpoint.id}`,
         endpointJson(endpoint),
@@ -155,7 +158,10 @@ export const webhookCommands: CommandSpec[] = [
     description: 'a new signing secret, printed once; the previous one also signs for 24 hours',
     args: [ENDPOINT_ID],
     async run(ctx) {
-      const { endpoint, secret } = await ctx.deps.webhooks.rotateSecret(requireArg(ctx, 0, 'ENDPOINT_ID'));
+      const { endpoint, secret } = await ctx.deps.webhooks.rotateSecret(
+        requireArg(ctx, 0, 'ENDPOINT_ID'),
+        ctx.by,
+      );
       ctx.out(
         [
           `New signing secret for ${endpoint.id} (shown once): ${secret}`,
@@ -181,13 +187,17 @@ export const webhookCommands: CommandSpec[] = [
       }
       if (deliveryId !== null) {
         if (ctx.flags.endpoint !== undefined) throw new UsageError('--endpoint goes with --since only');
-        const replay = await ctx.deps.webhooks.replayDelivery(deliveryId);
+        const replay = await ctx.deps.webhooks.replayDelivery(deliveryId, ctx.by);
         ctx.out(`Replaying ${replay.eventId} to ${replay.endpointId} as delivery ${replay.id}.`, {
           deliveries: [deliveryJson(replay)],
         });
         return;
       }
-      const ids = await ctx.deps.webhooks.replaySince(parseSince(since!), optionalFlag(ctx, 'endpoint'));
+      const ids = await ctx.deps.webhooks.replaySince(
+        parseSince(since!),
+        optionalFlag(ctx, 'endpoint'),
+        ctx.by,
+      );
       ctx.out(`Replaying ${ids.length} deliveries.`, { count: ids.length, delivery_ids: ids });
     },
   }),
@@ -233,7 +243,7 @@ Set one up with: dlv webhooks add --brand BRAND --url URL --events EVENTS\nor op
     flags: { declined: { description: 'declined rather than done' } },
     async run(ctx) {
       const status = ctx.flags.declined === true ? 'declined' : 'done';
-      const closed = await ctx.deps.webhookRequests.close(requireArg(ctx, 0, 'REQUEST_ID'), status);
+      const closed = await ctx.deps.webhookRequests.close(requireArg(ctx, 0, 'REQUEST_ID'), status, ctx.by);
       ctx.out(`Request ${closed.id} of ${closed.brandId} is ${closed.status}.`, {
         request: requestJson(closed),
       });

@@ -4,6 +4,7 @@ import { type JobQueue, jobQueueOn } from '../infra/queue/job-queue.ts';
 import { appendEvents } from './outbox-sql.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 import { apiKeysRepository } from './repositories/api-keys-repository.ts';
+import { auditRepository } from './repositories/audit-repository.ts';
 import { brandsRepository } from './repositories/brands-repository.ts';
 import { type ConnectionsRepository, connectionsRepository } from './repositories/connections-repository.ts';
 import {
@@ -52,6 +53,7 @@ export interface Stores extends DomainStores {
 export function storesOn(db: Queryable): Stores {
   return {
     apiKeys: apiKeysRepository(db),
+    audit: auditRepository(db),
     brands: brandsRepository(db),
     connections: connectionsRepository(db),
     connectorSync: connectorSyncRepository(db),
@@ -80,6 +82,14 @@ export function storesOn(db: Queryable): Stores {
     webhookRequests: webhookRequestsRepository(db),
     webhookSubscriptions: webhookSubscriptionsRepository(db),
   };
+}
+
+/**
+ * A unit of work over the stores `on` builds for a transaction's client: for a service whose stores
+ * are not all in `Stores` (the recipients' settings, the sort codes), with the audit trail's beside.
+ */
+export function transactWith<S>(pool: Pool, on: (client: Queryable) => S): UnitOfWork<S> {
+  return (work) => withTransaction(pool, (client) => work(on(client)));
 }
 
 /** The unit of work (domain/shared/stores.ts) on every store. */

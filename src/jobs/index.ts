@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { ACCOUNT_RESET_MAIL } from './account-reset-mail.ts';
 import { ANONYMISE_RECIPIENT_DATA } from './anonymise-recipient-data.ts';
 import { CHECK_ADDRESSES } from './check-addresses.ts';
+import { AUDIT_PARTITIONS } from './audit-partitions.ts';
 import { CLEANUP_ACCOUNTS } from './cleanup-accounts.ts';
 import { CLEANUP_IDEMPOTENCY_KEYS } from './cleanup-idempotency-keys.ts';
 import { CLEANUP_ORDER_QUEUES } from './cleanup-order-queues.ts';
@@ -41,6 +42,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   EINVOICE_REPORT_PAYMENT,
   EINVOICES_SYNC,
   CHECK_ADDRESSES,
+  AUDIT_PARTITIONS,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,
   RECOVER_STALLED_JOBS,

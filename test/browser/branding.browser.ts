@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../support/account-browser.ts';
 import { createBrandWithKey } from '../support/app.ts';
+import { testOperator } from '../support/audit.ts';
 import { createOrder } from '../support/orders.ts';
 import { linkShop } from '../support/shopify.ts';
 import { DOC_SHOTS, hasChromium, newPage, openStage, type Stage, signIn } from './support.ts';
@@ -82,8 +83,8 @@ describe.skipIf(!hasChromium)('brand settings and the branded tracking page (Chr
 
     // The recipient's page, on a phone.
     const ref = (await createOrder(stage.t.app, brand)).data.trackingRef;
-    await stage.t.deps.orders.setStatus(ref, 'picked_up', null);
-    await stage.t.deps.orders.setStatus(ref, 'in_transit', null);
+    await stage.t.deps.orders.setStatus(ref, 'picked_up', null, testOperator);
+    await stage.t.deps.orders.setStatus(ref, 'in_transit', null, testOperator);
     const { rows } = await stage.t.pool.query('SELECT tracking_token FROM orders WHERE tracking_ref = $1', [
       ref,
     ]);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Runner, startWorker } from '../../src/worker.ts';
 import { createUser, PASSWORD } from '../support/account-browser.ts';
 import { buildTestApp, call, type TestApp } from '../support/app.ts';
+import { testOperator } from '../support/audit.ts';
 import { POPPLER } from '../support/pdf-pages.ts';
 import { createScratchDatabase } from '../support/scratch-database.ts';
 import { eventually, type Receiver, startReceiver, verifyWith } from '../support/webhook-receiver.ts';
@@ -76,8 +77,9 @@ describe.skipIf(!hasChromium || !POPPLER)('the courier journey (Chromium, phone,
     runner = await startWorker(t.deps, { pollIntervalMs: 100, concurrency: 2 });
     label = await orderWithLabel(t.deps, 'Jeanne Martin');
     refs.push(label.order.trackingRef);
-    webhookSecret = (await t.deps.webhooks.add({ brandId: label.brand.brandId, url: receiver.url('/brand') }))
-      .secret;
+    webhookSecret = (
+      await t.deps.webhooks.add({ brandId: label.brand.brandId, url: receiver.url('/brand') }, testOperator)
+    ).secret;
     for (const recipient of ['Paul Durand', 'Amina Diallo']) {
       const order = await t.deps.orders.create(
         { id: label.brand.brandId, defaultPickupAddress: '1 rue de Rivoli 75001 Paris' },

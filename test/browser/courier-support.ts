@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Deps } from '../../src/deps.ts';
 import { createBrandWithKey, TEST_PICKUP_ADDRESS } from '../support/app.ts';
+import { testOperator } from '../support/audit.ts';
 import { pdfPagesToPng } from '../support/pdf-pages.ts';
 import { writeY4m } from '../support/y4m.ts';
 import { launchChromium } from './support.ts';
@@ -124,7 +125,7 @@ export async function newCourier(
   locale: 'fr' | 'en' = 'en',
 ): Promise<TestCourier> {
   const email = `courier.${Date.now()}.${++couriers}@dlv.example.com`;
-  const { courier, oneTimePassword } = await deps.couriers.add({ email, name, locale });
+  const { courier, oneTimePassword } = await deps.couriers.add({ email, name, locale }, testOperator);
   return {
     id: courier.id,
     email,

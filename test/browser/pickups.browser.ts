@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickupDateFor, pickupIdFor } from '../../src/domain/pickups/pickup-day.ts';
 import { createUser } from '../support/account-browser.ts';
 import { TEST_PICKUP_ADDRESS } from '../support/app.ts';
+import { testOperator } from '../support/audit.ts';
 import { hasChromium, newPage, openStage, type Stage, shoot, signIn } from './support.ts';
 
 /** The pickups page in a real browser: a closed pickup's missing parcel, its manifest PDF, a request. */
@@ -33,7 +34,7 @@ describe.skipIf(!hasChromium)('account pickups (Chromium)', () => {
     // 16:00 in Paris on that day (15:00 UTC in winter, 14:00 in summer: 15:00 UTC is 16:00 or 17:00).
     offset = Date.parse(`${day}T15:00:00Z`) - Date.now();
     const id = pickupIdFor(owner.brandId, TEST_PICKUP_ADDRESS, day);
-    const closed = await deps.pickups.close(id, refs.slice(0, 2));
+    const closed = await deps.pickups.close(id, refs.slice(0, 2), testOperator);
     expect(closed.status).toBe('partially_collected');
 
     const page = await newPage(stage);
@@ -70,13 +71,17 @@ describe.skipIf(!hasChromium)('account pickups (Chromium)', () => {
 
   it('asks for a collection with the form, without JavaScript', async () => {
     const owner = await createUser(stage.t.deps, { role: 'owner' });
-    await stage.t.deps.brands.updateCompany(owner.brandId, {
-      legalName: '',
-      billingAddress: '',
-      siren: '',
-      vatNumber: '',
-      pickupAddress: TEST_PICKUP_ADDRESS,
-    });
+    await stage.t.deps.brands.updateCompany(
+      owner.brandId,
+      {
+        legalName: '',
+        billingAddress: '',
+        siren: '',
+        vatNumber: '',
+        pickupAddress: TEST_PICKUP_ADDRESS,
+      },
+      testOperator,
+    );
     const context = await stage.browser.newContext({ javaScriptEnabled: false, locale: 'en-GB' });
     const page = await context.newPage();
     await signIn(page, stage, owner.email);

@@ -6,6 +6,7 @@ import { daysOffered } from '../../src/domain/recipients/delivery-choices.ts';
 import { deliverWebhook } from '../../src/jobs/webhooks-deliver.ts';
 import { fanOutWebhookEvent } from '../../src/jobs/webhooks-fan-out.ts';
 import { createBrandWithKey, TEST_PICKUP_ADDRESS, type TestBrand } from '../support/app.ts';
+import { testOperator } from '../support/audit.ts';
 import { buildSelfServiceApp, type SelfServiceTestApp } from '../support/self-service.ts';
 import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
 import { watchPage } from './courier-support.ts';
@@ -39,7 +40,9 @@ describe.skipIf(!hasChromium)('the recipient changes the delivery (Chromium, pho
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     receiver = await startReceiver();
     brand = await createBrandWithKey(t.deps, { name: 'Maison Lumière' });
-    secret = (await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url('/brand') })).secret;
+    secret = (
+      await t.deps.webhooks.add({ brandId: brand.brandId, url: receiver.url('/brand') }, testOperator)
+    ).secret;
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -59,8 +62,8 @@ describe.skipIf(!hasChromium)('the recipient changes the delivery (Chromium, pho
         delivery_email: EMAIL,
       },
     );
-    await t.deps.orders.setStatus(created.trackingRef, 'picked_up', null);
-    await t.deps.orders.setStatus(created.trackingRef, 'in_transit', null);
+    await t.deps.orders.setStatus(created.trackingRef, 'picked_up', null, testOperator);
+    await t.deps.orders.setStatus(created.trackingRef, 'in_transit', null, testOperator);
     const { rows } = await t.pool.query(
       "SELECT tracking_token, to_char(promised_date, 'YYYY-MM-DD') AS promised FROM orders WHERE tracking_ref = $1",
       [created.trackingRef],
@@ -162,18 +165,24 @@ describe.skipIf(!hasChromium)('the recipient changes the delivery (Chromium, pho
     // The new day: the courier's round carries both parcels; the door code is on that stop only.
     now = new Date(`${newDay}T07:30:00Z`);
     const email = `courier.${Date.now()}@dlv.example.com`;
-    const { courier } = await t.deps.couriers.add({
-      email,
-      name: 'Karim Benali',
-      password: 'correct-horse-battery-42',
-      locale: 'en',
-    });
-    await t.deps.rounds.create({
-      date: newDay,
-      name: `PAR-11 (${mine.ref.slice(4, 8)})`,
-      courierId: courier.id,
-      stops: [{ tracking_ref: neighbour.ref }, { tracking_ref: mine.ref }],
-    });
+    const { courier } = await t.deps.couriers.add(
+      {
+        email,
+        name: 'Karim Benali',
+        password: 'correct-horse-battery-42',
+        locale: 'en',
+      },
+      testOperator,
+    );
+    await t.deps.rounds.create(
+      {
+        date: newDay,
+        name: `PAR-11 (${mine.ref.slice(4, 8)})`,
+        courierId: courier.id,
+        stops: [{ tracking_ref: neighbour.ref }, { tracking_ref: mine.ref }],
+      },
+      testOperator,
+    );
     const app = await phone('en-GB');
     await app.goto(`${origin}/courier/`);
     await app.waitForURL(`${origin}/courier/login`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../support/account-browser.ts';
 import { TEST_PICKUP_ADDRESS } from '../support/app.ts';
+import { testOperator } from '../support/audit.ts';
 import { type FakePrestaShop, startFakePrestaShop } from '../support/fake-prestashop.ts';
 import { CONNECTOR_KEY } from '../support/shopify.ts';
 import { hasChromium, newPage, openStage, type Stage, shoot, signIn } from './support.ts';
@@ -25,7 +26,10 @@ describe.skipIf(!hasChromium)('the Shops page with a PrestaShop shop (Chromium)'
 
   it('links a shop, shows its secret once, its poll and pushes, and makes a new secret', async () => {
     const { deps } = stage.t;
-    const brand = await deps.brands.create({ name: 'Maison Lumière', pickupAddress: TEST_PICKUP_ADDRESS });
+    const brand = await deps.brands.create(
+      { name: 'Maison Lumière', pickupAddress: TEST_PICKUP_ADDRESS },
+      testOperator,
+    );
     const user = await createUser(deps, { brandId: brand.id });
     fake.addShop('maison-lumiere');
     const key = fake.createKey('maison-lumiere').key;

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
 import { startWorker } from '../../src/worker.ts';
+import { testOperator } from '../support/audit.ts';
 import { startFakeAfnorPa } from '../support/fake-afnor-pa.ts';
 import { DLV_BIN } from '../support/run-cli.ts';
 import { eventually } from '../support/webhook-receiver.ts';
@@ -36,17 +37,24 @@ describe('crash safety: a worker killed with SIGKILL in the middle of an e-invoi
     lastMonth.setUTCDate(12);
     lastMonth.setUTCHours(10);
     const deps = createDeps(config, pool, () => lastMonth);
-    const brand = await deps.brands.create({
-      name: 'Chaos Factur-X',
-      pickupAddress: '1 rue de Rivoli 75001 Paris',
-    });
-    await deps.brands.updateCompany(brand.id, {
-      legalName: '',
-      billingAddress: '3 rue de Rivoli\n75004 Paris',
-      siren: '732829320',
-      vatNumber: 'FR44732829320',
-      pickupAddress: '1 rue de Rivoli 75001 Paris',
-    });
+    const brand = await deps.brands.create(
+      {
+        name: 'Chaos Factur-X',
+        pickupAddress: '1 rue de Rivoli 75001 Paris',
+      },
+      testOperator,
+    );
+    await deps.brands.updateCompany(
+      brand.id,
+      {
+        legalName: '',
+        billingAddress: '3 rue de Rivoli\n75004 Paris',
+        siren: '732829320',
+        vatNumber: 'FR44732829320',
+        pickupAddress: '1 rue de Rivoli 75001 Paris',
+      },
+      testOperator,
+    );
     for (let i = 0; i < 3; i++)
       await deps.orders.create(brand, {
         customer_email: 'c@example.com',

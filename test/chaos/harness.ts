@@ -14,6 +14,7 @@ export { freePort };
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
+import { testOperator } from '../support/audit.ts';
 import { type SpawnedServer, spawnServer } from '../support/spawn-server.ts';
 
 /**
@@ -155,8 +156,14 @@ async function prepareDatabase(url: string): Promise<TestBrand> {
   try {
     await migrate(pool);
     const deps = createDeps(loadConfig({ DATABASE_URL: url }), pool);
-    const brand = await deps.brands.create({ name: 'Chaos', pickupAddress: '1 rue de Rivoli 75001 Paris' });
-    const key = await deps.apiKeys.create({ brandId: brand.id, scopes: 'orders:read,orders:write' });
+    const brand = await deps.brands.create(
+      { name: 'Chaos', pickupAddress: '1 rue de Rivoli 75001 Paris' },
+      testOperator,
+    );
+    const key = await deps.apiKeys.create(
+      { brandId: brand.id, scopes: 'orders:read,orders:write' },
+      testOperator,
+    );
     return { brandId: brand.id, key: key.key };
   } finally {
     await pool.end();

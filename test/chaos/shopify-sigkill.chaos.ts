@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
 import { RECOVER_STALLED_JOBS } from '../../src/jobs/recover-stalled-jobs.ts';
+import { testOperator } from '../support/audit.ts';
 import { type FakeShopify, startFakeShopify } from '../support/fake-shopify.ts';
 import { spawnServer } from '../support/spawn-server.ts';
 import { freePort, killApi, type RunningApi, sleep, useOwnedCluster } from './harness.ts';
@@ -113,7 +114,8 @@ describe('crash safety: the service killed with SIGKILL while 100 orders/paid we
     const { rows: refs } = await db.query('SELECT tracking_ref FROM orders WHERE brand_id = $1', [
       state.brand.brandId,
     ]);
-    for (const { tracking_ref } of refs) await operator.orders.setStatus(tracking_ref, 'picked_up', null);
+    for (const { tracking_ref } of refs)
+      await operator.orders.setStatus(tracking_ref, 'picked_up', null, testOperator);
 
     let counts = { orders: 0, fulfilled: 0 };
     for (;;) {

@@ -6,6 +6,7 @@ import { createPool } from '../../src/db/pool.ts';
 import { createDeps } from '../../src/deps.ts';
 import { QUEUED_JOBS } from '../../src/infra/queue/queue-sql.ts';
 import { startWorker } from '../../src/worker.ts';
+import { testOperator } from '../support/audit.ts';
 import { DLV_BIN } from '../support/run-cli.ts';
 import { eventually, startReceiver } from '../support/webhook-receiver.ts';
 import { useOwnedCluster } from './harness.ts';
@@ -25,10 +26,13 @@ describe('crash safety: a worker killed with SIGKILL with jobs and webhook sends
     let holding = true;
     const receiver = await startReceiver(() => (holding ? 'hold' : { status: 200 }));
     cleanup.push(() => receiver.close());
-    const { endpoint } = await deps.webhooks.add({
-      brandId: state.brand.brandId,
-      url: receiver.url('/hooks'),
-    });
+    const { endpoint } = await deps.webhooks.add(
+      {
+        brandId: state.brand.brandId,
+        url: receiver.url('/hooks'),
+      },
+      testOperator,
+    );
     const create = async (n: number) => {
       for (let i = 0; i < n; i++)
         await deps.orders.create({ id: state.brand.brandId, defaultPickupAddress: PICKUP }, ORDER);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../src/deps.ts';
 import type { Role } from '../../src/domain/accounts/user.ts';
+import { testOperator } from './audit.ts';
 
 export interface PageResponse {
   status: number;
@@ -104,7 +105,8 @@ export async function createUser(
   options: { role?: Role; brandId?: string; verified?: boolean } = {},
 ) {
   const email = uniqueEmail(options.role ?? 'owner');
-  const brandId = options.brandId ?? (await deps.brands.create({ name: `Account brand ${++counter}` })).id;
+  const brandId =
+    options.brandId ?? (await deps.brands.create({ name: `Account brand ${++counter}` }, testOperator)).id;
   const { hashPassword } = await import('../../src/domain/accounts/password.ts');
   const { prefixedId } = await import('../../src/domain/ids.ts');
   const { storesOn } = await import('../../src/db/stores.ts');

@@ -8,6 +8,7 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { type Clock, createDeps, type Deps } from '../../src/deps.ts';
 import { SCOPES, type Scope } from '../../src/domain/api-keys/keys.ts';
+import { testOperator } from './audit.ts';
 
 export const API = '/public/v1';
 
@@ -114,15 +115,25 @@ export async function createBrandWithKey(
   } = {},
 ): Promise<TestBrand> {
   const pickupAddress = options.pickupAddress === undefined ? TEST_PICKUP_ADDRESS : options.pickupAddress;
-  const brand = await deps.brands.create({ name: options.name ?? `Test brand ${++counter}`, pickupAddress });
+  const brand = await deps.brands.create(
+    { name: options.name ?? `Test brand ${++counter}`, pickupAddress },
+    testOperator,
+  );
   if (options.company !== null) {
-    await deps.brands.updateCompany(brand.id, {
-      ...(options.company ?? TEST_COMPANY),
-      pickupAddress: pickupAddress ?? '',
-    });
+    await deps.brands.updateCompany(
+      brand.id,
+      {
+        ...(options.company ?? TEST_COMPANY),
+        pickupAddress: pickupAddress ?? '',
+      },
+      testOperator,
+    );
   }
-  if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true);
-  const key = await deps.apiKeys.create({ brandId: brand.id, scopes: options.scopes ?? [...SCOPES] });
+  if (options.webhooksAllowed !== false) await deps.brands.setWebhooksAllowed(brand.id, true, testOperator);
+  const key = await deps.apiKeys.create(
+    { brandId: brand.id, scopes: options.scopes ?? [...SCOPES] },
+    testOperator,
+  );
   return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };
 }
 

@@ -7,6 +7,7 @@ import { prefixedId } from '../../src/domain/ids.ts';
 import { prepareProofFiles } from '../../src/domain/proofs/proof-files.ts';
 import { fsObjectStore } from '../../src/infra/object-store/fs-object-store.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
+import { testOperator } from './audit.ts';
 import { createOrder } from './orders.ts';
 
 /** An app whose proof files go to a temporary DATA_DIR, and a look into that directory's objects. */
@@ -84,7 +85,7 @@ export async function orderAtTheDoor(t: TestApp, brand?: TestBrand) {
   const created = await createOrder(t.app, owner);
   const ref = created.data.trackingRef as string;
   for (const status of ['picked_up', 'in_transit', 'out_for_delivery'])
-    await t.deps.orders.setStatus(ref, status, null);
+    await t.deps.orders.setStatus(ref, status, null, testOperator);
   const { rows } = await t.pool.query<{ id: number; tracking_token: string }>(
     'SELECT id, tracking_token FROM orders WHERE tracking_ref = $1',
     [ref],
@@ -95,7 +96,7 @@ export async function orderAtTheDoor(t: TestApp, brand?: TestBrand) {
 /** An order delivered, with its attempt (photo and signature unless told otherwise). */
 export async function deliveredOrder(t: TestApp, options: AttemptOptions & { brand?: TestBrand } = {}) {
   const order = await orderAtTheDoor(t, options.brand);
-  await t.deps.orders.setStatus(order.ref, 'delivered', null);
+  await t.deps.orders.setStatus(order.ref, 'delivered', null, testOperator);
   const attempt = await recordAttempt(t, order.orderId, options);
   return { ...order, attempt };
 }

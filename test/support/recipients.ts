@@ -17,11 +17,12 @@ import { taskList } from '../../src/jobs/index.ts';
 import type { JobHelpers } from '../../src/jobs/job.ts';
 import { NOTIFY_RECIPIENT_SPEC } from '../../src/jobs/job-names.ts';
 import { testConfig } from './app.ts';
+import { testOperator } from './audit.ts';
 import { queuedJobs, runQueuedJobs } from './queued-jobs.ts';
 import { startSmtpReceiver } from './smtp-receiver.ts';
 
 export const BASE = 'https://dlv.example.com';
-const OPERATOR: ScanActor = { courierId: null, locale: 'en' };
+const OPERATOR: ScanActor = { courierId: null, locale: 'en', by: testOperator };
 
 /**
  * An SmsSender that keeps what it is given; `failWith` decides the next answers (an error to throw,

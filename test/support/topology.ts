@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { createDeps, type Deps } from '../../src/deps.ts';
 import { freePort } from '../../src/infra/embedded-postgres.ts';
+import { testOperator } from './audit.ts';
 import {
   type ComposeFile,
   environmentOf,
@@ -290,8 +291,14 @@ export async function createTopologyBrand(
 ): Promise<TopologyBrand & { deps: Deps; close(): Promise<void> }> {
   const pool = createPool(databaseUrl, 2);
   const deps = createDeps(loadConfig({ DATABASE_URL: databaseUrl, WEBHOOKS_ALLOW_INSECURE: '1' }), pool);
-  const brand = await deps.brands.create({ name: 'Topology', pickupAddress: '1 rue de Rivoli 75001 Paris' });
-  await deps.brands.setWebhooksAllowed(brand.id, true);
-  const key = await deps.apiKeys.create({ brandId: brand.id, scopes: 'orders:read,orders:write' });
+  const brand = await deps.brands.create(
+    { name: 'Topology', pickupAddress: '1 rue de Rivoli 75001 Paris' },
+    testOperator,
+  );
+  await deps.brands.setWebhooksAllowed(brand.id, true, testOperator);
+  const key = await deps.apiKeys.create(
+    { brandId: brand.id, scopes: 'orders:read,orders:write' },
+    testOperator,
+  );
   return { brandId: brand.id, key: key.key, deps, close: () => pool.end() };
 }

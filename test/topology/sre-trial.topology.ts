@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDatabase, postOrder } from '../chaos/harness.ts';
+import { testOperator } from '../support/audit.ts';
 import {
   createTopologyBrand,
   startTopology,
@@ -45,11 +46,14 @@ describe.skipIf(!HAPROXY)('topology: the SRE trial (an API and a worker SIGKILLe
     console.log(`[topology] ${topology.summary}`);
     brand = await createTopologyBrand(topology.databaseUrl);
     receiver = await startReceiver();
-    await brand.deps.webhooks.add({
-      brandId: brand.brandId,
-      url: receiver.url('/hooks'),
-      events: 'order.created',
-    });
+    await brand.deps.webhooks.add(
+      {
+        brandId: brand.brandId,
+        url: receiver.url('/hooks'),
+        events: 'order.created',
+      },
+      testOperator,
+    );
     // Each API learns of the new endpoint from its listener cache's poll: an order created on each
     // one directly must reach the receiver before the trial starts.
     for (const api of topology.apis) {

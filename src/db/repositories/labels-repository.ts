@@ -1,7 +1,7 @@
 import type { LabelledOrder, LabelPrintStore, LabelStore } from '../../domain/labels/ports.ts';
 import type { SortCodeRule } from '../../domain/labels/sort-codes.ts';
 import { keyedOutboxCtes } from '../outbox-sql.ts';
-import { type Pool, type Queryable, withTransaction } from '../pool.ts';
+import { isPool, type Queryable, withTransaction } from '../pool.ts';
 import { ORDER_SELECT, toOrder } from './order-sql.ts';
 
 /** First prints recorded on `db`: the pool, or a caller's transaction (an Idempotency-Key's). */
@@ -30,12 +30,12 @@ export function labelPrintsOn(db: Queryable): LabelPrintStore {
 }
 
 /** Labels' storage (migration 0029): orders read for printing, their first print, the sort codes. */
-export function labelsRepository(pool: Pool): LabelStore {
+export function labelsRepository(db: Queryable): LabelStore {
   return {
-    ...labelPrintsOn(pool),
+    ...labelPrintsOn(db),
     async findOrders(brandId: string, trackingRefs: readonly string[]): Promise<LabelledOrder[]> {
       if (trackingRefs.length === 0) return [];
-      const { rows } = await pool.query<Record<string, unknown>>({
+      const { rows } = await db.query<Record<string, unknown>>({
         name: 'labels.findOrders',
         text: `SELECT ${ORDER_SELECT}, labelled_at FROM orders
           WHERE brand_id = $1 AND tracking_ref = ANY($2::text[])`,
@@ -45,7 +45,7 @@ export function labelsRepository(pool: Pool): LabelStore {
     },
 
     async sortCodes(): Promise<SortCodeRule[]> {
-      const { rows } = await pool.query<{ postcode_prefix: string; sort_code: string }>({
+      const { rows } = await db.query<{ postcode_prefix: string; sort_code: string }>({
         name: 'labels.sortCodes',
         text: 'SELECT postcode_prefix, sort_code FROM sort_codes ORDER BY postcode_prefix',
       });
@@ -53,7 +53,7 @@ export function labelsRepository(pool: Pool): LabelStore {
     },
 
     async replaceSortCodes(rules: readonly SortCodeRule[], at: Date): Promise<void> {
-      await withTransaction(pool, async (client) => {
+      const replace = async (client: Queryable) => {
         await client.query('DELETE FROM sort_codes');
         await client.query(
           `INSERT INTO sort_codes (postcode_prefix, sort_code, imported_at)
@@ -64,7 +64,9 @@ export function labelsRepository(pool: Pool): LabelStore {
             at,
           ],
         );
-      });
+      };
+      // On the pool, a transaction of its own; on a transaction's client, the caller's.
+      await (isPool(db) ? withTransaction(db, replace) : replace(db));
     },
   };
 }

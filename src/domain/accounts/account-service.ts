@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, fieldProblem, invalidField } from '../../errors.ts';
-import { brandService } from '../brands/brand-service.ts';
+import type { Author } from '../audit/actor.ts';
+import { validateBrandName } from '../brands/brand.ts';
+import { brandCreated, brandsIn } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
@@ -201,7 +203,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
 
   /** A team invitation's state: `taken` once its address has an account (another company's). */
   async function answerFor(stores: Stores, invitation: TeamInvitation): Promise<InvitationAnswer> {
-    const brandName = (await brandService(stores.brands).get(invitation.brandId)).name;
+    const brandName = (await brandsIn(stores).get(invitation.brandId)).name;
     return (await stores.users.emailTaken(invitation.email))
       ? { state: 'taken', brandName }
       : { state: 'live', brandName };
@@ -260,7 +262,11 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       const taken = new Error('e-mail taken');
       const created = await deps
         .transact(async (stores) => {
-          const brand = await brandService(stores.brands).create({ name: input.company });
+          const brand = await stores.brands.insert({
+            id: prefixedId('brd'),
+            name: validateBrandName(input.company),
+            defaultPickupAddress: null,
+          });
           const user = await stores.users.insert({
             id: prefixedId('usr'),
             brandId: brand.id,
@@ -269,6 +275,9 @@ export function accountService(deps: AccountServiceDeps): AccountService {
             role: 'owner',
           });
           if (!user) throw taken; // rolls the brand back with it
+          // The person signing up creates their brand: they are its author in the trail.
+          const by: Author = { actor: { kind: 'user', userId: user.id, brandId: brand.id }, origin: null };
+          await stores.audit.record(brandCreated(brand, by));
           return user;
         })
         .catch((err) => {
@@ -406,7 +415,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       // Nobody knows this password: the account opens only through the link.
       const passwordHash = await hashPassword(newSecret().token);
       const { user, brandName } = await deps.transact(async (stores) => {
-        const brand = await brandService(stores.brands).get(input.brandId);
+        const brand = await brandsIn(stores).get(input.brandId);
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
         const inserted = await stores.users.insert({
           id: prefixedId('usr'),
@@ -433,7 +442,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       const secret = newSecret();
       const at = clock();
       await deps.transact(async (stores) => {
-        const brand = await brandService(stores.brands).get(input.brandId);
+        const brand = await brandsIn(stores).get(input.brandId);
         if (brand.disabledAt) throw new AppError('invalid_request', `brand ${brand.id} is disabled`);
         await stores.teamInvitations.upsert({
           id: prefixedId('ivt'),

@@ -1,7 +1,8 @@
 import { AppError, fieldProblem, invalidField } from '../../errors.ts';
-import type { CreatedKey } from '../api-keys/api-key-service.ts';
+import { type CreatedKey, keyCreated, keyRevoked } from '../api-keys/api-key-service.ts';
 import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
 import type { ApiKeyRecord, ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
+import type { Author, RequestOrigin } from '../audit/actor.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Transact } from '../shared/stores.ts';
@@ -14,11 +15,20 @@ export const ROLL_GRACE = { now: 0, '1h': 3600_000, '24h': 24 * 3600_000, '7d': 
 export type RollGrace = keyof typeof ROLL_GRACE;
 const isRollGrace = (value: string): value is RollGrace => Object.hasOwn(ROLL_GRACE, value);
 
-/** Who acts on keys from the account area, and from where (kept in the key history). */
+/**
+ * Who acts on keys from the account area, and from where: kept in the key history (the address)
+ * and in the audit trail (the address, the browser, the request), where brand staff are actors too.
+ */
 interface KeyActor {
   user: User;
   ip: string | null;
+  origin: RequestOrigin | null;
 }
+
+const authorOf = (actor: KeyActor): Author => ({
+  actor: { kind: 'user', userId: actor.user.id, brandId: actor.user.brandId },
+  origin: actor.origin,
+});
 
 /** The keys page: a brand's API keys and their history, managed by the people allowed to. */
 export interface KeyManagement {
@@ -103,6 +113,7 @@ export function keyManagement(deps: {
           action: 'created',
           ip: actor.ip,
         });
+        await stores.audit.record(keyCreated(key, authorOf(actor)));
         return key;
       });
       return { ...record, key: generated.key };
@@ -133,6 +144,19 @@ export function keyManagement(deps: {
         const event = { brandId: old.brandId, userId: actor.user.id, ip: actor.ip };
         await stores.apiKeys.recordEvent({ ...event, keyId: old.id, action: 'rolled' });
         await stores.apiKeys.recordEvent({ ...event, keyId: key.id, action: 'created' });
+        await stores.audit.record(
+          {
+            action: 'api_key.rolled',
+            by: authorOf(actor),
+            object: { type: 'api_key', id: old.id },
+            brandId: old.brandId,
+            changes: {
+              expires_at: { before: old.expiresAt?.toISOString() ?? null, after: endsAt.toISOString() },
+            },
+            details: { replaced_by: key.id, grace },
+          },
+          keyCreated(key, authorOf(actor)),
+        );
         return key;
       });
       if (grace === 'now') deps.onRevoked(old.id);
@@ -143,7 +167,7 @@ export function keyManagement(deps: {
       const key = await this.find(actor.user, keyId);
       if (key.revokedAt) return;
       await deps.transact(async (stores) => {
-        await stores.apiKeys.revoke(key.id);
+        const revoked = await stores.apiKeys.revoke(key.id);
         await stores.apiKeys.recordEvent({
           brandId: key.brandId,
           keyId: key.id,
@@ -151,6 +175,7 @@ export function keyManagement(deps: {
           action: 'revoked',
           ip: actor.ip,
         });
+        if (revoked?.justRevoked) await stores.audit.record(keyRevoked(revoked, authorOf(actor)));
       });
       deps.onRevoked(key.id);
     },

@@ -1,4 +1,6 @@
 import { AppError } from '../../errors.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditEntry } from '../audit/ports.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Transact } from '../shared/stores.ts';
@@ -11,14 +13,15 @@ export interface CreatedKey extends ApiKeyRecord {
 }
 
 export interface ApiKeyService {
-  create(input: { brandId: string; scopes: string | readonly string[] }): Promise<CreatedKey>;
+  create(input: { brandId: string; scopes: string | readonly string[] }, by: Author): Promise<CreatedKey>;
   list(brandId: string): Promise<ApiKeyRecord[]>;
-  revoke(keyId: string): Promise<ApiKeyRecord>;
+  revoke(keyId: string, by: Author): Promise<ApiKeyRecord>;
 }
 
 /**
  * The operator's keys (`dlv keys`, the operations API). Each creation and revocation is written to
- * the brand's key history with no user (shown as made by the operator), in the same transaction.
+ * the brand's key history with no user (shown as made by the operator) and to the audit trail with
+ * who made it, in the same transaction.
  */
 export function apiKeyService(
   keys: ApiKeyStore,
@@ -28,7 +31,10 @@ export function apiKeyService(
   onRevoked: (keyId: string) => void = () => {},
 ): ApiKeyService {
   return {
-    async create(input: { brandId: string; scopes: string | readonly string[] }): Promise<CreatedKey> {
+    async create(
+      input: { brandId: string; scopes: string | readonly string[] },
+      by: Author,
+    ): Promise<CreatedKey> {
       const scopes = parseScopes(input.scopes);
       assertScopesGrantable(scopes, await brands.get(input.brandId));
       const generated = generateApiKey();
@@ -41,6 +47,7 @@ export function apiKeyService(
           scopes,
         });
         await tx.apiKeys.recordEvent(operatorEvent(inserted, 'created'));
+        await tx.audit.record(keyCreated(inserted, by));
         return inserted;
       });
       return { ...record, key: generated.key };
@@ -49,11 +56,14 @@ export function apiKeyService(
       await brands.get(brandId);
       return keys.listForBrand(brandId);
     },
-    async revoke(keyId: string): Promise<ApiKeyRecord> {
+    async revoke(keyId: string, by: Author): Promise<ApiKeyRecord> {
       const revoked = /^key_[0-9a-f]{16}$/.test(keyId)
         ? await transact(async (tx) => {
             const result = await tx.apiKeys.revoke(keyId);
-            if (result?.justRevoked) await tx.apiKeys.recordEvent(operatorEvent(result, 'revoked'));
+            if (result?.justRevoked) {
+              await tx.apiKeys.recordEvent(operatorEvent(result, 'revoked'));
+              await tx.audit.record(keyRevoked(result, by));
+            }
             return result;
           })
         : null;
@@ -64,6 +74,25 @@ export function apiKeyService(
     },
   };
 }
+
+/** A new key in the audit trail: its id, prefix and scopes (never the key, nor its digest). */
+export const keyCreated = (key: ApiKeyRecord, by: Author): AuditEntry => ({
+  action: 'api_key.created',
+  by,
+  object: { type: 'api_key', id: key.id },
+  brandId: key.brandId,
+  changes: { scopes: { before: null, after: [...key.scopes] } },
+  details: { prefix: key.prefix, name: key.name ?? null },
+});
+
+export const keyRevoked = (key: ApiKeyRecord, by: Author): AuditEntry => ({
+  action: 'api_key.revoked',
+  by,
+  object: { type: 'api_key', id: key.id },
+  brandId: key.brandId,
+  changes: { revoked_at: { before: null, after: key.revokedAt?.toISOString() ?? null } },
+  details: { prefix: key.prefix },
+});
 
 const operatorEvent = (key: ApiKeyRecord, action: 'created' | 'revoked') => ({
   brandId: key.brandId,

@@ -3,8 +3,11 @@ import { AppError, fieldProblem, validateAll } from '../../errors.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from '../accounts/password.ts';
 import type { RateLimiter } from '../accounts/ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from '../accounts/secrets.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { UnitOfWork } from '../shared/stores.ts';
 import {
   type Courier,
   type CourierSessionRecord,
@@ -41,28 +44,31 @@ export interface ActiveCourierSession {
 
 export interface CourierServiceDeps {
   couriers: CourierStore;
+  /** The operator's changes (add, disable, a new password) and their audit entries, in one transaction. */
+  transact: UnitOfWork<{ couriers: CourierStore; audit: AuditStore }>;
   /** Sign-in attempts, counted per courier and per address (the account area's buckets, own keys). */
   signInLimiter: RateLimiter;
   clock: Clock;
 }
 
+/** The operator's changes (add, disable, reset) are recorded in the audit trail with `by`. */
 export interface CourierService {
   /**
    * A new courier. Without a password, a one-time password is generated and given back (once:
    * only its hash is kept) for the operator to hand over.
    */
-  add(input: NewCourierInput): Promise<{ courier: Courier; oneTimePassword: string | null }>;
+  add(input: NewCourierInput, by: Author): Promise<{ courier: Courier; oneTimePassword: string | null }>;
   list(): Promise<Courier[]>;
   /** By id (`cou_…`) or e-mail; a 404 when neither. */
   get(idOrEmail: string): Promise<Courier>;
   /** Disables the courier and ends its sessions at once; its rounds stay (reassignable). Idempotent. */
-  disable(idOrEmail: string): Promise<Courier>;
+  disable(idOrEmail: string, by: Author): Promise<Courier>;
   /**
    * A new one-time password for a courier who lost theirs (or never used the first in time): its
    * sessions end, the old password stops working, and the next sign-in chooses their own. A
    * disabled courier is refused (422 `courier_disabled`).
    */
-  resetPassword(idOrEmail: string): Promise<{ courier: Courier; oneTimePassword: string }>;
+  resetPassword(idOrEmail: string, by: Author): Promise<{ courier: Courier; oneTimePassword: string }>;
   /**
    * A new session for the right e-mail and password of an enabled courier. With a one-time
    * password, the password is used up and the session can only choose the courier's own
@@ -152,7 +158,7 @@ export function courierService(deps: CourierServiceDeps): CourierService {
   }
 
   return {
-    async add(input) {
+    async add(input, by) {
       const fields = validateAll({
         email: () => validateEmail(input.email ?? ''),
         name: () => validateCourierName(input.name ?? ''),
@@ -162,11 +168,29 @@ export function courierService(deps: CourierServiceDeps): CourierService {
       const given = input.password ?? null;
       if (given !== null) checkPassword(given, fields.email);
       const password = given ?? oneTimePassword();
-      const courier = await couriers.insert({
-        id: prefixedId('cou'),
-        ...fields,
-        passwordHash: await hashPassword(password),
-        oneTimePasswordUntil: given === null ? oneTimeUntil() : null,
+      const passwordHash = await hashPassword(password);
+      const courier = await deps.transact(async (tx) => {
+        const added = await tx.couriers.insert({
+          id: prefixedId('cou'),
+          ...fields,
+          passwordHash,
+          oneTimePasswordUntil: given === null ? oneTimeUntil() : null,
+        });
+        // The courier's name, e-mail and phone are theirs: the trail says they were set, not what.
+        if (added)
+          await tx.audit.record({
+            action: 'courier.added',
+            by,
+            object: { type: 'courier', id: added.id },
+            changes: {
+              name: 'changed',
+              email: 'changed',
+              ...(added.phone ? { phone: 'changed' as const } : {}),
+              locale: { before: null, after: added.locale },
+            },
+            details: { one_time_password: given === null },
+          });
+        return added;
       });
       if (!courier)
         throw new AppError('invalid_request', 'email: is already a courier’s', [
@@ -181,14 +205,25 @@ export function courierService(deps: CourierServiceDeps): CourierService {
       return strip(await find(idOrEmail));
     },
 
-    async disable(idOrEmail) {
+    async disable(idOrEmail, by) {
       const found = await find(idOrEmail);
-      const courier = await couriers.disable(found.id, clock());
+      const courier = await deps.transact(async (tx) => {
+        const disabled = await tx.couriers.disable(found.id, clock());
+        // Disabling twice changes nothing, and records nothing.
+        if (disabled && !found.disabledAt)
+          await tx.audit.record({
+            action: 'courier.disabled',
+            by,
+            object: { type: 'courier', id: found.id },
+            changes: { disabled_at: { before: null, after: disabled.disabledAt!.toISOString() } },
+          });
+        return disabled;
+      });
       if (!courier) throw new AppError('not_found', `No courier ${found.id}.`);
       return courier;
     },
 
-    async resetPassword(idOrEmail) {
+    async resetPassword(idOrEmail, by) {
       const found = await find(idOrEmail);
       if (found.disabledAt)
         throw new AppError(
@@ -196,7 +231,19 @@ export function courierService(deps: CourierServiceDeps): CourierService {
           `Courier ${found.id} is disabled: it cannot sign in, so it gets no new password.`,
         );
       const password = oneTimePassword();
-      const courier = await couriers.setPassword(found.id, await hashPassword(password), oneTimeUntil());
+      const passwordHash = await hashPassword(password);
+      const courier = await deps.transact(async (tx) => {
+        const reset = await tx.couriers.setPassword(found.id, passwordHash, oneTimeUntil());
+        if (reset)
+          await tx.audit.record({
+            action: 'courier.password_reset',
+            by,
+            object: { type: 'courier', id: found.id },
+            changes: { password: 'changed' },
+            details: { sessions_ended: true },
+          });
+        return reset;
+      });
       if (!courier) throw new AppError('not_found', `No courier ${found.id}.`);
       return { courier, oneTimePassword: password };
     },

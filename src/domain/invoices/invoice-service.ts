@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, invalidField, validateAll } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
+import { type Author, systemAuthor } from '../audit/actor.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { heldBecause, type MissingCompanyData, missingForInvoicing } from '../brands/company-readiness.ts';
 import { parisLocalTime, parisToday } from '../calendar/paris-time.ts';
@@ -94,13 +95,17 @@ export interface InvoiceService {
   facturX(id: string): Promise<FacturX>;
   /**
    * Issues the month for every brand with billable orders; a brand lacking what an e-invoice needs
-   * is held (not issued, no number used) and listed with the reason, and issued by a later run.
+   * is held (not issued, no number used) and listed with the reason, and issued by a later run. Each
+   * invoice issued is recorded in the audit trail (`invoice.issued`) in its own transaction.
    */
-  issueMonth(month: string): Promise<IssuedMonth>;
-  /** The scheduled job: on (or after) the 1st, the previous month is issued. */
+  issueMonth(month: string, by: Author): Promise<IssuedMonth>;
+  /** The scheduled job: on (or after) the 1st, the previous month is issued (by `system`). */
   issueDue(): Promise<IssuedMonth>;
-  /** Marks paid; without the VAT-on-debits option, the payment data of an e-invoice is queued for the platform. */
-  markPaid(id: string): Promise<Invoice>;
+  /**
+   * Marks paid, recorded in the audit trail (`invoice.paid`) with the change; without the
+   * VAT-on-debits option, the payment data of an e-invoice is queued for the platform.
+   */
+  markPaid(id: string, by: Author): Promise<Invoice>;
   json(invoice: Invoice): InvoiceJson;
 }
 
@@ -202,7 +207,12 @@ export function invoiceService(deps: {
   }
 
   /** Issues one brand's month in one transaction; null when already issued or nothing to bill. */
-  async function issueFor(brandId: string, period: string, issuedAt: Date): Promise<Invoice | null> {
+  async function issueFor(
+    brandId: string,
+    period: string,
+    issuedAt: Date,
+    by: Author,
+  ): Promise<Invoice | null> {
     const { start, end } = periodBounds(period);
     // Read before the transaction: a connection it holds never waits for another from the pool.
     const listeners = await outbox.jobsFor(brandId, 'invoice.issued');
@@ -236,6 +246,14 @@ export function invoiceService(deps: {
         invoice: invoiceJson(invoice),
       }));
       if (event) await tx.outbox.append(event);
+      await tx.audit.record({
+        action: 'invoice.issued',
+        by,
+        object: { type: 'invoice', id },
+        brandId,
+        changes: { status: { before: 'draft', after: 'issued' }, number: { before: null, after: number } },
+        details: { period, orders: invoice.orderCount, total_cents: invoice.totalCents },
+      });
       return invoice;
     });
   }
@@ -245,7 +263,7 @@ export function invoiceService(deps: {
    * invoiced for that month are skipped, so running it twice issues nothing new. A month that is
    * not over yet cannot be issued.
    */
-  async function issueMonth(month: string) {
+  async function issueMonth(month: string, by: Author) {
     const period = parsePeriod(month);
     const now = clock();
     if (period >= billingPeriodOf(now)) {
@@ -261,7 +279,7 @@ export function invoiceService(deps: {
         held.push({ brandId, brandName: brand.name, missing, reason: heldBecause(brandId, missing) });
         continue;
       }
-      const invoice = await issueFor(brandId, period, now);
+      const invoice = await issueFor(brandId, period, now, by);
       if (invoice) issued.push(invoice);
     }
     return { period, issued, held };
@@ -413,9 +431,9 @@ export function invoiceService(deps: {
 
     issueMonth,
 
-    issueDue: () => issueMonth(previousPeriod(clock())),
+    issueDue: () => issueMonth(previousPeriod(clock()), systemAuthor('invoices_issue_due')),
 
-    async markPaid(id: string): Promise<Invoice> {
+    async markPaid(id: string, by: Author): Promise<Invoice> {
       if (/^inv_[0-9a-f]{16}$/.test(id) && !(await invoices.find(id, null))) await refuseDraft(id);
       const { invoice } = await find(null, id);
       if (invoice.creditsInvoice) {
@@ -426,24 +444,38 @@ export function invoiceService(deps: {
       }
       if (invoice.status === 'paid') return invoice;
       const at = clock();
-      await transact(async (tx) => {
-        if (!(await tx.invoices.markPaid(invoice.id, at))) {
-          throw new AppError(
-            'invalid_transition',
-            `Invoice ${id} cannot be marked paid from "${invoice.status}".`,
-          );
-        }
+      const paid = await transact(async (tx) => {
+        if (!(await tx.invoices.markPaid(invoice.id, at))) return false;
+        await tx.audit.record({
+          action: 'invoice.paid',
+          by,
+          object: { type: 'invoice', id: invoice.id },
+          brandId: invoice.brandId,
+          changes: {
+            status: { before: invoice.status, after: 'paid' },
+            paid_at: { before: null, after: at.toISOString() },
+          },
+          details: { number: invoice.number },
+        });
         // Services without the debits option: VAT is due when paid, so the platform is told what was
         // paid, per VAT rate (an invoice issued before e-invoicing has no transmission: nothing to tell).
-        if (vatOnDebits || invoice.einvoice == null) return;
-        await tx.einvoices.queuePaymentReport({
-          invoiceId: invoice.id,
-          brandId: invoice.brandId,
-          paidOn: parisToday(at),
-          amounts: paidAmounts(invoice, await tx.creditNotes.creditedBy(invoice.id, at)),
-          at,
-        });
+        if (!vatOnDebits && invoice.einvoice != null) {
+          await tx.einvoices.queuePaymentReport({
+            invoiceId: invoice.id,
+            brandId: invoice.brandId,
+            paidOn: parisToday(at),
+            amounts: paidAmounts(invoice, await tx.creditNotes.creditedBy(invoice.id, at)),
+            at,
+          });
+        }
+        return true;
       });
+      if (!paid) {
+        throw new AppError(
+          'invalid_transition',
+          `Invoice ${id} cannot be marked paid from "${invoice.status}".`,
+        );
+      }
       return (await find(null, id)).invoice;
     },
 

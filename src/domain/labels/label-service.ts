@@ -1,10 +1,12 @@
 import { AppError, type ErrorDetail, invalidField } from '../../errors.ts';
 import type { Outbox, OutboxEvent } from '../../events/outbox.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import { type OrderLinks, orderJson } from '../orders/order-json.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import { normaliseTrackingRef } from '../orders/tracking-ref.ts';
 import type { Clock } from '../shared/clock.ts';
-import type { Stores } from '../shared/stores.ts';
+import type { Stores, UnitOfWork } from '../shared/stores.ts';
 import {
   LABEL_FORMATS,
   LABEL_SIZES,
@@ -86,8 +88,11 @@ export interface LabelService {
   recordPrint(prepared: PreparedPrint, stores?: Pick<Stores, 'labelPrints'>): Promise<PrintedLabels>;
   /** The operator's table (`dlv sort-codes list`). */
   sortCodes(): Promise<SortCodeRule[]>;
-  /** Replaces the table from a file (`dlv sort-codes import`), checked whole first. */
-  importSortCodes(text: string, format: SortCodeFileFormat): Promise<{ rules: number }>;
+  /**
+   * Replaces the table from a file (`dlv sort-codes import`), checked whole first; recorded in the
+   * audit trail (`sort_codes.imported`) in the same transaction.
+   */
+  importSortCodes(text: string, format: SortCodeFileFormat, by: Author): Promise<{ rules: number }>;
 }
 
 /** The first ten of a list, for a message that must stay short (the details name them all). */
@@ -108,6 +113,8 @@ export function labelOptions(format: string, size: string): LabelOptions {
 
 export function labelService(deps: {
   store: LabelStore;
+  /** The sort codes' import and its audit entry, in one transaction. */
+  transact: UnitOfWork<{ sortCodes: Pick<LabelStore, 'sortCodes' | 'replaceSortCodes'>; audit: AuditStore }>;
   outbox: Outbox;
   clock: Clock;
   links: OrderLinks;
@@ -257,9 +264,19 @@ export function labelService(deps: {
 
     sortCodes: () => store.sortCodes(),
 
-    async importSortCodes(text, format) {
+    async importSortCodes(text, format, by) {
       const rules = parseSortCodeFile(text, format);
-      await store.replaceSortCodes(rules, clock());
+      await deps.transact(async (tx) => {
+        const before = await tx.sortCodes.sortCodes();
+        await tx.sortCodes.replaceSortCodes(rules, clock());
+        await tx.audit.record({
+          action: 'sort_codes.imported',
+          by,
+          object: { type: 'sort_codes', id: 'table' },
+          changes: { rules: { before: before.length, after: rules.length } },
+          details: { format },
+        });
+      });
       return { rules: rules.length };
     },
   };

@@ -47,6 +47,3 @@ interface OperatorAuditEntry {
 export interface OperatorAudit {
   record(tx: Stores, entry: OperatorAuditEntry): Promise<void>;
 }
-
-/** Until the audit trail is wired in: records nothing. */
-export const NO_OPERATOR_AUDIT: OperatorAudit = { record: async () => {} };

@@ -1,9 +1,12 @@
 import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.ts';
 import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox, OutboxEvent } from '../../events/outbox.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditEntry } from '../audit/ports.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
+import type { StoredCreditNote } from '../invoices/ports.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PickupKey, pickupKeyFor } from '../pickups/pickup-day.ts';
 import { parseBrandPoint } from '../places/coordinates.ts';
@@ -91,6 +94,11 @@ type PreparedChange =
       events: (OutboxEvent | null)[];
       /** Who hears of a credit note, for a cancellation (an issued invoice may bill the order). */
       creditListeners: readonly string[] | null;
+      /**
+       * The operator, courier or CLI making the move, recorded in the audit trail by the move's own
+       * statement; null for the brand's own changes (its API key, the address it completes).
+       */
+      by: Author | null;
     }
   | {
       kind: 'details';
@@ -127,7 +135,11 @@ export interface OrderService {
   get(brandId: string, trackingRef: string): Promise<OrderWithEvents>;
   /** The brand's order as its public detail JSON text, rendered by the database (the hot read). */
   getDetailJson(brandId: string, trackingRef: string): Promise<string>;
-  getAnyBrand(trackingRef: string): Promise<OrderWithEvents>;
+  /**
+   * Any brand's order, for the operator: recorded in the audit trail as a read of the recipient's
+   * data (`recipient.read`, the order's reference, never the data), with what it was read for.
+   */
+  getAnyBrand(trackingRef: string, by: Author, view?: 'order' | 'notifications'): Promise<OrderWithEvents>;
   /**
    * The order behind a recipient's tracking page, and its brand's name. A malformed token is
    * answered like an unknown one, without a query: the page never tells whether an order exists.
@@ -163,8 +175,11 @@ export interface OrderService {
    * `invalid_transition` when the order changed since it was prepared.
    */
   applyChange(prepared: PreparedChange, stores?: Stores): Promise<OrderWithEvents>;
-  /** Operator (couriers' scans): any allowed move but completing an address. */
-  setStatus(trackingRef: string, status: string, note: string | null): Promise<OrderWithEvents>;
+  /**
+   * Operator (couriers' scans): any allowed move but completing an address, recorded in the audit
+   * trail (`order.status_changed`) by the move's own statement.
+   */
+  setStatus(trackingRef: string, status: string, note: string | null, by: Author): Promise<OrderWithEvents>;
   /**
    * A courier's scan (domain/scans): the order through `moves` (the street moves only; `returned`
    * only once three attempts failed) at the phone's time `at`, clamped to neither after now nor
@@ -198,7 +213,7 @@ export interface OrderService {
 }
 
 export function orderService(deps: {
-  stores: Pick<Stores, 'orders'>;
+  stores: Pick<Stores, 'orders' | 'audit'>;
   /** Where delivery addresses are and what is wrong with them (domain/places). */
   places: Pick<PlaceService, 'placeDelivery'>;
   transact: Transact;
@@ -209,7 +224,7 @@ export function orderService(deps: {
   links: OrderLinks;
 }): OrderService {
   const { transact, grids, outbox, clock, links } = deps;
-  const { orders } = deps.stores;
+  const { orders, audit } = deps.stores;
 
   /** Price and promised date of a located delivery address: 422 `unpriceable` when the grid lacks it. */
   async function priceDelivery(
@@ -322,6 +337,7 @@ export function orderService(deps: {
     to: OrderStatus,
     actor: Actor,
     note: string | null,
+    by: Author | null,
     set?: Partial<NewOrder>,
     joins?: PickupKey,
     /** Events written with the move besides its status events (an address flagged by the change). */
@@ -348,7 +364,7 @@ export function orderService(deps: {
     // Read before any transaction: a connection it holds never waits for another from the pool.
     const creditListeners =
       to === 'cancelled' ? await outbox.jobsFor(from.brandId, 'credit_note.issued') : null;
-    return { kind: 'transition', order: from, change, events, creditListeners };
+    return { kind: 'transition', order: from, change, events, creditListeners, by };
   }
 
   /**
@@ -363,11 +379,15 @@ export function orderService(deps: {
       case 'none':
         return prepared.order;
       case 'transition': {
-        const { order, change, events, creditListeners } = prepared;
-        if (!creditListeners) return store.transition(order.id, change, events);
+        const { order, change, events, creditListeners, by } = prepared;
+        const audited = by ? [audit.withMove(statusChanged(order, change.to, by))] : [];
+        if (!creditListeners) return store.transition(order.id, change, events, audited);
         return within(async (stores) => {
-          const cancelled = await stores.orders.transition(order.id, change, events);
-          if (cancelled) await creditCancelledOrder(stores, outbox, creditListeners, cancelled, change.at);
+          const cancelled = await stores.orders.transition(order.id, change, events, audited);
+          const credit = cancelled
+            ? await creditCancelledOrder(stores, outbox, creditListeners, cancelled, change.at)
+            : null;
+          if (credit && by) await stores.audit.record(creditNoteIssued(credit, order, by));
           return cancelled;
         });
       }
@@ -391,12 +411,11 @@ export function orderService(deps: {
     to: OrderStatus,
     actor: Actor,
     note: string | null,
-    set?: Partial<NewOrder>,
-    joins?: PickupKey,
+    by: Author | null,
   ) {
     let current: Order = order;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const updated = await apply(await prepareTransition(current, to, actor, note, set, joins));
+      const updated = await apply(await prepareTransition(current, to, actor, note, by));
       if (updated) return updated;
       current = await find(order.trackingRef, null);
     }
@@ -481,7 +500,18 @@ export function orderService(deps: {
       if (json === null) throw new AppError('not_found', `No order with trackingRef "${trackingRef}".`);
       return json;
     },
-    getAnyBrand: (trackingRef: string) => find(trackingRef, null),
+    async getAnyBrand(trackingRef: string, by: Author, view: 'order' | 'notifications' = 'order') {
+      const order = await find(trackingRef, null);
+      await audit.record({
+        action: 'recipient.read',
+        by,
+        object: { type: 'order', id: order.trackingRef },
+        brandId: order.brandId,
+        orderRefs: [order.trackingRef],
+        details: { view },
+      });
+      return order;
+    },
 
     async track(token: string) {
       const found = TRACKING_TOKEN_PATTERN.test(token) ? await orders.findByTrackingToken(token) : null;
@@ -540,7 +570,7 @@ export function orderService(deps: {
     async prepareCancel(brandId: string, trackingRef: string) {
       const order = await find(trackingRef, brandId);
       if (order.status === 'cancelled') return { kind: 'none', order };
-      return prepareTransition(order, 'cancelled', 'brand', 'Cancelled by the brand');
+      return prepareTransition(order, 'cancelled', 'brand', 'Cancelled by the brand', null);
     },
 
     async applyChange(prepared: PreparedChange, stores?: Stores) {
@@ -549,11 +579,11 @@ export function orderService(deps: {
       return applied;
     },
 
-    async setStatus(trackingRef: string, status: string, note: string | null) {
+    async setStatus(trackingRef: string, status: string, note: string | null, by: Author) {
       if (!isOrderStatus(status)) throw invalidField('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
       if (note !== null && note.length > 500) throw fieldProblem('note', 'length.atMost', { max: 500 });
       const order = await find(trackingRef, null);
-      return transition(order, status, 'operator', note);
+      return transition(order, status, 'operator', note, by);
     },
 
     async moveByCourier(order, moves, options) {
@@ -693,9 +723,16 @@ export function orderService(deps: {
           : undefined;
       if (joins) set.pickupId = joins.id;
       if (completes)
-        return prepareTransition(order, 'pending', 'address', 'Delivery address completed', set, joins, [
-          flagged,
-        ]);
+        return prepareTransition(
+          order,
+          'pending',
+          'address',
+          'Delivery address completed',
+          null,
+          set,
+          joins,
+          [flagged],
+        );
       const changed = Object.keys(set)
         .filter((k) => !DERIVED_FIELDS.has(k))
         .map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -745,6 +782,30 @@ function placeOfOrder(order: Order): Place | null {
   return order.deliveryPostcode && order.deliveryCity && order.deliveryZone
     ? { postcode: order.deliveryPostcode, city: order.deliveryCity, zone: order.deliveryZone }
     : null;
+}
+
+/** The audit trail's entry of an order's status move (the note stays in the order's history). */
+function statusChanged(order: Order, to: OrderStatus, by: Author): AuditEntry {
+  return {
+    action: 'order.status_changed',
+    by,
+    object: { type: 'order', id: order.trackingRef },
+    brandId: order.brandId,
+    orderRefs: [order.trackingRef],
+    changes: { status: { before: order.status, after: to } },
+  };
+}
+
+function creditNoteIssued(note: StoredCreditNote, order: Order, by: Author): AuditEntry {
+  return {
+    action: 'credit_note.issued',
+    by,
+    object: { type: 'credit_note', id: note.id },
+    brandId: order.brandId,
+    orderRefs: [order.trackingRef],
+    changes: { number: { before: null, after: note.number } },
+    details: { invoice_id: note.creditsInvoice.id, total_cents: note.totalCents },
+  };
 }
 
 /** A row about to be written, seen as the order it will be (for the event payload). */

@@ -1,5 +1,7 @@
 import { AppError, invalidField } from '../../errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
 import { nextBusinessDay } from '../calendar/business-days.ts';
 import { addDays, isIsoDate } from '../calendar/iso-date.ts';
@@ -58,13 +60,14 @@ export interface PickupService {
    * the orders' status change (webhooks, shop syncs), the others stay `pending`, are listed missing
    * and join the next business day's pickup; `pickup.completed` says so. A reference not in the
    * pickup refuses the whole closing (422 `not_in_pickup`, nothing changed); a closed pickup 409.
+   * `by` is recorded in the audit trail with each parcel's move and the closing (`pickup.closed`).
    */
-  close(id: string, scanned: readonly string[]): Promise<Pickup>;
+  close(id: string, scanned: readonly string[], by: Author): Promise<Pickup>;
 }
 
 export function pickupService(deps: {
   stores: { pickups: PickupStore; brands: Pick<BrandStore, 'findById'> };
-  transact: UnitOfWork<{ pickups: PickupStore }>;
+  transact: UnitOfWork<{ pickups: PickupStore; audit: AuditStore }>;
   orders: Pick<OrderService, 'setStatus'>;
   outbox: Outbox;
   clock: Clock;
@@ -174,7 +177,7 @@ export function pickupService(deps: {
       return { pickup, pdf };
     },
 
-    async close(id, scanned) {
+    async close(id, scanned, by) {
       const pickup = await find(id, null);
       if (pickup.status !== 'planned')
         throw new AppError('pickup_closed', `Pickup ${id} is already closed (${pickup.status}).`);
@@ -193,7 +196,7 @@ export function pickupService(deps: {
       // retry after a failure here finds those already moved collected, and closes the rest.
       for (const order of collected) {
         if (order.status === 'pending') {
-          await deps.orders.setStatus(order.trackingRef, 'picked_up', `Collected (pickup ${id})`);
+          await deps.orders.setStatus(order.trackingRef, 'picked_up', `Collected (pickup ${id})`, by);
         }
       }
       const status: Exclude<PickupStatus, 'planned'> =
@@ -212,8 +215,8 @@ export function pickupService(deps: {
           missing: missingRefs,
         },
       }));
-      const closed = await deps.transact((tx) =>
-        tx.pickups.close({
+      const closed = await deps.transact(async (tx) => {
+        const done = await tx.pickups.close({
           id,
           status,
           at: now,
@@ -221,8 +224,19 @@ export function pickupService(deps: {
           missingRefs,
           next: { id: pickupIdFor(pickup.brandId, pickup.pickupAddress, nextDate), date: nextDate },
           event,
-        }),
-      );
+        });
+        if (done)
+          await tx.audit.record({
+            action: 'pickup.closed',
+            by,
+            object: { type: 'pickup', id },
+            brandId: pickup.brandId,
+            orderRefs: [...collectedRefs, ...missingRefs],
+            changes: { status: { before: pickup.status, after: status } },
+            details: { collected: collectedRefs.length, missing: missingRefs.length, next_date: nextDate },
+          });
+        return done;
+      });
       if (!closed) throw new AppError('pickup_closed', `Pickup ${id} is already closed.`);
       return find(id, null);
     },

@@ -1,5 +1,8 @@
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import type { BrandService } from '../brands/brand-service.ts';
 import { type PolledCache, polledCache } from '../shared/polled-cache.ts';
+import type { UnitOfWork } from '../shared/stores.ts';
 import { loadDefaultGrid } from './default-grid.ts';
 import { type GridIndex, type GridRow, indexGrid } from './grid.ts';
 import { type GridFileFormat, parseGridFile } from './grid-file.ts';
@@ -37,14 +40,16 @@ export interface GridService {
   /** The grid pricing this brand's orders and quotes: from memory, without a promise, once loaded. */
   gridFor(brandId: string): ActiveGrid | Promise<ActiveGrid>;
   /**
-   * Validates the whole file, then replaces the brand's (or the default) grid in one statement.
-   * A bad row throws before anything is written.
+   * Validates the whole file, then replaces the brand's (or the default) grid in one statement,
+   * recorded in the audit trail (`grid.imported`) in the same transaction. A bad row throws before
+   * anything is written.
    */
   importGrid(
     target: { brandId: string } | 'default',
     text: string,
     format: GridFileFormat,
     source: string | null,
+    by: Author,
   ): Promise<GridImport>;
   /** Starts watching for imports made by other instances; resolves once the first check is done. */
   startWatching(): Promise<void>;
@@ -60,6 +65,7 @@ export interface GridService {
 export function gridService(
   repo: PriceGridStore,
   brands: BrandService,
+  transact: UnitOfWork<{ priceGrids: PriceGridStore; audit: AuditStore }>,
   options: GridServiceOptions = {},
 ): GridService {
   const activeFrom = (source: GridSource, stored: StoredGrid): ActiveGrid => ({
@@ -101,10 +107,26 @@ export function gridService(
       text: string,
       format: GridFileFormat,
       source: string | null,
+      by: Author,
     ) {
       const rows = parseGridFile(text, format);
       const scope = target === 'default' ? DEFAULT_SCOPE : (await brands.get(target.brandId)).id;
-      const stored = await repo.replace(scope, rows, source);
+      const stored = await transact(async (tx) => {
+        const before = await tx.priceGrids.find(scope);
+        const replaced = await tx.priceGrids.replace(scope, rows, source);
+        await tx.audit.record({
+          action: 'grid.imported',
+          by,
+          object: { type: 'grid', id: scope },
+          brandId: scope === DEFAULT_SCOPE ? null : scope,
+          changes: {
+            rows: { before: before?.rows.length ?? null, after: rows.length },
+            version: { before: before?.version ?? null, after: replaced.version },
+          },
+          details: { source, format },
+        });
+        return replaced;
+      });
       cache.clear();
       return {
         scope,

@@ -1,4 +1,6 @@
+import type { AuditStore } from '../audit/ports.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
+import type { OptOuts } from '../recipients/ports.ts';
 
 /**
  * What the retention and the erasure need of storage (src/db/repositories/message-logs-repository.ts,
@@ -103,9 +105,12 @@ export interface RecipientDataStore {
 }
 
 /**
- * The stores an erasure writes to, in one transaction (the unit of work): the audit trail's
- * "who erased what" will be one more store here, written in the same transaction.
+ * The stores an erasure writes to, in one transaction (the unit of work): the recipient's data, and
+ * the audit trail's "who erased what" (the orders' references, never the data).
  */
 export interface PrivacyStores {
   recipientData: RecipientDataStore;
+  /** The opt-out list (digests), which an operator adds to on a person's request. */
+  optOuts: Pick<OptOuts, 'optOut'>;
+  audit: AuditStore;
 }

@@ -1,4 +1,6 @@
 import { AppError, invalidField } from '../../errors.ts';
+import { type Author, systemAuthor } from '../audit/actor.ts';
+import type { AuditEntry } from '../audit/ports.ts';
 import { normaliseEmail, parsePhone } from '../orders/order-input.ts';
 import { TERMINAL_STATUSES } from '../orders/state-machine.ts';
 import type { ObjectStore } from '../proofs/ports.ts';
@@ -14,19 +16,40 @@ import type {
 } from './ports.ts';
 import { RECIPIENT_DATA_SETTING, retentionCutoff } from './retention-periods.ts';
 
-/**
- * Who had the data erased: the operator (`dlv recipients erase`, a person's request under GDPR
- * art. 17) or the retention job. Carried to the store's unit of work, where the audit trail will
- * record it beside what was erased.
- */
-type ErasureActor = { kind: 'operator'; via: 'cli' } | { kind: 'retention' };
-
 /** What an erasure did. */
 export interface ErasureReport extends ErasedCounts {
   /** Proof files (photos, signatures) deleted from the object store. */
   files: number;
   at: Date;
-  by: ErasureActor;
+  /** Who had it erased (`dlv recipients erase`, a person's request under GDPR art. 17): in the audit trail. */
+  by: Author;
+}
+
+/** The trail's entry of an erasure: which orders, how much went, never whose data it was. */
+function erased(
+  by: Author,
+  counts: ErasedCounts,
+  files: number,
+  onRequest: boolean,
+  match?: 'email' | 'phone',
+): AuditEntry {
+  return {
+    action: 'recipient.erased',
+    by,
+    object: { type: 'recipient', id: onRequest ? `request by ${match}` : 'retention' },
+    orderRefs: counts.orders,
+    details: {
+      orders: counts.orders.length,
+      files,
+      attempts: counts.attempts,
+      notifications: counts.notifications,
+      codes: counts.codes,
+      choices: counts.choices,
+      problems: counts.problems,
+      inbox_payloads: counts.inboxPayloads,
+      idempotency_keys: counts.idempotencyKeys,
+    },
+  };
 }
 
 /** What a run of the retention did. */
@@ -50,8 +73,20 @@ export interface RecipientDataService {
    * with nothing erased, while one of those orders is not finished: a parcel on its way needs them.
    * An opt-out is kept (it holds a digest, not the address, and must go on being honoured).
    */
-  erase(request: { email?: string | null; phone?: string | null; by: ErasureActor }): Promise<ErasureReport>;
+  erase(request: { email?: string | null; phone?: string | null; by: Author }): Promise<ErasureReport>;
+  /**
+   * Stops every notification to this e-mail address or phone number, whatever the brand, on the
+   * person's request (`dlv recipients opt-out`): kept as a digest, never undone by the service;
+   * recorded in the audit trail without the address. Returns what was opted out, as stored.
+   */
+  optOut(request: { email?: string | null; phone?: string | null; by: Author }): Promise<{
+    channel: 'email' | 'sms';
+    address: string;
+  }>;
 }
+
+/** The retention job's name, as the trail names it. */
+const RETENTION_JOB = systemAuthor('recipient_data_anonymise');
 
 export interface RecipientDataServiceDeps {
   store: RecipientDataStore;
@@ -101,12 +136,15 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
         // which the next run deletes again (no error) and clears.
         const erasedKeys = await deleteFiles(due);
         const done = await paced(() =>
-          transact((stores) =>
-            stores.recipientData.anonymise(
+          transact(async (stores) => {
+            const counts = await stores.recipientData.anonymise(
               due.map((o) => o.id),
               { at: clock(), note, erasedKeys, onRequest: false, skipLocked: true },
-            ),
-          ),
+            );
+            if (counts.orders.length > 0)
+              await stores.audit.record(erased(RETENTION_JOB, counts, erasedKeys.length, false));
+            return counts;
+          }),
         );
         run.orders += done.orders.length;
         run.files += erasedKeys.length;
@@ -137,8 +175,8 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
       const at = clock();
       // The files first, as the retention does: a failure after leaves keys the next erasure clears.
       const erasedKeys = await deleteFiles(orders);
-      const counts = await transact((stores) =>
-        stores.recipientData.anonymise(
+      const counts = await transact(async (stores) => {
+        const done = await stores.recipientData.anonymise(
           orders.map((o) => o.id),
           {
             at,
@@ -147,9 +185,30 @@ export function recipientDataService(deps: RecipientDataServiceDeps): RecipientD
             onRequest: true,
             skipLocked: false,
           },
-        ),
-      );
+        );
+        // Recorded whether or not an order held the data: the request was answered.
+        await stores.audit.record(
+          erased(request.by, done, erasedKeys.length, true, 'email' in match ? 'email' : 'phone'),
+        );
+        return done;
+      });
       return { ...counts, files: erasedKeys.length, at, by: request.by };
+    },
+
+    async optOut(request) {
+      const match = recipientMatch(request.email ?? null, request.phone ?? null);
+      const [channel, address] =
+        'email' in match ? (['email', match.email] as const) : (['sms', match.phone] as const);
+      await transact(async (stores) => {
+        await stores.optOuts.optOut(channel, address, 'operator');
+        await stores.audit.record({
+          action: 'recipient.opted_out',
+          by: request.by,
+          object: { type: 'recipient', id: `request by ${channel === 'email' ? 'email' : 'phone'}` },
+          details: { channel },
+        });
+      });
+      return { channel, address };
     },
   };
 }

@@ -1,4 +1,7 @@
 import { AppError, type ErrorDetail, invalidField } from '../../errors.ts';
+import type { Author } from '../audit/actor.ts';
+import { changedFields } from '../audit/changes.ts';
+import type { AuditEntry } from '../audit/ports.ts';
 import { isIsoDate } from '../calendar/iso-date.ts';
 import { parisToday } from '../calendar/paris-time.ts';
 import { extractPostcode } from '../coverage/extract-postcode.ts';
@@ -83,22 +86,31 @@ export interface RoundServiceDeps {
   recipientChoices?: (orderIds: readonly string[]) => Promise<ReadonlyMap<string, RecipientChoices>>;
 }
 
+/**
+ * The operator's rounds. Each change is recorded in the audit trail in its own transaction, with
+ * the stops (tracking references and pickup ids) and the courier before and after; each read of
+ * rounds with delivery stops, which show the recipients' names, addresses and phones, is recorded
+ * as a `recipient.read` naming the orders.
+ */
 export interface RoundService {
   /** Plans (or re-plans) the day by sort code; `assign`: rounds without a courier get one, round-robin. */
-  plan(input: { date: string; assign: boolean }): Promise<RoundJson[]>;
-  list(date: string): Promise<RoundJson[]>;
-  get(roundId: string): Promise<RoundJson>;
+  plan(input: { date: string; assign: boolean }, by: Author): Promise<RoundJson[]>;
+  list(date: string, by: Author): Promise<RoundJson[]>;
+  get(roundId: string, by: Author): Promise<RoundJson>;
   /** An external planner's round, checked whole: nothing is written unless every stop is good. */
-  create(input: {
-    date: string;
-    name: string;
-    courierId?: string | null;
-    stops: StopInput[];
-  }): Promise<RoundJson>;
+  create(
+    input: {
+      date: string;
+      name: string;
+      courierId?: string | null;
+      stops: StopInput[];
+    },
+    by: Author,
+  ): Promise<RoundJson>;
   /** Gives the round to a courier (id or e-mail; null leaves it unassigned). */
-  assign(roundId: string, courier: string | null): Promise<RoundJson>;
+  assign(roundId: string, courier: string | null, by: Author): Promise<RoundJson>;
   /** The operator's order of the round's stops (the same set or another, checked whole). */
-  setStops(roundId: string, stops: StopInput[]): Promise<RoundJson>;
+  setStops(roundId: string, stops: StopInput[], by: Author): Promise<RoundJson>;
   /** The signed-in courier's rounds of the day (default: today in Paris), nobody else's. */
   courierDay(courierId: string, date?: string): Promise<{ date: string; rounds: CourierRoundJson[] }>;
   /** The round an order (its row id) is on that day, for the scans' `wrong_round`; null when none. */
@@ -190,8 +202,65 @@ async function roundsJson(
   }));
 }
 
+/** What the trail keeps of a round: its courier and its stops (references, never the recipients' data). */
+const roundFields = (r: RoundJson) => ({ courier_id: r.courier_id, stops: r.stops.map(stopReference) });
+const stopReference = (s: StopJson) => (s.kind === 'delivery' ? s.order.tracking_ref : s.pickup.id);
+const deliveryRefs = (r: RoundJson) =>
+  r.stops.flatMap((s) => (s.kind === 'delivery' ? [s.order.tracking_ref] : []));
+/** The orders that joined or left a round. */
+function movedRefs(before: RoundJson | null, after: RoundJson): string[] {
+  const was = new Set(before ? deliveryRefs(before) : []);
+  const is = new Set(deliveryRefs(after));
+  return [...[...is].filter((r) => !was.has(r)), ...[...was].filter((r) => !is.has(r))];
+}
+/** No field of a round is a person's: its name is its own, its stops are references. */
+const NOTHING_PERSONAL: ReadonlySet<string> = new Set();
+
+function roundChange(
+  action: 'round.planned' | 'round.created' | 'round.stops_set' | 'round.assigned',
+  by: Author,
+  before: RoundJson | null,
+  after: RoundJson,
+): AuditEntry | null {
+  const fields = (r: RoundJson) =>
+    action === 'round.created' ? { name: r.name, date: r.date, ...roundFields(r) } : roundFields(r);
+  const changes = changedFields(before && fields(before), fields(after), NOTHING_PERSONAL);
+  if (!changes) return null;
+  return {
+    action,
+    by,
+    object: { type: 'round', id: after.id },
+    orderRefs: movedRefs(before, after),
+    changes,
+    details: { date: after.date, name: after.name },
+  };
+}
+
 export function roundService(deps: RoundServiceDeps): RoundService {
   const { transact, clock } = deps;
+
+  /** Records a change of rounds when it changed something. */
+  async function recordChanges(stores: Stores, entries: readonly (AuditEntry | null)[]): Promise<void> {
+    const changed = entries.filter((e): e is AuditEntry => e !== null);
+    if (changed.length > 0) await stores.audit.record(...changed);
+  }
+
+  /** An operator's read of rounds: the delivery stops show the recipients' data. */
+  async function recordRead(
+    by: Author,
+    rounds: readonly RoundJson[],
+    object: { type: 'round' | 'day'; id: string },
+  ): Promise<void> {
+    const orderRefs = rounds.flatMap(deliveryRefs);
+    if (orderRefs.length === 0) return;
+    await deps.stores.audit.record({
+      action: 'recipient.read',
+      by,
+      object,
+      orderRefs,
+      details: { view: 'rounds', rounds: rounds.length },
+    });
+  }
 
   async function findRound(stores: Stores, roundId: string): Promise<Round> {
     const round = ROUND_ID.test(roundId) ? await stores.rounds.find(roundId) : null;
@@ -294,12 +363,13 @@ export function roundService(deps: RoundServiceDeps): RoundService {
   }
 
   return {
-    async plan({ date, assign }) {
+    async plan({ date, assign }, by) {
       checkDate(date);
       return transact(async (stores) => {
         await stores.rounds.lockDay(date);
         const table = sortCodeTable(await stores.rounds.sortCodes());
         const existing = await stores.rounds.roundsOfDay(date);
+        const before = new Map((await roundsJson(stores, existing)).map((r) => [r.id, r]));
         const candidates: Candidate[] = [
           ...(await stores.rounds.pickupsDue(date)).map((p) => ({
             kind: 'pickup' as const,
@@ -344,21 +414,34 @@ export function roundService(deps: RoundServiceDeps): RoundService {
           }
           await stores.rounds.replaceStops(round.id, date, round.stops);
         }
-        return roundsJson(stores, await stores.rounds.roundsOfDay(date), deps.recipientChoices);
+        const after = await roundsJson(stores, await stores.rounds.roundsOfDay(date), deps.recipientChoices);
+        await recordChanges(
+          stores,
+          after.map((r) => roundChange('round.planned', by, before.get(r.id) ?? null, r)),
+        );
+        return after;
       });
     },
 
-    async list(date) {
+    async list(date, by) {
       checkDate(date);
-      return roundsJson(deps.stores, await deps.stores.rounds.roundsOfDay(date), deps.recipientChoices);
+      const rounds = await roundsJson(
+        deps.stores,
+        await deps.stores.rounds.roundsOfDay(date),
+        deps.recipientChoices,
+      );
+      await recordRead(by, rounds, { type: 'day', id: date });
+      return rounds;
     },
 
-    async get(roundId) {
+    async get(roundId, by) {
       const round = await findRound(deps.stores, roundId);
-      return (await roundsJson(deps.stores, [round], deps.recipientChoices))[0]!;
+      const json = (await roundsJson(deps.stores, [round], deps.recipientChoices))[0]!;
+      await recordRead(by, [json], { type: 'round', id: json.id });
+      return json;
     },
 
-    async create(input) {
+    async create(input, by) {
       const date = checkDate(input.date);
       const name = input.name.trim();
       if (name.length < 1 || name.length > 100) throw invalidField('name', 'must be 1 to 100 characters');
@@ -374,29 +457,44 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         await stores.rounds.insert(round);
         await stores.rounds.replaceStops(round.id, date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, round) });
-        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices))[0]!;
+        const after = (
+          await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices)
+        )[0]!;
+        await recordChanges(stores, [roundChange('round.created', by, null, after)]);
+        return after;
       });
     },
 
-    async assign(roundId, courier) {
+    async assign(roundId, courier, by) {
       return transact(async (stores) => {
         const round = await findRound(stores, roundId);
         const courierId = courier === null ? null : await enabledCourier(stores, courier, 'courier_id');
         await stores.rounds.update(round.id, { courierId });
-        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices))[0]!;
+        const after = (
+          await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices)
+        )[0]!;
+        await recordChanges(stores, [
+          roundChange('round.assigned', by, { ...after, courier_id: round.courierId }, after),
+        ]);
+        return after;
       });
     },
 
-    async setStops(roundId, inputs) {
+    async setStops(roundId, inputs, by) {
       return transact(async (stores) => {
         const found = await findRound(stores, roundId);
         await stores.rounds.lockDay(found.date);
         const round = (await stores.rounds.find(found.id))!;
+        const before = (await roundsJson(stores, [round]))[0]!;
         const kept = new Set(round.stops.flatMap((s) => (s.kind === 'delivery' ? [s.orderId] : [])));
         const stops = await resolveStops(stores, round.date, inputs, round.id, kept);
         await stores.rounds.replaceStops(round.id, round.date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, { ...round, stops }) });
-        return (await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices))[0]!;
+        const after = (
+          await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices)
+        )[0]!;
+        await recordChanges(stores, [roundChange('round.stops_set', by, before, after)]);
+        return after;
       });
     },
 

@@ -1,4 +1,5 @@
 import type { Locale } from '../../i18n/locales.ts';
+import type { Author } from '../audit/actor.ts';
 import type { RowWithMove } from '../orders/ports.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 
@@ -72,6 +73,8 @@ export interface ScanActor {
   courierId: string | null;
   /** The language of the refusals' messages. */
   locale: Locale;
+  /** Who the audit trail names for the scans applied (the courier, or the operator's credential). */
+  by: Author;
 }
 
 /** A scan's row (migration 0033) as written. */

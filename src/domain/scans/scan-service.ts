@@ -1,5 +1,7 @@
 import { AppError, invalidField } from '../../errors.ts';
 import { scanProblemText } from '../../i18n/scans.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import { addDays } from '../calendar/iso-date.ts';
 import { parisToday } from '../calendar/paris-time.ts';
 import { prefixedId } from '../ids.ts';
@@ -82,6 +84,7 @@ const PARCELS_AT_ONCE = 8;
 export function scanService(deps: {
   stores: {
     scans: ScanStore;
+    audit: Pick<AuditStore, 'withMove'>;
     orders: Pick<OrderStore, 'findByRef' | 'findByRefs'>;
     pickups: Pick<PickupStore, 'orders'>;
   };
@@ -229,9 +232,26 @@ export function scanService(deps: {
               : undefined,
           at: scan.happenedAt,
           note: scan.reason ? `${NOTES[scan.context]}: ${scan.reason}` : NOTES[scan.context],
-          // The scan's row (and the door's attempt) written by the move's own statement: a replay
-          // racing this one finds the order moved, or the scan's id taken (AlreadyWritten).
+          // The scan's row (and the door's attempt, and the audit trail's entry) written by the
+          // move's own statement: a replay racing this one finds the order moved, or the scan's id
+          // taken (AlreadyWritten).
           withMove: (at) => [
+            deps.stores.audit.withMove({
+              action: 'scan.recorded',
+              by: actor.by,
+              object: { type: 'scan', id: scan.id },
+              brandId: current.brandId,
+              orderRefs: [current.trackingRef],
+              changes: { status: { before: current.status, after: moves.at(-1)! } },
+              details: {
+                context: scan.context,
+                outcome: scan.outcome,
+                reason: scan.reason,
+                courier_id: actor.courierId,
+                round_id: roundId,
+                happened_at: scan.happenedAt.toISOString(),
+              },
+            }),
             scans.scanWithMove({
               ...rowOf(actor, scan, current, roundId),
               result: 'applied',
@@ -284,12 +304,12 @@ export function scanService(deps: {
   }
 
   /** Closes each pickup whose parcels are all scanned now; one not due yet stays planned (closed later). */
-  async function closeCompletedPickups(pickupIds: Iterable<string>): Promise<void> {
+  async function closeCompletedPickups(pickupIds: Iterable<string>, by: Author): Promise<void> {
     for (const id of pickupIds) {
       const inPickup = await deps.stores.pickups.orders(id);
       if (inPickup.length === 0 || inPickup.some((o) => o.status === 'pending')) continue;
       try {
-        await deps.pickups.close(id, await scans.pickupScannedRefs(id));
+        await deps.pickups.close(id, await scans.pickupScannedRefs(id), by);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         // pickup_not_due (before 12:00 that day), pickup_closed (closed meanwhile): as it is.
@@ -348,7 +368,7 @@ export function scanService(deps: {
         }
       };
       await Promise.all(Array.from({ length: Math.min(PARCELS_AT_ONCE, queue.length) }, lane));
-      await closeCompletedPickups(pickups);
+      await closeCompletedPickups(pickups, actor.by);
       return checked.map((scan) => results.get(scan.id)!);
     },
 
@@ -358,7 +378,7 @@ export function scanService(deps: {
       // A courier closes only a pickup of its own rounds; to another, it does not exist.
       if (actor.courierId && !(await scans.courierHasPickup(actor.courierId, pickupId)))
         throw new AppError('not_found', `No pickup with id "${pickupId}".`);
-      return deps.pickups.close(pickupId, await scans.pickupScannedRefs(pickupId));
+      return deps.pickups.close(pickupId, await scans.pickupScannedRefs(pickupId), actor.by);
     },
   };
 }

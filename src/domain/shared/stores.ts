@@ -1,6 +1,7 @@
 import type { OutboxEvent } from '../../events/outbox.ts';
 import type { SessionStore, ShopLinkStore, TeamInvitationStore, UserStore } from '../accounts/ports.ts';
 import type { ApiKeyStore } from '../api-keys/ports.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
 import type { CourierStore } from '../couriers/ports.ts';
 import type { EInvoiceStore } from '../einvoicing/ports.ts';
@@ -31,6 +32,8 @@ interface OutboxStore {
  */
 export interface Stores {
   apiKeys: ApiKeyStore;
+  /** The audit trail: an audited change writes its entry here, in its own transaction. */
+  audit: AuditStore;
   brands: BrandStore;
   connections: ShopLinkStore;
   couriers: CourierStore;

@@ -1,7 +1,10 @@
 import { AppError, fieldProblem, validateAll } from '../../errors.ts';
 import type { Role, User } from '../accounts/user.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
+import type { UnitOfWork } from '../shared/stores.ts';
 import { parseEventTypes } from './events.ts';
 import type { DestinationGuard } from './outbound.ts';
 import type { WebhookRequest, WebhookRequestStore } from './ports.ts';
@@ -21,8 +24,11 @@ export interface WebhookRequests {
   list(user: User): Promise<WebhookRequest[]>;
   /** Every brand's open requests, oldest first: the operator's queue. */
   listOpen(): Promise<WebhookRequest[]>;
-  /** The operator answers a request: set up (`done`) or `declined`. The brand sees the status. */
-  close(id: string, status: 'done' | 'declined'): Promise<WebhookRequest>;
+  /**
+   * The operator answers a request: set up (`done`) or `declined`. The brand sees the status; the
+   * audit trail records who answered (`webhook.request_closed`).
+   */
+  close(id: string, status: 'done' | 'declined', by: Author): Promise<WebhookRequest>;
   /** Opening a brand's subscription API answers all its open requests. */
   closeOpenForBrand(brandId: string): Promise<number>;
 }
@@ -35,6 +41,7 @@ export interface WebhookRequests {
  */
 export function webhookRequests(deps: {
   repository: WebhookRequestStore;
+  transact: UnitOfWork<{ webhookRequests: WebhookRequestStore; audit: AuditStore }>;
   destinations: DestinationGuard;
   clock: Clock;
 }): WebhookRequests {
@@ -84,8 +91,21 @@ export function webhookRequests(deps: {
 
     listOpen: (): Promise<WebhookRequest[]> => deps.repository.listOpen(),
 
-    async close(id: string, status: 'done' | 'declined'): Promise<WebhookRequest> {
-      const closed = /^whr_[0-9a-f]{16}$/.test(id) ? await deps.repository.close(id, status) : null;
+    async close(id: string, status: 'done' | 'declined', by: Author): Promise<WebhookRequest> {
+      const closed = /^whr_[0-9a-f]{16}$/.test(id)
+        ? await deps.transact(async (tx) => {
+            const done = await tx.webhookRequests.close(id, status);
+            if (done)
+              await tx.audit.record({
+                action: 'webhook.request_closed',
+                by,
+                object: { type: 'webhook_request', id },
+                brandId: done.brandId,
+                changes: { status: { before: 'open', after: status } },
+              });
+            return done;
+          })
+        : null;
       if (!closed) throw new AppError('not_found', `no open webhook request with id "${id}"`);
       return closed;
     },

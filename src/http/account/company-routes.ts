@@ -3,6 +3,7 @@ import { type CompanyInput, canEditCompany, mayEditCompany } from '../../domain/
 import type { BrandService } from '../../domain/brands/brand-service.ts';
 import { missingForInvoicing } from '../../domain/brands/company-readiness.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
+import { authorOf } from '../shared/author.ts';
 import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
@@ -67,7 +68,7 @@ export function companyRoutes(
       pickupAddress: text(request, 'pickup_address', 501),
     });
     try {
-      await deps.brands.updateCompany(session.user.brandId, typed());
+      await deps.brands.updateCompany(session.user.brandId, typed(), authorOf(request));
     } catch (err) {
       const ctx = await context(request, reply);
       const errors = fieldErrors(err, ctx, COMPANY_FIELDS);

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
 import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import { isAppError } from '../../errors.ts';
+import { originOf } from '../shared/author.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
@@ -59,7 +60,7 @@ export function keyRollRoutes(
       if (!accounts.isSteppedUp(session))
         await accounts.stepUp(session, text(request, 'password'), clientIp(request));
       const rolled = await accountKeys.roll(
-        { user: session.user, ip: clientIp(request) },
+        { user: session.user, ip: clientIp(request), origin: originOf(request) },
         keyIdOf(request),
         grace,
       );

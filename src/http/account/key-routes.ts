@@ -4,6 +4,7 @@ import type { AccountService } from '../../domain/accounts/account-service.ts';
 import type { KeyManagement } from '../../domain/accounts/key-management.ts';
 import { isAppError } from '../../errors.ts';
 import { publicServerUrl } from '../public/server-url.ts';
+import { originOf } from '../shared/author.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
@@ -73,7 +74,10 @@ export function keyRoutes(
       const input = typed();
       if (!accounts.isSteppedUp(session))
         await accounts.stepUp(session, text(request, 'password'), clientIp(request));
-      const created = await accountKeys.create({ user: session.user, ip: clientIp(request) }, input);
+      const created = await accountKeys.create(
+        { user: session.user, ip: clientIp(request), origin: originOf(request) },
+        input,
+      );
       return revealOnce(request, reply, signer, deps.config.publicBaseUrl, created);
     } catch (err) {
       if (!isAppError(err)) throw err;
@@ -101,7 +105,7 @@ export function keyRoutes(
   app.post('/keys/:keyId/revoke', SIGNED_IN, async (request, reply) => {
     const { session } = userOf(request);
     await accountKeys.revoke(
-      { user: session.user, ip: clientIp(request) },
+      { user: session.user, ip: clientIp(request), origin: originOf(request) },
       (request.params as { keyId: string }).keyId,
     );
     return reply.redirect('/account/keys', 303);

@@ -5,6 +5,7 @@ import {
   mayEditRecipientSettings,
   type RecipientSettingsService,
 } from '../../domain/recipients/settings-service.ts';
+import { authorOf } from '../shared/author.ts';
 import { logoUploadOf, readLogoForms } from '../shared/logo-upload.ts';
 import { userOf } from '../shared/principal.ts';
 import { type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
@@ -100,7 +101,7 @@ export async function notificationRoutes(
       shopNotifies: list(request, 'shop_notifies', 2).includes('1'),
     });
     try {
-      await deps.recipientSettings.update(user.brandId, typed());
+      await deps.recipientSettings.update(user.brandId, typed(), authorOf(request));
     } catch (err) {
       const ctx = await context(request, reply);
       const errors = fieldErrors(err, ctx, FIELDS);
@@ -116,7 +117,7 @@ export async function notificationRoutes(
   app.post('/notifications/logo/remove', SIGNED_IN, async (request, reply) => {
     const { user } = userOf(request).session;
     mayEditRecipientSettings(user);
-    await deps.recipientSettings.removeLogo(user.brandId);
+    await deps.recipientSettings.removeLogo(user.brandId, authorOf(request));
     return reply.redirect('/account/notifications?done=logo-removed', 303);
   });
 
@@ -133,7 +134,7 @@ export async function notificationRoutes(
         // control character in it is said on the form like in any other.
         if (!request.isMultipart()) text(request, 'logo');
         if (upload && 'tooLarge' in upload) throw logoTooLarge();
-        await deps.recipientSettings.uploadLogo(user.brandId, upload?.bytes ?? null);
+        await deps.recipientSettings.uploadLogo(user.brandId, upload?.bytes ?? null, authorOf(request));
       } catch (err) {
         const ctx = await context(request, reply);
         const errors = fieldErrors(err, ctx, LOGO_FIELDS);

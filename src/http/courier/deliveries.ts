@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
+import { authorOf } from '../shared/author.ts';
 import { courierOf } from '../shared/principal.ts';
 import { readProofUpload, registerProofMultipart } from '../shared/proof-upload.ts';
 import { COURIER_ONLY } from './session.ts';
@@ -21,7 +22,11 @@ export function courierDeliveryRoutes(deps: CourierDeliveriesContext) {
     scope.post('/api/v1/deliveries', COURIER_ONLY, async (request) => {
       const { courier } = courierOf(request);
       const { scan, files } = await readProofUpload(request);
-      return deps.deliveries.deliver({ courierId: courier.id, locale: courier.locale }, scan, files);
+      return deps.deliveries.deliver(
+        { courierId: courier.id, locale: courier.locale, by: authorOf(request) },
+        scan,
+        files,
+      );
     });
   };
 }

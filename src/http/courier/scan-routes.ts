@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { pickupJson } from '../../domain/pickups/pickup-json.ts';
 import type { ScanService } from '../../domain/scans/scan-service.ts';
+import { authorOf } from '../shared/author.ts';
 import { courierOf } from '../shared/principal.ts';
 import { scansBody } from '../shared/scans-body.ts';
 import { CourierScansBody, SCANS_BODY_LIMIT } from '../shared/schemas/scans.ts';
@@ -28,7 +29,10 @@ export function courierScanRoutes(area: FastifyInstance, deps: CourierScanRoutes
     async (request: FastifyRequest) => {
       const { courier } = courierOf(request);
       const body = scansBody(request as FastifyRequest & { body: { scans: unknown } });
-      const results = await deps.scans.apply({ courierId: courier.id, locale: courier.locale }, body.scans);
+      const results = await deps.scans.apply(
+        { courierId: courier.id, locale: courier.locale, by: authorOf(request) },
+        body.scans,
+      );
       return { ok: true as const, results };
     },
   );
@@ -40,7 +44,7 @@ export function courierScanRoutes(area: FastifyInstance, deps: CourierScanRoutes
       const { courier } = courierOf(request);
       const { pickupId } = request.params as { pickupId: string };
       const pickup = await deps.scans.closePickup(
-        { courierId: courier.id, locale: courier.locale },
+        { courierId: courier.id, locale: courier.locale, by: authorOf(request) },
         pickupId,
       );
       return { ok: true as const, pickup: pickupJson(pickup) };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { AuditLog } from '../../domain/audit/audit-log.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { EInvoiceTransmissionService } from '../../domain/einvoicing/transmission-service.ts';
@@ -20,6 +21,7 @@ import { type OperatorRequirement, OWN_SESSION_ONLY } from '../shared/operator-r
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { OPS_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { errorResponses } from '../shared/schemas/shared.ts';
+import { opsAuditRoutes } from './routes/audit.ts';
 import { opsBrandRoutes } from './routes/brands.ts';
 import { opsCourierRoutes } from './routes/couriers.ts';
 import { opsGridRoutes } from './routes/grids.ts';
@@ -51,6 +53,7 @@ interface OpsApiContext {
   operators: OperatorService;
   operatorSessions: OperatorSessions;
   opsTokens: OpsTokenService;
+  audit: AuditLog;
 }
 
 const ROLES_TABLE = Object.entries(ROLE_SCOPES)
@@ -88,6 +91,11 @@ export function opsApi(deps: OpsApiContext) {
           name: 'People and tokens',
           description: 'Sign-in and the second factor; the operators and the machine tokens, for admins.',
         },
+        {
+          name: 'Audit trail',
+          description:
+            "Every change by an operator, a token, the CLI or a courier, and every operator's read of a recipient's data: who, what, when, from where, what changed.",
+        },
       ],
       securityScheme: {
         name: 'opsToken',
@@ -118,6 +126,7 @@ export function opsApi(deps: OpsApiContext) {
     opsSessionRoutes(typed(ops), deps);
     opsOperatorRoutes(typed(ops), deps);
     opsTokenRoutes(typed(ops), deps);
+    opsAuditRoutes(typed(ops), deps);
     // Its own scope: multipart is parsed there only.
     await ops.register(opsProofRoutes(deps));
     await registerDocsPage(ops, OPS_PREFIX, deps.config);

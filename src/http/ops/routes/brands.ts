@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { brandJson } from '../../../domain/brands/brand-json.ts';
 import type { BrandService } from '../../../domain/brands/brand-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
+import { authorOf } from '../../shared/author.ts';
 import {
   errorResponses,
   NullableString,
@@ -93,10 +94,13 @@ export function opsBrandRoutes(app: TypedApp, deps: { brands: BrandService }): v
       },
     },
     async (request, reply) => {
-      const brand = await deps.brands.create({
-        name: request.body.name,
-        pickupAddress: request.body.pickup_address ?? null,
-      });
+      const brand = await deps.brands.create(
+        {
+          name: request.body.name,
+          pickupAddress: request.body.pickup_address ?? null,
+        },
+        authorOf(request),
+      );
       return reply.code(201).send({ ok: true as const, brand: brandJson(brand) });
     },
   );

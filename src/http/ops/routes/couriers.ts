@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { courierJson } from '../../../domain/couriers/courier.ts';
 import { type CourierService, ONE_TIME_PASSWORD_HOURS } from '../../../domain/couriers/courier-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
+import { authorOf } from '../../shared/author.ts';
 import { CourierIdParams, CourierSchema, NewCourierBody } from '../../shared/schemas/rounds.ts';
 import { errorResponses, NullableString } from '../../shared/schemas/shared.ts';
 
@@ -53,7 +54,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
       },
     },
     async (request, reply) => {
-      const { courier, oneTimePassword } = await deps.couriers.add(request.body);
+      const { courier, oneTimePassword } = await deps.couriers.add(request.body, authorOf(request));
       return reply
         .code(201)
         .send({ ok: true as const, courier: courierJson(courier), one_time_password: oneTimePassword });
@@ -84,7 +85,10 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
       },
     },
     async (request) => {
-      const { courier, oneTimePassword } = await deps.couriers.resetPassword(request.params.courierId);
+      const { courier, oneTimePassword } = await deps.couriers.resetPassword(
+        request.params.courierId,
+        authorOf(request),
+      );
       return { ok: true as const, courier: courierJson(courier), one_time_password: oneTimePassword };
     },
   );
@@ -105,7 +109,7 @@ export function opsCourierRoutes(app: TypedApp, deps: { couriers: CourierService
     },
     async (request) => ({
       ok: true as const,
-      courier: courierJson(await deps.couriers.disable(request.params.courierId)),
+      courier: courierJson(await deps.couriers.disable(request.params.courierId, authorOf(request))),
     }),
   );
 }

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Author } from '../../../domain/audit/actor.ts';
 import type { BrandService } from '../../../domain/brands/brand-service.ts';
 import { PRICING_ZONES } from '../../../domain/coverage/zones.ts';
 import { formatGridJson } from '../../../domain/pricing/grid-file.ts';
@@ -6,6 +7,7 @@ import { findGridHoles, type GridHole } from '../../../domain/pricing/grid-holes
 import type { ActiveGrid, GridService } from '../../../domain/pricing/grid-service.ts';
 import { UNIT_TYPES } from '../../../domain/pricing/units.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
+import { authorOf } from '../../shared/author.ts';
 import { ServiceSchema } from '../../shared/schemas/rates.ts';
 import { errorResponses, NullableTimestamp, StringEnum, Timestamp } from '../../shared/schemas/shared.ts';
 import { BrandIdParams } from './brands.ts';
@@ -92,8 +94,8 @@ const IMPORT_DESCRIPTION =
 
 /** The price grids for the finance people: show and replace (the same service as `dlv grids`). */
 export function opsGridRoutes(app: TypedApp, deps: { grids: GridService; brands: BrandService }): void {
-  const imported = async (target: { brandId: string } | 'default', body: unknown) => {
-    const result = await deps.grids.importGrid(target, JSON.stringify(body), 'json', 'operations API');
+  const imported = async (target: { brandId: string } | 'default', body: unknown, by: Author) => {
+    const result = await deps.grids.importGrid(target, JSON.stringify(body), 'json', 'operations API', by);
     return {
       ok: true as const,
       scope: result.scope,
@@ -137,7 +139,7 @@ export function opsGridRoutes(app: TypedApp, deps: { grids: GridService; brands:
         },
       },
     },
-    async (request) => imported('default', request.body),
+    async (request) => imported('default', request.body, authorOf(request)),
   );
 
   app.get(
@@ -178,6 +180,6 @@ export function opsGridRoutes(app: TypedApp, deps: { grids: GridService; brands:
         },
       },
     },
-    async (request) => imported({ brandId: request.params.brandId }, request.body),
+    async (request) => imported({ brandId: request.params.brandId }, request.body, authorOf(request)),
   );
 }

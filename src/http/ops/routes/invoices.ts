@@ -7,6 +7,7 @@ import type { EInvoiceTransmissionService } from '../../../domain/einvoicing/tra
 import { invoiceJson, invoiceLineJson } from '../../../domain/invoices/invoice-json.ts';
 import type { InvoiceService } from '../../../domain/invoices/invoice-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
+import { authorOf } from '../../shared/author.ts';
 import {
   CompanyResponse,
   CompanyUpdate,
@@ -204,7 +205,7 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
       },
     },
     async (request) => {
-      const { period, issued, held } = await deps.invoices.issueMonth(request.body.month);
+      const { period, issued, held } = await deps.invoices.issueMonth(request.body.month, authorOf(request));
       return {
         ok: true as const,
         period,
@@ -239,7 +240,7 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
       },
     },
     async (request) => {
-      const invoice = await deps.invoices.markPaid(request.params.id);
+      const invoice = await deps.invoices.markPaid(request.params.id, authorOf(request));
       return { ok: true as const, brand_id: invoice.brandId, invoice: invoiceJson(invoice) };
     },
   );
@@ -293,7 +294,7 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
         ...(b.vat_number !== undefined ? { vatNumber: b.vat_number } : {}),
         ...(b.pickup_address !== undefined ? { pickupAddress: b.pickup_address } : {}),
       });
-      const brand = await deps.brands.updateCompany(current.id, input);
+      const brand = await deps.brands.updateCompany(current.id, input, authorOf(request));
       return {
         ok: true as const,
         brand_id: brand.id,

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RoundService } from '../../../domain/rounds/round-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
+import { authorOf } from '../../shared/author.ts';
 import {
   AssignBody,
   NewRoundBody,
@@ -37,7 +38,10 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
         response: { 200: RoundsResponse, ...errorResponses([400, 401]) },
       },
     },
-    async (request) => ({ ok: true as const, rounds: await deps.rounds.list(request.query.date) }),
+    async (request) => ({
+      ok: true as const,
+      rounds: await deps.rounds.list(request.query.date, authorOf(request)),
+    }),
   );
 
   app.get(
@@ -52,7 +56,10 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
         response: { 200: RoundResponse, ...errorResponses([400, 401, 404]) },
       },
     },
-    async (request) => ({ ok: true as const, round: await deps.rounds.get(request.params.roundId) }),
+    async (request) => ({
+      ok: true as const,
+      round: await deps.rounds.get(request.params.roundId, authorOf(request)),
+    }),
   );
 
   app.post(
@@ -75,7 +82,10 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
     },
     async (request) => ({
       ok: true as const,
-      rounds: await deps.rounds.plan({ date: request.body.date, assign: request.body.assign === true }),
+      rounds: await deps.rounds.plan(
+        { date: request.body.date, assign: request.body.assign === true },
+        authorOf(request),
+      ),
     }),
   );
 
@@ -94,7 +104,10 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
     },
     async (request, reply) => {
       const { date, name, courier_id, stops } = request.body;
-      const round = await deps.rounds.create({ date, name, courierId: courier_id ?? null, stops });
+      const round = await deps.rounds.create(
+        { date, name, courierId: courier_id ?? null, stops },
+        authorOf(request),
+      );
       return reply.code(201).send({ ok: true as const, round });
     },
   );
@@ -116,7 +129,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
     },
     async (request) => ({
       ok: true as const,
-      round: await deps.rounds.assign(request.params.roundId, request.body.courier_id),
+      round: await deps.rounds.assign(request.params.roundId, request.body.courier_id, authorOf(request)),
     }),
   );
 
@@ -136,7 +149,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
     },
     async (request) => ({
       ok: true as const,
-      round: await deps.rounds.setStops(request.params.roundId, request.body.stops),
+      round: await deps.rounds.setStops(request.params.roundId, request.body.stops, authorOf(request)),
     }),
   );
 }

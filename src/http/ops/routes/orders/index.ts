@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import { authorOf } from '../../../shared/author.ts';
 import { OrderSchema, OrderStatusSchema, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses, PrefixedId } from '../../../shared/schemas/shared.ts';
 
@@ -33,13 +34,15 @@ export function opsOrderRoutes(app: TypedApp, deps: OpsOrdersRouteContext): void
       schema: {
         operationId: 'opsGetOrder',
         summary: "Any brand's order, with its history",
+        description:
+          "It holds the recipient's name, address, phone and e-mail: each read is recorded in the audit trail (`recipient.read`, the order's reference).",
         tags: ['Operations'],
         params: TrackingRefParams,
         response: { 200: OpsOrderResponse, ...errorResponses([400, 401, 404]) },
       },
     },
     async (request) => {
-      const order = await deps.orders.getAnyBrand(request.params.trackingRef);
+      const order = await deps.orders.getAnyBrand(request.params.trackingRef, authorOf(request));
       return { ok: true as const, brand_id: order.brandId, order: deps.orders.detailJson(order) };
     },
   );
@@ -65,6 +68,7 @@ export function opsOrderRoutes(app: TypedApp, deps: OpsOrdersRouteContext): void
         request.params.trackingRef,
         request.body.status,
         request.body.note ?? null,
+        authorOf(request),
       );
       return { ok: true as const, brand_id: order.brandId, order: deps.orders.detailJson(order) };
     },

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { pickupJson } from '../../../../domain/pickups/pickup-json.ts';
 import type { PickupService } from '../../../../domain/pickups/pickup-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import { authorOf } from '../../../shared/author.ts';
 import {
   ClosePickupBody,
   OpsPickupListQuery,
@@ -71,7 +72,11 @@ export function opsPickupRoutes(app: TypedApp, deps: OpsPickupsRouteContext): vo
       },
     },
     async (request) => {
-      const pickup = await deps.pickups.close(request.params.pickupId, request.body.scanned);
+      const pickup = await deps.pickups.close(
+        request.params.pickupId,
+        request.body.scanned,
+        authorOf(request),
+      );
       return { ok: true as const, brand_id: pickup.brandId, pickup: pickupJson(pickup) };
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProofDeliveries } from '../../../../domain/proofs/proof-deliveries.ts';
 import { negotiateLocale } from '../../../../i18n/locales.ts';
+import { authorOf } from '../../../shared/author.ts';
 import { readProofUpload, registerProofMultipart } from '../../../shared/proof-upload.ts';
 import { TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { ScanResultSchema } from '../../../shared/schemas/scans.ts';
@@ -48,7 +49,7 @@ export function opsProofRoutes(deps: OpsProofRouteContext) {
         const { courier_id: courierId, ...rest } = wire ?? {};
         const locale = negotiateLocale(request.headers['accept-language'], { fallback: 'en' });
         return deps.deliveries.deliver(
-          { courierId: typeof courierId === 'string' ? courierId : null, locale },
+          { courierId: typeof courierId === 'string' ? courierId : null, locale, by: authorOf(request) },
           wire ? { ...rest, code: request.params.trackingRef } : scan,
           files,
         );

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ScanService } from '../../../../domain/scans/scan-service.ts';
 import { negotiateLocale } from '../../../../i18n/locales.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import { authorOf } from '../../../shared/author.ts';
 import { scansBody } from '../../../shared/scans-body.ts';
 import { OpsScansBody, SCANS_BODY_LIMIT, ScansResponse } from '../../../shared/schemas/scans.ts';
 import { errorResponses } from '../../../shared/schemas/shared.ts';
@@ -42,7 +43,7 @@ export function opsScanRoutes(app: TypedApp, deps: OpsScansRouteContext): void {
       const body = scansBody(request);
       const courierId = body.courier_id ?? null;
       const locale = negotiateLocale(request.headers['accept-language'], { fallback: 'en' });
-      const results = await deps.scans.apply({ courierId, locale }, body.scans);
+      const results = await deps.scans.apply({ courierId, locale, by: authorOf(request) }, body.scans);
       return { ok: true as const, results };
     },
   );

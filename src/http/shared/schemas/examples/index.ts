@@ -1,3 +1,4 @@
+import { OPS_AUDIT_EXAMPLES } from './audit.ts';
 import { OPS_INVOICE_EXAMPLES } from './einvoicing.ts';
 import { LABEL_EXAMPLES } from './labels.ts';
 import { OPS_OPERATOR_EXAMPLES } from './operators.ts';
@@ -35,4 +36,5 @@ export const OPS_EXAMPLES: Record<string, OperationExamples> = {
   // A brand's invoices read by the operator: what the brand itself reads.
   opsListInvoices: OTHER_EXAMPLES.listInvoices!,
   opsGetBrandInvoice: OTHER_EXAMPLES.getInvoice!,
+  ...OPS_AUDIT_EXAMPLES,
 };
