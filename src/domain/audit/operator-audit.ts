@@ -22,7 +22,7 @@ const ACTIONS = {
   'ops_token.revoked': 'ops_token.revoked',
 } as const satisfies Record<string, AuditAction>;
 
-export function authorOfActing(by: ActedBy): Author {
+function authorOfActing(by: ActedBy): Author {
   return {
     actor: by.party,
     origin: by.address === null ? null : { clientAddress: by.address, userAgent: null, requestId: null },
