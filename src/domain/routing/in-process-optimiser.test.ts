@@ -37,8 +37,10 @@ const tasksOf = (solution: RoutingSolution, vehicle: string) =>
     ?.steps.filter((s) => s.type !== 'start' && s.type !== 'end')
     .map((s) => (s.type === 'job' || s.type === 'break' ? s.id : `${s.type}:${s.id}`)) ?? [];
 
+type Editable = RoutingProblem & { jobs: RoutingJob[]; vehicles: RoutingVehicle[] };
+
 /** A ring of 24 stops, some with windows, for two vans. */
-function ring(): RoutingProblem {
+function ring(): Editable {
   const points = Array.from({ length: 24 }, (_, i) => {
     const a = (i / 24) * 2 * Math.PI;
     return [Math.round(100 * Math.cos(a)), Math.round(100 * Math.sin(a))] as const;
@@ -50,7 +52,8 @@ function ring(): RoutingProblem {
     delivery: [1],
     ...(i % 3 === 0 ? { timeWindows: [[i * 30, i * 30 + 300] as const] } : {}),
   }));
-  return problemOn(points, { jobs, vehicles: [van('a', { capacity: [14] }), van('b', { capacity: [14] })] });
+  const vehicles = [van('a', { capacity: [14] }), van('b', { capacity: [14] })];
+  return { ...problemOn(points, { jobs, vehicles }), jobs, vehicles };
 }
 
 describe('the in-process round optimiser', () => {
@@ -133,7 +136,7 @@ describe('the in-process round optimiser', () => {
         { type: 'job', id: 'j1' },
       ],
     });
-    (problem.jobs as RoutingJob[])[2] = { ...problem.jobs![2]!, vehicle: 'b' };
+    problem.jobs[2] = { ...problem.jobs[2]!, vehicle: 'b' };
     const solution = solved(problem);
     const a = tasksOf(solution, 'a');
     expect(a.indexOf('j12')).toBeGreaterThanOrEqual(0);
