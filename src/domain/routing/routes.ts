@@ -85,17 +85,21 @@ export class Routes {
     this.len[r] = k;
   }
 
-  /** Replaces route r's sequence (restoring a snapshot), then rebuilds it. */
+  /** Replaces route r's sequence (restoring a snapshot), then rebuilds it. Release every route restored first. */
   restore(r: number, from: Int32Array, length: number): void {
     const s = this.seq[r]!;
-    // Nodes inserted since the snapshot leave the route (they go back to the absent list).
-    for (let p = 0; p < this.len[r]!; p++) this.routeOf[s[p]!] = -1;
-    for (let p = 0; p < length; p++) {
-      s[p] = from[p]!;
-      this.routeOf[from[p]!] = r;
-    }
+    for (let p = 0; p < length; p++) s[p] = from[p]!;
     this.len[r] = length;
     this.rebuild(r);
+  }
+
+  /** Marks route r's nodes as in no route: before restoring snapshots, whose nodes may have moved between routes. */
+  release(r: number): void {
+    const s = this.seq[r]!;
+    for (let p = 0; p < this.len[r]!; p++) {
+      this.routeOf[s[p]!] = -1;
+      this.posOf[s[p]!] = -1;
+    }
   }
 
   /** Recomputes locations, times, loads, cost and feasibility of route r. */
@@ -121,9 +125,11 @@ export class Routes {
     let tasks = 0;
     dep[0] = firstStart(m, s[0]!, Number.NEGATIVE_INFINITY);
     this.posOf[s[0]!] = 0;
+    this.routeOf[s[0]!] = r;
     for (let p = 1; p < n; p++) {
       const node = s[p]!;
       this.posOf[node] = p;
+      this.routeOf[node] = r;
       let arrival: number;
       if (isBreak[node]) {
         eloc[p] = prev;

@@ -213,6 +213,7 @@ export class Search {
   }
 
   private undo(): void {
+    for (let i = 0; i < this.touchedCount; i++) this.R.release(this.touchedList[i]!);
     for (let i = 0; i < this.touchedCount; i++) {
       const r = this.touchedList[i]!;
       this.R.restore(r, this.backupSeq[r]!, this.backupLen[r]!);
@@ -236,6 +237,7 @@ export class Search {
   }
 
   private loadBest(): void {
+    for (let r = 0; r < this.m.vehicleCount; r++) this.R.release(r);
     for (let r = 0; r < this.m.vehicleCount; r++) this.R.restore(r, this.bestSeq[r]!, this.bestLen[r]!);
     this.absent.set(this.bestAbsent.subarray(0, this.bestAbsentCount));
     this.absentCount = this.bestAbsentCount;
