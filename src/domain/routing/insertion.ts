@@ -132,9 +132,11 @@ export function placeShipment(
     if (blink > 0 && rng.next() < blink) continue;
     const a = eloc[i]!;
     const b1 = nrl[i + 1]!;
+    const pickupCost = cst[a * S + lp]! + cst[lp * S + b1]! - cst[a * S + b1]!;
+    // The delivery's detour only adds to the pickup's (triangle inequality): nothing cheaper here.
+    if (pickupCost + extra >= best.cost) continue;
     const startP = firstStart(m, pickup, leave + dur[a * S + lp]!);
     if (startP === Number.POSITIVE_INFINITY) continue;
-    const pickupCost = cst[a * S + lp]! + cst[lp * S + b1]! - cst[a * S + b1]!;
     let time = startP + sp;
     let prev = lp;
     let realBetween = false;

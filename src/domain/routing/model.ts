@@ -60,10 +60,9 @@ export interface Model {
   readonly unitFixedOn: Int32Array;
   /** eligible[u * vehicleCount + v]: skills, pin, lock, capacity and the unit alone within the shift. */
   readonly eligible: Uint8Array;
-  /** Sort keys of the recreate step: size (share of the capacity), distance from the depot, window end. */
+  /** Sort keys of the recreate step: size (share of the capacity), cost from the depot. */
   readonly unitSize: Float64Array;
   readonly unitDepotCost: Float64Array;
-  readonly unitWindowEnd: Float64Array;
 
   readonly vehicleCount: number;
   readonly vStart: Int32Array;
@@ -406,7 +405,6 @@ type Partial = Omit<
   | 'eligible'
   | 'unitSize'
   | 'unitDepotCost'
-  | 'unitWindowEnd'
   | 'neighbours'
   | 'neighbourCount'
   | 'taskNodes'
@@ -481,7 +479,6 @@ function unitFacts(m: Partial, unitFixedOn: Int32Array) {
   const eligible = new Uint8Array(U * K);
   const unitSize = new Float64Array(U);
   const unitDepotCost = new Float64Array(U);
-  const unitWindowEnd = new Float64Array(U);
   const unitWeight = new Float64Array(U);
   const maxCapacity = new Float64Array(D);
   for (let d = 0; d < D; d++) {
@@ -508,8 +505,6 @@ function unitFacts(m: Partial, unitFixedOn: Int32Array) {
     }
     unitSize[u] = size;
     unitDepotCost[u] = cost0 ? cost0[depot * S + m.loc[first]!]! : 0;
-    const last = second < 0 ? first : second;
-    unitWindowEnd[u] = m.twClose[m.twEnd[last]! - 1]!;
     for (let v = 0; v < K; v++) {
       eligible[u * K + v] =
         mayRide(m, unitFixedOn, u, v) &&
@@ -521,7 +516,7 @@ function unitFacts(m: Partial, unitFixedOn: Int32Array) {
           : 0;
     }
   }
-  return { eligible, unitSize, unitDepotCost, unitWindowEnd, unitWeight };
+  return { eligible, unitSize, unitDepotCost, unitWeight };
 }
 
 function neighbourLists(m: Partial, taskCount: number) {

@@ -7,7 +7,7 @@
  * it. Rebuilding a route after a change is linear in its length; nothing here allocates after
  * construction.
  */
-import { BREAK, END, firstStart, latestArrival, type Model, START } from './model.ts';
+import { BREAK, firstStart, latestArrival, type Model } from './model.ts';
 
 export class Routes {
   readonly m: Model;
@@ -215,10 +215,5 @@ export class Routes {
     let total = 0;
     for (let r = 0; r < this.cost.length; r++) total += this.cost[r]!;
     return total;
-  }
-
-  isStartOrEnd(node: number): boolean {
-    const k = this.m.kind[node];
-    return k === START || k === END;
   }
 }

@@ -27,8 +27,8 @@ export interface SearchParameters {
   /** Start and final temperatures, in mean nearest-neighbour costs. */
   startTemperature: number;
   finalTemperature: number;
-  /** Weights of the recreate orders: random, largest first, farthest first, closest first, earliest end first. */
-  orderWeights: readonly [number, number, number, number, number];
+  /** Weights of the recreate orders: random, largest first, farthest first, closest first. */
+  orderWeights: readonly [number, number, number, number];
 }
 
 export const DEFAULT_PARAMETERS: SearchParameters = {
@@ -39,7 +39,7 @@ export const DEFAULT_PARAMETERS: SearchParameters = {
   blinkRate: 0.01,
   startTemperature: 10,
   finalTemperature: 0.1,
-  orderWeights: [4, 4, 2, 1, 0],
+  orderWeights: [4, 4, 2, 1],
 };
 
 export interface SearchBudget {
@@ -409,9 +409,9 @@ export class Search {
     const m = this.m;
     const rng = this.rng;
     const w = this.p.orderWeights;
-    let pick = rng.next() * (w[0] + w[1] + w[2] + w[3] + w[4]);
+    let pick = rng.next() * (w[0] + w[1] + w[2] + w[3]);
     let rule = 0;
-    while (rule < 4 && pick >= w[rule]!) pick -= w[rule++]!;
+    while (rule < 3 && pick >= w[rule]!) pick -= w[rule++]!;
     const keys = this.keys;
     const a = this.absent;
     const n = this.absentCount;
@@ -428,9 +428,7 @@ export class Search {
               ? -m.unitSize[u]! * 1e6 + jitter
               : rule === 2
                 ? -m.unitDepotCost[u]! * 1e3 + jitter
-                : rule === 3
-                  ? m.unitDepotCost[u]! * 1e3 + jitter
-                  : m.unitWindowEnd[u]! + jitter;
+                : m.unitDepotCost[u]! * 1e3 + jitter;
     }
     this.insertionSort(0, old);
     this.insertionSort(old, n);
