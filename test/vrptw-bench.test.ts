@@ -4,7 +4,9 @@
  * and the solver's answers on Solomon fixtures judged by that validator.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { benchRoutes } from '../bench/routes/bench-routes.ts';
 import { parseBestKnown, parseVrptw, VrptwFormatError } from '../bench/routes/vrptw-instance.ts';
 import { vrptwProblem } from '../bench/routes/vrptw-problem.ts';
 import { edgeWeight, validateVrptw } from '../bench/routes/vrptw-validator.ts';
@@ -153,4 +155,39 @@ describe('the in-process solver on Solomon instances (judged by the validator)',
       expect(verdict.cost).toBeLessThan(best.get(file)! * 1.1);
     });
   }
+});
+
+describe('npm run bench -- routes', () => {
+  it('solves a directory of instances, judges each plan and reports per class', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const code = await benchRoutes([
+        '--instances',
+        fileURLToPath(FIXTURES),
+        '--iterations',
+        '2000',
+        '--no-day',
+      ]);
+      expect(code).toBe(0);
+      const printed = log.mock.calls.map((c) => String(c[0])).join('\n');
+      expect(printed).toMatch(/3 instances from .*fixtures\/vrptw, 2000 iterations each, seed 1/);
+      expect(printed).toMatch(/\| C1 \| 1 \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| 0 \| mean ≤ 5 % ✔ \|/);
+      expect(printed).toMatch(/\| RC1 \| 1 \|/);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
+  it('says where it looked when the instances are missing, and refuses unknown options', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await benchRoutes(['--instances', '/nonexistent/solomon'])).toBe(2);
+      expect(String(error.mock.calls[0]![0])).toMatch(
+        /no instances at \/nonexistent\/solomon.*\n.*BENCH_DATA/,
+      );
+    } finally {
+      error.mockRestore();
+    }
+    await expect(benchRoutes(['--fast'])).rejects.toThrow(/unknown option --fast/);
+  });
 });

@@ -67,6 +67,13 @@ describe('the in-process round optimiser', () => {
     expect(first.unassigned).toEqual([]);
   });
 
+  it('stops at its time limit when given no iteration budget, with a valid plan', () => {
+    const problem = ring();
+    const solution = solveRoutes(problem, { timeLimitMs: 50 });
+    expect(checkPlan(problem, solution)).toEqual([]);
+    expect(solution.search).toMatchObject({ engine: 'in-process', seed: 1 });
+  });
+
   it('serves a ring in two loops, each within its capacity', () => {
     const solution = solved(ring());
     expect(solution.routes).toHaveLength(2);

@@ -185,8 +185,11 @@ export interface RoutingSolution {
     service: number;
     waitingTime: number;
   };
-  /** How the answer was found: the engine, and for the in-process solver its search. */
-  search: { engine: string; iterations?: number; millis?: number; seed?: number };
+  /**
+   * How the answer was found: the engine, and for the in-process solver its search (iterations, the
+   * milliseconds it took and those after which the answer was found, the seed).
+   */
+  search: { engine: string; iterations?: number; millis?: number; bestMillis?: number; seed?: number };
 }
 
 /**

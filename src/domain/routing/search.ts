@@ -82,6 +82,9 @@ export class Search {
   /** The best solution's weight of absent units, then its routes' cost: compared in that order. */
   bestAbsentWeight = Number.POSITIVE_INFINITY;
   bestCost = Number.POSITIVE_INFINITY;
+  /** The iteration that found the best solution, and when (on the budget's clock; −∞ if construction did). */
+  private bestIteration = -1;
+  bestAt = Number.NEGATIVE_INFINITY;
   /** The current solution's absent weight and routes' cost. */
   private currentWeight = Number.POSITIVE_INFINITY;
   private currentCost = Number.POSITIVE_INFINITY;
@@ -151,6 +154,7 @@ export class Search {
       if (byIterations) progress = this.iterations / budget.maxIterations;
       const temperature = t0 * ratio ** progress;
       this.iterate(temperature);
+      if (this.bestIteration === this.iterations) this.bestAt = budget.clock();
       for (let i = 0; i < this.absentCount; i++) this.absences[this.absent[i]!]!++;
       this.iterations++;
     }
@@ -234,6 +238,7 @@ export class Search {
     this.bestAbsentCount = this.absentCount;
     this.bestAbsentWeight = this.currentWeight;
     this.bestCost = this.currentCost;
+    this.bestIteration = this.iterations;
   }
 
   private loadBest(): void {
