@@ -6,9 +6,9 @@
  * `SERVICE_TIME_SECTION` and `DEPOT_SECTION`. Values stay in the instance's own units.
  */
 
-export type EdgeWeightType = 'FLOOR_2D' | 'EXACT_2D';
+type EdgeWeightType = 'FLOOR_2D' | 'EXACT_2D';
 
-export interface VrptwNode {
+interface VrptwNode {
   /** The node's number in the file. */
   id: number;
   x: number;

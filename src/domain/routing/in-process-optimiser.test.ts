@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
-import { solveRoutes } from './in-process-optimiser.ts';
+import { createInProcessOptimiser, solveRoutes } from './in-process-optimiser.ts';
 import { checkPlan } from './plan-check.ts';
 import type { RoutingJob, RoutingProblem, RoutingSolution, RoutingVehicle } from './ports.ts';
 
@@ -65,6 +65,14 @@ describe('the in-process round optimiser', () => {
     expect(second.unassigned).toEqual(first.unassigned);
     expect(second.search.iterations).toBe(400);
     expect(first.unassigned).toEqual([]);
+  });
+
+  it('answers through the RoundOptimiser port as solveRoutes does', async () => {
+    const problem = ring();
+    const optimiser = createInProcessOptimiser();
+    expect(optimiser.engine).toBe('in-process');
+    const viaPort = await optimiser.solve(problem, { maxIterations: 100, seed: 5 });
+    expect(viaPort.routes).toEqual(solveRoutes(problem, { maxIterations: 100, seed: 5 }).routes);
   });
 
   it('stops at its time limit when given no iteration budget, with a valid plan', () => {

@@ -14,7 +14,7 @@ export const START = 4;
 export const END = 5;
 
 /** What a node refers to in the problem, for the answer. */
-export interface NodeSource {
+interface NodeSource {
   id: string;
   /** Index of the vehicle (breaks, starts, ends) or of the job / shipment. */
   index: number;

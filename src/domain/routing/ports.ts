@@ -61,7 +61,7 @@ export interface RoutingShipment extends TaskRequirements {
 }
 
 /** A break the vehicle must take when it is used, at the place of the stop before it, within a window. */
-export interface RoutingBreak {
+interface RoutingBreak {
   /** Unique within its vehicle. */
   id: string;
   timeWindows?: readonly TimeWindow[];
@@ -75,7 +75,7 @@ export interface TaskStep {
   id: string;
 }
 
-export interface VehicleCosts {
+interface VehicleCosts {
   /** Counted once if the vehicle is used (default 0). */
   fixed?: number;
   /** Per hour of travel (default 3600: the cost is the travel time in seconds, as VROOM's). */
