@@ -5,11 +5,12 @@
  * run it in a worker thread or a job.
  */
 import { answer } from './answer.ts';
-import { compileModel } from './model.ts';
+import { compileModel } from './compile.ts';
 import type { RoundOptimiser, RoutingProblem, RoutingSolution, SolveOptions } from './ports.ts';
 import { checkProblem } from './problem-check.ts';
 import { Routes } from './routes.ts';
-import { DEFAULT_PARAMETERS, Search, type SearchParameters } from './search.ts';
+import { Search } from './search.ts';
+import { DEFAULT_PARAMETERS, type SearchParameters } from './search-parameters.ts';
 import { seedRoutes } from './seed-routes.ts';
 
 /** Without any budget, the search stops after 5 s. */

@@ -5,10 +5,11 @@
  * wider (time_window), or none even then (shift: the routes' days are full).
  */
 import { newPlacement, placeJob, placeShipment } from './insertion.ts';
-import { fitsAlone, fitsCapacity, hasSkills, type Model, mayRide } from './model.ts';
+import type { Model } from './model.ts';
 import type { UnassignedReason } from './ports.ts';
 import { Random } from './random.ts';
 import type { Routes } from './routes.ts';
+import { fitsAlone, fitsCapacity, hasSkills, mayRide } from './unit-facts.ts';
 
 export function unassignedReason(R: Routes, u: number): UnassignedReason {
   const m = R.m;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel } from './model.ts';
+import { compileModel } from './compile.ts';
 import type { RoutingProblem } from './ports.ts';
 import { Routes } from './routes.ts';
-import { DEFAULT_PARAMETERS, Search } from './search.ts';
+import { Search } from './search.ts';
+import { DEFAULT_PARAMETERS } from './search-parameters.ts';
 import { seedRoutes } from './seed-routes.ts';
 
 /** 30 stops on a grid, tight enough (two small vans) that iterations move stops between routes. */

@@ -2,45 +2,18 @@
  * The search: SISR (Christiaens & Vanden Berghe, "Slack Induction by String Removals for Vehicle
  * Routing Problems", Transportation Science 2020). Each iteration ruins a few routes near a random
  * stop (strings of consecutive stops, sometimes with a few kept in the middle: "split strings"),
- * recreates by cheapest insertion in a random-weighted order with blinks, and keeps the result
- * under simulated annealing. Leaving a task out costs more than any route (more for a higher
- * priority), so the search trades distance only between solutions serving as much. Changed routes
- * are saved before their first change of an iteration and restored when it is refused.
+ * recreates by cheapest insertion in a random-weighted order with blinks, and keeps the result if
+ * it serves more, or as much with tasks absent less often, or the same with a cost simulated
+ * annealing accepts (see `accepts`). Changed routes are saved before their first change of an
+ * iteration and restored when it is refused.
  */
 import { constructByRegret } from './construct.ts';
 import { newPlacement, placeBreak, placeJob, placeShipment } from './insertion.ts';
 import type { Model } from './model.ts';
 import { Random } from './random.ts';
 import type { Routes } from './routes.ts';
-
-export interface SearchParameters {
-  /** Mean number of stops removed per iteration (SISR's c̄). */
-  averageRemoved: number;
-  /** Longest string (SISR's L^max). */
-  maxString: number;
-  /** Chance that a ruined route loses a split string rather than a string. */
-  splitRate: number;
-  /** Chance to stop growing the kept part of a split string at each step (SISR's β). */
-  splitDepth: number;
-  /** Chance to skip a position when inserting (SISR's blink rate). */
-  blinkRate: number;
-  /** Start and final temperatures, in mean nearest-neighbour costs. */
-  startTemperature: number;
-  finalTemperature: number;
-  /** Weights of the recreate orders: random, largest first, farthest first, closest first. */
-  orderWeights: readonly [number, number, number, number];
-}
-
-export const DEFAULT_PARAMETERS: SearchParameters = {
-  averageRemoved: 10,
-  maxString: 10,
-  splitRate: 0.5,
-  splitDepth: 0.01,
-  blinkRate: 0.01,
-  startTemperature: 10,
-  finalTemperature: 0.1,
-  orderWeights: [4, 4, 2, 1],
-};
+import type { SearchParameters } from './search-parameters.ts';
+import { StringRemoval } from './string-removal.ts';
 
 export interface SearchBudget {
   maxIterations: number;
@@ -68,8 +41,7 @@ export class Search {
   private touchedCount = 0;
   private readonly backupSeq: Int32Array[];
   private readonly backupLen: Int32Array;
-  private readonly ruined: Int32Array;
-  private readonly scratch: Int32Array;
+  private readonly removal: StringRemoval;
   private readonly keys: Float64Array;
   private readonly runMax: Float64Array;
   private readonly best = newPlacement();
@@ -117,8 +89,7 @@ export class Search {
     this.backupLen = new Int32Array(K);
     this.bestSeq = R.seq.map((s) => new Int32Array(s.length));
     this.bestLen = new Int32Array(K);
-    this.ruined = new Int32Array(K).fill(-1);
-    this.scratch = new Int32Array(Math.max(...R.seq.map((s) => s.length), 1));
+    this.removal = new StringRemoval(R, this.rng, parameters, this.removable);
     this.keys = new Float64Array(U);
     this.absences = new Int32Array(U);
     this.runMax = new Float64Array(m.dims);
@@ -259,88 +230,22 @@ export class Search {
 
   /** Removes strings from routes near a random stop; false when a route it left is infeasible. */
   private ruin(): boolean {
-    const m = this.m;
     const R = this.R;
-    const rng = this.rng;
-    const tasks = m.taskNodes.length;
-    if (tasks === 0) return true;
-    // A random seed stop among those the search may move.
-    let seed = -1;
-    for (let attempt = 0; attempt < 4 * tasks && seed < 0; attempt++) {
-      const node = rng.below(tasks);
-      if (this.removable[node] && R.routeOf[node]! >= 0) seed = node;
-    }
-    if (seed < 0) return true;
-
-    let used = 0;
-    let assigned = 0;
-    for (let r = 0; r < m.vehicleCount; r++) {
-      if (R.tasks[r]! > 0) {
-        used++;
-        assigned += R.tasks[r]!;
-      }
-    }
-    const cardinality = used > 0 ? assigned / used : 1;
-    const maxString = Math.min(this.p.maxString, cardinality);
-    const maxStrings = (4 * this.p.averageRemoved) / (1 + maxString) - 1;
-    const strings = Math.floor(rng.next() * maxStrings) + 1;
-
-    let ruinedCount = 0;
-    const nb = m.neighbours;
-    const count = m.neighbourCount;
-    for (let k = -1; k < count && ruinedCount < strings; k++) {
-      const c = k < 0 ? seed : nb[seed * count + k]!;
-      const r = R.routeOf[c]!;
-      if (r < 0 || !this.removable[c] || this.ruined[r] === this.epoch) continue;
-      this.ruined[r] = this.epoch;
-      ruinedCount++;
-      this.touch(r);
-      this.removeString(r, c, maxString);
-    }
+    this.removal.select(this.epoch, this.touchRoute, this.removeNode);
     for (let i = 0; i < this.touchedCount; i++) {
       const r = this.touchedList[i]!;
       R.compact(r, this.gone);
       R.rebuild(r);
     }
-    for (let node = 0; node < m.nodeCount; node++) this.gone[node] = 0;
+    this.gone.fill(0);
     for (let i = 0; i < this.touchedCount; i++) if (!R.feasible[this.touchedList[i]!]) return false;
     return true;
   }
 
-  /** Flags a string (or split string) of route r's movable stops around c for removal. */
-  private removeString(r: number, c: number, maxString: number): void {
-    const R = this.R;
-    const rng = this.rng;
-    const s = R.seq[r]!;
-    const n = R.len[r]!;
-    const cand = this.scratch;
-    let count = 0;
-    let q = 0;
-    for (let p = 1; p < n - 1; p++) {
-      const node = s[p]!;
-      if (!this.removable[node]) continue;
-      if (node === c) q = count;
-      cand[count++] = node;
-    }
-    const limit = Math.min(count, maxString);
-    const l = Math.floor(rng.next() * limit) + 1;
-    let kept = 0;
-    if (l < count && rng.next() < this.p.splitRate) {
-      kept = 1;
-      while (l + kept < count && rng.next() > this.p.splitDepth) kept++;
-    }
-    const width = l + kept;
-    const lo = Math.max(0, q - width + 1);
-    const hi = Math.min(q, count - width);
-    const from = lo + rng.below(hi - lo + 1);
-    const keptFrom = kept > 0 ? from + rng.below(l + 1) : -1;
-    for (let i = from; i < from + width; i++) {
-      if (kept > 0 && i >= keptFrom && i < keptFrom + kept) continue;
-      this.removeNode(cand[i]!);
-    }
-  }
+  private readonly touchRoute = (r: number): void => this.touch(r);
 
-  private removeNode(node: number): void {
+  /** Flags a node's unit (both ends of a shipment) or break for removal and lists it absent. */
+  private readonly removeNode = (node: number): void => {
     if (this.gone[node]) return;
     const m = this.m;
     if (this.R.isBreak[node]) {
@@ -353,7 +258,7 @@ export class Search {
     const second = m.unitSecond[u]!;
     if (second >= 0) this.gone[second] = 1;
     this.absent[this.absentCount++] = u;
-  }
+  };
 
   // ---- recreate ---------------------------------------------------------------------------
 
