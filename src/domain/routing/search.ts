@@ -114,15 +114,18 @@ export class Search {
     const ratio = finalTemperature / startTemperature;
     const byIterations = Number.isFinite(budget.maxIterations);
     const byTime = Number.isFinite(budget.timeLimitMs);
-    let progress = 0;
-    while (progress < 1) {
+    // With both budgets the annealing follows whichever is further spent.
+    let timeProgress = 0;
+    for (;;) {
       if (this.iterations >= budget.maxIterations) break;
       if (byTime && (this.iterations & 15) === 0) {
         const elapsed = budget.clock() - started;
         if (elapsed >= budget.timeLimitMs) break;
-        if (!byIterations) progress = elapsed / budget.timeLimitMs;
+        timeProgress = elapsed / budget.timeLimitMs;
       }
-      if (byIterations) progress = this.iterations / budget.maxIterations;
+      const progress = byIterations
+        ? Math.max(this.iterations / budget.maxIterations, timeProgress)
+        : timeProgress;
       const temperature = t0 * ratio ** progress;
       this.iterate(temperature);
       if (this.bestIteration === this.iterations) this.bestAt = budget.clock();
