@@ -2,7 +2,9 @@
  * `npm run bench`: starts what it needs (PostgreSQL from DATABASE_URL, else an embedded one in a
  * temp dir), runs every scenario next to its reference(s) in the same run, and prints a table, then
  * the per-route breakdown (also written to bench/last-breakdown.md). BENCH_SECONDS (default 8) sets
- * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,scans,proof,webhooks,breakdown,startup filters groups.
+ * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,scans,proof,webhooks,breakdown,startup,routes filters groups.
+ * `npm run bench -- routes [options]` (or BENCH_ONLY=routes) runs only the route-quality bench
+ * (bench/routes/bench-routes.ts), which needs no database.
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -167,6 +169,11 @@ async function benchNoisyNeighbour(): Promise<Row> {
 
 const only = process.env.BENCH_ONLY?.split(',');
 const wants = (group: string) => !only || only.includes(group);
+
+if (process.argv[2] === 'routes' || process.env.BENCH_ONLY === 'routes') {
+  const { benchRoutes } = await import('./routes/bench-routes.ts');
+  process.exit(await benchRoutes(process.argv.slice(process.argv[2] === 'routes' ? 3 : 2)));
+}
 
 const db = await prepareDatabase();
 const pool = createPool(db.url, 4);
@@ -377,5 +384,11 @@ if (breakdown.length > 0) {
   const text = breakdown.join('\n');
   console.log(`\n${text}`);
   await writeFile(new URL('last-breakdown.md', import.meta.url), `${text}\n`);
+}
+// CPU-bound: last, with the servers and the database stopped.
+if (wants('routes')) {
+  const { benchRoutes } = await import('./routes/bench-routes.ts');
+  console.log('');
+  process.exit(await benchRoutes([]));
 }
 process.exit(0);
