@@ -70,7 +70,13 @@ export function optOutKeyring(
        UNION ALL SELECT fingerprint, source FROM recipient_opt_out_key`,
       [fingerprint, own],
     );
-    return rows[0]!;
+    if (rows[0]) return rows[0];
+    // Another process recorded its key between this statement's snapshot and its insert (two
+    // starting together: the migrate job and an API): its row is committed now, so read it.
+    const { rows: again } = await pool.query<{ fingerprint: Buffer; source: KeySource }>(
+      'SELECT fingerprint, source FROM recipient_opt_out_key',
+    );
+    return again[0]!;
   }
 
   async function load(): Promise<Buffer> {

@@ -204,6 +204,16 @@ export const bodyHints: Record<string, fc.Arbitrary<unknown>> = {
   quantity: fc.integer({ min: 1, max: 20 }),
   amount_eur: amount,
   reference,
+  // A brand's point (both or neither): inside Île-de-France mostly, so valid requests can succeed;
+  // now and then one outside it or null (a 400, or the point forgotten).
+  delivery_lat: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 48_750_000, max: 48_950_000 }).map((n) => n / 1e6) },
+    { weight: 1, arbitrary: fc.constantFrom(null, 43.296482, 90) },
+  ),
+  delivery_lng: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 2_250_000, max: 2_450_000 }).map((n) => n / 1e6) },
+    { weight: 1, arbitrary: fc.constantFrom(null, 5.36978, -180) },
+  ),
 };
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

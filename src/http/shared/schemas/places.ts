@@ -107,7 +107,7 @@ export const AddressValidateResponse = Type.Object(
     }),
     precision: Type.Union([StringEnum(LOCATION_PRECISIONS), Type.Null()]),
     location: Type.Union([DeliveryLocationSchema, Type.Null()]),
-    warnings: Type.Array(AddressWarningSchema),
+    warnings: Type.Array(AddressWarningSchema, { maxItems: 10 }),
   },
   { description: 'The address checked: where it is, whether it is served, its sort code and its warnings.' },
 );
