@@ -6,6 +6,7 @@ import { brandCreated, brandsIn } from '../brands/brand-service.ts';
 import { prefixedId } from '../ids.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
+import { countSignInAttempt } from './failed-sign-ins.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
 import type { AccountMail, RateLimiter, SessionRecord, SessionStore, UserStore } from './ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from './secrets.ts';
@@ -244,13 +245,6 @@ export function accountService(deps: AccountServiceDeps): AccountService {
     return { userId: user.id, brandName: user.brandName };
   }
 
-  async function limit(key: string): Promise<void> {
-    const decision = await deps.signInLimiter.take(key);
-    if (!decision.allowed) {
-      throw new AppError('rate_limited', 'Too many sign-in attempts: wait a few minutes and try again.');
-    }
-  }
-
   return {
     signupMode: deps.signup,
 
@@ -316,8 +310,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
 
     async signIn(input: { email: string; password: string; ip: string }): Promise<{ token: string }> {
       const email = input.email.trim().toLowerCase();
-      await limit(`signin:ip:${input.ip}`);
-      await limit(`signin:acct:${email}`);
+      const counted = await countSignInAttempt(deps.signInLimiter, 'signin', email.slice(0, 254), input.ip);
       const user = email.length <= 254 ? await users.findByEmail(email) : null;
       if (!user || input.password.length > 1024) {
         await verifyDecoy(input.password);
@@ -327,6 +320,8 @@ export function accountService(deps: AccountServiceDeps): AccountService {
         throw new AppError('unauthorized', SIGN_IN_REFUSED);
       }
       if (user.brandDisabledAt) throw new AppError('unauthorized', 'This account has been disabled.');
+      // Only failures stay counted: colleagues behind one office address never lock each other out.
+      await counted.succeeded();
       return openSession(user.id);
     },
 
@@ -365,9 +360,14 @@ export function accountService(deps: AccountServiceDeps): AccountService {
     },
 
     async stepUp(session: ActiveSession, password: string, ip: string): Promise<void> {
+      let counted: { succeeded(): Promise<void> };
       try {
-        await limit(`signin:ip:${ip}`);
-        await limit(`signin:acct:${session.user.email.toLowerCase()}`);
+        counted = await countSignInAttempt(
+          deps.signInLimiter,
+          'signin',
+          session.user.email.toLowerCase(),
+          ip,
+        );
       } catch (err) {
         await sessions.delete(session.id);
         throw err;
@@ -376,6 +376,7 @@ export function accountService(deps: AccountServiceDeps): AccountService {
       if (!found || !(await verifyPassword(found.passwordHash, password.slice(0, 1024)))) {
         throw new AppError('unauthorized', 'The password is wrong.');
       }
+      await counted.succeeded();
       const at = clock();
       await sessions.stepUp(session.id, at);
       session.record.stepUpAt = at;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, fieldProblem, validateAll } from '../../errors.ts';
+import { countSignInAttempt } from '../accounts/failed-sign-ins.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from '../accounts/password.ts';
 import type { RateLimiter } from '../accounts/ports.ts';
 import { hashSecret, newSecret, TOKEN_PATTERN } from '../accounts/secrets.ts';
@@ -122,28 +123,8 @@ export function courierService(deps: CourierServiceDeps): CourierService {
 
   const oneTimeUntil = () => new Date(clock().getTime() + ONE_TIME_PASSWORD_HOURS * 3600_000);
 
-  /**
-   * Counts an attempt against both limits before its password is checked, so that attempts made
-   * at once are all counted; `succeeded` gives them back, so only failures stay counted.
-   */
-  async function attempt(email: string, ip: string) {
-    const keys = [`courier:signin:ip:${ip}`, `courier:signin:acct:${email}`];
-    for (const [i, key] of keys.entries()) {
-      if (!(await deps.signInLimiter.take(key)).allowed) {
-        // The attempts refused here are not checked: the ones taken before this key are given back.
-        for (const taken of keys.slice(0, i)) await deps.signInLimiter.refund(taken);
-        throw new AppError(
-          'rate_limited',
-          'Too many failed sign-in attempts: wait a few minutes and try again.',
-        );
-      }
-    }
-    return {
-      async succeeded() {
-        for (const key of keys) await deps.signInLimiter.refund(key);
-      },
-    };
-  }
+  const attempt = (email: string, ip: string) =>
+    countSignInAttempt(deps.signInLimiter, 'courier:signin', email, ip);
 
   async function openSession(courierId: string, passwordChangeOnly: boolean): Promise<string> {
     const secret = newSecret();

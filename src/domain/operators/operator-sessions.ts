@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AppError, fieldProblem, invalidField } from '../../errors.ts';
+import { countSignInAttempt } from '../accounts/failed-sign-ins.ts';
 import { checkPassword, hashPassword, verifyDecoy, verifyPassword } from '../accounts/password.ts';
 import type { RateLimiter } from '../accounts/ports.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -162,28 +163,8 @@ export function operatorSessions(deps: OperatorSessionsDeps): OperatorSessions {
     };
   };
 
-  /**
-   * Counts an attempt against both limits before anything is checked, so attempts made at once are
-   * all counted; `succeeded` gives them back: only failures stay counted (operators behind one
-   * office address do not lock each other out).
-   */
-  async function attempt(email: string, ip: string) {
-    const keys = [`operator:signin:ip:${ip}`, `operator:signin:acct:${email}`];
-    for (const [i, key] of keys.entries()) {
-      if (!(await deps.signInLimiter.take(key)).allowed) {
-        for (const taken of keys.slice(0, i)) await deps.signInLimiter.refund(taken);
-        throw new AppError(
-          'rate_limited',
-          'Too many failed sign-in attempts: wait a few minutes and try again.',
-        );
-      }
-    }
-    return {
-      async succeeded() {
-        for (const key of keys) await deps.signInLimiter.refund(key);
-      },
-    };
-  }
+  const attempt = (email: string, ip: string) =>
+    countSignInAttempt(deps.signInLimiter, 'operator:signin', email, ip);
 
   function viewOf(id: Buffer, operator: Operator, record: OperatorSessionRecord): ActiveOperatorSession {
     const setup = record.stage === 'setup' ? stepsOf(operator) : null;
