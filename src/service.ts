@@ -62,12 +62,21 @@ async function runMigrate(config: Config): Promise<void> {
 }
 
 async function runWorkerProcess(config: Config): Promise<void> {
+  // Where a fresh worker's time goes before its first job, in the "worker started" line (ms since
+  // the process started): a backlog waits on every phase of it.
+  const phases: Record<string, number> = { loaded: Math.round(performance.now()) };
+  const phase = (name: string) => {
+    phases[name] = Math.round(performance.now());
+  };
   const poolSize = Math.max(config.databasePoolSize, config.workerConcurrency + 2);
   const database = await openDatabase(config, poolSize, { applicationName: applicationName('worker') });
+  phase('opened');
   const { createDeps } = await import('./deps.ts');
+  phase('imported');
   const observability = await startObservability(config, { worker: database.pool });
   const readiness = createReadiness({ pool: database.pool, redis: null });
   const probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
+  phase('probes');
   const log: FastifyBaseLogger = probes.log;
   let worker: { stop(): Promise<void> } | undefined;
   const shutdown = handleShutdown({
@@ -88,6 +97,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log,
     stopped: shutdown.started,
   });
+  phase('database');
   // The links the jobs write (recipients' messages, webhook payloads): the API's address.
   const { resolvePublicBaseUrl, unknownPublicBaseUrl } = await import('./runtime/public-base-url.ts');
   const base = await resolvePublicBaseUrl(database.pool, config, { embedded: database.embedded !== null });
@@ -98,7 +108,9 @@ async function runWorkerProcess(config: Config): Promise<void> {
     ...(observability && { observers: observability.observers }),
   });
   logKeyedOptOuts(log, await deps.optOutKey.ready());
+  phase('deps');
   const { startWorker, surviveDatabaseLoss } = await import('./worker.ts');
+  phase('runner-imported');
   surviveDatabaseLoss((message) => log.warn(message));
   if (shutdown.started()) return;
   worker = await startWorker(deps, {
@@ -106,7 +118,8 @@ async function runWorkerProcess(config: Config): Promise<void> {
     ...(observability && { jobObserver: observability.jobObserver }),
     log: (level, message, meta) => log[pinoLevel(level)](meta ?? {}, message),
   });
-  log.info({ concurrency: config.workerConcurrency, poolSize }, 'worker started');
+  phase('running');
+  log.info({ concurrency: config.workerConcurrency, poolSize, phases }, 'worker started');
 }
 
 async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {

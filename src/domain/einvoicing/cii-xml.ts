@@ -1,7 +1,7 @@
-import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { EInvoiceDocument, EInvoiceParty } from './e-invoice.ts';
 import type { PostalAddress } from './postal-address.ts';
+import { createXml as create } from './xml-builder.ts';
 
 /**
  * The document as UN/CEFACT Cross Industry Invoice D16B, Factur-X profile EN 16931 (the

@@ -1,4 +1,4 @@
-import { create } from 'xmlbuilder2';
+import { createXml as create } from './xml-builder.ts';
 
 /**
  * The Factur-X part of the PDF's XMP metadata (Factur-X 1.07, §A.2): the `fx:` properties naming the

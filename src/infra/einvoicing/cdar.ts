@@ -1,8 +1,8 @@
-import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { decimalAmount } from '../../domain/einvoicing/cii-xml.ts';
 import type { EInvoiceStatus } from '../../domain/einvoicing/einvoice-status.ts';
 import type { PaymentRecord } from '../../domain/einvoicing/ports.ts';
+import { createXml as create } from '../../domain/einvoicing/xml-builder.ts';
 
 /**
  * CDAR (UN/CEFACT Cross Domain Acknowledgement And Response), the French life-cycle message
