@@ -47,7 +47,9 @@ export const UNVERIFIED_LINK = 'Confirm your e-mail address before linking a sho
 
 // Deliberately loose: one `@`, something on each side, a dot in the domain, no spaces. The link
 // sent to it is what proves an address, not a pattern.
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+// No control characters anywhere (a NUL or an escape would reach mail headers, logs and pages).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const EMAIL = /^[^\s@\x00-\x1f\x7f]{1,64}@[^\s@\x00-\x1f\x7f]+\.[^\s@\x00-\x1f\x7f]+$/;
 
 export function validateEmail(email: string): string {
   const trimmed = email.trim();
