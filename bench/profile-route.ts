@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/profile-route.ts [POST|GET-detail|GET-list|scans]`: one route under load on an
+ * `node --import tsx bench/profile-route.ts [POST|GET-detail|GET-list|rates|scans]`: one route under load on an
  * API server run with `--cpu-prof` (`scans`: the courier sync endpoint, as bench/scans.ts drives it), then the functions that cost the most (self and inclusive time
  * within src/). A developer's tool for finding where a route's time goes; `npm run bench` has the
  * per-module summary.
@@ -67,9 +67,20 @@ const target =
           delivery_address: '12 rue Oberkampf 75011 Paris',
         }),
       }
-    : route === 'GET-list'
-      ? { url: `${base}/orders?limit=50`, method: 'GET' as const }
-      : { url: `${base}/orders/${order.trackingRef}`, method: 'GET' as const };
+    : route === 'rates'
+      ? {
+          url: `${base}/rates`,
+          method: 'POST' as const,
+          body: JSON.stringify({
+            delivery_zip: '75011',
+            unit_type: 'parcel',
+            unit_weight: '2kg',
+            quantity: 2,
+          }),
+        }
+      : route === 'GET-list'
+        ? { url: `${base}/orders?limit=50`, method: 'GET' as const }
+        : { url: `${base}/orders/${order.trackingRef}`, method: 'GET' as const };
 if (route !== 'scans') {
   const result = await autocannon({ ...target, headers, connections: 50, duration: 6 });
   console.log(
