@@ -22,8 +22,15 @@ export function startServer(
   script: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  /**
+   * `compiled`: a built program run as the image runs it (no tsx), with `args`; `ready`: what in its
+   * output says it is up, for programs that do not print `READY <port>` (their port is then 0).
+   */
+  options: { compiled?: boolean; ready?: RegExp; args?: string[] } = {},
 ): Promise<RunningServer> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+  const program = [script, ...(options.args ?? [])];
+  const args = options.compiled ? [...nodeArgs, ...program] : [...nodeArgs, '--import', 'tsx', ...program];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     // The load generators open their connections from the loopback address, past the per-address cap.
     env: { ...process.env, MAX_CONNECTIONS_PER_ADDRESS: '0', ...env },
@@ -35,10 +42,10 @@ export function startServer(
     let out = '';
     child.stdout!.on('data', (d) => {
       out += d;
-      const match = /READY (\d+)/.exec(out);
+      const match = (options.ready ?? /READY (\d+)/).exec(out);
       if (match) {
         resolve({
-          port: Number(match[1]),
+          port: Number(match[1] ?? 0),
           pid: child.pid!,
           output: () => out,
           stop: () => {

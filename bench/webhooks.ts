@@ -86,16 +86,23 @@ export async function benchWebhookDelivery(
   const drainStarted = Date.now();
   const workers = [];
   for (let i = 0; i < workerCount; i++) {
+    // The worker as deployed: `node dist/service.js worker` with the image's NODE_OPTIONS, its
+    // probes on a port of its own; up once it logs "worker started" (its phases are in that line).
     workers.push(
       await startServer(
-        'bench/servers/webhook-worker.mjs',
+        'dist/service.js',
         {
           DATABASE_URL: dbUrl,
+          PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+          PORT: '0',
+          WORKER_CONCURRENCY: '8',
           WEBHOOKS_ALLOW_INSECURE: '1',
           WEBHOOKS_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
-          LOG_LEVEL: 'warn',
+          LOG_LEVEL: 'info',
+          MIGRATE_ON_START: '0',
         },
-        profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        ['--max-semi-space-size=4', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+        { compiled: true, args: ['worker'], ready: /"msg":"worker started"/ },
       ),
     );
   }
