@@ -8,7 +8,6 @@ import { tracing } from './infra/telemetry/tracing.ts';
 import { type Observability, startObservability } from './observability.ts';
 import { untilDatabaseReady } from './runtime/database-ready.ts';
 import { ListenError, listenOrExplain } from './runtime/listen-errors.ts';
-import { startProbeServer } from './runtime/probe-server.ts';
 import { pinoLevel, processLogger } from './runtime/process-logger.ts';
 import { createReadiness } from './runtime/readiness.ts';
 import { handleShutdown } from './runtime/shutdown.ts';
@@ -75,9 +74,16 @@ async function runWorkerProcess(config: Config): Promise<void> {
   phase('imported');
   const observability = await startObservability(config, { worker: database.pool });
   const readiness = createReadiness({ pool: database.pool, redis: null });
-  const probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
-  phase('probes');
-  const log: FastifyBaseLogger = probes.log;
+  // The probes (a Fastify server: ~0.3 s to load) start once the runner runs, or at once when the
+  // database keeps the worker waiting: a backlog's first job does not wait for them. Until they
+  // exist, their logger's twin writes the same JSON lines.
+  const log: FastifyBaseLogger = processLogger(config.logLevel);
+  let probes: FastifyInstance | undefined;
+  const startProbes = async () => {
+    if (probes) return;
+    const { startProbeServer } = await import('./runtime/probe-server.ts');
+    probes ??= await startProbeServer(config, readiness, observability?.handleMetricsRequest);
+  };
   let worker: { stop(): Promise<void> } | undefined;
   const shutdown = handleShutdown({
     readiness,
@@ -86,7 +92,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log,
     async close() {
       await worker?.stop().catch((err: unknown) => log.error({ err }, 'worker stop failed'));
-      await probes.close();
+      await probes?.close();
       await closeObservability(observability);
       await database.close();
     },
@@ -95,6 +101,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     pool: database.pool,
     migrate: config.migrateOnStart || database.embedded !== null,
     log,
+    onWait: startProbes,
     stopped: shutdown.started,
   });
   phase('database');
@@ -119,6 +126,8 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log: (level, message, meta) => log[pinoLevel(level)](meta ?? {}, message),
   });
   phase('running');
+  await startProbes();
+  phase('probes');
   log.info({ concurrency: config.workerConcurrency, poolSize, phases }, 'worker started');
 }
 
@@ -178,6 +187,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
     log,
     // Waiting (PostgreSQL not there yet, or the migrate job not done): the probes answer meanwhile.
     onWait: async () => {
+      const { startProbeServer } = await import('./runtime/probe-server.ts');
       probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
     },
     stopped: shutdown.started,
