@@ -27,7 +27,8 @@ export function generateSdks(document: OpenApiDocument): Record<string, string> 
   const operations = readOperations(document);
   return {
     'sdks/typescript/src/generated.ts': typescript(document, operations),
-    'sdks/php/src/Generated/Operations.php': php(document, operations),
+    'sdks/php/src/Generated/Operations.php': php(operations),
+    'sdks/php/src/Generated/ApiInfo.php': phpInfo(document),
     'sdks/python/dlv_sdk/_generated.py': python(document, operations),
   };
 }
@@ -254,7 +255,31 @@ function phpDocType(schema: JsonSchema | undefined): string {
   }
 }
 
-function php(document: OpenApiDocument, operations: Operation[]): string {
+/** The document's constants (traits hold constants only from PHP 8.2; the SDK supports 8.1). */
+function phpInfo(document: OpenApiDocument): string {
+  return [
+    '<?php',
+    '',
+    `// ${HEADER}`,
+    '',
+    'declare(strict_types=1);',
+    '',
+    'namespace Dlv\\Sdk\\Generated;',
+    '',
+    'final class ApiInfo',
+    '{',
+    `    public const API_VERSION = '${document.info.version}';`,
+    `    public const DEFAULT_BASE_URL = '${document.servers?.[0]?.url ?? ''}';`,
+    '    /** Every `error` code of the error envelope. */',
+    `    public const ERROR_CODES = [${errorCodes(document)
+      .map((c) => `'${c}'`)
+      .join(', ')}];`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+function php(operations: Operation[]): string {
   const out = [
     '<?php',
     '',
@@ -267,13 +292,6 @@ function php(document: OpenApiDocument, operations: Operation[]): string {
     '/** One method per operation of openapi.json; Dlv\\Sdk\\Client sends them. */',
     'trait Operations',
     '{',
-    `    public const API_VERSION = ${JSON.stringify(document.info.version).replace(/"/g, "'")};`,
-    `    public const DEFAULT_BASE_URL = '${document.servers?.[0]?.url ?? ''}';`,
-    `    /** Every \`error\` code of the error envelope. */`,
-    `    public const ERROR_CODES = [${errorCodes(document)
-      .map((c) => `'${c}'`)
-      .join(', ')}];`,
-    '',
     '    /**',
     '     * @param array<string, mixed>|null $query',
     '     * @param array{idempotencyKey?: string, headers?: array<string, string>} $options',

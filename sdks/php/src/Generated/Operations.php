@@ -9,11 +9,6 @@ namespace Dlv\Sdk\Generated;
 /** One method per operation of openapi.json; Dlv\Sdk\Client sends them. */
 trait Operations
 {
-    public const API_VERSION = '1.0.0';
-    public const DEFAULT_BASE_URL = 'https://api.livraison-dlv.fr/public/v1';
-    /** Every `error` code of the error envelope. */
-    public const ERROR_CODES = ['invalid_request', 'unauthorized', 'insufficient_scope', 'csrf_failed', 'invalid_signature', 'webhooks_not_enabled', 'setup_required', 'not_found', 'idempotency_conflict', 'pickup_closed', 'second_factor_enrolled', 'payload_too_large', 'unsupported_media_type', 'out_of_zone', 'invalid_address', 'unpriceable', 'invalid_transition', 'idempotency_key_reused', 'not_labellable', 'unknown_orders', 'too_many_labels', 'date_in_past', 'not_a_business_day', 'pickup_cutoff_passed', 'no_pickup_address', 'pickup_not_due', 'not_in_pickup', 'unreadable_image', 'already_on_round', 'invalid_stops', 'unknown_stops', 'courier_disabled', 'operator_disabled', 'last_admin', 'rate_limited', 'internal_error', 'unavailable'];
-
     /**
      * @param array<string, mixed>|null $query
      * @param array{idempotencyKey?: string, headers?: array<string, string>} $options
