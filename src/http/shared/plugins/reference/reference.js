@@ -1,0 +1,152 @@
+// The reference page's start (no inline script: the page's CSP allows this origin's files only).
+// Reads the OpenAPI document, adds code samples in curl and the three official SDKs to each
+// operation (Redoc's x-codeSamples), then renders it with Redoc, served from this server.
+(() => {
+  var root = document.getElementById('reference');
+  var specUrl = root.getAttribute('data-spec');
+  var product = root.getAttribute('data-product');
+
+  function camelToSnake(name) {
+    return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  }
+  function sampleBody(operation) {
+    var media =
+      operation.requestBody &&
+      operation.requestBody.content &&
+      operation.requestBody.content['application/json'];
+    if (!media || !media.examples) return null;
+    var first = Object.keys(media.examples)[0];
+    return first ? media.examples[first].value : null;
+  }
+  function samples(base, path, method, operation) {
+    var id = operation.operationId;
+    var pathParams = (operation.parameters || []).filter((p) => p.in === 'path');
+    var args = pathParams.map(() => "'DLV-7K3M9Q2XHP'");
+    var concrete = path.replace(/\{[^}]+\}/g, 'DLV-7K3M9Q2XHP');
+    var body = sampleBody(operation);
+    var json = body ? JSON.stringify(body, null, 2) : null;
+    var curl =
+      'curl -X ' +
+      method.toUpperCase() +
+      " '" +
+      base +
+      concrete +
+      "' \\\n  -H 'Authorization: Bearer $DLV_API_KEY'";
+    var idempotent = (operation.parameters || []).some(
+      (p) => p.in === 'header' && p.name === 'Idempotency-Key',
+    );
+    if (idempotent) curl += ' \\\n  -H "Idempotency-Key: $(uuidgen)"';
+    if (json)
+      curl += " \\\n  -H 'Content-Type: application/json' \\\n  -d '" + json.replace(/'/g, "'\\''") + "'";
+    var tsArgs = args.concat(json ? [json] : []).join(', ');
+    var phpArgs = args.concat(json ? [phpArray(body, '')] : []).join(', ');
+    var pyArgs = args.concat(json ? [pythonValue(body, '')] : []).join(', ');
+    var uses =
+      id === 'getOpenApiDocument'
+        ? []
+        : [
+            {
+              lang: 'TypeScript',
+              label: 'TypeScript',
+              source:
+                "import { DlvClient } from '@dlv/sdk';\n\nconst dlv = new DlvClient({ apiKey: process.env.DLV_API_KEY! });\nconst result = await dlv." +
+                id +
+                '(' +
+                tsArgs +
+                ');',
+            },
+            {
+              lang: 'PHP',
+              label: 'PHP',
+              source:
+                "$dlv = new Dlv\\Sdk\\Client(getenv('DLV_API_KEY'));\n$result = $dlv->" +
+                id +
+                '(' +
+                phpArgs +
+                ');',
+            },
+            {
+              lang: 'Python',
+              label: 'Python',
+              source:
+                'from dlv_sdk import Client\n\ndlv = Client(api_key=os.environ["DLV_API_KEY"])\nresult = dlv.' +
+                camelToSnake(id) +
+                '(' +
+                pyArgs +
+                ')',
+            },
+          ];
+    return [{ lang: 'Shell', label: 'curl', source: curl }].concat(uses);
+  }
+  function phpArray(value, indent) {
+    if (value === null) return 'null';
+    if (Array.isArray(value)) return '[' + value.map((v) => phpArray(v, indent)).join(', ') + ']';
+    if (typeof value === 'object') {
+      var inner = indent + '    ';
+      return (
+        '[\n' +
+        Object.keys(value)
+          .map((k) => inner + "'" + k + "' => " + phpArray(value[k], inner))
+          .join(',\n') +
+        ',\n' +
+        indent +
+        ']'
+      );
+    }
+    return typeof value === 'string' ? "'" + value.replace(/'/g, "\\'") + "'" : String(value);
+  }
+  function pythonValue(value, indent) {
+    if (value === null) return 'None';
+    if (value === true) return 'True';
+    if (value === false) return 'False';
+    if (Array.isArray(value)) return '[' + value.map((v) => pythonValue(v, indent)).join(', ') + ']';
+    if (typeof value === 'object') {
+      var inner = indent + '    ';
+      return (
+        '{\n' +
+        Object.keys(value)
+          .map((k) => inner + JSON.stringify(k) + ': ' + pythonValue(value[k], inner))
+          .join(',\n') +
+        ',\n' +
+        indent +
+        '}'
+      );
+    }
+    return JSON.stringify(value);
+  }
+
+  fetch(specUrl, { headers: { accept: 'application/json' } })
+    .then((response) => response.json())
+    .then((spec) => {
+      var base = spec.servers && spec.servers[0] ? spec.servers[0].url : '';
+      Object.keys(spec.paths || {}).forEach((path) => {
+        var item = spec.paths[path];
+        ['get', 'post', 'put', 'patch', 'delete'].forEach((method) => {
+          if (item[method]) item[method]['x-codeSamples'] = samples(base, path, method, item[method]);
+        });
+      });
+      spec.info['x-logo'] = { url: root.getAttribute('data-logo'), altText: product };
+      window.Redoc.init(
+        spec,
+        {
+          hideDownloadButton: false,
+          expandResponses: '200,201',
+          jsonSampleExpandLevel: 3,
+          sortTagsAlphabetically: false,
+          theme: {
+            colors: { primary: { main: '#0b5cab' } },
+            typography: {
+              fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+              headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+            },
+            sidebar: { backgroundColor: '#f4f6fa' },
+          },
+        },
+        root,
+      );
+    })
+    .catch((error) => {
+      root.textContent =
+        'The reference could not load the API description (' + specUrl + '): ' + error.message;
+    });
+})();
