@@ -14,7 +14,7 @@ export interface OpenApiDocument {
   webhooks?: Record<string, { post: any }>;
 }
 
-export interface Parameter {
+interface Parameter {
   name: string;
   /** The name as an identifier in the SDKs (camelCase for path parameters: trackingRef). */
   required: boolean;

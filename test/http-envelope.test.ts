@@ -155,7 +155,10 @@ describe('OpenAPI document and docs page', () => {
     expect(page.body).not.toMatch(/<script>/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
     const assets = [...page.body.matchAll(/(?:src=|<link [^>]*href=)"([^"]+)"/g)].map((m) => m[1]!);
-    expect(assets).toContain(`${API}/docs/redoc.standalone.js`);
+    expect(assets).toContain(`${API}/docs/reference.js`);
+    const start = await call(t.app, { method: 'GET', url: `${API}/docs/reference.js` });
+    expect(start.body).toContain("from './redoc.standalone.js'");
+    assets.push(`${API}/docs/redoc.standalone.js`);
     for (const asset of assets) {
       expect(asset.startsWith(`${API}/docs/`), asset).toBe(true);
       const res = await call(t.app, { method: 'GET', url: asset });

@@ -47,15 +47,14 @@ export function registerReferencePage(
 </head>
 <body>
 <header class="brand-bar">
-  <a class="brand" href="${prefix}/docs"><img src="${prefix}/docs/logo.svg" alt="Livraison DLV" width="160" height="48"></a>
+  <a class="brand" href="${prefix}/docs"><img src="${prefix}/docs/logo.svg" alt="Livraison DLV" width="200" height="48"></a>
   <nav>
     <a href="${prefix}/openapi.json">OpenAPI 3.1 document</a>
     <a href="mailto:${escapeHtml(page.contact)}">Support: ${escapeHtml(page.contact)}</a>
   </nav>
 </header>
-<main id="reference" data-spec="${prefix}/openapi.json" data-logo="${prefix}/docs/logo.svg" data-product="${escapeHtml(page.title)}">Loading the reference…</main>
-<script src="${prefix}/docs/redoc.standalone.js"></script>
-<script src="${prefix}/docs/reference.js"></script>
+<main id="reference" data-spec="${prefix}/openapi.json">Loading the reference…</main>
+<script type="module" src="${prefix}/docs/reference.js"></script>
 </body>
 </html>
 `;

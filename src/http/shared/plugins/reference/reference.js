@@ -1,47 +1,48 @@
 // The reference page's start (no inline script: the page's CSP allows this origin's files only).
 // Reads the OpenAPI document, adds code samples in curl and the three official SDKs to each
-// operation (Redoc's x-codeSamples), then renders it with Redoc, served from this server.
+// operation (Redoc's x-codeSamples), then renders it with Redoc (an ES module), served from here.
+import { init } from './redoc.standalone.js';
+
 (() => {
-  var root = document.getElementById('reference');
-  var specUrl = root.getAttribute('data-spec');
-  var product = root.getAttribute('data-product');
+  const root = document.getElementById('reference');
+  const specUrl = root.getAttribute('data-spec');
 
   function camelToSnake(name) {
     return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
   }
   function sampleBody(operation) {
-    var media =
+    const media =
       operation.requestBody &&
       operation.requestBody.content &&
       operation.requestBody.content['application/json'];
     if (!media || !media.examples) return null;
-    var first = Object.keys(media.examples)[0];
+    const first = Object.keys(media.examples)[0];
     return first ? media.examples[first].value : null;
   }
   function samples(base, path, method, operation) {
-    var id = operation.operationId;
-    var pathParams = (operation.parameters || []).filter((p) => p.in === 'path');
-    var args = pathParams.map(() => "'DLV-7K3M9Q2XHP'");
-    var concrete = path.replace(/\{[^}]+\}/g, 'DLV-7K3M9Q2XHP');
-    var body = sampleBody(operation);
-    var json = body ? JSON.stringify(body, null, 2) : null;
-    var curl =
+    const id = operation.operationId;
+    const pathParams = (operation.parameters || []).filter((p) => p.in === 'path');
+    const args = pathParams.map(() => "'DLV-7K3M9Q2XHP'");
+    const concrete = path.replace(/\{[^}]+\}/g, 'DLV-7K3M9Q2XHP');
+    const body = sampleBody(operation);
+    const json = body ? JSON.stringify(body, null, 2) : null;
+    let curl =
       'curl -X ' +
       method.toUpperCase() +
       " '" +
       base +
       concrete +
       "' \\\n  -H 'Authorization: Bearer $DLV_API_KEY'";
-    var idempotent = (operation.parameters || []).some(
+    const idempotent = (operation.parameters || []).some(
       (p) => p.in === 'header' && p.name === 'Idempotency-Key',
     );
     if (idempotent) curl += ' \\\n  -H "Idempotency-Key: $(uuidgen)"';
     if (json)
       curl += " \\\n  -H 'Content-Type: application/json' \\\n  -d '" + json.replace(/'/g, "'\\''") + "'";
-    var tsArgs = args.concat(json ? [json] : []).join(', ');
-    var phpArgs = args.concat(json ? [phpArray(body, '')] : []).join(', ');
-    var pyArgs = args.concat(json ? [pythonValue(body, '')] : []).join(', ');
-    var uses =
+    const tsArgs = args.concat(json ? [json] : []).join(', ');
+    const phpArgs = args.concat(json ? [phpArray(body, '')] : []).join(', ');
+    const pyArgs = args.concat(json ? [pythonValue(body, '')] : []).join(', ');
+    const uses =
       id === 'getOpenApiDocument'
         ? []
         : [
@@ -82,7 +83,7 @@
     if (value === null) return 'null';
     if (Array.isArray(value)) return '[' + value.map((v) => phpArray(v, indent)).join(', ') + ']';
     if (typeof value === 'object') {
-      var inner = indent + '    ';
+      const inner = indent + '    ';
       return (
         '[\n' +
         Object.keys(value)
@@ -101,7 +102,7 @@
     if (value === false) return 'False';
     if (Array.isArray(value)) return '[' + value.map((v) => pythonValue(v, indent)).join(', ') + ']';
     if (typeof value === 'object') {
-      var inner = indent + '    ';
+      const inner = indent + '    ';
       return (
         '{\n' +
         Object.keys(value)
@@ -118,17 +119,18 @@
   fetch(specUrl, { headers: { accept: 'application/json' } })
     .then((response) => response.json())
     .then((spec) => {
-      var base = spec.servers && spec.servers[0] ? spec.servers[0].url : '';
+      const base = spec.servers && spec.servers[0] ? spec.servers[0].url : '';
       Object.keys(spec.paths || {}).forEach((path) => {
-        var item = spec.paths[path];
+        const item = spec.paths[path];
         ['get', 'post', 'put', 'patch', 'delete'].forEach((method) => {
           if (item[method]) item[method]['x-codeSamples'] = samples(base, path, method, item[method]);
         });
       });
-      spec.info['x-logo'] = { url: root.getAttribute('data-logo'), altText: product };
-      window.Redoc.init(
+      init(
         spec,
         {
+          // No telemetry to Redocly's servers (the CSP would refuse it anyway).
+          disableTelemetry: true,
           hideDownloadButton: false,
           expandResponses: '200,201',
           jsonSampleExpandLevel: 3,
