@@ -15,7 +15,7 @@ const REDOC_CANDIDATES = [
   path.resolve(here, '../../../../node_modules/@redocly/cli/lib/chunks/redoc.standalone.js'),
 ];
 
-export function redocBundle(): string | null {
+function redocBundle(): string | null {
   return REDOC_CANDIDATES.find((file) => existsSync(file)) ?? null;
 }
 
