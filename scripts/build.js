@@ -66,6 +66,16 @@ function copyAssets(from, to) {
   }
 }
 
+/**
+ * Redoc's standalone bundle beside the reference page's module (src/http/shared/plugins/
+ * reference-page.ts): the image has no development package, and the page loads nothing from elsewhere.
+ */
+function copyRedoc(out) {
+  const bundle = path.join(ROOT, 'node_modules', '@redocly', 'cli', 'lib', 'chunks', 'redoc.standalone.js');
+  if (!existsSync(bundle)) throw new Error(`Redoc's bundle is missing (${bundle}): npm ci installs it`);
+  cpSync(bundle, path.join(out, 'http', 'shared', 'plugins', 'reference', 'redoc.standalone.js'));
+}
+
 function typescriptCompiler() {
   try {
     return createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -130,6 +140,7 @@ export function build() {
     );
     if (res.status !== 0) throw new Error(`tsc failed (exit ${res.status ?? res.signal})`);
     copyAssets(SRC, out);
+    copyRedoc(out);
     writePostcodeTable(out);
     writeFileSync(path.join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
     rmSync(DIST, { recursive: true, force: true });

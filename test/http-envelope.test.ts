@@ -145,13 +145,20 @@ describe('OpenAPI document and docs page', () => {
     expect(res.data.paths['/__test/echo']).toBeUndefined();
   });
 
-  it('serves the reference page with its assets from the package (works offline)', async () => {
+  it('serves the reference page (Redoc) with its assets from this server (works offline)', async () => {
     const page = await call(t.app, { method: 'GET', url: `${API}/docs` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<html');
+    expect(page.body).toContain('Livraison DLV');
+    expect(page.body).toContain('api@dlv.example');
     expect(page.body).not.toMatch(/(src|href)="https?:/);
-    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(assets.length).toBeGreaterThan(1);
+    expect(page.body).not.toMatch(/<script>/);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
+    const assets = [...page.body.matchAll(/(?:src=|<link [^>]*href=)"([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toContain(`${API}/docs/reference.js`);
+    const start = await call(t.app, { method: 'GET', url: `${API}/docs/reference.js` });
+    expect(start.body).toContain("from './redoc.standalone.js'");
+    assets.push(`${API}/docs/redoc.standalone.js`);
     for (const asset of assets) {
       expect(asset.startsWith(`${API}/docs/`), asset).toBe(true);
       const res = await call(t.app, { method: 'GET', url: asset });

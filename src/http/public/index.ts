@@ -10,6 +10,7 @@ import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
+import { registerDeprecations } from '../shared/plugins/deprecation.ts';
 import { registerDocsPage, registerOpenApi } from '../shared/plugins/openapi.ts';
 import { PUBLIC_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
@@ -61,6 +62,9 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   eventTypesRoute,
 ];
 
+/** Where the `Link: rel="deprecation"` of a deprecated route's answers points (docs/versioning.md). */
+const DEPRECATION_POLICY_URL = '/public/v1/docs';
+
 /** The public API (`/public/v1`): brands' API keys, its OpenAPI document and docs page. */
 export function publicApi(deps: PublicApiContext) {
   return async (api: FastifyInstance) => {
@@ -106,6 +110,7 @@ export function publicApi(deps: PublicApiContext) {
         unauthorizedMessage: 'The API key is unknown or has been revoked.',
       },
     });
+    registerDeprecations(api, DEPRECATION_POLICY_URL);
     for (const register of RESOURCES) register(typed(api), deps);
     await registerDocsPage(api, PUBLIC_PREFIX, deps.config);
   };

@@ -1,11 +1,11 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { rolesGranting } from '../../../domain/operators/scopes.ts';
 import { sendJsonText } from '../json-text.ts';
 import { errorResponses, REQUEST_ID_PATTERN } from '../schemas/shared.ts';
 import { OPTIONAL_BODY } from '../validation.ts';
 import { describeExamples, type ExampleCatalogue } from './openapi-examples.ts';
+import { registerReferencePage } from './reference-page.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -268,12 +268,9 @@ export async function registerDocsPage(
       return sendJsonText(reply.header('cache-control', 'public, max-age=60'), served.json);
     },
   );
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // The page links its assets absolutely; they live under this context's prefix.
-    indexPrefix: prefix,
-    uiConfig: { url: `${prefix}/openapi.json`, deepLinking: true },
-    staticCSP: false,
+  registerReferencePage(app, prefix, () => {
+    const { info } = app.swagger() as { info: { title: string; contact?: { email?: string } } };
+    return { title: info.title, contact: info.contact?.email ?? '' };
   });
 }
 

@@ -12,11 +12,13 @@ const API_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'cache-control': 'no-store',
 };
-// The docs page runs its bundled script and styles; nothing is loaded from elsewhere.
+// The reference page (Redoc, served from here): this origin's scripts only, no inline script; the
+// styles and fonts Redoc injects (styled-components, data: URLs) and its search worker (a blob:
+// URL); nothing is loaded from elsewhere (Redoc's telemetry and attribution logo are refused).
 const DOCS_HEADERS = {
   ...COMMON,
   'content-security-policy':
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
 
 // The recipients' tracking pages (/track, server-rendered HTML): their own stylesheet and nothing
