@@ -28,7 +28,7 @@ import { financeRoutes } from './finance-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
 import { searchRoutes } from './search-routes.ts';
 import { todayRoutes } from './today-routes.ts';
-import { CONSOLE_PATH, type ConsoleContext, messagePage } from './views/layout.ts';
+import { CONSOLE_PATH, type ConsoleContext, homeOf, messagePage } from './views/layout.ts';
 
 export const CONSOLE_PREFIX = CONSOLE_PATH;
 
@@ -169,7 +169,11 @@ export function consoleArea(deps: ConsoleDeps) {
       };
     };
 
-    const home = (ctx: ConsoleContext) => ({ href: CONSOLE_PATH, label: ctx.t('error.back') });
+    // The first page the operator's role opens (Today would be a 403 again for a finance user).
+    const home = (ctx: ConsoleContext) => ({
+      href: ctx.operator ? homeOf(ctx.operator) : CONSOLE_PATH,
+      label: ctx.t('error.back'),
+    });
 
     app.setNotFoundHandler(async (request, reply) => {
       const ctx = await context(request, reply);
