@@ -238,3 +238,20 @@ function describe(error: FastifyError): { status: number; message: string; title
     ? { status, message: error.message, title: 'error.title' }
     : { status: 500, message: 'error.500', title: 'error.title' };
 }
+
+/**
+ * The 404 page for a console address the router refused before reaching the console (a path
+ * parameter too long to be any object's id): nothing there, said as a console page.
+ */
+export function sendConsoleNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const asked = new URL(request.url, 'http://x').searchParams.get('lang');
+  const locale = negotiateLocale(request.headers['accept-language'], { asked, fallback: 'en' });
+  const t = consoleTranslate(locale);
+  const ctx: ConsoleContext = { locale, t, switchHref: CONSOLE_PATH, operator: null, csrf: '', path: '' };
+  return reply
+    .code(404)
+    .header('content-security-policy', CONSOLE_CSP)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(messagePage(ctx, t('error.title'), t('error.404'), { href: CONSOLE_PATH, label: t('error.back') }));
+}
