@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_ROLES, type OpsScope, ROLE_SCOPES } from '../src/domain/operators/scopes.ts';
 import { Browser, createUser, csrfOf, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, type TestApp } from './support/app.ts';
+import { testOperator } from './support/audit.ts';
 import { type ConsoleOperator, consoleOperator } from './support/console.ts';
 import { consoleRoutes, exampleUrl } from './support/security-fixtures.ts';
 
@@ -66,13 +67,25 @@ describe('every console route', () => {
     const brandUser = await createUser(t.deps);
     const brandBrowser = new Browser(t.app, `10.93.0.${++ip}`);
     await brandBrowser.signIn(brandUser.email, PASSWORD);
+    const courierEmail = `console-suite-${Date.now()}@couriers.example`;
+    await t.deps.couriers.add(
+      { email: courierEmail, name: 'Suite', password: PASSWORD, locale: 'en' },
+      testOperator,
+    );
+    const courierBrowser = new Browser(t.app, `10.93.0.${++ip}`);
+    const courierIn = await courierBrowser.submit('/courier/login', '/courier/login', {
+      email: courierEmail,
+      password: PASSWORD,
+    });
+    expect(courierIn.status).toBe(303);
     const before = await auditRows();
     const visitors: [string, Browser][] = [
       ['no cookie', new Browser(t.app, `10.93.0.${++ip}`)],
       ["a brand's session", brandBrowser],
+      ["a courier's session", courierBrowser],
       ['a forged console cookie', new Browser(t.app, `10.93.0.${++ip}`)],
     ];
-    visitors[2]![1].cookies.set('dlv_console', `dlv_sess_${'a'.repeat(43)}.forged`);
+    visitors[3]![1].cookies.set('dlv_console', `dlv_sess_${'a'.repeat(43)}.forged`);
     const anonymousPage = await visitors[0]![1].get('/console/sign-in');
     for (const [who, b] of visitors) {
       for (const route of gated()) {

@@ -179,13 +179,8 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     });
     expect(sent.json().results[0].result).toBe('applied');
     const started = Date.now();
-    await dispatcher.waitForFunction(
-      `document.querySelector('#board').textContent.includes(${JSON.stringify(ref)})`,
-      null,
-      {
-        timeout: 2000,
-      },
-    );
+    // Playwright's polling, not a string evaluated in the page (the console's CSP forbids eval).
+    await dispatcher.locator('#board', { hasText: ref }).waitFor({ timeout: 2000 });
     const shownAfter = Date.now() - started;
     expect(shownAfter).toBeLessThan(2000);
     console.info(`scan shown on the board ${shownAfter} ms after the courier API answered`);
