@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Deps } from './deps.ts';
 import { AppError } from './errors.ts';
 import { ACCOUNT_PREFIX, accountArea, sendAccountNotFound } from './http/account/index.ts';
+import { CONSOLE_PREFIX, consoleArea, sendConsoleNotFound } from './http/console/index.ts';
 import { COURIER_SHELL_PREFIX, courierAppShell } from './http/courier/app-shell.ts';
 import { COURIER_PREFIX, courierArea } from './http/courier/index.ts';
 import { healthRoutes } from './http/health/index.ts';
@@ -80,6 +81,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       if (request.url.startsWith(`${TRACKING_PREFIX}/`)) return sendTrackingNotFound(request, reply);
       if (request.url.startsWith(`${UNSUBSCRIBE_PREFIX}/`)) return sendUnsubscribeNotFound(request, reply);
       if (request.url.startsWith(`${ACCOUNT_PREFIX}/`)) return sendAccountNotFound(request, reply);
+      if (request.url.startsWith(`${CONSOLE_PREFIX}/`)) return sendConsoleNotFound(request, reply);
       const message =
         err.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `A path parameter is longer than ${PATH_PARAM_MAX_LENGTH} characters.`
@@ -155,6 +157,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     { prefix: ACCOUNT_PREFIX, plugin: accountArea(deps), enabled: true },
     { prefix: PROOFS_PREFIX, plugin: proofFiles(deps), enabled: true },
     { prefix: COURIER_PREFIX, plugin: courierArea(deps), enabled: true },
+    // The operator's console: named operators signed in with their second factor (issue 39).
+    { prefix: CONSOLE_PREFIX, plugin: consoleArea(deps), enabled: true },
     // The courier app's shell, scripts, manifest and service worker (public: they hold no data).
     { prefix: COURIER_SHELL_PREFIX, plugin: courierAppShell(), enabled: true },
     // Twilio's delivery reports and the recipients' texts, signed with the auth token: only with Twilio.

@@ -57,7 +57,12 @@ function brandRoutes(): RouteAuthInfo[] {
   // Account pages (a session, not a key) have their cross-brand checks in test/account-security.test.ts;
   // couriers' routes (a courier session, no brand at all) theirs in test/security.test.ts.
   return t.app.routeCatalog.filter(
-    (r) => r.auth !== 'none' && r.auth !== 'ops' && r.auth !== 'session' && r.auth !== 'courier',
+    (r) =>
+      r.auth !== 'none' &&
+      r.auth !== 'ops' &&
+      r.auth !== 'session' &&
+      r.auth !== 'courier' &&
+      r.auth !== 'console',
   );
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CSP } from '../src/http/console/index.ts';
 import { COURIER_APP_CSP } from '../src/http/courier/app-shell.ts';
 import { COURIER_CSP } from '../src/http/courier/session.ts';
 import type { RouteAuthInfo } from '../src/http/shared/plugins/auth.ts';
@@ -159,6 +160,16 @@ function checkResponse(res: Response, label: string, request: { method?: string;
   // The account area answers with pages (and error pages), under its own stricter-for-pages CSP.
   if ((request.url ?? '').startsWith('/account')) {
     expect(res.headers['content-security-policy'], label).toBe(ACCOUNT_CSP);
+    if (res.statusCode >= 400 && request.method !== 'HEAD') {
+      expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], label).toBe('no-store');
+      for (const pattern of INTERNALS) expect(res.body, `${label}: ${pattern}`).not.toMatch(pattern);
+    }
+    return;
+  }
+  // The operator's console: pages and error pages under its own CSP (its one script from this origin).
+  if (/^\/console(\/|$)/.test(path)) {
+    expect(res.headers['content-security-policy'], label).toBe(CONSOLE_CSP);
     if (res.statusCode >= 400 && request.method !== 'HEAD') {
       expect(res.headers['content-type'], `${label}: content-type`).toMatch(/^text\/html/);
       expect(res.headers['cache-control'], label).toBe('no-store');

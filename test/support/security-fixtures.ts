@@ -16,7 +16,9 @@ export function exampleUrl(url: string): string {
 
 /** Routes behind a credential sent in `Authorization` (an API key, or an operator's: session, token, OPS_TOKEN). */
 export function authenticatedRoutes(app: FastifyInstance) {
-  return app.routeCatalog.filter((r) => r.auth !== 'none' && r.auth !== 'session' && r.auth !== 'courier');
+  return app.routeCatalog.filter(
+    (r) => r.auth !== 'none' && r.auth !== 'session' && r.auth !== 'courier' && r.auth !== 'console',
+  );
 }
 
 /** The couriers' routes behind a courier session (`/courier`: pages redirect, `/courier/api/` answers 401). */
@@ -45,4 +47,9 @@ export function trackingRoutes(app: FastifyInstance) {
 /** The operations API's routes behind an operator credential, each with what it requires (`ops`). */
 export function opsRoutes(app: FastifyInstance) {
   return app.routeCatalog.filter((r) => r.auth === 'ops');
+}
+
+/** The operator's console pages behind a console session cookie, each with what it requires. */
+export function consoleRoutes(app: FastifyInstance) {
+  return app.routeCatalog.filter((r) => r.auth === 'console');
 }

@@ -157,7 +157,7 @@ function forbidden(requirement: OperatorRequirement) {
 function describeOperatorRefusals(route: RouteOptions): void {
   const schema = route.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
   const auth = route.config?.auth;
-  if (typeof auth !== 'object' || !schema?.response || schema.hide) return;
+  if (typeof auth !== 'object' || !('ops' in auth) || !schema?.response || schema.hide) return;
   // A 429 the route describes itself (failed sign-in attempts) keeps its words.
   const response: Record<string, unknown> = {
     ...schema.response,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApiKeyAuthenticator, KeyIdentity } from '../../../domain/api-keys/authenticator.ts';
 import type { Scope } from '../../../domain/api-keys/keys.ts';
+import type { OpsScope } from '../../../domain/operators/scopes.ts';
 import { AppError } from '../../../errors.ts';
 import { bearerToken } from '../bearer.ts';
 import { type FailedAttemptLimit, isTooManyAttempts, type TooManyAttempts } from '../failed-attempt-limit.ts';
@@ -19,14 +20,33 @@ export { principalOf };
  * same way). Every route states it in `config.auth`; a route that forgets is refused at start-up
  * rather than left open.
  */
-type AuthRequirement = 'none' | 'any' | 'session' | 'courier' | Scope | { ops: OperatorRequirement };
+type AuthRequirement =
+  | 'none'
+  | 'any'
+  | 'session'
+  | 'courier'
+  | Scope
+  | { ops: OperatorRequirement }
+  | { console: ConsoleRequirement };
+
+/**
+ * What a console page (`/console`) requires of its signed-in operator: a scope their role grants,
+ * `any` (any signed-in operator) or `setup` (a session still choosing its password or enrolling its
+ * second factor may use it too). The console resolves its own cookie and answers with pages.
+ */
+export type ConsoleRequirement = OpsScope | 'any' | 'setup';
 
 export interface RouteAuthInfo {
   method: string;
   url: string;
   /** `'ops'` for every operations route, whose requirement is then `ops`. */
-  auth: Exclude<AuthRequirement, { ops: OperatorRequirement }> | 'ops';
+  auth:
+    | Exclude<AuthRequirement, { ops: OperatorRequirement } | { console: ConsoleRequirement }>
+    | 'ops'
+    | 'console';
   ops?: OperatorRequirement;
+  /** A console page's requirement (`auth` is then `'console'`). */
+  console?: ConsoleRequirement;
 }
 
 declare module 'fastify' {
@@ -91,9 +111,11 @@ export function registerAuth(
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       catalog.push(
-        typeof auth === 'object'
-          ? { method, url: route.url, auth: 'ops', ops: auth.ops }
-          : { method, url: route.url, auth },
+        typeof auth !== 'object'
+          ? { method, url: route.url, auth }
+          : 'console' in auth
+            ? { method, url: route.url, auth: 'console', console: auth.console }
+            : { method, url: route.url, auth: 'ops', ops: auth.ops },
       );
     }
   });
@@ -104,6 +126,8 @@ export function registerAuth(
   app.addHook('onRequest', (request, reply, done) => {
     const auth = request.routeOptions.config.auth;
     if (auth === undefined || auth === 'none' || auth === 'session' || auth === 'courier') return done();
+    // The console resolves its own cookie (src/http/console).
+    if (typeof auth === 'object' && 'console' in auth) return done();
     if (typeof auth === 'object') {
       if (operators === null) return done(new AppError('unauthorized', OPS_UNAUTHORIZED_MESSAGE));
       operators.authenticate(request.headers.authorization, request.ip).then(
@@ -167,6 +191,13 @@ export function registerAuth(
       return done(null, payload);
     }
     if (auth === undefined || auth === 'none' || auth === 'any') return done(null, payload);
+    // Likewise a console route outside `/console` (whose hook sets the operator of its cookie).
+    if (typeof auth === 'object' && 'console' in auth) {
+      const principal = request.principal;
+      if (principal?.kind !== 'operator' || principal.credential !== 'session')
+        return done(new AppError('unauthorized', 'Sign in first.'));
+      return done(null, payload);
+    }
     if (typeof auth === 'object') {
       // Unreachable after the onRequest hook above, which refuses without an operator; fail closed anyway.
       if (request.principal?.kind !== 'operator')

@@ -192,7 +192,7 @@ function describeSecurity(route: RouteOptions, schemeName: string): void {
     schema.security = [];
     return;
   }
-  if (typeof auth === 'object') {
+  if (typeof auth === 'object' && 'ops' in auth) {
     const requirement = auth.ops;
     const scoped = requirement !== 'any' && requirement !== 'own_session';
     // OpenAPI 3.1: the roles or scopes an http scheme's requirement needs may be listed.

@@ -1,0 +1,82 @@
+/**
+ * What the console reads beside the services (issue 39): its exceptions queue, its order search and
+ * the month's invoices across brands. Read models only: every change goes through the services.
+ */
+
+export interface FailedAttemptException {
+  trackingRef: string;
+  brandName: string;
+  reason: string | null;
+  since: Date;
+}
+
+export interface MissingParcelsException {
+  pickupId: string;
+  brandName: string;
+  date: string;
+  missingRefs: string[];
+}
+
+export interface FlaggedAddressException {
+  trackingRef: string;
+  brandName: string;
+  /** The address checks' warning codes (never the address itself). */
+  warnings: string[];
+}
+
+export interface BouncedNotificationException {
+  trackingRef: string;
+  channel: string;
+  step: string;
+  detail: string | null;
+  at: Date;
+}
+
+export interface FailingWebhookException {
+  endpointId: string;
+  brandId: string;
+  brandName: string;
+  url: string;
+  status: string;
+  since: Date | null;
+  reason: string | null;
+}
+
+export interface Exceptions {
+  failedAttempts: FailedAttemptException[];
+  missingParcels: MissingParcelsException[];
+  flaggedAddresses: FlaggedAddressException[];
+  bouncedNotifications: BouncedNotificationException[];
+  failingWebhooks: FailingWebhookException[];
+}
+
+/** An order found by a search: what identifies it, never its recipient's data. */
+export interface FoundOrder {
+  trackingRef: string;
+  brandName: string;
+  reference: string | null;
+  status: string;
+  createdAt: Date;
+}
+
+export type SearchKind = 'tracking_ref' | 'email' | 'phone' | 'brand_reference';
+
+export interface MonthInvoice {
+  id: string;
+  brandId: string;
+  brandName: string;
+  number: string | null;
+  type: 'invoice' | 'credit_note';
+  status: string;
+  totalCents: number;
+  issuedAt: Date | null;
+  /** A credit note's invoice number. */
+  credits: string | null;
+}
+
+export interface ConsoleReads {
+  /** Each list bounded (the newest first): a queue to work through, not a report. */
+  exceptions(today: string, limit: number): Promise<Exceptions>;
+  search(kind: SearchKind, value: string, limit: number): Promise<FoundOrder[]>;
+  monthInvoices(period: string): Promise<MonthInvoice[]>;
+}
