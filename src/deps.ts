@@ -92,6 +92,7 @@ import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
+import { testOutbox } from './domain/test-mode/magic-values.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -118,6 +119,7 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { fileSmsSender } from './infra/sms/file-sms-sender.ts';
 import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 import { subscribers } from './outbox-subscribers.ts';
@@ -260,6 +262,8 @@ export function createDeps(
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver; places?: PlacesObserver };
     /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
+    /** Where test orders' messages go (tests watch it); else files under DATA_DIR. */
+    testOutbox?: { mailer: RecipientMailer; sms: SmsSender };
     recipientMailer?: RecipientMailer;
     /** The e-invoicing platform (tests: one against a fake); else chosen by config. */
     einvoicePlatform?: EInvoicePlatform;
@@ -318,7 +322,19 @@ export function createDeps(
       log,
       clock,
     });
+  // Test orders' messages (test mode): the development outbox, whatever SMTP or SMS provider is set.
+  const outboxForTests = testOutbox({
+    mailer: createRecipientMailer({
+      smtpUrl: null,
+      mailFrom: config.mailFrom,
+      dkim: null,
+      dropDir: path.join(config.dataDir, 'mail'),
+      log,
+    }),
+    sms: fileSmsSender({ dropDir: path.join(config.dataDir, 'sms'), log, clock }),
+  });
   const notifications = recipientNotifications({
+    testOutbox: options.testOutbox ?? outboxForTests,
     settings: recipientSettingsStore,
     store: recipientNotificationsRepository(pool),
     facts: notificationFactsRepository(pool),

@@ -128,6 +128,10 @@ const orderFields = {
       "The recipient's tracking page (no account needed): share it with the recipient. It carries an unguessable token, unrelated to `tracking_ref`; the page shows the status, the promised date and the destination's postcode and city, never the recipient's name, address, phone or e-mail.",
   }),
   status: OrderStatusSchema,
+  livemode: Type.Boolean({
+    description:
+      '**Extension.** False for an order made with a test key (`dlv_test_…`, docs/test-mode.md): never collected, delivered nor billed, its messages kept in the development outbox, its label a SPECIMEN. Live keys never see test orders, nor test keys live ones.',
+  }),
   reference: NullableString({ maxLength: 100, description: "The brand's own order number." }),
   customer_email: NullableString({
     format: 'email',

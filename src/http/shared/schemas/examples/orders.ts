@@ -11,6 +11,7 @@ const PENDING_ORDER: Order = {
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',
   status: 'pending',
+  livemode: true,
   reference: 'CMD-10042',
   customerEmail: 'camille.martin@exemple.fr',
   amountCents: 8990,
