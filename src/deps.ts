@@ -90,9 +90,10 @@ import { type SmsReplies, smsReplies } from './domain/recipients/sms-replies.ts'
 import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
-import type { ScanObserver } from './domain/scans/ports.ts';
+import type { DoorAttempt, ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import { testOutbox } from './domain/test-mode/magic-values.ts';
+import { type SimulationService, simulationService } from './domain/test-mode/simulation.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -194,6 +195,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   deliveries: ProofDeliveries;
   /** Couriers' scans applied to the orders (domain/scans). */
   scans: ScanService;
+  /** Test mode: test orders moved through the street's steps on demand (domain/test-mode). */
+  simulation: SimulationService;
   links: OrderLinks;
   /** What each brand tells its recipients and how it looks (logo, colour): the account area sets it. */
   recipientSettings: RecipientSettingsService;
@@ -416,6 +419,13 @@ export function createDeps(
     baseUrl,
   });
   const images = sharpCodec();
+  // order.delivered / order.delivery_failed carry the proof with 7-day URLs (decision 0006).
+  const doorEventMembers = async (orderId: number, attempt: DoorAttempt) => ({
+    ...(await proofs.membersOf(
+      [...(await proofs.attemptsOf(orderId)), { ...attempt, filesErasedAt: null }],
+      'webhook',
+    )),
+  });
   const scans = scanService({
     stores,
     orders,
@@ -431,13 +441,14 @@ export function createDeps(
             deliveryLocationOf(order),
           )
         : Promise.resolve(false),
-    // order.delivered / order.delivery_failed carry the proof with 7-day URLs (decision 0006).
-    doorEventMembers: async (orderId, attempt) => ({
-      ...(await proofs.membersOf(
-        [...(await proofs.attemptsOf(orderId)), { ...attempt, filesErasedAt: null }],
-        'webhook',
-      )),
-    }),
+    doorEventMembers,
+  });
+  // Test mode: a test order moved as a courier's scans would move it (same service, same events).
+  const simulation = simulationService({
+    orders,
+    attemptRow: (attempt) => stores.scans.attemptWithMove(attempt),
+    doorEventMembers,
+    clock,
   });
   const invoices = invoiceService({
     stores,
@@ -645,6 +656,7 @@ export function createDeps(
     images,
     deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
+    simulation,
     links,
     recipientSettings: recipientSettingsService({
       settings: recipientSettings,

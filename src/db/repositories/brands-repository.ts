@@ -55,7 +55,13 @@ export function brandsRepository(db: Queryable): BrandStore {
       return rows[0]?.since ?? null;
     },
     async findById(id: string): Promise<Brand | null> {
-      const { rows } = await db.query<BrandRow>('SELECT * FROM brands WHERE id = $1', [id]);
+      // A test twin stands as its live brand does: open to webhooks, disabled with it.
+      const { rows } = await db.query<BrandRow>(
+        `SELECT b.*, coalesce(l.webhooks_allowed, b.webhooks_allowed) AS webhooks_allowed,
+                coalesce(l.disabled_at, b.disabled_at) AS disabled_at
+           FROM brands b LEFT JOIN brands l ON l.id = b.live_brand_id WHERE b.id = $1`,
+        [id],
+      );
       return rows[0] ? toBrand(rows[0]) : null;
     },
     async list(): Promise<Brand[]> {

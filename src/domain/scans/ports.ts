@@ -115,7 +115,8 @@ export interface DoorAttempt {
 export interface NewAttempt {
   id: string;
   orderId: number;
-  scanId: string;
+  /** Null for a simulated attempt (test mode), made by no scan. */
+  scanId: string | null;
   courierId: string | null;
   outcome: DoorOutcome;
   reason: FailureReason | null;
