@@ -38,6 +38,7 @@ import { transactWith } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
+import { systemAuthor } from './domain/audit/actor.ts';
 import { type AuditLog, auditLog } from './domain/audit/audit-log.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import type { EInvoicePlatform } from './domain/einvoicing/ports.ts';
@@ -116,13 +117,14 @@ import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { createRecipientMailer } from './infra/mail/recipient-mailer.ts';
 import { createObjectStore } from './infra/object-store/index.ts';
-import type { JobQueue } from './infra/queue/job-queue.ts';
+import { type JobQueue, jobQueueOn } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
 import { fileSmsSender } from './infra/sms/file-sms-sender.ts';
 import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
+import { PLAY_TEST_SCENARIO_SPEC } from './jobs/job-names.ts';
 import { subscribers } from './outbox-subscribers.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
@@ -448,6 +450,22 @@ export function createDeps(
     orders,
     attemptRow: (attempt) => stores.scans.attemptWithMove(attempt),
     doorEventMembers,
+    cancelByCarrier: (ref, note) =>
+      orders.setStatus(ref, 'cancelled', note, systemAuthor(PLAY_TEST_SCENARIO_SPEC.name)),
+    enqueueStep: async (p, runAt) => {
+      await jobQueueOn(pool).add(
+        PLAY_TEST_SCENARIO_SPEC.name,
+        {
+          v: PLAY_TEST_SCENARIO_SPEC.payloadVersion,
+          tracking_ref: p.trackingRef,
+          brand_id: p.brandId,
+          scenario: p.scenario,
+          step: String(p.step),
+        },
+        { runAt },
+      );
+    },
+    stepMs: config.testModeStepMs,
     clock,
   });
   const invoices = invoiceService({

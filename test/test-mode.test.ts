@@ -29,7 +29,9 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   scratch = await createScratchDatabase();
-  t = await buildTestApp({ config: { databaseUrl: scratch.url, webhooksAllowInsecure: true } });
+  t = await buildTestApp({
+    config: { databaseUrl: scratch.url, webhooksAllowInsecure: true, testModeStepMs: 50 },
+  });
   receiver = await startReceiver();
   runner = await startWorker(t.deps, { pollIntervalMs: 100, concurrency: 4 });
 });
@@ -191,6 +193,49 @@ describe('test mode', () => {
     expect(receiver.received.filter((r) => r.path === livePath)).toHaveLength(0);
     // Done: a final status stays final.
     expect((await simulate(test, ref, { to: 'delivered' })).data.error).toBe('simulation_out_of_order');
+  });
+
+  it('plays scenarios on the accelerated clock (happy_path, failed_then_delivered), refused to a live key', async () => {
+    const { live, test } = await brandWithTestKey();
+    const refused = await createOrder(t.app, live, { ...VALID_ORDER, test_scenario: 'happy_path' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.data.error).toBe('test_mode_only');
+    expect((await t.pool.query('SELECT 1 FROM orders WHERE brand_id = $1', [live.brandId])).rowCount).toBe(0);
+    expect((await createOrder(t.app, test, { ...VALID_ORDER, test_scenario: 'teleport' })).statusCode).toBe(
+      400,
+    );
+
+    const happy = await createOrder(t.app, test, { ...VALID_ORDER, test_scenario: 'happy_path' });
+    const failing = await createOrder(t.app, test, {
+      ...VALID_ORDER,
+      test_scenario: 'failed_then_delivered',
+    });
+    expect(happy.statusCode, happy.body).toBe(200);
+    const historyOf = async (ref: string) =>
+      (
+        (await call(t.app, { method: 'GET', url: `${API}/orders/${ref}`, headers: test.headers })).data.order
+          .events as { status: string }[]
+      ).map((e) => e.status);
+    const done = async (ref: string) => {
+      const h = await historyOf(ref);
+      return h.at(-1) === 'delivered' && h;
+    };
+    expect(await eventually(() => done(happy.data.trackingRef), 20_000)).toEqual([
+      'pending',
+      'picked_up',
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+    ]);
+    expect(await eventually(() => done(failing.data.trackingRef), 20_000)).toEqual([
+      'pending',
+      'picked_up',
+      'in_transit',
+      'out_for_delivery',
+      'failed_attempt',
+      'out_for_delivery',
+      'delivered',
+    ]);
   });
 
   it("prints SPECIMEN across a test order's label, and a courier's scan of it is refused", async () => {

@@ -74,6 +74,13 @@ export const EINVOICE_REPORT_PAYMENT_SPEC = spec({
   maxAttempts: 20,
   stalledAfterMs: STALLED_JOB_GRACE_MS,
 });
+/** One step of a test order's scenario (test mode), the next enqueued TEST_MODE_STEP_MS later. */
+export const PLAY_TEST_SCENARIO_SPEC = spec({
+  name: 'test_scenario_step',
+  payloadVersion: 1,
+  fields: ['tracking_ref', 'brand_id', 'scenario', 'step'],
+  maxAttempts: 3,
+});
 export const WEBHOOKS_DELIVER_SPEC = spec({
   name: 'webhooks_deliver',
   payloadVersion: 1,

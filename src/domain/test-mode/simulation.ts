@@ -6,6 +6,7 @@ import type { RowWithMove } from '../orders/ports.ts';
 import { canTransition, type OrderStatus } from '../orders/state-machine.ts';
 import { type DoorAttempt, FAILURE_REASONS, type FailureReason, type NewAttempt } from '../scans/ports.ts';
 import type { Clock } from '../shared/clock.ts';
+import { isScenario, SCENARIOS, type Scenario } from './scenarios.ts';
 
 /** The street's steps a test order can be moved to, as a courier's scans would move it. */
 export const SIMULATED_STEPS = [
@@ -44,6 +45,18 @@ export interface SimulationService {
     trackingRef: string,
     input: { to: string; reason?: string | null },
   ): Promise<OrderWithEvents>;
+  /** Enqueues a new test order's scenario: its first step TEST_MODE_STEP_MS from now. */
+  startScenario(order: { trackingRef: string; brandId: string }, scenario: Scenario): Promise<void>;
+  /**
+   * Plays step `step` of the order's scenario (the `test_scenario_step` job); the next step and
+   * when it is due, or null when the scenario is over (or the order was moved meanwhile).
+   */
+  playScenarioStep(input: {
+    trackingRef: string;
+    brandId: string;
+    scenario: string;
+    step: number;
+  }): Promise<{ step: number; runAt: Date } | null>;
 }
 
 export function simulationService(deps: {
@@ -52,9 +65,44 @@ export function simulationService(deps: {
   attemptRow: (attempt: NewAttempt) => RowWithMove;
   /** The proof's members of `order.delivered` / `order.delivery_failed`, as for a door scan. */
   doorEventMembers?: (orderId: number, attempt: DoorAttempt) => Promise<Record<string, unknown>>;
+  /** The operator's cancellation (`cancelled_by_carrier`), recorded as made by the scenario's job. */
+  cancelByCarrier: (trackingRef: string, note: string) => Promise<unknown>;
+  /** Adds the `test_scenario_step` job for `step`, due at `runAt`. */
+  enqueueStep: (
+    payload: { trackingRef: string; brandId: string; scenario: Scenario; step: number },
+    runAt: Date,
+  ) => Promise<void>;
+  /** TEST_MODE_STEP_MS: the accelerated clock's tick. */
+  stepMs: number;
   clock: Clock;
 }): SimulationService {
   return {
+    async startScenario(order, scenario) {
+      await deps.enqueueStep(
+        { trackingRef: order.trackingRef, brandId: order.brandId, scenario, step: 0 },
+        new Date(deps.clock().getTime() + deps.stepMs),
+      );
+    },
+    async playScenarioStep({ trackingRef, brandId, scenario, step }) {
+      if (!isScenario(scenario)) throw new Error(`unknown test scenario ${scenario}`);
+      const steps: readonly (SimulatedStep | 'cancelled')[] = SCENARIOS[scenario];
+      const to = steps[step];
+      if (to === undefined) return null;
+      const order = await deps.orders.get(brandId, trackingRef);
+      // Only test orders play scenarios; one moved meanwhile (by simulate) is left to its caller.
+      if (order.livemode) return null;
+      try {
+        if (to === 'cancelled')
+          await deps.cancelByCarrier(trackingRef, 'Cancelled by the carrier (test scenario)');
+        else await move(order, to, to === 'failed_attempt' ? 'absent' : null);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'simulation_out_of_order') return null;
+        throw err;
+      }
+      return step + 1 < steps.length
+        ? { step: step + 1, runAt: new Date(deps.clock().getTime() + deps.stepMs) }
+        : null;
+    },
     async simulate(caller, trackingRef, input) {
       if (caller.livemode) {
         throw new AppError(
