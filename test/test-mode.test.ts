@@ -124,6 +124,11 @@ describe('test mode', () => {
     const toInvoice = await invoicesRepository(t.pool).brandsToInvoice('2099-01', start, end);
     expect(toInvoice).toContain(live.brandId);
     expect(toInvoice).not.toContain(test.brandId);
+    // Its tracking page says it is a test order; a live one's does not.
+    const page = async (order: { tracking_url: string }) =>
+      (await t.app.inject({ method: 'GET', url: new URL(order.tracking_url).pathname })).body;
+    expect(await page(testOrder.data.order)).toContain('Commande de test');
+    expect(await page(liveOrder.data.order)).not.toContain('Commande de test');
     // Nor listed among brands.
     expect((await t.deps.brands.list()).map((b) => b.id)).not.toContain(test.brandId);
   });

@@ -115,6 +115,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   ACCOUNT_RESET_MAIL_SPEC,
   EINVOICE_SUBMIT_SPEC,
   EINVOICE_REPORT_PAYMENT_SPEC,
+  PLAY_TEST_SCENARIO_SPEC,
   ...Object.values(SHOPIFY_JOBS),
   ...Object.values(WOOCOMMERCE_JOBS),
   ...Object.values(PRESTASHOP_JOBS),
