@@ -44,6 +44,8 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** After SIGTERM: /readyz fails at once, the server keeps serving this long, then closes. */
   shutdownDrainMs: number;
+  /** TEST_MODE_STEP_MS: between two steps of a test order's scenario (docs/test-mode.md). */
+  testModeStepMs: number;
   /**
    * How each worker process sends webhooks (docs/decisions/0005): attempts in flight per endpoint
    * and in all, and the circuit breaker that pauses an endpoint after consecutive failures.
@@ -303,6 +305,12 @@ export const ENV_SCHEMA = Type.Object({
   ),
   WEBHOOKS_MAX_IN_FLIGHT: Int(256, 1, 10_000, 'webhook attempts in flight per worker process, all endpoints'),
   WEBHOOKS_BREAKER_FAILURES: Int(5, 1, 1000, "consecutive failed attempts that open an endpoint's circuit"),
+  TEST_MODE_STEP_MS: Int(
+    3000,
+    10,
+    3_600_000,
+    "test mode: the accelerated clock of test orders' scenarios, between two steps",
+  ),
   WEBHOOKS_BREAKER_PAUSE_MS: Int(
     30_000,
     100,
@@ -744,6 +752,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workerConcurrency: e.WORKER_CONCURRENCY,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    testModeStepMs: e.TEST_MODE_STEP_MS,
     webhookDelivery: {
       perEndpoint: e.WEBHOOKS_ENDPOINT_CONCURRENCY,
       maxInFlight: e.WEBHOOKS_MAX_IN_FLIGHT,

@@ -38,6 +38,7 @@ import { transactWith } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
+import { systemAuthor } from './domain/audit/actor.ts';
 import { type AuditLog, auditLog } from './domain/audit/audit-log.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
 import type { EInvoicePlatform } from './domain/einvoicing/ports.ts';
@@ -90,8 +91,10 @@ import { type SmsReplies, smsReplies } from './domain/recipients/sms-replies.ts'
 import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
-import type { ScanObserver } from './domain/scans/ports.ts';
+import type { DoorAttempt, ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
+import { testOutbox } from './domain/test-mode/magic-values.ts';
+import { type SimulationService, simulationService } from './domain/test-mode/simulation.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -114,12 +117,14 @@ import { accountMail } from './infra/mail/account-mail.ts';
 import { createMailer, type Mailer } from './infra/mail/mailer.ts';
 import { createRecipientMailer } from './infra/mail/recipient-mailer.ts';
 import { createObjectStore } from './infra/object-store/index.ts';
-import type { JobQueue } from './infra/queue/job-queue.ts';
+import { type JobQueue, jobQueueOn } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { fileSmsSender } from './infra/sms/file-sms-sender.ts';
 import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
+import { PLAY_TEST_SCENARIO_SPEC } from './jobs/job-names.ts';
 import { subscribers } from './outbox-subscribers.ts';
 
 /** Sign-in attempts: 10 per 15 minutes, per account and per address. */
@@ -192,6 +197,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   deliveries: ProofDeliveries;
   /** Couriers' scans applied to the orders (domain/scans). */
   scans: ScanService;
+  /** Test mode: test orders moved through the street's steps on demand (domain/test-mode). */
+  simulation: SimulationService;
   links: OrderLinks;
   /** What each brand tells its recipients and how it looks (logo, colour): the account area sets it. */
   recipientSettings: RecipientSettingsService;
@@ -260,6 +267,8 @@ export function createDeps(
     observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver; places?: PlacesObserver };
     /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
+    /** Where test orders' messages go (tests watch it); else files under DATA_DIR. */
+    testOutbox?: { mailer: RecipientMailer; sms: SmsSender };
     recipientMailer?: RecipientMailer;
     /** The e-invoicing platform (tests: one against a fake); else chosen by config. */
     einvoicePlatform?: EInvoicePlatform;
@@ -318,7 +327,19 @@ export function createDeps(
       log,
       clock,
     });
+  // Test orders' messages (test mode): the development outbox, whatever SMTP or SMS provider is set.
+  const outboxForTests = testOutbox({
+    mailer: createRecipientMailer({
+      smtpUrl: null,
+      mailFrom: config.mailFrom,
+      dkim: null,
+      dropDir: path.join(config.dataDir, 'mail'),
+      log,
+    }),
+    sms: fileSmsSender({ dropDir: path.join(config.dataDir, 'sms'), log, clock }),
+  });
   const notifications = recipientNotifications({
+    testOutbox: options.testOutbox ?? outboxForTests,
     settings: recipientSettingsStore,
     store: recipientNotificationsRepository(pool),
     facts: notificationFactsRepository(pool),
@@ -400,6 +421,13 @@ export function createDeps(
     baseUrl,
   });
   const images = sharpCodec();
+  // order.delivered / order.delivery_failed carry the proof with 7-day URLs (decision 0006).
+  const doorEventMembers = async (orderId: number, attempt: DoorAttempt) => ({
+    ...(await proofs.membersOf(
+      [...(await proofs.attemptsOf(orderId)), { ...attempt, filesErasedAt: null }],
+      'webhook',
+    )),
+  });
   const scans = scanService({
     stores,
     orders,
@@ -415,13 +443,30 @@ export function createDeps(
             deliveryLocationOf(order),
           )
         : Promise.resolve(false),
-    // order.delivered / order.delivery_failed carry the proof with 7-day URLs (decision 0006).
-    doorEventMembers: async (orderId, attempt) => ({
-      ...(await proofs.membersOf(
-        [...(await proofs.attemptsOf(orderId)), { ...attempt, filesErasedAt: null }],
-        'webhook',
-      )),
-    }),
+    doorEventMembers,
+  });
+  // Test mode: a test order moved as a courier's scans would move it (same service, same events).
+  const simulation = simulationService({
+    orders,
+    attemptRow: (attempt) => stores.scans.attemptWithMove(attempt),
+    doorEventMembers,
+    cancelByCarrier: (ref, note) =>
+      orders.setStatus(ref, 'cancelled', note, systemAuthor(PLAY_TEST_SCENARIO_SPEC.name)),
+    enqueueStep: async (p, runAt) => {
+      await jobQueueOn(pool).add(
+        PLAY_TEST_SCENARIO_SPEC.name,
+        {
+          v: PLAY_TEST_SCENARIO_SPEC.payloadVersion,
+          tracking_ref: p.trackingRef,
+          brand_id: p.brandId,
+          scenario: p.scenario,
+          step: String(p.step),
+        },
+        { runAt },
+      );
+    },
+    stepMs: config.testModeStepMs,
+    clock,
   });
   const invoices = invoiceService({
     stores,
@@ -629,6 +674,7 @@ export function createDeps(
     images,
     deliveries: proofDeliveries({ scans, proofs, images }),
     scans,
+    simulation,
     links,
     recipientSettings: recipientSettingsService({
       settings: recipientSettings,

@@ -20,6 +20,7 @@ const ORDER: Order = {
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',
   status: 'pending',
+  livemode: true,
   reference: '#1042',
   customerEmail: 'jane.customer@example.com',
   amountCents: 123456,

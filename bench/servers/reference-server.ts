@@ -80,6 +80,7 @@ const server = createServer(async (req, res) => {
         vatCents: 140,
         priceCents: 840,
         promisedDate: '2026-11-25',
+        livemode: true,
         pickupId: null,
         createdAt: now,
       };

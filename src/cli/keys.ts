@@ -22,15 +22,20 @@ export const keyCommands: CommandSpec[] = [
         description: 'comma-separated: orders:read,orders:write,invoices:read[,webhooks:write]',
         required: true,
       },
+      test: {
+        description:
+          'a test key (dlv_test_…): its orders are never dispatched nor billed (docs/test-mode.md)',
+      },
     },
     async run(ctx) {
+      const test = ctx.flags.test === true;
       const key = await ctx.deps.apiKeys.create(
-        { brandId: requireFlag(ctx, 'brand'), scopes: requireFlag(ctx, 'scopes') },
+        { brandId: requireFlag(ctx, 'brand'), scopes: requireFlag(ctx, 'scopes'), test },
         ctx.by,
       );
       ctx.out(
-        `Created key ${key.id} with scopes ${key.scopes.join(', ')}.\nThe key is shown only now; store it safely:\n${key.key}`,
-        { ...keyJson(key), key: key.key },
+        `Created ${test ? 'test ' : ''}key ${key.id} with scopes ${key.scopes.join(', ')}.\nThe key is shown only now; store it safely:\n${key.key}`,
+        { ...keyJson(key), livemode: !test, key: key.key },
       );
     },
   }),

@@ -18,6 +18,7 @@ const ORDER: Order = {
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',
   status: 'pending',
+  livemode: true,
   reference: 'CMD-10042',
   customerEmail: 'jane@example.com',
   amountCents: 4990,

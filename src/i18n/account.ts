@@ -199,6 +199,11 @@ const ACCOUNT = {
     en: 'Key',
     fr: 'Clé',
   },
+  'keys.test': {
+    en: 'Test key (dlv_test_…): its orders are test data, never collected, delivered nor billed',
+    fr: 'Clé de test (dlv_test_…) : ses commandes sont des données de test, jamais enlevées, livrées ni facturées',
+  },
+  'keys.testBadge': { en: 'test', fr: 'test' },
   'keys.scopes': {
     en: 'Scopes',
     fr: 'Droits',

@@ -136,6 +136,7 @@ const COURIER = {
   },
   'problem.already_delivered': { fr: 'Déjà livré', en: 'Already delivered' },
   'problem.order_cancelled': { fr: 'Commande annulée', en: 'Order cancelled' },
+  'problem.test_order': { fr: 'Commande de test : ne pas livrer', en: 'Test order: do not deliver' },
   'problem.invalid_transition': {
     fr: 'Ce scan ne convient pas à l’état du colis',
     en: 'This scan does not fit the parcel’s status',

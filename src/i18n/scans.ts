@@ -32,6 +32,10 @@ const SCAN_PROBLEM_WORDS: Record<ScanProblem, Words> = {
     fr: 'Livraison de {ref} : une photo, une signature ou le nom de la personne qui a reçu le colis est nécessaire.',
     en: 'Delivery of {ref}: a photo, a signature or the name of who received the parcel is needed.',
   },
+  test_order: {
+    fr: 'Colis {ref} : commande de test (SPECIMEN), pas un vrai colis ; ne pas le livrer.',
+    en: 'Parcel {ref}: a test order (SPECIMEN), not a real parcel; do not deliver it.',
+  },
   too_old: {
     fr: 'Scan du {at} : plus de 7 jours, il n’est plus appliqué ; voir avec l’exploitation.',
     en: 'Scan of {at}: more than 7 days old, no longer applied; see the operations team.',

@@ -11,6 +11,10 @@ const TRACKING = {
     fr: 'Suivi de votre colis {brand}',
     en: 'Track your {brand} parcel',
   },
+  testOrder: {
+    fr: 'Commande de test : aucun colis ne sera livré.',
+    en: 'Test order: no parcel will be delivered.',
+  },
   deliveredBy: {
     fr: 'Livraison Île-de-France',
     en: 'Île-de-France delivery',

@@ -14,6 +14,7 @@ import { ERASE_PROOF_FILES } from './erase-proof-files.ts';
 import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
 import { NOTIFY_RECIPIENT } from './notify-recipient.ts';
+import { PLAY_TEST_SCENARIO } from './play-test-scenario.ts';
 import { PURGE_MESSAGE_LOGS } from './purge-message-logs.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
@@ -40,6 +41,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   ANONYMISE_RECIPIENT_DATA,
   EINVOICE_SUBMIT,
   EINVOICE_REPORT_PAYMENT,
+  PLAY_TEST_SCENARIO,
   EINVOICES_SYNC,
   CHECK_ADDRESSES,
   AUDIT_PARTITIONS,

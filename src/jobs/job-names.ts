@@ -74,6 +74,13 @@ export const EINVOICE_REPORT_PAYMENT_SPEC = spec({
   maxAttempts: 20,
   stalledAfterMs: STALLED_JOB_GRACE_MS,
 });
+/** One step of a test order's scenario (test mode), the next enqueued TEST_MODE_STEP_MS later. */
+export const PLAY_TEST_SCENARIO_SPEC = spec({
+  name: 'test_scenario_step',
+  payloadVersion: 1,
+  fields: ['tracking_ref', 'brand_id', 'scenario', 'step'],
+  maxAttempts: 3,
+});
 export const WEBHOOKS_DELIVER_SPEC = spec({
   name: 'webhooks_deliver',
   payloadVersion: 1,
@@ -108,6 +115,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   ACCOUNT_RESET_MAIL_SPEC,
   EINVOICE_SUBMIT_SPEC,
   EINVOICE_REPORT_PAYMENT_SPEC,
+  PLAY_TEST_SCENARIO_SPEC,
   ...Object.values(SHOPIFY_JOBS),
   ...Object.values(WOOCOMMERCE_JOBS),
   ...Object.values(PRESTASHOP_JOBS),

@@ -39,6 +39,10 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   expiresAt: r.expires_at,
 });
 
+/** A brand and its test twin: the keys page shows live and test keys together, marked. */
+const WITH_TWIN = (param: string) =>
+  `SELECT ${param}::text UNION ALL SELECT id FROM brands WHERE live_brand_id = ${param}`;
+
 export function apiKeysRepository(db: Queryable): ApiKeyStore {
   return {
     async insert(key: NewApiKey) {
@@ -60,12 +64,20 @@ export function apiKeysRepository(db: Queryable): ApiKeyStore {
     /** The key of `hash` if it works at `at`: not revoked, not past its expiry, its brand enabled. */
     async findActiveByHash(hash: Buffer, at: Date): Promise<KeyWithBrand | null> {
       const { rows } = await db.query<
-        KeyRow & { brand_name: string; brand_created_at: Date; brand_default_pickup_address: string | null }
+        KeyRow & {
+          brand_name: string;
+          brand_created_at: Date;
+          brand_default_pickup_address: string | null;
+          livemode: boolean;
+        }
       >(
+        // A test key's brand is a test twin: its name, pickup address and standing are the live
+        // brand's (a disabled brand's test keys stop too).
         `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at,
                 k.name, k.created_by_user_id, k.expires_at, b.name AS brand_name, b.created_at AS brand_created_at,
-                b.default_pickup_address AS brand_default_pickup_address
-           FROM api_keys k JOIN brands b ON b.id = k.brand_id
+                b.default_pickup_address AS brand_default_pickup_address, t.live_brand_id IS NULL AS livemode
+           FROM api_keys k JOIN brands t ON t.id = k.brand_id
+           JOIN brands b ON b.id = coalesce(t.live_brand_id, t.id)
           WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2)
             AND b.disabled_at IS NULL`,
         [hash, at],
@@ -77,6 +89,7 @@ export function apiKeysRepository(db: Queryable): ApiKeyStore {
             brandName: row.brand_name,
             brandCreatedAt: row.brand_created_at,
             brandDefaultPickupAddress: row.brand_default_pickup_address,
+            livemode: row.livemode,
           }
         : null;
     },
@@ -100,7 +113,7 @@ export function apiKeysRepository(db: Queryable): ApiKeyStore {
     },
     async findInBrand(brandId: string, id: string): Promise<ApiKeyRecord | null> {
       const { rows } = await db.query<KeyRow>(
-        `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND brand_id = $2`,
+        `SELECT ${COLUMNS} FROM api_keys WHERE id = $1 AND brand_id IN (${WITH_TWIN('$2')})`,
         [id, brandId],
       );
       return rows[0] ? toKey(rows[0]) : null;
@@ -110,7 +123,7 @@ export function apiKeysRepository(db: Queryable): ApiKeyStore {
         `SELECT k.id, k.brand_id, k.prefix, k.scopes, k.created_at, k.revoked_at, k.last_used_at, k.name,
                 k.created_by_user_id, k.expires_at, u.email AS created_by_email
            FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_user_id
-          WHERE k.brand_id = $1 ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC, k.id`,
+          WHERE k.brand_id IN (${WITH_TWIN('$1')}) ORDER BY k.revoked_at IS NOT NULL, k.created_at DESC, k.id`,
         [brandId],
       );
       return rows.map((r) => ({ ...toKey(r), createdByEmail: r.created_by_email }));
@@ -139,7 +152,7 @@ export function apiKeysRepository(db: Queryable): ApiKeyStore {
       }>(
         `SELECT e.key_id, k.prefix, k.name, e.action, u.email, e.ip, e.created_at
            FROM key_events e JOIN api_keys k ON k.id = e.key_id LEFT JOIN users u ON u.id = e.user_id
-          WHERE e.brand_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
+          WHERE e.brand_id IN (${WITH_TWIN('$1')}) ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
         [brandId, limit],
       );
       return rows.map((r) => ({

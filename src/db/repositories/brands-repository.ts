@@ -55,11 +55,20 @@ export function brandsRepository(db: Queryable): BrandStore {
       return rows[0]?.since ?? null;
     },
     async findById(id: string): Promise<Brand | null> {
-      const { rows } = await db.query<BrandRow>('SELECT * FROM brands WHERE id = $1', [id]);
+      // A test twin stands as its live brand does: open to webhooks, disabled with it.
+      const { rows } = await db.query<BrandRow>(
+        `SELECT b.*, coalesce(l.webhooks_allowed, b.webhooks_allowed) AS webhooks_allowed,
+                coalesce(l.disabled_at, b.disabled_at) AS disabled_at
+           FROM brands b LEFT JOIN brands l ON l.id = b.live_brand_id WHERE b.id = $1`,
+        [id],
+      );
       return rows[0] ? toBrand(rows[0]) : null;
     },
     async list(): Promise<Brand[]> {
-      const { rows } = await db.query<BrandRow>('SELECT * FROM brands ORDER BY created_at, id');
+      // Test twins are the brands' test data, not brands of their own.
+      const { rows } = await db.query<BrandRow>(
+        'SELECT * FROM brands WHERE live_brand_id IS NULL ORDER BY created_at, id',
+      );
       return rows.map(toBrand);
     },
     /** Null when no such brand; disabling twice keeps the first date. */
@@ -108,8 +117,23 @@ export function brandsRepository(db: Queryable): BrandStore {
       );
       return rows[0] ? toBrand(rows[0]) : null;
     },
+    async testTwin(liveBrandId: string, newId: string): Promise<string> {
+      // Made on first use; two callers at once both get the one twin (the unique live_brand_id).
+      const { rows } = await db.query<{ id: string }>(
+        `WITH made AS (
+           INSERT INTO brands (id, name, live_brand_id)
+           SELECT $2, name, id FROM brands WHERE id = $1 AND live_brand_id IS NULL
+           ON CONFLICT (live_brand_id) DO NOTHING RETURNING id)
+         SELECT id FROM made UNION ALL SELECT id FROM brands WHERE live_brand_id = $1`,
+        [liveBrandId, newId],
+      );
+      if (!rows[0]) throw new Error(`no live brand ${liveBrandId} to give a test twin`);
+      return rows[0].id;
+    },
     async count(): Promise<number> {
-      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM brands');
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM brands WHERE live_brand_id IS NULL',
+      );
       return rows[0]!.n;
     },
   };

@@ -37,7 +37,8 @@ const pricedIn = (o: string, start: string, end: string) =>
  * Priced in [start, end), as two index ranges (migration 0025): an order priced at its creation by
  * the (brand_id, created_at) index, one priced later by the partial (brand_id, priced_at) index.
  */
-const BILLABLE = `brand_id = $1 AND ${pricedIn('', '$2', '$3')} AND status <> 'cancelled'`;
+// A test order (livemode false, test mode) is never billed.
+const BILLABLE = `brand_id = $1 AND livemode AND ${pricedIn('', '$2', '$3')} AND status <> 'cancelled'`;
 
 /** The totals of a set of lines, summed in cents (for an invoice, a credit note, a month's orders). */
 export const SUM_TOTALS = `count(*)::int AS order_count, coalesce(sum(price_excl_tax_cents), 0)::int8 AS total_excl,
@@ -128,7 +129,8 @@ export function invoicesRepository(db: Queryable): InvoiceStore {
         `SELECT b.id AS brand_id FROM brands b
           CROSS JOIN LATERAL (SELECT 1 FROM orders o WHERE o.brand_id = b.id AND ${pricedIn('o.', '$2', '$3')}
                                 AND o.status <> 'cancelled' LIMIT 1) billable
-          WHERE NOT EXISTS (SELECT 1 FROM invoices i WHERE i.brand_id = b.id AND i.period = $1)
+          WHERE b.live_brand_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.brand_id = b.id AND i.period = $1)
           ORDER BY b.id`,
         [period, start, end],
       );

@@ -23,7 +23,9 @@ export function priceGridsRepository(db: Queryable): PriceGridStore {
   return {
     async find(scope: string): Promise<StoredGrid | null> {
       const { rows } = await db.query<GridDbRow>(
-        'SELECT scope, rows, source, version, imported_at FROM price_grids WHERE scope = $1',
+        // A brand's test twin is priced by the live brand's grid: test mode quotes as live does.
+        `SELECT scope, rows, source, version, imported_at FROM price_grids
+          WHERE scope = coalesce((SELECT live_brand_id FROM brands WHERE id = $1), $1)`,
         [scope],
       );
       return rows[0] ? toStored(rows[0]) : null;

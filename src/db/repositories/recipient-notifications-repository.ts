@@ -104,8 +104,9 @@ export function notificationFactsRepository(db: Queryable): NotificationFacts {
         delivery_email: string | null;
         customer_email: string | null;
         delivery_phone: string | null;
+        livemode: boolean;
       }>(
-        `SELECT id::text, brand_id, tracking_ref, tracking_token, status,
+        `SELECT id::text, brand_id, tracking_ref, tracking_token, status, livemode,
                 to_char(promised_date, 'YYYY-MM-DD') AS promised_date, delivery_email, customer_email, delivery_phone
            FROM orders WHERE tracking_ref = $1`,
         [trackingRef],
@@ -122,6 +123,7 @@ export function notificationFactsRepository(db: Queryable): NotificationFacts {
         deliveryEmail: r.delivery_email,
         customerEmail: r.customer_email,
         deliveryPhone: r.delivery_phone,
+        livemode: r.livemode,
       };
     },
     async shopLink(trackingRef) {

@@ -98,6 +98,7 @@ export function roundsRepository(db: Queryable): RoundStore {
       }>(
         `SELECT id::text, delivery_postcode, delivery_zone, delivery_address FROM orders
           WHERE status IN ('picked_up', 'in_transit', 'failed_attempt') AND promised_date <= $1
+            AND livemode -- a test order moved by simulation is never delivered
           ORDER BY id`,
         [date],
       );
@@ -132,7 +133,8 @@ export function roundsRepository(db: Queryable): RoundStore {
     async ordersByRef(refs) {
       if (refs.length === 0) return new Map();
       const { rows } = await db.query<{ id: string; tracking_ref: string; status: OrderStatus }>(
-        'SELECT id::text, tracking_ref, status FROM orders WHERE tracking_ref = ANY($1::text[])',
+        // A test order is no parcel to deliver: unknown to rounds.
+        'SELECT id::text, tracking_ref, status FROM orders WHERE tracking_ref = ANY($1::text[]) AND livemode',
         [refs],
       );
       return new Map(rows.map((r) => [r.tracking_ref, { id: r.id, status: r.status }]));

@@ -1,6 +1,6 @@
 import { AppError, fieldProblem, invalidField } from '../../errors.ts';
 import { type CreatedKey, keyCreated, keyRevoked } from '../api-keys/api-key-service.ts';
-import { assertScopesGrantable, generateApiKey, parseScopes } from '../api-keys/keys.ts';
+import { assertScopesGrantable, generateApiKey, isTestKey, parseScopes } from '../api-keys/keys.ts';
 import type { ApiKeyRecord, ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
 import type { Author, RequestOrigin } from '../audit/actor.ts';
 import { prefixedId } from '../ids.ts';
@@ -35,7 +35,11 @@ export interface KeyManagement {
   list(user: User): Promise<{ keys: ListedKey[]; events: KeyEvent[] }>;
   find(user: User, keyId: string): Promise<ApiKeyRecord>;
   /** The caller has stepped up (checked by the caller: it holds the session). */
-  create(actor: KeyActor, input: { name: string; scopes: readonly string[] }): Promise<CreatedKey>;
+  /** `test`: a test key (`dlv_test_…`), which belongs to the brand's test twin (test mode). */
+  create(
+    actor: KeyActor,
+    input: { name: string; scopes: readonly string[]; test?: boolean },
+  ): Promise<CreatedKey>;
   /**
    * A new key with the same scopes replaces `keyId`, which keeps working for `grace` and then
    * stops (its `expires_at`). The caller has stepped up. Both changes and their history entries
@@ -85,21 +89,27 @@ export function keyManagement(deps: {
       return key;
     },
 
-    async create(actor: KeyActor, input: { name: string; scopes: readonly string[] }): Promise<CreatedKey> {
+    async create(
+      actor: KeyActor,
+      input: { name: string; scopes: readonly string[]; test?: boolean },
+    ): Promise<CreatedKey> {
       mayManage(actor.user);
       mustBeVerified(actor.user);
       const name = input.name.trim();
       if (name.length === 0 || name.length > 100)
         throw fieldProblem('name', 'length.between', { min: 1, max: 100 });
       const scopes = parseScopes(input.scopes);
-      const generated = generateApiKey();
+      const generated = generateApiKey(input.test ? 'test' : 'live');
       const record = await deps.transact(async (stores) => {
         const brand = await stores.brands.findById(actor.user.brandId);
         if (!brand) throw new AppError('not_found', 'No such brand.');
         assertScopesGrantable(scopes, brand);
+        const brandId = input.test
+          ? await stores.brands.testTwin(brand.id, prefixedId('brd'))
+          : actor.user.brandId;
         const key = await stores.apiKeys.insert({
           id: prefixedId('key'),
-          brandId: actor.user.brandId,
+          brandId,
           hash: generated.hash,
           prefix: generated.prefix,
           scopes,
@@ -126,7 +136,7 @@ export function keyManagement(deps: {
       const endsAt = new Date(clock().getTime() + ROLL_GRACE[grace]);
       const gone = new AppError('invalid_request', 'This key has been revoked or has expired.');
       if (old.revokedAt || (old.expiresAt && old.expiresAt <= clock())) throw gone;
-      const generated = generateApiKey();
+      const generated = generateApiKey(isTestKey(old.prefix) ? 'test' : 'live');
       const base = old.name ?? old.prefix;
       const name = `${base.slice(0, 100 - ' (rolled)'.length)} (rolled)`;
       const record = await deps.transact(async (stores) => {

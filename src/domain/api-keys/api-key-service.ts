@@ -13,7 +13,11 @@ export interface CreatedKey extends ApiKeyRecord {
 }
 
 export interface ApiKeyService {
-  create(input: { brandId: string; scopes: string | readonly string[] }, by: Author): Promise<CreatedKey>;
+  /** `test`: a test key (`dlv_test_…`), which belongs to the brand's test twin (test mode). */
+  create(
+    input: { brandId: string; scopes: string | readonly string[]; test?: boolean },
+    by: Author,
+  ): Promise<CreatedKey>;
   list(brandId: string): Promise<ApiKeyRecord[]>;
   revoke(keyId: string, by: Author): Promise<ApiKeyRecord>;
 }
@@ -32,16 +36,17 @@ export function apiKeyService(
 ): ApiKeyService {
   return {
     async create(
-      input: { brandId: string; scopes: string | readonly string[] },
+      input: { brandId: string; scopes: string | readonly string[]; test?: boolean },
       by: Author,
     ): Promise<CreatedKey> {
       const scopes = parseScopes(input.scopes);
       assertScopesGrantable(scopes, await brands.get(input.brandId));
-      const generated = generateApiKey();
+      const generated = generateApiKey(input.test ? 'test' : 'live');
+      const brandId = input.test ? await brands.testTwinId(input.brandId) : input.brandId;
       const record = await transact(async (tx) => {
         const inserted = await tx.apiKeys.insert({
           id: prefixedId('key'),
-          brandId: input.brandId,
+          brandId,
           hash: generated.hash,
           prefix: generated.prefix,
           scopes,

@@ -4,7 +4,17 @@ import type { ApiKeyStore, KeyWithBrand } from './ports.ts';
 
 /** Who an API key stands for: its brand, and the key itself with its scopes. */
 export interface KeyIdentity {
-  brand: { id: string; name: string; createdAt: Date; defaultPickupAddress: string | null };
+  /**
+   * `id` is the test twin's for a test key (`livemode` false): everything the key creates and
+   * sees is the twin's; `name` and `defaultPickupAddress` are the live brand's.
+   */
+  brand: {
+    id: string;
+    name: string;
+    createdAt: Date;
+    defaultPickupAddress: string | null;
+    livemode: boolean;
+  };
   key: { id: string; prefix: string; scopes: Scope[]; createdAt: Date; lastUsedAt: Date | null };
 }
 
@@ -56,6 +66,7 @@ export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOpt
         name: k.brandName,
         createdAt: k.brandCreatedAt,
         defaultPickupAddress: k.brandDefaultPickupAddress,
+        livemode: k.livemode,
       },
       key: { id: k.id, prefix: k.prefix, scopes: k.scopes, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt },
     };
@@ -112,7 +123,7 @@ function checkKeyFormat(token: string | null): string {
   if (!KEY_PATTERN.test(token)) {
     throw new AppError(
       'unauthorized',
-      'Malformed API key: expected "Authorization: Bearer dlv_" followed by 64 hex characters.',
+      'Malformed API key: expected "Authorization: Bearer dlv_" (or "dlv_test_") followed by 64 hex characters.',
     );
   }
   return token;

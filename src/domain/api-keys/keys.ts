@@ -4,9 +4,14 @@ import { fieldProblem, invalidField } from '../../errors.ts';
 export const SCOPES = ['orders:read', 'orders:write', 'invoices:read', 'webhooks:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const KEY_PATTERN = /^dlv_[0-9a-f]{64}$/;
-/** Shown to people to recognise a key without revealing it: `dlv_` + 8 hex. */
-const PREFIX_LENGTH = 12;
+/** A live key is `dlv_` + 64 hex, a test key (test mode, docs/test-mode.md) `dlv_test_` + 64 hex. */
+export const KEY_PATTERN = /^dlv_(?:test_)?[0-9a-f]{64}$/;
+const TEST_KEY_START = 'dlv_test_';
+/** Shown to people to recognise a key without revealing it: `dlv_` (or `dlv_test_`) + 8 hex. */
+const PREFIX_HEX = 8;
+
+/** Whether a key (or its display prefix) is a test key: said by its text, so people can tell. */
+export const isTestKey = (keyOrPrefix: string): boolean => keyOrPrefix.startsWith(TEST_KEY_START);
 
 export interface GeneratedKey {
   key: string;
@@ -14,9 +19,10 @@ export interface GeneratedKey {
   prefix: string;
 }
 
-export function generateApiKey(): GeneratedKey {
-  const key = `dlv_${randomBytes(32).toString('hex')}`;
-  return { key, hash: hashApiKey(key), prefix: key.slice(0, PREFIX_LENGTH) };
+export function generateApiKey(mode: 'live' | 'test' = 'live'): GeneratedKey {
+  const start = mode === 'test' ? TEST_KEY_START : 'dlv_';
+  const key = `${start}${randomBytes(32).toString('hex')}`;
+  return { key, hash: hashApiKey(key), prefix: key.slice(0, start.length + PREFIX_HEX) };
 }
 
 /** A fast hash is right here: keys carry 256 random bits, so there is nothing to brute-force. */

@@ -37,6 +37,8 @@ export interface KeyWithBrand extends ApiKeyRecord {
   brandName: string;
   brandCreatedAt: Date;
   brandDefaultPickupAddress: string | null;
+  /** False when the key belongs to a brand's test twin (a test key). */
+  livemode: boolean;
 }
 
 /** A key being stored: its SHA-256 and display prefix, never the key. */

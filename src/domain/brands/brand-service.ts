@@ -23,6 +23,8 @@ export interface BrandService {
     at?: Date,
   ): Promise<{ brand: Brand; disabledSubscriptions: number }>;
   disable(id: string, by: Author): Promise<Brand>;
+  /** The id of a live brand's test twin (test mode), made on first use; 404 for no live brand. */
+  testTwinId(liveBrandId: string): Promise<string>;
 }
 
 /** The brand's settings as the trail compares them (a company's details are not a person's). */
@@ -97,6 +99,11 @@ export function brandService(deps: { brands: BrandStore; transact: UnitOfWork<Br
       changeBrand(id, by, 'brand.settings_changed', (stores) =>
         stores.brands.setWebhooksAllowed(id, allowed, at),
       ),
+    async testTwinId(liveBrandId: string): Promise<string> {
+      const live = BRAND_ID_PATTERN.test(liveBrandId) ? await brands.findById(liveBrandId) : null;
+      if (!live) throw notFound(liveBrandId);
+      return brands.testTwin(live.id, prefixedId('brd'));
+    },
     async disable(id, by) {
       const { brand } = await changeBrand(id, by, 'brand.disabled', async (stores) => {
         const disabled = await stores.brands.disable(id);

@@ -29,4 +29,9 @@ export interface BrandStore {
   } | null>;
   updateCompany(id: string, details: CompanyDetails): Promise<Brand | null>;
   count(): Promise<number>;
+  /**
+   * The id of the brand's test twin (test mode: the brand its test keys and test orders belong
+   * to), made with `newId` on first use. Throws when `liveBrandId` is no live brand.
+   */
+  testTwin(liveBrandId: string, newId: string): Promise<string>;
 }

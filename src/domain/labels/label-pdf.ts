@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { formatDateFr } from '../invoices/format-fr.ts';
 import { formatWeight } from '../pricing/units.ts';
 import { code128Bars, dataMatrixRuns } from './barcodes.ts';
-import { type LabelContent, type LabelSize, SERVICE_WORDS } from './label.ts';
+import { type LabelContent, type LabelSize, SERVICE_WORDS, SPECIMEN_TEXT } from './label.ts';
 
 type Doc = InstanceType<typeof PDFDocument>;
 
@@ -48,6 +48,7 @@ export function renderLabelsPdf(
       for (const label of labels) {
         doc.addPage({ size: [width, height], margin: 0 });
         drawLabel(doc, label, width, height);
+        if (label.specimen) drawSpecimen(doc, width, height);
       }
       doc.end();
     } catch (err) {
@@ -209,6 +210,26 @@ function drawLabel(doc: Doc, label: LabelContent, width: number, height: number)
     font: BOLD,
     width: inner,
   });
+}
+
+/** Across the whole label, corner to corner, over everything: no part of it looks like a real one. */
+function drawSpecimen(doc: Doc, width: number, height: number): void {
+  const angle = (-Math.atan2(height, width) * 180) / Math.PI;
+  const diagonal = Math.hypot(width, height);
+  doc.save();
+  doc.rotate(angle, { origin: [width / 2, height / 2] });
+  doc.fillOpacity(0.75);
+  doc.rect((width - diagonal) / 2, height / 2 - 22, diagonal, 44).fill('white');
+  doc.fillOpacity(1);
+  const size = fitSize(doc, SPECIMEN_TEXT, diagonal - 40, 24);
+  text(doc, SPECIMEN_TEXT, (width - diagonal) / 2 + 20, height / 2 - size / 2, {
+    size,
+    font: BOLD,
+    width: diagonal - 40,
+    color: '#c00000',
+    align: 'center',
+  });
+  doc.restore();
 }
 
 function rule(doc: Doc, y: number, width: number): void {

@@ -1,6 +1,6 @@
 import { formatDateFr } from '../invoices/format-fr.ts';
 import { formatWeight } from '../pricing/units.ts';
-import { type LabelContent, type LabelSize, SERVICE_WORDS } from './label.ts';
+import { type LabelContent, type LabelSize, SERVICE_WORDS, SPECIMEN_TEXT } from './label.ts';
 
 /**
  * Labels in ZPL II for 203 dpi thermal printers (8 dots per mm), one `^XA … ^XZ` format per label,
@@ -116,6 +116,12 @@ function labelZpl(label: LabelContent, size: LabelSize): string {
   out.push(
     textField(M, Math.min(y + 14, height - M - 30), 30, `Réf. / Ref. ${label.reference ?? '-'}`, inner),
   );
+  if (label.specimen) {
+    // A test order's label: a band across the middle, printed last so it covers what is under it.
+    const band = Math.floor(height / 2) - 60;
+    out.push(`^FO0,${band}^GB${width},120,120^FS`);
+    out.push(`^FO0,${band + 30}^A0N,60,60^FB${width},1,0,C,0^FR${fd(SPECIMEN_TEXT)}`);
+  }
   out.push('^XZ');
   return out.join('\n');
 }

@@ -38,7 +38,15 @@ export interface LabelContent {
   units: number;
   /** The brand's own order number (the shop's, for connector orders). */
   reference: string | null;
+  /**
+   * A test order's label (test mode): printed across with SPECIMEN_TEXT so nobody takes it for
+   * a parcel; its codes stay readable, and a scan of them is refused `test_order`.
+   */
+  specimen: boolean;
 }
+
+/** What a test order's label says across it, in the words a courier reads. */
+export const SPECIMEN_TEXT = 'SPECIMEN — NOT FOR DELIVERY';
 
 /**
  * The 2D code's text: the reference, the sort code and the unit, separated by `|` (a character
@@ -96,6 +104,7 @@ export function labelsOfOrder(
     weightGrams: order.unitWeightGrams,
     units: order.quantity,
     reference: order.reference,
+    specimen: !order.livemode,
   };
   return Array.from({ length: order.quantity }, (_, i) => ({
     ...base,

@@ -55,6 +55,8 @@ export const ORDER_FIELDS = [
   }),
   field<string>()({ field: 'brandId', column: 'brand_id', json: null, write: 'insert' }),
   field<OrderStatus>()({ field: 'status', column: 'status', json: plain('status'), write: 'insert' }),
+  // False for a test key's order (test mode, migration 0050): never dispatched, billed or sent.
+  field<boolean>()({ field: 'livemode', column: 'livemode', json: plain('livemode'), write: 'insert' }),
   field<string | null>()({
     field: 'reference',
     column: 'reference',

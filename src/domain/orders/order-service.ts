@@ -61,6 +61,8 @@ import {
 interface BrandContext {
   id: string;
   defaultPickupAddress: string | null;
+  /** False for a test key's brand (its test twin): its orders are never dispatched. Default true. */
+  livemode?: boolean;
 }
 
 /** A validated, priced order not written yet, and the outbox subscribers listening to its creation. */
@@ -449,13 +451,17 @@ export function orderService(deps: {
           : NOT_PLACED;
       const listeners = await outbox.jobsFor(brand.id, 'order.created');
       const flaggedListeners = await flaggedListenersFor(brand.id, placed.addressWarnings);
-      // A collectable order joins its pickup in its own INSERT (order-inserts.ts).
-      const pickupId = delivery && pickupAddress ? pickupKeyFor(brand.id, pickupAddress, now).id : null;
+      const livemode = brand.livemode ?? true;
+      // A collectable order joins its pickup in its own INSERT (order-inserts.ts); a test order
+      // never does: nobody comes to collect it.
+      const pickupId =
+        livemode && delivery && pickupAddress ? pickupKeyFor(brand.id, pickupAddress, now).id : null;
       const row: NewOrder = {
         trackingRef: '',
         trackingToken: generateTrackingToken(),
         brandId: brand.id,
         status: delivery ? 'pending' : 'awaiting_address',
+        livemode,
         reference: v.reference,
         customerEmail: v.customerEmail,
         amountCents: v.amountCents,
@@ -718,7 +724,9 @@ export function orderService(deps: {
       const completes = order.status === 'awaiting_address' && set.deliveryAddress !== undefined;
       const address = set.pickupAddress ?? order.pickupAddress;
       const joins =
-        (completes || (order.status === 'pending' && set.pickupAddress !== undefined)) && address
+        order.livemode &&
+        (completes || (order.status === 'pending' && set.pickupAddress !== undefined)) &&
+        address
           ? pickupKeyFor(brandId, address, now)
           : undefined;
       if (joins) set.pickupId = joins.id;

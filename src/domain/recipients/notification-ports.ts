@@ -69,6 +69,8 @@ export interface NotifiedOrder {
   deliveryEmail: string | null;
   customerEmail: string | null;
   deliveryPhone: string | null;
+  /** False for a test order: its messages go to the development outbox only. */
+  livemode: boolean;
 }
 
 /** The loading scan of the order's delivery and how many deliveries come before it on the round. */

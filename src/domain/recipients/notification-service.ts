@@ -33,6 +33,11 @@ export interface NotificationServiceDeps {
   optOuts: OptOuts;
   mailer: RecipientMailer;
   sms: SmsSender;
+  /**
+   * Where a test order's messages go (test mode): the development outbox, never SMTP nor the SMS
+   * provider, whatever the configuration. Absent: they are not sent at all.
+   */
+  testOutbox?: { mailer: RecipientMailer; sms: SmsSender };
   tokens: Pick<UnsubscribeTokens, 'tokenFor'>;
   /** PUBLIC_BASE_URL (or the listen address): the links in the messages. */
   baseUrl: string;
@@ -97,6 +102,8 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
     context: { order: NotifiedOrder; settings: RecipientSettings; step: NotificationStep; at: Date },
   ): Promise<{ providerId: string }> {
     const { order, settings, step } = context;
+    const outbox = order.livemode ? deps : deps.testOutbox;
+    if (!outbox) throw new MailError('test mode: no development outbox for a test order', true);
     const brandName = await deps.facts.brandName(order.brandId);
     const position = step === 'out_for_delivery' ? await deps.facts.roundPosition(order.id) : null;
     const url = trackingUrl(order);
@@ -113,7 +120,7 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
       at: context.at,
     };
     if (channel === 'sms') {
-      return deps.sms.send({ to: address, from: deps.smsFrom ?? '', text: recipientSms(facts) });
+      return outbox.sms.send({ to: address, from: deps.smsFrom ?? '', text: recipientSms(facts) });
     }
     const unsubscribeUrl = `${deps.baseUrl}/unsubscribe/${await deps.tokens.tokenFor('email', address)}`;
     const logo = settings.logoSha256 ? await deps.settings.logo(order.brandId, settings.logoSha256) : null;
@@ -123,7 +130,7 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
       hasLogo: logo !== null,
       unsubscribeUrl,
     });
-    const { messageId } = await deps.mailer.send({
+    const { messageId } = await outbox.mailer.send({
       to: address,
       fromName: settings.senderName ?? brandName,
       ...mail,

@@ -21,6 +21,8 @@ export const SCAN_PROBLEMS = [
   'invalid_transition',
   'proof_required',
   'too_old',
+  // A test mode order (docs/test-mode.md): its SPECIMEN label must never move a real parcel.
+  'test_order',
 ] as const;
 export type ScanProblem = (typeof SCAN_PROBLEMS)[number];
 
@@ -113,7 +115,8 @@ export interface DoorAttempt {
 export interface NewAttempt {
   id: string;
   orderId: number;
-  scanId: string;
+  /** Null for a simulated attempt (test mode), made by no scan. */
+  scanId: string | null;
   courierId: string | null;
   outcome: DoorOutcome;
   reason: FailureReason | null;

@@ -169,6 +169,8 @@ export function scanService(deps: {
     const ref = trackingRefOfCode(scan.code);
     let order = prefetched ?? (ref ? await orders.findByRef(ref, null) : null);
     if (!order) return refuse(actor, scan, null, null, 'unknown_code');
+    // A test order's label is a specimen: scanning it moves nothing, wherever it is scanned.
+    if (!order.livemode) return refuse(actor, scan, order, null, 'test_order');
     if (now.getTime() - scan.happenedAt.getTime() > MAX_SCAN_AGE_MS)
       return refuse(actor, scan, order, null, 'too_old');
     // The parcel's rounds from the day the scan happened to today (Paris): another courier's on any

@@ -69,7 +69,11 @@ export function keyRoutes(
     const { session } = userOf(request);
     const ctx = await context(request, reply);
     // Read inside the `try` (a field's control character is its error: form.ts), again to redraw the form.
-    const typed = () => ({ name: text(request, 'name', 200), scopes: list(request, 'scopes') });
+    const typed = () => ({
+      name: text(request, 'name', 200),
+      scopes: list(request, 'scopes'),
+      test: text(request, 'test', 10) === '1',
+    });
     try {
       const input = typed();
       if (!accounts.isSteppedUp(session))
@@ -82,7 +86,7 @@ export function keyRoutes(
     } catch (err) {
       if (!isAppError(err)) throw err;
       const input = typed();
-      const state = { values: { name: input.name }, scopes: input.scopes };
+      const state = { values: { name: input.name }, scopes: input.scopes, test: input.test };
       if (err.code === 'rate_limited') return stepUpLimited(reply, ctx);
       if (err.code === 'unauthorized')
         return keysView(request, reply, { ...state, error: ctx.t('signIn.refused') }, 401);

@@ -8,6 +8,7 @@ import type { PickupService } from '../../domain/pickups/pickup-service.ts';
 import type { AddressValidator } from '../../domain/places/address-validation.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RateService } from '../../domain/rates/rate-service.ts';
+import type { SimulationService } from '../../domain/test-mode/simulation.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
 import { type TypedApp, typed } from '../shared/app-types.ts';
 import { registerDeprecations } from '../shared/plugins/deprecation.ts';
@@ -39,6 +40,7 @@ interface PublicApiContext {
   orders: OrderService;
   addressValidator: AddressValidator;
   proofs: ProofService;
+  simulation: SimulationService;
   pickups: PickupService;
   idempotentRequests: IdempotentRequests;
   invoices: InvoiceService;

@@ -176,6 +176,7 @@ export function trackingPages(deps: TrackingContext) {
           brandName,
           trackingRef: order.trackingRef,
           status: order.status,
+          livemode: order.livemode,
           promisedDate: order.promisedDate,
           postcode: order.deliveryPostcode,
           city: order.deliveryCity,

@@ -1,5 +1,5 @@
 import type { CreatedKey } from '../../../domain/api-keys/api-key-service.ts';
-import { SCOPES } from '../../../domain/api-keys/keys.ts';
+import { isTestKey, SCOPES } from '../../../domain/api-keys/keys.ts';
 import type { KeyEvent, ListedKey } from '../../../domain/api-keys/ports.ts';
 import { html } from '../../shared/html.ts';
 import { type FormState, field } from './auth-pages.ts';
@@ -51,7 +51,7 @@ function keyRow(ctx: PageContext, key: ListedKey) {
   const dead = key.revokedAt || (key.expiresAt && key.expiresAt <= new Date());
   return html`<tr${dead ? html` class="revoked"` : ''}>
   <td data-label="${t('keys.name')}" class="long">${key.name ?? '—'}</td>
-  <td data-label="${t('keys.prefix')}"><code>${key.prefix}…</code></td>
+  <td data-label="${t('keys.prefix')}"><code>${key.prefix}…</code>${isTestKey(key.prefix) ? html` <span class="badge">${t('keys.testBadge')}</span>` : ''}</td>
   <td data-label="${t('keys.scopes')}">${key.scopes.join(', ')}</td>
   <td data-label="${t('keys.createdBy')}" class="long">${key.createdByEmail ?? 'dlv'}</td>
   <td data-label="${t('keys.createdAt')}">${when(ctx, key.createdAt)}</td>
@@ -63,7 +63,7 @@ function keyRow(ctx: PageContext, key: ListedKey) {
 export function keysPage(
   ctx: PageContext,
   data: { keys: ListedKey[]; events: KeyEvent[]; steppedUp: boolean },
-  state: FormState & { scopes?: string[] } = {},
+  state: FormState & { scopes?: string[]; test?: boolean } = {},
 ): string {
   const { t } = ctx;
   const verified = ctx.user!.emailVerifiedAt !== null;
@@ -80,6 +80,7 @@ export function keysPage(
       html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${checked.has(scope) ? html` checked` : ''}> <code>${scope}</code> — ${t(`scope.${scope}`)}</label>`,
   )}
   </fieldset>
+  <label class="check"><input type="checkbox" name="test" value="1"${state.test ? html` checked` : ''}> ${t('keys.test')}</label>
   ${data.steppedUp ? '' : field(t('keys.stepUp'), 'password', { type: 'password', autocomplete: 'current-password', maxlength: 128 })}
   <button type="submit">${t('keys.create')}</button>
 </form>`

@@ -3,6 +3,7 @@ import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
+import { SCENARIO_NAMES } from '../../../domain/test-mode/scenarios.ts';
 import { addressWarningsField, deliveryLocationField, LatitudeInput, LongitudeInput } from './places.ts';
 import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
@@ -67,6 +68,15 @@ export const OrderCreateRequest = Type.Object(
     quantity: Type.Optional(Type.Union([QuantityInput, Type.Null()])),
     unit_weight: Type.Optional(Type.Union([UnitWeightInput, Type.Null()])),
     reference: optionalText(100, "The brand's own order number.", ['CMD-10042']),
+    test_scenario: Type.Optional(
+      Type.Union(
+        SCENARIO_NAMES.map((s) => Type.Literal(s)),
+        {
+          description:
+            '**Extension.** Test keys only (a live key: 403 `test_mode_only`): the test order then plays this scenario by itself, one step every few seconds (TEST_MODE_STEP_MS), with the events, webhooks and notifications of a live order. See docs/test-mode.md.',
+        },
+      ),
+    ),
     delivery_lat: Type.Optional(
       Type.Union([
         LatitudeInput(
@@ -128,6 +138,10 @@ const orderFields = {
       "The recipient's tracking page (no account needed): share it with the recipient. It carries an unguessable token, unrelated to `tracking_ref`; the page shows the status, the promised date and the destination's postcode and city, never the recipient's name, address, phone or e-mail.",
   }),
   status: OrderStatusSchema,
+  livemode: Type.Boolean({
+    description:
+      '**Extension.** False for an order made with a test key (`dlv_test_…`, docs/test-mode.md): never collected, delivered nor billed, its messages kept in the development outbox, its label a SPECIMEN. Live keys never see test orders, nor test keys live ones.',
+  }),
   reference: NullableString({ maxLength: 100, description: "The brand's own order number." }),
   customer_email: NullableString({
     format: 'email',

@@ -15,6 +15,8 @@ export interface TrackingView {
   brandName: string;
   trackingRef: string;
   status: OrderStatus;
+  /** False for a test order (test mode): the page says it is no real delivery. */
+  livemode: boolean;
   promisedDate: string | null;
   postcode: string | null;
   city: string | null;
@@ -105,6 +107,7 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
     look: view.look ?? null,
     body: html`<div class="grid">
 <section class="card summary tone-${TONE[view.status]}">
+  ${view.livemode ? '' : html`<p class="notice notice-error" role="note">${t('testOrder')}</p>`}
   <p class="ref">${t('trackingNumber')} <span class="ref-value">${view.trackingRef}</span></p>
   <h1>${t(`headline.${view.status}`)}</h1>
   <p class="lead">${t(`detail.${view.status}`)}</p>

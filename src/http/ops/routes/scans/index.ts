@@ -28,7 +28,7 @@ export function opsScanRoutes(app: TypedApp, deps: OpsScansRouteContext): void {
           'Each scan moves its parcel as the courier app would (pickup → picked_up, hub → in_transit, loading → ' +
           'out_for_delivery, door → delivered or failed_attempt; the third failed attempt → returned). One result per ' +
           'scan, in the order given: `applied`, or `refused` with a code (unknown_code, wrong_round, already_delivered, ' +
-          'order_cancelled, invalid_transition, proof_required, too_old) and a message; a refused scan changes nothing. ' +
+          'order_cancelled, invalid_transition, proof_required, too_old, test_order) and a message; a refused scan changes nothing. ' +
           'A scan id already seen answers its stored result. A malformed scan refuses the whole request (400 naming ' +
           '`scans[i].field`), nothing applied. See docs/scans.md.',
         tags: ['Operations'],

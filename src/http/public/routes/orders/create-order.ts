@@ -1,5 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
+import { checkScenario } from '../../../../domain/test-mode/scenarios.ts';
+import type { SimulationService } from '../../../../domain/test-mode/simulation.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
@@ -18,6 +20,7 @@ const fingerprintOf = (body: unknown) => () => requestFingerprint('POST /orders'
 /** What the route uses. */
 interface CreateOrderContext {
   orders: OrderService;
+  simulation: Pick<SimulationService, 'startScenario'>;
   idempotentRequests: IdempotentRequests;
 }
 
@@ -45,6 +48,8 @@ export function createOrderRoute(app: TypedApp, deps: CreateOrderContext): void 
     },
     async (request, reply) => {
       const principal = principalOf(request);
+      // Checked first: a live key asking for a scenario leaves no trace.
+      const scenario = checkScenario(request.body.test_scenario, principal.brand.livemode);
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const scope = {
         brandId: principal.brand.id,
@@ -65,6 +70,12 @@ export function createOrderRoute(app: TypedApp, deps: CreateOrderContext): void 
         },
       );
       if (result.replayed) reply.header('idempotent-replayed', 'true');
+      else if (scenario) {
+        const trackingRef =
+          typeof result.body === 'string' ? /"trackingRef":"([^"]+)"/.exec(result.body)?.[1] : null;
+        if (trackingRef)
+          await deps.simulation.startScenario({ trackingRef, brandId: principal.brand.id }, scenario);
+      }
       // A replay sends back exactly what the first request received (stored as JSON, read back parsed).
       if (typeof result.body === 'string') return sendJsonText(reply.status(200), result.body);
       return reply.status(200).send(result.body as Static<typeof OrderCreatedResponse>);

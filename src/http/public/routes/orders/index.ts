@@ -1,17 +1,20 @@
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { ProofService } from '../../../../domain/proofs/proof-service.ts';
+import type { SimulationService } from '../../../../domain/test-mode/simulation.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import type { IdempotentRequests } from '../../idempotent-requests.ts';
 import { cancelOrderRoute } from './cancel-order.ts';
 import { createOrderRoute } from './create-order.ts';
 import { getOrderRoute } from './get-order.ts';
 import { listOrdersRoute } from './list-orders.ts';
+import { simulateOrderRoute } from './simulate-order.ts';
 import { updateOrderRoute } from './update-order.ts';
 
 /** What the order routes use. */
 interface OrdersRouteContext {
   orders: OrderService;
   proofs: Pick<ProofService, 'forOrder'>;
+  simulation: SimulationService;
   idempotentRequests: IdempotentRequests;
 }
 
@@ -22,4 +25,5 @@ export function orderRoutes(app: TypedApp, deps: OrdersRouteContext): void {
   getOrderRoute(app, deps);
   updateOrderRoute(app, deps);
   cancelOrderRoute(app, deps);
+  simulateOrderRoute(app, deps);
 }

@@ -11,6 +11,7 @@ const PENDING_ORDER: Order = {
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',
   status: 'pending',
+  livemode: true,
   reference: 'CMD-10042',
   customerEmail: 'camille.martin@exemple.fr',
   amountCents: 8990,
@@ -315,6 +316,44 @@ export const ORDER_EXAMPLES: Record<string, OperationExamples> = {
           'An order cannot go from "picked_up" to "cancelled": from "picked_up" the order can go to "in_transit".',
       },
       idempotency_key_reused: IDEMPOTENCY_KEY_REUSED,
+    },
+  },
+  simulateOrder: {
+    request: {
+      step: { summary: 'The parcel is collected', value: { to: 'picked_up' } },
+      failed: { summary: 'Nobody at the door', value: { to: 'failed_attempt', reason: 'absent' } },
+    },
+    responses: {
+      200: {
+        moved: {
+          summary: 'The test order moved (its events and webhooks sent, with livemode: false)',
+          value: { ok: true, order: { ...PENDING_DETAIL, livemode: false, status: 'picked_up' } },
+        },
+      },
+      403: {
+        live: {
+          summary: 'A live key: only test orders are simulated',
+          value: errorExample(
+            'test_mode_only',
+            'Only a test key (dlv_test_…) can simulate an order: a live order moves by its parcel only.',
+          ),
+        },
+      },
+      409: {
+        order: {
+          summary: 'A step that does not follow the order’s status',
+          value: errorExample(
+            'simulation_out_of_order',
+            'A test order cannot go from "pending" to "delivered": simulate the steps in the street\'s order (picked_up, in_transit, out_for_delivery, then delivered or failed_attempt).',
+          ),
+        },
+      },
+    },
+    unprocessable: {
+      invalid_transition: {
+        summary: 'Another change came first',
+        message: 'The order changed concurrently; retry.',
+      },
     },
   },
 };
