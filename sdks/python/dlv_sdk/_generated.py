@@ -6,13 +6,13 @@ API_VERSION = "1.0.0"
 DEFAULT_BASE_URL = "https://api.livraison-dlv.fr/public/v1"
 
 #: Every ``error`` code of the error envelope.
-ERROR_CODES = ("invalid_request", "unauthorized", "insufficient_scope", "csrf_failed", "invalid_signature", "webhooks_not_enabled", "setup_required", "not_found", "idempotency_conflict", "pickup_closed", "second_factor_enrolled", "payload_too_large", "unsupported_media_type", "out_of_zone", "invalid_address", "unpriceable", "invalid_transition", "idempotency_key_reused", "not_labellable", "unknown_orders", "too_many_labels", "date_in_past", "not_a_business_day", "pickup_cutoff_passed", "no_pickup_address", "pickup_not_due", "not_in_pickup", "unreadable_image", "already_on_round", "invalid_stops", "unknown_stops", "courier_disabled", "operator_disabled", "last_admin", "rate_limited", "internal_error", "unavailable",)
-ErrorCode = Literal["invalid_request", "unauthorized", "insufficient_scope", "csrf_failed", "invalid_signature", "webhooks_not_enabled", "setup_required", "not_found", "idempotency_conflict", "pickup_closed", "second_factor_enrolled", "payload_too_large", "unsupported_media_type", "out_of_zone", "invalid_address", "unpriceable", "invalid_transition", "idempotency_key_reused", "not_labellable", "unknown_orders", "too_many_labels", "date_in_past", "not_a_business_day", "pickup_cutoff_passed", "no_pickup_address", "pickup_not_due", "not_in_pickup", "unreadable_image", "already_on_round", "invalid_stops", "unknown_stops", "courier_disabled", "operator_disabled", "last_admin", "rate_limited", "internal_error", "unavailable"]
+ERROR_CODES = ("invalid_request", "unauthorized", "insufficient_scope", "csrf_failed", "invalid_signature", "webhooks_not_enabled", "setup_required", "test_mode_only", "not_found", "idempotency_conflict", "pickup_closed", "second_factor_enrolled", "simulation_out_of_order", "payload_too_large", "unsupported_media_type", "out_of_zone", "invalid_address", "unpriceable", "invalid_transition", "idempotency_key_reused", "not_labellable", "unknown_orders", "too_many_labels", "date_in_past", "not_a_business_day", "pickup_cutoff_passed", "no_pickup_address", "pickup_not_due", "not_in_pickup", "unreadable_image", "already_on_round", "invalid_stops", "unknown_stops", "courier_disabled", "operator_disabled", "last_admin", "rate_limited", "internal_error", "unavailable",)
+ErrorCode = Literal["invalid_request", "unauthorized", "insufficient_scope", "csrf_failed", "invalid_signature", "webhooks_not_enabled", "setup_required", "test_mode_only", "not_found", "idempotency_conflict", "pickup_closed", "second_factor_enrolled", "simulation_out_of_order", "payload_too_large", "unsupported_media_type", "out_of_zone", "invalid_address", "unpriceable", "invalid_transition", "idempotency_key_reused", "not_labellable", "unknown_orders", "too_many_labels", "date_in_past", "not_a_business_day", "pickup_cutoff_passed", "no_pickup_address", "pickup_not_due", "not_in_pickup", "unreadable_image", "already_on_round", "invalid_stops", "unknown_stops", "courier_disabled", "operator_disabled", "last_admin", "rate_limited", "internal_error", "unavailable"]
 
 
 class _ErrorRequired(TypedDict):
     ok: Literal[False]
-    error: Literal["invalid_request", "unauthorized", "insufficient_scope", "csrf_failed", "invalid_signature", "webhooks_not_enabled", "setup_required", "not_found", "idempotency_conflict", "pickup_closed", "second_factor_enrolled", "payload_too_large", "unsupported_media_type", "out_of_zone", "invalid_address", "unpriceable", "invalid_transition", "idempotency_key_reused", "not_labellable", "unknown_orders", "too_many_labels", "date_in_past", "not_a_business_day", "pickup_cutoff_passed", "no_pickup_address", "pickup_not_due", "not_in_pickup", "unreadable_image", "already_on_round", "invalid_stops", "unknown_stops", "courier_disabled", "operator_disabled", "last_admin", "rate_limited", "internal_error", "unavailable"]
+    error: Literal["invalid_request", "unauthorized", "insufficient_scope", "csrf_failed", "invalid_signature", "webhooks_not_enabled", "setup_required", "test_mode_only", "not_found", "idempotency_conflict", "pickup_closed", "second_factor_enrolled", "simulation_out_of_order", "payload_too_large", "unsupported_media_type", "out_of_zone", "invalid_address", "unpriceable", "invalid_transition", "idempotency_key_reused", "not_labellable", "unknown_orders", "too_many_labels", "date_in_past", "not_a_business_day", "pickup_cutoff_passed", "no_pickup_address", "pickup_not_due", "not_in_pickup", "unreadable_image", "already_on_round", "invalid_stops", "unknown_stops", "courier_disabled", "operator_disabled", "last_admin", "rate_limited", "internal_error", "unavailable"]
     message: str
     request_id: str
 
@@ -25,6 +25,7 @@ class _OrderRequired(TypedDict):
     tracking_ref: str
     tracking_url: str
     status: Literal["awaiting_address", "pending", "picked_up", "in_transit", "out_for_delivery", "failed_attempt", "delivered", "returned", "cancelled"]
+    livemode: bool
     reference: Union[str, None]
     customer_email: Union[str, None]
     amount_eur: Union[float, None]
@@ -58,6 +59,7 @@ class _OrderSummaryRequired(TypedDict):
     tracking_ref: str
     tracking_url: str
     status: Literal["awaiting_address", "pending", "picked_up", "in_transit", "out_for_delivery", "failed_attempt", "delivered", "returned", "cancelled"]
+    livemode: bool
     reference: Union[str, None]
     customer_email: Union[str, None]
     amount_eur: Union[float, None]
@@ -199,6 +201,10 @@ class Operations:
         """Cancel an order before pickup (``POST /orders/{trackingRef}/cancel``)."""
         return self._call("POST", f"/orders/{_quote(tracking_ref)}/cancel", query=None, body=body, idempotent=True, file=False, idempotency_key=idempotency_key, headers=headers)
 
+    def simulate_order(self, tracking_ref: str, body: Mapping[str, Any], *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+        """Move a test order one step (test mode) (``POST /orders/{trackingRef}/simulate``)."""
+        return self._call("POST", f"/orders/{_quote(tracking_ref)}/simulate", query=None, body=body, idempotent=False, file=False, idempotency_key=idempotency_key, headers=headers)
+
     def get_order_label(self, tracking_ref: str, *, format: Optional[Literal["pdf", "zpl"]] = None, size: Optional[Literal["a6", "4x6"]] = None, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> bytes:
         """An order's label (PDF or ZPL) (``GET /orders/{trackingRef}/label``)."""
         return self._call("GET", f"/orders/{_quote(tracking_ref)}/label", query={"format": format, "size": size}, body=None, idempotent=False, file=True, idempotency_key=idempotency_key, headers=headers)
@@ -323,6 +329,10 @@ class AsyncOperations:
     async def cancel_order(self, tracking_ref: str, body: Optional[Mapping[str, Any]] = None, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
         """Cancel an order before pickup (``POST /orders/{trackingRef}/cancel``)."""
         return await self._call("POST", f"/orders/{_quote(tracking_ref)}/cancel", query=None, body=body, idempotent=True, file=False, idempotency_key=idempotency_key, headers=headers)
+
+    async def simulate_order(self, tracking_ref: str, body: Mapping[str, Any], *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+        """Move a test order one step (test mode) (``POST /orders/{trackingRef}/simulate``)."""
+        return await self._call("POST", f"/orders/{_quote(tracking_ref)}/simulate", query=None, body=body, idempotent=False, file=False, idempotency_key=idempotency_key, headers=headers)
 
     async def get_order_label(self, tracking_ref: str, *, format: Optional[Literal["pdf", "zpl"]] = None, size: Optional[Literal["a6", "4x6"]] = None, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> bytes:
         """An order's label (PDF or ZPL) (``GET /orders/{trackingRef}/label``)."""

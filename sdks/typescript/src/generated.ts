@@ -4,13 +4,13 @@ export const API_VERSION = "1.0.0";
 export const DEFAULT_BASE_URL = "https://api.livraison-dlv.fr/public/v1";
 
 /** Every `error` code of the error envelope. */
-export const ERROR_CODES = ["invalid_request","unauthorized","insufficient_scope","csrf_failed","invalid_signature","webhooks_not_enabled","setup_required","not_found","idempotency_conflict","pickup_closed","second_factor_enrolled","payload_too_large","unsupported_media_type","out_of_zone","invalid_address","unpriceable","invalid_transition","idempotency_key_reused","not_labellable","unknown_orders","too_many_labels","date_in_past","not_a_business_day","pickup_cutoff_passed","no_pickup_address","pickup_not_due","not_in_pickup","unreadable_image","already_on_round","invalid_stops","unknown_stops","courier_disabled","operator_disabled","last_admin","rate_limited","internal_error","unavailable"] as const;
+export const ERROR_CODES = ["invalid_request","unauthorized","insufficient_scope","csrf_failed","invalid_signature","webhooks_not_enabled","setup_required","test_mode_only","not_found","idempotency_conflict","pickup_closed","second_factor_enrolled","simulation_out_of_order","payload_too_large","unsupported_media_type","out_of_zone","invalid_address","unpriceable","invalid_transition","idempotency_key_reused","not_labellable","unknown_orders","too_many_labels","date_in_past","not_a_business_day","pickup_cutoff_passed","no_pickup_address","pickup_not_due","not_in_pickup","unreadable_image","already_on_round","invalid_stops","unknown_stops","courier_disabled","operator_disabled","last_admin","rate_limited","internal_error","unavailable"] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type Error = {
   ok: false;
   /** Machine-readable error code. */
-  error: "invalid_request" | "unauthorized" | "insufficient_scope" | "csrf_failed" | "invalid_signature" | "webhooks_not_enabled" | "setup_required" | "not_found" | "idempotency_conflict" | "pickup_closed" | "second_factor_enrolled" | "payload_too_large" | "unsupported_media_type" | "out_of_zone" | "invalid_address" | "unpriceable" | "invalid_transition" | "idempotency_key_reused" | "not_labellable" | "unknown_orders" | "too_many_labels" | "date_in_past" | "not_a_business_day" | "pickup_cutoff_passed" | "no_pickup_address" | "pickup_not_due" | "not_in_pickup" | "unreadable_image" | "already_on_round" | "invalid_stops" | "unknown_stops" | "courier_disabled" | "operator_disabled" | "last_admin" | "rate_limited" | "internal_error" | "unavailable";
+  error: "invalid_request" | "unauthorized" | "insufficient_scope" | "csrf_failed" | "invalid_signature" | "webhooks_not_enabled" | "setup_required" | "test_mode_only" | "not_found" | "idempotency_conflict" | "pickup_closed" | "second_factor_enrolled" | "simulation_out_of_order" | "payload_too_large" | "unsupported_media_type" | "out_of_zone" | "invalid_address" | "unpriceable" | "invalid_transition" | "idempotency_key_reused" | "not_labellable" | "unknown_orders" | "too_many_labels" | "date_in_past" | "not_a_business_day" | "pickup_cutoff_passed" | "no_pickup_address" | "pickup_not_due" | "not_in_pickup" | "unreadable_image" | "already_on_round" | "invalid_stops" | "unknown_stops" | "courier_disabled" | "operator_disabled" | "last_admin" | "rate_limited" | "internal_error" | "unavailable";
   /** A sentence for the developer reading the logs. */
   message: string;
   /** Also sent as the `x-request-id` header; quote it to support. */
@@ -28,6 +28,8 @@ export type Order = {
   tracking_url: string;
   /** awaiting_address → pending → picked_up → in_transit → out_for_delivery → delivered; out_for_delivery → failed_attempt → out_for_delivery or returned; awaiting_address | pending → cancelled. */
   status: "awaiting_address" | "pending" | "picked_up" | "in_transit" | "out_for_delivery" | "failed_attempt" | "delivered" | "returned" | "cancelled";
+  /** **Extension.** False for an order made with a test key (`dlv_test_…`, docs/test-mode.md): never collected, delivered nor billed, its messages kept in the development outbox, its label a SPECIMEN. L... */
+  livemode: boolean;
   /** The brand's own order number. */
   reference: string | null;
   /** The brand's customer's e-mail. Null, like the delivery address, recipient, phone and e-mail, once the recipient's personal data is erased: a year (by default) after the order was delivered, returne... */
@@ -87,6 +89,8 @@ export type OrderSummary = {
   tracking_url: string;
   /** awaiting_address → pending → picked_up → in_transit → out_for_delivery → delivered; out_for_delivery → failed_attempt → out_for_delivery or returned; awaiting_address | pending → cancelled. */
   status: "awaiting_address" | "pending" | "picked_up" | "in_transit" | "out_for_delivery" | "failed_attempt" | "delivered" | "returned" | "cancelled";
+  /** **Extension.** False for an order made with a test key (`dlv_test_…`, docs/test-mode.md): never collected, delivered nor billed, its messages kept in the development outbox, its label a SPECIMEN. L... */
+  livemode: boolean;
   /** The brand's own order number. */
   reference: string | null;
   /** The brand's customer's e-mail. Null, like the delivery address, recipient, phone and e-mail, once the recipient's personal data is erased: a year (by default) after the order was delivered, returne... */
@@ -617,6 +621,8 @@ export type CreateOrderBody = {
   quantity?: number | null;
   unit_weight?: string | number | null;
   reference?: string | null;
+  /** **Extension.** Test keys only (a live key: 403 `test_mode_only`): the test order then plays this scenario by itself, one step every few seconds (TEST_MODE_STEP_MS), with the events, webhooks and no... */
+  test_scenario?: "happy_path" | "failed_then_delivered" | "returned" | "cancelled_by_carrier";
   delivery_lat?: number | null;
   delivery_lng?: number | null;
 };
@@ -672,6 +678,17 @@ export type UpdateOrderResponse = {
 
 export type CancelOrderBody = Record<string, never>;
 export type CancelOrderResponse = {
+  ok: true;
+  order: Order;
+};
+
+export type SimulateOrderBody = {
+  /** The step the test order moves to, as a courier scan would move it. */
+  to: "picked_up" | "in_transit" | "out_for_delivery" | "delivered" | "failed_attempt" | "returned";
+  /** With `to: failed_attempt` only: why the door failed (default `absent`). */
+  reason?: "absent" | "refused" | "address_not_found" | "no_access" | "damaged";
+};
+export type SimulateOrderResponse = {
   ok: true;
   order: Order;
 };
@@ -906,6 +923,13 @@ export abstract class Operations {
    */
   cancelOrder(trackingRef: string, body?: CancelOrderBody, options?: RequestOptions): Promise<CancelOrderResponse> {
     return this.call<CancelOrderResponse>({ method: 'POST', path: `/orders/${encodeURIComponent(trackingRef)}/cancel`, body, idempotent: true, file: false, options });
+  }
+
+  /**
+   * Move a test order one step (test mode) (`POST /orders/{trackingRef}/simulate`).
+   */
+  simulateOrder(trackingRef: string, body: SimulateOrderBody, options?: RequestOptions): Promise<SimulateOrderResponse> {
+    return this.call<SimulateOrderResponse>({ method: 'POST', path: `/orders/${encodeURIComponent(trackingRef)}/simulate`, body, idempotent: false, file: false, options });
   }
 
   /**

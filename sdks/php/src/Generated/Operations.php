@@ -151,6 +151,20 @@ trait Operations
     }
 
     /**
+     * Move a test order one step (test mode) (POST /orders/{trackingRef}/simulate).
+     * @param string $trackingRef The order's trackingRef, e.g. `DLV-7K3M9Q2XHP` (any case; O for 0 and I or L for 1 are accepted). A reference that names no order of the brand is a 404, whatever its shape.
+     * @param array<string, mixed> $body
+     * @param array{idempotencyKey?: string, headers?: array<string, string>} $options
+     * @return array<string, mixed>
+     */
+    public function simulateOrder(string $trackingRef, array $body, array $options = []): array
+    {
+        $result = $this->call('POST', '/orders/' . rawurlencode($trackingRef) . '/simulate', null, $body, false, false, $options);
+        assert(is_array($result));
+        return $result;
+    }
+
+    /**
      * An order's label (PDF or ZPL) (GET /orders/{trackingRef}/label).
      * @param string $trackingRef The order's trackingRef, e.g. `DLV-7K3M9Q2XHP` (any case; O for 0 and I or L for 1 are accepted). A reference that names no order of the brand is a 404, whatever its shape.
      * @param array{format?: string, size?: string} $query
