@@ -1,5 +1,5 @@
 import type { Locale } from '../../i18n/locales.ts';
-import { deliveryWindow } from './delivery-window.ts';
+import type { DeliveryWindow } from './delivery-window.ts';
 import type {
   NotificationFacts,
   NotificationStore,
@@ -41,6 +41,11 @@ export interface NotificationServiceDeps {
   smsFrom: string | null;
   /** Monotonic milliseconds for the cache (real time, whatever clock the rules use). */
   now?: () => number;
+  /**
+   * The order's arrival window on its round (domain/arrivals), null when its round has not left
+   * (or it is on none): "out for delivery" then says the day only.
+   */
+  arrivalWindow?: (orderId: number) => Promise<DeliveryWindow | null>;
 }
 
 export interface RecipientNotifications {
@@ -98,7 +103,8 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
   ): Promise<{ providerId: string }> {
     const { order, settings, step } = context;
     const brandName = await deps.facts.brandName(order.brandId);
-    const position = step === 'out_for_delivery' ? await deps.facts.roundPosition(order.id) : null;
+    const window =
+      step === 'out_for_delivery' && deps.arrivalWindow ? await deps.arrivalWindow(order.id) : null;
     const url = trackingUrl(order);
     const facts = {
       step,
@@ -109,7 +115,7 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
       trackingUrl: url,
       changeUrl: `${url}/change`,
       promisedDate: order.promisedDate,
-      window: position ? deliveryWindow(position) : null,
+      window,
       at: context.at,
     };
     if (channel === 'sms') {
