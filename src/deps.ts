@@ -640,7 +640,14 @@ export function createDeps(
     opsTokens: core.opsTokens,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
-    rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
+    rounds: roundService({
+      transact,
+      stores,
+      clock,
+      recipientChoices: self.choicesForCourier,
+      distances: (points) => arrivals.distances(points),
+      etas: (refs) => arrivals.etasOf(refs),
+    }),
     rates,
     orders,
     places,

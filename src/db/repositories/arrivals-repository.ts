@@ -109,6 +109,19 @@ export function arrivalsRepository(db: Queryable): ArrivalStore {
       return rows.map((r) => r.round_id);
     },
 
+    async etasOfRefs(trackingRefs, day) {
+      if (trackingRefs.length === 0) return new Map();
+      const { rows } = await db.query<{ tracking_ref: string; eta: Date }>({
+        name: 'arrivals.etasOfRefs',
+        text: `SELECT o.tracking_ref, a.eta FROM orders o
+          JOIN order_arrivals a ON a.order_id = o.id
+          JOIN round_stops s ON s.order_id = o.id AND s.round_id = a.round_id AND s.round_date = $2::date
+          WHERE o.tracking_ref = ANY($1::text[]) AND o.status = 'out_for_delivery'`,
+        values: [trackingRefs, day],
+      });
+      return new Map(rows.map((r) => [r.tracking_ref, r.eta]));
+    },
+
     async find(orderIds) {
       if (orderIds.length === 0) return new Map();
       const { rows } = await db.query<ArrivalRow>({

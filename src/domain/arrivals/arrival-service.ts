@@ -44,6 +44,10 @@ export interface ArrivalTimes {
    * none yet (`estimate: false`: read only); null when it is on no round today or its round has not left.
    */
   arrivalOf(orderId: string | number, options?: { estimate?: boolean }): Promise<StoredArrival | null>;
+  /** The estimated arrivals (RFC 3339) of these orders still out for delivery on today's rounds. */
+  etasOf(trackingRefs: readonly string[]): Promise<Map<string, string>>;
+  /** Metres between the points (the rounds' vehicle; by road with a router, else estimated). */
+  distances(points: readonly GeoPoint[]): Promise<number[][]>;
   /** Whether the courier shares their position during rounds, since when. */
   sharing(courierId: string): Promise<{ sharing: boolean; since: string | null }>;
   setSharing(courierId: string, sharing: boolean): Promise<{ sharing: boolean; since: string | null }>;
@@ -148,7 +152,7 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
 
   async function estimate(roundId: string): Promise<number> {
     const facts = await store.roundFacts(roundId);
-    if (!facts || !facts.departure) return 0;
+    if (!facts?.departure) return 0;
     const departure = facts.departure;
     const stops = facts.stops.map((s) => ({
       orderId: s.orderId,
@@ -255,6 +259,15 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
       if (found || options.estimate === false) return found;
       for (const roundId of rounds) await estimate(roundId);
       return current();
+    },
+
+    async etasOf(trackingRefs) {
+      const etas = await store.etasOfRefs(trackingRefs, parisToday(deps.clock()));
+      return new Map([...etas].map(([ref, eta]) => [ref, iso(eta)]));
+    },
+
+    async distances(points) {
+      return (await deps.travelTimes.matrix(points, settings.vehicle)).distances;
     },
 
     async sharing(courierId) {

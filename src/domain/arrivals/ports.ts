@@ -40,6 +40,8 @@ export interface ArrivalStore {
   roundFacts(roundId: string): Promise<RoundFacts | null>;
   /** The rounds of `day` (Paris) that hold these orders (row ids) as delivery stops. */
   roundsOfOrders(orderIds: readonly string[], day: string): Promise<string[]>;
+  /** The estimated arrivals of these orders (tracking refs) on their rounds of `day` (Paris). */
+  etasOfRefs(trackingRefs: readonly string[], day: string): Promise<Map<string, Date>>;
   /** The stored arrivals of these orders. */
   find(orderIds: readonly string[]): Promise<Map<string, StoredArrival>>;
   /**
