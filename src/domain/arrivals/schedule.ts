@@ -40,8 +40,10 @@ export interface StopEstimate {
 
 /** The pace is believed once a few stops are done, and never more than this far from the plan. */
 const PACE_AFTER_STOPS = 3;
-const PACE_MIN = 0.8;
-const PACE_MAX = 1.5;
+const PACE_MIN = 0.85;
+const PACE_MAX = 1.3;
+/** After this many stops done, the pace so far counts for half. */
+const PACE_WEIGHT_STOPS = 10;
 
 const seconds = (ms: number) => ms / 1000;
 const plus = (at: Date, s: number) => new Date(at.getTime() + Math.round(s * 1000));
@@ -86,7 +88,10 @@ export function estimateArrivals(progress: RoundProgress, leg: Leg): StopEstimat
   if (doneCount >= PACE_AFTER_STOPS && lastDone >= 0) {
     const plannedSeconds = planned[lastDone]! + progress.serviceSeconds;
     const takenSeconds = seconds(anchorAt.getTime() - progress.departure.getTime());
-    if (plannedSeconds > 0) pace = Math.min(PACE_MAX, Math.max(PACE_MIN, takenSeconds / plannedSeconds));
+    // Believed in proportion to the stops behind it: a slow first leg says little about the day.
+    const weight = doneCount / (doneCount + PACE_WEIGHT_STOPS);
+    if (plannedSeconds > 0)
+      pace = Math.min(PACE_MAX, Math.max(PACE_MIN, 1 + (takenSeconds / plannedSeconds - 1) * weight));
   }
   if (progress.position && progress.position.at.getTime() > anchorAt.getTime()) {
     anchorAt = progress.position.at;
