@@ -282,7 +282,7 @@ const DATA: Record<WebhookEventType, object> = {
             maxLength: 40,
             examples: ['2026-11-24T12:30:00.000Z'],
           },
-          stops_before: { type: 'integer', minimum: 0, maximum: 1000, examples: [7] },
+          stops_before: { type: 'integer', format: 'int32', minimum: 0, maximum: 1000, examples: [7] },
         },
       },
       previous_window: {
