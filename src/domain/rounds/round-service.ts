@@ -554,7 +554,10 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         ...stop,
         navigation: navigationLinks(
           stop.order.delivery_location,
-          [stop.order.address, stop.order.postcode, stop.order.city].filter(Boolean).join(' '),
+          // The address as given usually holds its postcode and city already.
+          stop.order.postcode && !(stop.order.address ?? '').includes(stop.order.postcode)
+            ? [stop.order.address, stop.order.postcode, stop.order.city].filter(Boolean).join(' ')
+            : stop.order.address,
         ),
         next_stop_distance_m: metres === undefined ? null : Math.round(metres),
         eta: etas.get(stop.order.tracking_ref) ?? null,
