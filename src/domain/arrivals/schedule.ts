@@ -67,7 +67,8 @@ export function plannedOffsets(progress: RoundProgress, leg: Leg): number[] {
  * last door event (at that stop, at its time), or a shared position newer than it, or the hub at
  * the departure. The stops left follow in the round's order (a skipped one is still to come);
  * travel and service times are the plan's, stretched by the pace so far (time taken ÷ time
- * planned to the last door event) once three stops are done.
+ * planned to the last door event) once three stops are done, believed in proportion to the stops
+ * done and kept within 0.85–1.3.
  */
 export function estimateArrivals(progress: RoundProgress, leg: Leg): StopEstimate[] {
   const planned = plannedOffsets(progress, leg);
