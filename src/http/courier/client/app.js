@@ -365,7 +365,7 @@ function stopView(stop) {
           o.safe_place.detail ? ` — ${o.safe_place.detail}` : '',
         )
       : null,
-    wayView(o, stop),
+    wayView(stop),
     h(
       'p.muted',
       null,
@@ -398,7 +398,7 @@ const formatDistance = (metres) =>
     : `${new Intl.NumberFormat(state.locale === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 1 }).format(metres / 1000)} km`;
 
 /** The estimate, the distance to the next stop, and "Navigate": the phone's map app or a named one. */
-function wayView(o, stop) {
+function wayView(stop) {
   const words = t();
   const time = stop.eta
     ? new Intl.DateTimeFormat(state.locale === 'fr' ? 'fr-FR' : 'en-GB', {
