@@ -4,6 +4,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parsePostalAddress } from './domain/einvoicing/postal-address.ts';
 import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
+import { isInIleDeFrance } from './domain/places/region.ts';
 import { isVehicleProfile, VEHICLE_PROFILES, type VehicleProfile } from './domain/places/vehicles.ts';
 
 /**
@@ -154,6 +155,17 @@ export interface Config {
   geocoder: GeocoderConfig | null;
   /** The router of travel times (OSRM_*); null (the default): great-circle estimates. */
   router: RouterConfig | null;
+  /** Arrival times (ARRIVAL_*, docs/arrival-times.md). */
+  arrivals: ArrivalsConfig;
+}
+
+interface ArrivalsConfig {
+  /** Seconds a courier spends at each delivery stop. */
+  serviceSeconds: number;
+  /** Where rounds leave from; null: the first stop's arrival is the departure. */
+  hub: { lat: number; lng: number } | null;
+  /** The vehicle rounds' travel times are estimated for. */
+  vehicle: VehicleProfile;
 }
 
 interface GeocoderConfig {
@@ -478,6 +490,27 @@ export const ENV_SCHEMA = Type.Object({
     hint: `must be a comma-separated list of ${VEHICLE_PROFILES.join(', ')}`,
     description: "the vehicles OSRM_URL's data routes (the others are estimated)",
   }),
+  ARRIVAL_SERVICE_SECONDS: Int(
+    240,
+    0,
+    3600,
+    'seconds a courier spends at each delivery stop (parking, the door, the hand-over), for arrival times',
+  ),
+  ARRIVAL_HUB: Text(
+    'where rounds leave from ("lat,lng"); unset: the first stop is reached at the departure',
+    {
+      pattern: '^-?\\d{1,2}(\\.\\d{1,6})?,\\s*-?\\d{1,3}(\\.\\d{1,6})?$',
+      hint: 'must be "latitude,longitude" in decimal degrees, e.g. 48.8566,2.3522',
+    },
+  ),
+  ARRIVAL_VEHICLE: Type.Union(
+    VEHICLE_PROFILES.map((p) => Type.Literal(p)),
+    {
+      default: 'cargo_bike',
+      hint: `must be one of ${VEHICLE_PROFILES.join(', ')}`,
+      description: "the vehicle rounds' arrival times are estimated for",
+    },
+  ),
   TWILIO_API_BASE: Type.String({
     default: 'https://api.twilio.com',
     pattern: '^https?://\\S+$',
@@ -805,12 +838,27 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
           profiles: [...new Set(e.OSRM_PROFILES.split(',').map((p) => p.trim()))].filter(isVehicleProfile),
         }
       : null,
+    arrivals: {
+      serviceSeconds: e.ARRIVAL_SERVICE_SECONDS,
+      hub: e.ARRIVAL_HUB ? hubPoint(e.ARRIVAL_HUB) : null,
+      vehicle: e.ARRIVAL_VEHICLE,
+    },
   };
 }
 
 const DKIM_VARIABLES = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;
 
 /** DKIM: all three or none (a half-configured signer would send unsigned mail unnoticed); the key must parse. */
+/** ARRIVAL_HUB's point: in Île-de-France, where the rounds are. */
+function hubPoint(value: string): { lat: number; lng: number } {
+  const [lat, lng] = value.split(',').map((x) => Number(x.trim())) as [number, number];
+  if (!isInIleDeFrance({ lat, lng }))
+    throw new ConfigError(
+      'ARRIVAL_HUB must be a point in Île-de-France ("latitude,longitude", e.g. 48.8566,2.3522)',
+    );
+  return { lat, lng };
+}
+
 function dkim(env: Env_): Config['dkim'] {
   const given = DKIM_VARIABLES.filter((name) => env[name] !== undefined);
   if (given.length === 0) return null;

@@ -19,6 +19,7 @@ import { type OptOutKeyring, optOutKeyring } from './db/opt-out-key.ts';
 import type { Pool } from './db/pool.ts';
 import { privacyTransact } from './db/privacy-stores.ts';
 import { addressPointsRepository } from './db/repositories/address-points-repository.ts';
+import { arrivalsRepository } from './db/repositories/arrivals-repository.ts';
 import { auditRepository } from './db/repositories/audit-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
@@ -38,6 +39,7 @@ import { transactWith } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
+import { type ArrivalTimes, arrivalTimes } from './domain/arrivals/arrival-service.ts';
 import { systemAuthor } from './domain/audit/actor.ts';
 import { type AuditLog, auditLog } from './domain/audit/audit-log.ts';
 import { type CourierService, courierService } from './domain/couriers/courier-service.ts';
@@ -188,6 +190,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   addressChecks: AddressChecks;
   /** Travel times between points for a vehicle: OSRM when OSRM_URL is set, else estimates (SPEC §11). */
   travelTimes: TravelTimes;
+  /** Each delivery's estimated arrival and window on its round; the couriers' shared positions. */
+  arrivals: ArrivalTimes;
   pickups: PickupService;
   /** Proof of delivery: signed file URLs, the proof members of orders, the files' retention. */
   proofs: ProofService;
@@ -350,6 +354,11 @@ export function createDeps(
     baseUrl,
     carrierName: config.carrierName,
     smsFrom: config.smsFrom,
+    // Built below (it writes events through the outbox these notifications subscribe to).
+    arrivalWindow: async (orderId) => {
+      const arrival = await arrivals.arrivalOf(orderId);
+      return arrival ? { from: arrival.windowStart, to: arrival.windowEnd } : null;
+    },
   });
   // Saved here, seen here at once; other processes see it within the cache's 10 s.
   const recipientSettings: RecipientSettingsRepository = {
@@ -428,11 +437,26 @@ export function createDeps(
       'webhook',
     )),
   });
+  const arrivals = arrivalTimes({
+    store: arrivalsRepository(pool),
+    orders: stores.orders,
+    travelTimes,
+    outbox: events,
+    links,
+    clock,
+    settings: config.arrivals,
+    onError: (err, roundId) =>
+      log(
+        `arrival times of round ${roundId} not estimated: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+  });
   const scans = scanService({
     stores,
     orders,
     pickups,
     clock,
+    // Each loading and door scan moves its round's arrival times (docs/arrival-times.md).
+    progressed: (progress) => arrivals.afterScans(progress),
     observer: options.observers?.scans,
     // Where a parcel was delivered teaches its address its point (decision 0008).
     learnPlace: (order, point) =>
@@ -661,7 +685,14 @@ export function createDeps(
     opsTokens: core.opsTokens,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
-    rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
+    rounds: roundService({
+      transact,
+      stores,
+      clock,
+      recipientChoices: self.choicesForCourier,
+      distances: (points) => arrivals.distances(points),
+      etas: (refs) => arrivals.etasOf(refs),
+    }),
     rates,
     orders,
     places,
@@ -669,6 +700,7 @@ export function createDeps(
     addressValidator: addressValidator({ places, sortCodes: () => labels.sortCodes() }),
     addressChecks: addressChecks({ stores, places, outbox: events, clock, links }),
     travelTimes,
+    arrivals,
     pickups,
     proofs,
     images,

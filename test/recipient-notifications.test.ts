@@ -81,9 +81,11 @@ describe('recipient e-mails', () => {
     await runNotifications(s.deps, brand.brandId);
     mails = await mailsTo(s, to);
     expect(mails).toHaveLength(2);
-    // 09:07 + 2 × 12 minutes = 09:31 → 09:30–11:30.
+    // The round's arrival times (docs/arrival-times.md): left at 09:07, two stops of 4 minutes
+    // ahead at the same point (no travel): 09:15. The window opens half an hour before, but never
+    // before the departure's quarter hour: 09:00–11:00.
     expect(mails[1]!.subject).toBe('Maison Éole: your parcel arrives today');
-    expect(mails[1]!.text).toContain('between 09:30 and 11:30');
+    expect(mails[1]!.text).toContain('between 09:00 and 11:00');
 
     // Missed: the link to choose another day.
     await atTheDoor(s.deps, ref, '2026-11-25T12:40:00+01:00', 'failed_attempt');

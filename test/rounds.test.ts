@@ -312,7 +312,17 @@ describe('the courier’s day', () => {
           id: par10.id,
           name: 'PAR-10',
           sort_codes: ['PAR-10'],
-          stops: par10.stops,
+          // The operator's stops, and the way to each delivery (docs/courier-app.md): Navigate to
+          // the address as written at postcode precision, the distance to the next stop, no
+          // estimate before the round leaves.
+          stops: par10.stops.map((stop: any, i: number, all: any[]) => ({
+            ...stop,
+            navigation: expect.objectContaining({
+              geo: `geo:0,0?q=${encodeURIComponent(stop.order.address)}`,
+            }),
+            next_stop_distance_m: i < all.length - 1 ? expect.any(Number) : null,
+            eta: null,
+          })),
         },
       ],
     });

@@ -37,6 +37,11 @@ export const EVENT_CATALOGUE = {
     description:
       "A delivery order's address was flagged (address_warnings: the geocoder could not place it surely, or places it in another postcode); correct it with PATCH /orders/{trackingRef}.",
   },
+  'order.eta_changed': {
+    version: 1,
+    description:
+      "A delivery order's arrival window moved by 30 minutes or more (the courier's round is ahead or behind): the new window and the one told before.",
+  },
   'invoice.issued': { version: 1, description: "A month's invoice was issued." },
   'credit_note.issued': {
     version: 1,
@@ -70,6 +75,15 @@ export interface EventPayloads {
   'order.rescheduled': { order: OrderJson; previous_promised_date: string | null; changed_by: 'recipient' };
   /** The order with its `address_warnings` (at least one flag: `address_uncertain`, `postcode_mismatch`). */
   'order.address_flagged': { order: OrderJson };
+  /**
+   * `arrival`: the new estimate and two-hour window, and how many stops come before the order's;
+   * `previous_window`: the window told before (RFC 3339 instants).
+   */
+  'order.eta_changed': {
+    order: OrderJson;
+    arrival: { eta: string; window_start: string; window_end: string; stops_before: number };
+    previous_window: { start: string; end: string };
+  };
   'invoice.issued': { invoice: InvoiceJson };
   'credit_note.issued': { credit_note: InvoiceJson };
   /** `invoice`: the invoice or credit note (its `type` says which) with its new `einvoice_status`. */

@@ -98,6 +98,16 @@ export function eventSamples(links: OrderLinks): { [T in EventType]: EventPayloa
         links,
       ),
     },
+    'order.eta_changed': {
+      order: on(links, { status: 'out_for_delivery' }),
+      arrival: {
+        eta: '2026-11-24T11:05:00.000Z',
+        window_start: '2026-11-24T10:30:00.000Z',
+        window_end: '2026-11-24T12:30:00.000Z',
+        stops_before: 7,
+      },
+      previous_window: { start: '2026-11-24T09:45:00.000Z', end: '2026-11-24T11:45:00.000Z' },
+    },
     'invoice.issued': { invoice: invoiceJson(INVOICE) },
     'credit_note.issued': {
       credit_note: invoiceJson({

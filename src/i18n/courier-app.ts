@@ -36,6 +36,18 @@ const COURIER = {
   window: { fr: 'Créneau {start}–{end}', en: 'Window {start}–{end}' },
   parcels: { fr: '{count} colis', en: '{count} parcel(s)' },
   call: { fr: 'Appeler {phone}', en: 'Call {phone}' },
+  navigate: { fr: 'Y aller', en: 'Navigate' },
+  navigateMapApp: { fr: 'Appli de cartes', en: 'Map app' },
+  eta: { fr: 'Arrivée estimée {time}', en: 'Estimated arrival {time}' },
+  nextStop: { fr: '{distance} jusqu’à l’arrêt suivant', en: '{distance} to the next stop' },
+  sharePosition: {
+    fr: 'Partager ma position pendant mes tournées (heures d’arrivée des clients)',
+    en: 'Share my position during my rounds (the recipients’ arrival times)',
+  },
+  sharePositionHint: {
+    fr: 'Au plus une fois par minute, seulement tournée en cours, gardée 48 heures.',
+    en: 'At most once a minute, only while a round is in progress, kept 48 hours.',
+  },
   instructions: { fr: 'Consignes :', en: 'Instructions:' },
   safePlace: { fr: 'Si absent, laisser :', en: 'If out, leave it:' },
   'safePlace.neighbour': { fr: 'chez un voisin', en: 'with a neighbour' },

@@ -27,6 +27,26 @@ const TRACKING = {
     fr: 'Livraison prévue',
     en: 'Expected delivery',
   },
+  arrivalWindow: {
+    fr: 'Passage du livreur',
+    en: 'Courier arrives',
+  },
+  arrivalBetween: {
+    fr: 'entre {from} et {to}',
+    en: 'between {from} and {to}',
+  },
+  'stopsBefore.none': {
+    fr: 'Votre livraison est la prochaine de la tournée.',
+    en: 'Yours is the next delivery of the round.',
+  },
+  'stopsBefore.one': {
+    fr: '1 arrêt avant le vôtre.',
+    en: '1 stop before yours.',
+  },
+  'stopsBefore.many': {
+    fr: '{count} arrêts avant le vôtre.',
+    en: '{count} stops before yours.',
+  },
   deliveredOn: {
     fr: 'Livré le',
     en: 'Delivered on',

@@ -15,6 +15,7 @@ import { ISSUE_DUE_INVOICES } from './issue-invoices.ts';
 import { type Job, type JobHelpers, readPayload } from './job.ts';
 import { NOTIFY_RECIPIENT } from './notify-recipient.ts';
 import { PLAY_TEST_SCENARIO } from './play-test-scenario.ts';
+import { PURGE_COURIER_POSITIONS } from './purge-courier-positions.ts';
 import { PURGE_MESSAGE_LOGS } from './purge-message-logs.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
@@ -44,6 +45,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   PLAY_TEST_SCENARIO,
   EINVOICES_SYNC,
   CHECK_ADDRESSES,
+  PURGE_COURIER_POSITIONS,
   AUDIT_PARTITIONS,
   // Each shop platform's own (src/connectors/<platform>/jobs/).
   ...CONNECTOR_JOBS,

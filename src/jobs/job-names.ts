@@ -48,6 +48,11 @@ export const ANONYMISE_RECIPIENT_DATA_SPEC = spec({
 export const EINVOICES_SYNC_SPEC = spec({ name: 'einvoices_sync', payloadVersion: 1, fields: [] });
 export const CHECK_ADDRESSES_SPEC = spec({ name: 'check_addresses', payloadVersion: 1, fields: [] });
 export const AUDIT_PARTITIONS_SPEC = spec({ name: 'audit_partitions', payloadVersion: 1, fields: [] });
+export const PURGE_COURIER_POSITIONS_SPEC = spec({
+  name: 'courier_positions_purge',
+  payloadVersion: 1,
+  fields: [],
+});
 
 // Outbox subscribers' jobs, one per event (src/outbox-subscribers.ts).
 export const WEBHOOKS_FAN_OUT_SPEC = outboxJobSpec('webhooks_fan_out');
@@ -109,6 +114,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   EINVOICES_SYNC_SPEC,
   CHECK_ADDRESSES_SPEC,
   AUDIT_PARTITIONS_SPEC,
+  PURGE_COURIER_POSITIONS_SPEC,
   WEBHOOKS_FAN_OUT_SPEC,
   NOTIFY_RECIPIENT_SPEC,
   WEBHOOKS_DELIVER_SPEC,

@@ -115,7 +115,7 @@ class Invoice(_InvoiceRequired, total=False):
 class _WebhookSubscriptionRequired(TypedDict):
     id: str
     url: str
-    event_types: List[Literal["order.created", "order.status_changed", "order.delivered", "order.delivery_failed", "order.labelled", "order.rescheduled", "order.address_flagged", "invoice.issued", "credit_note.issued", "invoice.status_changed", "pickup.completed"]]
+    event_types: List[Literal["order.created", "order.status_changed", "order.delivered", "order.delivery_failed", "order.labelled", "order.rescheduled", "order.address_flagged", "order.eta_changed", "invoice.issued", "credit_note.issued", "invoice.status_changed", "pickup.completed"]]
     description: Union[str, None]
     status: Literal["active", "disabled"]
     origin: Literal["operator", "api"]

@@ -175,7 +175,7 @@ export type Invoice = {
 export type WebhookSubscription = {
   id: string;
   url: string;
-  event_types: Array<"order.created" | "order.status_changed" | "order.delivered" | "order.delivery_failed" | "order.labelled" | "order.rescheduled" | "order.address_flagged" | "invoice.issued" | "credit_note.issued" | "invoice.status_changed" | "pickup.completed">;
+  event_types: Array<"order.created" | "order.status_changed" | "order.delivered" | "order.delivery_failed" | "order.labelled" | "order.rescheduled" | "order.address_flagged" | "order.eta_changed" | "invoice.issued" | "credit_note.issued" | "invoice.status_changed" | "pickup.completed">;
   description: string | null;
   /** `disabled`: failing for 5 days, or closed by the operator; it receives nothing (delete it and subscribe again). */
   status: "active" | "disabled";
@@ -336,6 +336,28 @@ export interface WebhookEvents {
     created_at: string;
     data: {
       order: OrderSummary;
+    };
+  };
+  "order.eta_changed": {
+    type: "order.eta_changed";
+    /** The event id, equal to the `webhook-id` header. */
+    id: string;
+    /** When the event happened. */
+    created_at: string;
+    data: {
+      order: OrderSummary;
+      /** The new estimate (docs/arrival-times.md): the arrival, the recipient's two-hour window, and how many stops of the courier's round come before this order's. Never a position. */
+      arrival: {
+        eta: string;
+        window_start: string;
+        window_end: string;
+        stops_before: number;
+      };
+      /** The window told before this change. */
+      previous_window: {
+        start: string;
+        end: string;
+      };
     };
   };
   "invoice.issued": {
@@ -786,7 +808,7 @@ export type CreateWebhookSubscriptionBody = {
   /** Where to POST the events: `https`, resolving only to public addresses (checked now and on every attempt). */
   url: string;
   /** The events to receive; several subscriptions may share an event type. */
-  event_types: Array<"order.created" | "order.status_changed" | "order.delivered" | "order.delivery_failed" | "order.labelled" | "order.rescheduled" | "order.address_flagged" | "invoice.issued" | "credit_note.issued" | "invoice.status_changed" | "pickup.completed">;
+  event_types: Array<"order.created" | "order.status_changed" | "order.delivered" | "order.delivery_failed" | "order.labelled" | "order.rescheduled" | "order.address_flagged" | "order.eta_changed" | "invoice.issued" | "credit_note.issued" | "invoice.status_changed" | "pickup.completed">;
   /** A note for people (e.g. the workflow that made it); shown in the account area. */
   description?: string | null;
 };
@@ -812,7 +834,7 @@ export type ListEventTypesResponse = {
   ok: true;
   event_types: Array<{
     /** An event type (`GET /event-types` describes each, with a sample). */
-    type: "order.created" | "order.status_changed" | "order.delivered" | "order.delivery_failed" | "order.labelled" | "order.rescheduled" | "order.address_flagged" | "invoice.issued" | "credit_note.issued" | "invoice.status_changed" | "pickup.completed";
+    type: "order.created" | "order.status_changed" | "order.delivered" | "order.delivery_failed" | "order.labelled" | "order.rescheduled" | "order.address_flagged" | "order.eta_changed" | "invoice.issued" | "credit_note.issued" | "invoice.status_changed" | "pickup.completed";
     description: string;
     /** A sample `data` of this event (the `webhooks` section of this document gives its schema). */
     sample: Record<string, unknown>;

@@ -138,34 +138,6 @@ export function notificationFactsRepository(db: Queryable): NotificationFacts {
         ? { platform: r.platform, notifyCustomer: r.notify_customer, active: r.status === 'active' }
         : null;
     },
-    async roundPosition(orderId) {
-      // The last loading scan applied to the order; its round (the scan's, else the round of that
-      // Paris day holding the order); the delivery stops before it whose order has no door scan
-      // since that day began and is not finished.
-      const { rows } = await db.query<{ loaded_at: Date; stops_before: string }>(
-        `WITH loading AS (
-           SELECT happened_at, round_id FROM scans
-            WHERE order_id = $1 AND context = 'loading' AND result = 'applied'
-            ORDER BY happened_at DESC LIMIT 1),
-         stop AS (
-           SELECT s.round_id, s.round_date, s.position FROM round_stops s, loading l
-            WHERE s.order_id = $1 AND s.round_date = (l.happened_at AT TIME ZONE 'Europe/Paris')::date
-              AND (l.round_id IS NULL OR s.round_id = l.round_id))
-         SELECT l.happened_at AS loaded_at,
-                (SELECT count(*) FROM round_stops b JOIN orders o ON o.id = b.order_id
-                  WHERE b.round_id = s.round_id AND b.kind = 'delivery' AND b.position < s.position
-                    AND o.status NOT IN ('delivered', 'returned', 'cancelled')
-                    AND NOT EXISTS (
-                      SELECT 1 FROM scans d WHERE d.order_id = b.order_id AND d.context = 'door'
-                         AND d.result = 'applied'
-                         AND d.happened_at >= (s.round_date::timestamp AT TIME ZONE 'Europe/Paris'))
-                ) AS stops_before
-           FROM loading l JOIN stop s ON true`,
-        [orderId],
-      );
-      const r = rows[0];
-      return r ? { loadedAt: r.loaded_at, stopsBefore: Number(r.stops_before) } : null;
-    },
     async brandName(brandId) {
       const { rows } = await db.query<{ name: string }>('SELECT name FROM brands WHERE id = $1', [brandId]);
       return rows[0]?.name ?? '';

@@ -73,13 +73,6 @@ export interface NotifiedOrder {
   livemode: boolean;
 }
 
-/** The loading scan of the order's delivery and how many deliveries come before it on the round. */
-export interface RoundPosition {
-  loadedAt: Date;
-  /** Delivery stops before this one on the round, not yet delivered nor failed. */
-  stopsBefore: number;
-}
-
 export interface NotificationFacts {
   event(id: string): Promise<StoredEvent | null>;
   order(trackingRef: string): Promise<NotifiedOrder | null>;
@@ -87,8 +80,6 @@ export interface NotificationFacts {
   shopLink(
     trackingRef: string,
   ): Promise<{ platform: string; notifyCustomer: boolean; active: boolean } | null>;
-  /** Null when the order was not loaded on a round (no window then, the day only). */
-  roundPosition(orderId: number): Promise<RoundPosition | null>;
   brandName(brandId: string): Promise<string>;
 }
 

@@ -1,5 +1,5 @@
 import type { Locale } from '../../i18n/locales.ts';
-import { deliveryWindow } from './delivery-window.ts';
+import type { DeliveryWindow } from './delivery-window.ts';
 import type {
   NotificationFacts,
   NotificationStore,
@@ -46,6 +46,11 @@ export interface NotificationServiceDeps {
   smsFrom: string | null;
   /** Monotonic milliseconds for the cache (real time, whatever clock the rules use). */
   now?: () => number;
+  /**
+   * The order's arrival window on its round (domain/arrivals), null when its round has not left
+   * (or it is on none): "out for delivery" then says the day only.
+   */
+  arrivalWindow?: (orderId: number) => Promise<DeliveryWindow | null>;
 }
 
 export interface RecipientNotifications {
@@ -105,7 +110,8 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
     const outbox = order.livemode ? deps : deps.testOutbox;
     if (!outbox) throw new MailError('test mode: no development outbox for a test order', true);
     const brandName = await deps.facts.brandName(order.brandId);
-    const position = step === 'out_for_delivery' ? await deps.facts.roundPosition(order.id) : null;
+    const window =
+      step === 'out_for_delivery' && deps.arrivalWindow ? await deps.arrivalWindow(order.id) : null;
     const url = trackingUrl(order);
     const facts = {
       step,
@@ -116,7 +122,7 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
       trackingUrl: url,
       changeUrl: `${url}/change`,
       promisedDate: order.promisedDate,
-      window: position ? deliveryWindow(position) : null,
+      window,
       at: context.at,
     };
     if (channel === 'sms') {

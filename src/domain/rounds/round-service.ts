@@ -10,7 +10,8 @@ import type { PricingZone } from '../coverage/zones.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
-import type { DeliveryLocation } from '../places/location.ts';
+import type { DeliveryLocation, GeoPoint } from '../places/location.ts';
+import { type NavigationLinks, navigationLinks } from '../places/navigation.ts';
 import type { RecipientChoices } from '../recipients/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
@@ -69,8 +70,22 @@ export interface RoundJson {
   stops: StopJson[];
 }
 
+/**
+ * A delivery stop as the courier's app shows it: with the way there ("Navigate": the point, or the
+ * address when only its postcode is known), the distance to the next stop, and the estimated arrival.
+ */
+type CourierStopJson =
+  | Extract<StopJson, { kind: 'pickup' }>
+  | (Extract<StopJson, { kind: 'delivery' }> & {
+      navigation: NavigationLinks | null;
+      /** Metres to the next delivery stop of the round (by road, or estimated); null for the last. */
+      next_stop_distance_m: number | null;
+      /** The estimated arrival once the round has left (docs/arrival-times.md), else null. */
+      eta: string | null;
+    });
+
 /** A round as the courier's day gives it (decision 0006): theirs, so no courier nor date. */
-type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes' | 'stops'>;
+type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes'> & { stops: CourierStopJson[] };
 
 /** A stop as the operator names it: an order by tracking reference, or a pickup by id. */
 type StopInput = { tracking_ref: string } | { pickup_id: string };
@@ -84,6 +99,10 @@ export interface RoundServiceDeps {
    * the courier's day (their stops only) and the operator's rounds (docs/recipients.md, who sees them).
    */
   recipientChoices?: (orderIds: readonly string[]) => Promise<ReadonlyMap<string, RecipientChoices>>;
+  /** Metres between consecutive points of a round (domain/places' TravelTimes), for the courier's day. */
+  distances?: (points: readonly GeoPoint[]) => Promise<number[][]>;
+  /** The estimated arrivals of these orders (tracking refs → RFC 3339), for the courier's day. */
+  etas?: (trackingRefs: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 /**
@@ -504,12 +523,45 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       // The rounds are this courier's only: the recipients' words go to the courier of the delivery,
       // never to another courier.
       const json = await roundsJson(deps.stores, rounds, deps.recipientChoices);
-      return {
-        date: day,
-        rounds: json.map(({ id, name, sort_codes, stops }) => ({ id, name, sort_codes, stops })),
-      };
+      const refs = json.flatMap(deliveryRefs);
+      const etas = deps.etas && refs.length > 0 ? await deps.etas(refs) : new Map<string, string>();
+      const withWay = [];
+      for (const { id, name, sort_codes, stops } of json)
+        withWay.push({ id, name, sort_codes, stops: await courierStops(stops, etas) });
+      return { date: day, rounds: withWay };
     },
 
     roundOfOrder: (orderId, date) => deps.stores.rounds.roundOfOrder(String(orderId), date),
   };
+
+  /** The round's delivery stops with the way to each and the distance to the next. */
+  async function courierStops(
+    stops: readonly StopJson[],
+    etas: ReadonlyMap<string, string>,
+  ): Promise<CourierStopJson[]> {
+    const deliveries = stops.flatMap((s) => (s.kind === 'delivery' ? [s] : []));
+    const points = deliveries.flatMap((s) => (s.order.delivery_location ? [s.order.delivery_location] : []));
+    const matrix = deps.distances && points.length > 1 ? await deps.distances(points) : null;
+    const indexOf = new Map(points.map((p, i) => [p, i]));
+    return stops.map((stop) => {
+      if (stop.kind !== 'delivery') return stop;
+      const k = deliveries.indexOf(stop);
+      const next = deliveries[k + 1];
+      const from = stop.order.delivery_location ? indexOf.get(stop.order.delivery_location) : undefined;
+      const to = next?.order.delivery_location ? indexOf.get(next.order.delivery_location) : undefined;
+      const metres = matrix && from !== undefined && to !== undefined ? matrix[from]?.[to] : undefined;
+      return {
+        ...stop,
+        navigation: navigationLinks(
+          stop.order.delivery_location,
+          // The address as given usually holds its postcode and city already.
+          stop.order.postcode && !(stop.order.address ?? '').includes(stop.order.postcode)
+            ? [stop.order.address, stop.order.postcode, stop.order.city].filter(Boolean).join(' ')
+            : stop.order.address,
+        ),
+        next_stop_distance_m: metres === undefined ? null : Math.round(metres),
+        eta: etas.get(stop.order.tracking_ref) ?? null,
+      };
+    });
+  }
 }

@@ -102,6 +102,11 @@ export function scanService(deps: {
    * (domain/places), for the next orders to it. Its failure never fails the scan.
    */
   learnPlace?: (order: OrderWithEvents, point: { latitude: number; longitude: number }) => Promise<unknown>;
+  /**
+   * The loading and door scans applied by a request (the order's row id, when), once they all are:
+   * their rounds' arrival times are estimated again (domain/arrivals). Its failure never fails a scan.
+   */
+  progressed?: (scans: ReadonlyArray<{ orderId: string; at: Date }>) => Promise<unknown>;
 }): ScanService {
   const { scans, orders } = deps.stores;
 
@@ -165,6 +170,8 @@ export function scanService(deps: {
     prefetched: OrderWithEvents | undefined,
     /** The request's time: the days whose rounds were read for it. */
     now: Date,
+    /** The loading and door scans applied (a round's progress), collected for `progressed`. */
+    progress: Array<{ orderId: string; at: Date }>,
   ): Promise<ScanResult> {
     const ref = trackingRefOfCode(scan.code);
     let order = prefetched ?? (ref ? await orders.findByRef(ref, null) : null);
@@ -289,6 +296,8 @@ export function scanService(deps: {
       }
       if (moved) {
         if (scan.context === 'pickup' && moved.pickupId) pickups.add(moved.pickupId);
+        if (scan.context === 'loading' || scan.context === 'door')
+          progress.push({ orderId: String(moved.id), at: scan.happenedAt });
         if (moved.status === 'delivered' && scan.location && deps.learnPlace)
           await deps.learnPlace(moved, scan.location).catch(() => {});
         return {
@@ -357,13 +366,14 @@ export function scanService(deps: {
         else byParcel.set(key, [scan]);
       }
       const queue = [...byParcel.values()];
+      const progress: Array<{ orderId: string; at: Date }> = [];
       const lane = async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
           for (const scan of next) {
             const ref = trackingRefOfCode(scan.code);
             const known = ref ? prefetched.get(ref) : undefined;
             if (ref) prefetched.delete(ref);
-            const result = await applyOne(actor, scan, rounds, pickups, known, now);
+            const result = await applyOne(actor, scan, rounds, pickups, known, now, progress);
             results.set(scan.id, result);
             deps.observer?.scanned(scan.context, result.result);
           }
@@ -371,6 +381,7 @@ export function scanService(deps: {
       };
       await Promise.all(Array.from({ length: Math.min(PARCELS_AT_ONCE, queue.length) }, lane));
       await closeCompletedPickups(pickups, actor.by);
+      if (progress.length > 0 && deps.progressed) await deps.progressed(progress).catch(() => {});
       return checked.map((scan) => results.get(scan.id)!);
     },
 

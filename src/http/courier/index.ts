@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
+import type { ArrivalTimes } from '../../domain/arrivals/arrival-service.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { ProofDeliveries } from '../../domain/proofs/proof-deliveries.ts';
 import type { RoundService } from '../../domain/rounds/round-service.ts';
@@ -19,6 +20,7 @@ import { courierOf } from '../shared/principal.ts';
 import { courierStylesheet } from './app-shell.ts';
 import { courierDeliveryRoutes } from './deliveries.ts';
 import { type CourierPage, messagePage, passwordPage, signInPage } from './pages.ts';
+import { courierPositionRoutes } from './position-routes.ts';
 import { courierScanRoutes } from './scan-routes.ts';
 import {
   ANYONE,
@@ -45,6 +47,7 @@ interface CourierAreaContext {
   rounds: RoundService;
   scans: ScanService;
   deliveries: ProofDeliveries;
+  arrivals: ArrivalTimes;
 }
 
 /** A form posted without its token (or with another): a page's 403. */
@@ -236,6 +239,7 @@ export function courierArea(deps: CourierAreaContext) {
     });
 
     courierScanRoutes(area, deps);
+    courierPositionRoutes(area, deps);
 
     // Multipart in its own scope: the deliveries' files (domain/proofs).
     await area.register(courierDeliveryRoutes(deps));

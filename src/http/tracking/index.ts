@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Pool } from '../../db/pool.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
+import type { ArrivalTimes } from '../../domain/arrivals/arrival-service.ts';
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import { isOpenForChanges } from '../../domain/recipients/delivery-choices.ts';
@@ -89,6 +90,8 @@ interface TrackingContext {
   /** The tracking cookies' key (server_secrets `tracking_cookie_key`). */
   pool: Pool;
   selfService: SelfService;
+  /** The order's window and the stops before it (read only: a page view estimates nothing). */
+  arrivals: Pick<ArrivalTimes, 'arrivalOf'>;
 }
 
 /** The recipients' tracking page (`/track/{token}`): server-rendered HTML, no account, no script. */
@@ -166,8 +169,13 @@ export function trackingPages(deps: TrackingContext) {
         // Only a delivered order has a delivery to show (its time, and its photo if the brand allows).
         const proof = order.status === 'delivered' ? await deps.proofs.forTracking(order.id) : null;
         const look = brandLook(await deps.recipientSettings.get(order.brandId));
+        const arrival =
+          order.status === 'out_for_delivery'
+            ? await deps.arrivals.arrivalOf(order.id, { estimate: false })
+            : null;
         const page = trackingPage(context(request), {
           look,
+          arrival,
           // The self-service's door, while the delivery can still be changed (decision 0007).
           changeUrl: isOpenForChanges(order.status)
             ? `${TRACKING_PREFIX}/${request.params.token}/change`

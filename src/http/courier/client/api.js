@@ -61,3 +61,21 @@ export function postDelivery(scan, files = {}) {
   if (files.signature) form.append('signature', files.signature, 'signature.png');
   return call('/deliveries', { method: 'POST', headers: { 'x-csrf-token': csrfToken ?? '' }, body: form });
 }
+
+/** `{ sharing, since }`: whether the courier shares their position during rounds. */
+export const positionSharing = () => call('/position-sharing');
+
+export const setPositionSharing = (sharing) =>
+  call('/position-sharing', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken ?? '' },
+    body: JSON.stringify({ sharing }),
+  });
+
+/** `{ accepted }` (or `{ accepted: false, reason }`: not sharing, no round in progress, too soon). */
+export const postPosition = (position) =>
+  call('/position', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken ?? '' },
+    body: JSON.stringify(position),
+  });

@@ -33,6 +33,8 @@ const state = {
   door: null,
   /** Per parcel, the statuses its queued scans (not yet answered) move it to, in order. */
   ahead: new Map(),
+  /** Whether the courier shares their position during rounds (null: not known yet). */
+  sharing: null,
 };
 let stopCamera = null;
 
@@ -363,6 +365,7 @@ function stopView(stop) {
           o.safe_place.detail ? ` — ${o.safe_place.detail}` : '',
         )
       : null,
+    wayView(stop),
     h(
       'p.muted',
       null,
@@ -389,6 +392,104 @@ function stopView(stop) {
   );
 }
 
+const formatDistance = (metres) =>
+  metres < 1000
+    ? `${Math.round(metres / 10) * 10} m`
+    : `${new Intl.NumberFormat(state.locale === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: 1 }).format(metres / 1000)} km`;
+
+/** The estimate, the distance to the next stop, and "Navigate": the phone's map app or a named one. */
+function wayView(stop) {
+  const words = t();
+  const time = stop.eta
+    ? new Intl.DateTimeFormat(state.locale === 'fr' ? 'fr-FR' : 'en-GB', {
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'Europe/Paris',
+      }).format(new Date(stop.eta))
+    : null;
+  const facts = [
+    time ? fill(words.eta, { time }) : null,
+    typeof stop.next_stop_distance_m === 'number'
+      ? fill(words.nextStop, { distance: formatDistance(stop.next_stop_distance_m) })
+      : null,
+  ].filter(Boolean);
+  const nav = stop.navigation;
+  const out = (href, label, name) =>
+    h(
+      'a.button.secondary.nav-link',
+      { href, target: '_blank', rel: 'noopener', dataset: { nav: name } },
+      label,
+    );
+  return h(
+    'div.way',
+    null,
+    facts.length ? h('p.way-facts', null, facts.join(' · ')) : null,
+    nav
+      ? h(
+          'div.navigate',
+          null,
+          h(
+            'a.button.primary.nav-link',
+            { href: nav.geo, dataset: { nav: 'geo' } },
+            `${words.navigate} · ${words.navigateMapApp}`,
+          ),
+          out(nav.google_maps, 'Google Maps', 'google_maps'),
+          out(nav.waze, 'Waze', 'waze'),
+          out(nav.apple_maps, state.locale === 'fr' ? 'Plans' : 'Apple Maps', 'apple_maps'),
+        )
+      : null,
+  );
+}
+
+/** The consent to share the position, and its sending while on (at most once a minute). */
+let positionWatch = null;
+let lastPositionSent = 0;
+function watchPosition(on) {
+  if (!on || !navigator.geolocation) {
+    if (positionWatch !== null) navigator.geolocation.clearWatch(positionWatch);
+    positionWatch = null;
+    return;
+  }
+  if (positionWatch !== null) return;
+  positionWatch = navigator.geolocation.watchPosition(
+    (p) => {
+      if (Date.now() - lastPositionSent < 60_000 || !navigator.onLine) return;
+      lastPositionSent = Date.now();
+      api
+        .postPosition({
+          latitude: Math.round(p.coords.latitude * 1e6) / 1e6,
+          longitude: Math.round(p.coords.longitude * 1e6) / 1e6,
+          accuracy: Math.round(p.coords.accuracy),
+          recorded_at: new Date(p.timestamp).toISOString(),
+        })
+        .catch(() => {});
+    },
+    () => {},
+    { enableHighAccuracy: false, maximumAge: 30_000 },
+  );
+}
+
+function sharingView() {
+  const words = t();
+  if (state.sharing === null || state.sharing === undefined) return null;
+  const box = h('input', { type: 'checkbox', id: 'share-position', checked: state.sharing });
+  box.addEventListener('change', async () => {
+    try {
+      const answer = await api.setPositionSharing(box.checked);
+      state.sharing = answer.sharing;
+    } catch {
+      box.checked = state.sharing;
+    }
+    watchPosition(state.sharing);
+  });
+  return h(
+    'div.share-position',
+    null,
+    h('label', { for: 'share-position' }, box, ` ${words.sharePosition}`),
+    h('p.muted', null, words.sharePositionHint),
+  );
+}
+
 function dayView() {
   const words = t();
   if (!state.day) return h('p.muted', { id: 'day-missing' }, words.dayUnavailable);
@@ -402,6 +503,7 @@ function dayView() {
     { id: 'day' },
     h('h2', null, fill(words.dayTitle, { date })),
     state.dayFromPhone ? h('p.muted', null, words.savedDay) : null,
+    sharingView(),
     state.day.rounds.length === 0 ? h('p.muted', null, words.noRounds) : null,
     state.day.rounds.map((round) => {
       const pickups = round.stops.filter((s) => s.kind === 'pickup');
@@ -641,6 +743,9 @@ async function start() {
     await setMeta('courier', who.courier);
     await setMeta('csrf', who.csrf_token);
     await loadDay();
+    // The consent is asked again at each start (never assumed from a phone's memory).
+    state.sharing = (await api.positionSharing().catch(() => ({ sharing: null }))).sharing;
+    watchPosition(state.sharing === true);
   } catch (err) {
     if (err instanceof api.SignedOut) {
       location.assign(LOGIN);

@@ -258,6 +258,44 @@ const DATA: Record<WebhookEventType, object> = {
     },
   },
   'order.address_flagged': ORDER_ONLY,
+  'order.eta_changed': {
+    type: 'object',
+    required: ['order', 'arrival', 'previous_window'],
+    properties: {
+      order: { $ref: '#/components/schemas/OrderSummary' },
+      arrival: {
+        type: 'object',
+        required: ['eta', 'window_start', 'window_end', 'stops_before'],
+        description:
+          "The new estimate (docs/arrival-times.md): the arrival, the recipient's two-hour window, and how many stops of the courier's round come before this order's. Never a position.",
+        properties: {
+          eta: { type: 'string', format: 'date-time', maxLength: 40, examples: ['2026-11-24T11:05:00.000Z'] },
+          window_start: {
+            type: 'string',
+            format: 'date-time',
+            maxLength: 40,
+            examples: ['2026-11-24T10:30:00.000Z'],
+          },
+          window_end: {
+            type: 'string',
+            format: 'date-time',
+            maxLength: 40,
+            examples: ['2026-11-24T12:30:00.000Z'],
+          },
+          stops_before: { type: 'integer', format: 'int32', minimum: 0, maximum: 1000, examples: [7] },
+        },
+      },
+      previous_window: {
+        type: 'object',
+        required: ['start', 'end'],
+        description: 'The window told before this change.',
+        properties: {
+          start: { type: 'string', format: 'date-time', maxLength: 40 },
+          end: { type: 'string', format: 'date-time', maxLength: 40 },
+        },
+      },
+    },
+  },
   'invoice.issued': {
     type: 'object',
     required: ['invoice'],
@@ -299,6 +337,7 @@ const SUMMARY: Record<WebhookEventType, string> = {
   'order.labelled': "An order's label was printed for the first time",
   'order.rescheduled': "An order's promised day was moved by its recipient",
   'order.address_flagged': "An order's address was flagged (see its address_warnings)",
+  'order.eta_changed': "An order's arrival window moved by 30 minutes or more",
   'invoice.issued': 'A monthly invoice was issued',
   'credit_note.issued': 'A credit note was issued for an order cancelled after its invoice',
   'invoice.status_changed': "An e-invoice's status changed on the e-invoicing platform",

@@ -27,6 +27,11 @@ export interface TrackingView {
   proof: { deliveredAt: Date | null; photoPath: string | null } | null;
   /** The brand's logo and colour (its recipient settings); absent: the service's look. */
   look?: BrandLook;
+  /**
+   * While out for delivery on a round that has left: the two-hour window and how many stops come
+   * before this one (docs/arrival-times.md). Never a place: no coordinate of anyone is on the page.
+   */
+  arrival?: { windowStart: Date; windowEnd: Date; stopsBefore: number } | null;
 }
 
 const PARIS = 'Europe/Paris';
@@ -49,6 +54,27 @@ const formatInstant = (lang: Locale, at: Date) =>
     minute: '2-digit',
     timeZone: PARIS,
   }).format(at);
+
+const formatTime = (lang: Locale, at: Date) =>
+  new Intl.DateTimeFormat(INTL_LOCALE[lang], { hour: '2-digit', minute: '2-digit', timeZone: PARIS }).format(
+    at,
+  );
+
+function arrivalFact(lang: Locale, arrival: NonNullable<TrackingView['arrival']>): Html {
+  const t = trackingWording(lang);
+  const n = arrival.stopsBefore;
+  const stops =
+    n === 0
+      ? t('stopsBefore.none')
+      : n === 1
+        ? t('stopsBefore.one')
+        : t('stopsBefore.many', { count: String(n) });
+  const between = t('arrivalBetween', {
+    from: formatTime(lang, arrival.windowStart),
+    to: formatTime(lang, arrival.windowEnd),
+  });
+  return html`<div class="fact arrival"><dt>${t('arrivalWindow')}</dt><dd><time datetime="${arrival.windowStart.toISOString()}">${between}</time><span class="stops-before">${stops}</span></dd></div>`;
+}
 
 const TONE: Record<OrderStatus, string> = {
   awaiting_address: 'neutral',
@@ -117,6 +143,7 @@ export function trackingPage(ctx: LayoutContext, view: TrackingView): Html {
       : html`<div class="progress p-${progress}" aria-hidden="true"><span></span><span></span><span></span><span></span></div>`
   }
   <dl class="facts">
+    ${view.status === 'out_for_delivery' && view.arrival ? arrivalFact(ctx.lang, view.arrival) : ''}
     ${dateFact}
     <div class="fact"><dt>${t('destination')}</dt><dd>${destination || t('addressPending')}</dd></div>
   </dl>
