@@ -5,6 +5,7 @@ import type { Author } from '../audit/actor.ts';
 import type { AuditEntry } from '../audit/ports.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
+import type { EmissionService } from '../emissions/emission-service.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
 import type { StoredCreditNote } from '../invoices/ports.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
@@ -17,6 +18,7 @@ import type { GridService } from '../pricing/grid-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import type { Order, OrderWithEvents } from './order.ts';
+import { NO_CO2E } from './order-fields.ts';
 import {
   locateOrderAddresses,
   normaliseEmail,
@@ -222,6 +224,8 @@ export function orderService(deps: {
   clock: Clock;
   cursors: { ready(): Promise<CursorCodec> };
   links: OrderLinks;
+  /** The CO₂e a delivery or a return sets (domain/emissions), written by the move's own statement. */
+  emissions: Pick<EmissionService, 'onMove'>;
 }): OrderService {
   const { transact, grids, outbox, clock, links } = deps;
   const { orders, audit } = deps.stores;
@@ -345,6 +349,8 @@ export function orderService(deps: {
   ): Promise<PreparedChange> {
     assertTransition(from.status, to, actor);
     const at = clock();
+    const emission = await deps.emissions.onMove(from, to, at);
+    if (Object.keys(emission).length > 0) set = { ...set, ...emission };
     let json: OrderJson | undefined;
     const changed = () => (json ??= orderJson({ ...from, ...set, status: to, updatedAt: at }, links));
     const statusEvent = STATUS_EVENTS[to];
@@ -452,6 +458,7 @@ export function orderService(deps: {
       // A collectable order joins its pickup in its own INSERT (order-inserts.ts).
       const pickupId = delivery && pickupAddress ? pickupKeyFor(brand.id, pickupAddress, now).id : null;
       const row: NewOrder = {
+        ...NO_CO2E,
         trackingRef: '',
         trackingToken: generateTrackingToken(),
         brandId: brand.id,
@@ -621,7 +628,8 @@ export function orderService(deps: {
           );
         }
         const before = from;
-        const json = orderJson({ ...before, status: to, updatedAt: at }, links);
+        const emission = await deps.emissions.onMove(before, to, at);
+        const json = orderJson({ ...before, ...emission, status: to, updatedAt: at }, links);
         const statusEvent = STATUS_EVENTS[to];
         const events = [
           await outbox.event(before.brandId, 'order.status_changed', at, () => ({
@@ -630,8 +638,9 @@ export function orderService(deps: {
           })),
           statusEvent ? await statusEventOf(before.brandId, statusEvent, to, at, json) : null,
         ];
-        steps.push({ change: { from: before.status, to, note: options.note, at }, events });
-        from = { ...before, status: to, updatedAt: at };
+        const set = Object.keys(emission).length > 0 ? emission : undefined;
+        steps.push({ change: { from: before.status, to, note: options.note, at, set }, events });
+        from = { ...before, ...emission, status: to, updatedAt: at };
       }
       const rows = options.withMove(at);
       // One move (nearly every scan): one statement, its rows with it, no transaction to hold.
