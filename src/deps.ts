@@ -396,6 +396,7 @@ export function createDeps(
   const emissions = emissionService({
     rounds: roundDistancesRepository(pool),
     store: emissionsRepository(pool),
+    seller: config.seller,
   });
   const orders = orderService({
     stores,

@@ -1,10 +1,12 @@
 import { invalidField } from '../../errors.ts';
 import { parsePeriod, periodBounds } from '../invoices/billing-period.ts';
+import type { SellerIdentity } from '../invoices/seller.ts';
 import type { Order } from '../orders/order-fields.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import { type DataLevel, orderEmission } from './allocation.ts';
 import { EMISSION_METHOD, EMISSION_METHOD_TEXT } from './emission-method.ts';
 import type { EmissionStore, RoundDistances, StatementRow } from './ports.ts';
+import { renderStatementPdf } from './statement-pdf.ts';
 
 /** The statuses whose order carries a figure: the parcel's transport is over. */
 const EMITTING: ReadonlySet<OrderStatus> = new Set(['delivered', 'returned']);
@@ -35,9 +37,15 @@ export interface EmissionService {
   /** Computes again the figures of the orders delivered or returned in `period` (YYYY-MM). */
   recompute(period: string): Promise<{ orders: number }>;
   statement(brandId: string, period: string): Promise<EmissionStatement>;
+  /** The statement as a PDF, for the brand `name`. */
+  statementPdf(brand: { id: string; name: string }, period: string): Promise<Buffer>;
 }
 
-export function emissionService(deps: { rounds: RoundDistances; store: EmissionStore }): EmissionService {
+export function emissionService(deps: {
+  rounds: RoundDistances;
+  store: EmissionStore;
+  seller: Readonly<SellerIdentity>;
+}): EmissionService {
   const { rounds, store } = deps;
 
   async function figureOf(order: { id: string; zone: Order['deliveryZone']; service: Order['service'] }) {
@@ -55,7 +63,7 @@ export function emissionService(deps: { rounds: RoundDistances; store: EmissionS
     return { month, ...periodBounds(month) };
   };
 
-  return {
+  const service: EmissionService = {
     async onMove(order, to, at) {
       if (!EMITTING.has(to)) return {};
       const e = await figureOf({ id: String(order.id), zone: order.deliveryZone, service: order.service });
@@ -92,6 +100,12 @@ export function emissionService(deps: { rounds: RoundDistances; store: EmissionS
       }
     },
 
+    async statementPdf(brand, period) {
+      const statement = await service.statement(brand.id, period);
+      const { end } = periodBounds(statement.period);
+      return renderStatementPdf({ statement, seller: deps.seller, brandName: brand.name, createdAt: end });
+    },
+
     async statement(brandId, period) {
       const { month, start, end } = checkedPeriod(period);
       const rows = await store.statement(brandId, start, end);
@@ -113,4 +127,5 @@ export function emissionService(deps: { rounds: RoundDistances; store: EmissionS
       };
     },
   };
+  return service;
 }

@@ -2,6 +2,7 @@ import type { PricingZone } from '../coverage/zones.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import type { ServiceCode } from '../pricing/services.ts';
 import type { DataLevel, RoundLeg } from './allocation.ts';
+import type { VehicleKind } from './emission-factors.ts';
 
 /**
  * The rounds an order went out on, with what the CO₂e needs of each: its delivery stops (orders,
@@ -20,7 +21,7 @@ export interface StoredEmission {
   grams: number;
   dataLevel: DataLevel;
   method: string;
-  vehicle: string;
+  vehicle: VehicleKind;
   distanceM: number;
   at: Date;
 }

@@ -1,5 +1,6 @@
 import type { PricingZone } from '../coverage/zones.ts';
 import type { DataLevel } from '../emissions/allocation.ts';
+import type { VehicleKind } from '../emissions/emission-factors.ts';
 import type { LocationPrecision, LocationSource } from '../places/location.ts';
 import type { AddressWarning } from '../places/warnings.ts';
 import type { ServiceCode } from '../pricing/services.ts';
@@ -205,7 +206,7 @@ export const ORDER_FIELDS = [
     write: 'update',
   }),
   field<string | null>()({ field: 'co2eMethod', column: 'co2e_method', json: null, write: 'update' }),
-  field<string | null>()({ field: 'co2eVehicle', column: 'co2e_vehicle', json: null, write: 'update' }),
+  field<VehicleKind | null>()({ field: 'co2eVehicle', column: 'co2e_vehicle', json: null, write: 'update' }),
   field<number | null>()({ field: 'co2eDistanceM', column: 'co2e_distance_m', json: null, write: 'update' }),
   field<Date | null>()({ field: 'co2eAt', column: 'co2e_at', json: null, write: 'update' }),
   field<never>()({ field: null, column: null, json: { name: 'co2e', form: 'co2e' }, write: 'never' }),

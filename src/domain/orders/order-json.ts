@@ -1,3 +1,5 @@
+import type { DataLevel } from '../emissions/allocation.ts';
+import type { VehicleKind } from '../emissions/emission-factors.ts';
 import type { DeliveryLocation } from '../places/location.ts';
 import type { AddressWarning } from '../places/warnings.ts';
 import { centsToEuros, VAT_RATE } from '../pricing/money.ts';
@@ -66,11 +68,11 @@ export function deliveryLocationOf(order: Order): DeliveryLocation | null {
 export interface OrderCo2e {
   grams: number;
   /** The decree's data level: 1 default values … 4 measured. */
-  data_level: number;
+  data_level: DataLevel;
   /** The method's identifier (docs/emissions.md). */
   method: string;
   /** The vehicle kind whose factor was used. */
-  vehicle: string;
+  vehicle: VehicleKind;
 }
 
 /** The order's `co2e`: null unless its figure is set (delivered or returned). */

@@ -3,6 +3,7 @@ import { MAX_AMOUNT_EUR } from '../../../domain/orders/order-input.ts';
 import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-page.ts';
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
+import { co2eField } from './emissions.ts';
 import { addressWarningsField, deliveryLocationField, LatitudeInput, LongitudeInput } from './places.ts';
 import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
@@ -159,6 +160,7 @@ const orderFields = {
     maxLength: DATE_MAX_LENGTH,
     description: 'Promised delivery day (Europe/Paris).',
   }),
+  co2e: co2eField,
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };
