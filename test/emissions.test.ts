@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMISSION_METHOD } from '../src/domain/emissions/emission-method.ts';
+import { co2eInvoiceNote } from '../src/domain/emissions/invoice-note.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
@@ -147,6 +148,33 @@ describe('CO₂e per delivered order', () => {
     expect((await stored(ref)).co2e_grams).toBe(190);
     const detail = await call(t.app, { method: 'GET', url: `${API}/orders/${ref}`, headers: brand.headers });
     expect(detail.data.order.co2e.grams).toBe(190);
+  });
+
+  it("sums the lines' CO₂e on the invoice, and says it in the e-invoice's notes", async () => {
+    const brand = await createBrandWithKey(t.deps);
+    const delivered = await newOrder(brand);
+    const pending = await newOrder(brand);
+    await deliver(delivered);
+    const list = await call(t.app, { method: 'GET', url: `${API}/invoices`, headers: brand.headers });
+    const draft = list.data.invoices[0];
+    const detail = await call(t.app, {
+      method: 'GET',
+      url: `${API}/invoices/${draft.id}`,
+      headers: brand.headers,
+    });
+    expect(detail.statusCode).toBe(200);
+    const byRef = Object.fromEntries(
+      detail.data.invoice.lines.map((l: any) => [l.tracking_ref, l.co2e_grams]),
+    );
+    expect(byRef).toEqual({ [delivered]: 474, [pending]: null });
+    expect(detail.data.invoice.co2e_grams).toBe(474);
+
+    const note = co2eInvoiceNote([{ co2eGrams: 474 }, { co2eGrams: null }, { co2eGrams: 12_345 }]);
+    expect(note).toEqual({
+      subjectCode: 'AAI',
+      text: expect.stringContaining('12 819 g CO₂e pour les 2 livraison(s)'),
+    });
+    expect(co2eInvoiceNote([{ co2eGrams: null }])).toBeNull();
   });
 
   it('refuses a period that is no month, with the error envelope', async () => {
