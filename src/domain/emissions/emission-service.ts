@@ -3,9 +3,12 @@ import { parsePeriod, periodBounds } from '../invoices/billing-period.ts';
 import type { SellerIdentity } from '../invoices/seller.ts';
 import type { Order } from '../orders/order-fields.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
-import { type DataLevel, orderEmission } from './allocation.ts';
+import { orderEmission } from './allocation.ts';
 import { EMISSION_METHOD, EMISSION_METHOD_TEXT } from './emission-method.ts';
-import type { EmissionStore, RoundDistances, StatementRow } from './ports.ts';
+import type { EmissionStatement, EmissionStore, RoundDistances } from './ports.ts';
+
+export type { EmissionStatement } from './ports.ts';
+
 import { renderStatementPdf } from './statement-pdf.ts';
 
 /** The statuses whose order carries a figure: the parcel's transport is over. */
@@ -16,17 +19,6 @@ export type EmissionColumns = Pick<
   Order,
   'co2eGrams' | 'co2eDataLevel' | 'co2eMethod' | 'co2eVehicle' | 'co2eDistanceM' | 'co2eAt'
 >;
-
-/** A brand's monthly GHG statement (SPEC §14). */
-export interface EmissionStatement {
-  period: string;
-  rows: StatementRow[];
-  totals: { orders: number; parcels: number; distanceM: number; grams: number };
-  /** Each data level's share of the grams. */
-  dataLevels: DataLevel[];
-  method: string;
-  methodText: string;
-}
 
 export interface EmissionService {
   /**

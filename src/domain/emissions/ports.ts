@@ -54,3 +54,14 @@ export interface EmissionStore {
   /** The brand's figures of [start, end) by vehicle kind and data level. */
   statement(brandId: string, start: Date, end: Date): Promise<StatementRow[]>;
 }
+
+/** A brand's monthly GHG statement (SPEC §14). */
+export interface EmissionStatement {
+  period: string;
+  rows: StatementRow[];
+  totals: { orders: number; parcels: number; distanceM: number; grams: number };
+  /** Each data level's share of the grams. */
+  dataLevels: DataLevel[];
+  method: string;
+  methodText: string;
+}

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { EmissionStatement } from './emission-service.ts';
+import type { EmissionStatement } from './ports.ts';
 
 /** Grams as kilograms with the grams kept (3 decimals), metres as kilometres likewise. */
 const thousandths = (n: number) => Math.round(n) / 1000;

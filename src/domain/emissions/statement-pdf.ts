@@ -9,7 +9,7 @@ import {
   MARGIN,
 } from '../invoices/invoice-pdf-layout.ts';
 import type { SellerIdentity } from '../invoices/seller.ts';
-import type { EmissionStatement } from './emission-service.ts';
+import type { EmissionStatement } from './ports.ts';
 
 const VEHICLE_NAMES: Record<string, string> = {
   van: 'Véhicule utilitaire gazole',
