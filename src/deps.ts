@@ -22,6 +22,7 @@ import { addressPointsRepository } from './db/repositories/address-points-reposi
 import { arrivalsRepository } from './db/repositories/arrivals-repository.ts';
 import { auditRepository } from './db/repositories/audit-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
+import { emissionsRepository } from './db/repositories/emissions-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { messageLogsRepository } from './db/repositories/message-logs-repository.ts';
 import { recipientDataRepository } from './db/repositories/recipient-data-repository.ts';
@@ -31,6 +32,7 @@ import {
 } from './db/repositories/recipient-notifications-repository.ts';
 import { recipientOptOutsRepository } from './db/repositories/recipient-opt-outs-repository.ts';
 import { recipientSettingsRepository } from './db/repositories/recipient-settings-repository.ts';
+import { roundDistancesRepository } from './db/repositories/round-distances-repository.ts';
 import { serverSecretsRepository } from './db/repositories/server-secrets-repository.ts';
 import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
 import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
@@ -48,6 +50,7 @@ import {
   type EInvoiceTransmissionService,
   einvoiceTransmissionService,
 } from './domain/einvoicing/transmission-service.ts';
+import { type EmissionService, emissionService } from './domain/emissions/emission-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OperatorSessions, operatorSessions } from './domain/operators/operator-sessions.ts';
@@ -207,6 +210,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   /** What each brand tells its recipients and how it looks (logo, colour): the account area sets it. */
   recipientSettings: RecipientSettingsService;
   invoices: InvoiceService;
+  /** CO₂e per delivered order, its recompute and the brands' monthly statements (SPEC §14). */
+  emissions: EmissionService;
   /** Issued documents to the e-invoicing platform (EINVOICE_PLATFORM) and their statuses back. */
   einvoices: EInvoiceTransmissionService;
   /** Labels of the brands' orders (PDF, ZPL) and the operator's sort codes. */
@@ -418,7 +423,22 @@ export function createDeps(
         onFallback: (reason) => placesObserver?.travelTimesFallback(reason),
       })
     : estimatedTravelTimes;
-  const orders = orderService({ stores, places, transact, grids, outbox: events, clock, cursors, links });
+  const emissions = emissionService({
+    rounds: roundDistancesRepository(pool),
+    store: emissionsRepository(pool),
+    seller: config.seller,
+  });
+  const orders = orderService({
+    stores,
+    places,
+    transact,
+    grids,
+    outbox: events,
+    clock,
+    cursors,
+    links,
+    emissions,
+  });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
   // Proof files: written by the proofs, deleted by their retention and by a recipient's erasure.
   const objects = createObjectStore(config);
@@ -718,6 +738,7 @@ export function createDeps(
       codec: sharpLogoCodec(),
     }),
     invoices,
+    emissions,
     einvoices,
     labels,
     subscriptions,

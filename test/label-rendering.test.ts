@@ -9,6 +9,7 @@ import { renderLabelsPdf } from '../src/domain/labels/label-pdf.ts';
 import { renderLabelsZpl, ZPL_DOTS } from '../src/domain/labels/label-zpl.ts';
 import { defaultSortCode, parseSortCodeFile, sortCodeTable } from '../src/domain/labels/sort-codes.ts';
 import type { Order } from '../src/domain/orders/order.ts';
+import { NO_CO2E } from '../src/domain/orders/order-fields.ts';
 import { decodeBarcodes } from './support/barcodes.ts';
 import { POPPLER } from './support/pdf-pages.ts';
 
@@ -16,6 +17,7 @@ const run = promisify(execFile);
 
 const ORDER: Order = {
   id: 1,
+  ...NO_CO2E,
   trackingRef: 'DLV-7K3M9Q2XHP',
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',

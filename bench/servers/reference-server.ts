@@ -9,6 +9,7 @@ import { createPool } from '../../src/db/pool.ts';
 import { apiKeysRepository } from '../../src/db/repositories/api-keys-repository.ts';
 import { ordersRepository } from '../../src/db/repositories/orders-repository.ts';
 import { hashApiKey } from '../../src/domain/api-keys/keys.ts';
+import { NO_CO2E } from '../../src/domain/orders/order-fields.ts';
 import { orderDetailJson, orderLinks } from '../../src/domain/orders/order-json.ts';
 import { generateTrackingRef, generateTrackingToken } from '../../src/domain/orders/tracking-ref.ts';
 
@@ -82,6 +83,7 @@ const server = createServer(async (req, res) => {
         promisedDate: '2026-11-25',
         livemode: true,
         pickupId: null,
+        ...NO_CO2E,
         createdAt: now,
       };
       // The statement the API runs for a brand nobody subscribes to (as the bench brand): no event.

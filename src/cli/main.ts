@@ -96,6 +96,11 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./invoices.ts')).invoiceCommands,
   },
   {
+    name: 'emissions',
+    description: 'greenhouse gases per delivery: compute a month again',
+    load: async () => (await import('./emissions.ts')).emissionCommands,
+  },
+  {
     name: 'webhooks',
     description: 'webhook endpoints, deliveries and the account area’s requests',
     load: async () => (await import('./webhooks.ts')).webhookCommands,

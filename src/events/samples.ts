@@ -1,5 +1,6 @@
 import { invoiceJson } from '../domain/invoices/invoice-json.ts';
 import type { Order } from '../domain/orders/order.ts';
+import { NO_CO2E } from '../domain/orders/order-fields.ts';
 import { type OrderLinks, orderJson } from '../domain/orders/order-json.ts';
 import { addressWarning } from '../domain/places/warnings.ts';
 import type { EventPayloads, EventType } from './catalogue.ts';
@@ -14,6 +15,7 @@ const AT = new Date('2026-11-24T09:12:00.000Z');
 
 const ORDER: Order = {
   id: 1,
+  ...NO_CO2E,
   trackingRef: 'DLV-7K3M9Q2XHP',
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',

@@ -46,6 +46,7 @@ class _OrderRequired(TypedDict):
     price_excl_tax_eur: Union[float, None]
     vat_rate: Union[float, None]
     promised_date: Union[str, None]
+    co2e: Union[Dict[str, Any], None]
     created_at: str
     updated_at: str
     events: List[Dict[str, Any]]
@@ -80,6 +81,7 @@ class _OrderSummaryRequired(TypedDict):
     price_excl_tax_eur: Union[float, None]
     vat_rate: Union[float, None]
     promised_date: Union[str, None]
+    co2e: Union[Dict[str, Any], None]
     created_at: str
     updated_at: str
 
@@ -252,6 +254,14 @@ class Operations:
         """The invoice or credit note as a PDF (``GET /invoices/{id}/pdf``)."""
         return self._call("GET", f"/invoices/{_quote(id)}/pdf", query=None, body=None, idempotent=False, file=True, idempotency_key=idempotency_key, headers=headers)
 
+    def get_emission_statement(self, *, period: Optional[str] = None, format: Optional[Literal["json", "csv"]] = None, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+        """**Extension.** The month's greenhouse gases of the brand's deliveries (``GET /emissions``)."""
+        return self._call("GET", f"/emissions", query={"period": period, "format": format}, body=None, idempotent=False, file=False, idempotency_key=idempotency_key, headers=headers)
+
+    def get_emission_statement_pdf(self, *, period: Optional[str] = None, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> bytes:
+        """**Extension.** The month's greenhouse-gas statement as a PDF (``GET /emissions/pdf``)."""
+        return self._call("GET", f"/emissions/pdf", query={"period": period}, body=None, idempotent=False, file=True, idempotency_key=idempotency_key, headers=headers)
+
     def list_webhook_subscriptions(self, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
         """List the brand's webhook subscriptions (``GET /webhook-subscriptions``)."""
         return self._call("GET", f"/webhook-subscriptions", query=None, body=None, idempotent=False, file=False, idempotency_key=idempotency_key, headers=headers)
@@ -380,6 +390,14 @@ class AsyncOperations:
     async def get_invoice_pdf(self, id: str, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> bytes:
         """The invoice or credit note as a PDF (``GET /invoices/{id}/pdf``)."""
         return await self._call("GET", f"/invoices/{_quote(id)}/pdf", query=None, body=None, idempotent=False, file=True, idempotency_key=idempotency_key, headers=headers)
+
+    async def get_emission_statement(self, *, period: Optional[str] = None, format: Optional[Literal["json", "csv"]] = None, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+        """**Extension.** The month's greenhouse gases of the brand's deliveries (``GET /emissions``)."""
+        return await self._call("GET", f"/emissions", query={"period": period, "format": format}, body=None, idempotent=False, file=False, idempotency_key=idempotency_key, headers=headers)
+
+    async def get_emission_statement_pdf(self, *, period: Optional[str] = None, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> bytes:
+        """**Extension.** The month's greenhouse-gas statement as a PDF (``GET /emissions/pdf``)."""
+        return await self._call("GET", f"/emissions/pdf", query={"period": period}, body=None, idempotent=False, file=True, idempotency_key=idempotency_key, headers=headers)
 
     async def list_webhook_subscriptions(self, *, idempotency_key: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
         """List the brand's webhook subscriptions (``GET /webhook-subscriptions``)."""

@@ -72,6 +72,17 @@ export type Order = {
   vat_rate: number | null;
   /** Promised delivery day (Europe/Paris). */
   promised_date: string | null;
+  /** **Extension.** The greenhouse gases the delivery emitted (Code des transports L1431-3): the order's share of its rounds' distance × the vehicle's ADEME factor, allocated by parcel (ISO 14083). Set ... */
+  co2e: {
+    /** Grams of CO₂e, well to wheel. */
+    grams: number;
+    /** The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both ... */
+    data_level: number;
+    /** The method and factor table it was computed with (docs/emissions.md). */
+    method: string;
+    /** `van`: diesel light commercial vehicle; `electric_van`: electric, French grid; `cargo_bike`: electrically assisted, French grid; `on_foot`. */
+    vehicle: "van" | "electric_van" | "cargo_bike" | "on_foot";
+  } | null;
   created_at: string;
   updated_at: string;
   /** Status history, oldest first. */
@@ -133,6 +144,17 @@ export type OrderSummary = {
   vat_rate: number | null;
   /** Promised delivery day (Europe/Paris). */
   promised_date: string | null;
+  /** **Extension.** The greenhouse gases the delivery emitted (Code des transports L1431-3): the order's share of its rounds' distance × the vehicle's ADEME factor, allocated by parcel (ISO 14083). Set ... */
+  co2e: {
+    /** Grams of CO₂e, well to wheel. */
+    grams: number;
+    /** The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both ... */
+    data_level: number;
+    /** The method and factor table it was computed with (docs/emissions.md). */
+    method: string;
+    /** `van`: diesel light commercial vehicle; `electric_van`: electric, French grid; `cargo_bike`: electrically assisted, French grid; `on_foot`. */
+    vehicle: "van" | "electric_van" | "cargo_bike" | "on_foot";
+  } | null;
   created_at: string;
   updated_at: string;
 };
@@ -784,6 +806,8 @@ export type ListInvoicesResponse = {
 export type GetInvoiceResponse = {
   ok: true;
   invoice: Invoice & {
+    /** **Extension.** The sum of the lines' `co2e_grams` (the orders delivered or returned so far). */
+    co2e_grams: number;
     /** One per billed order of the month (per credited order, with negative amounts, on a credit note): as many as `order_count`. */
     lines: Array<{
       tracking_ref: string;
@@ -793,10 +817,54 @@ export type GetInvoiceResponse = {
       price_excl_tax_eur: number;
       vat_eur: number;
       price_eur: number;
+      /** **Extension.** The order's CO₂e (its `co2e.grams`), null until it is delivered or returned: see docs/emissions.md. */
+      co2e_grams: number | null;
     }>;
   };
 };
 
+
+export type GetEmissionStatementParams = {
+  /** The month, `YYYY-MM` (Europe/Paris): the orders delivered or returned in it. */
+  period: string;
+  /** json (the default) or csv (grams and metres, one row per vehicle kind and data level, then the total). */
+  format?: "json" | "csv";
+};
+export type GetEmissionStatementResponse = {
+  ok: true;
+  emissions: {
+    period: string;
+    totals: {
+      orders: number;
+      parcels: number;
+      distance_km: number;
+      co2e_kg: number;
+    };
+    /** By vehicle kind and data level. */
+    by_vehicle: Array<{
+      /** `van`: diesel light commercial vehicle; `electric_van`: electric, French grid; `cargo_bike`: electrically assisted, French grid; `on_foot`. */
+      vehicle: "van" | "electric_van" | "cargo_bike" | "on_foot";
+      /** The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both ... */
+      data_level: number;
+      orders: number;
+      parcels: number;
+      /** The orders' share of the distance driven, km (3 decimals). */
+      distance_km: number;
+      /** Kilograms of CO₂e (3 decimals: the grams). */
+      co2e_kg: number;
+    }>;
+    /** The data levels of the figures. */
+    data_levels: number[];
+    method: string;
+    /** The method as the decree requires it told. */
+    method_text: string;
+  };
+};
+
+export type GetEmissionStatementPdfParams = {
+  /** The month, `YYYY-MM` (Europe/Paris): the orders delivered or returned in it. */
+  period: string;
+};
 
 export type ListWebhookSubscriptionsResponse = {
   ok: true;
@@ -1022,6 +1090,20 @@ export abstract class Operations {
    */
   getInvoicePdf(id: string, options?: RequestOptions): Promise<Uint8Array> {
     return this.call<Uint8Array>({ method: 'GET', path: `/invoices/${encodeURIComponent(id)}/pdf`, idempotent: false, file: true, options });
+  }
+
+  /**
+   * **Extension.** The month's greenhouse gases of the brand's deliveries (`GET /emissions`).
+   */
+  getEmissionStatement(params: GetEmissionStatementParams, options?: RequestOptions): Promise<GetEmissionStatementResponse> {
+    return this.call<GetEmissionStatementResponse>({ method: 'GET', path: `/emissions`, query: params, idempotent: false, file: false, options });
+  }
+
+  /**
+   * **Extension.** The month's greenhouse-gas statement as a PDF (`GET /emissions/pdf`).
+   */
+  getEmissionStatementPdf(params: GetEmissionStatementPdfParams, options?: RequestOptions): Promise<Uint8Array> {
+    return this.call<Uint8Array>({ method: 'GET', path: `/emissions/pdf`, query: params, idempotent: false, file: true, options });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { CreditNoteStore, StoredCreditNote, Totals } from '../../domain/inv
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
 import {
+  LINE_CO2E,
   LINE_COLUMNS,
   type LineDbRow,
   SUM_TOTALS,
@@ -122,7 +123,7 @@ export function creditNotesRepository(db: Queryable): CreditNoteStore {
 
     async lines(id: string): Promise<InvoiceLine[]> {
       const { rows } = await db.query<LineDbRow>(
-        `SELECT ${LINE_COLUMNS} FROM credit_note_lines WHERE credit_note_id = $1 ORDER BY created_at, order_id`,
+        `SELECT ${LINE_COLUMNS}, ${LINE_CO2E} FROM credit_note_lines WHERE credit_note_id = $1 ORDER BY created_at, order_id`,
         [id],
       );
       return rows.map(toLine);

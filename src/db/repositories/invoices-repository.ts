@@ -11,9 +11,12 @@ export type LineDbRow = {
   price_excl_tax_cents: number;
   vat_cents: number;
   price_cents: number;
+  co2e_grams?: number | null;
 };
 
 export const LINE_COLUMNS = 'tracking_ref, service, created_at, price_excl_tax_cents, vat_cents, price_cents';
+/** A stored line's order's CO₂e (invoice and credit-note lines name their order). */
+export const LINE_CO2E = '(SELECT o.co2e_grams FROM orders o WHERE o.id = order_id) AS co2e_grams';
 
 export const toLine = (r: LineDbRow): InvoiceLine => ({
   trackingRef: r.tracking_ref,
@@ -22,6 +25,7 @@ export const toLine = (r: LineDbRow): InvoiceLine => ({
   priceExclTaxCents: r.price_excl_tax_cents,
   vatCents: r.vat_cents,
   priceCents: r.price_cents,
+  co2eGrams: r.co2e_grams ?? null,
 });
 
 /**
@@ -107,7 +111,7 @@ export function invoicesRepository(db: Queryable): InvoiceStore {
 
     async billableLines(brandId: string, start: Date, end: Date): Promise<InvoiceLine[]> {
       const { rows } = await db.query<LineDbRow>(
-        `SELECT ${LINE_COLUMNS} FROM orders WHERE ${BILLABLE} ORDER BY created_at, id`,
+        `SELECT ${LINE_COLUMNS}, co2e_grams FROM orders WHERE ${BILLABLE} ORDER BY created_at, id`,
         [brandId, start, end],
       );
       return rows.map(toLine);
@@ -115,7 +119,7 @@ export function invoicesRepository(db: Queryable): InvoiceStore {
 
     async issuedLines(invoiceId: string): Promise<InvoiceLine[]> {
       const { rows } = await db.query<LineDbRow>(
-        `SELECT ${LINE_COLUMNS} FROM invoice_lines WHERE invoice_id = $1 ORDER BY created_at, order_id`,
+        `SELECT ${LINE_COLUMNS}, ${LINE_CO2E} FROM invoice_lines WHERE invoice_id = $1 ORDER BY created_at, order_id`,
         [invoiceId],
       );
       return rows.map(toLine);

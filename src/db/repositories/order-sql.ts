@@ -61,6 +61,8 @@ function memberSql(member: JsonMember, value: ColumnSql, trackingBaseUrl: string
       return `CASE WHEN ${value('price_cents')} IS NULL THEN NULL ELSE ${VAT_RATE}::float8 END`;
     case 'location':
       return locationSql(value);
+    case 'co2e':
+      return co2eSql(value);
     case 'warnings':
       return warningsSql(col);
     case 'tracking_url':
@@ -83,6 +85,19 @@ function locationSql(value: ColumnSql): string {
   return `CASE WHEN ${lat} IS NULL OR ${lng} IS NULL OR ${precision} IS NULL OR ${source} IS NULL THEN NULL
     ELSE ('{"lat":' || ${lat}::float8::text || ',"lng":' || ${lng}::float8::text || ',"precision":'
       || to_json(${precision}::text)::text || ',"source":' || to_json(${source}::text)::text || '}')::json END`;
+}
+
+/** `co2e` as `co2eOf` renders it: null unless its four columns are set. */
+function co2eSql(value: ColumnSql): string {
+  const [grams, level, method, vehicle] = [
+    'co2e_grams',
+    'co2e_data_level',
+    'co2e_method',
+    'co2e_vehicle',
+  ].map(value) as [string, string, string, string];
+  return `CASE WHEN ${grams} IS NULL OR ${level} IS NULL OR ${method} IS NULL OR ${vehicle} IS NULL THEN NULL
+    ELSE ('{"grams":' || ${grams}::integer::text || ',"data_level":' || ${level}::integer::text || ',"method":'
+      || to_json(${method}::text)::text || ',"vehicle":' || to_json(${vehicle}::text)::text || '}')::json END`;
 }
 
 /** `address_warnings` as `warningsJson` renders it: each entry's `code` and `message`, string or null. */

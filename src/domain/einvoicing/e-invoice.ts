@@ -1,5 +1,6 @@
 import { addDays } from '../calendar/iso-date.ts';
 import { parisToday } from '../calendar/paris-time.ts';
+import { co2eInvoiceNote } from '../emissions/invoice-note.ts';
 import { periodBounds } from '../invoices/billing-period.ts';
 import type { InvoiceLine, InvoiceTotals } from '../invoices/invoice-totals.ts';
 import type { SellerIdentity } from '../invoices/seller.ts';
@@ -132,6 +133,8 @@ export function eInvoiceDocument(source: EInvoiceSource): EInvoiceDocument {
       ratePercent: RATE_PERCENT,
     }),
   );
+  const co2eNote = co2eInvoiceNote(source.lines);
+  const co2e = co2eNote ? [co2eNote] : [];
   const basis = sign * source.totals.totalExclTaxCents;
   const vat = sign * source.totals.vatCents;
   const total = sign * source.totals.totalCents;
@@ -141,7 +144,10 @@ export function eInvoiceDocument(source: EInvoiceSource): EInvoiceDocument {
     issueDate: parisToday(source.issuedAt),
     currency: 'EUR',
     businessProcess: BUSINESS_PROCESS_SERVICES,
-    notes: frenchMentions({ vatOnDebits: source.vatOnDebits, extra: source.extraNotes ?? [] }),
+    notes: frenchMentions({
+      vatOnDebits: source.vatOnDebits,
+      extra: [...(source.extraNotes ?? []), ...co2e],
+    }),
     seller: {
       name: source.seller.name,
       siren: source.seller.siren.replace(/\s/g, ''),

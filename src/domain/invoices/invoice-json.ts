@@ -46,6 +46,7 @@ interface InvoiceLineJson {
   price_excl_tax_eur: number;
   vat_eur: number;
   price_eur: number;
+  co2e_grams: number | null;
 }
 
 /**
@@ -85,5 +86,10 @@ export function invoiceLineJson(line: InvoiceLineRow): InvoiceLineJson {
     price_excl_tax_eur: centsToEuros(line.priceExclTaxCents),
     vat_eur: centsToEuros(line.vatCents),
     price_eur: centsToEuros(line.priceCents),
+    co2e_grams: line.co2eGrams,
   };
 }
+
+/** The lines' CO₂e summed (those without a figure count for nothing). */
+export const linesCo2eGrams = (lines: readonly InvoiceLineRow[]): number =>
+  lines.reduce((sum, line) => sum + (line.co2eGrams ?? 0), 0);

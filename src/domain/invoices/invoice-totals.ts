@@ -8,6 +8,11 @@ export interface InvoiceLine {
   priceExclTaxCents: number;
   vatCents: number;
   priceCents: number;
+  /**
+   * The order's CO₂e (domain/emissions), read from the order when the line is read: information,
+   * not money, so not frozen with the line; null until it is delivered or returned.
+   */
+  co2eGrams: number | null;
 }
 
 export interface InvoiceTotals {
@@ -33,6 +38,7 @@ export function lineFromOrder(order: BillableOrder): InvoiceLine {
     priceExclTaxCents: order.priceExclTaxCents,
     vatCents: vat,
     priceCents: order.priceExclTaxCents + vat,
+    co2eGrams: null,
   };
 }
 

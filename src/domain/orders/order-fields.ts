@@ -1,4 +1,6 @@
 import type { PricingZone } from '../coverage/zones.ts';
+import type { DataLevel } from '../emissions/allocation.ts';
+import type { VehicleKind } from '../emissions/emission-factors.ts';
 import type { LocationPrecision, LocationSource } from '../places/location.ts';
 import type { AddressWarning } from '../places/warnings.ts';
 import type { ServiceCode } from '../pricing/services.ts';
@@ -8,11 +10,20 @@ import type { OrderStatus } from './state-machine.ts';
 /**
  * How a field is shown in the order's public JSON: as is, cents as euros, an instant as RFC 3339.
  * `vat_rate` is derived from another field (the rate once the order is priced), `location` from
- * four (`delivery_location`: the point, its precision and source, or null); `warnings` is a JSON
+ * four (`delivery_location`: the point, its precision and source, or null), `co2e` from three (the
+ * greenhouse gases of a delivered or returned order, or null); `warnings` is a JSON
  * array rendered member by member (so its text is JSON.stringify's whatever the column holds);
  * `tracking_url` is the recipient's page for the tracking token, which is never shown raw.
  */
-export type JsonForm = 'plain' | 'euros' | 'instant' | 'vat_rate' | 'location' | 'warnings' | 'tracking_url';
+export type JsonForm =
+  | 'plain'
+  | 'euros'
+  | 'instant'
+  | 'vat_rate'
+  | 'location'
+  | 'co2e'
+  | 'warnings'
+  | 'tracking_url';
 
 /** Who may write a column: only the INSERT, also an update of the order's details, or nobody. */
 export type Writable = 'insert' | 'update' | 'never';
@@ -187,6 +198,20 @@ export const ORDER_FIELDS = [
     json: plain('promised_date'),
     write: 'update',
   }),
+  // The greenhouse gases of a delivered or returned order (SPEC §14, migration 0053), set by the
+  // move's own statement (domain/emissions): all six or none; shown as `co2e`.
+  field<number | null>()({ field: 'co2eGrams', column: 'co2e_grams', json: null, write: 'update' }),
+  field<DataLevel | null>()({
+    field: 'co2eDataLevel',
+    column: 'co2e_data_level',
+    json: null,
+    write: 'update',
+  }),
+  field<string | null>()({ field: 'co2eMethod', column: 'co2e_method', json: null, write: 'update' }),
+  field<VehicleKind | null>()({ field: 'co2eVehicle', column: 'co2e_vehicle', json: null, write: 'update' }),
+  field<number | null>()({ field: 'co2eDistanceM', column: 'co2e_distance_m', json: null, write: 'update' }),
+  field<Date | null>()({ field: 'co2eAt', column: 'co2e_at', json: null, write: 'update' }),
+  field<never>()({ field: null, column: null, json: { name: 'co2e', form: 'co2e' }, write: 'never' }),
   // The pickup collecting the parcel (migration 0030); null while it is not collectable.
   field<string | null>()({ field: 'pickupId', column: 'pickup_id', json: null, write: 'update' }),
   field<Date | null>()({ field: 'pickedUpAt', column: 'picked_up_at', json: null, write: 'never' }),
@@ -225,3 +250,13 @@ export const ORDER_JSON_MEMBERS: ReadonlyArray<{ name: string; form: JsonForm; f
   ORDER_FIELDS.flatMap((f) =>
     f.json === null ? [] : [{ name: f.json.name, form: f.json.form, field: f.field as keyof Order | null }],
   );
+
+/** An order's greenhouse-gas columns before it is delivered or returned. */
+export const NO_CO2E = {
+  co2eGrams: null,
+  co2eDataLevel: null,
+  co2eMethod: null,
+  co2eVehicle: null,
+  co2eDistanceM: null,
+  co2eAt: null,
+} as const satisfies Partial<Order>;

@@ -1,3 +1,5 @@
+import type { DataLevel } from '../emissions/allocation.ts';
+import type { VehicleKind } from '../emissions/emission-factors.ts';
 import type { DeliveryLocation } from '../places/location.ts';
 import type { AddressWarning } from '../places/warnings.ts';
 import { centsToEuros, VAT_RATE } from '../pricing/money.ts';
@@ -16,11 +18,13 @@ type JsonValue<F extends WithJson, Form extends JsonForm = F['json']['form']> = 
       ? number | null
       : Form extends 'location'
         ? DeliveryLocation | null
-        : Form extends 'warnings'
-          ? AddressWarning[]
-          : Form extends 'tracking_url'
-            ? string
-            : FieldType<F>;
+        : Form extends 'co2e'
+          ? OrderCo2e | null
+          : Form extends 'warnings'
+            ? AddressWarning[]
+            : Form extends 'tracking_url'
+              ? string
+              : FieldType<F>;
 
 /** The public shape of an order (SPEC §5), derived from the column map. */
 export type OrderJson = { [F in WithJson as F['json']['name']]: JsonValue<F> };
@@ -47,6 +51,7 @@ const RENDER: Record<JsonForm, (value: unknown, order: Order, links: OrderLinks)
   instant: (value) => (value as Date).toISOString(),
   vat_rate: (_, order) => (order.priceCents === null ? null : VAT_RATE),
   location: (_, order) => deliveryLocationOf(order),
+  co2e: (_, order) => co2eOf(order),
   warnings: (value) => warningsJson(value),
   tracking_url: (value, _, links) => `${links.trackingBaseUrl}${value as string}`,
 };
@@ -57,6 +62,24 @@ export function deliveryLocationOf(order: Order): DeliveryLocation | null {
   if (lat === null || lng === null || deliveryLocationPrecision === null || deliveryLocationSource === null)
     return null;
   return { lat, lng, precision: deliveryLocationPrecision, source: deliveryLocationSource };
+}
+
+/** An order's greenhouse gases as the API shows them (SPEC §14). */
+export interface OrderCo2e {
+  grams: number;
+  /** The decree's data level: 1 default values … 4 measured. */
+  data_level: DataLevel;
+  /** The method's identifier (docs/emissions.md). */
+  method: string;
+  /** The vehicle kind whose factor was used. */
+  vehicle: VehicleKind;
+}
+
+/** The order's `co2e`: null unless its figure is set (delivered or returned). */
+export function co2eOf(order: Order): OrderCo2e | null {
+  const { co2eGrams: grams, co2eDataLevel: level, co2eMethod: method, co2eVehicle: vehicle } = order;
+  if (grams === null || level === null || method === null || vehicle === null) return null;
+  return { grams, data_level: level, method, vehicle };
 }
 
 /**

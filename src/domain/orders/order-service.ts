@@ -5,6 +5,7 @@ import type { Author } from '../audit/actor.ts';
 import type { AuditEntry } from '../audit/ports.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
+import type { EmissionService } from '../emissions/emission-service.ts';
 import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-notes.ts';
 import type { StoredCreditNote } from '../invoices/ports.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
@@ -17,6 +18,7 @@ import type { GridService } from '../pricing/grid-service.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import type { Order, OrderWithEvents } from './order.ts';
+import { NO_CO2E } from './order-fields.ts';
 import {
   locateOrderAddresses,
   normaliseEmail,
@@ -224,6 +226,8 @@ export function orderService(deps: {
   clock: Clock;
   cursors: { ready(): Promise<CursorCodec> };
   links: OrderLinks;
+  /** The CO₂e a delivery or a return sets (domain/emissions), written by the move's own statement. */
+  emissions: Pick<EmissionService, 'onMove'>;
 }): OrderService {
   const { transact, grids, outbox, clock, links } = deps;
   const { orders, audit } = deps.stores;
@@ -347,6 +351,8 @@ export function orderService(deps: {
   ): Promise<PreparedChange> {
     assertTransition(from.status, to, actor);
     const at = clock();
+    const emission = await deps.emissions.onMove(from, to, at);
+    if (Object.keys(emission).length > 0) set = { ...set, ...emission };
     let json: OrderJson | undefined;
     const changed = () => (json ??= orderJson({ ...from, ...set, status: to, updatedAt: at }, links));
     const statusEvent = STATUS_EVENTS[to];
@@ -457,6 +463,7 @@ export function orderService(deps: {
       const pickupId =
         livemode && delivery && pickupAddress ? pickupKeyFor(brand.id, pickupAddress, now).id : null;
       const row: NewOrder = {
+        ...NO_CO2E,
         trackingRef: '',
         trackingToken: generateTrackingToken(),
         brandId: brand.id,
@@ -627,7 +634,8 @@ export function orderService(deps: {
           );
         }
         const before = from;
-        const json = orderJson({ ...before, status: to, updatedAt: at }, links);
+        const emission = await deps.emissions.onMove(before, to, at);
+        const json = orderJson({ ...before, ...emission, status: to, updatedAt: at }, links);
         const statusEvent = STATUS_EVENTS[to];
         const events = [
           await outbox.event(before.brandId, 'order.status_changed', at, () => ({
@@ -636,8 +644,9 @@ export function orderService(deps: {
           })),
           statusEvent ? await statusEventOf(before.brandId, statusEvent, to, at, json) : null,
         ];
-        steps.push({ change: { from: before.status, to, note: options.note, at }, events });
-        from = { ...before, status: to, updatedAt: at };
+        const set = Object.keys(emission).length > 0 ? emission : undefined;
+        steps.push({ change: { from: before.status, to, note: options.note, at, set }, events });
+        from = { ...before, ...emission, status: to, updatedAt: at };
       }
       const rows = options.withMove(at);
       // One move (nearly every scan): one statement, its rows with it, no transaction to hold.

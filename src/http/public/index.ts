@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { EmissionService } from '../../domain/emissions/emission-service.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { LabelService } from '../../domain/labels/label-service.ts';
 import type { OrderLinks } from '../../domain/orders/order-json.ts';
@@ -17,6 +18,7 @@ import { PUBLIC_EXAMPLES } from '../shared/schemas/examples/index.ts';
 import { PUBLIC_WEBHOOKS } from '../shared/schemas/webhooks.ts';
 import type { IdempotentRequests } from './idempotent-requests.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
+import { emissionRoutes } from './routes/emissions/index.ts';
 import { eventTypesRoute } from './routes/event-types/index.ts';
 import { invoiceRoutes } from './routes/invoices/index.ts';
 import { labelRoutes } from './routes/labels/index.ts';
@@ -44,6 +46,7 @@ interface PublicApiContext {
   pickups: PickupService;
   idempotentRequests: IdempotentRequests;
   invoices: InvoiceService;
+  emissions: EmissionService;
   labels: LabelService;
   rates: RateService;
   subscriptions: WebhookSubscriptions;
@@ -60,6 +63,7 @@ const RESOURCES: ReadonlyArray<(app: TypedApp, deps: PublicApiContext) => void> 
   labelRoutes,
   pickupRoutes,
   invoiceRoutes,
+  emissionRoutes,
   webhookSubscriptionRoutes,
   eventTypesRoute,
 ];
@@ -95,6 +99,11 @@ export function publicApi(deps: PublicApiContext) {
         {
           name: 'Invoices',
           description: 'Monthly invoices: running draft, issued, paid; with lines and PDF.',
+        },
+        {
+          name: 'Emissions',
+          description:
+            '**Extension.** Greenhouse gases of the deliveries (Code des transports L1431-3): the monthly statement, JSON, CSV and PDF.',
         },
         {
           name: 'Webhook subscriptions',

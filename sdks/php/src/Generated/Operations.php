@@ -300,6 +300,32 @@ trait Operations
     }
 
     /**
+     * **Extension.** The month's greenhouse gases of the brand's deliveries (GET /emissions).
+     * @param array{period?: string, format?: string} $query
+     * @param array{idempotencyKey?: string, headers?: array<string, string>} $options
+     * @return array<string, mixed>
+     */
+    public function getEmissionStatement(array $query = [], array $options = []): array
+    {
+        $result = $this->call('GET', '/emissions', $query, null, false, false, $options);
+        assert(is_array($result));
+        return $result;
+    }
+
+    /**
+     * **Extension.** The month's greenhouse-gas statement as a PDF (GET /emissions/pdf).
+     * @param array{period?: string} $query
+     * @param array{idempotencyKey?: string, headers?: array<string, string>} $options
+     * @return string the file's bytes
+     */
+    public function getEmissionStatementPdf(array $query = [], array $options = []): string
+    {
+        $result = $this->call('GET', '/emissions/pdf', $query, null, false, true, $options);
+        assert(is_string($result));
+        return $result;
+    }
+
+    /**
      * List the brand's webhook subscriptions (GET /webhook-subscriptions).
      * @param array{idempotencyKey?: string, headers?: array<string, string>} $options
      * @return array<string, mixed>

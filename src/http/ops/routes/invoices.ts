@@ -4,7 +4,7 @@ import type { Brand } from '../../../domain/brands/brand.ts';
 import type { BrandService } from '../../../domain/brands/brand-service.ts';
 import { missingForInvoicing } from '../../../domain/brands/company-readiness.ts';
 import type { EInvoiceTransmissionService } from '../../../domain/einvoicing/transmission-service.ts';
-import { invoiceJson, invoiceLineJson } from '../../../domain/invoices/invoice-json.ts';
+import { invoiceJson, invoiceLineJson, linesCo2eGrams } from '../../../domain/invoices/invoice-json.ts';
 import type { InvoiceService } from '../../../domain/invoices/invoice-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
 import { authorOf } from '../../shared/author.ts';
@@ -147,7 +147,14 @@ export function opsInvoiceRoutes(app: TypedApp, deps: OpsInvoicesRouteContext): 
     async (request) => {
       const brand = await deps.brands.get(request.params.brandId);
       const { invoice, lines } = await deps.invoices.get(brand.id, request.params.id);
-      return { ok: true as const, invoice: { ...invoiceJson(invoice), lines: lines.map(invoiceLineJson) } };
+      return {
+        ok: true as const,
+        invoice: {
+          ...invoiceJson(invoice),
+          co2e_grams: linesCo2eGrams(lines),
+          lines: lines.map(invoiceLineJson),
+        },
+      };
     },
   );
 

@@ -113,6 +113,13 @@ const InvoiceLineSchema = Type.Object({
   price_excl_tax_eur: Type.Number(),
   vat_eur: Type.Number(),
   price_eur: Type.Number(),
+  co2e_grams: Type.Union(
+    [Type.Integer({ format: 'int32', minimum: 0, maximum: 2_147_483_647 }), Type.Null()],
+    {
+      description:
+        "**Extension.** The order's CO₂e (its `co2e.grams`), null until it is delivered or returned: see docs/emissions.md.",
+    },
+  ),
 });
 
 export const InvoiceListQuery = Type.Object(
@@ -139,6 +146,13 @@ export const InvoiceDetailResponse = Type.Object(
     invoice: Type.Intersect([
       Type.Ref(InvoiceSchema),
       Type.Object({
+        co2e_grams: Type.Integer({
+          format: 'int64',
+          minimum: 0,
+          maximum: 9_007_199_254_740_991,
+          description:
+            "**Extension.** The sum of the lines' `co2e_grams` (the orders delivered or returned so far).",
+        }),
         lines: Type.Array(InvoiceLineSchema, {
           description:
             'One per billed order of the month (per credited order, with negative amounts, on a credit note): as many as `order_count`.',

@@ -4,6 +4,7 @@ import { CHANGE_FEED_LAG_MS, ORDER_SORTS } from '../../../domain/orders/order-pa
 import { ORDER_STATUSES } from '../../../domain/orders/state-machine.ts';
 import { MAX_QUANTITY, MAX_UNIT_WEIGHT_GRAMS, UNIT_TYPES } from '../../../domain/pricing/units.ts';
 import { SCENARIO_NAMES } from '../../../domain/test-mode/scenarios.ts';
+import { co2eField } from './emissions.ts';
 import { addressWarningsField, deliveryLocationField, LatitudeInput, LongitudeInput } from './places.ts';
 import { FailedAttemptSchema, ProofOfDeliverySchema } from './proofs.ts';
 import { QuantityInput, ServiceSchema, UnitTypeInput, UnitWeightInput } from './rates.ts';
@@ -173,6 +174,7 @@ const orderFields = {
     maxLength: DATE_MAX_LENGTH,
     description: 'Promised delivery day (Europe/Paris).',
   }),
+  co2e: co2eField,
   created_at: Timestamp(),
   updated_at: Timestamp(),
 };

@@ -1,4 +1,4 @@
-import { invoiceJson, invoiceLineJson } from '../../../../domain/invoices/invoice-json.ts';
+import { invoiceJson, invoiceLineJson, linesCo2eGrams } from '../../../../domain/invoices/invoice-json.ts';
 import type { InvoiceService } from '../../../../domain/invoices/invoice-service.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
@@ -51,7 +51,14 @@ export function invoiceRoutes(app: TypedApp, deps: InvoicesRouteContext): void {
     },
     async (request) => {
       const { invoice, lines } = await deps.invoices.get(principalOf(request).brand.id, request.params.id);
-      return { ok: true as const, invoice: { ...invoiceJson(invoice), lines: lines.map(invoiceLineJson) } };
+      return {
+        ok: true as const,
+        invoice: {
+          ...invoiceJson(invoice),
+          co2e_grams: linesCo2eGrams(lines),
+          lines: lines.map(invoiceLineJson),
+        },
+      };
     },
   );
 

@@ -1,4 +1,5 @@
 import type { Order } from '../../../../domain/orders/order.ts';
+import { NO_CO2E } from '../../../../domain/orders/order-fields.ts';
 import { orderJson, orderLinks } from '../../../../domain/orders/order-json.ts';
 import { errorExample, IDEMPOTENCY_KEY_REUSED, type OperationExamples } from './types.ts';
 
@@ -7,6 +8,7 @@ import { errorExample, IDEMPOTENCY_KEY_REUSED, type OperationExamples } from './
 const LINKS = orderLinks('https://api.livraison-dlv.fr');
 const PENDING_ORDER: Order = {
   id: 1,
+  ...NO_CO2E,
   trackingRef: 'DLV-7K3M9Q2XHP',
   trackingToken: 'q3J5vT8wZ0bXcR2mK9yL4A',
   brandId: 'brd_3f9a0c1d2e3f4a5b',

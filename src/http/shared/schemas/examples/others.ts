@@ -173,6 +173,7 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
             ok: true,
             invoice: {
               ...ISSUED,
+              co2e_grams: 474,
               lines: [
                 {
                   tracking_ref: 'DLV-7K3M9Q2XHP',
@@ -181,6 +182,7 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
                   price_excl_tax_eur: 8.4,
                   vat_eur: 1.68,
                   price_eur: 10.08,
+                  co2e_grams: 474,
                 },
               ],
             },
@@ -191,4 +193,28 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   getInvoicePdf: { responses: { 404: NO_INVOICE } },
+  getEmissionStatement: {
+    responses: {
+      200: {
+        month: {
+          summary: "A month's statement",
+          value: {
+            ok: true,
+            emissions: {
+              period: '2026-11',
+              totals: { orders: 3, parcels: 4, distance_km: 25.2, co2e_kg: 7.963 },
+              by_vehicle: [
+                { vehicle: 'van', data_level: 1, orders: 1, parcels: 1, distance_km: 1.5, co2e_kg: 0.474 },
+                { vehicle: 'van', data_level: 3, orders: 2, parcels: 3, distance_km: 23.7, co2e_kg: 7.489 },
+              ],
+              data_levels: [1, 3],
+              method: 'ademe-iso14083-parcel-2023',
+              method_text:
+                'Information GES des prestations de transport (Code des transports, art. L1431-3 et D1431-1 à D1431-23) : …',
+            },
+          },
+        },
+      },
+    },
+  },
 };

@@ -1,0 +1,69 @@
+import type { PricingZone } from '../../domain/coverage/zones.ts';
+import type { RoundDelivery, RoundLeg } from '../../domain/emissions/allocation.ts';
+import { isVehicleKind } from '../../domain/emissions/emission-factors.ts';
+import type { RoundDistances } from '../../domain/emissions/ports.ts';
+import type { ServiceCode } from '../../domain/pricing/services.ts';
+import type { Queryable } from '../pool.ts';
+
+interface LegRow {
+  round_id: string;
+  date: string;
+  vehicle: string | null;
+  distance_m: number | null;
+  order_id: string;
+  parcels: number;
+  zone: PricingZone | null;
+  service: ServiceCode;
+}
+
+/**
+ * The round's own distance and vehicle kind. Rounds store neither yet: the fleet (issue 37) adds
+ * `rounds.planned_distance_m` and `rounds.vehicle_id` → `vehicles.kind`; these two expressions
+ * then become `r.planned_distance_m` and `v.kind` (with `LEFT JOIN vehicles v ON v.id =
+ * r.vehicle_id` below), and the figures rise from data level 1 to 3 with no other change.
+ */
+const ROUND_DISTANCE = 'NULL::integer';
+const ROUND_VEHICLE = 'NULL::text';
+
+/** RoundDistances on the rounds' tables: every round the order was on, with all its deliveries. */
+export function roundDistancesRepository(db: Queryable): RoundDistances {
+  return {
+    async roundsOfOrder(orderId) {
+      const { rows } = await db.query<LegRow>(
+        `SELECT r.id AS round_id, to_char(r.round_date, 'YYYY-MM-DD') AS date,
+            ${ROUND_VEHICLE} AS vehicle, ${ROUND_DISTANCE} AS distance_m,
+            o.id::text AS order_id, o.quantity AS parcels, o.delivery_zone AS zone, o.service
+          FROM round_stops mine
+          JOIN rounds r ON r.id = mine.round_id
+          JOIN round_stops s ON s.round_id = r.id AND s.kind = 'delivery'
+          JOIN orders o ON o.id = s.order_id AND o.status <> 'cancelled'
+          WHERE mine.order_id = $1
+          ORDER BY r.round_date, r.id, s.position`,
+        [orderId],
+      );
+      const legs: RoundLeg[] = [];
+      const byRound = new Map<string, RoundLeg & { deliveries: RoundDelivery[] }>();
+      for (const row of rows) {
+        let current = byRound.get(row.round_id);
+        if (!current) {
+          current = {
+            roundId: row.round_id,
+            date: row.date,
+            vehicle: isVehicleKind(row.vehicle) ? row.vehicle : null,
+            distanceM: row.distance_m,
+            deliveries: [],
+          };
+          byRound.set(row.round_id, current);
+          legs.push(current);
+        }
+        current.deliveries.push({
+          orderId: row.order_id,
+          parcels: row.parcels,
+          zone: row.zone,
+          service: row.service,
+        });
+      }
+      return legs;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { PricingZone } from '../coverage/zones.ts';
+import type { OrderStatus } from '../orders/state-machine.ts';
+import type { ServiceCode } from '../pricing/services.ts';
+import type { DataLevel, RoundLeg } from './allocation.ts';
+import type { VehicleKind } from './emission-factors.ts';
+
+/**
+ * The rounds an order went out on, with what the CO₂e needs of each: its delivery stops (orders,
+ * parcels, zone, service), its vehicle kind and its own distance when stored. The adapter
+ * (db/repositories/round-distances-repository.ts) reads the round's stored distance and vehicle
+ * where the fleet's columns exist (issue 37: `rounds.planned_distance_m`, `rounds.vehicle_id` →
+ * `vehicles.kind`) and gives null otherwise; the allocation then uses the default values.
+ */
+export interface RoundDistances {
+  /** Oldest first; empty when the order was never on a round. */
+  roundsOfOrder(orderId: string): Promise<RoundLeg[]>;
+}
+
+/** What is stored on the order (migration 0053). */
+export interface StoredEmission {
+  grams: number;
+  dataLevel: DataLevel;
+  method: string;
+  vehicle: VehicleKind;
+  distanceM: number;
+  at: Date;
+}
+
+/** An order whose figure a recompute sets again. */
+export interface EmittingOrder {
+  id: string;
+  status: OrderStatus;
+  zone: PricingZone | null;
+  service: ServiceCode;
+  /** When it was delivered or returned. */
+  at: Date;
+}
+
+/** One line of a brand's monthly statement: a vehicle kind and data level's sums. */
+export interface StatementRow {
+  vehicle: string;
+  dataLevel: DataLevel;
+  orders: number;
+  parcels: number;
+  distanceM: number;
+  grams: number;
+}
+
+export interface EmissionStore {
+  /** Delivered and returned orders of [start, end) by delivery time, after `afterId`, by id. */
+  emittingOrders(start: Date, end: Date, afterId: string | null, limit: number): Promise<EmittingOrder[]>;
+  /** Sets the order's figure again (its stored JSON with it). */
+  record(orderId: string, emission: StoredEmission): Promise<void>;
+  /** The brand's figures of [start, end) by vehicle kind and data level. */
+  statement(brandId: string, start: Date, end: Date): Promise<StatementRow[]>;
+}
+
+/** A brand's monthly GHG statement (SPEC §14). */
+export interface EmissionStatement {
+  period: string;
+  rows: StatementRow[];
+  totals: { orders: number; parcels: number; distanceM: number; grams: number };
+  /** Each data level's share of the grams. */
+  dataLevels: DataLevel[];
+  method: string;
+  methodText: string;
+}
