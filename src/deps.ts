@@ -45,6 +45,7 @@ import {
   type EInvoiceTransmissionService,
   einvoiceTransmissionService,
 } from './domain/einvoicing/transmission-service.ts';
+import { type FleetService, fleetService } from './domain/fleet/fleet-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OperatorSessions, operatorSessions } from './domain/operators/operator-sessions.ts';
@@ -171,6 +172,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   operatorSessions: OperatorSessions;
   /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
   rounds: RoundService;
+  /** Hubs, vehicles and couriers' shifts (issue 37). */
+  fleet: FleetService;
   rates: RateService;
   orders: OrderService;
   /** Where delivery addresses are (geocoder, cache, deliveries, postcodes) and what is wrong with them. */
@@ -617,6 +620,7 @@ export function createDeps(
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
     rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
+    fleet: fleetService({ transact, stores, clock }),
     rates,
     orders,
     places,
