@@ -152,6 +152,17 @@ export interface Config {
   geocoder: GeocoderConfig | null;
   /** The router of travel times (OSRM_*); null (the default): great-circle estimates. */
   router: RouterConfig | null;
+  /** The round optimiser (docs/planning.md): a VROOM (vroom-express) when `url` is set, else in-process. */
+  optimiser: OptimiserConfig;
+}
+
+interface OptimiserConfig {
+  /** vroom-express's base URL (ROUTE_OPTIMISER_URL); null: the in-process solver. */
+  url: string | null;
+  /** One request to VROOM; past it, the in-process solver plans instead. */
+  timeoutMs: number;
+  /** How long the in-process solver searches a day's plan (ROUND_PLAN_TIME_LIMIT_MS). */
+  timeLimitMs: number;
 }
 
 interface GeocoderConfig {
@@ -464,6 +475,17 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be an http(s) URL',
   }),
   OSRM_TIMEOUT_MS: Int(5000, 100, 120_000, "one router request's timeout"),
+  ROUTE_OPTIMISER_URL: Secret('VROOM (vroom-express) round optimiser; unset: the in-process solver', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  ROUTE_OPTIMISER_TIMEOUT_MS: Int(
+    30_000,
+    1000,
+    600_000,
+    "one VROOM request's timeout; past it the in-process solver plans",
+  ),
+  ROUND_PLAN_TIME_LIMIT_MS: Int(5000, 100, 120_000, "how long the in-process solver searches a day's rounds"),
   OSRM_PROFILES: Type.String({
     default: 'van',
     pattern: `^(${VEHICLE_PROFILES.join('|')})(\\s*,\\s*(${VEHICLE_PROFILES.join('|')}))*$`,
@@ -796,6 +818,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
           profiles: [...new Set(e.OSRM_PROFILES.split(',').map((p) => p.trim()))].filter(isVehicleProfile),
         }
       : null,
+    optimiser: {
+      url: e.ROUTE_OPTIMISER_URL ? e.ROUTE_OPTIMISER_URL.replace(/\/+$/, '') : null,
+      timeoutMs: e.ROUTE_OPTIMISER_TIMEOUT_MS,
+      timeLimitMs: e.ROUND_PLAN_TIME_LIMIT_MS,
+    },
   };
 }
 

@@ -91,6 +91,7 @@ import { type SmsReplies, smsReplies } from './domain/recipients/sms-replies.ts'
 import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
+import { createInProcessOptimiser } from './domain/routing/in-process-optimiser.ts';
 import type { ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
@@ -119,6 +120,7 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { vroomOptimiser } from './infra/routing/vroom-optimiser.ts';
 import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 import { subscribers } from './outbox-subscribers.ts';
@@ -391,6 +393,17 @@ export function createDeps(
         onFallback: (reason) => placesObserver?.travelTimesFallback(reason),
       })
     : estimatedTravelTimes;
+  // The round optimiser (docs/planning.md): VROOM when configured, the in-process solver otherwise
+  // and as its fallback.
+  const inProcess = createInProcessOptimiser();
+  const roundOptimiser = config.optimiser.url
+    ? vroomOptimiser({
+        baseUrl: config.optimiser.url,
+        timeoutMs: config.optimiser.timeoutMs,
+        fallback: inProcess,
+        log,
+      })
+    : inProcess;
   const orders = orderService({ stores, places, transact, grids, outbox: events, clock, cursors, links });
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
   // Proof files: written by the proofs, deleted by their retention and by a recipient's erasure.
@@ -619,7 +632,15 @@ export function createDeps(
     opsTokens: core.opsTokens,
     // The recipients' choices in clear: in a courier's day (that courier's stops only) and the
     // operator's rounds; never to a brand.
-    rounds: roundService({ transact, stores, clock, recipientChoices: self.choicesForCourier }),
+    rounds: roundService({
+      transact,
+      stores,
+      clock,
+      recipientChoices: self.choicesForCourier,
+      optimiser: roundOptimiser,
+      travelTimes,
+      solveOptions: { timeLimitMs: config.optimiser.timeLimitMs },
+    }),
     fleet: fleetService({ transact, stores, clock }),
     rates,
     orders,

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   idempotency_conflict: 409,
   pickup_closed: 409,
   second_factor_enrolled: 409,
+  round_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   out_of_zone: 422,
