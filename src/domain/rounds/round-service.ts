@@ -605,6 +605,8 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       unplaced.push(...read.unplaced.map(({ stop, reason }) => ({ ...labelOf(stop), reason })));
     }
 
+    // The open rounds are emptied first: a stop is on one round a day, and may change rounds.
+    for (const r of open) await stores.rounds.replaceStops(r.id, date, []);
     // The optimiser's rounds take the couriers' open rounds (the first by name), else new ones.
     const names = new Set(existing.map((r) => r.name));
     const reused = new Set<string>();
