@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { VEHICLE_KINDS } from '../../../domain/fleet/fleet.ts';
-import { CalendarDate, NullableString, PrefixedId, StringEnum } from './shared.ts';
+import { CalendarDate, INT32_MAX, NullableString, PrefixedId, StringEnum } from './shared.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Time = Type.String({ maxLength: 5, description: 'Paris wall-clock time, `HH:MM`.' });
