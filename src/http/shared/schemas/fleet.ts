@@ -55,6 +55,8 @@ export const NewVehicleBody = Type.Object(
     }),
     capacity_parcels: Type.Integer({
       format: 'int32',
+      minimum: 0,
+      maximum: INT32_MAX,
       description: 'Parcels it carries at most (1 or more).',
     }),
     capacity_kg: Type.Number({ description: 'Kilograms it carries at most (above 0).' }),
