@@ -109,7 +109,66 @@ const STOP_REFUSALS: Partial<
   },
 };
 
+const HUB = {
+  id: 'hub_1a2b3c4d5e6f7a8b',
+  name: 'Hub Bastille',
+  address: '10 rue de la Roquette 75011 Paris',
+  lat: 48.8541,
+  lng: 2.3722,
+  created_at: '2026-11-20T08:00:00.000Z',
+};
+const VEHICLE = {
+  id: 'veh_0a1b2c3d4e5f6a7b',
+  name: 'Van 1',
+  kind: 'electric_van',
+  capacity_parcels: 120,
+  capacity_kg: 600,
+  hub_id: HUB.id,
+  disabled_at: null,
+  created_at: '2026-11-20T08:05:00.000Z',
+};
+const SHIFT = {
+  courier_id: 'cou_5b1e0c9d3a7f2e64',
+  date: '2026-11-24',
+  starts_at: '08:00',
+  ends_at: '16:00',
+  vehicle_id: VEHICLE.id,
+};
+const NEW_HUB = { name: HUB.name, address: HUB.address, lat: HUB.lat, lng: HUB.lng };
+const NEW_VEHICLE = {
+  name: 'Van 1',
+  kind: 'electric_van',
+  capacity_parcels: 120,
+  capacity_kg: 600,
+  hub: 'Hub Bastille',
+};
+
 export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
+  opsListHubs: { responses: { 200: { hubs: { summary: 'The hubs', value: { ok: true, hubs: [HUB] } } } } },
+  opsAddHub: {
+    request: { hub: { summary: 'A hub in Paris 11e', value: NEW_HUB } },
+    responses: { 201: { added: { summary: 'Added', value: { ok: true, hub: HUB } } } },
+  },
+  opsListVehicles: {
+    responses: { 200: { vehicles: { summary: 'The vehicles', value: { ok: true, vehicles: [VEHICLE] } } } },
+  },
+  opsAddVehicle: {
+    request: { van: { summary: 'An electric van', value: NEW_VEHICLE } },
+    responses: { 201: { added: { summary: 'Added', value: { ok: true, vehicle: VEHICLE } } } },
+  },
+  opsDisableVehicle: {
+    responses: {
+      200: {
+        disabled: {
+          summary: 'Out of service',
+          value: { ok: true, vehicle: { ...VEHICLE, disabled_at: '2026-11-25T18:00:00.000Z' } },
+        },
+      },
+    },
+  },
+  opsListShifts: {
+    responses: { 200: { shifts: { summary: 'The day’s shifts', value: { ok: true, shifts: [SHIFT] } } } },
+  },
   opsListCouriers: {
     responses: { 200: { list: { summary: 'The couriers', value: { ok: true, couriers: [COURIER] } } } },
   },
@@ -219,7 +278,20 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
         },
       },
     },
-    responses: { 404: NO_ROUND, 409: ROUND_CONFLICT },
+    responses: {
+      200: {
+        moved: {
+          summary: 'Moved',
+          value: {
+            ok: true,
+            from: ROUND,
+            to: { ...ROUND, id: 'rnd_9c8b7a6f5e4d3c2b', name: 'Van 2', version: 6 },
+          },
+        },
+      },
+      404: NO_ROUND,
+      409: ROUND_CONFLICT,
+    },
   },
   opsSetShift: {
     request: {
@@ -234,7 +306,7 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
         },
       },
     },
-    responses: {},
+    responses: { 200: { set: { summary: 'Set', value: { ok: true, shift: SHIFT } } } },
     unprocessable: { courier_disabled: STOP_REFUSALS.courier_disabled as Unprocessable },
   },
   opsAssignRound: {
