@@ -80,7 +80,11 @@ export const vehicleCommands: CommandSpec[] = [
     description: 'add a vehicle: its kind, what it carries, its hub',
     flags: {
       name: { value: 'NAME', description: 'unique among vehicles', required: true },
-      kind: { value: 'KIND', description: 'how it moves: cargo_bike, van, electric_van or on_foot', required: true },
+      kind: {
+        value: 'KIND',
+        description: 'how it moves: cargo_bike, van, electric_van or on_foot',
+        required: true,
+      },
       parcels: { value: 'N', description: 'parcels it carries at most', required: true },
       kg: { value: 'KG', description: 'kilograms it carries at most', required: true },
       hub: { value: 'HUB', description: 'its hub (id or name)', required: true },
