@@ -157,6 +157,8 @@ export interface Config {
   router: RouterConfig | null;
   /** Arrival times (ARRIVAL_*, docs/arrival-times.md). */
   arrivals: ArrivalsConfig;
+  /** The round optimiser (docs/planning.md): a VROOM (vroom-express) when `url` is set, else in-process. */
+  optimiser: OptimiserConfig;
 }
 
 interface ArrivalsConfig {
@@ -166,6 +168,15 @@ interface ArrivalsConfig {
   hub: { lat: number; lng: number } | null;
   /** The vehicle rounds' travel times are estimated for. */
   vehicle: VehicleProfile;
+}
+
+interface OptimiserConfig {
+  /** vroom-express's base URL (ROUTE_OPTIMISER_URL); null: the in-process solver. */
+  url: string | null;
+  /** One request to VROOM; past it, the in-process solver plans instead. */
+  timeoutMs: number;
+  /** How long the in-process solver searches a day's plan (ROUND_PLAN_TIME_LIMIT_MS). */
+  timeLimitMs: number;
 }
 
 interface GeocoderConfig {
@@ -484,6 +495,17 @@ export const ENV_SCHEMA = Type.Object({
     hint: 'must be an http(s) URL',
   }),
   OSRM_TIMEOUT_MS: Int(5000, 100, 120_000, "one router request's timeout"),
+  ROUTE_OPTIMISER_URL: Secret('VROOM (vroom-express) round optimiser; unset: the in-process solver', {
+    pattern: '^https?://\\S+$',
+    hint: 'must be an http(s) URL',
+  }),
+  ROUTE_OPTIMISER_TIMEOUT_MS: Int(
+    30_000,
+    1000,
+    600_000,
+    "one VROOM request's timeout; past it the in-process solver plans",
+  ),
+  ROUND_PLAN_TIME_LIMIT_MS: Int(5000, 100, 120_000, "how long the in-process solver searches a day's rounds"),
   OSRM_PROFILES: Type.String({
     default: 'van',
     pattern: `^(${VEHICLE_PROFILES.join('|')})(\\s*,\\s*(${VEHICLE_PROFILES.join('|')}))*$`,
@@ -842,6 +864,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       serviceSeconds: e.ARRIVAL_SERVICE_SECONDS,
       hub: e.ARRIVAL_HUB ? hubPoint(e.ARRIVAL_HUB) : null,
       vehicle: e.ARRIVAL_VEHICLE,
+    },
+    optimiser: {
+      url: e.ROUTE_OPTIMISER_URL ? e.ROUTE_OPTIMISER_URL.replace(/\/+$/, '') : null,
+      timeoutMs: e.ROUTE_OPTIMISER_TIMEOUT_MS,
+      timeLimitMs: e.ROUND_PLAN_TIME_LIMIT_MS,
     },
   };
 }

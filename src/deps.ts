@@ -51,6 +51,7 @@ import {
   einvoiceTransmissionService,
 } from './domain/einvoicing/transmission-service.ts';
 import { type EmissionService, emissionService } from './domain/emissions/emission-service.ts';
+import { type FleetService, fleetService } from './domain/fleet/fleet-service.ts';
 import { type InvoiceService, invoiceService } from './domain/invoices/invoice-service.ts';
 import { type LabelService, labelService } from './domain/labels/label-service.ts';
 import { type OperatorSessions, operatorSessions } from './domain/operators/operator-sessions.ts';
@@ -96,6 +97,7 @@ import { type SmsReplies, smsReplies } from './domain/recipients/sms-replies.ts'
 import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe-service.ts';
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
+import { createInProcessOptimiser } from './domain/routing/in-process-optimiser.ts';
 import type { DoorAttempt, ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import { testOutbox } from './domain/test-mode/magic-values.ts';
@@ -126,6 +128,7 @@ import { type JobQueue, jobQueueOn } from './infra/queue/job-queue.ts';
 import { type RedisHealth, redisHealth } from './infra/rate-limit/redis-health.ts';
 import { redisRateLimiter } from './infra/rate-limit/redis-rate-limiter.ts';
 import { type BucketPolicy, memoryRateLimiter, type RateLimiter } from './infra/rate-limit/token-bucket.ts';
+import { vroomOptimiser } from './infra/routing/vroom-optimiser.ts';
 import { fileSmsSender } from './infra/sms/file-sms-sender.ts';
 import { createSmsSender } from './infra/sms/index.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
@@ -181,6 +184,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   operatorSessions: OperatorSessions;
   /** The day's rounds: planning by sort code, the operator's edits, the courier's day. */
   rounds: RoundService;
+  /** Hubs, vehicles and couriers' shifts (issue 37). */
+  fleet: FleetService;
   rates: RateService;
   orders: OrderService;
   /** Where delivery addresses are (geocoder, cache, deliveries, postcodes) and what is wrong with them. */
@@ -439,6 +444,17 @@ export function createDeps(
     links,
     emissions,
   });
+  // The round optimiser (docs/planning.md): VROOM when configured, the in-process solver otherwise
+  // and as its fallback.
+  const inProcess = createInProcessOptimiser();
+  const roundOptimiser = config.optimiser.url
+    ? vroomOptimiser({
+        baseUrl: config.optimiser.url,
+        timeoutMs: config.optimiser.timeoutMs,
+        fallback: inProcess,
+        log,
+      })
+    : inProcess;
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
   // Proof files: written by the proofs, deleted by their retention and by a recipient's erasure.
   const objects = createObjectStore(config);
@@ -712,7 +728,11 @@ export function createDeps(
       recipientChoices: self.choicesForCourier,
       distances: (points) => arrivals.distances(points),
       etas: (refs) => arrivals.etasOf(refs),
+      optimiser: roundOptimiser,
+      travelTimes,
+      solveOptions: { timeLimitMs: config.optimiser.timeLimitMs },
     }),
+    fleet: fleetService({ transact, stores, clock }),
     rates,
     orders,
     places,

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   pickup_closed: 409,
   second_factor_enrolled: 409,
   simulation_out_of_order: 409,
+  round_conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   out_of_zone: 422,

@@ -103,7 +103,7 @@ describe('the courier’s way and positions', () => {
     const roundId = await roundOf(s.deps, '2026-11-26', refs);
     await s.deps.pool.query('UPDATE rounds SET courier_id = $2 WHERE id = $1', [roundId, courierId]);
     const day = await s.deps.rounds.courierDay(courierId, '2026-11-26');
-    const stops = day.rounds[0]!.stops as Array<Record<string, unknown>>;
+    const stops = day.rounds[0]!.stops as unknown as Array<Record<string, unknown>>;
     expect(stops.map((st) => (st.order as { tracking_ref: string }).tracking_ref)).toEqual(refs);
     expect(stops[0]!.navigation).toEqual({
       geo: `geo:${POINTS[0]!.lat},${POINTS[0]!.lng}?q=${POINTS[0]!.lat},${POINTS[0]!.lng}`,

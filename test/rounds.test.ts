@@ -104,6 +104,10 @@ describe('planning a day', () => {
     const pickupStop = rounds[1].stops[0];
     expect(pickupStop).toEqual({
       position: 1,
+      // Planned by sort code: no planned time nor leg, nothing pinned.
+      pinned: false,
+      planned_arrival: null,
+      leg_distance_m: null,
       kind: 'pickup',
       pickup: {
         id: pickupId,
@@ -116,6 +120,9 @@ describe('planning a day', () => {
     });
     expect(rounds[1].stops[1]).toEqual({
       position: 2,
+      pinned: false,
+      planned_arrival: null,
+      leg_distance_m: null,
       kind: 'delivery',
       order: {
         tracking_ref: refs.oberkampf12,

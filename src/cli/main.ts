@@ -81,6 +81,21 @@ const ENTRIES: Entry[] = [
     load: async () => (await import('./ops-tokens.ts')).opsTokenCommands,
   },
   {
+    name: 'hubs',
+    description: 'the hubs (depots) rounds start and end at: add, list',
+    load: async () => (await import('./fleet.ts')).hubCommands,
+  },
+  {
+    name: 'vehicles',
+    description: 'the vehicles and what they carry: add, list, disable',
+    load: async () => (await import('./fleet.ts')).vehicleCommands,
+  },
+  {
+    name: 'shifts',
+    description: "couriers' shifts and vehicles for a day: set, list",
+    load: async () => (await import('./fleet.ts')).shiftCommands,
+  },
+  {
     name: 'rounds',
     description: "the day's rounds: plan, list, assign to a courier",
     load: async () => (await import('./rounds.ts')).roundCommands,

@@ -15,6 +15,7 @@ import { couriersRepository } from './repositories/couriers-repository.ts';
 import { creditNotesRepository } from './repositories/credit-notes-repository.ts';
 import { documentBuyersRepository } from './repositories/document-buyers-repository.ts';
 import { einvoicesRepository } from './repositories/einvoices-repository.ts';
+import { fleetRepository } from './repositories/fleet-repository.ts';
 import { type IdempotencyRepository, idempotencyRepository } from './repositories/idempotency-repository.ts';
 import { invoicesRepository } from './repositories/invoices-repository.ts';
 import { labelPrintsOn } from './repositories/labels-repository.ts';
@@ -67,6 +68,7 @@ export function storesOn(db: Queryable): Stores {
     labelPrints: labelPrintsOn(db),
     operators: operatorsRepository(db),
     opsTokens: opsTokensRepository(db),
+    fleet: fleetRepository(db),
     orders: ordersRepository(db),
     outbox: { append: (...events: OutboxEvent[]) => appendEvents(db, events) },
     pickups: pickupsRepository(db),

@@ -22,7 +22,9 @@ export function prefixedId(
     | 'ntf'
     | 'rcd'
     | 'opr'
-    | 'otk',
+    | 'otk'
+    | 'hub'
+    | 'veh',
   bytes = 8,
 ): string {
   return `${prefix}_${randomBytes(bytes).toString('hex')}`;

@@ -17,13 +17,11 @@ interface LegRow {
 }
 
 /**
- * The round's own distance and vehicle kind. Rounds store neither yet: the fleet (issue 37) adds
- * `rounds.planned_distance_m` and `rounds.vehicle_id` → `vehicles.kind`; these two expressions
- * then become `r.planned_distance_m` and `v.kind` (with `LEFT JOIN vehicles v ON v.id =
- * r.vehicle_id` below), and the figures rise from data level 1 to 3 with no other change.
+ * The round's own distance and vehicle kind: what the optimised plan stored (docs/planning.md), null
+ * for a sort-code round (its share then falls back on the default values, data level 1).
  */
-const ROUND_DISTANCE = 'NULL::integer';
-const ROUND_VEHICLE = 'NULL::text';
+const ROUND_DISTANCE = 'r.planned_distance_m';
+const ROUND_VEHICLE = 'v.kind';
 
 /** RoundDistances on the rounds' tables: every round the order was on, with all its deliveries. */
 export function roundDistancesRepository(db: Queryable): RoundDistances {
@@ -35,6 +33,7 @@ export function roundDistancesRepository(db: Queryable): RoundDistances {
             o.id::text AS order_id, o.quantity AS parcels, o.delivery_zone AS zone, o.service
           FROM round_stops mine
           JOIN rounds r ON r.id = mine.round_id
+          LEFT JOIN vehicles v ON v.id = r.vehicle_id
           JOIN round_stops s ON s.round_id = r.id AND s.kind = 'delivery'
           JOIN orders o ON o.id = s.order_id AND o.status <> 'cancelled'
           WHERE mine.order_id = $1

@@ -3,7 +3,7 @@ import type { SortCodeRule } from '../../domain/labels/sort-codes.ts';
 import type { OrderStatus } from '../../domain/orders/state-machine.ts';
 import type { LocationPrecision, LocationSource } from '../../domain/places/location.ts';
 import type { RoundStore, StopDetail } from '../../domain/rounds/ports.ts';
-import { type Round, type StopRef, stopKey } from '../../domain/rounds/round.ts';
+import { NO_PLAN, type Round, type StopRef, stopKey } from '../../domain/rounds/round.ts';
 import type { Queryable } from '../pool.ts';
 
 interface RoundRow {
@@ -12,11 +12,27 @@ interface RoundRow {
   name: string;
   courier_id: string | null;
   sort_codes: string[];
-  stops: { kind: 'pickup' | 'delivery'; pickup_id: string | null; order_id: string | null }[] | null;
+  version: number;
+  vehicle_id: string | null;
+  planned_distance_m: number | null;
+  planned_duration_s: number | null;
+  planned_by: string | null;
+  stops:
+    | {
+        kind: 'pickup' | 'delivery';
+        pickup_id: string | null;
+        order_id: string | null;
+        pinned: boolean;
+        planned_arrival: string | null;
+        leg_distance_m: number | null;
+      }[]
+    | null;
 }
 
 const ROUND_SELECT = `SELECT r.id, to_char(r.round_date, 'YYYY-MM-DD') AS date, r.name, r.courier_id, r.sort_codes,
-  (SELECT json_agg(json_build_object('kind', s.kind, 'pickup_id', s.pickup_id, 'order_id', s.order_id::text)
+  r.version, r.vehicle_id, r.planned_distance_m, r.planned_duration_s, r.planned_by,
+  (SELECT json_agg(json_build_object('kind', s.kind, 'pickup_id', s.pickup_id, 'order_id', s.order_id::text,
+     'pinned', s.pinned, 'planned_arrival', s.planned_arrival, 'leg_distance_m', s.leg_distance_m)
      ORDER BY s.position) FROM round_stops s WHERE s.round_id = r.id) AS stops
   FROM rounds r`;
 
@@ -26,11 +42,21 @@ const toRound = (r: RoundRow): Round => ({
   name: r.name,
   courierId: r.courier_id,
   sortCodes: r.sort_codes,
-  stops: (r.stops ?? []).map((s) =>
-    s.kind === 'pickup'
-      ? { kind: 'pickup', pickupId: s.pickup_id! }
-      : { kind: 'delivery', orderId: s.order_id! },
-  ),
+  version: r.version,
+  plan: {
+    vehicleId: r.vehicle_id,
+    plannedDistanceM: r.planned_distance_m,
+    plannedDurationS: r.planned_duration_s,
+    plannedBy: r.planned_by,
+  },
+  stops: (r.stops ?? []).map((s) => ({
+    ...(s.kind === 'pickup'
+      ? { kind: 'pickup' as const, pickupId: s.pickup_id! }
+      : { kind: 'delivery' as const, orderId: s.order_id! }),
+    pinned: s.pinned,
+    plannedArrival: s.planned_arrival === null ? null : new Date(s.planned_arrival),
+    legDistanceM: s.leg_distance_m,
+  })),
 });
 
 const pickupIdsOf = (stops: readonly StopRef[]) =>
@@ -55,25 +81,123 @@ export function roundsRepository(db: Queryable): RoundStore {
       return rows[0] ? toRound(rows[0]) : null;
     },
     async insert(round) {
+      const plan = round.plan ?? NO_PLAN;
       await db.query(
-        'INSERT INTO rounds (id, round_date, name, courier_id, sort_codes) VALUES ($1, $2, $3, $4, $5)',
-        [round.id, round.date, round.name, round.courierId, round.sortCodes],
+        `INSERT INTO rounds (id, round_date, name, courier_id, sort_codes, vehicle_id, planned_distance_m,
+                             planned_duration_s, planned_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          round.id,
+          round.date,
+          round.name,
+          round.courierId,
+          round.sortCodes,
+          plan.vehicleId,
+          plan.plannedDistanceM,
+          plan.plannedDurationS,
+          plan.plannedBy,
+        ],
       );
     },
     async update(id, changes) {
+      const plan = changes.plan;
       await db.query(
         `UPDATE rounds SET courier_id = CASE WHEN $2 THEN $3 ELSE courier_id END,
-                sort_codes = coalesce($4, sort_codes), updated_at = now() WHERE id = $1`,
-        [id, changes.courierId !== undefined, changes.courierId ?? null, changes.sortCodes ?? null],
+                sort_codes = coalesce($4, sort_codes),
+                vehicle_id = CASE WHEN $5 THEN $6 ELSE vehicle_id END,
+                planned_distance_m = CASE WHEN $5 THEN $7 ELSE planned_distance_m END,
+                planned_duration_s = CASE WHEN $5 THEN $8 ELSE planned_duration_s END,
+                planned_by = CASE WHEN $5 THEN $9 ELSE planned_by END,
+                version = version + 1, updated_at = now() WHERE id = $1`,
+        [
+          id,
+          changes.courierId !== undefined,
+          changes.courierId ?? null,
+          changes.sortCodes ?? null,
+          plan !== undefined,
+          plan?.vehicleId ?? null,
+          plan?.plannedDistanceM ?? null,
+          plan?.plannedDurationS ?? null,
+          plan?.plannedBy ?? null,
+        ],
       );
+    },
+    async remove(id) {
+      await db.query('DELETE FROM rounds WHERE id = $1', [id]);
+    },
+    async startedRounds(date) {
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT r.id FROM rounds r WHERE r.round_date = $1 AND EXISTS (SELECT 1 FROM scans x WHERE x.round_id = r.id)`,
+        [date],
+      );
+      return new Set(rows.map((r) => r.id));
+    },
+    async planningStops(date) {
+      const deliveries = await db.query<{
+        id: string;
+        tracking_ref: string;
+        delivery_postcode: string | null;
+        delivery_lat: number | null;
+        delivery_lng: number | null;
+        quantity: number;
+        unit_weight_grams: number;
+      }>(
+        `SELECT id::text, tracking_ref, delivery_postcode, delivery_lat, delivery_lng, quantity, unit_weight_grams
+           FROM orders
+          WHERE status IN ('picked_up', 'in_transit', 'failed_attempt') AND promised_date <= $1
+          ORDER BY id`,
+        [date],
+      );
+      const pickups = await db.query<{
+        id: string;
+        pickup_address: string;
+        window_start: string;
+        window_end: string;
+        parcels: number;
+        grams: string;
+      }>(
+        `SELECT p.id, p.pickup_address, p.window_start, p.window_end,
+                count(o.id)::int AS parcels, coalesce(sum(o.quantity * o.unit_weight_grams), 0)::text AS grams
+           FROM pickups p LEFT JOIN orders o ON o.pickup_id = p.id AND o.status <> 'cancelled'
+          WHERE p.pickup_date = $1 AND p.status = 'planned'
+          GROUP BY p.id ORDER BY p.id`,
+        [date],
+      );
+      return {
+        deliveries: deliveries.rows.map((r) => ({
+          orderId: r.id,
+          trackingRef: r.tracking_ref,
+          postcode: r.delivery_postcode,
+          point:
+            r.delivery_lat !== null && r.delivery_lng !== null
+              ? { lat: r.delivery_lat, lng: r.delivery_lng }
+              : null,
+          parcels: r.quantity,
+          grams: r.quantity * r.unit_weight_grams,
+        })),
+        pickups: pickups.rows.map((r) => ({
+          pickupId: r.id,
+          address: r.pickup_address,
+          window: { start: r.window_start, end: r.window_end },
+          parcels: r.parcels,
+          grams: Number(r.grams),
+        })),
+      };
     },
     async replaceStops(id, date, stops) {
       await db.query('DELETE FROM round_stops WHERE round_id = $1', [id]);
-      if (stops.length === 0) return;
+      if (stops.length === 0) {
+        await db.query('UPDATE rounds SET updated_at = now(), version = version + 1 WHERE id = $1', [id]);
+        return;
+      }
       await db.query(
-        `INSERT INTO round_stops (round_id, round_date, position, kind, pickup_id, order_id)
-         SELECT $1, $2, s.position, s.kind, s.pickup_id, s.order_id::bigint
-           FROM json_to_recordset($3::json) AS s(position int, kind text, pickup_id text, order_id text)`,
+        `INSERT INTO round_stops (round_id, round_date, position, kind, pickup_id, order_id, pinned, planned_arrival,
+                                  leg_distance_m)
+         SELECT $1, $2, s.position, s.kind, s.pickup_id, s.order_id::bigint, coalesce(s.pinned, false),
+                s.planned_arrival, s.leg_distance_m
+           FROM json_to_recordset($3::json)
+             AS s(position int, kind text, pickup_id text, order_id text, pinned boolean, planned_arrival timestamptz,
+                  leg_distance_m int)`,
         [
           id,
           date,
@@ -83,11 +207,14 @@ export function roundsRepository(db: Queryable): RoundStore {
               kind: s.kind,
               pickup_id: s.kind === 'pickup' ? s.pickupId : null,
               order_id: s.kind === 'delivery' ? s.orderId : null,
+              pinned: s.pinned === true,
+              planned_arrival: s.plannedArrival?.toISOString() ?? null,
+              leg_distance_m: s.legDistanceM ?? null,
             })),
           ),
         ],
       );
-      await db.query('UPDATE rounds SET updated_at = now() WHERE id = $1', [id]);
+      await db.query('UPDATE rounds SET updated_at = now(), version = version + 1 WHERE id = $1', [id]);
     },
     async deliveriesDue(date) {
       const { rows } = await db.query<{
@@ -198,8 +325,11 @@ export function roundsRepository(db: Queryable): RoundStore {
         delivery_lng: number | null;
         delivery_location_precision: LocationPrecision | null;
         delivery_location_source: LocationSource | null;
+        pinned: boolean;
+        planned_arrival: Date | null;
+        leg_distance_m: number | null;
       }>(
-        `SELECT s.round_id, s.position, s.kind,
+        `SELECT s.round_id, s.position, s.kind, s.pinned, s.planned_arrival, s.leg_distance_m,
                 p.id AS pickup_id, b.name AS brand_name, p.pickup_address, p.window_start, p.window_end,
                 p.status AS pickup_status,
                 CASE WHEN p.id IS NULL THEN NULL WHEN p.status = 'planned'
@@ -224,6 +354,7 @@ export function roundsRepository(db: Queryable): RoundStore {
             ? {
                 roundId: r.round_id,
                 position: r.position,
+                plan: { pinned: r.pinned, plannedArrival: r.planned_arrival, legDistanceM: r.leg_distance_m },
                 kind: 'pickup',
                 pickup: {
                   id: r.pickup_id!,
@@ -237,6 +368,7 @@ export function roundsRepository(db: Queryable): RoundStore {
             : {
                 roundId: r.round_id,
                 position: r.position,
+                plan: { pinned: r.pinned, plannedArrival: r.planned_arrival, legDistanceM: r.leg_distance_m },
                 kind: 'delivery',
                 order: {
                   id: r.order_id!,

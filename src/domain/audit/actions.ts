@@ -9,6 +9,14 @@ export const AUDIT_ACTIONS = [
   'round.created',
   'round.stops_set',
   'round.assigned',
+  // The operator's pins and moves between rounds (issue 37).
+  'round.stop_pinned',
+  'round.stop_moved',
+  // The fleet: hubs, vehicles, couriers' shifts (domain/fleet).
+  'hub.added',
+  'vehicle.added',
+  'vehicle.disabled',
+  'shift.set',
   'scan.recorded',
   'pickup.closed',
   'grid.imported',
@@ -59,6 +67,9 @@ export const isAuditAction = (value: string): value is AuditAction =>
 export type AuditObjectType =
   | 'order'
   | 'round'
+  | 'hub'
+  | 'vehicle'
+  | 'shift'
   | 'scan'
   | 'pickup'
   | 'grid'

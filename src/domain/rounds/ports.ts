@@ -1,8 +1,8 @@
 import type { PricingZone } from '../coverage/zones.ts';
 import type { SortCodeRule } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
-import type { DeliveryLocation } from '../places/location.ts';
-import type { Round, StopRef } from './round.ts';
+import type { DeliveryLocation, GeoPoint } from '../places/location.ts';
+import type { Round, RoundPlan, StopRef } from './round.ts';
 
 /** An order to deliver on the day, as the planner sees it. */
 interface DeliveryCandidateRow {
@@ -18,11 +18,40 @@ interface PickupCandidateRow {
   address: string;
 }
 
+/** What the optimiser planned of a stop, and the operator's pin. */
+interface StopPlanFacts {
+  pinned: boolean;
+  plannedArrival: Date | null;
+  legDistanceM: number | null;
+}
+
+/** The day's stops as the optimiser needs them: where, how much, when. */
+export interface PlanningStops {
+  deliveries: {
+    orderId: string;
+    trackingRef: string;
+    postcode: string | null;
+    /** The order's delivery location (null: none; its postcode's centre is used). */
+    point: GeoPoint | null;
+    parcels: number;
+    grams: number;
+  }[];
+  pickups: {
+    pickupId: string;
+    address: string;
+    /** `HH:MM`, Paris time. */
+    window: { start: string; end: string };
+    parcels: number;
+    grams: number;
+  }[];
+}
+
 /** A stop with what the courier's app shows of it (decision 0006's Stop, before the sort code). */
 export type StopDetail =
   | {
       roundId: string;
       position: number;
+      plan: StopPlanFacts;
       kind: 'pickup';
       pickup: {
         id: string;
@@ -36,6 +65,7 @@ export type StopDetail =
   | {
       roundId: string;
       position: number;
+      plan: StopPlanFacts;
       kind: 'delivery';
       order: {
         id: string;
@@ -60,8 +90,18 @@ export interface RoundStore {
   lockDay(date: string): Promise<void>;
   roundsOfDay(date: string, courierId?: string): Promise<Round[]>;
   find(id: string): Promise<Round | null>;
-  insert(round: Omit<Round, 'stops'>): Promise<void>;
-  update(id: string, changes: { courierId?: string | null; sortCodes?: string[] }): Promise<void>;
+  insert(round: Omit<Round, 'stops' | 'version' | 'plan'> & { plan?: RoundPlan }): Promise<void>;
+  /** Any change adds one to the round's version. `plan`: what the optimiser planned of it (replaced whole). */
+  update(
+    id: string,
+    changes: { courierId?: string | null; sortCodes?: string[]; plan?: RoundPlan },
+  ): Promise<void>;
+  /** Deletes a round and its stops (one not started: no scan names it). */
+  remove(id: string): Promise<void>;
+  /** The day's rounds a scan names (started: re-optimising leaves them whole). */
+  startedRounds(date: string): Promise<Set<string>>;
+  /** The day's deliveries and planned pickups, as the optimiser needs them (planningStops). */
+  planningStops(date: string): Promise<PlanningStops>;
   /** The round's stops replaced by `stops`, positions 1..n (the day repeated so each is on one round a day). */
   replaceStops(id: string, date: string, stops: readonly StopRef[]): Promise<void>;
   /** Orders to deliver on `date`: `picked_up`, `in_transit` or `failed_attempt`, promised on or before it. */

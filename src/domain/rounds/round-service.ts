@@ -7,16 +7,37 @@ import { parisToday } from '../calendar/paris-time.ts';
 import { extractPostcode } from '../coverage/extract-postcode.ts';
 import { lookupPostcode } from '../coverage/postcodes.ts';
 import type { PricingZone } from '../coverage/zones.ts';
+import { minutesOf } from '../fleet/fleet.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import type { DeliveryLocation, GeoPoint } from '../places/location.ts';
 import { type NavigationLinks, navigationLinks } from '../places/navigation.ts';
+import type { TravelTimes } from '../places/ports.ts';
+import { postcodePoint } from '../places/region.ts';
 import type { RecipientChoices } from '../recipients/ports.ts';
+import type { RoundOptimiser, SolveOptions } from '../routing/ports.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
+import {
+  buildProblem,
+  type PlanningStop,
+  type PlanningVehicle,
+  parisInstant,
+  readSolution,
+  type UnplacedReason,
+} from './optimised-plan.ts';
 import type { StopDetail } from './ports.ts';
-import { assignRoundRobin, type Candidate, planDay, type Round, type StopRef, stopKey } from './round.ts';
+import {
+  assignRoundRobin,
+  bareStop,
+  type Candidate,
+  NO_PLAN,
+  planDay,
+  type Round,
+  type StopRef,
+  stopKey,
+} from './round.ts';
 
 /** Orders with nothing left to deliver (or no address to deliver to): never a new stop. */
 const NOT_TO_DELIVER: ReadonlySet<OrderStatus> = new Set([
@@ -26,9 +47,16 @@ const NOT_TO_DELIVER: ReadonlySet<OrderStatus> = new Set([
   'cancelled',
 ]);
 
+/** What the optimiser planned of a stop (null: not optimised) and the operator's pin. */
+interface StopPlanJson {
+  pinned: boolean;
+  planned_arrival: string | null;
+  leg_distance_m: number | null;
+}
+
 /** A stop as decision 0006 gives it (the courier's day, the operator's rounds). */
 type StopJson =
-  | {
+  | ({
       position: number;
       kind: 'pickup';
       pickup: {
@@ -39,8 +67,8 @@ type StopJson =
         status: string;
         parcels: string[];
       };
-    }
-  | {
+    } & StopPlanJson)
+  | ({
       position: number;
       kind: 'delivery';
       order: {
@@ -59,7 +87,7 @@ type StopJson =
         instructions: string | null;
         safe_place: RecipientChoices['safePlace'];
       };
-    };
+    } & StopPlanJson);
 
 export interface RoundJson {
   id: string;
@@ -67,6 +95,12 @@ export interface RoundJson {
   name: string;
   courier_id: string | null;
   sort_codes: string[];
+  /** Each change adds one; an edit naming an older one is refused (`round_conflict`). */
+  version: number;
+  vehicle_id: string | null;
+  planned_distance_m: number | null;
+  planned_duration_s: number | null;
+  planned_by: string | null;
   stops: StopJson[];
 }
 
@@ -87,8 +121,26 @@ type CourierStopJson =
 /** A round as the courier's day gives it (decision 0006): theirs, so no courier nor date. */
 type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes'> & { stops: CourierStopJson[] };
 
+/** A stop the optimiser could not place, and why (docs/planning.md). */
+export interface UnplacedJson {
+  kind: 'pickup' | 'delivery';
+  /** The order's, for a delivery; the pickup's id, for a pickup. */
+  tracking_ref?: string;
+  pickup_id?: string;
+  reason: UnplacedReason;
+}
+
+/** An optimised day: its rounds, the stops left out, the totals. */
+export interface OptimisedDayJson {
+  date: string;
+  engine: string;
+  rounds: RoundJson[];
+  unplaced: UnplacedJson[];
+  summary: { rounds: number; stops: number; unplaced: number; distance_m: number; duration_s: number };
+}
+
 /** A stop as the operator names it: an order by tracking reference, or a pickup by id. */
-type StopInput = { tracking_ref: string } | { pickup_id: string };
+export type StopInput = { tracking_ref: string } | { pickup_id: string };
 
 export interface RoundServiceDeps {
   transact: Transact;
@@ -103,6 +155,12 @@ export interface RoundServiceDeps {
   distances?: (points: readonly GeoPoint[]) => Promise<number[][]>;
   /** The estimated arrivals of these orders (tracking refs → RFC 3339), for the courier's day. */
   etas?: (trackingRefs: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+  /** The optimiser of `planOptimised` (the in-process solver by default, VROOM when configured). */
+  optimiser?: RoundOptimiser;
+  /** Travel times between the day's points (OSRM, else the estimate). */
+  travelTimes?: TravelTimes;
+  /** The optimiser's budget (ROUND_PLAN_TIME_LIMIT_MS) and seed. */
+  solveOptions?: SolveOptions;
 }
 
 /**
@@ -126,10 +184,34 @@ export interface RoundService {
     },
     by: Author,
   ): Promise<RoundJson>;
-  /** Gives the round to a courier (id or e-mail; null leaves it unassigned). */
-  assign(roundId: string, courier: string | null, by: Author): Promise<RoundJson>;
-  /** The operator's order of the round's stops (the same set or another, checked whole). */
-  setStops(roundId: string, stops: StopInput[], by: Author): Promise<RoundJson>;
+  /**
+   * Plans the day with the optimiser (docs/planning.md): the couriers' shifts and vehicles, the
+   * stops' places, amounts and windows. Rounds already started stay whole; pinned stops stay on
+   * their rounds; the stops that cannot be placed are listed with the optimiser's reason.
+   */
+  planOptimised(input: { date: string }, by: Author): Promise<OptimisedDayJson>;
+  /**
+   * Gives the round to a courier (id or e-mail; null leaves it unassigned). `version`: the round's
+   * version the operator saw (an older one is a 409 `round_conflict`, nothing written).
+   */
+  assign(roundId: string, courier: string | null, by: Author, version?: number): Promise<RoundJson>;
+  /** The operator's order of the round's stops (the same set or another, checked whole); pins kept. */
+  setStops(roundId: string, stops: StopInput[], by: Author, version?: number): Promise<RoundJson>;
+  /** Pins (or unpins) a stop of the round: re-optimising keeps it there. */
+  pin(
+    roundId: string,
+    input: { stop: StopInput; pinned: boolean; version: number },
+    by: Author,
+  ): Promise<RoundJson>;
+  /**
+   * Moves a stop to another round of the day, at `position` (1-based; default: last), both rounds'
+   * versions checked. Answers both rounds.
+   */
+  move(
+    roundId: string,
+    input: { stop: StopInput; toRoundId: string; position?: number; version: number; toVersion: number },
+    by: Author,
+  ): Promise<{ from: RoundJson; to: RoundJson }>;
   /** The signed-in courier's rounds of the day (default: today in Paris), nobody else's. */
   courierDay(courierId: string, date?: string): Promise<{ date: string; rounds: CourierRoundJson[] }>;
   /** The round an order (its row id) is on that day, for the scans' `wrong_round`; null when none. */
@@ -140,6 +222,18 @@ export interface RoundService {
 }
 
 const ROUND_ID = /^rnd_[0-9a-f]{16}$/;
+
+/** An edit made on what the operator saw: an older version than the round's is refused, nothing written. */
+function checkVersion(round: Round, expected: number | undefined, field = 'version'): void {
+  if (expected === undefined || expected === round.version) return;
+  throw new AppError(
+    'round_conflict',
+    `Round ${round.name} changed since version ${expected} (it is at version ${round.version}): read it again, then redo the change.`,
+    [{ field, message: `is ${expected}; the round is at version ${round.version}` }],
+  );
+}
+
+const refsOf = (stop: StopInput): string[] => ('tracking_ref' in stop ? [stop.tracking_ref] : []);
 const MAX_STOPS = 1000;
 
 function checkDate(date: string, field = 'date'): string {
@@ -161,10 +255,16 @@ function stopJson(
   d: StopDetail,
   choices?: ReadonlyMap<string, RecipientChoices>,
 ): StopJson {
+  const plan: StopPlanJson = {
+    pinned: d.plan.pinned,
+    planned_arrival: d.plan.plannedArrival?.toISOString() ?? null,
+    leg_distance_m: d.plan.legDistanceM,
+  };
   if (d.kind === 'pickup') {
     const p = d.pickup;
     return {
       position: d.position,
+      ...plan,
       kind: 'pickup',
       pickup: {
         id: p.id,
@@ -180,6 +280,7 @@ function stopJson(
   const chosen = choices?.get(o.id);
   return {
     position: d.position,
+    ...plan,
     kind: 'delivery',
     order: {
       tracking_ref: o.trackingRef,
@@ -217,12 +318,22 @@ async function roundsJson(
     name: r.name,
     courier_id: r.courierId,
     sort_codes: r.sortCodes,
+    version: r.version,
+    vehicle_id: r.plan.vehicleId,
+    planned_distance_m: r.plan.plannedDistanceM,
+    planned_duration_s: r.plan.plannedDurationS,
+    planned_by: r.plan.plannedBy,
     stops: details.filter((d) => d.roundId === r.id).map((d) => stopJson(table, d, choices)),
   }));
 }
 
 /** What the trail keeps of a round: its courier and its stops (references, never the recipients' data). */
-const roundFields = (r: RoundJson) => ({ courier_id: r.courier_id, stops: r.stops.map(stopReference) });
+const roundFields = (r: RoundJson) => ({
+  courier_id: r.courier_id,
+  vehicle_id: r.vehicle_id,
+  stops: r.stops.map(stopReference),
+  pinned: r.stops.filter((s) => s.pinned).map(stopReference),
+});
 const stopReference = (s: StopJson) => (s.kind === 'delivery' ? s.order.tracking_ref : s.pickup.id);
 const deliveryRefs = (r: RoundJson) =>
   r.stops.flatMap((s) => (s.kind === 'delivery' ? [s.order.tracking_ref] : []));
@@ -236,7 +347,13 @@ function movedRefs(before: RoundJson | null, after: RoundJson): string[] {
 const NOTHING_PERSONAL: ReadonlySet<string> = new Set();
 
 function roundChange(
-  action: 'round.planned' | 'round.created' | 'round.stops_set' | 'round.assigned',
+  action:
+    | 'round.planned'
+    | 'round.created'
+    | 'round.stops_set'
+    | 'round.assigned'
+    | 'round.stop_pinned'
+    | 'round.stop_moved',
   by: Author,
   before: RoundJson | null,
   after: RoundJson,
@@ -381,6 +498,220 @@ export function roundService(deps: RoundServiceDeps): RoundService {
     return [...new Set([...round.sortCodes, ...codes])].sort();
   }
 
+  /** The round as the operator reads it now. */
+  async function roundJson(stores: Stores, roundId: string): Promise<RoundJson> {
+    return (await roundsJson(stores, [(await stores.rounds.find(roundId))!], deps.recipientChoices))[0]!;
+  }
+
+  /** The key of the stop the operator named, which must be on `round`. */
+  async function stopOnRound(stores: Stores, round: Round, input: StopInput): Promise<string> {
+    let key: string | null = null;
+    if ('tracking_ref' in input) {
+      const order = (await stores.rounds.ordersByRef([input.tracking_ref])).get(input.tracking_ref);
+      if (order) key = stopKey({ kind: 'delivery', orderId: order.id });
+    } else key = stopKey({ kind: 'pickup', pickupId: input.pickup_id });
+    if (!key || !round.stops.some((s) => stopKey(s) === key)) {
+      const named = 'tracking_ref' in input ? input.tracking_ref : input.pickup_id;
+      throw invalidField('stop', `${String(named).slice(0, 100)} is not a stop of round ${round.name}`);
+    }
+    return key;
+  }
+
+  /**
+   * The optimised day, in the caller's transaction: gathers the shifts, the stops and the pins,
+   * asks the optimiser, and writes its rounds (one per courier used), replacing the day's rounds
+   * not started. Nothing is written if anything fails.
+   */
+  async function optimiseDay(
+    stores: Stores,
+    date: string,
+    optimiser: RoundOptimiser,
+    travelTimes: TravelTimes,
+    by: Author,
+  ): Promise<OptimisedDayJson> {
+    await stores.rounds.lockDay(date);
+    const existing = await stores.rounds.roundsOfDay(date);
+    const started = await stores.rounds.startedRounds(date);
+    const before = new Map((await roundsJson(stores, existing)).map((r) => [r.id, r]));
+    const onStarted = new Set(existing.filter((r) => started.has(r.id)).flatMap((r) => r.stops.map(stopKey)));
+    const busy = new Set(existing.filter((r) => started.has(r.id)).map((r) => r.courierId));
+    const open = existing.filter((r) => !started.has(r.id));
+
+    // Each enabled courier with a shift and an enabled vehicle, not out on a round already.
+    const hubs = new Map((await stores.fleet.hubs()).map((h) => [h.id, h]));
+    const vehicles = new Map((await stores.fleet.vehicles()).map((v) => [v.id, v]));
+    const planners: PlanningVehicle[] = [];
+    for (const shift of await stores.fleet.shiftsOfDay(date)) {
+      const vehicle = vehicles.get(shift.vehicleId);
+      const courier = await stores.couriers.findById(shift.courierId);
+      if (!vehicle || vehicle.disabledAt || !courier || courier.disabledAt || busy.has(shift.courierId))
+        continue;
+      const pinned = open
+        .filter((r) => r.courierId === shift.courierId)
+        .flatMap((r) => r.stops.filter((s) => s.pinned));
+      planners.push({
+        courierId: shift.courierId,
+        vehicle,
+        hub: hubs.get(vehicle.hubId)!,
+        shift: [minutesOf(shift.startsAt)! * 60, minutesOf(shift.endsAt)! * 60],
+        pinned,
+      });
+    }
+    const planning = new Set(planners.map((p) => p.courierId));
+    // Pins on a round whose courier has no shift that day stay where they are, on that round.
+    const heldPins = new Set(
+      open
+        .filter((r) => !r.courierId || !planning.has(r.courierId))
+        .flatMap((r) => r.stops.filter((s) => s.pinned).map(stopKey)),
+    );
+
+    const due = await stores.rounds.planningStops(date);
+    const stops: PlanningStop[] = [];
+    const unplaced: UnplacedJson[] = [];
+    for (const d of due.deliveries) {
+      const stop: StopRef = { kind: 'delivery', orderId: d.orderId };
+      if (onStarted.has(stopKey(stop)) || heldPins.has(stopKey(stop))) continue;
+      const point = d.point ?? (d.postcode ? postcodePoint(d.postcode) : null);
+      if (!point) unplaced.push({ kind: 'delivery', tracking_ref: d.trackingRef, reason: 'no_location' });
+      else stops.push({ stop, label: d.trackingRef, point, parcels: d.parcels, grams: d.grams });
+    }
+    for (const p of due.pickups) {
+      const stop: StopRef = { kind: 'pickup', pickupId: p.pickupId };
+      if (onStarted.has(stopKey(stop)) || heldPins.has(stopKey(stop))) continue;
+      const postcode = extractPostcode(p.address);
+      const point = postcode ? postcodePoint(postcode) : null;
+      const start = minutesOf(p.window.start);
+      const end = minutesOf(p.window.end);
+      if (!point) unplaced.push({ kind: 'pickup', pickup_id: p.pickupId, reason: 'no_location' });
+      else
+        stops.push({
+          stop,
+          label: p.pickupId,
+          point,
+          parcels: p.parcels,
+          grams: p.grams,
+          ...(start !== null && end !== null && { window: [start * 60, end * 60] as const }),
+        });
+    }
+
+    const labelOf = (s: PlanningStop): UnplacedJson =>
+      s.stop.kind === 'delivery'
+        ? { kind: 'delivery', tracking_ref: s.label, reason: 'no_vehicle' }
+        : { kind: 'pickup', pickup_id: s.label, reason: 'no_vehicle' };
+    let engine = optimiser.engine;
+    let planned: ReturnType<typeof readSolution>['rounds'] = [];
+    if (planners.length === 0 || stops.length === 0) {
+      unplaced.push(...stops.map(labelOf));
+    } else {
+      const meta = await buildProblem(stops, planners, (points, profile) =>
+        travelTimes.matrix(points, profile),
+      );
+      let solution: Awaited<ReturnType<RoundOptimiser['solve']>>;
+      try {
+        solution = await optimiser.solve(meta.problem, deps.solveOptions);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'invalid_request')
+          throw new AppError(
+            'invalid_request',
+            `The pinned stops cannot be kept: ${err.message} (vehicles[i] is the i-th courier with a shift that day).`,
+            err.details,
+          );
+        throw err;
+      }
+      engine = solution.search.engine;
+      const read = readSolution(meta, planners, solution);
+      planned = read.rounds;
+      unplaced.push(...read.unplaced.map(({ stop, reason }) => ({ ...labelOf(stop), reason })));
+    }
+
+    // The open rounds are emptied first: a stop is on one round a day, and may change rounds.
+    for (const r of open) await stores.rounds.replaceStops(r.id, date, []);
+    // The optimiser's rounds take the couriers' open rounds (the first by name), else new ones.
+    const names = new Set(existing.map((r) => r.name));
+    const reused = new Set<string>();
+    const written: string[] = [];
+    for (const r of planned) {
+      const own = open.find((o) => o.courierId === r.courierId && !reused.has(o.id));
+      const stopsOf: StopRef[] = r.stops.map((s) => ({
+        ...bareStop(s.stop),
+        pinned: s.pinned,
+        plannedArrival: parisInstant(date, s.arrival),
+        legDistanceM: s.legDistanceM,
+      }));
+      const plan = {
+        vehicleId: r.vehicleId,
+        plannedDistanceM: r.distanceM,
+        plannedDurationS: r.durationS,
+        plannedBy: engine,
+      };
+      let id: string;
+      if (own) {
+        id = own.id;
+        reused.add(id);
+        await stores.rounds.update(id, { courierId: r.courierId, plan });
+      } else {
+        const base = vehicles.get(r.vehicleId)!.name;
+        let name = base;
+        for (let n = 2; names.has(name); n++) name = `${base} (${n})`;
+        names.add(name);
+        id = prefixedId('rnd');
+        await stores.rounds.insert({ id, date, name, courierId: r.courierId, sortCodes: [], plan });
+      }
+      await stores.rounds.replaceStops(id, date, stopsOf);
+      const now = (await stores.rounds.find(id))!;
+      await stores.rounds.update(id, { sortCodes: await sortCodesOf(stores, { ...now, sortCodes: [] }) });
+      written.push(id);
+    }
+    // The other open rounds: those holding pins of a courier without a shift keep only them; the
+    // rest are gone (no scan names them).
+    const removed: RoundJson[] = [];
+    for (const r of open) {
+      if (reused.has(r.id)) continue;
+      const pins = r.stops.filter((s) => heldPins.has(stopKey(s)));
+      if (pins.length > 0) {
+        await stores.rounds.replaceStops(r.id, date, pins);
+        written.push(r.id);
+      } else {
+        await stores.rounds.remove(r.id);
+        removed.push(before.get(r.id)!);
+      }
+    }
+
+    const rounds = await roundsJson(stores, await stores.rounds.roundsOfDay(date), deps.recipientChoices);
+    const details = { engine, unplaced: unplaced.length };
+    await recordChanges(stores, [
+      ...rounds
+        .filter((r) => written.includes(r.id))
+        .map((r) => {
+          const e = roundChange('round.planned', by, before.get(r.id) ?? null, r);
+          return e && { ...e, details: { ...e.details, ...details } };
+        }),
+      ...removed.map((r) => {
+        const e = roundChange('round.planned', by, r, {
+          ...r,
+          stops: [],
+          courier_id: null,
+          vehicle_id: null,
+        });
+        return e && { ...e, details: { ...e.details, ...details, removed: true } };
+      }),
+    ]);
+    const mine = rounds.filter((r) => !started.has(r.id));
+    return {
+      date,
+      engine,
+      rounds,
+      unplaced,
+      summary: {
+        rounds: mine.filter((r) => r.stops.length > 0).length,
+        stops: mine.reduce((n, r) => n + r.stops.length, 0),
+        unplaced: unplaced.length,
+        distance_m: mine.reduce((n, r) => n + (r.planned_distance_m ?? 0), 0),
+        duration_s: mine.reduce((n, r) => n + (r.planned_duration_s ?? 0), 0),
+      },
+    };
+  }
+
   return {
     async plan({ date, assign }, by) {
       checkDate(date);
@@ -472,7 +803,16 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         if ((await stores.rounds.roundsOfDay(date)).some((r) => r.name === name))
           throw invalidField('name', `a round of ${date} is already named ${name}`);
         const stops = await resolveStops(stores, date, input.stops, null);
-        const round: Round = { id: prefixedId('rnd'), date, name, courierId, sortCodes: [], stops };
+        const round: Round = {
+          id: prefixedId('rnd'),
+          date,
+          name,
+          courierId,
+          sortCodes: [],
+          stops,
+          version: 1,
+          plan: NO_PLAN,
+        };
         await stores.rounds.insert(round);
         await stores.rounds.replaceStops(round.id, date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, round) });
@@ -484,14 +824,15 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       });
     },
 
-    async assign(roundId, courier, by) {
+    async assign(roundId, courier, by, version) {
       return transact(async (stores) => {
-        const round = await findRound(stores, roundId);
+        const found = await findRound(stores, roundId);
+        await stores.rounds.lockDay(found.date);
+        const round = (await stores.rounds.find(found.id))!;
+        checkVersion(round, version);
         const courierId = courier === null ? null : await enabledCourier(stores, courier, 'courier_id');
         await stores.rounds.update(round.id, { courierId });
-        const after = (
-          await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices)
-        )[0]!;
+        const after = await roundJson(stores, round.id);
         await recordChanges(stores, [
           roundChange('round.assigned', by, { ...after, courier_id: round.courierId }, after),
         ]);
@@ -499,22 +840,105 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       });
     },
 
-    async setStops(roundId, inputs, by) {
+    async setStops(roundId, inputs, by, version) {
       return transact(async (stores) => {
         const found = await findRound(stores, roundId);
         await stores.rounds.lockDay(found.date);
         const round = (await stores.rounds.find(found.id))!;
+        checkVersion(round, version);
         const before = (await roundsJson(stores, [round]))[0]!;
         const kept = new Set(round.stops.flatMap((s) => (s.kind === 'delivery' ? [s.orderId] : [])));
-        const stops = await resolveStops(stores, round.date, inputs, round.id, kept);
+        const resolved = await resolveStops(stores, round.date, inputs, round.id, kept);
+        // The operator's order: pins stay with their stops; the planned times were the optimiser's
+        // order's, so they stay only on a round whose order is unchanged.
+        const was = new Map(round.stops.map((s) => [stopKey(s), s]));
+        const sameOrder =
+          resolved.length === round.stops.length &&
+          resolved.every((s, i) => stopKey(s) === stopKey(round.stops[i]!));
+        const stops = resolved.map((s) => {
+          const old = was.get(stopKey(s));
+          return sameOrder && old ? old : { ...s, pinned: old?.pinned === true };
+        });
         await stores.rounds.replaceStops(round.id, round.date, stops);
         await stores.rounds.update(round.id, { sortCodes: await sortCodesOf(stores, { ...round, stops }) });
-        const after = (
-          await roundsJson(stores, [(await stores.rounds.find(round.id))!], deps.recipientChoices)
-        )[0]!;
+        const after = await roundJson(stores, round.id);
         await recordChanges(stores, [roundChange('round.stops_set', by, before, after)]);
         return after;
       });
+    },
+
+    async pin(roundId, input, by) {
+      return transact(async (stores) => {
+        const found = await findRound(stores, roundId);
+        await stores.rounds.lockDay(found.date);
+        const round = (await stores.rounds.find(found.id))!;
+        checkVersion(round, input.version);
+        const key = await stopOnRound(stores, round, input.stop);
+        const before = (await roundsJson(stores, [round]))[0]!;
+        const stops = round.stops.map((s) => (stopKey(s) === key ? { ...s, pinned: input.pinned } : s));
+        await stores.rounds.replaceStops(round.id, round.date, stops);
+        const after = await roundJson(stores, round.id);
+        const entry = roundChange('round.stop_pinned', by, before, after);
+        await recordChanges(stores, [entry && { ...entry, orderRefs: refsOf(input.stop) }]);
+        return after;
+      });
+    },
+
+    async move(roundId, input, by) {
+      return transact(async (stores) => {
+        const found = await findRound(stores, roundId);
+        await stores.rounds.lockDay(found.date);
+        const from = (await stores.rounds.find(found.id))!;
+        const target = ROUND_ID.test(input.toRoundId) ? await stores.rounds.find(input.toRoundId) : null;
+        if (!target) throw invalidField('to_round_id', `no round ${input.toRoundId.slice(0, 100)}`);
+        if (target.date !== from.date)
+          throw invalidField('to_round_id', `round ${target.id} is of ${target.date}, not ${from.date}`);
+        if (target.id === from.id)
+          throw invalidField('to_round_id', 'is the round the stop is on; reorder it instead');
+        checkVersion(from, input.version);
+        checkVersion(target, input.toVersion, 'to_version');
+        const key = await stopOnRound(stores, from, input.stop);
+        const position = input.position ?? target.stops.length + 1;
+        if (!Number.isInteger(position) || position < 1 || position > target.stops.length + 1)
+          throw invalidField('position', `must be from 1 to ${target.stops.length + 1}`);
+        const moving = from.stops.find((s) => stopKey(s) === key)!;
+        const [beforeFrom, beforeTo] = await roundsJson(stores, [from, target]);
+        await stores.rounds.replaceStops(
+          from.id,
+          from.date,
+          from.stops.filter((s) => stopKey(s) !== key),
+        );
+        // Its planned time and leg were its old round's: none until the day is optimised again.
+        const moved: StopRef = { ...bareStop(moving), pinned: moving.pinned === true };
+        const stops = [...target.stops];
+        stops.splice(position - 1, 0, moved);
+        await stores.rounds.replaceStops(target.id, target.date, stops);
+        for (const r of [from, target]) {
+          const now = (await stores.rounds.find(r.id))!;
+          await stores.rounds.update(r.id, {
+            sortCodes: await sortCodesOf(stores, { ...now, sortCodes: [] }),
+          });
+        }
+        const after = await roundsJson(
+          stores,
+          [(await stores.rounds.find(from.id))!, (await stores.rounds.find(target.id))!],
+          deps.recipientChoices,
+        );
+        const entries = [
+          roundChange('round.stop_moved', by, beforeFrom!, after[0]!),
+          roundChange('round.stop_moved', by, beforeTo!, after[1]!),
+        ].map((e) => e && { ...e, details: { ...e.details, from: from.id, to: target.id } });
+        await recordChanges(stores, entries);
+        return { from: after[0]!, to: after[1]! };
+      });
+    },
+
+    async planOptimised({ date }, by) {
+      checkDate(date);
+      const optimiser = deps.optimiser;
+      const travelTimes = deps.travelTimes;
+      if (!optimiser || !travelTimes) throw new AppError('unavailable', 'No round optimiser is configured.');
+      return transact((stores) => optimiseDay(stores, date, optimiser, travelTimes, by));
     },
 
     async courierDay(courierId, date) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignRoundRobin, type Candidate, planDay, type Round, stopKey } from './round.ts';
+import { assignRoundRobin, type Candidate, planDay, type RoundOutline, stopKey } from './round.ts';
 
 const delivery = (orderId: string, sortCode: string, postcode: string, address: string): Candidate => ({
   kind: 'delivery',
@@ -15,7 +15,7 @@ const pickup = (pickupId: string, sortCode: string, postcode: string, address: s
   postcode,
   address,
 });
-const keys = (stops: Round['stops']) => stops.map(stopKey);
+const keys = (stops: RoundOutline['stops']) => stops.map(stopKey);
 
 describe('planDay', () => {
   it('makes one round per sort code, pickups first, then deliveries by postcode then address', () => {
@@ -40,7 +40,7 @@ describe('planDay', () => {
   });
 
   it('re-planning keeps the operator’s order and courier, adds new stops at the end, and drops cancelled ones', () => {
-    const existing: Round[] = [
+    const existing: RoundOutline[] = [
       {
         id: 'rnd_1',
         date: '2026-12-01',
@@ -71,7 +71,7 @@ describe('planDay', () => {
   });
 
   it('changes nothing when nothing is new', () => {
-    const existing: Round[] = [
+    const existing: RoundOutline[] = [
       {
         id: 'rnd_1',
         date: 'd',
@@ -86,7 +86,7 @@ describe('planDay', () => {
   });
 
   it('puts a stop on one round only, even when two rounds cover its code, and avoids a taken name', () => {
-    const existing: Round[] = [
+    const existing: RoundOutline[] = [
       { id: 'rnd_x', date: 'd', name: 'PC-93', courierId: null, sortCodes: ['PAR-01'], stops: [] },
       { id: 'rnd_y', date: 'd', name: 'Outer', courierId: null, sortCodes: ['PAR-11', 'PAR-12'], stops: [] },
     ];

@@ -3,8 +3,32 @@
  * planning rule lives here, on plain values, so it is tested without a database.
  */
 
+/**
+ * What the optimiser planned of a stop, and the operator's pin (issue 37): absent on a stop planned
+ * by sort code or by hand (no arrival, no leg), unpinned.
+ */
+export interface StopPlan {
+  /** Re-optimising keeps it on its round, in its order among the round's pins. */
+  pinned?: boolean;
+  /** When the courier is planned at the door. */
+  plannedArrival?: Date | null;
+  /** Metres from the previous stop (the hub for the first). */
+  legDistanceM?: number | null;
+}
+
 /** A stop as stored: a pickup (by id) or a delivery (by the order's row id). */
-export type StopRef = { kind: 'pickup'; pickupId: string } | { kind: 'delivery'; orderId: string };
+export type StopRef = ({ kind: 'pickup'; pickupId: string } | { kind: 'delivery'; orderId: string }) &
+  StopPlan;
+
+/** What the optimiser planned of a round (all null: planned by sort code or by hand). */
+export interface RoundPlan {
+  vehicleId: string | null;
+  /** From the hub back to it, metres; and seconds on the road. */
+  plannedDistanceM: number | null;
+  plannedDurationS: number | null;
+  /** The engine that planned it (`in-process`, `vroom`). */
+  plannedBy: string | null;
+}
 
 export interface Round {
   id: string;
@@ -14,7 +38,13 @@ export interface Round {
   sortCodes: string[];
   /** In the order they are made (positions 1..n). */
   stops: StopRef[];
+  /** Each change of the round adds one: an edit naming an older version is refused (round_conflict). */
+  version: number;
+  plan: RoundPlan;
 }
+
+/** A round without its version and plan: what the sort-code planning reads. */
+export type RoundOutline = Omit<Round, 'version' | 'plan'>;
 
 /** Something to do on the day, with what the planner groups and orders it by. */
 export type Candidate = StopRef & {
@@ -34,6 +64,19 @@ export interface PlannedRound {
   /** Whether anything of it changed (written only then). */
   changed: boolean;
 }
+
+export const NO_PLAN: RoundPlan = {
+  vehicleId: null,
+  plannedDistanceM: null,
+  plannedDurationS: null,
+  plannedBy: null,
+};
+
+/** The stop without its plan (its identity only). */
+export const bareStop = (stop: StopRef): StopRef =>
+  stop.kind === 'pickup'
+    ? { kind: 'pickup', pickupId: stop.pickupId }
+    : { kind: 'delivery', orderId: stop.orderId };
 
 export const stopKey = (stop: StopRef): string =>
   stop.kind === 'pickup' ? `pickup:${stop.pickupId}` : `delivery:${stop.orderId}`;
@@ -57,7 +100,7 @@ function plannerOrder(a: Candidate, b: Candidate): number {
  * (orders cancelled since): re-planning only adds.
  */
 export function planDay(
-  existing: readonly Round[],
+  existing: readonly RoundOutline[],
   candidates: readonly Candidate[],
   dropped: ReadonlySet<string>,
 ) {

@@ -5,6 +5,7 @@ import type { AuditStore } from '../audit/ports.ts';
 import type { BrandStore } from '../brands/ports.ts';
 import type { CourierStore } from '../couriers/ports.ts';
 import type { EInvoiceStore } from '../einvoicing/ports.ts';
+import type { FleetStore } from '../fleet/ports.ts';
 import type { CreditNoteStore, DocumentBuyerStore, InvoiceStore } from '../invoices/ports.ts';
 import type { LabelPrintStore } from '../labels/ports.ts';
 import type { OperatorStore, OpsTokenStore } from '../operators/ports.ts';
@@ -40,6 +41,8 @@ export interface Stores {
   creditNotes: CreditNoteStore;
   documentBuyers: DocumentBuyerStore;
   einvoices: EInvoiceStore;
+  /** Hubs, vehicles and couriers' shifts (issue 37). */
+  fleet: FleetStore;
   invoices: InvoiceStore;
   labelPrints: LabelPrintStore;
   operators: OperatorStore;

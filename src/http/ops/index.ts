@@ -4,6 +4,7 @@ import type { AuditLog } from '../../domain/audit/audit-log.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
 import type { CourierService } from '../../domain/couriers/courier-service.ts';
 import type { EInvoiceTransmissionService } from '../../domain/einvoicing/transmission-service.ts';
+import type { FleetService } from '../../domain/fleet/fleet-service.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { OperatorService } from '../../domain/operators/operator-service.ts';
 import type { OperatorSessions } from '../../domain/operators/operator-sessions.ts';
@@ -24,6 +25,7 @@ import { errorResponses } from '../shared/schemas/shared.ts';
 import { opsAuditRoutes } from './routes/audit.ts';
 import { opsBrandRoutes } from './routes/brands.ts';
 import { opsCourierRoutes } from './routes/couriers.ts';
+import { opsFleetRoutes } from './routes/fleet.ts';
 import { opsGridRoutes } from './routes/grids.ts';
 import { opsInvoiceRoutes } from './routes/invoices.ts';
 import { opsOperatorRoutes } from './routes/operators.ts';
@@ -44,6 +46,7 @@ interface OpsApiContext {
   pickups: PickupService;
   couriers: CourierService;
   rounds: RoundService;
+  fleet: FleetService;
   scans: ScanService;
   deliveries: ProofDeliveries;
   brands: BrandService;
@@ -82,6 +85,10 @@ export function opsApi(deps: OpsApiContext) {
         { name: 'Operations', description: 'Order status changes and pickups.' },
         { name: 'Couriers and rounds', description: "The operator's couriers and the day's rounds." },
         {
+          name: 'Fleet',
+          description: 'The hubs, the vehicles and the couriers’ shifts the optimiser plans with.',
+        },
+        {
           name: 'Invoices and grids',
           description:
             "Billing and prices, for the finance people: issuing and payment, the e-invoices' transmission, what a brand's invoices need of its company data, price grids.",
@@ -119,6 +126,7 @@ export function opsApi(deps: OpsApiContext) {
     opsPickupRoutes(typed(ops), deps);
     opsCourierRoutes(typed(ops), deps);
     opsRoundRoutes(typed(ops), deps);
+    opsFleetRoutes(typed(ops), deps);
     opsScanRoutes(typed(ops), deps);
     opsInvoiceRoutes(typed(ops), deps);
     opsGridRoutes(typed(ops), deps);

@@ -59,6 +59,23 @@ export const CourierIdParams = Type.Object({
 const PickupStop = Type.Object(
   {
     position: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),
+    pinned: Type.Boolean({
+      description:
+        'Pinned by the operator: re-optimising keeps it on this round, in its order among the pins.',
+    }),
+    planned_arrival: NullableString({
+      format: 'date-time',
+      maxLength: 30,
+      description:
+        'When the optimiser plans the courier at the door (service start); null when not optimised or moved since.',
+    }),
+    leg_distance_m: Type.Union(
+      [Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }), Type.Null()],
+      {
+        description:
+          'Planned metres from the previous stop (the hub for the first): this stop’s share of the distance.',
+      },
+    ),
     kind: Type.Literal('pickup'),
     pickup: Type.Object({
       id: PrefixedId('pck', 16),
@@ -75,6 +92,23 @@ const PickupStop = Type.Object(
 const DeliveryStop = Type.Object(
   {
     position: Type.Integer({ format: 'int32', minimum: 1, maximum: INT32_MAX }),
+    pinned: Type.Boolean({
+      description:
+        'Pinned by the operator: re-optimising keeps it on this round, in its order among the pins.',
+    }),
+    planned_arrival: NullableString({
+      format: 'date-time',
+      maxLength: 30,
+      description:
+        'When the optimiser plans the courier at the door (service start); null when not optimised or moved since.',
+    }),
+    leg_distance_m: Type.Union(
+      [Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }), Type.Null()],
+      {
+        description:
+          'Planned metres from the previous stop (the hub for the first): this stop’s share of the distance.',
+      },
+    ),
     kind: Type.Literal('delivery'),
     order: Type.Object({
       tracking_ref: TrackingRef(),
@@ -124,8 +158,99 @@ export const RoundSchema = Type.Object({
   name: Name,
   courier_id: NullableString({ maxLength: 20, description: 'Null while unassigned.' }),
   sort_codes: Type.Array(SortCode, { maxItems: 1000 }),
+  version: Type.Integer({
+    format: 'int32',
+    minimum: 1,
+    maximum: INT32_MAX,
+    description:
+      'Each change of the round adds one. Send it back with an edit: an older one is a 409 `round_conflict`.',
+  }),
+  vehicle_id: NullableString({
+    maxLength: 20,
+    description: 'The vehicle the optimiser planned it for; null otherwise.',
+  }),
+  planned_distance_m: Type.Union(
+    [Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }), Type.Null()],
+    {
+      description:
+        'Planned metres from the hub back to it (the CO₂ figures’ input); null when not optimised.',
+    },
+  ),
+  planned_duration_s: Type.Union(
+    [Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }), Type.Null()],
+    {
+      description: 'Planned seconds on the road; null when not optimised.',
+    },
+  ),
+  planned_by: NullableString({
+    maxLength: 40,
+    description: 'The optimiser that planned it (`in-process`, `vroom`); null: by sort code or by hand.',
+  }),
   stops: Type.Array(StopSchema, { maxItems: 1000, description: 'In the order they are made.' }),
 });
+
+const Version = (what: string) =>
+  Type.Integer({
+    format: 'int32',
+    minimum: 1,
+    maximum: INT32_MAX,
+    description: `The ${what} version the edit was made on.`,
+  });
+
+export const UnplacedSchema = Type.Object(
+  {
+    kind: StringEnum(['pickup', 'delivery'] as const),
+    tracking_ref: Type.Optional(TrackingRef()),
+    pickup_id: Type.Optional(Type.String({ maxLength: 64 })),
+    reason: StringEnum(['no_vehicle', 'skills', 'capacity', 'time_window', 'shift', 'no_location'] as const, {
+      description:
+        '`no_vehicle`: no courier has a shift that day; `capacity`: too large for every vehicle, or every round full; `time_window`: its window cannot be met; ' +
+        '`shift`: the shifts end too soon (or are full); `no_location`: no place for the address (no postcode point).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const PinBody = Type.Object(
+  {
+    stop: Type.Union(
+      [
+        Type.Object({ tracking_ref: TrackingRef() }, { additionalProperties: false }),
+        Type.Object({ pickup_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+      ],
+      { description: 'A stop of the round: a delivery (tracking reference) or a pickup (id).' },
+    ),
+    pinned: Type.Boolean({
+      description: 'True pins it (re-optimising keeps it on this round); false unpins.',
+    }),
+    version: Version('round’s'),
+  },
+  { additionalProperties: false },
+);
+
+export const MoveBody = Type.Object(
+  {
+    stop: Type.Union(
+      [
+        Type.Object({ tracking_ref: TrackingRef() }, { additionalProperties: false }),
+        Type.Object({ pickup_id: Type.String({ maxLength: 64 }) }, { additionalProperties: false }),
+      ],
+      { description: 'A stop of this round.' },
+    ),
+    to_round_id: Type.String({ maxLength: 100, description: 'Another round of the same day.' }),
+    position: Type.Optional(
+      Type.Integer({
+        format: 'int32',
+        minimum: 1,
+        maximum: INT32_MAX,
+        description: 'Its place there, 1-based (default: last).',
+      }),
+    ),
+    version: Version('round’s'),
+    to_version: Version('other round’s'),
+  },
+  { additionalProperties: false },
+);
 
 export const RoundIdParams = Type.Object({
   roundId: Type.String({ maxLength: 100, description: 'The round id, e.g. `rnd_5b1e0c9d3a7f2e64`.' }),
@@ -140,7 +265,17 @@ const StopInputSchema = Type.Union(
 );
 
 export const StopsBody = Type.Object(
-  { stops: Type.Array(StopInputSchema, { maxItems: 1000 }) },
+  {
+    stops: Type.Array(StopInputSchema, { maxItems: 1000 }),
+    version: Type.Optional(
+      Type.Integer({
+        format: 'int32',
+        minimum: 1,
+        maximum: INT32_MAX,
+        description: 'The round’s version the edit was made on (an older one: 409 `round_conflict`).',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -162,6 +297,13 @@ export const PlanBody = Type.Object(
     assign: Type.Optional(
       Type.Boolean({ description: 'Give each round without a courier to an enabled courier, round-robin.' }),
     ),
+    optimise: Type.Optional(
+      Type.Boolean({
+        description:
+          'Plan with the optimiser (docs/planning.md): the couriers’ shifts and vehicles, the stops’ places, amounts and windows. ' +
+          'Without it, the sort-code rounds.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -172,6 +314,7 @@ export const AssignBody = Type.Object(
       maxLength: 254,
       description: 'An enabled courier (id or e-mail); null unassigns.',
     }),
+    version: Type.Optional(Version('round’s')),
   },
   { additionalProperties: false },
 );

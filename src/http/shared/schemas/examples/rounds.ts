@@ -17,9 +17,17 @@ const ROUND = {
   name: 'PC-93',
   courier_id: 'cou_5b1e0c9d3a7f2e64',
   sort_codes: ['PC-93'],
+  version: 3,
+  vehicle_id: 'veh_0a1b2c3d4e5f6a7b',
+  planned_distance_m: 18450,
+  planned_duration_s: 4320,
+  planned_by: 'in-process',
   stops: [
     {
       position: 1,
+      pinned: false,
+      planned_arrival: '2026-11-24T13:05:00.000Z',
+      leg_distance_m: 4200,
       kind: 'pickup',
       pickup: {
         id: 'pck_5b1e0c9d3a7f2e64',
@@ -32,6 +40,9 @@ const ROUND = {
     },
     {
       position: 2,
+      pinned: true,
+      planned_arrival: '2026-11-24T13:31:00.000Z',
+      leg_distance_m: 1850,
       kind: 'delivery',
       order: {
         tracking_ref: 'DLV-9F3H7K2MXQ',
@@ -50,6 +61,17 @@ const ROUND = {
       },
     },
   ],
+};
+
+const ROUND_CONFLICT = {
+  stale: {
+    summary: 'The round changed since it was read (nothing written)',
+    value: errorExample(
+      'round_conflict',
+      'Round PC-93 changed since version 2 (it is at version 3): read it again, then redo the change.',
+      [{ field: 'version', message: 'is 2; the round is at version 3' }],
+    ),
+  },
 };
 
 const NO_ROUND = {
@@ -87,7 +109,66 @@ const STOP_REFUSALS: Partial<
   },
 };
 
+const HUB = {
+  id: 'hub_1a2b3c4d5e6f7a8b',
+  name: 'Hub Bastille',
+  address: '10 rue de la Roquette 75011 Paris',
+  lat: 48.8541,
+  lng: 2.3722,
+  created_at: '2026-11-20T08:00:00.000Z',
+};
+const VEHICLE = {
+  id: 'veh_0a1b2c3d4e5f6a7b',
+  name: 'Van 1',
+  kind: 'electric_van',
+  capacity_parcels: 120,
+  capacity_kg: 600,
+  hub_id: HUB.id,
+  disabled_at: null,
+  created_at: '2026-11-20T08:05:00.000Z',
+};
+const SHIFT = {
+  courier_id: 'cou_5b1e0c9d3a7f2e64',
+  date: '2026-11-24',
+  starts_at: '08:00',
+  ends_at: '16:00',
+  vehicle_id: VEHICLE.id,
+};
+const NEW_HUB = { name: HUB.name, address: HUB.address, lat: HUB.lat, lng: HUB.lng };
+const NEW_VEHICLE = {
+  name: 'Van 1',
+  kind: 'electric_van',
+  capacity_parcels: 120,
+  capacity_kg: 600,
+  hub: 'Hub Bastille',
+};
+
 export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
+  opsListHubs: { responses: { 200: { hubs: { summary: 'The hubs', value: { ok: true, hubs: [HUB] } } } } },
+  opsAddHub: {
+    request: { hub: { summary: 'A hub in Paris 11e', value: NEW_HUB } },
+    responses: { 201: { added: { summary: 'Added', value: { ok: true, hub: HUB } } } },
+  },
+  opsListVehicles: {
+    responses: { 200: { vehicles: { summary: 'The vehicles', value: { ok: true, vehicles: [VEHICLE] } } } },
+  },
+  opsAddVehicle: {
+    request: { van: { summary: 'An electric van', value: NEW_VEHICLE } },
+    responses: { 201: { added: { summary: 'Added', value: { ok: true, vehicle: VEHICLE } } } },
+  },
+  opsDisableVehicle: {
+    responses: {
+      200: {
+        disabled: {
+          summary: 'Out of service',
+          value: { ok: true, vehicle: { ...VEHICLE, disabled_at: '2026-11-25T18:00:00.000Z' } },
+        },
+      },
+    },
+  },
+  opsListShifts: {
+    responses: { 200: { shifts: { summary: 'The day’s shifts', value: { ok: true, shifts: [SHIFT] } } } },
+  },
   opsListCouriers: {
     responses: { 200: { list: { summary: 'The couriers', value: { ok: true, couriers: [COURIER] } } } },
   },
@@ -171,11 +252,69 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
     },
     unprocessable: STOP_REFUSALS,
   },
+  opsPinRoundStop: {
+    request: {
+      pin: {
+        summary: 'Pin a delivery to its round',
+        value: { stop: { tracking_ref: 'DLV-9F3H7K2MXQ' }, pinned: true, version: 3 },
+      },
+    },
+    responses: {
+      200: { pinned: { summary: 'Pinned', value: { ok: true, round: ROUND } } },
+      404: NO_ROUND,
+      409: ROUND_CONFLICT,
+    },
+  },
+  opsMoveRoundStop: {
+    request: {
+      move: {
+        summary: 'To the first place of another round',
+        value: {
+          stop: { tracking_ref: 'DLV-9F3H7K2MXQ' },
+          to_round_id: 'rnd_9c8b7a6f5e4d3c2b',
+          position: 1,
+          version: 3,
+          to_version: 5,
+        },
+      },
+    },
+    responses: {
+      200: {
+        moved: {
+          summary: 'Moved',
+          value: {
+            ok: true,
+            from: ROUND,
+            to: { ...ROUND, id: 'rnd_9c8b7a6f5e4d3c2b', name: 'Van 2', version: 6 },
+          },
+        },
+      },
+      404: NO_ROUND,
+      409: ROUND_CONFLICT,
+    },
+  },
+  opsSetShift: {
+    request: {
+      shift: {
+        summary: 'Léa drives Van 1 from 8 to 16',
+        value: {
+          courier_id: 'cou_5b1e0c9d3a7f2e64',
+          date: '2026-11-24',
+          starts_at: '08:00',
+          ends_at: '16:00',
+          vehicle_id: 'Van 1',
+        },
+      },
+    },
+    responses: { 200: { set: { summary: 'Set', value: { ok: true, shift: SHIFT } } } },
+    unprocessable: { courier_disabled: STOP_REFUSALS.courier_disabled as Unprocessable },
+  },
   opsAssignRound: {
     request: { assign: { summary: 'Give it to a courier', value: { courier_id: 'cou_5b1e0c9d3a7f2e64' } } },
     responses: {
       200: { assigned: { summary: 'Assigned', value: { ok: true, round: ROUND } } },
       404: NO_ROUND,
+      409: ROUND_CONFLICT,
     },
     unprocessable: { courier_disabled: STOP_REFUSALS.courier_disabled as Unprocessable },
   },
@@ -189,6 +328,7 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
     responses: {
       200: { reordered: { summary: 'Reordered', value: { ok: true, round: ROUND } } },
       404: NO_ROUND,
+      409: ROUND_CONFLICT,
     },
     unprocessable: {
       already_on_round: STOP_REFUSALS.already_on_round!,
