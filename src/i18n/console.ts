@@ -226,8 +226,6 @@ const PAIRS = {
   'form.submit': ['Save', 'Enregistrer'],
 } as const satisfies Record<string, readonly [string, string]>;
 
-export type ConsoleKey = keyof typeof PAIRS;
-
 const WORDS: Record<string, Words> = Object.fromEntries(
   Object.entries(PAIRS).map(([key, [en, fr]]) => [key, { en, fr }]),
 );

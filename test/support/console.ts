@@ -5,7 +5,7 @@ import { Browser, csrfOf } from './account-browser.ts';
 import { codeFor, OPERATOR_PASSWORD, operatorEmail, TEST_ACTOR } from './operators.ts';
 
 /** The secret the console's enrolment page shows (base32). */
-export const secretOf = (body: string): string => {
+const secretOf = (body: string): string => {
   const match = body.match(/<code id="secret">([A-Z2-7]+)<\/code>/);
   if (!match) throw new Error(`no secret on the page:\n${body.slice(0, 800)}`);
   return match[1]!;

@@ -12,13 +12,13 @@ import type { ArrivalStore, RoundFacts, StoredArrival } from './ports.ts';
 import { estimateArrivals, type Leg } from './schedule.ts';
 
 /** How often a courier's phone may give its position, and how long positions are kept. */
-export const POSITION_EVERY_MS = 60 * 1000;
-export const POSITIONS_KEPT_MS = 48 * 60 * 60 * 1000;
+const POSITION_EVERY_MS = 60 * 1000;
+const POSITIONS_KEPT_MS = 48 * 60 * 60 * 1000;
 /** A position dated more than this from the server's clock is refused (a phone's clock gone wrong). */
 const POSITION_CLOCK_SKEW_MS = 10 * 60 * 1000;
 
 /** An order's arrival as the recipient's page and messages give it. */
-export interface ArrivalJson {
+interface ArrivalJson {
   eta: string;
   window_start: string;
   window_end: string;
@@ -26,7 +26,7 @@ export interface ArrivalJson {
 }
 
 /** Why a position was not kept (the app stops sending for a while, nothing is wrong). */
-export type PositionRefusal = 'not_sharing' | 'no_round_in_progress' | 'too_soon';
+type PositionRefusal = 'not_sharing' | 'no_round_in_progress' | 'too_soon';
 
 /**
  * Arrival times (SPEC §11, docs/arrival-times.md): each delivery of a round that has left gets an
@@ -311,7 +311,7 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
 }
 
 /** What the recipient and the brand see of an arrival: never a position, never another stop. */
-export function arrivalJson(a: StoredArrival): ArrivalJson {
+function arrivalJson(a: StoredArrival): ArrivalJson {
   return {
     eta: iso(a.eta),
     window_start: iso(a.windowStart),

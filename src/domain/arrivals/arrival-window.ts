@@ -8,9 +8,9 @@
  */
 const QUARTER_HOUR_MS = 15 * 60 * 1000;
 const LEAD_MS = 30 * 60 * 1000;
-export const WINDOW_MS = 2 * 60 * 60 * 1000;
+const WINDOW_MS = 2 * 60 * 60 * 1000;
 /** How far the estimate must move before the recipient is told another window (`order.eta_changed`). */
-export const WINDOW_MOVE_MS = 30 * 60 * 1000;
+const WINDOW_MOVE_MS = 30 * 60 * 1000;
 
 export interface ArrivalWindow {
   start: Date;

@@ -28,7 +28,7 @@ export interface StoredArrival {
 }
 
 /** A courier position as the phone sends it, checked. */
-export interface CourierPosition {
+interface CourierPosition {
   courierId: string;
   roundId: string;
   point: GeoPoint;

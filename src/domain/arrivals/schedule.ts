@@ -49,7 +49,7 @@ const seconds = (ms: number) => ms / 1000;
 const plus = (at: Date, s: number) => new Date(at.getTime() + Math.round(s * 1000));
 
 /** The plan as it stood at the departure: each stop's arrival, in seconds after it. */
-export function plannedOffsets(progress: RoundProgress, leg: Leg): number[] {
+function plannedOffsets(progress: RoundProgress, leg: Leg): number[] {
   const offsets: number[] = [];
   let t = 0;
   let at: GeoPoint | null = progress.hub;

@@ -15,7 +15,7 @@ export interface BoardPickup {
   missing: number;
 }
 
-export interface BoardRound {
+interface BoardRound {
   id: string;
   name: string;
   courierName: string | null;
@@ -28,7 +28,7 @@ export interface BoardRound {
   late: number;
 }
 
-export interface BoardCourier {
+interface BoardCourier {
   id: string;
   name: string;
   rounds: string[];
@@ -38,7 +38,7 @@ export interface BoardCourier {
   lastScanResult: string | null;
 }
 
-export interface BoardCounters {
+interface BoardCounters {
   deliveryStops: number;
   delivered: number;
   failedAttempts: number;

@@ -3,28 +3,28 @@
  * the month's invoices across brands. Read models only: every change goes through the services.
  */
 
-export interface FailedAttemptException {
+interface FailedAttemptException {
   trackingRef: string;
   brandName: string;
   reason: string | null;
   since: Date;
 }
 
-export interface MissingParcelsException {
+interface MissingParcelsException {
   pickupId: string;
   brandName: string;
   date: string;
   missingRefs: string[];
 }
 
-export interface FlaggedAddressException {
+interface FlaggedAddressException {
   trackingRef: string;
   brandName: string;
   /** The address checks' warning codes (never the address itself). */
   warnings: string[];
 }
 
-export interface BouncedNotificationException {
+interface BouncedNotificationException {
   trackingRef: string;
   channel: string;
   step: string;
@@ -32,7 +32,7 @@ export interface BouncedNotificationException {
   at: Date;
 }
 
-export interface FailingWebhookException {
+interface FailingWebhookException {
   endpointId: string;
   brandId: string;
   brandName: string;
@@ -42,7 +42,7 @@ export interface FailingWebhookException {
   reason: string | null;
 }
 
-export interface Exceptions {
+interface Exceptions {
   failedAttempts: FailedAttemptException[];
   missingParcels: MissingParcelsException[];
   flaggedAddresses: FlaggedAddressException[];
@@ -61,7 +61,7 @@ export interface FoundOrder {
 
 export type SearchKind = 'tracking_ref' | 'email' | 'phone' | 'brand_reference';
 
-export interface MonthInvoice {
+interface MonthInvoice {
   id: string;
   brandId: string;
   brandName: string;

@@ -48,7 +48,7 @@ export interface OrderEmission {
 }
 
 /** The default distance of one delivery stop (level 1). */
-export const defaultStopDistanceM = (zone: PricingZone | null, service: ServiceCode): number =>
+const defaultStopDistanceM = (zone: PricingZone | null, service: ServiceCode): number =>
   DEFAULT_STOP_DISTANCE_M[service][zone ?? FALLBACK_ZONE];
 
 /** The round's distance: its own, else the default per delivery stop summed. */
@@ -87,7 +87,7 @@ export function allocate(total: number, weights: readonly number[]): number[] {
 }
 
 /** The round's CO₂e, grams, unrounded: distance (km) × the vehicle's factor (g/km). */
-export const roundGrams = (leg: RoundLeg): number =>
+const roundGrams = (leg: RoundLeg): number =>
   (roundDistanceM(leg) / 1000) * gramsPerKm(leg.vehicle ?? DEFAULT_VEHICLE);
 
 /**

@@ -24,7 +24,7 @@ interface EnergyFactor {
 }
 
 /** The energies' factors. */
-export const ENERGY_FACTORS = {
+const ENERGY_FACTORS = {
   // Gazole routier B7 (7 % biodiesel), upstream 0.66 + combustion 2.50 kg CO₂e/l.
   diesel_b7: {
     unit: 'l',
@@ -48,7 +48,7 @@ interface VehicleFactor {
 }
 
 /** What each vehicle kind uses per 100 km. */
-export const VEHICLE_FACTORS: Readonly<Record<VehicleKind, VehicleFactor>> = {
+const VEHICLE_FACTORS: Readonly<Record<VehicleKind, VehicleFactor>> = {
   van: {
     energy: 'diesel_b7',
     per100Km: 10,

@@ -7,15 +7,13 @@ import { orderEmission } from './allocation.ts';
 import { EMISSION_METHOD, EMISSION_METHOD_TEXT } from './emission-method.ts';
 import type { EmissionStatement, EmissionStore, RoundDistances } from './ports.ts';
 
-export type { EmissionStatement } from './ports.ts';
-
 import { renderStatementPdf } from './statement-pdf.ts';
 
 /** The statuses whose order carries a figure: the parcel's transport is over. */
 const EMITTING: ReadonlySet<OrderStatus> = new Set(['delivered', 'returned']);
 
 /** The order's columns a delivery or return sets (order-fields.ts). */
-export type EmissionColumns = Pick<
+type EmissionColumns = Pick<
   Order,
   'co2eGrams' | 'co2eDataLevel' | 'co2eMethod' | 'co2eVehicle' | 'co2eDistanceM' | 'co2eAt'
 >;

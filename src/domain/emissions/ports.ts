@@ -17,7 +17,7 @@ export interface RoundDistances {
 }
 
 /** What is stored on the order (migration 0053). */
-export interface StoredEmission {
+interface StoredEmission {
   grams: number;
   dataLevel: DataLevel;
   method: string;

@@ -27,14 +27,14 @@ export interface FleetServiceDeps {
   clock: Clock;
 }
 
-export interface NewHub {
+interface NewHub {
   name: string;
   address: string;
   lat: number;
   lng: number;
 }
 
-export interface NewVehicle {
+interface NewVehicle {
   name: string;
   kind: string;
   capacityParcels: number;
@@ -43,7 +43,7 @@ export interface NewVehicle {
   hub: string;
 }
 
-export interface ShiftInput {
+interface ShiftInput {
   /** The courier's id or e-mail. */
   courier: string;
   date: string;

@@ -65,7 +65,7 @@ export function deliveryLocationOf(order: Order): DeliveryLocation | null {
 }
 
 /** An order's greenhouse gases as the API shows them (SPEC §14). */
-export interface OrderCo2e {
+interface OrderCo2e {
   grams: number;
   /** The decree's data level: 1 default values … 4 measured. */
   data_level: DataLevel;
@@ -76,7 +76,7 @@ export interface OrderCo2e {
 }
 
 /** The order's `co2e`: null unless its figure is set (delivered or returned). */
-export function co2eOf(order: Order): OrderCo2e | null {
+function co2eOf(order: Order): OrderCo2e | null {
   const { co2eGrams: grams, co2eDataLevel: level, co2eMethod: method, co2eVehicle: vehicle } = order;
   if (grams === null || level === null || method === null || vehicle === null) return null;
   return { grams, data_level: level, method, vehicle };

@@ -23,7 +23,7 @@ import type {
 import { type StopRef, stopKey } from './round.ts';
 
 /** Time at the door: a delivery (ring, hand over, scan, proof), a pickup (count, scan, load). */
-export const SERVICE_SECONDS = { delivery: 180, pickup: 600 } as const;
+const SERVICE_SECONDS = { delivery: 180, pickup: 600 } as const;
 
 export interface PlanningStop {
   stop: StopRef;

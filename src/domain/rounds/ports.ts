@@ -26,7 +26,7 @@ interface StopPlanFacts {
 }
 
 /** The day's stops as the optimiser needs them: where, how much, when. */
-export interface PlanningStops {
+interface PlanningStops {
   deliveries: {
     orderId: string;
     trackingRef: string;

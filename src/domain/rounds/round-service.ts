@@ -122,7 +122,7 @@ type CourierStopJson =
 type CourierRoundJson = Pick<RoundJson, 'id' | 'name' | 'sort_codes'> & { stops: CourierStopJson[] };
 
 /** A stop the optimiser could not place, and why (docs/planning.md). */
-export interface UnplacedJson {
+interface UnplacedJson {
   kind: 'pickup' | 'delivery';
   /** The order's, for a delivery; the pickup's id, for a pickup. */
   tracking_ref?: string;
@@ -131,7 +131,7 @@ export interface UnplacedJson {
 }
 
 /** An optimised day: its rounds, the stops left out, the totals. */
-export interface OptimisedDayJson {
+interface OptimisedDayJson {
   date: string;
   engine: string;
   rounds: RoundJson[];

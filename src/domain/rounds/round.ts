@@ -7,7 +7,7 @@
  * What the optimiser planned of a stop, and the operator's pin (issue 37): absent on a stop planned
  * by sort code or by hand (no arrival, no leg), unpinned.
  */
-export interface StopPlan {
+interface StopPlan {
   /** Re-optimising keeps it on its round, in its order among the round's pins. */
   pinned?: boolean;
   /** When the courier is planned at the door. */

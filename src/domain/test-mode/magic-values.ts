@@ -6,7 +6,7 @@ import { MailError, type RecipientMailer, SmsError, type SmsSender } from '../re
  * their integration must handle. Only test orders reach this outbox; a live order's values are
  * never interpreted.
  */
-export const MAGIC_VALUES = {
+const MAGIC_VALUES = {
   /** An SMS to this number is refused as an unreachable handset (Twilio's 30003 in spirit). */
   bouncingPhone: '+33600000013',
   /** A message to this address is refused as an unknown mailbox (`550 5.1.1`). */

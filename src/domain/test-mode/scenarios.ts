@@ -1,5 +1,15 @@
 import { AppError, invalidField } from '../../errors.ts';
-import type { SimulatedStep } from './simulation.ts';
+
+/** The steps a test order can be moved to (`POST /orders/{trackingRef}/simulate`), in street order. */
+export const SIMULATED_STEPS = [
+  'picked_up',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'failed_attempt',
+  'returned',
+] as const;
+export type SimulatedStep = (typeof SIMULATED_STEPS)[number];
 
 /**
  * The scenarios a test order can play from its creation (extension `test_scenario`), one step per

@@ -6,21 +6,14 @@ import type { RowWithMove } from '../orders/ports.ts';
 import { canTransition, type OrderStatus } from '../orders/state-machine.ts';
 import { type DoorAttempt, FAILURE_REASONS, type FailureReason, type NewAttempt } from '../scans/ports.ts';
 import type { Clock } from '../shared/clock.ts';
-import { isScenario, SCENARIOS, type Scenario } from './scenarios.ts';
+import { isScenario, SCENARIOS, type Scenario, SIMULATED_STEPS, type SimulatedStep } from './scenarios.ts';
+
+export { SIMULATED_STEPS };
 
 /** The street's steps a test order can be moved to, as a courier's scans would move it. */
-export const SIMULATED_STEPS = [
-  'picked_up',
-  'in_transit',
-  'out_for_delivery',
-  'delivered',
-  'failed_attempt',
-  'returned',
-] as const;
-export type SimulatedStep = (typeof SIMULATED_STEPS)[number];
 
 /** Who received a simulated delivery: the sample proof of delivery's name (a proof a courier may give). */
-export const SAMPLE_RECEIVER = 'Test recipient (simulated)';
+const SAMPLE_RECEIVER = 'Test recipient (simulated)';
 
 const isStep = (value: string): value is SimulatedStep =>
   (SIMULATED_STEPS as readonly string[]).includes(value);

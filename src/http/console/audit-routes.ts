@@ -7,7 +7,7 @@ import { isAppError } from '../../errors.ts';
 import { query } from '../account/form.ts';
 import { html } from '../shared/html.ts';
 import { needs, sendPage } from './context.ts';
-import type { ConsoleRouteDeps } from './index.ts';
+import type { ConsoleRouteDeps } from './route-deps.ts';
 import { CONSOLE_PATH, type ConsoleContext, errorNote, layout, when } from './views/layout.ts';
 
 const FILTERS = ['actor', 'order', 'since', 'action'] as const;

@@ -4,7 +4,7 @@ import { clientIp, text } from '../account/form.ts';
 import { html } from '../shared/html.ts';
 import { type ConsoleContextOf, needs, OPEN, sendPage } from './context.ts';
 import { CONSOLE_SESSION_COOKIE, setConsoleSession } from './cookies.ts';
-import type { ConsoleRouteDeps } from './index.ts';
+import type { ConsoleRouteDeps } from './route-deps.ts';
 import { CONSOLE_PATH, type ConsoleContext, csrfField, errorNote, homeOf, layout } from './views/layout.ts';
 
 function signInPage(ctx: ConsoleContext, options: { email?: string; error?: string; note?: string } = {}) {

@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OpsScope } from '../../domain/operators/scopes.ts';
 import type { ConsoleRequirement } from '../shared/plugins/auth.ts';
 import type { ConsoleContext } from './views/layout.ts';
 
@@ -20,5 +19,3 @@ export const OPEN = { config: { auth: 'none' as const }, schema: { hide: true } 
 
 export const sendPage = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
-
-export type { OpsScope };

@@ -9,7 +9,7 @@ export const CONSOLE_CSRF_COOKIE = 'dlv_console_csrf';
 export const CONSOLE_LANG_COOKIE = 'dlv_console_lang';
 
 /** `Secure` when the service is published over https or this request came over https. */
-export function consoleCookieOptions(request: FastifyRequest, publicBaseUrl: string | null) {
+function consoleCookieOptions(request: FastifyRequest, publicBaseUrl: string | null) {
   return {
     path: CONSOLE_PATH,
     httpOnly: true,

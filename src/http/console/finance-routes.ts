@@ -6,7 +6,7 @@ import { query, text } from '../account/form.ts';
 import { authorOf } from '../shared/author.ts';
 import { html, type SafeHtml } from '../shared/html.ts';
 import { needs, sendPage } from './context.ts';
-import type { ConsoleRouteDeps } from './index.ts';
+import type { ConsoleRouteDeps } from './route-deps.ts';
 import {
   CONSOLE_PATH,
   type ConsoleContext,

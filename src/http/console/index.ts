@@ -3,7 +3,6 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
-import type { Deps } from '../../deps.ts';
 import { ROLE_SCOPES } from '../../domain/operators/scopes.ts';
 import { AppError, isAppError } from '../../errors.ts';
 import { consoleTranslate } from '../../i18n/console.ts';
@@ -26,6 +25,7 @@ import {
 import { exceptionRoutes } from './exception-routes.ts';
 import { financeRoutes } from './finance-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
+import type { ConsoleDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { todayRoutes } from './today-routes.ts';
 import { CONSOLE_PATH, type ConsoleContext, homeOf, messagePage } from './views/layout.ts';
@@ -50,23 +50,7 @@ const STATIC: Record<string, { type: string; body: Buffer }> = {
   },
 };
 
-export class ConsoleCsrfError extends Error {}
-
-/** What the console uses: the same services as the operations API. */
-export type ConsoleDeps = Pick<
-  Deps,
-  | 'config'
-  | 'pool'
-  | 'clock'
-  | 'operators'
-  | 'operatorSessions'
-  | 'opsTokens'
-  | 'audit'
-  | 'brands'
-  | 'apiKeys'
-  | 'invoices'
-  | 'orders'
->;
+class ConsoleCsrfError extends Error {}
 
 const requirementOf = (request: FastifyRequest): ConsoleRequirement | null => {
   const auth = request.routeOptions.config.auth;
@@ -213,12 +197,6 @@ export function consoleArea(deps: ConsoleDeps) {
     app.addHook('onClose', async () => watcher.close());
   };
 }
-
-export type ConsoleRouteDeps = ConsoleDeps & {
-  signer: ReturnType<typeof cookieSigner>;
-  context: (request: FastifyRequest, reply: FastifyReply) => Promise<ConsoleContext>;
-  watcher: ReturnType<typeof boardWatcher>;
-};
 
 function describe(error: FastifyError): { status: number; message: string; title: string } {
   if (error instanceof ConsoleCsrfError) return { status: 403, message: 'error.csrf', title: 'error.title' };

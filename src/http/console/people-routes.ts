@@ -6,7 +6,7 @@ import { list, text } from '../account/form.ts';
 import { html, type SafeHtml } from '../shared/html.ts';
 import { actedBy, requireOperator } from '../shared/operator-requirements.ts';
 import { needs, sendPage } from './context.ts';
-import type { ConsoleRouteDeps } from './index.ts';
+import type { ConsoleRouteDeps } from './route-deps.ts';
 import {
   CONSOLE_PATH,
   type ConsoleContext,

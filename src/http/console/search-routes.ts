@@ -7,7 +7,7 @@ import { query } from '../account/form.ts';
 import { authorOf } from '../shared/author.ts';
 import { html } from '../shared/html.ts';
 import { needs, sendPage } from './context.ts';
-import type { ConsoleRouteDeps } from './index.ts';
+import type { ConsoleRouteDeps } from './route-deps.ts';
 import { CONSOLE_PATH, errorNote, layout, may, when } from './views/layout.ts';
 
 /** Search by tracking reference, brand reference, recipient phone or e-mail (the last two audited). */

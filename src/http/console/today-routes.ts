@@ -4,14 +4,14 @@ import { parisToday } from '../../domain/calendar/paris-time.ts';
 import { type Board, pickupIsLate } from '../../domain/console/board.ts';
 import { html, type SafeHtml } from '../shared/html.ts';
 import { needs, sendPage } from './context.ts';
-import type { ConsoleRouteDeps } from './index.ts';
+import type { ConsoleRouteDeps } from './route-deps.ts';
 import { CONSOLE_PATH, type ConsoleContext, layout, timeOf } from './views/layout.ts';
 
 /** A stream is closed after this long; the browser reconnects at once, and the session is checked again. */
 const STREAM_MS = 10 * 60_000;
 const HEARTBEAT_MS = 15_000;
 
-export function boardFragment(ctx: ConsoleContext, board: Board): SafeHtml {
+function boardFragment(ctx: ConsoleContext, board: Board): SafeHtml {
   const { t } = ctx;
   const c = board.counters;
   const counter = (label: string, value: string | number, tone = '') =>

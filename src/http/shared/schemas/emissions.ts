@@ -17,7 +17,7 @@ const VehicleKindSchema = StringEnum(VEHICLE_KINDS, {
     '`van`: diesel light commercial vehicle; `electric_van`: electric, French grid; `cargo_bike`: electrically assisted, French grid; `on_foot`.',
 });
 
-export const Co2eSchema = Type.Object(
+const Co2eSchema = Type.Object(
   {
     grams: Type.Integer({
       format: 'int32',

@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Pool } from '../../db/pool.ts';
+import type { ApiKeyService } from '../../domain/api-keys/api-key-service.ts';
+import type { AuditLog } from '../../domain/audit/audit-log.ts';
+import type { BrandService } from '../../domain/brands/brand-service.ts';
+import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
+import type { OperatorService } from '../../domain/operators/operator-service.ts';
+import type { OperatorSessions } from '../../domain/operators/operator-sessions.ts';
+import type { OpsTokenService } from '../../domain/operators/ops-token-service.ts';
+import type { OrderService } from '../../domain/orders/order-service.ts';
+import type { Clock } from '../../domain/shared/clock.ts';
+import type { cookieSigner } from '../account/session-cookies.ts';
+import type { boardWatcher } from './board-watcher.ts';
+import type { ConsoleContext } from './views/layout.ts';
+
+/** What the console uses: the same services as the operations API. */
+export interface ConsoleDeps {
+  config: Config;
+  pool: Pool;
+  clock: Clock;
+  operators: OperatorService;
+  operatorSessions: OperatorSessions;
+  opsTokens: OpsTokenService;
+  audit: AuditLog;
+  brands: BrandService;
+  apiKeys: ApiKeyService;
+  invoices: InvoiceService;
+  orders: OrderService;
+}
+
+/** What each page module of the console is given: the services, the cookie signer, the page context. */
+export type ConsoleRouteDeps = ConsoleDeps & {
+  signer: ReturnType<typeof cookieSigner>;
+  context: (request: FastifyRequest, reply: FastifyReply) => Promise<ConsoleContext>;
+  watcher: ReturnType<typeof boardWatcher>;
+};
