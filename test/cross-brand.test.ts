@@ -56,13 +56,16 @@ const paramsOf = (url: string) => [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => 
 function brandRoutes(): RouteAuthInfo[] {
   // Account pages (a session, not a key) have their cross-brand checks in test/account-security.test.ts;
   // couriers' routes (a courier session, no brand at all) theirs in test/security.test.ts.
+  // Simulation is for test keys only: these live keys get 403 test_mode_only before any lookup,
+  // for any reference (nothing revealed); test keys' isolation is in test/test-mode.test.ts.
   return t.app.routeCatalog.filter(
     (r) =>
       r.auth !== 'none' &&
       r.auth !== 'ops' &&
       r.auth !== 'session' &&
       r.auth !== 'courier' &&
-      r.auth !== 'console',
+      r.auth !== 'console' &&
+      r.url !== `${API}/orders/:trackingRef/simulate`,
   );
 }
 

@@ -99,8 +99,11 @@ const stats = new Map<string, OperationStats>();
 
 let brand: TestBrand;
 let keys: Credentials;
+/** The same brand's test key (dlv_test_): simulation is for test orders only (docs/test-mode.md). */
+let testKeys: Credentials;
 const pools = {
   refs: [] as string[],
+  testRefs: [] as string[],
   otherBrandRefs: [] as string[],
   invoiceIds: [] as string[],
   otherBrandInvoiceIds: [] as string[],
@@ -131,6 +134,11 @@ beforeAll(async () => {
   const revoked = await t.deps.apiKeys.create({ brandId: brand.brandId, scopes: [...SCOPES] }, testOperator);
   await t.deps.apiKeys.revoke(revoked.id, testOperator);
   keys = { valid: brand.key, revoked: revoked.key, withoutScope };
+  const testKey = await t.deps.apiKeys.create(
+    { brandId: brand.brandId, scopes: [...SCOPES], test: true },
+    testOperator,
+  );
+  testKeys = { ...keys, valid: testKey.key };
 
   const context = { id: brand.brandId, defaultPickupAddress: '5 rue du Dépôt 93200 Saint-Denis' };
   const create = async (body: object) =>
@@ -187,6 +195,17 @@ beforeAll(async () => {
   // The pickups the orders above joined, the brand's and the neighbour's.
   pools.pickupIds.push(...(await t.deps.pickups.list(brand.brandId, {})).map((p) => p.id));
   pools.otherBrandPickupIds.push(...(await t.deps.pickups.list(other.brandId, {})).map((p) => p.id));
+  // Test orders (the test key's), for the simulation: each moved along by the valid cases.
+  for (const address of seeds.IDF_ADDRESSES.slice(0, 6)) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/orders`,
+      headers: { authorization: `Bearer ${testKey.key}`, 'content-type': 'application/json' },
+      payload: { customer_email: 'seed@example.com', delivery_address: address },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    pools.testRefs.push(res.json().order.tracking_ref);
+  }
   expect(pools.pickupIds.length).toBeGreaterThan(0);
   expect(pools.invoiceIds.length).toBeGreaterThanOrEqual(1);
   expect(pools.orderCursors.length).toBeGreaterThan(0);
@@ -231,6 +250,9 @@ function harvest(res: LightMyRequestResponse): void {
 }
 
 /** Realistic values for the names this API uses; anything else is generated from its schema. */
+/** The keys an operation is fuzzed with: the test key where only test keys may go. */
+const credentialsFor = (op: Operation): Credentials => (op.id === 'simulateOrder' ? testKeys : keys);
+
 function hintsFor(op: Operation): Hints {
   const refs = () =>
     fc.oneof(
@@ -239,7 +261,22 @@ function hintsFor(op: Operation): Hints {
       { weight: 1, arbitrary: seeds.trackingRefLike },
     );
   return (location, name) => {
-    if (location === 'path' && name === 'trackingRef') return refs();
+    if (location === 'path' && name === 'trackingRef')
+      return op.id === 'simulateOrder'
+        ? fc.oneof(
+            { weight: 8, arbitrary: fc.constantFrom(...pools.testRefs) },
+            { weight: 1, arbitrary: fc.constantFrom(...pools.refs) },
+            { weight: 1, arbitrary: seeds.trackingRefLike },
+          )
+        : refs();
+    // A month the statement can be asked for: mostly recent ones (the invalid cases mutate it).
+    if (location === 'query' && name === 'period')
+      return fc
+        .tuple(fc.integer({ min: 2025, max: 2026 }), fc.integer({ min: 1, max: 12 }))
+        .map(([y, m]) => `${y}-${String(m).padStart(2, '0')}`);
+    // A scenario is for test keys: the live key's valid requests leave it out (test/test-mode.test.ts).
+    if (location === 'body' && name === 'test_scenario' && op.id !== 'simulateOrder')
+      return fc.constant(undefined);
     if (location === 'path' && name === 'id') {
       return fc.oneof(
         { weight: 6, arbitrary: fc.constantFrom(...pools.invoiceIds) },
@@ -384,12 +421,13 @@ describe('OpenAPI fuzzing', () => {
           ms: 0,
         };
         stats.set(op.id, s);
-        const ctx: CaseContext = { tk, hints: hintsFor(op), validKey: () => keys.valid, scopes: SCOPES };
+        const opKeys = credentialsFor(op);
+        const ctx: CaseContext = { tk, hints: hintsFor(op), validKey: () => opKeys.valid, scopes: SCOPES };
         const { arbitrary, mutations } = caseArbitrary(op, ctx);
         const started = performance.now();
         await fc.assert(
           fc.asyncProperty(arbitrary, async (c) => {
-            const options = injectOptions(API, op, c.spec, keys);
+            const options = injectOptions(API, op, c.spec, opKeys);
             const res = await t.app.inject(options);
             s.cases++;
             s[c.kind]++;
@@ -492,8 +530,9 @@ describe('OpenAPI fuzzing', () => {
         location === 'path' && name === 'trackingRef'
           ? fc.constantFrom(...editable)
           : pooled(location, name, schema);
-      const ctx: CaseContext = { tk, hints, validKey: () => keys.valid, scopes: SCOPES };
-      const base = await succeedingRequest(API, op, ctx, keys);
+      const opKeys = credentialsFor(op);
+      const ctx: CaseContext = { tk, hints, validKey: () => opKeys.valid, scopes: SCOPES };
+      const base = await succeedingRequest(API, op, ctx, opKeys);
       expect(base, `a request to ${op.id} that succeeds`).toBeDefined();
       for (const field of fields) {
         for (const text of EXTREME_NUMBER_TEXTS) {
@@ -503,7 +542,7 @@ describe('OpenAPI fuzzing', () => {
           const c: FuzzCase = admitted
             ? { kind: 'valid', label: 'extreme-number', spec: changed.spec, expect: [] }
             : { kind: 'invalid', label: 'extreme-number', spec: changed.spec, expect: [400] };
-          await expectAnswerKept(API, tk, op, c, keys);
+          await expectAnswerKept(API, tk, op, c, opKeys);
           tried.push(`${op.id} ${field.in}:${field.name}`);
         }
       }
@@ -536,15 +575,16 @@ describe('OpenAPI fuzzing', () => {
       for (const op of api.ops) {
         const fields = stringFieldsOf(api.toolkit, op);
         if (fields.length === 0) continue;
+        const credentials = api.prefix === API ? credentialsFor(op) : api.credentials;
         const ctx: CaseContext = {
           tk: api.toolkit,
           hints: hintsFor(op),
-          validKey: () => api.credentials.valid,
+          validKey: () => credentials.valid,
           scopes: SCOPES,
         };
         // One that succeeds if there is one: the random fuzzing may have deleted every subscription,
         // and a NUL must get its 400 wherever the request would have gone.
-        const base = (await succeedingRequest(api.prefix, op, ctx, api.credentials)) ?? {
+        const base = (await succeedingRequest(api.prefix, op, ctx, credentials)) ?? {
           ...fc.sample(validRequestArb(op, ctx), { numRuns: 1, seed: SEED })[0]!,
           auth: { kind: 'valid' as const },
         };

@@ -148,6 +148,13 @@ describe('test mode', () => {
     const bad = await simulate(test, testRef, { to: 'teleported' });
     expect(bad.statusCode).toBe(400);
     expect((await simulate(test, 'DLV-0000000000', { to: 'picked_up' })).statusCode).toBe(404);
+    // Another brand's test key: the same 404 as a reference that exists nowhere, the order unmoved.
+    const other = await brandWithTestKey();
+    const crossed = await simulate(other.test, testRef, { to: 'picked_up' });
+    expect(crossed.statusCode).toBe(404);
+    expect(crossed.data.error).toBe('not_found');
+    const own = await call(t.app, { method: 'GET', url: `${API}/orders/${testRef}`, headers: test.headers });
+    expect(own.data.order.status).toBe('pending');
   });
 
   it('drives a test order through every step; signed webhooks say livemode: false; live endpoints hear nothing', async () => {
@@ -263,9 +270,12 @@ describe('test mode', () => {
       const dir = await mkdtemp(join(tmpdir(), 'specimen-'));
       try {
         await writeFile(join(dir, 'label.pdf'), pdf.rawPayload);
-        const text = (await run('pdftotext', [join(dir, 'label.pdf'), '-'])).stdout;
-        expect(text).toContain('SPECIMEN');
-        expect(text).toContain('NOT FOR DELIVERY');
+        // Drawn corner to corner: a text extractor gives the rotated line a letter at a time.
+        const text = (await run('pdftotext', ['-raw', join(dir, 'label.pdf'), '-'])).stdout.replace(
+          /\s+/g,
+          '',
+        );
+        expect(text).toContain('SPECIMEN—NOTFORDELIVERY');
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -328,12 +328,16 @@ async function roundsJson(
 }
 
 /** What the trail keeps of a round: its courier and its stops (references, never the recipients' data). */
-const roundFields = (r: RoundJson) => ({
-  courier_id: r.courier_id,
-  vehicle_id: r.vehicle_id,
-  stops: r.stops.map(stopReference),
-  pinned: r.stops.filter((s) => s.pinned).map(stopReference),
-});
+const roundFields = (r: RoundJson) => {
+  const pinned = r.stops.filter((s) => s.pinned).map(stopReference);
+  // Pins only when there are some: a round never pinned records no empty list.
+  return {
+    courier_id: r.courier_id,
+    vehicle_id: r.vehicle_id,
+    stops: r.stops.map(stopReference),
+    ...(pinned.length > 0 && { pinned }),
+  };
+};
 const stopReference = (s: StopJson) => (s.kind === 'delivery' ? s.order.tracking_ref : s.pickup.id);
 const deliveryRefs = (r: RoundJson) =>
   r.stops.flatMap((s) => (s.kind === 'delivery' ? [s.order.tracking_ref] : []));
