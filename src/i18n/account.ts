@@ -856,6 +856,21 @@ const ACCOUNT = {
   'einvoiceStatus.refused': { en: 'Refused', fr: 'Refusée' },
   'einvoiceStatus.rejected': { en: 'Rejected by the platform', fr: 'Rejetée par la plateforme' },
   'einvoiceStatus.paid': { en: 'Payment reported', fr: 'Encaissement transmis' },
+  'nav.emissions': { en: 'Emissions', fr: 'Émissions' },
+  'emissions.title': { en: 'Greenhouse-gas emissions', fr: 'Émissions de gaz à effet de serre' },
+  'emissions.intro': {
+    en: 'The CO₂e of your orders delivered or returned each month (Code des transports, L1431-3), with the method. Download the month’s statement as a PDF or a spreadsheet.',
+    fr: 'Le CO₂e de vos commandes livrées ou retournées chaque mois (Code des transports, L1431-3), avec la méthode. Téléchargez l’information du mois en PDF ou en tableur.',
+  },
+  'emissions.none': {
+    en: 'No order delivered yet: the first month appears with the first delivery.',
+    fr: 'Aucune commande livrée pour l’instant : le premier mois apparaît avec la première livraison.',
+  },
+  'emissions.period': { en: 'Month', fr: 'Mois' },
+  'emissions.orders': { en: 'Orders', fr: 'Commandes' },
+  'emissions.total': { en: 'CO₂e', fr: 'CO₂e' },
+  'emissions.statement': { en: 'Statement', fr: 'Information' },
+  'orders.co2e': { en: 'CO₂e of the transport', fr: 'CO₂e du transport' },
   'invoiceStatus.draft': {
     en: 'Draft',
     fr: 'Brouillon',

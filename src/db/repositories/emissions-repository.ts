@@ -1,5 +1,10 @@
 import type { DataLevel } from '../../domain/emissions/allocation.ts';
-import type { EmissionStore, EmittingOrder, StatementRow } from '../../domain/emissions/ports.ts';
+import type {
+  EmissionStore,
+  EmittingOrder,
+  StatementMonth,
+  StatementRow,
+} from '../../domain/emissions/ports.ts';
 import type { Queryable } from '../pool.ts';
 import { storeJsonSql } from './order-sql.ts';
 
@@ -69,6 +74,21 @@ export function emissionsRepository(db: Queryable): EmissionStore {
           distanceM: Number(r.distance_m),
           grams: Number(r.grams),
         }),
+      );
+    },
+
+    async months(brandId, limit) {
+      // The month of the Paris wall clock, as the statement's bounds (billing-period.ts) are.
+      const { rows } = await db.query<{ period: string; orders: number; grams: string }>(
+        `SELECT to_char(o.co2e_at AT TIME ZONE 'Europe/Paris', 'YYYY-MM') AS period,
+            count(*)::integer AS orders, sum(o.co2e_grams) AS grams
+          FROM orders o
+          WHERE o.brand_id = $1 AND o.co2e_at IS NOT NULL AND o.co2e_grams IS NOT NULL
+          GROUP BY 1 ORDER BY 1 DESC LIMIT $2`,
+        [brandId, limit],
+      );
+      return rows.map(
+        (r): StatementMonth => ({ period: r.period, orders: r.orders, grams: Number(r.grams) }),
       );
     },
   };

@@ -1,5 +1,6 @@
 import type { InvoiceLine } from '../../domain/invoices/invoice-totals.ts';
 import type { InvoiceStore, IssuedInvoiceInput, StoredInvoice, Totals } from '../../domain/invoices/ports.ts';
+import { vatCents } from '../../domain/pricing/money.ts';
 import type { Queryable } from '../pool.ts';
 import { nextYearlySequence } from '../yearly-sequence.ts';
 
@@ -52,8 +53,10 @@ export type TotalsRow = { order_count: number; total_excl: number; vat: number; 
 export const totals = (r: TotalsRow): Totals => ({
   orderCount: r.order_count,
   totalExclTaxCents: r.total_excl,
-  vatCents: r.vat,
-  totalCents: r.total,
+  // EN 16931 BR-CO-17: the document's VAT is its one category's basis × rate, rounded once —
+  // not the sum of the lines' rounded VAT, which drifts over many lines (invoice-totals.ts).
+  vatCents: vatCents(Number(r.total_excl)),
+  totalCents: Number(r.total_excl) + vatCents(Number(r.total_excl)),
 });
 
 type InvoiceRow = TotalsRow & {

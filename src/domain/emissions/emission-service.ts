@@ -5,7 +5,7 @@ import type { Order } from '../orders/order-fields.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
 import { orderEmission } from './allocation.ts';
 import { EMISSION_METHOD, EMISSION_METHOD_TEXT } from './emission-method.ts';
-import type { EmissionStatement, EmissionStore, RoundDistances } from './ports.ts';
+import type { EmissionStatement, EmissionStore, RoundDistances, StatementMonth } from './ports.ts';
 
 import { renderStatementPdf } from './statement-pdf.ts';
 
@@ -27,6 +27,8 @@ export interface EmissionService {
   /** Computes again the figures of the orders delivered or returned in `period` (YYYY-MM). */
   recompute(period: string): Promise<{ orders: number }>;
   statement(brandId: string, period: string): Promise<EmissionStatement>;
+  /** The brand's months with a figure, newest first (the account area's list; five years at most). */
+  months(brandId: string): Promise<StatementMonth[]>;
   /** The statement as a PDF, for the brand `name`. */
   statementPdf(brand: { id: string; name: string }, period: string): Promise<Buffer>;
 }
@@ -89,6 +91,8 @@ export function emissionService(deps: {
         after = page[page.length - 1]!.id;
       }
     },
+
+    months: (brandId) => store.months(brandId, 60),
 
     async statementPdf(brand, period) {
       const statement = await service.statement(brand.id, period);

@@ -46,6 +46,14 @@ export interface StatementRow {
   grams: number;
 }
 
+/** One month of a brand's figures: the account area's list of statements. */
+export interface StatementMonth {
+  /** YYYY-MM, as a Paris wall clock reads the delivery or return. */
+  period: string;
+  orders: number;
+  grams: number;
+}
+
 export interface EmissionStore {
   /** Delivered and returned orders of [start, end) by delivery time, after `afterId`, by id. */
   emittingOrders(start: Date, end: Date, afterId: string | null, limit: number): Promise<EmittingOrder[]>;
@@ -53,6 +61,8 @@ export interface EmissionStore {
   record(orderId: string, emission: StoredEmission): Promise<void>;
   /** The brand's figures of [start, end) by vehicle kind and data level. */
   statement(brandId: string, start: Date, end: Date): Promise<StatementRow[]>;
+  /** The brand's months with a figure, newest first, at most `limit`. */
+  months(brandId: string, limit: number): Promise<StatementMonth[]>;
 }
 
 /** A brand's monthly GHG statement (SPEC §14). */

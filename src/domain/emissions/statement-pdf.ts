@@ -8,7 +8,7 @@ import {
   GREY,
   MARGIN,
 } from '../invoices/invoice-pdf-layout.ts';
-import type { SellerIdentity } from '../invoices/seller.ts';
+import { formatSiren, type SellerIdentity } from '../invoices/seller.ts';
 import type { EmissionStatement } from './ports.ts';
 
 const VEHICLE_NAMES: Record<string, string> = {
@@ -51,47 +51,71 @@ export async function renderStatementPdf(data: {
       doc.font(FONT_BOLD).fontSize(16).text('Information gaz à effet de serre (CO₂e)', MARGIN, MARGIN);
       doc.font(FONT).fontSize(10).fillColor(GREY);
       doc.text(`Prestations de transport de ${formatPeriodFr(s.period)} — ${data.brandName}`);
-      doc.text(`Prestataire : ${data.seller.name}`);
+      doc.text(`Prestataire : ${data.seller.name}, SIREN ${formatSiren(data.seller.siren)}`);
       doc.fillColor('black').moveDown();
       doc.font(FONT_BOLD).fontSize(12);
       doc.text(`Total : ${number(s.totals.grams / 1000, 3)} kg CO₂e`);
       doc.font(FONT).fontSize(10);
       doc.text(
-        `${s.totals.orders} livraisons, ${s.totals.parcels} colis, ${number(s.totals.distanceM / 1000, 3)} km (part des tournées)`,
+        `${s.totals.orders} livraisons, ${s.totals.parcels} colis, ${number(s.totals.distanceM / 1000, 1)} km (part des tournées)`,
       );
       doc.moveDown();
+      // Figures right-aligned under their heading, so their decimals line up.
       const columns = [
-        { title: 'Véhicule', x: 0, w: 170 },
-        { title: 'Niveau', x: 170, w: 45 },
-        { title: 'Livraisons', x: 215, w: 60 },
-        { title: 'Colis', x: 275, w: 50 },
-        { title: 'Distance (km)', x: 325, w: 80 },
-        { title: 'CO₂e (kg)', x: 405, w: width - 405 },
-      ];
+        { title: 'Véhicule', x: 0, w: 170, align: 'left' },
+        { title: 'Niveau', x: 170, w: 45, align: 'right' },
+        { title: 'Livraisons', x: 220, w: 60, align: 'right' },
+        { title: 'Colis', x: 285, w: 45, align: 'right' },
+        { title: 'Distance (km)', x: 335, w: 80, align: 'right' },
+        { title: 'CO₂e (kg)', x: 420, w: width - 420, align: 'right' },
+      ] as const;
+      const line = (cells: readonly string[], at: number) =>
+        cells.forEach((cell, i) => {
+          const c = columns[i]!;
+          doc.text(cell, MARGIN + c.x, at, { width: c.w, align: c.align, lineBreak: false });
+        });
       let y = doc.y;
       doc.font(FONT_BOLD);
-      for (const c of columns) doc.text(c.title, MARGIN + c.x, y, { width: c.w });
+      line(
+        columns.map((c) => c.title),
+        y,
+      );
       doc.font(FONT);
       y += 18;
       for (const r of s.rows) {
-        const cells = [
-          VEHICLE_NAMES[r.vehicle] ?? r.vehicle,
-          String(r.dataLevel),
-          String(r.orders),
-          String(r.parcels),
-          number(r.distanceM / 1000, 3),
-          number(r.grams / 1000, 3),
-        ];
-        cells.forEach((cell, i) => {
-          doc.text(cell, MARGIN + columns[i]!.x, y, { width: columns[i]!.w });
-        });
+        line(
+          [
+            VEHICLE_NAMES[r.vehicle] ?? r.vehicle,
+            String(r.dataLevel),
+            String(r.orders),
+            String(r.parcels),
+            number(r.distanceM / 1000, 1),
+            number(r.grams / 1000, 3),
+          ],
+          y,
+        );
         y += 15;
       }
       doc
-        .moveTo(MARGIN, y + 4)
-        .lineTo(MARGIN + width, y + 4)
+        .moveTo(MARGIN, y + 2)
+        .lineTo(MARGIN + width, y + 2)
         .strokeColor(GREY)
         .stroke();
+      y += 8;
+      doc.font(FONT_BOLD);
+      line(
+        [
+          'Total',
+          '',
+          String(s.totals.orders),
+          String(s.totals.parcels),
+          number(s.totals.distanceM / 1000, 1),
+          number(s.totals.grams / 1000, 3),
+        ],
+        y,
+      );
+      doc.font(FONT);
+      y += 15;
       doc.moveDown(2);
       doc.fontSize(8).fillColor(GREY);
       doc.text(s.methodText.split('\n').join('\n\n'), MARGIN, y + 20, { width });

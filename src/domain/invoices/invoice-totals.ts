@@ -43,18 +43,14 @@ export function lineFromOrder(order: BillableOrder): InvoiceLine {
 }
 
 /**
- * Rounding rule: VAT is rounded once per line, and every invoice total is the plain SUM of the line
- * amounts — VAT is never recomputed (re-rounded) on the invoice's total excl. tax. The invoice then
- * always equals the sum of what the brand saw per order, and total = excl + VAT holds to the cent.
+ * Rounding rule (EN 16931 BR-CO-17): each line shows its own VAT rounded to the cent (what the
+ * brand saw per order), but the document's VAT is computed once on the category's basis (the sum of
+ * the lines excl. tax × the rate, rounded once), as the e-invoice's breakdown must state it. Over
+ * many lines the two can differ by a few cents; the document's total is excl. + that VAT.
  */
 export function totalsOf(lines: readonly InvoiceLine[]): InvoiceTotals {
   let totalExclTaxCents = 0;
-  let vat = 0;
-  let totalCents = 0;
-  for (const line of lines) {
-    totalExclTaxCents += line.priceExclTaxCents;
-    vat += line.vatCents;
-    totalCents += line.priceCents;
-  }
-  return { orderCount: lines.length, totalExclTaxCents, vatCents: vat, totalCents };
+  for (const line of lines) totalExclTaxCents += line.priceExclTaxCents;
+  const vat = vatCents(totalExclTaxCents);
+  return { orderCount: lines.length, totalExclTaxCents, vatCents: vat, totalCents: totalExclTaxCents + vat };
 }

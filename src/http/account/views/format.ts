@@ -33,3 +33,7 @@ export const euros = (ctx: PageContext, cents: number | null) =>
 
 /** Euros of an order's JSON (already divided) back in cents for `euros`, exactly. */
 export const jsonEurosToCents = (value: number | null) => (value === null ? null : Math.round(value * 100));
+
+/** Grams as kilograms with three decimals ("1.234 kg CO₂e" / "1,234 kg CO₂e"), as the statement prints them. */
+export const kilograms = (ctx: PageContext, grams: number) =>
+  `${new Intl.NumberFormat(intlLocale(ctx), { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(grams / 1000)} kg CO₂e`;

@@ -28,6 +28,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
         <a href="/account/orders">${t('nav.orders')}</a>
         <a href="/account/pickups">${t('nav.pickups')}</a>
         <a href="/account/invoices">${t('nav.invoices')}</a>
+        <a href="/account/emissions">${t('nav.emissions')}</a>
         <a href="/account/rates">${t('nav.rates')}</a>
         ${canSeeWebhooks(ctx.user.role) ? html`<a href="/account/webhooks">${t('nav.webhooks')}</a>` : ''}
         <a href="/account/shops">${t('nav.shops')}</a>

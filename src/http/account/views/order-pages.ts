@@ -5,7 +5,7 @@ import { formatWeight } from '../../../domain/pricing/units.ts';
 import type { DeliveryAttempt } from '../../../domain/proofs/ports.ts';
 import type { RecipientNotification } from '../../../domain/recipients/notification-ports.ts';
 import { html } from '../../shared/html.ts';
-import { calendarDate, euros, jsonEurosToCents, parisDateTime } from './format.ts';
+import { calendarDate, euros, jsonEurosToCents, kilograms, parisDateTime } from './format.ts';
 import { csrfField, layout, type PageContext, successNote } from './layout.ts';
 import { recipientMessagesSection } from './recipient-messages.ts';
 
@@ -233,6 +233,7 @@ ${cancel}
     <dt>${t('orders.units')}</dt><dd>${t('orders.unitsValue', { quantity: String(o.quantity), unit: t(`unit.${o.unitType}`), weight: formatWeight(o.unitWeightGrams) })}</dd>
     <dt>${t('orders.price')}</dt><dd>${priced ? euros(ctx, o.priceCents) : t('orders.notPriced')}</dd>
     ${priced ? html`<dt>${t('orders.priceExcl')}</dt><dd>${euros(ctx, o.priceExclTaxCents)} (${t('orders.vat')} ${euros(ctx, o.vatCents)})</dd>` : ''}
+    ${o.co2eGrams === null ? '' : html`<dt>${t('orders.co2e')}</dt><dd>${kilograms(ctx, o.co2eGrams)}</dd>`}
     <dt>${t('orders.promised')}</dt><dd>${calendarDate(ctx, o.promisedDate)}</dd>
     <dt>${t('orders.created')}</dt><dd>${parisDateTime(ctx, o.createdAt)}</dd>
   </dl>
