@@ -102,6 +102,7 @@ import type { DoorAttempt, ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import { testOutbox } from './domain/test-mode/magic-values.ts';
 import { type SimulationService, simulationService } from './domain/test-mode/simulation.ts';
+import { type TestData, testDataService } from './domain/test-mode/test-data.ts';
 import type { DeliveryObserver } from './domain/webhooks/ports.ts';
 import {
   type WebhookDeliveryService,
@@ -168,6 +169,8 @@ interface Watcher {
  */
 /** Each platform's connector is there too, under its identifier (`deps.<platform>`; null when off). */
 export interface Deps extends CoreDeps, WiredConnectors {
+  /** The account area's test-data switch and its "delete all test data" (test mode). */
+  testData: TestData;
   accounts: AccountService;
   accountKeys: KeyManagement;
   team: TeamManagement;
@@ -707,6 +710,7 @@ export function createDeps(
     grids,
     webhooks: core.webhooks,
     webhookRequests: core.webhookRequests,
+    testData: testDataService({ testTwinId: brands.testTwinId, transact }),
     accounts,
     accountKeys,
     team,

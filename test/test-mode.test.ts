@@ -250,6 +250,24 @@ describe('test mode', () => {
     ]);
   });
 
+  it('creates an address_flagged test order with its address flagged and order.address_flagged written', async () => {
+    const { live, test } = await brandWithTestKey();
+    expect(
+      (await createOrder(t.app, live, { ...VALID_ORDER, test_scenario: 'address_flagged' })).statusCode,
+    ).toBe(403);
+    // Events are written for listeners only: a test endpoint listens (nothing is sent to it here).
+    await t.deps.webhooks.add({ brandId: test.brandId, url: 'https://93.184.216.34/hooks' }, testOperator);
+    const res = await createOrder(t.app, test, { ...VALID_ORDER, test_scenario: 'address_flagged' });
+    expect(res.statusCode).toBe(200);
+    const order = res.data.order as { address_warnings: { code: string }[]; status: string };
+    expect(order.address_warnings.map((w) => w.code)).toContain('address_uncertain');
+    expect(order.status).toBe('pending');
+    const { rows } = await t.pool.query(`SELECT type FROM outbox_events WHERE brand_id = $1 ORDER BY id`, [
+      test.brandId,
+    ]);
+    expect(rows.map((r) => r.type)).toContain('order.address_flagged');
+  });
+
   it("prints SPECIMEN across a test order's label, and a courier's scan of it is refused", async () => {
     const { test } = await brandWithTestKey();
     const ref = (await createOrder(t.app, test)).data.trackingRef as string;

@@ -32,6 +32,7 @@ import { roundsRepository } from './repositories/rounds-repository.ts';
 import { scansRepository } from './repositories/scans-repository.ts';
 import { sessionsRepository } from './repositories/sessions-repository.ts';
 import { teamInvitationsRepository } from './repositories/team-invitations-repository.ts';
+import { testDataRepository } from './repositories/test-data-repository.ts';
 import { usersRepository } from './repositories/users-repository.ts';
 import { webhookDeliveriesRepository } from './repositories/webhook-deliveries-repository.ts';
 import { webhookRequestsRepository } from './repositories/webhook-requests-repository.ts';
@@ -78,6 +79,7 @@ export function storesOn(db: Queryable): Stores {
     scans: scansRepository(db),
     sessions: sessionsRepository(db),
     teamInvitations: teamInvitationsRepository(db),
+    testData: testDataRepository(db),
     users: usersRepository(db),
     webhookDeliveries: webhookDeliveriesRepository(db),
     webhooks: webhooksRepository(db),

@@ -204,6 +204,32 @@ const ACCOUNT = {
     fr: 'Clé de test (dlv_test_…) : ses commandes sont des données de test, jamais enlevées, livrées ni facturées',
   },
   'keys.testBadge': { en: 'test', fr: 'test' },
+  'testData.banner': {
+    en: 'You are viewing test data: orders, keys and webhooks of test mode. Nothing here is collected, delivered or billed.',
+    fr: 'Vous consultez les données de test : commandes, clés et webhooks du mode test. Rien ici n’est enlevé, livré ni facturé.',
+  },
+  'testData.switch': { en: 'Data shown', fr: 'Données affichées' },
+  'testData.live': { en: 'Live data', fr: 'Données réelles' },
+  'testData.test': { en: 'Test data', fr: 'Données de test' },
+  'testData.delete': { en: 'Delete all test data', fr: 'Supprimer toutes les données de test' },
+  'testData.deleteTitle': { en: 'Delete all test data?', fr: 'Supprimer toutes les données de test ?' },
+  'testData.deleteWarning': {
+    en: 'All test orders (with their history, proofs and notifications), test webhook endpoints and their deliveries will be deleted for good. Your live data and your test keys are kept.',
+    fr: 'Toutes les commandes de test (avec leur historique, preuves et notifications), les webhooks de test et leurs envois seront définitivement supprimés. Vos données réelles et vos clés de test sont conservées.',
+  },
+  'testData.deleteConfirm': {
+    en: 'Yes, delete all test data',
+    fr: 'Oui, supprimer toutes les données de test',
+  },
+  'testData.keep': { en: 'Keep my test data', fr: 'Garder mes données de test' },
+  'testData.deleted': {
+    en: 'Test data deleted: {orders} orders, {endpoints} webhook endpoints, {deliveries} webhook deliveries.',
+    fr: 'Données de test supprimées : {orders} commandes, {endpoints} webhooks, {deliveries} envois de webhooks.',
+  },
+  'testData.readOnly': {
+    en: 'Your role cannot delete test data: ask an owner or a developer.',
+    fr: 'Votre rôle ne permet pas de supprimer les données de test : demandez à un propriétaire ou un développeur.',
+  },
   'keys.scopes': {
     en: 'Scopes',
     fr: 'Droits',

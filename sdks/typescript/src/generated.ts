@@ -666,7 +666,7 @@ export type CreateOrderBody = {
   unit_weight?: string | number | null;
   reference?: string | null;
   /** **Extension.** Test keys only (a live key: 403 `test_mode_only`): the test order then plays this scenario by itself, one step every few seconds (TEST_MODE_STEP_MS), with the events, webhooks and no... */
-  test_scenario?: "happy_path" | "failed_then_delivered" | "returned" | "cancelled_by_carrier";
+  test_scenario?: "happy_path" | "failed_then_delivered" | "returned" | "cancelled_by_carrier" | "address_flagged";
   delivery_lat?: number | null;
   delivery_lng?: number | null;
 };

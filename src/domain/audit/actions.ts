@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'brand.created',
   'brand.settings_changed',
   'brand.disabled',
+  'test_data.deleted',
   // Reserved: no surface re-sends a notification yet (the operator's console will).
   'notification.resent',
   'recipient.searched',

@@ -30,6 +30,8 @@ export interface OrderInput {
   quantity?: number | null;
   unit_weight?: string | number | null;
   reference?: string | null;
+  /** Test orders only (checked by the route: test-mode/scenarios.ts). */
+  test_scenario?: string;
   /** The delivery's point (WGS 84), when the brand knows it: both or neither (SPEC §11). */
   delivery_lat?: number | null;
   delivery_lng?: number | null;

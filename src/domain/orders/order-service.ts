@@ -10,9 +10,10 @@ import { creditCancelledOrder, rebillRepricedOrder } from '../invoices/credit-no
 import type { StoredCreditNote } from '../invoices/ports.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import { type PickupKey, pickupKeyFor } from '../pickups/pickup-day.ts';
+import { UNCERTAIN_BELOW } from '../places/address-check.ts';
 import { parseBrandPoint } from '../places/coordinates.ts';
 import type { PlacedAddress, PlaceService } from '../places/place-service.ts';
-import { type AddressWarning, isAddressFlag, sameWarnings } from '../places/warnings.ts';
+import { type AddressWarning, addressWarning, isAddressFlag, sameWarnings } from '../places/warnings.ts';
 import { requirePrice } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -451,13 +452,25 @@ export function orderService(deps: {
       const delivery =
         v.deliveryAddress && place ? await priceDelivery(brand.id, v.deliveryAddress, place, v, now) : null;
       // Placed once it is priced (a geocoder is asked only for an order that will be created).
-      const placed =
+      const located =
         v.deliveryAddress && place
           ? placeColumns(await deps.places.placeDelivery(v.deliveryAddress, place, v.deliveryPoint), now)
           : NOT_PLACED;
+      const livemode = brand.livemode ?? true;
+      // Test mode's `address_flagged` scenario: the geocoder's "matched loosely" flag, raised on the
+      // same path as a real one (the order's warnings, `order.address_flagged` in its insert).
+      const placed =
+        !livemode && input.test_scenario === 'address_flagged' && v.deliveryAddress && place
+          ? {
+              ...located,
+              addressWarnings: [
+                ...located.addressWarnings.filter((w) => w.code !== 'address_uncertain'),
+                addressWarning.uncertain(0, UNCERTAIN_BELOW, null),
+              ],
+            }
+          : located;
       const listeners = await outbox.jobsFor(brand.id, 'order.created');
       const flaggedListeners = await flaggedListenersFor(brand.id, placed.addressWarnings);
-      const livemode = brand.livemode ?? true;
       // A collectable order joins its pickup in its own INSERT (order-inserts.ts); a test order
       // never does: nobody comes to collect it.
       const pickupId =

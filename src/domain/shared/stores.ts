@@ -14,6 +14,7 @@ import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
 import type { RoundStore } from '../rounds/ports.ts';
 import type { ScanStore } from '../scans/ports.ts';
+import type { TestDataStore } from '../test-mode/test-data.ts';
 import type {
   WebhookDeliveryStore,
   WebhookRequestStore,
@@ -55,6 +56,8 @@ export interface Stores {
   scans: ScanStore;
   sessions: SessionStore;
   teamInvitations: TeamInvitationStore;
+  /** A brand's test data, deleted from the account area (test mode). */
+  testData: TestDataStore;
   users: UserStore;
   webhookDeliveries: WebhookDeliveryStore;
   webhooks: WebhookStore;

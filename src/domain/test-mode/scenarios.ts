@@ -38,6 +38,9 @@ export const SCENARIOS = {
     'failed_attempt',
   ],
   cancelled_by_carrier: ['cancelled'],
+  // No step: the order is created with its address flagged (orders/order-service.ts, `prepare`),
+  // `order.address_flagged` sent with its creation; correcting it with PATCH checks it again.
+  address_flagged: [],
 } as const satisfies Record<string, readonly (SimulatedStep | 'cancelled')[]>;
 export type Scenario = keyof typeof SCENARIOS;
 export const SCENARIO_NAMES = Object.keys(SCENARIOS) as Scenario[];

@@ -71,6 +71,8 @@ export function simulationService(deps: {
 }): SimulationService {
   return {
     async startScenario(order, scenario) {
+      // A scenario played at creation only (address_flagged) has no step to enqueue.
+      if (SCENARIOS[scenario].length === 0) return;
       await deps.enqueueStep(
         { trackingRef: order.trackingRef, brandId: order.brandId, scenario, step: 0 },
         new Date(deps.clock().getTime() + deps.stepMs),

@@ -22,6 +22,7 @@ import type { RateService } from '../../domain/rates/rate-service.ts';
 import type { RecipientNotifications } from '../../domain/recipients/notification-service.ts';
 import type { RecipientSettingsService } from '../../domain/recipients/settings-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
+import type { TestData } from '../../domain/test-mode/test-data.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
@@ -53,6 +54,7 @@ import {
 } from './session-cookies.ts';
 import { shopRoutes } from './shop-routes.ts';
 import { teamRoutes } from './team-routes.ts';
+import { isTestView, testDataRoutes } from './test-data-routes.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { translate } from './words.ts';
@@ -95,6 +97,7 @@ interface AccountAreaContext extends WiredConnectors {
   subscriptions: WebhookSubscriptions;
   connections: ConnectionsService;
   recipientSettings: RecipientSettingsService;
+  testData: TestData;
 }
 
 /**
@@ -159,6 +162,8 @@ export function accountArea(deps: AccountAreaContext) {
         t: translate(request.locale),
         switchHref: `${url.pathname}${url.search}`,
         user,
+        // Test mode's data on the orders, keys and webhooks pages (test-data.ts reads the same flag).
+        testMode: user !== null && isTestView(request),
         csrf:
           request.principal?.kind === 'user'
             ? request.principal.session.record.csrfToken
@@ -203,6 +208,7 @@ export function accountArea(deps: AccountAreaContext) {
     ratesRoutes(account, deps, { context });
     webhookRoutes(account, deps, { context });
     companyRoutes(account, deps, { context });
+    testDataRoutes(account, deps, { context });
     keyRollRoutes(account, deps, { signer, context });
     teamRoutes(account, deps, { context });
     shopRoutes(account, deps, { signer, context });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { AccountService } from '../../domain/accounts/account-service.ts';
 import type { KeyManagement } from '../../domain/accounts/key-management.ts';
+import { isTestKey } from '../../domain/api-keys/keys.ts';
 import { isAppError } from '../../errors.ts';
 import { publicServerUrl } from '../public/server-url.ts';
 import { originOf } from '../shared/author.ts';
@@ -11,6 +12,7 @@ import type { PageContextOf } from './context.ts';
 import { clientIp, list, query, text } from './form.ts';
 import { revealOnce } from './key-reveal.ts';
 import { ACCOUNT_PATH, type CookieSigner, SESSION_COOKIE } from './session-cookies.ts';
+import { isTestView } from './test-data-routes.ts';
 import { homePage, keysPage, revokePage } from './views/account-pages.ts';
 import { messagePage, type PageContext } from './views/layout.ts';
 
@@ -55,9 +57,12 @@ export function keyRoutes(
   async function keysView(request: FastifyRequest, reply: FastifyReply, state = {}, status = 200) {
     const { session } = userOf(request);
     const data = await accountKeys.list(session.user);
+    // The switch: live keys, or test keys (`dlv_test_…`), never both in one list.
+    const testView = isTestView(request);
+    const keys = data.keys.filter((key) => isTestKey(key.prefix) === testView);
     const page = keysPage(
       await context(request, reply),
-      { ...data, steppedUp: accounts.isSteppedUp(session) },
+      { ...data, keys, steppedUp: accounts.isSteppedUp(session) },
       state,
     );
     return sendPage(reply, page, status);

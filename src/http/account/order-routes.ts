@@ -3,11 +3,13 @@ import { accountOrders, canCancelOrders, isCancellable } from '../../domain/acco
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RecipientNotifications } from '../../domain/recipients/notification-service.ts';
+import type { TestData } from '../../domain/test-mode/test-data.ts';
 import { isAppError } from '../../errors.ts';
 import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
 import { query } from './form.ts';
+import { isTestView, viewedUser } from './test-data-routes.ts';
 import { cancelOrderPage, orderPage, ordersPage, type ProofView } from './views/order-pages.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
@@ -22,6 +24,7 @@ interface OrderRoutesContext {
   orders: OrderService;
   proofs: Pick<ProofService, 'attemptsOf' | 'pagePath'>;
   recipientNotifications: Pick<RecipientNotifications, 'ofOrder'>;
+  testData: Pick<TestData, 'twinOf'>;
 }
 
 /** The order page's proof of delivery: the facts, and its files' links signed for 15 minutes. */
@@ -48,14 +51,14 @@ export function orderRoutes(
   const orders = accountOrders(deps.orders);
 
   app.get('/orders', SIGNED_IN, async (request, reply) => {
-    const { session } = userOf(request);
+    const user = await viewedUser(request, deps.testData);
     const ctx = await context(request, reply);
     const cursor = query(request, 'cursor', 500);
     // Read inside the `try` (a control character in the search is its error: form.ts), again to redraw.
     const asked = () => ({ q: query(request, 'q', 100).trim(), status: query(request, 'status', 40) });
     try {
       const filters = asked();
-      const page = await orders.search(session.user, { ...filters, cursor });
+      const page = await orders.search(user, { ...filters, cursor });
       return sendPage(reply, ordersPage(ctx, { ...page, paged: cursor !== '' }, filters));
     } catch (err) {
       // A hand-edited address (unknown status, a cursor from another search): the form again, with why.
@@ -75,8 +78,8 @@ export function orderRoutes(
     state: { error?: string; justCancelled?: boolean } = {},
     status = 200,
   ) {
-    const { session } = userOf(request);
-    const order = await orders.get(session.user, refOf(request));
+    const user = await viewedUser(request, deps.testData);
+    const order = await orders.get(user, refOf(request));
     const ctx = await context(request, reply);
     // The redirect after a cancellation says so; the same address on an order not cancelled says nothing.
     const notice =
@@ -87,7 +90,7 @@ export function orderRoutes(
       trackingUrl: orders.trackingUrl(order),
       proof: await proofView(deps.proofs, order.id),
       messages: await deps.recipientNotifications.ofOrder(order.id),
-      canCancel: canCancelOrders(session.user.role),
+      canCancel: canCancelOrders(user.role),
       cancellable: isCancellable(order.status),
       notice,
       error: state.error,
@@ -100,10 +103,10 @@ export function orderRoutes(
   );
 
   app.get('/orders/:trackingRef/cancel', SIGNED_IN, async (request, reply) => {
-    const { session } = userOf(request);
+    const user = await viewedUser(request, deps.testData);
     const ctx = await context(request, reply);
-    const order = await orders.get(session.user, refOf(request));
-    if (!canCancelOrders(session.user.role))
+    const order = await orders.get(user, refOf(request));
+    if (!canCancelOrders(user.role))
       return orderView(request, reply, { error: ctx.t('orders.readOnly') }, 403);
     if (!isCancellable(order.status)) {
       const error = ctx.t('orders.notCancellable', { status: ctx.t(`orderStatus.${order.status}`) });
@@ -113,18 +116,22 @@ export function orderRoutes(
   });
 
   app.post('/orders/:trackingRef/cancel', SIGNED_IN, async (request, reply) => {
-    const { session } = userOf(request);
+    const user = await viewedUser(request, deps.testData);
     const ctx = await context(request, reply);
     try {
-      const order = await orders.cancel(session.user, refOf(request));
-      return reply.redirect(`/account/orders/${encodeURIComponent(order.trackingRef)}?cancelled=1`, 303);
+      const order = await orders.cancel(user, refOf(request));
+      const mode = isTestView(request) ? '&mode=test' : '';
+      return reply.redirect(
+        `/account/orders/${encodeURIComponent(order.trackingRef)}?cancelled=1${mode}`,
+        303,
+      );
     } catch (err) {
       if (!isAppError(err)) throw err;
       if (err.code === 'insufficient_scope')
         return orderView(request, reply, { error: ctx.t('orders.readOnly') }, 403);
       if (err.code !== 'invalid_transition') throw err;
       // Picked up meanwhile (or already cancelled): the order as it is now, and why nothing changed.
-      const order = await orders.get(session.user, refOf(request));
+      const order = await orders.get(user, refOf(request));
       const error = ctx.t('orders.notCancellable', { status: ctx.t(`orderStatus.${order.status}`) });
       return orderView(request, reply, { error }, 422);
     }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../domain/accounts/user.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
+import type { TestData } from '../../domain/test-mode/test-data.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
 import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscriptions.ts';
@@ -8,6 +9,7 @@ import { userOf } from '../shared/principal.ts';
 import type { PageContextOf } from './context.ts';
 import { fieldErrors } from './field-errors.ts';
 import { list, query, text } from './form.ts';
+import { isTestView, viewedUser } from './test-data-routes.ts';
 import { type RequestForm, webhooksPage } from './views/webhooks-page.ts';
 
 const SIGNED_IN = { config: { auth: 'session' as const }, schema: { hide: true } };
@@ -28,6 +30,7 @@ interface WebhookRoutesContext {
   webhookRequests: WebhookRequests;
   brands: BrandService;
   subscriptions: WebhookSubscriptions;
+  testData: Pick<TestData, 'twinOf'>;
 }
 
 /**
@@ -40,12 +43,13 @@ export function webhookRoutes(
   deps: WebhookRoutesContext,
   { context }: { context: PageContextOf },
 ): void {
-  async function pageData(user: User) {
+  /** `user` is the viewer, `viewed` whose endpoints the page shows (the brand or its test twin). */
+  async function pageData(user: User, viewed: User) {
     deps.webhookRequests.mayUse(user);
     // The operator's endpoints and the API subscriptions of the brand's tools, one model; a deleted
     // subscription is gone for the brand.
-    const endpoints = (await deps.webhooks.list(user.brandId)).filter(
-      (e) => e.brandId === user.brandId && e.status !== 'deleted',
+    const endpoints = (await deps.webhooks.list(viewed.brandId)).filter(
+      (e) => e.brandId === viewed.brandId && e.status !== 'deleted',
     );
     return {
       subscriptionsAllowed: (await deps.brands.get(user.brandId)).webhooksAllowed,
@@ -66,7 +70,7 @@ export function webhookRoutes(
     status = 200,
   ) {
     const { session } = userOf(request);
-    const data = await pageData(session.user);
+    const data = await pageData(session.user, await viewedUser(request, deps.testData));
     return sendPage(reply, webhooksPage(await context(request, reply), data, state), status);
   }
 
@@ -97,9 +101,9 @@ export function webhookRoutes(
     const { session } = userOf(request);
     deps.webhookRequests.mayUse(session.user);
     await deps.subscriptions.delete(
-      session.user.brandId,
+      (await viewedUser(request, deps.testData)).brandId,
       (request.params as { endpointId: string }).endpointId,
     );
-    return reply.redirect('/account/webhooks', 303);
+    return reply.redirect(isTestView(request) ? '/account/webhooks?mode=test' : '/account/webhooks', 303);
   });
 }

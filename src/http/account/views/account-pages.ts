@@ -3,7 +3,7 @@ import { isTestKey, SCOPES } from '../../../domain/api-keys/keys.ts';
 import type { KeyEvent, ListedKey } from '../../../domain/api-keys/ports.ts';
 import { html } from '../../shared/html.ts';
 import { type FormState, field } from './auth-pages.ts';
-import { csrfField, layout, type PageContext, successNote } from './layout.ts';
+import { csrfField, dataSwitch, layout, type PageContext, successNote } from './layout.ts';
 
 const when = (ctx: PageContext, date: Date | null) =>
   date
@@ -80,7 +80,7 @@ export function keysPage(
       html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${checked.has(scope) ? html` checked` : ''}> <code>${scope}</code> — ${t(`scope.${scope}`)}</label>`,
   )}
   </fieldset>
-  <label class="check"><input type="checkbox" name="test" value="1"${state.test ? html` checked` : ''}> ${t('keys.test')}</label>
+  <label class="check"><input type="checkbox" name="test" value="1"${(state.test ?? ctx.testMode) ? html` checked` : ''}> ${t('keys.test')}</label>
   ${data.steppedUp ? '' : field(t('keys.stepUp'), 'password', { type: 'password', autocomplete: 'current-password', maxlength: 128 })}
   <button type="submit">${t('keys.create')}</button>
 </form>`
@@ -89,14 +89,15 @@ export function keysPage(
   return layout(
     ctx,
     t('keys.title'),
-    html`${
-      data.keys.length === 0
-        ? html`<p>${t('keys.none')}</p>`
-        : html`<table class="keys"><thead><tr>
+    html`${dataSwitch(ctx, '/account/keys')}
+${
+  data.keys.length === 0
+    ? html`<p>${t('keys.none')}</p>`
+    : html`<table class="keys"><thead><tr>
   <th>${t('keys.name')}</th><th>${t('keys.prefix')}</th><th>${t('keys.scopes')}</th><th>${t('keys.createdBy')}</th>
   <th>${t('keys.createdAt')}</th><th>${t('keys.lastUsed')}</th><th></th></tr></thead>
 <tbody>${data.keys.map((key) => keyRow(ctx, key))}</tbody></table>`
-    }
+}
 ${form}
 <section>
   <h2>${t('keys.audit')}</h2>

@@ -14,6 +14,24 @@ export interface PageContext {
   user: User | null;
   /** The CSRF token of the forms on this page (the session's, or the anonymous cookie's). */
   csrf: string;
+  /** Test mode's data is shown (`?mode=test`, kept in the links between its pages). */
+  testMode?: boolean;
+}
+
+/** `href` in the data mode the page shows: test data stays test data from page to page. */
+export const inMode = (ctx: Pick<PageContext, 'testMode'>, href: string): string =>
+  ctx.testMode ? `${href}${href.includes('?') ? '&' : '?'}mode=test` : href;
+
+/** The live/test switch of the orders, keys and webhooks pages, and the test data's reset. */
+export function dataSwitch(ctx: PageContext, path: string) {
+  const { t } = ctx;
+  const current = (on: boolean) => (on ? html` aria-current="page" class="current"` : '');
+  const mayDelete = ctx.user !== null && ctx.user.role !== 'finance';
+  return html`<nav class="data-switch" aria-label="${t('testData.switch')}">${t('testData.switch')}:
+  <a href="${path}"${current(!ctx.testMode)}>${t('testData.live')}</a>
+  <a href="${path}?mode=test"${current(ctx.testMode === true)}>${t('testData.test')}</a>
+  ${ctx.testMode && mayDelete ? html`<a class="button danger" href="/account/test-data/delete?mode=test">${t('testData.delete')}</a>` : ''}
+</nav>`;
 }
 
 export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
@@ -24,13 +42,13 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
   const nav = ctx.user
     ? html`<nav aria-label="account">
         <a href="/account">${t('nav.home')}</a>
-        ${ctx.user.role === 'finance' ? '' : html`<a href="/account/keys">${t('nav.keys')}</a>`}
-        <a href="/account/orders">${t('nav.orders')}</a>
+        ${ctx.user.role === 'finance' ? '' : html`<a href="${inMode(ctx, '/account/keys')}">${t('nav.keys')}</a>`}
+        <a href="${inMode(ctx, '/account/orders')}">${t('nav.orders')}</a>
         <a href="/account/pickups">${t('nav.pickups')}</a>
         <a href="/account/invoices">${t('nav.invoices')}</a>
         <a href="/account/emissions">${t('nav.emissions')}</a>
         <a href="/account/rates">${t('nav.rates')}</a>
-        ${canSeeWebhooks(ctx.user.role) ? html`<a href="/account/webhooks">${t('nav.webhooks')}</a>` : ''}
+        ${canSeeWebhooks(ctx.user.role) ? html`<a href="${inMode(ctx, '/account/webhooks')}">${t('nav.webhooks')}</a>` : ''}
         <a href="/account/shops">${t('nav.shops')}</a>
         <a href="/account/company">${t('nav.company')}</a>
         ${canEditRecipientSettings(ctx.user.role) ? html`<a href="/account/notifications">${t('nav.notifications')}</a>` : ''}
@@ -53,6 +71,7 @@ export function layout(ctx: PageContext, title: string, body: SafeHtml): string 
   <a class="lang" href="${ctx.switchHref}" hreflang="${other}" lang="${other}">${t('nav.lang')}</a>
 </header>
 <main>
+${ctx.testMode ? html`<p class="test-banner" role="note">${t('testData.banner')}</p>` : ''}
 <h1>${title}</h1>
 ${body}
 </main>

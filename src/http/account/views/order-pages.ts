@@ -6,7 +6,7 @@ import type { DeliveryAttempt } from '../../../domain/proofs/ports.ts';
 import type { RecipientNotification } from '../../../domain/recipients/notification-ports.ts';
 import { html } from '../../shared/html.ts';
 import { calendarDate, euros, jsonEurosToCents, kilograms, parisDateTime } from './format.ts';
-import { csrfField, layout, type PageContext, successNote } from './layout.ts';
+import { csrfField, dataSwitch, inMode, layout, type PageContext, successNote } from './layout.ts';
 import { recipientMessagesSection } from './recipient-messages.ts';
 
 export interface OrderFilters {
@@ -17,16 +17,18 @@ export interface OrderFilters {
 const badge = (ctx: PageContext, status: string) =>
   html`<span class="badge badge-${status}">${ctx.t(`orderStatus.${status}`)}</span>`;
 
-const orderHref = (ref: string) => `/account/orders/${encodeURIComponent(ref)}`;
+const orderPath = (ref: string) => `/account/orders/${encodeURIComponent(ref)}`;
+/** An order's page, in the data mode the list shows (a test order is found among test data only). */
+const orderHref = (ctx: PageContext, ref: string) => inMode(ctx, orderPath(ref));
 
 /** The list's address for these filters (and a cursor): the form's own GET, so links and form agree. */
-function ordersHref(filters: OrderFilters, cursor?: string): string {
+function ordersHref(ctx: PageContext, filters: OrderFilters, cursor?: string): string {
   const params = new URLSearchParams();
   if (filters.q) params.set('q', filters.q);
   if (filters.status) params.set('status', filters.status);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
-  return `/account/orders${query ? `?${query}` : ''}`;
+  return inMode(ctx, `/account/orders${query ? `?${query}` : ''}`);
 }
 
 function orderRow(ctx: PageContext, o: OrderJson) {
@@ -34,7 +36,7 @@ function orderRow(ctx: PageContext, o: OrderJson) {
   const destination = [o.delivery_postcode, o.delivery_city].filter(Boolean).join(' ');
   return html`<tr>
   <td class="pick" data-label="${t('labels.selectColumn')}"><input type="checkbox" name="ref" value="${o.tracking_ref}" form="labels" aria-label="${t('labels.select', { ref: o.tracking_ref })}"></td>
-  <td data-label="${t('orders.trackingRef')}"><a href="${orderHref(o.tracking_ref)}"><code>${o.tracking_ref}</code></a></td>
+  <td data-label="${t('orders.trackingRef')}"><a href="${orderHref(ctx, o.tracking_ref)}"><code>${o.tracking_ref}</code></a></td>
   <td data-label="${t('orders.reference')}" class="long">${o.reference ?? '—'}</td>
   <td data-label="${t('orders.status')}">${badge(ctx, o.status)}</td>
   <td data-label="${t('orders.destination')}">${destination || '—'}</td>
@@ -55,7 +57,9 @@ export function ordersPage(
   return layout(
     ctx,
     t('orders.title'),
-    html`<form method="get" action="/account/orders" class="filters" role="search">
+    html`${dataSwitch(ctx, '/account/orders')}
+<form method="get" action="/account/orders" class="filters" role="search">
+  ${ctx.testMode ? html`<input type="hidden" name="mode" value="test">` : ''}
   <label for="q">${t('orders.search')}</label>
   <input type="text" id="q" name="q" value="${filters.q}" maxlength="100" placeholder="DLV-… / #1042" aria-describedby="q-hint">
   <small id="q-hint">${t('orders.searchHint')}</small>
@@ -67,17 +71,22 @@ export function ordersPage(
         html`<option value="${s}"${filters.status === s ? html` selected` : ''}>${t(`orderStatus.${s}`)}</option>`,
     )}
   </select>
-  <div class="actions"><button type="submit">${t('orders.apply')}</button>${filtered ? html` <a href="/account/orders">${t('orders.clear')}</a>` : ''}</div>
+  <div class="actions"><button type="submit">${t('orders.apply')}</button>${filtered ? html` <a href="${inMode(ctx, '/account/orders')}">${t('orders.clear')}</a>` : ''}</div>
 </form>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 ${
   data.orders.length === 0
     ? html`<p>${t('orders.none')}</p>`
-    : html`<form id="labels" method="post" action="/account/labels" target="_blank" class="labels">${csrfField(ctx)}
+    : html`${
+        // Labels are printed from the live list: a test order's specimen label comes from the API.
+        ctx.testMode
+          ? ''
+          : html`<form id="labels" method="post" action="/account/labels" target="_blank" class="labels">${csrfField(ctx)}
   <p class="muted">${t('labels.hint')}</p>
   ${labelChoices(ctx)}
   <button type="submit">${t('labels.print')}</button>
-</form>
+</form>`
+      }
 <table class="list"><thead><tr>
   <th class="pick">${t('labels.selectColumn')}</th><th>${t('orders.trackingRef')}</th><th>${t('orders.reference')}</th><th>${t('orders.status')}</th>
   <th>${t('orders.destination')}</th><th class="num">${t('orders.price')}</th><th>${t('orders.promised')}</th><th>${t('orders.created')}</th>
@@ -85,8 +94,8 @@ ${
 <tbody>${data.orders.map((o) => orderRow(ctx, o))}</tbody></table>`
 }
 <nav class="pager" aria-label="pages">
-  ${data.paged ? html`<a href="${ordersHref(filters)}">${t('orders.newest')}</a>` : ''}
-  ${data.nextCursor ? html`<a rel="next" href="${ordersHref(filters, data.nextCursor)}">${t('orders.older')} →</a>` : ''}
+  ${data.paged ? html`<a href="${ordersHref(ctx, filters)}">${t('orders.newest')}</a>` : ''}
+  ${data.nextCursor ? html`<a rel="next" href="${ordersHref(ctx, filters, data.nextCursor)}">${t('orders.older')} →</a>` : ''}
 </nav>`,
   );
 }
@@ -106,7 +115,7 @@ function labelChoices(ctx: PageContext) {
 function printLabel(ctx: PageContext, o: OrderWithEvents) {
   if (o.status === 'awaiting_address' || o.status === 'cancelled')
     return html`<p class="muted">${ctx.t('labels.unavailable')}</p>`;
-  return html`<form method="post" action="${orderHref(o.trackingRef)}/label" target="_blank" class="labels">${csrfField(ctx)}
+  return html`<form method="post" action="${orderPath(o.trackingRef)}/label" target="_blank" class="labels">${csrfField(ctx)}
   ${labelChoices(ctx)}
   <button type="submit">${ctx.t('labels.printOne')}</button>
 </form>`;
@@ -199,7 +208,7 @@ export function orderPage(ctx: PageContext, o: OrderWithEvents, state: OrderPage
   const priced = o.priceCents !== null;
   const cancel = state.cancellable
     ? state.canCancel
-      ? html`<p><a class="button danger" href="${orderHref(o.trackingRef)}/cancel">${t('orders.cancel')}</a></p>`
+      ? html`<p><a class="button danger" href="${inMode(ctx, `${orderPath(o.trackingRef)}/cancel`)}">${t('orders.cancel')}</a></p>`
       : html`<p class="muted">${t('orders.readOnly')}</p>`
     : '';
   return layout(
@@ -208,7 +217,7 @@ export function orderPage(ctx: PageContext, o: OrderWithEvents, state: OrderPage
     html`${state.notice ? successNote(state.notice) : ''}
 ${state.error ? html`<p class="error" role="alert">${state.error}</p>` : ''}
 <p class="summary">${badge(ctx, o.status)} ${o.reference ? html`<span>${t('orders.reference')}: <strong>${o.reference}</strong></span>` : ''}</p>
-${printLabel(ctx, o)}
+${ctx.testMode ? '' : printLabel(ctx, o)}
 ${cancel}
 <div class="columns">
 <section class="card">
@@ -247,7 +256,7 @@ ${state.messages ? recipientMessagesSection(ctx, state.messages) : ''}
   <p class="muted">${t('orders.trackingLinkHint')}</p>
   <p class="link-box"><a href="${state.trackingUrl}">${state.trackingUrl}</a></p>
 </section>
-<p><a href="/account/orders">${t('orders.back')}</a></p>`,
+<p><a href="${inMode(ctx, '/account/orders')}">${t('orders.back')}</a></p>`,
   );
 }
 
@@ -258,7 +267,7 @@ export function cancelOrderPage(ctx: PageContext, o: OrderWithEvents): string {
     t('orders.cancelTitle', { ref: o.trackingRef }),
     html`<p>${badge(ctx, o.status)} ${o.reference ?? ''} — ${o.deliveryRecipient ?? ''} ${o.deliveryAddress ?? ''}</p>
 <p class="warning">${t('orders.cancelWarning')}</p>
-<form method="post" action="${orderHref(o.trackingRef)}/cancel" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('orders.cancelConfirm')}</button></form>
-<a href="${orderHref(o.trackingRef)}">${t('orders.keep')}</a>`,
+<form method="post" action="${inMode(ctx, `${orderPath(o.trackingRef)}/cancel`)}" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('orders.cancelConfirm')}</button></form>
+<a href="${orderHref(ctx, o.trackingRef)}">${t('orders.keep')}</a>`,
   );
 }

@@ -4,7 +4,7 @@ import type { WebhookRequest } from '../../../domain/webhooks/webhook-requests.t
 import { EVENT_CATALOGUE, EVENT_TYPES } from '../../../events/catalogue.ts';
 import { html } from '../../shared/html.ts';
 import { type FieldErrors, inputField, textareaField } from './form-fields.ts';
-import { csrfField, layout, type PageContext, successNote } from './layout.ts';
+import { csrfField, dataSwitch, inMode, layout, type PageContext, successNote } from './layout.ts';
 
 const when = (ctx: PageContext, date: Date) =>
   html`<time datetime="${date.toISOString()}">${new Intl.DateTimeFormat(
@@ -44,7 +44,7 @@ function endpointCard(ctx: PageContext, endpoint: WebhookEndpoint, deliveries: W
   // The brand's tools made `api` ones and may remove them; the operator's are the operator's.
   const remove =
     endpoint.origin === 'api'
-      ? html`<form method="post" action="/account/webhooks/${endpoint.id}/delete" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('webhooks.delete')}</button></form>`
+      ? html`<form method="post" action="${inMode(ctx, `/account/webhooks/${endpoint.id}/delete`)}" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('webhooks.delete')}</button></form>`
       : '';
   return html`<section class="card" data-endpoint="${endpoint.id}" data-origin="${endpoint.origin}">
 <h2><code>${endpoint.url}</code></h2>
@@ -77,7 +77,8 @@ export function webhooksPage(
   return layout(
     ctx,
     t('webhooks.title'),
-    html`<p>${t('webhooks.intro')}</p>
+    html`${dataSwitch(ctx, '/account/webhooks')}
+<p>${t('webhooks.intro')}</p>
 <p class="notice">${data.subscriptionsAllowed ? t('webhooks.allowed') : t('webhooks.notAllowed')}</p>
 ${state.sent ? successNote(t('webhooks.sent')) : ''}
 ${data.endpoints.length === 0 ? html`<p>${t('webhooks.none')}</p>` : data.endpoints.map((e) => endpointCard(ctx, e.endpoint, e.deliveries))}
