@@ -137,7 +137,7 @@ describe('dlv help and completion (issue #24)', () => {
     expect(res.stdout.startsWith('#compdef dlv\n')).toBe(true);
     expect(res.stdout).toContain('compdef _dlv dlv');
     expect(res.stdout).toContain("'keys') echo 'create list revoke --help' ;;");
-    expect(res.stdout).toContain(`'keys create') echo '--brand --scopes --json --help' ;;`);
+    expect(res.stdout).toContain(`'keys create') echo '--brand --scopes --test --json --help' ;;`);
     const fish = await runDlv(['completion', 'fish'], {});
     expect([fish.code, fish.stdout]).toEqual([2, '']);
     expect(fish.stderr).toContain('bash, zsh');

@@ -54,7 +54,38 @@ export function minutesOf(time: string): number | null {
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
 }
 
-export const hubJson = (h: Hub) => ({
+/** A hub as the operations API and dlv --json give it. */
+export type HubJson = {
+  id: string;
+  name: string;
+  address: string;
+  lat: number;
+  lng: number;
+  created_at: string;
+};
+
+/** A vehicle as the operations API and dlv --json give it. */
+export type VehicleJson = {
+  id: string;
+  name: string;
+  kind: Vehicle['kind'];
+  capacity_parcels: number;
+  capacity_kg: number;
+  hub_id: Vehicle['hubId'];
+  disabled_at: string | null;
+  created_at: string;
+};
+
+/** A shift as the operations API and dlv --json give it. */
+export type ShiftJson = {
+  courier_id: string;
+  date: string;
+  starts_at: string;
+  ends_at: string;
+  vehicle_id: string;
+};
+
+export const hubJson = (h: Hub): HubJson => ({
   id: h.id,
   name: h.name,
   address: h.address,
@@ -63,7 +94,7 @@ export const hubJson = (h: Hub) => ({
   created_at: h.createdAt.toISOString(),
 });
 
-export const vehicleJson = (v: Vehicle) => ({
+export const vehicleJson = (v: Vehicle): VehicleJson => ({
   id: v.id,
   name: v.name,
   kind: v.kind,
@@ -74,14 +105,10 @@ export const vehicleJson = (v: Vehicle) => ({
   created_at: v.createdAt.toISOString(),
 });
 
-export const shiftJson = (s: Shift) => ({
+export const shiftJson = (s: Shift): ShiftJson => ({
   courier_id: s.courierId,
   date: s.date,
   starts_at: s.startsAt,
   ends_at: s.endsAt,
   vehicle_id: s.vehicleId,
 });
-
-export type HubJson = ReturnType<typeof hubJson>;
-export type VehicleJson = ReturnType<typeof vehicleJson>;
-export type ShiftJson = ReturnType<typeof shiftJson>;

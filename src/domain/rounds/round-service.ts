@@ -21,6 +21,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import {
   buildProblem,
+  type OptimisedRound,
   type PlanningStop,
   type PlanningVehicle,
   parisInstant,
@@ -603,7 +604,7 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         ? { kind: 'delivery', tracking_ref: s.label, reason: 'no_vehicle' }
         : { kind: 'pickup', pickup_id: s.label, reason: 'no_vehicle' };
     let engine = optimiser.engine;
-    let planned: ReturnType<typeof readSolution>['rounds'] = [];
+    let planned: OptimisedRound[] = [];
     if (planners.length === 0 || stops.length === 0) {
       unplaced.push(...stops.map(labelOf));
     } else {

@@ -40,6 +40,11 @@ const EVENTS = [
     value: 'order.address_flagged',
     description: "An order's delivery address was flagged (see its address_warnings)",
   },
+  {
+    name: 'Order Arrival Time Changed',
+    value: 'order.eta_changed',
+    description: "An order's announced delivery window moved by 30 minutes or more",
+  },
   { name: 'Invoice Issued', value: 'invoice.issued', description: "A month's invoice was issued" },
   { name: 'Credit Note Issued', value: 'credit_note.issued', description: 'A credit note was issued' },
   {
