@@ -1,4 +1,4 @@
-import type { DeletedTestData, TestDataStore } from '../../domain/test-mode/test-data.ts';
+import type { DeletedTestData, TestDataStore } from '../../domain/test-mode/ports.ts';
 import type { Queryable } from '../pool.ts';
 
 /** The tables whose rows hang on an order (foreign keys to `orders`), children first. */

@@ -14,7 +14,7 @@ import type { PickupStore } from '../pickups/ports.ts';
 import type { PriceGridStore } from '../pricing/ports.ts';
 import type { RoundStore } from '../rounds/ports.ts';
 import type { ScanStore } from '../scans/ports.ts';
-import type { TestDataStore } from '../test-mode/test-data.ts';
+import type { TestDataStore } from '../test-mode/ports.ts';
 import type {
   WebhookDeliveryStore,
   WebhookRequestStore,
