@@ -122,7 +122,7 @@ export function opsFleetRoutes(app: TypedApp, deps: { fleet: FleetService }): vo
         params: VehicleIdParams,
         response: {
           200: Type.Object({ ok: Type.Literal(true), vehicle: VehicleSchema }),
-          ...errorResponses([401, 404]),
+          ...errorResponses([400, 401, 404]),
         },
       },
     },
