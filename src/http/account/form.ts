@@ -55,5 +55,12 @@ export function query(request: FastifyRequest, name: string, max = 200): string 
 export const asked = (request: FastifyRequest, name: string): boolean =>
   (request.query as Record<string, unknown> | undefined)?.[name] !== undefined;
 
+/**
+ * Whether a query parameter is exactly this value: a comparison, so a control character only makes
+ * it false, and pages read it (e.g. `?mode=test`) without refusing it twice.
+ */
+export const queryIs = (request: FastifyRequest, name: string, value: string): boolean =>
+  (request.query as Record<string, unknown> | undefined)?.[name] === value;
+
 /** The caller's address for the key history and the sign-in limits (X-Forwarded-For only from TRUST_PROXY's proxies). */
 export const clientIp = (request: FastifyRequest): string => request.ip ?? 'unknown';

@@ -5,7 +5,6 @@ import type { ProofService } from '../../domain/proofs/proof-service.ts';
 import type { RecipientNotifications } from '../../domain/recipients/notification-service.ts';
 import type { TestData } from '../../domain/test-mode/test-data.ts';
 import { isAppError } from '../../errors.ts';
-import { userOf } from '../shared/principal.ts';
 import { formError } from './auth-routes.ts';
 import type { PageContextOf } from './context.ts';
 import { query } from './form.ts';

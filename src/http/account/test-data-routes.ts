@@ -5,14 +5,14 @@ import { authorOf } from '../shared/author.ts';
 import { html } from '../shared/html.ts';
 import { userOf } from '../shared/principal.ts';
 import { type PageContextOf, SIGNED_IN, sendPage } from './context.ts';
+import { queryIs } from './form.ts';
 import { csrfField, layout, type PageContext, successNote } from './views/layout.ts';
 
 /**
  * Whether the page shows test mode's data (`?mode=test`): read from the raw query, so that the
  * page context and the routes agree without either reading (and refusing) the parameter twice.
  */
-export const isTestView = (request: FastifyRequest): boolean =>
-  (request.query as Record<string, unknown> | undefined)?.mode === 'test';
+export const isTestView = (request: FastifyRequest): boolean => queryIs(request, 'mode', 'test');
 
 /**
  * The signed-in person as the data they are looking at: themselves, or, on test data, the same
