@@ -1,0 +1,46 @@
+/**
+ * The words of the console's Map page (src/http/console/map-routes.ts), English and French side by
+ * side; the console's table (console.ts) takes them in.
+ */
+export const CONSOLE_MAP_PAIRS = {
+  'nav.map': ['Map', 'Carte'],
+  'map.title': ['Map', 'Carte'],
+  'map.label': ['Map of the day’s stops', 'Carte des arrêts du jour'],
+  'map.round': ['Round', 'Tournée'],
+  'map.allRounds': ['All rounds', 'Toutes les tournées'],
+  'map.show': ['Show', 'Afficher'],
+  'map.hint': [
+    'Select a stop on the map or in the list to open its order. A filled dot is a delivery to make, a ring a delivery done, a square a pickup, a dark labelled dot a courier’s last shared position.',
+    'Sélectionnez un arrêt sur la carte ou dans la liste pour ouvrir sa commande. Un point plein est une livraison à faire, un anneau une livraison faite, un carré un enlèvement, un point sombre étiqueté la dernière position partagée d’un livreur.',
+  ],
+  'map.stops': ['Stops', 'Arrêts'],
+  'map.none': ['No round and no pickup today.', 'Aucune tournée ni aucun enlèvement aujourd’hui.'],
+  'map.unplaced': ['{count} stop(s) without a position', '{count} arrêt(s) sans position'],
+  'map.unplacedHint': [
+    'Not drawn: the address has no known point yet (the geocoder’s answer is awaited, or no postcode of the region).',
+    'Non dessinés : l’adresse n’a pas encore de point connu (réponse du géocodeur attendue, ou aucun code postal de la région).',
+  ],
+  'map.noRound': ['Pickups on no round', 'Enlèvements hors tournée'],
+  'map.noCourier': ['no courier', 'sans livreur'],
+  'map.progress': ['{done}/{stops} done', '{done}/{stops} faits'],
+  'map.pickup': ['Pickup', 'Enlèvement'],
+  'map.delivery': ['Delivery', 'Livraison'],
+  'map.stop': ['Stop {n}', 'Arrêt {n}'],
+  'map.noPosition': ['no position', 'sans position'],
+  'map.approximate': ['placed at its postcode', 'placé à son code postal'],
+  'map.openOrder': ['Open the order', 'Ouvrir la commande'],
+  'map.openBrand': ['Open the brand', 'Ouvrir la marque'],
+  'map.couriers': ['Couriers’ shared positions', 'Positions partagées des livreurs'],
+  'map.noCouriers': ['No courier shares a position now.', 'Aucun livreur ne partage sa position.'],
+  'map.courierAt': ['{name} — {time}', '{name} — {time}'],
+  'map.accuracy': ['± {metres} m', '± {metres} m'],
+  'map.status.awaiting_address': ['awaiting address', 'adresse en attente'],
+  'map.status.pending': ['to pick up', 'à enlever'],
+  'map.status.picked_up': ['picked up', 'enlevé'],
+  'map.status.in_transit': ['at the hub', 'au dépôt'],
+  'map.status.out_for_delivery': ['out for delivery', 'en livraison'],
+  'map.status.failed_attempt': ['failed attempt', 'échec de livraison'],
+  'map.status.delivered': ['delivered', 'livré'],
+  'map.status.returned': ['returned', 'retourné'],
+  'map.status.cancelled': ['cancelled', 'annulé'],
+} as const satisfies Record<string, readonly [string, string]>;
