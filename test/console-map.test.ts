@@ -67,8 +67,12 @@ beforeAll(async () => {
   pickupId = pickup.rows[0]!.pickup_id;
 
   const courier = async (name: string) =>
-    (await deps.couriers.add({ email: `${name.toLowerCase()}-${Date.now()}@couriers.example`, name }, testOperator))
-      .courier.id;
+    (
+      await deps.couriers.add(
+        { email: `${name.toLowerCase()}-${Date.now()}@couriers.example`, name },
+        testOperator,
+      )
+    ).courier.id;
   sharing = await courier('Gil');
   notSharing = await courier('Noé');
   roundA = (
@@ -77,7 +81,12 @@ beforeAll(async () => {
         date: DAY,
         name: 'Map A — Paris 11',
         courierId: sharing,
-        stops: [{ pickup_id: pickupId }, { tracking_ref: refs[0]! }, { tracking_ref: refs[1]! }, { tracking_ref: refs[3]! }],
+        stops: [
+          { pickup_id: pickupId },
+          { tracking_ref: refs[0]! },
+          { tracking_ref: refs[1]! },
+          { tracking_ref: refs[3]! },
+        ],
       },
       testOperator,
     )
@@ -95,7 +104,9 @@ beforeAll(async () => {
   await deps.orders.setStatus(refs[0]!, 'delivered', null, testOperator);
   await deps.arrivals.setSharing(sharing, true);
   now = new Date(`${DAY}T08:30:00Z`);
-  expect(await deps.arrivals.recordPosition(sharing, { latitude: 48.8601, longitude: 2.3702, accuracy: 12 })).toEqual({
+  expect(
+    await deps.arrivals.recordPosition(sharing, { latitude: 48.8601, longitude: 2.3702, accuracy: 12 }),
+  ).toEqual({
     accepted: true,
   });
   // A position with no consent behind it is never shown (stopping sharing deletes them; this checks the read too).
@@ -131,7 +142,12 @@ describe('the map’s data', () => {
     ]);
     const [pickup, delivered, out, unplaced] = map.stops;
     // The pickup at its address's postcode (75001), linked to its brand.
-    expect(pickup).toMatchObject({ precision: 'postcode', status: 'planned', done: false, href: `/console/brands/${brandId}` });
+    expect(pickup).toMatchObject({
+      precision: 'postcode',
+      status: 'planned',
+      done: false,
+      href: `/console/brands/${brandId}`,
+    });
     expect(pickup.lat).toBeCloseTo(48.86, 1);
     expect(delivered).toMatchObject({
       lat: POINTS[0]!.lat,

@@ -82,7 +82,8 @@ export interface DayMapReader {
  * without a position. `roundId`: that round only (its stops and courier; the rounds all listed).
  */
 export function dayMapOf(date: string, at: Date, rows: DayMapRows, roundId?: string): DayMap {
-  const shown = <T extends { roundId: string | null }>(x: T) => roundId === undefined || x.roundId === roundId;
+  const shown = <T extends { roundId: string | null }>(x: T) =>
+    roundId === undefined || x.roundId === roundId;
   return {
     date,
     at,

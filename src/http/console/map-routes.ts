@@ -79,7 +79,6 @@ ${map.rounds.map((r) => html`<option value="${r.id}"${r.id === roundId ? html` s
 <div class="actions"><button type="submit">${t('map.show')}</button></div>
 <p id="map-live" class="live" role="status" aria-live="polite" data-live="${t('today.live')}" data-offline="${t('today.offline')}"></p>
 </form>
-<p class="hint">${t('map.hint')}</p>
 <div class="map-layout">
 <div id="map" class="map-canvas" role="region" aria-label="${t('map.label')}"
  data-src="${CONSOLE_PATH}/map/data${roundQuery(roundId)}" data-list="${CONSOLE_PATH}/map/stops${roundQuery(roundId)}"
@@ -87,6 +86,13 @@ ${map.rounds.map((r) => html`<option value="${r.id}"${r.id === roundId ? html` s
  data-tiles="${tiles.tileUrl ?? ''}" data-attribution="${tiles.attribution ?? ''}"${roundId ? html` data-colour="${colourClass(map.rounds.find((r) => r.id === roundId)!.colour)}"` : ''}></div>
 <aside id="map-stops" class="map-stops panel" aria-labelledby="h-map-stops">
 <h2 id="h-map-stops">${t('map.stops')}</h2>
+<p class="hint">${t('map.hint')}</p>
+<ul class="map-legend map-none">
+<li><span class="map-key map-key-stop" aria-hidden="true"></span> ${t('map.key.stop')}</li>
+<li><span class="map-key map-key-done" aria-hidden="true"></span> ${t('map.key.done')}</li>
+<li><span class="map-key map-key-pickup" aria-hidden="true"></span> ${t('map.key.pickup')}</li>
+<li><span class="map-key map-key-courier" aria-hidden="true"></span> ${t('map.key.courier')}</li>
+</ul>
 <div id="map-list">${mapList(ctx, map, roundId)}</div>
 </aside>
 </div>`,

@@ -46,6 +46,8 @@
   }
 
   function draw(data) {
+    // Removing a marker closes its popup: the one open is opened again on the new marker.
+    const reopen = openId;
     drawn.clearLayers();
     markers.clear();
     const colours = new Map(data.rounds.map((r) => [r.id, r.colour]));
@@ -92,8 +94,17 @@
     }
     for (const c of data.couriers) {
       bounds.push([c.lat, c.lng]);
-      L.circleMarker([c.lat, c.lng], { className: `map-courier ${colourOf(c.round_id)}`, radius: 9, weight: 4 })
-        .bindTooltip(c.name, { permanent: true, direction: 'right', offset: [10, 0], className: 'map-courier-label' })
+      L.circleMarker([c.lat, c.lng], {
+        className: `map-courier ${colourOf(c.round_id)}`,
+        radius: 9,
+        weight: 4,
+      })
+        .bindTooltip(c.name, {
+          permanent: true,
+          direction: 'right',
+          offset: [10, 0],
+          className: 'map-courier-label',
+        })
         .addTo(drawn)
         .getElement()
         ?.setAttribute('data-courier', c.id);
@@ -102,7 +113,7 @@
       map.fitBounds(bounds, { padding: [30, 30], maxZoom: 15 });
       fitted = true;
     }
-    if (openId && markers.has(openId)) markers.get(openId).openPopup();
+    if (reopen && markers.has(reopen)) markers.get(reopen).openPopup();
   }
 
   let busy = false;
