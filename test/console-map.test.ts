@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
 import { buildTestApp, createBrandWithKey, TEST_PICKUP_ADDRESS, type TestApp } from './support/app.ts';
 import { testOperator } from './support/audit.ts';
@@ -226,6 +227,28 @@ describe('who reads the map', () => {
 });
 
 describe('the tiles', () => {
+  it('are a path of the console’s origin or an http(s) URL with {z}, {x} and {y}; unset, none', () => {
+    expect(loadConfig({}).consoleMap).toEqual({ tileUrl: null, attribution: null });
+    expect(
+      loadConfig({ CONSOLE_MAP_TILE_URL: '/tiles/{z}/{x}/{y}.png', CONSOLE_MAP_TILE_ATTRIBUTION: '© OSM' })
+        .consoleMap,
+    ).toEqual({ tileUrl: '/tiles/{z}/{x}/{y}.png', attribution: '© OSM' });
+    for (const bad of [
+      '//tiles.example/{z}/{x}/{y}.png',
+      'ftp://tiles.example/{z}/{x}/{y}',
+      '/tiles/{x}/{y}',
+    ])
+      expect(() => loadConfig({ CONSOLE_MAP_TILE_URL: bad }), bad).toThrow(
+        /CONSOLE_MAP_TILE_URL must be a path/,
+      );
+    expect(() => loadConfig({ CONSOLE_MAP_TILE_URL: '/tiles/{z}/{x}.png' })).toThrow(
+      'CONSOLE_MAP_TILE_URL must contain {z}, {x} and {y} (missing {y})',
+    );
+    expect(() => loadConfig({ CONSOLE_MAP_TILE_ATTRIBUTION: '<a href=x>OSM</a>' })).toThrow(
+      /CONSOLE_MAP_TILE_ATTRIBUTION must be plain text/,
+    );
+  });
+
   it('are asked from the configured URL only, whose origin the map page alone allows for images', async () => {
     const tiled = await buildTestApp({
       clock: () => now,
