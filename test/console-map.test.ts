@@ -223,6 +223,9 @@ describe('who reads the map', () => {
       expect(refused.status, url).toBe(403);
       expect(refused.body).not.toContain(refs[0]!);
     }
+    // The navigation shows the Map to the roles that open it only.
+    expect((await support.b.get('/console/search')).body).toContain('<a href="/console/map">Map</a>');
+    expect((await finance.b.get('/console/search')).body).not.toContain('href="/console/map"');
   });
 });
 

@@ -116,14 +116,29 @@
     if (reopen && markers.has(reopen)) markers.get(reopen).openPopup();
   }
 
+  // A busy day's stream says "changed" at each scan: the map and its list (a few hundred kilobytes
+  // with 1,500 stops) are fetched at most every MIN_GAP_MS, the last change always included.
+  const MIN_GAP_MS = 1000;
   let busy = false;
   let again = false;
+  let last = 0;
+  let later = null;
   async function refresh() {
     if (busy) {
       again = true;
       return;
     }
+    const wait = last + MIN_GAP_MS - Date.now();
+    if (wait > 0) {
+      if (later === null)
+        later = setTimeout(() => {
+          later = null;
+          refresh();
+        }, wait);
+      return;
+    }
     busy = true;
+    last = Date.now();
     try {
       const get = (url, accept) => fetch(url, { credentials: 'same-origin', headers: { accept } });
       const [data, list] = await Promise.all([
