@@ -10,7 +10,7 @@ import { html } from '../shared/html.ts';
 import { needs, OPEN, sendPage } from './context.ts';
 import type { ConsoleRouteDeps } from './route-deps.ts';
 import { CONSOLE_PATH, layout } from './views/layout.ts';
-import { colourClass, mapJson, mapList } from './views/map.ts';
+import { mapJson, mapList } from './views/map.ts';
 
 const leaflet = createRequire(import.meta.url);
 const file = (type: string, path: string | URL) => ({ type, body: readFileSync(path) });
@@ -83,7 +83,7 @@ ${map.rounds.map((r) => html`<option value="${r.id}"${r.id === roundId ? html` s
 <div id="map" class="map-canvas" role="region" aria-label="${t('map.label')}"
  data-src="${CONSOLE_PATH}/map/data${roundQuery(roundId)}" data-list="${CONSOLE_PATH}/map/stops${roundQuery(roundId)}"
  data-events="${CONSOLE_PATH}/today/events" data-refresh-ms="${POSITIONS_REFRESH_MS}"
- data-tiles="${tiles.tileUrl ?? ''}" data-attribution="${tiles.attribution ?? ''}"${roundId ? html` data-colour="${colourClass(map.rounds.find((r) => r.id === roundId)!.colour)}"` : ''}></div>
+ data-tiles="${tiles.tileUrl ?? ''}" data-attribution="${tiles.attribution ?? ''}"></div>
 <aside id="map-stops" class="map-stops panel" aria-labelledby="h-map-stops">
 <h2 id="h-map-stops">${t('map.stops')}</h2>
 <p class="hint">${t('map.hint')}</p>

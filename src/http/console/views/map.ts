@@ -5,7 +5,7 @@ import { CONSOLE_PATH, type ConsoleContext, timeOf } from './layout.ts';
 /** How many colours the page's palette has (map.css: .map-c0 … .map-c9); rounds beyond reuse them. */
 export const MAP_COLOURS = 10;
 
-export const colourClass = (colour: number) => `map-c${colour % MAP_COLOURS}`;
+const colourClass = (colour: number) => `map-c${colour % MAP_COLOURS}`;
 
 /** Where selecting a stop leads: a delivery to its order's page, a pickup to its brand's. */
 export const stopHref = (s: MapStop): string =>
