@@ -178,7 +178,10 @@ describe.skipIf(!hasChromium)('the console map in Chromium', () => {
     expect(await page.locator(`path[data-ref="${day.unplaced}"]`).count()).toBe(0);
     await page.waitForSelector('#map-live.on');
 
-    // A change shows without a reload (the board's stream): a stop delivered becomes a ring.
+    // A change shows without a reload (the board's stream): a stop delivered becomes a ring. The
+    // board's watcher takes the day's first fingerprint within half a second of the stream's start
+    // (board-watcher.ts): a change before that is only drawn by the next period.
+    await page.waitForTimeout(700);
     const next = day.a[2]!;
     await stage.t.deps.orders.setStatus(next, 'delivered', null, testOperator);
     const changed = Date.now();

@@ -175,15 +175,13 @@
   refresh();
   setInterval(refresh, Number(el.dataset.refreshMs) || 30_000);
   if (live && typeof EventSource !== 'undefined') {
-    let opened = false;
     const events = new EventSource(el.dataset.events);
     events.addEventListener('board', refresh);
     events.addEventListener('open', () => {
       live.textContent = live.dataset.live;
       live.className = 'live on';
-      // A reconnection may have missed changes; the first opening follows the first drawing.
-      if (opened) refresh();
-      opened = true;
+      // What changed before the stream (re)started is drawn now; what changes next is its events'.
+      refresh();
     });
     events.addEventListener('error', () => {
       live.textContent = live.dataset.offline;
