@@ -48,6 +48,9 @@ describe('every console route', () => {
       expect.arrayContaining([
         'GET /console',
         'GET /console/today/events',
+        'GET /console/map',
+        'GET /console/map/data',
+        'GET /console/map/stops',
         'GET /console/people',
         'POST /console/people',
         'GET /console/audit',

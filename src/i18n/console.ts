@@ -5,6 +5,7 @@
 
 import type { Translate } from './account.ts';
 import { translatorOf } from './account.ts';
+import { CONSOLE_MAP_PAIRS } from './console-map.ts';
 import type { Words } from './words.ts';
 
 const PAIRS = {
@@ -224,6 +225,7 @@ const PAIRS = {
   'order.history': ['History', 'Historique'],
   'order.recipient': ['Recipient', 'Destinataire'],
   'form.submit': ['Save', 'Enregistrer'],
+  ...CONSOLE_MAP_PAIRS,
 } as const satisfies Record<string, readonly [string, string]>;
 
 const WORDS: Record<string, Words> = Object.fromEntries(

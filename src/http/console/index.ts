@@ -24,6 +24,7 @@ import {
 } from './cookies.ts';
 import { exceptionRoutes } from './exception-routes.ts';
 import { financeRoutes } from './finance-routes.ts';
+import { mapRoutes } from './map-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
 import type { ConsoleDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
@@ -187,6 +188,7 @@ export function consoleArea(deps: ConsoleDeps) {
     const routeDeps = { ...deps, signer, context, watcher };
     authRoutes(app, routeDeps);
     todayRoutes(app, routeDeps);
+    mapRoutes(app, routeDeps);
     exceptionRoutes(app, routeDeps);
     peopleRoutes(app, routeDeps);
     auditRoutes(app, routeDeps);
