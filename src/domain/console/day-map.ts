@@ -9,7 +9,7 @@ import { postcodePoint } from '../places/region.ts';
  */
 
 /** A round of the day as the map draws it. */
-export interface MapRound {
+interface MapRound {
   id: string;
   name: string;
   courierName: string | null;
@@ -39,7 +39,7 @@ export interface MapStop {
 }
 
 /** A courier's last position on one of the day's rounds, kept only while they share it. */
-export interface MapCourier {
+interface MapCourier {
   id: string;
   name: string;
   roundId: string;

@@ -3,18 +3,18 @@ import { html, type SafeHtml } from '../../shared/html.ts';
 import { CONSOLE_PATH, type ConsoleContext, timeOf } from './layout.ts';
 
 /** How many colours the page's palette has (map.css: .map-c0 … .map-c9); rounds beyond reuse them. */
-export const MAP_COLOURS = 10;
+const MAP_COLOURS = 10;
 
 const colourClass = (colour: number) => `map-c${colour % MAP_COLOURS}`;
 
 /** Where selecting a stop leads: a delivery to its order's page, a pickup to its brand's. */
-export const stopHref = (s: MapStop): string =>
+const stopHref = (s: MapStop): string =>
   s.kind === 'delivery'
     ? `${CONSOLE_PATH}/orders/${encodeURIComponent(s.ref)}`
     : `${CONSOLE_PATH}/brands/${encodeURIComponent(s.brandId)}`;
 
 /** The element id of a stop's line in the list: the map's popup shows that line's content. */
-export const stopElementId = (s: MapStop) => `map-stop-${s.kind}-${s.ref}`;
+const stopElementId = (s: MapStop) => `map-stop-${s.kind}-${s.ref}`;
 
 function statusWord(ctx: ConsoleContext, s: MapStop): string {
   return ctx.t(s.kind === 'delivery' ? `map.status.${s.status}` : `status.${s.status}`);
