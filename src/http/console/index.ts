@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { consoleBoardRepository } from '../../db/repositories/console-board-repository.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import { ROLE_SCOPES } from '../../domain/operators/scopes.ts';
 import { AppError, isAppError } from '../../errors.ts';
@@ -68,7 +69,7 @@ export function consoleArea(deps: ConsoleDeps) {
   return async (app: FastifyInstance) => {
     const signer = cookieSigner(() => serverSecretsRepository(deps.pool).getOrCreate('console_cookie_key'));
     const baseUrl = deps.config.publicBaseUrl;
-    const watcher = boardWatcher(deps.pool);
+    const watcher = boardWatcher(consoleBoardRepository(deps.pool));
     app.removeAllContentTypeParsers();
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });

@@ -11,7 +11,7 @@ import type { OpsTokenService } from '../../domain/operators/ops-token-service.t
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { cookieSigner } from '../account/session-cookies.ts';
-import type { boardWatcher } from './board-watcher.ts';
+import type { BoardWatcher } from './board-watcher.ts';
 import type { ConsoleContext } from './views/layout.ts';
 
 /** What the console uses: the same services as the operations API. */
@@ -33,5 +33,5 @@ export interface ConsoleDeps {
 export type ConsoleRouteDeps = ConsoleDeps & {
   signer: ReturnType<typeof cookieSigner>;
   context: (request: FastifyRequest, reply: FastifyReply) => Promise<ConsoleContext>;
-  watcher: ReturnType<typeof boardWatcher>;
+  watcher: BoardWatcher;
 };
