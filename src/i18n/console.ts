@@ -206,9 +206,21 @@ const PAIRS = {
   'finance.total': ['Total for the month', 'Total du mois'],
   'finance.none': ['No invoice for this month.', 'Aucune facture pour ce mois.'],
   'finance.creditHint': [
-    'A credit note is issued when an order on an issued invoice is cancelled (order page); it is listed here with its invoice.',
-    'Un avoir est émis quand une commande d’une facture émise est annulée (page de la commande) ; il figure ici avec sa facture.',
+    'A credit note is issued when an order on an issued invoice is cancelled (order page), or here for one order of an invoice (a billing mistake, a goodwill gesture); it is listed with its invoice.',
+    'Un avoir est émis quand une commande d’une facture émise est annulée (page de la commande), ou ici pour une commande d’une facture (erreur de facturation, geste commercial) ; il figure avec sa facture.',
   ],
+  'finance.creditOrder': ['Order to credit', 'Commande à créditer'],
+  'finance.credit': ['Issue a credit note', 'Émettre un avoir'],
+  'finance.credited': [
+    'Credit note {number} issued for {ref} (invoice {invoice}).',
+    'Avoir {number} émis pour {ref} (facture {invoice}).',
+  ],
+  'finance.perBrand': ['Per brand', 'Par marque'],
+  'finance.invoiced': ['Invoiced', 'Facturé'],
+  'finance.creditedTotal': ['Credited', 'Crédité'],
+  'finance.net': ['Net', 'Net'],
+  'finance.allBrands': ['All brands', 'Toutes les marques'],
+  'finance.creditNote': ['credit note', 'avoir'],
   'search.title': ['Search', 'Recherche'],
   'search.q': [
     'Tracking reference, brand reference, recipient phone or e-mail',
