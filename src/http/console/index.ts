@@ -15,7 +15,9 @@ import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { authRoutes } from './auth-routes.ts';
 import { boardWatcher } from './board-watcher.ts';
+import { brandGridRoutes, GRID_FORM_LIMIT } from './brand-grid-routes.ts';
 import { brandRoutes } from './brand-routes.ts';
+import { brandWebhookRoutes } from './brand-webhook-routes.ts';
 import { OPEN } from './context.ts';
 import {
   anonymousConsoleCsrf,
@@ -194,6 +196,13 @@ export function consoleArea(deps: ConsoleDeps) {
     brandRoutes(app, routeDeps);
     financeRoutes(app, routeDeps);
     searchRoutes(app, routeDeps);
+    // Brands: webhooks on request; the price grid, whose file is a larger form than any other page's.
+    brandWebhookRoutes(app, routeDeps);
+    await app.register(async (grids) => {
+      grids.removeContentTypeParser('application/x-www-form-urlencoded');
+      await grids.register(fastifyFormbody, { bodyLimit: GRID_FORM_LIMIT });
+      brandGridRoutes(grids, routeDeps);
+    });
 
     app.addHook('onClose', async () => watcher.close());
   };
