@@ -57,12 +57,12 @@ describe('Finance: credit notes', () => {
     const page = await finance.b.get('/console/finance?month=2026-10');
     const done = await finance.b.post(`/console/finance/invoices/${octoberId}/credit`, {
       _csrf: csrfOf(page.body),
-      month: '2026-11',
+      month: '2026-10',
       order: refs[0]!.toLowerCase(),
     });
     expect(done.status).toBe(200);
     expect(done.body).toContain(`Credit note A2026-000001 issued for ${refs[0]} (invoice F2026-`);
-    // Listed in the month it was issued, with the invoice it corrects, and netted per brand.
+    // Listed with the month it corrects, beside its invoice, and netted per brand.
     expect(done.body).toMatch(/A2026-000001 <span class="kind">→ F2026-\d+<\/span>/);
     expect(done.body).toContain('credit note');
     const audit = await t.pool.query(

@@ -135,7 +135,8 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
 
     async monthInvoices(period) {
       const { rows } = await db.query(
-        `SELECT i.id, i.brand_id, b.name AS brand_name, i.number, 'invoice' AS type, i.status,
+        `SELECT * FROM (
+         SELECT i.id, i.brand_id, b.name AS brand_name, i.number, 'invoice' AS type, i.status,
                 (SELECT coalesce(sum(l.price_cents), 0) FROM invoice_lines l WHERE l.invoice_id = i.id) AS total_cents,
                 i.issued_at, NULL AS credits
            FROM invoices i JOIN brands b ON b.id = i.brand_id
@@ -145,8 +146,10 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
                 (SELECT coalesce(sum(l.price_cents), 0) FROM credit_note_lines l WHERE l.credit_note_id = c.id),
                 c.issued_at, i.number
            FROM credit_notes c JOIN brands b ON b.id = c.brand_id JOIN invoices i ON i.id = c.credits_invoice_id
-          WHERE to_char(c.issued_at AT TIME ZONE 'Europe/Paris', 'YYYY-MM') = $1
-         ORDER BY 3, 5, 4`,
+          -- Listed with the month it corrects (its invoice's), as the invoices API lists it.
+          WHERE i.period = $1) month
+         -- Per brand, each invoice followed by its credit notes.
+         ORDER BY brand_name, coalesce(credits, number), type DESC, number`,
         [period],
       );
       return rows.map((r) => ({

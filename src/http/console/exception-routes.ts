@@ -42,8 +42,8 @@ function shopLinkForm(ctx: ConsoleContext, id: string, action: 'resync' | 'tell-
   return html`<form method="post" action="${CONSOLE_PATH}/shop-links/${id}/${action}" class="inline">${csrfField(ctx)}<button type="submit" class="small">${ctx.t(action === 'resync' ? 'exceptions.resync' : 'exceptions.tellBrand')}</button></form>`;
 }
 
-function section(title: string, id: string, rows: SafeHtml[], head: SafeHtml, none: string) {
-  return html`<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${title} <span class="count">${rows.length}</span></h2>
+function section(title: string, id: string, rows: SafeHtml[], head: SafeHtml, none: string, full = false) {
+  return html`<section class="panel${full ? ' full' : ''}" aria-labelledby="${id}"><h2 id="${id}">${title} <span class="count">${rows.length}</span></h2>
 ${rows.length === 0 ? html`<p>${none}</p>` : html`<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`}</section>`;
 }
 
@@ -103,6 +103,7 @@ ${section(
   ),
   html`${th('col.order', 'col.detail', 'col.reason', 'col.when', 'col.actions')}`,
   none,
+  true,
 )}
 ${section(
   t('exceptions.webhooks'),
@@ -114,6 +115,7 @@ ${section(
   ),
   html`${th('col.brand', 'col.address', 'col.status', 'col.when', 'col.actions')}`,
   none,
+  true,
 )}
 ${section(
   t('exceptions.shopLinks'),
@@ -125,6 +127,7 @@ ${section(
   ),
   html`${th('col.brand', 'exceptions.shop', 'col.status', 'exceptions.problems', 'col.when', 'col.actions')}`,
   none,
+  true,
 )}
 </div>`,
       { wide: true },
