@@ -34,7 +34,7 @@ const statusForm = (ctx: ConsoleContext, ref: string, status: string, label: str
 function resendForm(ctx: ConsoleContext, b: { notificationId: string; channel: string }) {
   const field = `to-${b.notificationId}`;
   const sms = b.channel === 'sms';
-  return html`<form method="post" action="${CONSOLE_PATH}/notifications/${b.notificationId}/resend" class="inline">${csrfField(ctx)}<label for="${field}" class="visually-hidden">${ctx.t(sms ? 'exceptions.correctPhone' : 'exceptions.correctEmail')}</label><input id="${field}" name="to" type="${sms ? 'tel' : 'email'}" maxlength="254" placeholder="${ctx.t(sms ? 'exceptions.correctPhone' : 'exceptions.correctEmail')}"><button type="submit" class="small">${ctx.t('exceptions.resend')}</button></form>`;
+  return html`<form method="post" action="${CONSOLE_PATH}/notifications/${b.notificationId}/resend" class="inline">${csrfField(ctx)}<label for="${field}" class="visually-hidden">${ctx.t(sms ? 'exceptions.correctPhone' : 'exceptions.correctEmail')}</label><input id="${field}" name="to" type="${sms ? 'tel' : 'email'}" maxlength="254" placeholder="${sms ? '06 12 34 56 78' : 'name@example.com'}"><button type="submit" class="small">${ctx.t('exceptions.resend')}</button></form>`;
 }
 
 /** A shop link's remedy: read the shop again, or tell the brand to link it again. */
