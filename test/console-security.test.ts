@@ -60,6 +60,20 @@ describe('every console route', () => {
         'POST /console/finance/issue',
         'GET /console/search',
         'GET /console/brands',
+        // Issue 39's actions: Exceptions, Brands (grid, webhooks on request), Finance (credit notes).
+        'POST /console/notifications/:id/resend',
+        'POST /console/shop-links/:id/resync',
+        'POST /console/shop-links/:id/tell-brand',
+        'GET /console/brands/:id/grid',
+        'POST /console/brands/:id/grid/preview',
+        'POST /console/brands/:id/grid',
+        'GET /console/brands/:id/webhooks',
+        'POST /console/brands/:id/webhook-requests/:requestId/set-up',
+        'POST /console/brands/:id/webhook-requests/:requestId/decline',
+        'POST /console/brands/:id/webhooks/:endpointId/enable',
+        'POST /console/brands/:id/webhooks/:endpointId/disable',
+        'POST /console/brands/:id/keys/:keyId/revoke',
+        'POST /console/finance/invoices/:id/credit',
       ]),
     );
     const open = consoleRoutes(t.app).filter((r) => r.console === undefined);
