@@ -87,7 +87,7 @@ export interface RecipientNotifications {
   resend(id: string, input: { to: string | null }, by: Author): Promise<ResendOutcome>;
 }
 
-export interface ResendOutcome {
+interface ResendOutcome {
   trackingRef: string;
   channel: Channel;
   status: 'sent' | 'failed';

@@ -5,7 +5,7 @@ import type { BoardReader } from '../../domain/console/board.ts';
  * board within 2 s: one poll (≤ 1 s) plus the page's fetch of the fragment (p50 ~100 ms for 40 rounds and
  * 1,500 stops, `BENCH_ONLY=console npm run bench`) keeps well inside it at half the reads of 500 ms.
  */
-export const BOARD_POLL_MS = 1000;
+const BOARD_POLL_MS = 1000;
 
 export interface BoardWatcher {
   /** Calls `onChange` whenever the day's board changes, until the returned function is called. */
