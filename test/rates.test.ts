@@ -66,17 +66,24 @@ describe('POST /rates with the default grid', () => {
     expect(grandeCouronne).toBeGreaterThan(paris);
   });
 
-  it('answers available:false with no rates out of zone or for an unknown postcode', async () => {
-    for (const payload of [
-      { delivery_zip: '69001' },
-      { delivery_zip: '75099' },
-      { delivery_zip: '7501' },
-      { delivery_address: 'Paris' },
-    ]) {
+  it('answers available:false with no rates and the reason: out of zone, or an unknown postcode', async () => {
+    for (const [payload, reason] of [
+      [{ delivery_zip: '69001' }, 'out_of_zone'],
+      [{ delivery_address: '1 place Bellecour, 69002 Lyon' }, 'out_of_zone'],
+      [{ delivery_zip: '75099' }, 'unknown_postcode'],
+      [{ delivery_zip: '7501' }, 'unknown_postcode'],
+      [{ delivery_address: 'Paris' }, 'unknown_postcode'],
+    ] as const) {
       const res = await rates(brand, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(200);
-      expect(res.data).toEqual({ ok: true, available: false, rates: [] });
+      expect(res.data, JSON.stringify(payload)).toEqual({ ok: true, available: false, rates: [], reason });
     }
+    // Available: no reason at all (absent, not null).
+    expect(Object.keys((await rates(brand, { delivery_zip: '75011' })).data)).toEqual([
+      'ok',
+      'available',
+      'rates',
+    ]);
   });
 
   it('accepts unit aliases and weight spellings, and prices quantity', async () => {
@@ -149,9 +156,9 @@ describe('POST /rates with a negotiated grid', () => {
     expect(res.data.rates[1]).toMatchObject({ price_excl_tax_eur: 13.2, price_eur: 15.84 });
 
     const envelope = await rates(negotiated, { delivery_zip: '75011', unit_type: 'envelope' });
-    expect(envelope.data).toEqual({ ok: true, available: false, rates: [] });
+    expect(envelope.data).toEqual({ ok: true, available: false, rates: [], reason: 'incomplete_grid' });
     const tooHeavy = await rates(negotiated, { delivery_zip: '75011', unit_weight: '31kg' });
-    expect(tooHeavy.data.available).toBe(false);
+    expect(tooHeavy.data).toMatchObject({ available: false, reason: 'incomplete_grid' });
 
     // Another brand still gets the default grid.
     expect((await rates(brand, { delivery_zip: '75011', unit_type: 'envelope' })).data.available).toBe(true);
@@ -180,7 +187,12 @@ describe('POST /rates with a negotiated grid', () => {
     ]) {
       const res = await rates(b, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(200);
-      expect(res.data, JSON.stringify(payload)).toEqual({ ok: true, available: false, rates: [] });
+      expect(res.data, JSON.stringify(payload)).toEqual({
+        ok: true,
+        available: false,
+        rates: [],
+        reason: 'incomplete_grid',
+      });
     }
     const paris = await rates(b, { delivery_zip: '75011', unit_weight: '5kg' });
     expect(paris.data.rates.map((r: { service: string }) => r.service)).toEqual([

@@ -19,13 +19,13 @@ const skipReason =
 if (skipReason) console.warn(`SKIPPED the PHP SDK's tests: ${skipReason} (.ci/run installs it).`);
 
 describe.skipIf(skipReason !== null)('the PHP SDK against the running API', () => {
-  it('passes its own tests (tests/run.php): orders, pages, typed errors, retries, webhooks', async () => {
+  it('passes its own tests (tests/run.php): orders (test mode), pages, simulation, typed errors, retries, webhooks', async () => {
     const harness = await startSdkHarness('php');
     try {
       const result = await run('php', ['-d', 'zend.assertions=1', path.join(SDK, 'tests/run.php')], {
         env: harness.env,
       });
-      expect(result.stdout + result.stderr).toContain('# all 5 passed');
+      expect(result.stdout + result.stderr).toContain('# all 6 passed');
       expect(result.code).toBe(0);
     } finally {
       await harness.close();
@@ -36,6 +36,7 @@ describe.skipIf(skipReason !== null)('the PHP SDK against the running API', () =
     for (const file of [
       'src/Client.php',
       'src/Webhook.php',
+      'src/TestMode.php',
       'src/Generated/Operations.php',
       'src/autoload.php',
     ]) {

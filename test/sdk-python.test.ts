@@ -25,14 +25,14 @@ if (!python) {
 }
 
 describe.skipIf(python === null)('the Python SDK against the running API', () => {
-  it('passes its own tests (pytest): orders, pages, typed errors, retries, async, webhooks', async () => {
+  it('passes its own tests (pytest): orders (test mode), pages, simulation, typed errors, retries, async, webhooks', async () => {
     const harness = await startSdkHarness('python');
     try {
       const result = await run(python!, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], {
         cwd: SDK,
         env: { ...harness.env, PYTHONPATH: SDK, PYTHONDONTWRITEBYTECODE: '1' },
       });
-      expect(result.stdout + result.stderr).toMatch(/\b6 passed\b/);
+      expect(result.stdout + result.stderr).toMatch(/\b7 passed\b/);
       expect(result.code).toBe(0);
     } finally {
       await harness.close();

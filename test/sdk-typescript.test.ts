@@ -30,7 +30,8 @@ beforeAll(async () => {
   api = await startLiveApi();
   receiver = await startReceiver();
   brand = await api.brand({ name: 'Maison SDK TypeScript' });
-  client = new DlvClient({ apiKey: brand.key, baseUrl: api.base });
+  // Test mode: what a developer integrating uses (its orders are never dispatched nor billed).
+  client = new DlvClient({ apiKey: (await api.testKey(brand)).key, baseUrl: api.base });
 });
 afterAll(async () => {
   await receiver?.close();
@@ -38,13 +39,15 @@ afterAll(async () => {
 });
 
 describe('the TypeScript SDK against the running API', () => {
-  it('creates, fetches, lists page after page and cancels orders', async () => {
-    const own = await api.brand({ name: 'Maison pages' });
+  it('creates, fetches, lists page after page and cancels orders with a test key', async () => {
+    const own = await api.testKey(await api.brand({ name: 'Maison pages' }));
     const sdk = new DlvClient({ apiKey: own.key, baseUrl: api.base });
+    expect(sdk.testMode).toBe(true);
     const created = [];
     for (let i = 0; i < 5; i++)
       created.push(await sdk.createOrder({ ...VALID_ORDER, reference: `SDK-${i}` }));
     expect(created[0]!.order.status).toBe('pending');
+    expect(created[0]!.order.livemode).toBe(false);
 
     const fetched = await sdk.getOrder(created[0]!.trackingRef);
     expect(fetched.order.reference).toBe('SDK-0');
@@ -68,6 +71,41 @@ describe('the TypeScript SDK against the running API', () => {
     expect(new TextDecoder().decode(label.slice(0, 5))).toBe('%PDF-');
   });
 
+  it('simulates a test order: one step, the whole way to the door, a return; refused to a live key', async () => {
+    const live = await api.brand({ name: 'Maison simulate' });
+    const sdk = new DlvClient({ apiKey: (await api.testKey(live)).key, baseUrl: api.base });
+    const { trackingRef } = await sdk.createOrder(VALID_ORDER);
+
+    const one = await sdk.simulateOrder(trackingRef, { to: 'picked_up' });
+    expect(one.order.status).toBe('picked_up');
+    // simulate walks the street's steps: in transit, out for delivery, then the door.
+    const delivered = await sdk.simulate(trackingRef, 'delivered');
+    expect(delivered.order.status).toBe('delivered');
+    const history = (await sdk.getOrder(trackingRef)).order.events.map((e) => e.status);
+    expect(history).toEqual(['pending', 'picked_up', 'in_transit', 'out_for_delivery', 'delivered']);
+    await expect(sdk.simulate(trackingRef, 'delivered')).rejects.toMatchObject({
+      code: 'simulation_out_of_order',
+      status: 409,
+    });
+
+    const other = await sdk.createOrder(VALID_ORDER);
+    const returned = await sdk.simulate(other.trackingRef, 'returned', { reason: 'refused' });
+    expect(returned.order.status).toBe('returned');
+    const attempts = (await sdk.getOrder(other.trackingRef)).order.events.filter(
+      (e) => e.status === 'failed_attempt',
+    );
+    expect(attempts).toHaveLength(3);
+
+    const liveSdk = new DlvClient({ apiKey: live.key, baseUrl: api.base });
+    expect(liveSdk.testMode).toBe(false);
+    const liveOrder = await liveSdk.createOrder(VALID_ORDER);
+    const refused = await liveSdk.simulate(liveOrder.trackingRef, 'picked_up').catch((e: unknown) => e);
+    expect(isApiError(refused, 'test_mode_only')).toBe(true);
+    expect((refused as DlvApiError).status).toBe(403);
+    // A test key does not see the live order.
+    await expect(sdk.getOrder(liveOrder.trackingRef)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('throws typed errors carrying the envelope’s code, request id and details', async () => {
     const missing = await client.getOrder('DLV-0000000000').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(DlvApiError);
@@ -85,8 +123,8 @@ describe('the TypeScript SDK against the running API', () => {
     await expect(stranger.getMe()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
   });
 
-  it('retries a 429 and a lost answer with the same Idempotency-Key: one order', async () => {
-    const own = await api.brand({ name: 'Maison retries' });
+  it('retries a 429 and a lost answer with the same Idempotency-Key: one (test) order', async () => {
+    const own = await api.testKey(await api.brand({ name: 'Maison retries' }));
     const keys: string[] = [];
     let attempts = 0;
     // The network between the SDK and the API: the first attempt is refused with 429 (Retry-After: 1),
@@ -131,7 +169,7 @@ describe('the TypeScript SDK against the running API', () => {
     expect(attempts).toBe(3);
   });
 
-  it('verifies a webhook delivery (Standard Webhooks) and refuses a tampered one', async () => {
+  it('verifies a test-mode webhook delivery (Standard Webhooks) and refuses a tampered one', async () => {
     const subscribed = await client.createWebhookSubscription({
       url: receiver.url('/sdk-ts'),
       event_types: ['order.created'],
@@ -142,6 +180,8 @@ describe('the TypeScript SDK against the running API', () => {
     const hook = receiver.received.find((h) => h.path === '/sdk-ts' && h.body.includes(created.trackingRef))!;
     const event = await verifyWebhook(subscribed.secret, hook.body, hook.headers);
     expect(event.type).toBe('order.created');
+    // A test endpoint (subscribed with a test key) hears test orders: livemode false.
+    expect(event.type === 'order.created' && event.data.order.livemode).toBe(false);
 
     await expect(
       verifyWebhook(subscribed.secret, hook.body.replace('order', 'Order'), hook.headers),

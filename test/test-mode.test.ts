@@ -217,6 +217,19 @@ describe('test mode', () => {
       400,
     );
 
+    // A test endpoint hears both scenarios, each step signed (Standard Webhooks) with livemode false.
+    const hooksPath = `/scenarios-${test.brandId}`;
+    const subscribed = await call(t.app, {
+      method: 'POST',
+      url: `${API}/webhook-subscriptions`,
+      headers: test.headers,
+      payload: {
+        url: receiver.url(hooksPath),
+        event_types: ['order.status_changed', 'order.delivered', 'order.delivery_failed'],
+      },
+    });
+    expect(subscribed.statusCode, subscribed.body).toBe(201);
+
     const happy = await createOrder(t.app, test, { ...VALID_ORDER, test_scenario: 'happy_path' });
     const failing = await createOrder(t.app, test, {
       ...VALID_ORDER,
@@ -248,6 +261,21 @@ describe('test mode', () => {
       'out_for_delivery',
       'delivered',
     ]);
+    // 4 status changes + order.delivered for happy_path; 6 + delivery_failed + delivered for the other.
+    const hooks = await eventually(async () => {
+      const got = receiver.received.filter((r) => r.path === hooksPath);
+      return got.length >= 5 + 8 && got;
+    }, 20_000);
+    const events = hooks.map(
+      (h) => verifyWith(subscribed.data.secret, h) as { type: string; data: { order: any } },
+    );
+    for (const e of events) expect(e.data.order.livemode).toBe(false);
+    const typesOf = (ref: string) =>
+      events.filter((e) => e.data.order.tracking_ref === ref).map((e) => e.type);
+    expect(typesOf(happy.data.trackingRef).filter((type) => type === 'order.delivered')).toHaveLength(1);
+    expect(typesOf(failing.data.trackingRef)).toEqual(
+      expect.arrayContaining(['order.delivery_failed', 'order.delivered']),
+    );
   });
 
   it('creates an address_flagged test order with its address flagged and order.address_flagged written', async () => {

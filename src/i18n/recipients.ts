@@ -120,6 +120,10 @@ const RECIPIENTS = {
     fr: 'Aucun message envoyé au destinataire pour cette commande.',
     en: 'No message was sent to the recipient for this order.',
   },
+  'account.testOutbox': {
+    fr: 'Commande de test : ces messages sont allés dans la boîte d’envoi de développement, jamais au destinataire (ni SMTP ni SMS).',
+    en: 'Test order: these messages went to the development outbox, never to the recipient (no SMTP, no SMS).',
+  },
   'account.when': { fr: 'Date', en: 'When' },
   'account.step': { fr: 'Étape', en: 'Step' },
   'account.channel': { fr: 'Canal', en: 'Channel' },

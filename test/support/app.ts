@@ -137,6 +137,24 @@ export async function createBrandWithKey(
   return { brandId: brand.id, key: key.key, keyId: key.id, headers: { authorization: `Bearer ${key.key}` } };
 }
 
+/**
+ * A test key (`dlv_test_…`, all scopes unless told otherwise) of a live brand made by
+ * createBrandWithKey: its `brandId` is the brand's test twin, which holds what the key creates.
+ */
+export async function createTestKey(
+  deps: Deps,
+  live: Pick<TestBrand, 'brandId'>,
+  scopes: readonly Scope[] = SCOPES,
+): Promise<TestBrand> {
+  const key = await deps.apiKeys.create({ brandId: live.brandId, scopes, test: true }, testOperator);
+  return {
+    brandId: key.brandId,
+    key: key.key,
+    keyId: key.id,
+    headers: { authorization: `Bearer ${key.key}` },
+  };
+}
+
 /** `app.inject` returning the parsed JSON body alongside the raw response. */
 export async function call(
   app: FastifyInstance,

@@ -1,5 +1,5 @@
 import { type Runner, startWorker } from '../../src/worker.ts';
-import { API, buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './app.ts';
+import { API, buildTestApp, createBrandWithKey, createTestKey, type TestApp, type TestBrand } from './app.ts';
 import { createScratchDatabase } from './scratch-database.ts';
 import { type SpawnedServer, spawnServer } from './spawn-server.ts';
 
@@ -63,6 +63,10 @@ export async function startLiveApi(options: { ownProcess?: boolean } = {}) {
       /** A brand (allowed to manage webhook subscriptions unless told otherwise) with a key of every scope. */
       async brand(brandOptions: Parameters<typeof createBrandWithKey>[1] = {}): Promise<TestBrand> {
         return createBrandWithKey(app.deps, brandOptions);
+      },
+      /** A test key (`dlv_test_…`, every scope) of a brand made by `brand()`: test mode. */
+      async testKey(live: Pick<TestBrand, 'brandId'>): Promise<TestBrand> {
+        return createTestKey(app.deps, live);
       },
       close: stop,
     };

@@ -7,9 +7,11 @@ import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 /**
  * What the PHP and Python SDKs' own tests need from a running API (their environment): the base URL,
- * two brands' keys with no order yet (one for the round trip, one for the retry test, which counts
- * its orders), and a real webhook delivery — its secret, raw body and headers in a JSON file — made
- * by the API to a loopback receiver, for the SDK's verification helper.
+ * two brands' test keys (`dlv_test_…`: test mode, as a developer integrates) with no order yet (one
+ * for the round trip and simulation, one for the retry test, which counts its orders), the first
+ * brand's live key (which may not simulate), and a real webhook delivery to a test endpoint — its
+ * secret, raw body and headers in a JSON file — made by the API to a loopback receiver, for the
+ * SDK's verification helper.
  */
 export async function startSdkHarness(name: string) {
   const api: LiveApi = await startLiveApi();
@@ -17,8 +19,9 @@ export async function startSdkHarness(name: string) {
   try {
     receiver = await startReceiver();
     const brand = await api.brand({ name: `Maison SDK ${name}` });
-    const retryBrand = await api.brand({ name: `Maison SDK ${name} retries` });
-    const hooks = await api.brand({ name: `Maison SDK ${name} webhooks` });
+    const testKey = await api.testKey(brand);
+    const retryKey = await api.testKey(await api.brand({ name: `Maison SDK ${name} retries` }));
+    const hooks = await api.testKey(await api.brand({ name: `Maison SDK ${name} webhooks` }));
     const post = async (url: string, body: object) => {
       const response = await fetch(`${api.base}${url}`, {
         method: 'POST',
@@ -39,8 +42,9 @@ export async function startSdkHarness(name: string) {
     writeFileSync(fixture, JSON.stringify({ secret, body: hook.body, headers: hook.headers }));
     const env = {
       DLV_BASE_URL: api.base,
-      DLV_API_KEY: brand.key,
-      DLV_RETRY_API_KEY: retryBrand.key,
+      DLV_API_KEY: testKey.key,
+      DLV_LIVE_API_KEY: brand.key,
+      DLV_RETRY_API_KEY: retryKey.key,
       DLV_WEBHOOK_FIXTURE: fixture,
     };
     const opened = receiver;

@@ -65,6 +65,38 @@ final class Client
         $this->baseUrl = rtrim($baseUrl ?? ApiInfo::DEFAULT_BASE_URL, '/');
     }
 
+    /** True for a test key (dlv_test_…): what it creates is test data (livemode false). */
+    public function isTestMode(): bool
+    {
+        return TestMode::isTestKey($this->apiKey);
+    }
+
+    /**
+     * Test mode: moves a test order to $to through every step the street would take on the way
+     * (simulateOrder() makes one step: 'delivered' from pending is picked up, in transit, out for
+     * delivery, then delivered), each with its events, webhooks and notifications. 'returned' fails
+     * at the door until the third attempt returns the parcel; $reason is the failed attempts'.
+     * Returns the last step's answer; a live key gets ApiException test_mode_only (403), a step that
+     * cannot follow the order's status simulation_out_of_order (409).
+     *
+     * @param array{headers?: array<string, string>} $options
+     * @return array<string, mixed>
+     */
+    public function simulate(string $trackingRef, string $to, ?string $reason = null, array $options = []): array
+    {
+        $status = $this->getOrder($trackingRef, $options)['order']['status'];
+        for ($made = 0; $made < TestMode::MAX_STEPS; $made++) {
+            $step = TestMode::nextStep($status, $to);
+            $body = ['to' => $step] + ($step === 'failed_attempt' && $reason !== null ? ['reason' => $reason] : []);
+            $moved = $this->simulateOrder($trackingRef, $body, $options);
+            $status = $moved['order']['status'];
+            if ($status === $to || ($step === $to && $to !== 'returned')) {
+                return $moved;
+            }
+        }
+        throw new \RuntimeException("simulate: $trackingRef did not reach \"$to\" in " . TestMode::MAX_STEPS . ' steps');
+    }
+
     /**
      * @param array<string, mixed>|null $query
      * @param array{idempotencyKey?: string, headers?: array<string, string>} $options

@@ -3,8 +3,9 @@
 declare(strict_types=1);
 
 // The PHP SDK's tests, run against a running API (test/sdk-php.test.ts starts one and sets the
-// environment): DLV_BASE_URL, DLV_API_KEY and DLV_RETRY_API_KEY (two brands' keys, each with no
-// order yet) and DLV_WEBHOOK_FIXTURE (a delivery the API made: secret, body, headers). No PHPUnit
+// environment): DLV_BASE_URL, DLV_API_KEY and DLV_RETRY_API_KEY (two brands' test keys, each with
+// no order yet), DLV_LIVE_API_KEY (the first brand's live key) and DLV_WEBHOOK_FIXTURE (a delivery
+// the API made to a test endpoint: secret, body, headers). No PHPUnit
 // and no Composer download: the SDK's own autoloader and a PSR-18 client from the system (Debian's
 // php-guzzlehttp-guzzle), or DLV_PSR_AUTOLOAD naming another autoloader.
 
@@ -88,12 +89,14 @@ final class FlakyNetwork implements ClientInterface
 
 $client = new Client((string) getenv('DLV_API_KEY'), baseUrl: $base);
 
-test('creates, fetches, lists page after page and cancels orders', function () use ($client) {
+test('creates, fetches, lists page after page and cancels orders with a test key', function () use ($client) {
+    check($client->isTestMode(), 'a test key');
     $created = [];
     for ($i = 0; $i < 5; $i++) {
         $created[] = $client->createOrder(ORDER + ['reference' => "PHP-$i"]);
     }
     check($created[0]['order']['status'] === 'pending', 'a pending order');
+    check($created[0]['order']['livemode'] === false, 'a test order (livemode false)');
     check($client->getOrder($created[0]['trackingRef'])['order']['reference'] === 'PHP-0', 'the order fetched');
     $sizes = [];
     $query = ['limit' => 2];
@@ -108,6 +111,28 @@ test('creates, fetches, lists page after page and cancels orders', function () u
     check($references === ['PHP-0', 'PHP-1', 'PHP-2', 'PHP-3', 'PHP-4'], 'every order walked: ' . json_encode($references));
     check($client->cancelOrder($created[1]['trackingRef'])['order']['status'] === 'cancelled', 'cancelled');
     check(str_starts_with($client->getOrderLabel($created[0]['trackingRef']), '%PDF-'), 'a PDF label');
+});
+
+test('simulates a test order: one step, the whole way to the door, a return; refused to a live key', function () use ($client, $base) {
+    $ref = $client->createOrder(ORDER)['trackingRef'];
+    check($client->simulateOrder($ref, ['to' => 'picked_up'])['order']['status'] === 'picked_up', 'one step');
+    check($client->simulate($ref, 'delivered')['order']['status'] === 'delivered', 'walked to the door');
+    $history = array_column($client->getOrder($ref)['order']['events'], 'status');
+    check($history === ['pending', 'picked_up', 'in_transit', 'out_for_delivery', 'delivered'], 'every step: ' . json_encode($history));
+    $again = apiError(fn () => $client->simulate($ref, 'delivered'));
+    check($again->error() === 'simulation_out_of_order' && $again->status === 409, 'a final status stays final');
+
+    $other = $client->createOrder(ORDER)['trackingRef'];
+    check($client->simulate($other, 'returned', 'refused')['order']['status'] === 'returned', 'returned');
+    $failed = array_filter($client->getOrder($other)['order']['events'], fn ($e) => $e['status'] === 'failed_attempt');
+    check(count($failed) === 3, 'three failed attempts: ' . count($failed));
+
+    $live = new Client((string) getenv('DLV_LIVE_API_KEY'), baseUrl: $base);
+    check(!$live->isTestMode(), 'a live key');
+    $liveRef = $live->createOrder(ORDER)['trackingRef'];
+    $refused = apiError(fn () => $live->simulate($liveRef, 'picked_up'));
+    check($refused->error() === 'test_mode_only' && $refused->status === 403, 'a live key cannot simulate: ' . $refused->error());
+    check(apiError(fn () => $client->getOrder($liveRef))->error() === 'not_found', 'a test key does not see a live order');
 });
 
 test('throws ApiException carrying the envelope’s code, request id and details', function () use ($client, $base) {
@@ -151,11 +176,12 @@ test('gives up after maxRetries with the last error', function () use ($base) {
     check($e->error() === 'rate_limited' && $e->retryAfter === 0 && $busy->attempts === 3, 'three attempts then rate_limited');
 });
 
-test('verifies a webhook delivery (Standard Webhooks) and refuses a tampered one', function () {
+test('verifies a test-mode webhook delivery (Standard Webhooks) and refuses a tampered one', function () {
     $fixture = json_decode((string) file_get_contents((string) getenv('DLV_WEBHOOK_FIXTURE')), true);
     $webhook = new Webhook($fixture['secret']);
     $event = $webhook->verify($fixture['body'], $fixture['headers']);
     check($event['type'] === 'order.created', 'an order.created event');
+    check($event['data']['order']['livemode'] === false, 'a test order\'s event (livemode false)');
     $server = [];
     foreach ($fixture['headers'] as $name => $value) {
         $server['HTTP_' . strtoupper(str_replace('-', '_', $name))] = $value;

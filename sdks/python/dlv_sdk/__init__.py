@@ -2,6 +2,7 @@
 from ._client import AsyncClient, Client
 from ._generated import API_VERSION, ERROR_CODES, ErrorCode
 from ._version import __version__
+from ._simulation import is_test_key
 from .errors import ApiError, ConnectionError, DlvError, WebhookVerificationError
 from .webhooks import sign as sign_webhook
 from .webhooks import verify_webhook
@@ -17,6 +18,7 @@ __all__ = [
     "ErrorCode",
     "WebhookVerificationError",
     "__version__",
+    "is_test_key",
     "sign_webhook",
     "verify_webhook",
 ]

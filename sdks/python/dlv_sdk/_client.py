@@ -11,6 +11,7 @@ import httpx
 from ._generated import DEFAULT_BASE_URL, AsyncOperations, Operations
 from ._version import __version__
 from .errors import ApiError, ConnectionError
+from ._simulation import MAX_STEPS, is_test_key, next_simulated_step, reached, simulate_body
 
 _RETRIED_STATUSES = {429, 500, 502, 503, 504}
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS", "DELETE", "PUT"}
@@ -137,6 +138,28 @@ class Client(Operations):
                 continue
             raise self._policy.error(response)
 
+    @property
+    def test_mode(self) -> bool:
+        """True for a test key (``dlv_test_...``): what it creates is test data (livemode false)."""
+        return is_test_key(self._policy.api_key)
+
+    def simulate(self, tracking_ref: str, to: str, *, reason: Optional[str] = None,
+                 headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+        """Test mode: moves a test order to ``to`` through every step the street would take on the way
+        (``simulate_order`` makes one step: ``delivered`` from pending is picked up, in transit, out for
+        delivery, then delivered), each with its events, webhooks and notifications. ``returned`` fails
+        at the door until the third attempt returns the parcel; ``reason`` is the failed attempts'.
+        Returns the last step's answer; a live key raises ApiError ``test_mode_only`` (403), a step
+        that cannot follow the order's status ``simulation_out_of_order`` (409)."""
+        status = self.get_order(tracking_ref, headers=headers)["order"]["status"]
+        for _ in range(MAX_STEPS):
+            step = next_simulated_step(status, to)
+            moved = self.simulate_order(tracking_ref, simulate_body(step, reason), headers=headers)
+            status = moved["order"]["status"]
+            if reached(status, step, to):
+                return moved
+        raise RuntimeError(f"simulate: {tracking_ref} did not reach {to!r} in {MAX_STEPS} steps")
+
     def close(self) -> None:
         self._http.close()
 
@@ -179,6 +202,23 @@ class AsyncClient(AsyncOperations):
                 attempt += 1
                 continue
             raise self._policy.error(response)
+
+    @property
+    def test_mode(self) -> bool:
+        """True for a test key (``dlv_test_...``): what it creates is test data (livemode false)."""
+        return is_test_key(self._policy.api_key)
+
+    async def simulate(self, tracking_ref: str, to: str, *, reason: Optional[str] = None,
+                       headers: Optional[Mapping[str, str]] = None) -> Dict[str, Any]:
+        """Test mode: ``Client.simulate`` for asyncio (every step the street takes on the way to ``to``)."""
+        status = (await self.get_order(tracking_ref, headers=headers))["order"]["status"]
+        for _ in range(MAX_STEPS):
+            step = next_simulated_step(status, to)
+            moved = await self.simulate_order(tracking_ref, simulate_body(step, reason), headers=headers)
+            status = moved["order"]["status"]
+            if reached(status, step, to):
+                return moved
+        raise RuntimeError(f"simulate: {tracking_ref} did not reach {to!r} in {MAX_STEPS} steps")
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -1,6 +1,7 @@
 """The Python SDK's tests, against a running API (test/sdk-python.test.ts starts one and sets the
-environment: DLV_BASE_URL, DLV_API_KEY and DLV_RETRY_API_KEY — two brands' keys with no order yet —
-and DLV_WEBHOOK_FIXTURE, a delivery the API made: secret, body, headers)."""
+environment: DLV_BASE_URL, DLV_API_KEY and DLV_RETRY_API_KEY — two brands' test keys with no order
+yet —, DLV_LIVE_API_KEY — the first brand's live key — and DLV_WEBHOOK_FIXTURE, a delivery the API
+made to a test endpoint: secret, body, headers)."""
 import asyncio
 import base64
 import json
@@ -30,9 +31,11 @@ def client():
         yield dlv
 
 
-def test_creates_fetches_lists_page_after_page_and_cancels(client):
+def test_creates_fetches_lists_page_after_page_and_cancels_with_a_test_key(client):
+    assert client.test_mode
     created = [client.create_order({**ORDER, "reference": f"PY-{i}"}) for i in range(5)]
     assert created[0]["order"]["status"] == "pending"
+    assert created[0]["order"]["livemode"] is False
     assert client.get_order(created[0]["trackingRef"])["order"]["reference"] == "PY-0"
     sizes, cursor = [], None
     while True:
@@ -114,15 +117,16 @@ def test_the_async_client_lists_and_types_errors():
             return refs, missing.value.code
 
     refs, code = asyncio.run(scenario())
-    assert sorted(refs) == [f"PY-{i}" for i in range(5)]
+    assert sorted(r for r in refs if r) == [f"PY-{i}" for i in range(5)]
     assert code == "not_found"
 
 
-def test_verifies_a_webhook_delivery_and_refuses_a_tampered_one():
+def test_verifies_a_test_mode_webhook_delivery_and_refuses_a_tampered_one():
     with open(os.environ["DLV_WEBHOOK_FIXTURE"], encoding="utf-8") as file:
         fixture = json.load(file)
     event = verify_webhook(fixture["secret"], fixture["body"], fixture["headers"])
     assert event["type"] == "order.created"
+    assert event["data"]["order"]["livemode"] is False  # a test endpoint hears test orders
     assert verify_webhook(fixture["secret"], fixture["body"].encode(), fixture["headers"])["type"] == "order.created"
     with pytest.raises(WebhookVerificationError):
         verify_webhook(fixture["secret"], fixture["body"].replace("order", "Order"), fixture["headers"])
@@ -131,3 +135,36 @@ def test_verifies_a_webhook_delivery_and_refuses_a_tampered_one():
     other = "whsec_" + base64.b64encode(os.urandom(32)).decode()
     with pytest.raises(WebhookVerificationError):
         verify_webhook(other, fixture["body"], fixture["headers"])
+
+
+def test_simulates_a_test_order_and_refuses_a_live_key(client):
+    ref = client.create_order(ORDER)["trackingRef"]
+    assert client.simulate_order(ref, {"to": "picked_up"})["order"]["status"] == "picked_up"
+    assert client.simulate(ref, "delivered")["order"]["status"] == "delivered"
+    history = [e["status"] for e in client.get_order(ref)["order"]["events"]]
+    assert history == ["pending", "picked_up", "in_transit", "out_for_delivery", "delivered"]
+    with pytest.raises(ApiError) as again:
+        client.simulate(ref, "delivered")
+    assert (again.value.code, again.value.status) == ("simulation_out_of_order", 409)
+
+    other = client.create_order(ORDER)["trackingRef"]
+    assert client.simulate(other, "returned", reason="refused")["order"]["status"] == "returned"
+    failed = [e for e in client.get_order(other)["order"]["events"] if e["status"] == "failed_attempt"]
+    assert len(failed) == 3
+
+    async def walk_async():
+        async with AsyncClient(os.environ["DLV_API_KEY"], base_url=BASE) as dlv:
+            third = (await dlv.create_order(ORDER))["trackingRef"]
+            return (await dlv.simulate(third, "failed_attempt", reason="absent"))["order"]["status"]
+
+    assert asyncio.run(walk_async()) == "failed_attempt"
+
+    with Client(os.environ["DLV_LIVE_API_KEY"], base_url=BASE) as live:
+        assert not live.test_mode
+        live_ref = live.create_order(ORDER)["trackingRef"]
+        with pytest.raises(ApiError) as refused:
+            live.simulate(live_ref, "picked_up")
+        assert (refused.value.code, refused.value.status) == ("test_mode_only", 403)
+    with pytest.raises(ApiError) as unseen:
+        client.get_order(live_ref)
+    assert unseen.value.code == "not_found"

@@ -32,3 +32,11 @@ export async function onWebhook(secret: string, body: string, headers: Headers):
   const event = await verifyWebhook(secret, body, headers);
   return event.type;
 }
+
+/** An integration's own test, in test mode: a test order driven to the door (webhooks fire). */
+export async function deliverTestOrder(testKey: string, trackingRef: string): Promise<boolean> {
+  const sandbox = new DlvClient({ apiKey: testKey });
+  if (!sandbox.testMode) throw new Error('a test key (dlv_test_…) is needed');
+  const { order } = await sandbox.simulate(trackingRef, 'delivered');
+  return order.status === 'delivered' && !order.livemode;
+}

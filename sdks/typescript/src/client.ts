@@ -1,5 +1,19 @@
 import { DlvApiError, DlvConnectionError, type ErrorEnvelope } from './errors.js';
-import { API_VERSION, DEFAULT_BASE_URL, type OperationCall, Operations } from './generated.js';
+import {
+  API_VERSION,
+  DEFAULT_BASE_URL,
+  type OperationCall,
+  Operations,
+  type RequestOptions,
+  type SimulateOrderResponse,
+} from './generated.js';
+import {
+  type FailureReason,
+  isTestKey,
+  MAX_SIMULATED_STEPS,
+  nextSimulatedStep,
+  type SimulationTarget,
+} from './test-mode.js';
 import { SDK_VERSION } from './version.js';
 
 export interface ClientOptions {
@@ -44,6 +58,36 @@ export class DlvClient extends Operations {
     this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** True for a test key (`dlv_test_…`): what it creates is test data (`livemode: false`). */
+  get testMode(): boolean {
+    return isTestKey(this.#apiKey);
+  }
+
+  /**
+   * Test mode: moves a test order to `to` through every step the street would take on the way
+   * (`simulateOrder` makes one step: `delivered` from `pending` is picked up, in transit, out for
+   * delivery, then delivered), each with its events, webhooks and notifications. `returned` fails
+   * at the door until the third attempt returns the parcel. `reason` is the failed attempts'.
+   * Answers the last step's order; a live key gets `test_mode_only` (403), a step that cannot follow
+   * the order's status `simulation_out_of_order` (409).
+   */
+  async simulate(
+    trackingRef: string,
+    to: SimulationTarget,
+    options: RequestOptions & { reason?: FailureReason } = {},
+  ): Promise<SimulateOrderResponse> {
+    const { reason, ...request } = options;
+    let status = (await this.getOrder(trackingRef, request)).order.status;
+    for (let made = 0; made < MAX_SIMULATED_STEPS; made++) {
+      const step = nextSimulatedStep(status, to);
+      const body = step === 'failed_attempt' && reason ? { to: step, reason } : { to: step };
+      const moved = await this.simulateOrder(trackingRef, body, request);
+      status = moved.order.status;
+      if (status === to || (step === to && to !== 'returned')) return moved;
+    }
+    throw new Error(`simulate: ${trackingRef} did not reach "${to}" in ${MAX_SIMULATED_STEPS} steps`);
   }
 
   protected async call<T>(call: OperationCall): Promise<T> {

@@ -585,6 +585,8 @@ export type QuoteRatesResponse = {
     /** Promised delivery day (Europe/Paris). */
     promised_date: string;
   }>;
+  /** **Extension.** With `available: false` only (absent otherwise): why. `out_of_zone`: a real postcode outside the delivery zone (Île-de-France): offer another carrier. `unknown_postcode`: no postcode... */
+  reason?: "out_of_zone" | "unknown_postcode" | "incomplete_grid";
 };
 
 export type ValidateAddressBody = {

@@ -64,24 +64,22 @@ describe('quoteRates', () => {
   });
 
   it.each([
-    ['out of zone', resolveDestination({ deliveryZip: '69001' })],
-    ['unknown postcode', resolveDestination({ deliveryZip: '75099' })],
-    ['no postcode', resolveDestination({ deliveryAddress: 'rue de la Paix' })],
-  ])('is unavailable %s', (_label, destination) => {
+    ['out of zone', resolveDestination({ deliveryZip: '69001' }), 'out_of_zone'],
+    ['unknown postcode', resolveDestination({ deliveryZip: '75099' }), 'unknown_postcode'],
+    ['no postcode', resolveDestination({ deliveryAddress: 'rue de la Paix' }), 'unknown_postcode'],
+  ] as const)('is unavailable %s, and says so', (_label, destination, reason) => {
     const grid = indexGrid(loadDefaultGrid());
-    expect(quoteRates({ ...base, grid, destination })).toEqual({ available: false, rates: [] });
+    expect(quoteRates({ ...base, grid, destination })).toEqual({ available: false, rates: [], reason });
   });
 
-  it('is unavailable when nothing is priced', () => {
+  it('is unavailable when nothing is priced: an incomplete grid', () => {
     const grid = indexGrid([row('standard', 900)]);
-    expect(quoteRates({ ...base, grid, destination: parisDest, weightGrams: 5001 })).toEqual({
-      available: false,
-      rates: [],
-    });
-    expect(quoteRates({ ...base, grid, destination: { ...parisDest, zone: 'grande_couronne' } })).toEqual({
-      available: false,
-      rates: [],
-    });
+    const incomplete = { available: false, rates: [], reason: 'incomplete_grid' };
+    expect(quoteRates({ ...base, grid, destination: parisDest, weightGrams: 5001 })).toEqual(incomplete);
+    expect(quoteRates({ ...base, grid, destination: { ...parisDest, zone: 'grande_couronne' } })).toEqual(
+      incomplete,
+    );
+    expect(quoteRates({ ...base, grid: indexGrid([]), destination: parisDest })).toEqual(incomplete);
   });
 
   // The seed: "when … the price grid is incomplete, then available is false and rates is empty".
@@ -101,7 +99,7 @@ describe('quoteRates', () => {
     ]);
 
     it('is unavailable when any service the grid offers has no price for the request', () => {
-      const unavailable = { available: false, rates: [] };
+      const unavailable = { available: false, rates: [], reason: 'incomplete_grid' };
       expect(quoteRates({ ...base, grid, destination: parisDest, weightGrams: 6000 })).toEqual(unavailable);
       const petite = { ...parisDest, zone: 'petite_couronne' } as const;
       expect(quoteRates({ ...base, grid, destination: petite })).toEqual(unavailable);

@@ -28,21 +28,36 @@ export interface QuoteRatesInput {
   now: Date;
 }
 
-export interface RatesQuote {
-  available: boolean;
-  rates: Rate[];
-}
+/**
+ * Why a quote has no rate (extension `reason` of `POST /rates`), so a checkout can tell its shopper
+ * the right thing: an address outside the delivery zone, a postcode that does not exist (a typo to
+ * correct), or a brand grid that prices no service, or not every one, for this zone and load (the
+ * brand's business, not the shopper's).
+ */
+export const UNAVAILABLE_REASONS = ['out_of_zone', 'unknown_postcode', 'incomplete_grid'] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+export type RatesQuote =
+  | { available: true; rates: Rate[] }
+  | { available: false; rates: Rate[]; reason: UnavailableReason };
+
+/** The answer without rates, for `reason`. */
+export const unavailable = (reason: UnavailableReason): RatesQuote => ({
+  available: false,
+  rates: [],
+  reason,
+});
 
 /**
  * Every service the grid offers, priced for this destination and load, cheapest first; at equal
  * price the faster service first. An unknown or out-of-zone destination is not an error here, nor
  * an incomplete grid — one where any service it offers has no price for this zone, unit type and
- * weight: the answer is simply `available: false` with no rates (SPEC §7), rather than a partial
- * list a checkout would take for the brand's whole offer.
+ * weight: the answer is simply `available: false` with no rates (SPEC §7) and its `reason`, rather
+ * than a partial list a checkout would take for the brand's whole offer.
  */
 export function quoteRates(input: QuoteRatesInput): RatesQuote {
   const { destination } = input;
-  if (destination.kind !== 'in_zone') return { available: false, rates: [] };
+  if (destination.kind !== 'in_zone') return unavailable(destination.kind);
 
   const priced: Array<{ rate: Rate; inclCents: number; rank: number }> = [];
   for (const service of input.grid.services) {
@@ -53,7 +68,7 @@ export function quoteRates(input: QuoteRatesInput): RatesQuote {
       weightGrams: input.weightGrams,
       quantity: input.quantity,
     });
-    if (!price) return { available: false, rates: [] };
+    if (!price) return unavailable('incomplete_grid');
     const info = SERVICES[service];
     priced.push({
       inclCents: price.inclTaxCents,
@@ -72,5 +87,6 @@ export function quoteRates(input: QuoteRatesInput): RatesQuote {
   }
   priced.sort((a, b) => a.inclCents - b.inclCents || a.rank - b.rank);
   const rates = priced.map((p) => p.rate);
-  return { available: rates.length > 0, rates };
+  // A grid offering no service at all prices nothing: incomplete too.
+  return rates.length > 0 ? { available: true, rates } : unavailable('incomplete_grid');
 }

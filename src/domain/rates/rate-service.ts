@@ -4,7 +4,7 @@ import type { GridIndex } from '../pricing/grid.ts';
 import type { GridService } from '../pricing/grid-service.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
 import type { Clock } from '../shared/clock.ts';
-import { quoteRates, type RatesQuote } from './quote-rates.ts';
+import { quoteRates, type RatesQuote, unavailable } from './quote-rates.ts';
 
 export interface RateRequest {
   delivery_address?: string;
@@ -30,7 +30,9 @@ const RATE_CHECKS = {
   quantity: (request: RateRequest) => parseQuantity(request.quantity ?? 1),
 };
 
-const UNAVAILABLE: RatesQuote = deepFreeze({ available: false, rates: [] });
+// Shared by every caller, hence frozen: out of zone and unknown postcodes need no grid.
+const OUT_OF_ZONE: RatesQuote = deepFreeze(unavailable('out_of_zone'));
+const UNKNOWN_POSTCODE: RatesQuote = deepFreeze(unavailable('unknown_postcode'));
 
 /**
  * A quote is a pure function of the grid, the zone, the load and the minute (cut-offs fall on whole
@@ -57,7 +59,8 @@ export function rateService(grids: GridService, clock: Clock): RateService {
     async quote(brandId: string, request: RateRequest): Promise<RatesQuote> {
       const input = validateFields(request, RATE_CHECKS);
       // Out of zone or unknown postcode is an answer, not an error: no grid needed for it.
-      if (input.destination.kind !== 'in_zone') return UNAVAILABLE;
+      if (input.destination.kind === 'out_of_zone') return OUT_OF_ZONE;
+      if (input.destination.kind === 'unknown_postcode') return UNKNOWN_POSTCODE;
       const { index } = await grids.gridFor(brandId);
       const now = clock();
       const minute = Math.floor(now.getTime() / 60_000);

@@ -10,7 +10,8 @@ const SKIP_REASONS = new Set(['off', 'no_address', 'opted_out', 'shop_notifies']
  * "Messages to the recipient" on an order's page: each notification's step, channel, status and
  * time; why one was not sent, failed (the SMTP server's or SMS provider's reply, e.g. `550 5.1.1
  * user unknown`) or waits to be tried again. Never the address: the brand has it on the order, a
- * list of who got what is not its business here, and the mailer leaves it out of the replies.
+ * list of who got what is not its business here, and the mailer leaves it out of the replies. On test
+ * data a note says where they went: the development outbox (a test order never reaches a recipient).
  */
 export function recipientMessagesSection(ctx: PageContext, messages: readonly RecipientNotification[]) {
   const t = recipientWording(ctx.locale);
@@ -27,6 +28,7 @@ export function recipientMessagesSection(ctx: PageContext, messages: readonly Re
   };
   return html`<section class="card recipient-messages">
   <h2>${t('account.title')}</h2>
+  ${ctx.testMode ? html`<p class="muted test-outbox">${t('account.testOutbox')}</p>` : ''}
   ${
     messages.length === 0
       ? html`<p class="muted">${t('account.none')}</p>`

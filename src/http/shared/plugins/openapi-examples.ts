@@ -109,7 +109,7 @@ export function describeExamples<T extends { paths?: object }>(document: T, cata
       ],
     };
     response.description = `The request is well-formed but cannot be carried out; \`error\` is one of: ${listed
-      .map(([code, u]) => `\`${code}\` (${u!.summary.charAt(0).toLowerCase()}${u!.summary.slice(1)})`)
+      .map(([code, u]) => `\`${code}\` (${insideSentence(u!.summary)})`)
       .join(', ')}.`;
     setExamples(
       media,
@@ -126,4 +126,14 @@ export function describeExamples<T extends { paths?: object }>(document: T, cata
 function setExamples(media: Media, examples: Examples): void {
   delete media.example;
   media.examples = examples;
+}
+
+/**
+ * A summary continued inside a sentence: its first word lower-cased, unless that word is a name
+ * whose spelling is part of the contract (`Idempotency-Key`, `PATCH`, `SIRET`), kept as written.
+ */
+function insideSentence(summary: string): string {
+  return /^[A-Z][a-z]*(?![A-Za-z-])/.test(summary)
+    ? summary.charAt(0).toLowerCase() + summary.slice(1)
+    : summary;
 }

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +17,27 @@ const REDOC_CANDIDATES = [
 
 function redocBundle(): string | null {
   return REDOC_CANDIDATES.find((file) => existsSync(file)) ?? null;
+}
+
+/**
+ * Redoc's sidebar credits it with an image fetched from Redocly's CDN (`cdn.redoc.ly`), whatever the
+ * options: a request to a third party from every visitor's browser (the CSP refuses it, and the
+ * console says so). The bundle is served with that image drawn in place instead (a data: SVG with
+ * the same words), so the page asks nothing of another origin and the credit stays.
+ */
+const REDOCLY_LOGO = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const CREDIT_IMAGE = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12" font-family="system-ui,sans-serif" font-size="12" font-weight="600" fill="#5c6470">Redocly</text></svg>',
+)}`;
+let servedBundle: Buffer | null = null;
+
+/** The bundle as served: read once, its CDN image replaced (see REDOCLY_LOGO). */
+function servedRedocBundle(): Buffer {
+  if (servedBundle) return servedBundle;
+  const bundle = redocBundle();
+  if (!bundle) throw new Error('Redoc’s bundle is missing: build with scripts/build.js (it copies it)');
+  servedBundle = Buffer.from(readFileSync(bundle, 'utf8').replace(REDOCLY_LOGO, CREDIT_IMAGE));
+  return servedBundle;
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -79,12 +100,7 @@ export function registerReferencePage(
   app.get('/docs/logo.svg', hidden, (_req, reply) =>
     reply.header('cache-control', cached).type('image/svg+xml').send(logo),
   );
-  app.get('/docs/redoc.standalone.js', hidden, (_req, reply) => {
-    const bundle = redocBundle();
-    if (!bundle) throw new Error('Redoc’s bundle is missing: build with scripts/build.js (it copies it)');
-    return reply
-      .header('cache-control', cached)
-      .type('text/javascript; charset=utf-8')
-      .send(createReadStream(bundle));
-  });
+  app.get('/docs/redoc.standalone.js', hidden, (_req, reply) =>
+    reply.header('cache-control', cached).type('text/javascript; charset=utf-8').send(servedRedocBundle()),
+  );
 }

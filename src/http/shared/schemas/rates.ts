@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SERVICE_CODES, SERVICES } from '../../../domain/pricing/services.ts';
+import { UNAVAILABLE_REASONS } from '../../../domain/rates/quote-rates.ts';
 import { CalendarDate, StringEnum } from './shared.ts';
 
 // One `enum` rather than a union of constants: generators make it one enum type, and a wrong
@@ -80,6 +81,15 @@ export const RatesResponse = Type.Object(
       maxItems: SERVICE_CODES.length,
       description: 'Every service the grid offers, cheapest first (one per service); empty when unavailable.',
     }),
+    reason: Type.Optional(
+      StringEnum(UNAVAILABLE_REASONS, {
+        description:
+          '**Extension.** With `available: false` only (absent otherwise): why. `out_of_zone`: a real postcode outside the ' +
+          'delivery zone (Île-de-France): offer another carrier. `unknown_postcode`: no postcode found, or one that does not ' +
+          "exist: ask the shopper to check the address. `incomplete_grid`: the brand's grid has no price for one of its " +
+          'services for this zone, unit type and weight: the brand (not the shopper) completes it.',
+      }),
+    ),
   },
   { description: 'The services available for this destination and load.' },
 );

@@ -23,7 +23,8 @@ export function postRatesRoute(app: TypedApp, deps: RatesRouteContext): void {
         summary: 'Delivery services, prices and dates for a destination',
         description:
           "Prices come from the brand's negotiated grid (else the default grid). An out-of-zone or unknown destination, " +
-          'or one no service is priced for, answers 200 with `available: false` and no rates. ' +
+          'or one no service is priced for, answers 200 with `available: false`, no rates and (**extension**) its ' +
+          '`reason`: `out_of_zone`, `unknown_postcode` or `incomplete_grid`. ' +
           'A quote is a read (nothing is written, asking again is always safe): it takes no `Idempotency-Key`, ' +
           'and one sent is ignored.',
         tags: ['Rates'],

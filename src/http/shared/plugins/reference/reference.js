@@ -131,6 +131,16 @@ import { init } from './redoc.standalone.js';
         {
           // No telemetry to Redocly's servers (the CSP would refuse it anyway).
           disableTelemetry: true,
+          // The languages of the sample chooser, in this order: Redoc shows only the samples of the
+          // languages listed (its default list has no TypeScript, so the TypeScript SDK's were hidden).
+          codeSamples: {
+            languages: [
+              { lang: 'curl', label: 'curl' },
+              { lang: 'TypeScript', label: 'TypeScript' },
+              { lang: 'PHP', label: 'PHP' },
+              { lang: 'Python', label: 'Python' },
+            ],
+          },
           hideDownloadButton: false,
           expandResponses: '200,201',
           jsonSampleExpandLevel: 3,

@@ -134,7 +134,15 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
         },
         outOfZone: {
           summary: 'Destination outside Île-de-France (e.g. 69002 Lyon)',
-          value: { ok: true, available: false, rates: [] },
+          value: { ok: true, available: false, rates: [], reason: 'out_of_zone' },
+        },
+        unknownPostcode: {
+          summary: 'A postcode that does not exist (e.g. 75099), or none in the address',
+          value: { ok: true, available: false, rates: [], reason: 'unknown_postcode' },
+        },
+        incompleteGrid: {
+          summary: "The brand's grid has no price for a service it offers at this weight",
+          value: { ok: true, available: false, rates: [], reason: 'incomplete_grid' },
         },
       },
       400: {
