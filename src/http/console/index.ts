@@ -25,6 +25,7 @@ import {
 import { exceptionRoutes } from './exception-routes.ts';
 import { financeRoutes } from './finance-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
+import { planningRoutes } from './planning-routes.ts';
 import type { ConsoleDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { todayRoutes } from './today-routes.ts';
@@ -193,6 +194,7 @@ export function consoleArea(deps: ConsoleDeps) {
     brandRoutes(app, routeDeps);
     financeRoutes(app, routeDeps);
     searchRoutes(app, routeDeps);
+    planningRoutes(app, routeDeps);
 
     app.addHook('onClose', async () => watcher.close());
   };
