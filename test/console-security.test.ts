@@ -57,6 +57,10 @@ describe('every console route', () => {
         'POST /console/finance/issue',
         'GET /console/search',
         'GET /console/brands',
+        'GET /console/planning',
+        'POST /console/planning/plan',
+        'POST /console/planning/rounds/:id/stops',
+        'POST /console/planning/rounds/:id/assign',
       ]),
     );
     const open = consoleRoutes(t.app).filter((r) => r.console === undefined);
