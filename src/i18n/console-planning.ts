@@ -42,8 +42,7 @@ const PAIRS = {
   'plan.vehicle': ['Vehicle', 'Véhicule'],
   'plan.none': ['— none —', '— aucun —'],
   'plan.stops': ['{count} stop(s)', '{count} arrêt(s)'],
-  'plan.distance': ['Distance', 'Distance'],
-  'plan.duration': ['Time on the road', 'Temps de route'],
+  'plan.plannedRoad': ['planned {distance}, {time}', 'prévu {distance}, {time}'],
   'plan.version': ['version {version}', 'version {version}'],
   'plan.assign': ['Assign', 'Affecter'],
   'plan.assigned': [

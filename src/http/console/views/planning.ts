@@ -53,15 +53,15 @@ function hoursMinutes(seconds: number): string {
 
 function stopLine(ctx: ConsoleContext, p: ReturnType<typeof planningTranslate>, s: Stop): SafeHtml {
   const arrival = s.planned_arrival
-    ? html` <span class="at">${p('plan.arrival', { time: timeOf(ctx, new Date(s.planned_arrival)).slice(0, 5) })}</span>`
+    ? ` · ${p('plan.arrival', { time: timeOf(ctx, new Date(s.planned_arrival)).slice(0, 5) })}`
     : '';
   const pin = s.pinned ? html` <span class="tag pin">${p('plan.pinned')}</span>` : '';
   if (s.kind === 'pickup')
-    return html`<span class="pos">${s.position}</span> <strong>${p('plan.pickup', { brand: s.pickup.brand_name })}</strong>
-<span class="where">${s.pickup.pickup_address} · ${p('plan.window', { start: s.pickup.window.start, end: s.pickup.window.end })}</span>${arrival}${pin}`;
+    return html`<span class="pos">${s.position}</span><span class="what"><strong>${p('plan.pickup', { brand: s.pickup.brand_name })}</strong>${pin}
+<span class="where">${s.pickup.pickup_address} · ${p('plan.window', { start: s.pickup.window.start, end: s.pickup.window.end })}${arrival}</span></span>`;
   const o = s.order;
-  return html`<span class="pos">${s.position}</span> <strong>${o.tracking_ref}</strong>
-<span class="where">${[o.postcode, o.city].filter(Boolean).join(' ') || (o.address ?? '—')}</span>${arrival}${pin}`;
+  return html`<span class="pos">${s.position}</span><span class="what"><strong>${o.tracking_ref}</strong>${pin}
+<span class="where">${[o.postcode, o.city].filter(Boolean).join(' ') || (o.address ?? '—')}${arrival}</span></span>`;
 }
 
 function roundCard(ctx: ConsoleContext, view: PlanningView, r: RoundJson): SafeHtml {
@@ -70,8 +70,13 @@ function roundCard(ctx: ConsoleContext, view: PlanningView, r: RoundJson): SafeH
   const vehicle = view.vehicles.find((v) => v.id === r.vehicle_id);
   const facts = [
     p('plan.stops', { count: String(r.stops.length) }),
-    r.planned_distance_m !== null ? kilometres(ctx, r.planned_distance_m) : null,
-    r.planned_duration_s !== null ? hoursMinutes(r.planned_duration_s) : null,
+    // The optimiser's figures: they stay as planned until the day is optimised again.
+    r.planned_distance_m !== null
+      ? p('plan.plannedRoad', {
+          distance: kilometres(ctx, r.planned_distance_m),
+          time: hoursMinutes(r.planned_duration_s ?? 0),
+        })
+      : null,
   ].filter((f): f is string => f !== null);
   const head = `h-${r.id}`;
   const others = view.rounds.filter((o) => o.id !== r.id);
@@ -90,7 +95,7 @@ ${r.stops.map(
 </ol>${r.stops.length === 0 ? html`<p class="hint empty">${p('plan.noStops')}</p>` : ''}`;
   return html`<section class="round" id="round-${r.id}" data-round="${r.id}" data-version="${r.version}" aria-labelledby="${head}">
 <div class="round-head"><h2 id="${head}">${r.name}</h2>
-<p class="round-facts">${facts.join(' · ')} <span class="version">${p('plan.version', { version: String(r.version) })}</span></p>
+<p class="round-facts">${[...facts, p('plan.version', { version: String(r.version) })].join(' · ')}</p>
 ${
   view.canWrite
     ? html`<form method="post" action="${PLANNING_PATH}/rounds/${r.id}/assign" class="assign">${hidden}
