@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csrfOf } from './support/account-browser.ts';
+import { call } from './support/app.ts';
 import { type ConsoleOperator, consoleOperator } from './support/console.ts';
 import { type PlanningDay, planningDay } from './support/planning-day.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
@@ -20,11 +21,15 @@ let rival: ConsoleOperator;
 let finance: ConsoleOperator;
 let support: ConsoleOperator;
 const PAGE = `/console/planning?date=${DAY}`;
+const OPS_TOKEN = 'test-ops-token-0123456789abcdefgh';
 
 beforeAll(async () => {
   t = await buildScratchTestApp({
     clock: () => now,
-    config: { optimiser: { url: null, timeoutMs: 1000, timeLimitMs: 300 } },
+    config: {
+      opsToken: OPS_TOKEN,
+      optimiser: { url: null, timeoutMs: 1000, timeLimitMs: 300 },
+    },
   });
   dispatcher = await consoleOperator(t.app, t.deps, 'dispatcher', () => now, '10.94.0.1');
   rival = await consoleOperator(t.app, t.deps, 'dispatcher', () => now, '10.94.0.2');
@@ -274,5 +279,31 @@ describe('changing the plan', () => {
     expect(await count('SELECT count(*) FROM audit_events WHERE actor_id = $1', [dispatcher.id])).toBe(
       auditBefore,
     );
+  });
+
+  it('is what the operations API does: PATCH /rounds/{id} gives a vehicle, the courier kept; neither is a 400', async () => {
+    const page = await dispatcher.b.get(PAGE);
+    const [round] = roundsOn(page.body);
+    const ops = (payload: object) =>
+      call(t.app, {
+        method: 'PATCH',
+        url: `/ops/v1/rounds/${round!.id}`,
+        headers: { authorization: `Bearer ${OPS_TOKEN}` },
+        payload,
+      });
+    const courierBefore = (await t.pool.query('SELECT courier_id FROM rounds WHERE id = $1', [round!.id]))
+      .rows[0].courier_id;
+    const neither = await ops({ version: Number(round!.version) });
+    expect(neither.statusCode).toBe(400);
+    expect(neither.data.details[0].field).toBe('courier_id');
+    const unknown = await ops({ vehicle_id: 'No such van', version: Number(round!.version) });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.data.details[0].field).toBe('vehicle_id');
+    const res = await ops({ vehicle_id: 'Bike A', version: Number(round!.version) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.data.round).toMatchObject({ vehicle_id: day.vehicles['Bike A'], courier_id: courierBefore });
+    const stale = await ops({ vehicle_id: null, version: Number(round!.version) });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.data.error).toBe('round_conflict');
   });
 });

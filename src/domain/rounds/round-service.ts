@@ -206,12 +206,13 @@ export interface RoundService {
    */
   planOptimised(input: { date: string }, by: Author): Promise<OptimisedDayJson>;
   /**
-   * Gives the round to a courier (id or e-mail; null leaves it unassigned). `version`: the round's
+   * Gives the round to a courier and/or a vehicle (at least one named). `version`: the round's
    * version the operator saw (an older one is a 409 `round_conflict`, nothing written).
    */
   assign(
     roundId: string,
-    courier: string | null,
+    /** The courier (id or e-mail; null: none); absent: the round keeps its own. */
+    courier: string | null | undefined,
     by: Author,
     version?: number,
     /** The vehicle (id or name; null: none); absent: the round keeps its own. */
@@ -861,12 +862,19 @@ export function roundService(deps: RoundServiceDeps): RoundService {
     },
 
     async assign(roundId, courier, by, version, vehicle) {
+      if (courier === undefined && vehicle === undefined)
+        throw invalidField('courier_id', 'give courier_id, vehicle_id or both');
       return transact(async (stores) => {
         const found = await findRound(stores, roundId);
         await stores.rounds.lockDay(found.date);
         const round = (await stores.rounds.find(found.id))!;
         checkVersion(round, version);
-        const courierId = courier === null ? null : await enabledCourier(stores, courier, 'courier_id');
+        const courierId =
+          courier === undefined
+            ? round.courierId
+            : courier === null
+              ? null
+              : await enabledCourier(stores, courier, 'courier_id');
         const vehicleId =
           vehicle === undefined
             ? round.plan.vehicleId
