@@ -165,6 +165,40 @@ describe('changing the plan', () => {
     expect(await audited('round.stop_moved', dispatcher.id)).toBe(2);
   });
 
+  it('puts a stop at another place on its own round (the same form, "This round"), audited', async () => {
+    const page = await dispatcher.b.get(PAGE);
+    const [round] = roundsOn(page.body);
+    const last = round!.stops.at(-1)!;
+    const res = await dispatcher.b.post(`/console/planning/rounds/${round!.id}/stops`, {
+      _csrf: csrfOf(page.body),
+      date: DAY,
+      version: round!.version,
+      stop: last,
+      to: `${round!.id}@${round!.version}`,
+      position: '1',
+      op: 'move',
+    });
+    expect(res.status, res.body.slice(0, 300)).toBe(303);
+    const now = await stopsOf(round!.id);
+    expect(now[0]!.tracking_ref).toBe(last.slice(2));
+    expect(now.map((s) => `o:${s.tracking_ref}`).sort()).toEqual([...round!.stops].sort());
+    expect((await dispatcher.b.get(res.location!)).body).toContain(
+      `Stop ${last.slice(2)} is now stop 1 of round`,
+    );
+    expect(await audited('round.stops_set', dispatcher.id)).toBe(1);
+    const beyond = await dispatcher.b.post(`/console/planning/rounds/${round!.id}/stops`, {
+      _csrf: csrfOf(page.body),
+      date: DAY,
+      version: String(Number(round!.version) + 1),
+      stop: last,
+      to: `${round!.id}@${round!.version}`,
+      position: '99',
+      op: 'move',
+    });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body).toContain('position: must be from 1 to');
+  });
+
   it('without a stop chosen, says so (400) and changes nothing', async () => {
     const page = await dispatcher.b.get(PAGE);
     const [from, to] = roundsOn(page.body);

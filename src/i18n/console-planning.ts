@@ -58,6 +58,16 @@ const PAIRS = {
   'plan.selected': ['With the selected stop', 'Avec l’arrêt sélectionné'],
   'plan.moveTo': ['Move to', 'Déplacer vers'],
   'plan.move': ['Move', 'Déplacer'],
+  'plan.thisRound': ['This round (reorder)', 'Cette tournée (réordonner)'],
+  'plan.position': ['at', 'en position'],
+  'plan.positionHint': [
+    'Position on the round; empty: at the end.',
+    'Position dans la tournée ; vide : à la fin.',
+  ],
+  'plan.reordered': [
+    'Stop {stop} is now stop {position} of round {name}.',
+    'L’arrêt {stop} est maintenant l’arrêt {position} de la tournée {name}.',
+  ],
   'plan.pin': ['Pin', 'Épingler'],
   'plan.unpin': ['Unpin', 'Désépingler'],
   'plan.moved': ['Stop {stop} moved to round {name}.', 'Arrêt {stop} déplacé vers la tournée {name}.'],
@@ -77,8 +87,8 @@ const PAIRS = {
     'Une tournée a changé depuis le chargement de cette page : rien n’a été modifié. La page montre maintenant les tournées telles qu’elles sont.',
   ],
   'plan.dragHint': [
-    'Drag a stop onto another round, or select it and choose the round with “Move to” (keyboard: Tab to the stops, arrows to select, then the list and the button).',
-    'Faites glisser un arrêt vers une autre tournée, ou sélectionnez-le et choisissez la tournée avec « Déplacer vers » (clavier : Tab jusqu’aux arrêts, flèches pour choisir, puis la liste et le bouton).',
+    'Drag a stop onto another round or to another place on its own, or select it and choose the round (and the position) with “Move to” (keyboard: Tab to the stops, arrows to select, then the list and the button).',
+    'Faites glisser un arrêt vers une autre tournée ou à une autre place de la sienne, ou sélectionnez-le et choisissez la tournée (et la position) avec « Déplacer vers » (clavier : Tab jusqu’aux arrêts, flèches pour choisir, puis la liste et le bouton).',
   ],
   'plan.unplaced': ['Unplaced', 'Non placés'],
   'plan.unplacedNone': [

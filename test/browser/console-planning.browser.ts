@@ -116,6 +116,24 @@ async function roundsOf(page: Page) {
 
 const submitted = (page: Page, action: Promise<unknown>) => Promise.all([page.waitForEvent('load'), action]);
 
+/** A real mouse drag: press on the stop, move in steps, release on the top edge of `onto` (dropped before it). */
+async function drag(page: Page, stop: string, onto: ReturnType<Page['locator']>) {
+  const source = page.locator(stop);
+  await source.scrollIntoViewIfNeeded();
+  const from = (await source.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 20, from.y + from.height / 2, { steps: 4 });
+  const to = (await onto.boundingBox())!;
+  await submitted(
+    page,
+    (async () => {
+      await page.mouse.move(to.x + to.width / 2, to.y + 4, { steps: 12 });
+      await page.mouse.up();
+    })(),
+  );
+}
+
 describe.skipIf(!hasChromium)('the Planning page in Chromium', () => {
   it('optimise → drag a stop → move one by keyboard → pin → assign; a rival sees the conflict; finance is refused', async () => {
     const dispatcher = await operator('Dana Dispatch', 'dispatcher');
@@ -137,20 +155,10 @@ describe.skipIf(!hasChromium)('the Planning page in Chromium', () => {
 
     // A real mouse drag: the first round's first stop onto the second round, before its second stop.
     const dragged = first.stops[0]!;
-    const source = dispatcher.locator(`#round-${first.id} li.stop[data-stop="${dragged}"]`);
-    const target = dispatcher.locator(`#round-${second.id} li.stop`).nth(1);
-    await source.scrollIntoViewIfNeeded();
-    const from = (await source.boundingBox())!;
-    const to = (await target.boundingBox())!;
-    await dispatcher.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-    await dispatcher.mouse.down();
-    await dispatcher.mouse.move(from.x + from.width / 2 + 20, from.y + from.height / 2, { steps: 4 });
-    await submitted(
+    await drag(
       dispatcher,
-      (async () => {
-        await dispatcher.mouse.move(to.x + to.width / 2, to.y + 4, { steps: 12 });
-        await dispatcher.mouse.up();
-      })(),
+      `#round-${first.id} li.stop[data-stop="${dragged}"]`,
+      dispatcher.locator(`#round-${second.id} li.stop`).nth(1),
     );
     expect(await dispatcher.textContent('.success')).toContain(
       `Stop ${dragged.slice(2)} moved to round ${second.name}`,
@@ -158,6 +166,19 @@ describe.skipIf(!hasChromium)('the Planning page in Chromium', () => {
     rounds = await roundsOf(dispatcher);
     expect(rounds.find((r) => r.id === second.id)!.stops[1]).toBe(dragged);
     expect(rounds.find((r) => r.id === first.id)!.stops).not.toContain(dragged);
+
+    // Within its own round: the second round's third stop dragged above its first.
+    const reordered = rounds.find((r) => r.id === second.id)!.stops[2]!;
+    await drag(
+      dispatcher,
+      `#round-${second.id} li.stop[data-stop="${reordered}"]`,
+      dispatcher.locator(`#round-${second.id} li.stop`).first(),
+    );
+    expect(await dispatcher.textContent('.success')).toContain(
+      `Stop ${reordered.slice(2)} is now stop 1 of round ${second.name}`,
+    );
+    rounds = await roundsOf(dispatcher);
+    expect(rounds.find((r) => r.id === second.id)!.stops[0]).toBe(reordered);
 
     // The keyboard only: to the third round's stops, choose the first, then "Move to" the first round.
     const moving = rounds.find((r) => r.id === third.id)!.stops[0]!;

@@ -50,7 +50,11 @@ export function planningRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): vo
   const frame = async (request: FastifyRequest, reply: FastifyReply, date: string) => {
     const ctx = await deps.context(request, reply);
     const other = ctx.locale === 'fr' ? 'en' : 'fr';
-    return { ...ctx, path: PLANNING_PATH, switchHref: `${PLANNING_PATH}?date=${date}&lang=${other}` };
+    return {
+      ...ctx,
+      path: PLANNING_PATH,
+      switchHref: `${PLANNING_PATH}?date=${encodeURIComponent(date)}&lang=${other}`,
+    };
   };
 
   async function render(
@@ -90,6 +94,16 @@ export function planningRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): vo
     switch (query(request, 'done', 10)) {
       case 'assigned':
         return successNote(p('plan.assigned', { name: round.name }));
+      case 'reordered':
+        return stop
+          ? successNote(
+              p('plan.reordered', {
+                stop: stopLabel(stop),
+                position: String(stop.position),
+                name: round.name,
+              }),
+            )
+          : '';
       case 'moved':
         return stop ? successNote(p('plan.moved', { stop: stopLabel(stop), name: round.name })) : '';
       case 'pinned':
@@ -137,6 +151,32 @@ export function planningRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): vo
   app.get('/static/planning.js', OPEN, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SCRIPT),
   );
+
+  /**
+   * A stop put at another place on its own round: the round's stops in their new order, set
+   * through the service with the version the page showed (PUT /ops/v1/rounds/{id}/stops).
+   */
+  async function reorder(
+    request: FastifyRequest,
+    roundId: string,
+    stop: StopInput,
+    position: number | null,
+    version: number,
+  ) {
+    const by = authorOf(request);
+    const round = await deps.rounds.get(roundId, by);
+    const inputs: StopInput[] = round.stops.map((s) =>
+      s.kind === 'delivery' ? { tracking_ref: s.order.tracking_ref } : { pickup_id: s.pickup.id },
+    );
+    const named = 'tracking_ref' in stop ? stop.tracking_ref : stop.pickup_id;
+    const at = round.stops.findIndex((s) => stopLabel(s) === named);
+    if (at < 0) throw invalidField('stop', `${named} is not a stop of round ${round.name}`);
+    const to = position ?? inputs.length;
+    if (to < 1 || to > inputs.length) throw invalidField('position', `must be from 1 to ${inputs.length}`);
+    const [moving] = inputs.splice(at, 1);
+    inputs.splice(to - 1, 0, moving!);
+    await deps.rounds.setStops(roundId, inputs, by, version);
+  }
 
   app.get('/planning', needs('rounds:read'), async (request, reply) => {
     const ctx = await deps.context(request, reply);
@@ -203,6 +243,12 @@ export function planningRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): vo
           { field: 'to', message: 'is required' },
         ]);
       const position = text(request, 'position', 6);
+      if (position !== '' && !/^\d{1,5}$/.test(position))
+        throw invalidField('position', 'must be a whole number from 1 (empty: at the end)');
+      if (target[1] === roundId) {
+        await reorder(request, roundId, stop, position === '' ? null : Number(position), version);
+        return done(reply, date, 'reordered', roundId, label);
+      }
       const moved = await deps.rounds.move(
         roundId,
         {
@@ -210,7 +256,7 @@ export function planningRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): vo
           toRoundId: target[1]!,
           version,
           toVersion: Number(target[2]),
-          ...(/^\d{1,5}$/.test(position) && { position: Number(position) }),
+          ...(position !== '' && { position: Number(position) }),
         },
         authorOf(request),
       );

@@ -1,4 +1,4 @@
-// The Planning page's drag-and-drop. A stop dropped on another round is sent through the round's own
+// The Planning page's drag-and-drop. A stop dropped on another round (or elsewhere on its own) is sent through the round's own
 // form, exactly as a person without JavaScript (or with a keyboard) sends it: the stop's radio
 // checked, the target round (with the version the page showed) chosen in "Move to", plus the
 // position it was dropped at. The server answers with the page again, so nothing here keeps state.
@@ -14,9 +14,13 @@
       el.classList.remove('drop-before', 'drop-end', 'drop-target');
   }
 
+  /** The round's stops but the one dragged: the places it can take. */
+  const placesIn = (section) =>
+    [...section.querySelectorAll('li.stop')].filter((li) => !li.classList.contains('dragging'));
+
   /** The stop the pointer is above (the dragged one is inserted before it), or null for the end. */
   function stopBelow(section, y) {
-    for (const li of section.querySelectorAll('li.stop')) {
+    for (const li of placesIn(section)) {
       const box = li.getBoundingClientRect();
       if (y < box.top + box.height / 2) return li;
     }
@@ -40,7 +44,7 @@
 
   rounds.addEventListener('dragover', (event) => {
     const section = roundOf(event.target);
-    if (!dragged || !section || section === dragged.from) return;
+    if (!dragged || !section) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'move';
     clearMarks();
@@ -52,11 +56,18 @@
 
   rounds.addEventListener('drop', (event) => {
     const section = roundOf(event.target);
-    if (!dragged || !section || section === dragged.from) return;
+    if (!dragged || !section) return;
     event.preventDefault();
-    const stops = [...section.querySelectorAll('li.stop')];
+    // Its place among the others (the dragged one left out); on its own round, the same place is no change.
+    const places = placesIn(section);
     const before = stopBelow(section, event.clientY);
-    const position = before ? stops.indexOf(before) + 1 : stops.length + 1;
+    const position = before ? places.indexOf(before) + 1 : places.length + 1;
+    if (section === dragged.from) {
+      const now = [...section.querySelectorAll('li.stop')].findIndex(
+        (li) => li.dataset.stop === dragged.stop,
+      );
+      if (now + 1 === position) return;
+    }
     const form = dragged.from.querySelector('form.stops');
     const radio = [...form.querySelectorAll('input[name=stop]')].find((r) => r.value === dragged.stop);
     const option = [...form.querySelectorAll('select[name=to] option')].find(
@@ -65,11 +76,7 @@
     if (!radio || !option) return;
     radio.checked = true;
     option.selected = true;
-    const field = document.createElement('input');
-    field.type = 'hidden';
-    field.name = 'position';
-    field.value = String(position);
-    form.append(field);
+    form.querySelector('input[name=position]').value = String(position);
     clearMarks();
     form.classList.add('sending');
     form.requestSubmit(form.querySelector('button[value=move]'));

@@ -123,7 +123,10 @@ ${others.map((o) => {
   const name = view.couriers.find((c) => c.id === o.courier_id)?.name;
   return html`<option value="${targetValue(o)}" data-round="${o.id}">${name ? `${o.name} — ${name}` : o.name}</option>`;
 })}
+<option value="${targetValue(r)}" data-round="${r.id}">${p('plan.thisRound')}</option>
 </select>
+<label for="position-${r.id}">${p('plan.position')}</label><input id="position-${r.id}" name="position" type="number" min="1" max="${r.stops.length + 1}" inputmode="numeric" class="position" aria-describedby="position-hint-${r.id}">
+<span id="position-hint-${r.id}" class="visually-hidden">${p('plan.positionHint')}</span>
 <button type="submit" name="op" value="move" class="small">${p('plan.move')}</button>
 <button type="submit" name="op" value="pin" class="small secondary">${p('plan.pin')}</button>
 <button type="submit" name="op" value="unpin" class="small secondary">${p('plan.unpin')}</button>
