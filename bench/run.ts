@@ -2,7 +2,7 @@
  * `npm run bench`: starts what it needs (PostgreSQL from DATABASE_URL, else an embedded one in a
  * temp dir), runs every scenario next to its reference(s) in the same run, and prints a table, then
  * the per-route breakdown (also written to bench/last-breakdown.md). BENCH_SECONDS (default 8) sets
- * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,scans,proof,webhooks,breakdown,startup,routes filters groups.
+ * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,scans,proof,console,webhooks,breakdown,startup,routes filters groups.
  * `npm run bench -- routes [options]` (or BENCH_ONLY=routes) runs only the route-quality bench
  * (bench/routes/bench-routes.ts), which needs no database.
  */
@@ -13,6 +13,7 @@ import { migrate } from '../src/db/migrate.ts';
 import { createPool } from '../src/db/pool.ts';
 import { createDeps } from '../src/deps.ts';
 import { runBreakdown } from './breakdown-run.ts';
+import { benchConsoleBoard } from './console-board.ts';
 import {
   copyToMinimal,
   explainListQueries,
@@ -358,6 +359,7 @@ try {
   if (wants('scans'))
     notes.push(...(await benchScans(deps, pool, `http://127.0.0.1:${api.port}`, brand.id, PICKUP)));
   if (wants('proof')) notes.push(...(await benchProofUpload(db.url, brand.id, PICKUP)));
+  if (wants('console')) notes.push(...(await benchConsoleBoard(db.url, brand.id, PICKUP)));
   // Both below need the database to themselves: their own worker, or global counters.
   await stopServers();
   if (wants('webhooks')) notes.push(...(await benchWebhooks()));

@@ -226,7 +226,8 @@ describe('the environment schema', () => {
     const looksSecret = Object.keys(ENV_SCHEMA.properties).filter((name) =>
       /TOKEN|SECRET|PASSWORD|PRIVATE_KEY|DATA_KEY|_URL$/.test(name),
     );
-    const notSecret = ['PUBLIC_BASE_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+    // CONSOLE_MAP_TILE_URL is written into the map page for every operator's browser: no credential.
+    const notSecret = ['PUBLIC_BASE_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'CONSOLE_MAP_TILE_URL'];
     expect(looksSecret.filter((name) => !notSecret.includes(name) && !secrets.includes(name))).toEqual([]);
     expect(secrets).toEqual(
       expect.arrayContaining(['OPS_TOKEN', 'METRICS_TOKEN', 'DATABASE_URL', 'SMTP_URL']),

@@ -159,6 +159,20 @@ export interface Config {
   arrivals: ArrivalsConfig;
   /** The round optimiser (docs/planning.md): a VROOM (vroom-express) when `url` is set, else in-process. */
   optimiser: OptimiserConfig;
+  /** The console's map (CONSOLE_MAP_*, docs/console.md#map). */
+  consoleMap: ConsoleMapConfig;
+}
+
+interface ConsoleMapConfig {
+  /**
+   * The tiles' URL template (`{z}`, `{x}`, `{y}`, optionally `{s}` and `{r}`): a path on the
+   * console's own origin (a tile server behind the same proxy) or an http(s) URL, whose origin the
+   * map page's CSP then allows for images. Null: the map draws on a plain background and asks for
+   * no tile at all.
+   */
+  tileUrl: string | null;
+  /** The tiles' attribution, plain text (the tile provider's licence usually requires it). */
+  attribution: string | null;
 }
 
 interface ArrivalsConfig {
@@ -506,6 +520,17 @@ export const ENV_SCHEMA = Type.Object({
     "one VROOM request's timeout; past it the in-process solver plans",
   ),
   ROUND_PLAN_TIME_LIMIT_MS: Int(5000, 100, 120_000, "how long the in-process solver searches a day's rounds"),
+  CONSOLE_MAP_TILE_URL: Text(
+    "the console map's tiles, a URL template with {z}, {x} and {y} (a path on the console's origin, or http(s)); unset: a plain background, no tile requests",
+    {
+      pattern: '^(/(?!/)|https?://[^/\\s]+/)\\S*\\{z\\}\\S*$',
+      hint: 'must be a path (/tiles/{z}/{x}/{y}.png) or an http(s) URL, with {z}, {x} and {y}',
+    },
+  ),
+  CONSOLE_MAP_TILE_ATTRIBUTION: Text("the console map's tiles' attribution (plain text, shown on the map)", {
+    pattern: '^[^<>]{1,200}$',
+    hint: 'must be plain text (no < or >), at most 200 characters',
+  }),
   OSRM_PROFILES: Type.String({
     default: 'van',
     pattern: `^(${VEHICLE_PROFILES.join('|')})(\\s*,\\s*(${VEHICLE_PROFILES.join('|')}))*$`,
@@ -870,7 +895,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       timeoutMs: e.ROUTE_OPTIMISER_TIMEOUT_MS,
       timeLimitMs: e.ROUND_PLAN_TIME_LIMIT_MS,
     },
+    consoleMap: {
+      tileUrl: e.CONSOLE_MAP_TILE_URL ? tileUrl(e.CONSOLE_MAP_TILE_URL) : null,
+      attribution: e.CONSOLE_MAP_TILE_ATTRIBUTION ?? null,
+    },
   };
+}
+
+/** CONSOLE_MAP_TILE_URL: a tile needs all three of {z}, {x} and {y} (the pattern checked the first). */
+function tileUrl(value: string): string {
+  const missing = ['{x}', '{y}'].filter((p) => !value.includes(p));
+  if (missing.length > 0)
+    throw new ConfigError(
+      `CONSOLE_MAP_TILE_URL must contain {z}, {x} and {y} (missing ${missing.join(', ')}), e.g. /tiles/{z}/{x}/{y}.png`,
+    );
+  return value;
 }
 
 const DKIM_VARIABLES = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;

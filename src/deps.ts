@@ -3,6 +3,7 @@ import { type Config, isDevelopment } from './config.ts';
 import { type ConnectionsService, connectionsService } from './connectors/connections-service.ts';
 import { type ConnectorDirectory, connectorDirectory } from './connectors/connector-directory.ts';
 import { credentialCipher } from './connectors/credentials.ts';
+import { type ShopLinkAttention, shopLinkAttention } from './connectors/link-attention.ts';
 import {
   type ActiveConnector,
   connectorsOn,
@@ -235,6 +236,8 @@ export interface Deps extends CoreDeps, WiredConnectors {
   connectors: readonly ActiveConnector[];
   /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
   resync: ConnectorResync;
+  /** The console's actions on a shop link with sync problems (src/connectors/link-attention.ts). */
+  shopLinks: ShopLinkAttention;
   jobQueue: JobQueueUpkeep;
   /** Caches that poll the database for changes made by other instances (started with the app). */
   watchers: readonly Watcher[];
@@ -359,6 +362,7 @@ export function createDeps(
     testOutbox: options.testOutbox ?? outboxForTests,
     settings: recipientSettingsStore,
     store: recipientNotificationsRepository(pool),
+    audit: stores.audit,
     facts: notificationFactsRepository(pool),
     optOuts: recipientOptOuts,
     mailer: recipientMailer,
@@ -700,6 +704,7 @@ export function createDeps(
     // Twilio when configured, else the SMS files of DATA_DIR/sms: a code by SMS is offered either way.
     sms: { sender: smsSender, from: config.smsFrom ?? '' },
   });
+  const resync = connectorResync({ connections, clock, resyncers: connectors.resyncers });
   return {
     config,
     pool,
@@ -777,10 +782,14 @@ export function createDeps(
     /** Each platform's connector under its identifier, null when off: jobs, CLI, account area. */
     ...connectors.byPlatform,
     /** `dlv connectors resync`: each platform that can read its orders back plugs in here. */
-    resync: connectorResync({
+    resync,
+    /** The console's actions on a shop link with sync problems: sync again, tell the brand. */
+    shopLinks: shopLinkAttention({
       connections,
-      clock,
-      resyncers: connectors.resyncers,
+      resync,
+      users: stores.users,
+      mail: accountMail(mailer, config.publicBaseUrl ?? `http://${config.host}:${config.port}`),
+      audit: stores.audit,
     }),
     /** Jobs held by a worker that died, run again (src/jobs/recover-stalled-jobs.ts). */
     jobQueue: {

@@ -7,6 +7,7 @@ import { EmbeddedDatabaseError } from './infra/embedded-postgres-as-root.ts';
 import { tracing } from './infra/telemetry/tracing.ts';
 import { type Observability, startObservability } from './observability.ts';
 import { untilDatabaseReady } from './runtime/database-ready.ts';
+import { lazyProbes } from './runtime/lazy-probes.ts';
 import { ListenError, listenOrExplain } from './runtime/listen-errors.ts';
 import { pinoLevel, processLogger } from './runtime/process-logger.ts';
 import { createReadiness } from './runtime/readiness.ts';
@@ -78,12 +79,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
   // database keeps the worker waiting: a backlog's first job does not wait for them. Until they
   // exist, their logger's twin writes the same JSON lines.
   const log: FastifyBaseLogger = processLogger(config.logLevel);
-  let probes: FastifyInstance | undefined;
-  const startProbes = async () => {
-    if (probes) return;
-    const { startProbeServer } = await import('./runtime/probe-server.ts');
-    probes ??= await startProbeServer(config, readiness, observability?.handleMetricsRequest);
-  };
+  const probes = lazyProbes(config, readiness, observability?.handleMetricsRequest);
   let worker: { stop(): Promise<void> } | undefined;
   const shutdown = handleShutdown({
     readiness,
@@ -92,7 +88,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log,
     async close() {
       await worker?.stop().catch((err: unknown) => log.error({ err }, 'worker stop failed'));
-      await probes?.close();
+      await probes.close();
       await closeObservability(observability);
       await database.close();
     },
@@ -101,7 +97,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     pool: database.pool,
     migrate: config.migrateOnStart || database.embedded !== null,
     log,
-    onWait: startProbes,
+    onWait: probes.start,
     stopped: shutdown.started,
   });
   phase('database');
@@ -126,7 +122,7 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log: (level, message, meta) => log[pinoLevel(level)](meta ?? {}, message),
   });
   phase('running');
-  await startProbes();
+  await probes.start();
   phase('probes');
   log.info({ concurrency: config.workerConcurrency, poolSize, phases }, 'worker started');
 }
@@ -151,7 +147,6 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
   ]);
   phase('imported');
   let app: FastifyInstance | undefined;
-  let probes: FastifyInstance | undefined;
   let worker: { stop(): Promise<void> } | undefined;
   // Until the app exists, its logger's twin writes the same JSON lines.
   let log: FastifyBaseLogger = processLogger(config.logLevel);
@@ -165,6 +160,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
     pool: database.pool,
     redis: config.redisUrl ? deps.redisHealth : null,
   });
+  const probes = lazyProbes(config, readiness, observability?.handleMetricsRequest);
   const shutdown = handleShutdown({
     readiness,
     drainMs: config.shutdownDrainMs,
@@ -173,7 +169,7 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
       // In-flight requests finish (new ones on kept-alive connections get 503), then the jobs in
       // hand, then the pool (and the embedded PostgreSQL).
       await app?.close().catch(() => {});
-      await probes?.close().catch(() => {});
+      await probes.close().catch(() => {});
       await worker?.stop().catch(() => {});
       await closeObservability(observability);
       await closeDatabase(database);
@@ -186,14 +182,10 @@ async function runApi(config: Config, mode: 'api' | 'all'): Promise<void> {
     migrate: config.migrateOnStart || database.embedded !== null,
     log,
     // Waiting (PostgreSQL not there yet, or the migrate job not done): the probes answer meanwhile.
-    onWait: async () => {
-      const { startProbeServer } = await import('./runtime/probe-server.ts');
-      probes = await startProbeServer(config, readiness, observability?.handleMetricsRequest);
-    },
+    onWait: probes.start,
     stopped: shutdown.started,
   });
-  await probes?.close();
-  probes = undefined;
+  await probes.close();
   phase('migrated');
   // For dlv and the workers that are given no PUBLIC_BASE_URL (src/runtime/public-base-url.ts).
   const { recordPublicBaseUrl } = await import('./runtime/public-base-url.ts');

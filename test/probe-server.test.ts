@@ -2,8 +2,10 @@
  * The worker's own HTTP server (src/runtime/probe-server.ts): what it does not serve is answered
  * as the API answers it, in the documented error envelope with the API's request ids.
  */
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lazyProbes } from '../src/runtime/lazy-probes.ts';
 import { startProbeServer } from '../src/runtime/probe-server.ts';
 import type { Readiness } from '../src/runtime/readiness.ts';
 import { testConfig } from './support/app.ts';
@@ -47,3 +49,29 @@ describe("the worker's probe server", () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
   });
 });
+
+describe('the lazily started probes (src/runtime/lazy-probes.ts)', () => {
+  it('start once however often asked, answer on PORT, and close to free it', async () => {
+    const port = await freePort();
+    const lazy = lazyProbes(testConfig({ port, host: '127.0.0.1' }), ready);
+    // Asked twice at once (the database kept the worker waiting, then its runner started): a
+    // second server on the same port would fail with EADDRINUSE.
+    await Promise.all([lazy.start(), lazy.start()]);
+    await lazy.start();
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+    await lazy.close();
+    await expect(fetch(`http://127.0.0.1:${port}/readyz`)).rejects.toThrow();
+    await lazy.close(); // closing what is closed is nothing
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

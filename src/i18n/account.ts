@@ -406,6 +406,14 @@ const ACCOUNT = {
     en: '{brand} invited you to join its delivery account, but this address already has an account with another company. An address belongs to one company only: you cannot join {brand} while you are a member of your current company, and nothing has changed in your account. To join, ask {brand} to invite another address, or ask your current company to remove you and then {brand} to invite you again. You can sign in to your current account here:',
     fr: '{brand} vous a invité(e) dans son espace de livraison, mais cette adresse a déjà un compte dans une autre société. Une adresse n’appartient qu’à une société : vous ne pouvez pas rejoindre {brand} tant que vous êtes membre de votre société actuelle, et rien n’a changé dans votre compte. Pour la rejoindre, demandez à {brand} d’inviter une autre adresse, ou demandez à votre société actuelle de vous retirer puis à {brand} de vous inviter à nouveau. Vous pouvez vous connecter à votre compte actuel ici :',
   },
+  'mail.shopLink.subject': {
+    en: 'Your shop {shop} needs your attention',
+    fr: 'Votre boutique {shop} demande votre attention',
+  },
+  'mail.shopLink.body': {
+    en: 'Our link to your shop {shop} ({platform}) has stopped working: {reason}. Orders from it no longer reach us until it is linked again. Sign in and link the shop again from the Shops page:',
+    fr: 'Notre liaison avec votre boutique {shop} ({platform}) ne fonctionne plus : {reason}. Ses commandes ne nous parviennent plus tant qu’elle n’est pas reliée à nouveau. Connectez-vous et reliez la boutique depuis la page Boutiques :',
+  },
   'mail.exists.subject': {
     en: 'You already have an account',
     fr: 'Vous avez déjà un compte',

@@ -5,6 +5,7 @@
 
 import type { Translate } from './account.ts';
 import { translatorOf } from './account.ts';
+import { CONSOLE_MAP_PAIRS } from './console-map.ts';
 import type { Words } from './words.ts';
 
 const PAIRS = {
@@ -188,6 +189,29 @@ const PAIRS = {
   'exceptions.return': ['Return to sender', 'Retour à l’expéditeur'],
   'exceptions.retry': ['Deliver again', 'Relivrer'],
   'exceptions.open': ['Open the order', 'Ouvrir la commande'],
+  'exceptions.shopLinks': ['Shop links with sync problems', 'Boutiques reliées en erreur de synchronisation'],
+  'exceptions.shop': ['Shop', 'Boutique'],
+  'exceptions.problems': ['Problems', 'Problèmes'],
+  'exceptions.resend': ['Resend', 'Renvoyer'],
+  'exceptions.correctEmail': ['Corrected e-mail (optional)', 'E-mail corrigé (facultatif)'],
+  'exceptions.correctPhone': ['Corrected phone (optional)', 'Téléphone corrigé (facultatif)'],
+  'exceptions.resync': ['Sync again', 'Resynchroniser'],
+  'exceptions.tellBrand': ['Tell the brand', 'Prévenir la marque'],
+  'exceptions.done.resent': ['The message was sent again.', 'Le message a été renvoyé.'],
+  'exceptions.done.resendFailed': [
+    'The message was sent again and bounced again: see its reason below.',
+    'Le message a été renvoyé et de nouveau refusé : voir son motif ci-dessous.',
+  ],
+  'exceptions.done.resynced': [
+    'The shop’s orders were read again.',
+    'Les commandes de la boutique ont été relues.',
+  ],
+  'exceptions.done.told': [
+    'The brand’s people were e-mailed to link the shop again.',
+    'Les personnes de la marque ont reçu un e-mail pour relier la boutique à nouveau.',
+  ],
+  'exceptions.done.enable': ['The endpoint was enabled again.', 'Le point de terminaison a été réactivé.'],
+  'exceptions.done.disable': ['The endpoint was disabled.', 'Le point de terminaison a été désactivé.'],
   'brands.title': ['Brands', 'Marques'],
   'brands.create': ['Create a brand', 'Créer une marque'],
   'brands.pickupAddress': ['Pickup address (optional)', 'Adresse d’enlèvement (facultatif)'],
@@ -197,6 +221,69 @@ const PAIRS = {
   'brands.keyRevoked': ['The key was revoked.', 'La clé a été révoquée.'],
   'brands.noKeys': ['No key.', 'Aucune clé.'],
   'brands.addresses': ['Pickup addresses', 'Adresses d’enlèvement'],
+  'brands.grid': ['Price grid', 'Grille tarifaire'],
+  'brands.webhooks': ['Webhooks', 'Webhooks'],
+  'webhooks.title': ['{brand} — webhooks', '{brand} — webhooks'],
+  'webhooks.back': ['Back to {brand}', 'Retour à {brand}'],
+  'webhooks.requests': ['Endpoints the brand asked for', 'Points de terminaison demandés par la marque'],
+  'webhooks.noRequests': ['No open request.', 'Aucune demande en attente.'],
+  'webhooks.endpoints': ['Endpoints', 'Points de terminaison'],
+  'webhooks.noEndpoints': ['No endpoint.', 'Aucun point de terminaison.'],
+  'webhooks.events': ['Events', 'Événements'],
+  'webhooks.message': ['Message', 'Message'],
+  'webhooks.setUp': ['Set up', 'Mettre en place'],
+  'webhooks.decline': ['Decline', 'Refuser'],
+  'webhooks.enable': ['Enable', 'Réactiver'],
+  'webhooks.disable': ['Disable', 'Désactiver'],
+  'webhooks.created': [
+    'Endpoint {url} set up; the request is answered.',
+    'Point de terminaison {url} mis en place ; la demande est traitée.',
+  ],
+  'webhooks.secretOnce': [
+    'Its signing secret, shown this once (hand it to the brand’s developer):',
+    'Son secret de signature, affiché une seule fois (à transmettre au développeur de la marque) :',
+  ],
+  'webhooks.done.declined': ['The request was declined.', 'La demande a été refusée.'],
+  'webhooks.done.enable': ['The endpoint was enabled again.', 'Le point de terminaison a été réactivé.'],
+  'webhooks.done.disable': ['The endpoint was disabled.', 'Le point de terminaison a été désactivé.'],
+  'grid.title': ['{brand} — price grid', '{brand} — grille tarifaire'],
+  'grid.source': ['In use', 'En vigueur'],
+  'grid.source.negotiated': ['the brand’s own grid', 'la grille propre à la marque'],
+  'grid.source.default': ['the default grid (imported)', 'la grille par défaut (importée)'],
+  'grid.source.shipped_default': ['the default grid (shipped)', 'la grille par défaut (livrée)'],
+  'grid.rows': ['Rows', 'Lignes'],
+  'grid.import': ['Import a grid for this brand', 'Importer une grille pour cette marque'],
+  'grid.file': ['The grid file’s content', 'Le contenu du fichier de grille'],
+  'grid.hint': [
+    'Paste a grid file as `dlv grids import` takes it (CSV with its header line, or JSON). Nothing is saved before you confirm.',
+    'Collez un fichier de grille tel que `dlv grids import` le prend (CSV avec sa ligne d’en-tête, ou JSON). Rien n’est enregistré avant votre confirmation.',
+  ],
+  'grid.format': ['Format', 'Format'],
+  'grid.preview': ['Check', 'Vérifier'],
+  'grid.previewTitle': [
+    'Checked: {rows} rows, nothing saved yet',
+    'Vérifiée : {rows} lignes, rien n’est encore enregistré',
+  ],
+  'grid.confirm': ['Save this grid', 'Enregistrer cette grille'],
+  'grid.cancel': ['Cancel', 'Annuler'],
+  'grid.imported': [
+    'The grid was saved; every instance prices with it within a few seconds.',
+    'La grille est enregistrée ; chaque instance l’applique en quelques secondes.',
+  ],
+  'grid.noHoles': [
+    'No hole: every weight it offers is priced.',
+    'Aucun trou : chaque poids proposé a un prix.',
+  ],
+  'grid.holes': [
+    '{count} hole(s): a quote that meets one answers “not available”, with no rates.',
+    '{count} trou(s) : un devis qui en rencontre un répond « indisponible », sans tarif.',
+  ],
+  'grid.holesCaption': ['Weights left unpriced', 'Poids sans prix'],
+  'grid.moreHoles': ['…and {count} more.', '…et {count} de plus.'],
+  'grid.service': ['Service', 'Service'],
+  'grid.zone': ['Zone', 'Zone'],
+  'grid.unit': ['Unit', 'Unité'],
+  'grid.weight': ['Up to', 'Jusqu’à'],
   'finance.title': ['Finance', 'Finance'],
   'finance.month': ['Month', 'Mois'],
   'finance.issue': ['Issue the month’s invoices', 'Émettre les factures du mois'],
@@ -207,9 +294,21 @@ const PAIRS = {
   'finance.total': ['Total for the month', 'Total du mois'],
   'finance.none': ['No invoice for this month.', 'Aucune facture pour ce mois.'],
   'finance.creditHint': [
-    'A credit note is issued when an order on an issued invoice is cancelled (order page); it is listed here with its invoice.',
-    'Un avoir est émis quand une commande d’une facture émise est annulée (page de la commande) ; il figure ici avec sa facture.',
+    'A credit note is issued when an order on an issued invoice is cancelled (order page), or here for one order of an invoice (a billing mistake, a goodwill gesture); it is listed with its invoice.',
+    'Un avoir est émis quand une commande d’une facture émise est annulée (page de la commande), ou ici pour une commande d’une facture (erreur de facturation, geste commercial) ; il figure avec sa facture.',
   ],
+  'finance.creditOrder': ['Order to credit', 'Commande à créditer'],
+  'finance.credit': ['Issue a credit note', 'Émettre un avoir'],
+  'finance.credited': [
+    'Credit note {number} issued for {ref} (invoice {invoice}).',
+    'Avoir {number} émis pour {ref} (facture {invoice}).',
+  ],
+  'finance.perBrand': ['Per brand', 'Par marque'],
+  'finance.invoiced': ['Invoiced', 'Facturé'],
+  'finance.creditedTotal': ['Credited', 'Crédité'],
+  'finance.net': ['Net', 'Net'],
+  'finance.allBrands': ['All brands', 'Toutes les marques'],
+  'finance.creditNote': ['credit note', 'avoir'],
   'search.title': ['Search', 'Recherche'],
   'search.q': [
     'Tracking reference, brand reference, recipient phone or e-mail',
@@ -225,6 +324,7 @@ const PAIRS = {
   'order.history': ['History', 'Historique'],
   'order.recipient': ['Recipient', 'Destinataire'],
   'form.submit': ['Save', 'Enregistrer'],
+  ...CONSOLE_MAP_PAIRS,
 } as const satisfies Record<string, readonly [string, string]>;
 
 const WORDS: Record<string, Words> = Object.fromEntries(

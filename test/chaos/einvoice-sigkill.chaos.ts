@@ -19,6 +19,8 @@ describe('crash safety: a worker killed with SIGKILL in the middle of an e-invoi
     cleanup.push(() => pa.close());
     const env = {
       DATABASE_URL: url,
+      // The worker writes links (e-mails, webhooks): outside development it refuses to guess them.
+      PUBLIC_BASE_URL: 'https://delivery.example',
       LOG_LEVEL: 'silent',
       EINVOICE_PLATFORM: 'afnor',
       EINVOICE_PA_FLOW_URL: pa.config.flowUrl,
@@ -69,14 +71,20 @@ describe('crash safety: a worker killed with SIGKILL in the middle of an e-invoi
     const stored = pa.holdNextSubmission();
     const a = spawn(process.execPath, [DLV_BIN, 'worker', '--concurrency', '2'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'inherit'],
     });
     const exited = new Promise((resolve) => a.once('exit', resolve));
     cleanup.push(async () => {
       a.kill('SIGKILL');
       await exited;
     });
-    await stored;
+    // A worker that exits before submitting (its reason on stderr above) fails here, not at the timeout.
+    await Promise.race([
+      stored,
+      exited.then((code) => {
+        throw new Error(`worker A exited (code ${String(code)}) before submitting the invoice`);
+      }),
+    ]);
     a.kill('SIGKILL');
     await exited;
     pa.release();

@@ -12,7 +12,7 @@ const SEARCH_WHERE: Record<SearchKind, string> = {
 export function consoleReadsRepository(db: Queryable): ConsoleReads {
   return {
     async exceptions(today, limit) {
-      const [failed, missing, flagged, bounced, webhooks] = await Promise.all([
+      const [failed, missing, flagged, bounced, webhooks, links] = await Promise.all([
         db.query(
           `SELECT o.tracking_ref, b.name AS brand_name, o.updated_at,
                   (SELECT reason FROM delivery_attempts a WHERE a.order_id = o.id ORDER BY happened_at DESC LIMIT 1) AS reason
@@ -38,7 +38,7 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
           [limit],
         ),
         db.query(
-          `SELECT o.tracking_ref, n.channel, n.step, n.detail, n.updated_at
+          `SELECT n.id, o.tracking_ref, n.channel, n.step, n.detail, n.updated_at
              FROM recipient_notifications n JOIN orders o ON o.id = n.order_id
             WHERE n.status = 'failed' AND n.created_at >= $1::date - 7
             ORDER BY n.updated_at DESC LIMIT $2`,
@@ -50,6 +50,21 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
             WHERE e.first_failure_at IS NOT NULL OR (e.status = 'disabled' AND e.disabled_reason IS NOT NULL)
             ORDER BY e.first_failure_at DESC NULLS LAST LIMIT $1`,
           [limit],
+        ),
+        db.query(
+          `SELECT c.id, c.brand_id, b.name AS brand_name, c.platform, c.shop, c.status,
+                  coalesce(c.sync_error, c.status_reason) AS reason, c.updated_at,
+                  (SELECT count(*)::int FROM connector_problems p WHERE p.connection_id = c.id) AS problems
+             FROM connector_connections c JOIN brands b ON b.id = c.brand_id
+            WHERE (c.status = 'active' AND c.sync_error IS NOT NULL)
+               OR c.status = 'broken'
+               OR (c.status = 'disconnected' AND c.disconnected_at >= $1::date - 7
+                   AND coalesce(c.status_reason, '') NOT LIKE 'disconnected by %'
+                   AND NOT EXISTS (SELECT 1 FROM connector_connections again
+                                    WHERE again.shop = c.shop AND again.platform = c.platform
+                                      AND again.status = 'active'))
+            ORDER BY c.updated_at DESC LIMIT $2`,
+          [today, limit],
         ),
       ]);
       return {
@@ -71,6 +86,7 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
           warnings: r.warnings,
         })),
         bouncedNotifications: bounced.rows.map((r) => ({
+          notificationId: r.id,
           trackingRef: r.tracking_ref,
           channel: r.channel,
           step: r.step,
@@ -85,6 +101,17 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
           status: r.status,
           since: r.first_failure_at,
           reason: r.disabled_reason,
+        })),
+        shopLinks: links.rows.map((r) => ({
+          connectionId: r.id,
+          brandId: r.brand_id,
+          brandName: r.brand_name,
+          platform: r.platform,
+          shop: r.shop,
+          status: r.status,
+          reason: r.reason,
+          problems: r.problems,
+          since: r.updated_at,
         })),
       };
     },
@@ -108,7 +135,8 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
 
     async monthInvoices(period) {
       const { rows } = await db.query(
-        `SELECT i.id, i.brand_id, b.name AS brand_name, i.number, 'invoice' AS type, i.status,
+        `SELECT * FROM (
+         SELECT i.id, i.brand_id, b.name AS brand_name, i.number, 'invoice' AS type, i.status,
                 (SELECT coalesce(sum(l.price_cents), 0) FROM invoice_lines l WHERE l.invoice_id = i.id) AS total_cents,
                 i.issued_at, NULL AS credits
            FROM invoices i JOIN brands b ON b.id = i.brand_id
@@ -118,8 +146,10 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
                 (SELECT coalesce(sum(l.price_cents), 0) FROM credit_note_lines l WHERE l.credit_note_id = c.id),
                 c.issued_at, i.number
            FROM credit_notes c JOIN brands b ON b.id = c.brand_id JOIN invoices i ON i.id = c.credits_invoice_id
-          WHERE to_char(c.issued_at AT TIME ZONE 'Europe/Paris', 'YYYY-MM') = $1
-         ORDER BY 3, 5, 4`,
+          -- Listed with the month it corrects (its invoice's), as the invoices API lists it.
+          WHERE i.period = $1) month
+         -- Per brand, each invoice followed by its credit notes.
+         ORDER BY brand_name, coalesce(credits, number), type DESC, number`,
         [period],
       );
       return rows.map((r) => ({

@@ -73,6 +73,25 @@ export function recipientNotificationsRepository(db: Queryable): NotificationSto
         [id, detail],
       );
     },
+    async find(id) {
+      const { rows } = await db.query<NotificationRow & { tracking_ref: string }>(
+        `SELECT ${COLUMNS.split(', ')
+          .map((c) => `n.${c}`)
+          .join(', ')}, o.tracking_ref
+           FROM recipient_notifications n JOIN orders o ON o.id = n.order_id WHERE n.id = $1`,
+        [id],
+      );
+      const r = rows[0];
+      return r ? { ...toNotification(r), trackingRef: r.tracking_ref } : null;
+    },
+    async reopen(id, detail) {
+      const { rowCount } = await db.query(
+        `UPDATE recipient_notifications SET status = 'sending', detail = $2, updated_at = now()
+          WHERE id = $1 AND status = 'failed'`,
+        [id, detail],
+      );
+      return rowCount === 1;
+    },
     async ofOrder(orderId) {
       const { rows } = await db.query<NotificationRow>(
         `SELECT ${COLUMNS} FROM recipient_notifications WHERE order_id = $1 ORDER BY created_at, id`,

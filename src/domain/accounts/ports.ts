@@ -59,6 +59,12 @@ export interface AccountMail {
   accountExists(to: string, locale: string): Promise<void>;
   /** An invitation to an address that belongs to another brand: what happens, and no link that moves it. */
   inviteClash(to: string, brandName: string, locale: string): Promise<void>;
+  /** A shop link that stopped working (the console's Exceptions): which, why, and where to link it again. */
+  shopLinkNeedsAttention(
+    to: string,
+    link: { shop: string; platform: string; reason: string },
+    locale: string,
+  ): Promise<void>;
 }
 
 export interface SessionRecord {

@@ -37,8 +37,11 @@ export const AUDIT_ACTIONS = [
   'brand.settings_changed',
   'brand.disabled',
   'test_data.deleted',
-  // Reserved: no surface re-sends a notification yet (the operator's console will).
+  // A bounced recipient message resent from the console's Exceptions.
   'notification.resent',
+  // The console's actions on a shop link with sync problems (src/connectors/link-attention.ts).
+  'connection.resynced',
+  'connection.brand_notified',
   'recipient.searched',
   'recipient.read',
   'recipient.erased',
@@ -82,6 +85,7 @@ export type AuditObjectType =
   | 'api_key'
   | 'brand'
   | 'notification'
+  | 'connection'
   | 'recipient'
   | 'courier'
   | 'operator'

@@ -25,6 +25,8 @@ interface FlaggedAddressException {
 }
 
 interface BouncedNotificationException {
+  /** The notification to resend. */
+  notificationId: string;
   trackingRef: string;
   channel: string;
   step: string;
@@ -42,12 +44,31 @@ interface FailingWebhookException {
   reason: string | null;
 }
 
+/**
+ * A shop link whose last sync failed, which the shop refused (broken), or which was disconnected
+ * from the shop's side (uninstalled) in the last 7 days; never a link disconnected on purpose.
+ */
+interface ShopLinkException {
+  connectionId: string;
+  brandId: string;
+  brandName: string;
+  platform: string;
+  shop: string;
+  status: string;
+  /** Why: the last sync's error, or the status's reason. */
+  reason: string | null;
+  /** Its open sync problems (orders it could not take, statuses it could not send). */
+  problems: number;
+  since: Date;
+}
+
 interface Exceptions {
   failedAttempts: FailedAttemptException[];
   missingParcels: MissingParcelsException[];
   flaggedAddresses: FlaggedAddressException[];
   bouncedNotifications: BouncedNotificationException[];
   failingWebhooks: FailingWebhookException[];
+  shopLinks: ShopLinkException[];
 }
 
 /** An order found by a search: what identifies it, never its recipient's data. */

@@ -62,6 +62,27 @@ export async function creditCancelledOrder(
 }
 
 /**
+ * The operator's own correction (a billing mistake, a goodwill gesture: the console's Finance page),
+ * inside `tx`: credits the order's line on `invoiceId` unless a credit note takes it back already.
+ * Null when the order has no such line left; the order itself is not changed (it stays billed as
+ * it was, and is not billed again).
+ */
+export async function creditInvoicedOrder(
+  tx: CreditTx,
+  outbox: Outbox,
+  /** `outbox.jobsFor(brand, 'credit_note.issued')`, read before the transaction opened. */
+  listeners: readonly string[],
+  order: { id: number; brandId: string },
+  invoiceId: string,
+  at: Date,
+): Promise<StoredCreditNote | null> {
+  const line = await tx.creditNotes.openInvoiceLine(order.id);
+  return line && line.invoiceId === invoiceId
+    ? issueCreditNote(tx, outbox, listeners, order, line, at)
+    : null;
+}
+
+/**
  * After a pending order's price changed (a new delivery address), inside the change's transaction
  * `tx`, written after the order's row: when an issued invoice bills it at another price, credits
  * that line and bills the order again from `at`, at its new price. Null when nothing is to correct:

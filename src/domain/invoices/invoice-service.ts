@@ -8,11 +8,12 @@ import { parisLocalTime, parisToday } from '../calendar/paris-time.ts';
 import { ciiXml } from '../einvoicing/cii-xml.ts';
 import { type EInvoiceDocument, eInvoiceDocument } from '../einvoicing/e-invoice.ts';
 import type { EInvoiceStatusStep, PaymentAmount } from '../einvoicing/ports.ts';
+import { normaliseTrackingRef } from '../orders/tracking-ref.ts';
 import type { CursorCodec } from '../pagination/cursor.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { Stores, Transact } from '../shared/stores.ts';
 import { billingPeriodOf, dueDateFor, parsePeriod, periodBounds, previousPeriod } from './billing-period.ts';
-import { creditNoteAsInvoice } from './credit-notes.ts';
+import { creditInvoicedOrder, creditNoteAsInvoice } from './credit-notes.ts';
 import { type InvoiceJson, invoiceJson } from './invoice-json.ts';
 import {
   comesAfter,
@@ -24,7 +25,7 @@ import {
 } from './invoice-list.ts';
 import { formatInvoiceNumber } from './invoice-number.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
-import type { InvoiceLineRow, Totals } from './ports.ts';
+import type { InvoiceLineRow, StoredCreditNote, Totals } from './ports.ts';
 import type { SellerIdentity } from './seller.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'paid'] as const;
@@ -106,6 +107,13 @@ export interface InvoiceService {
    * VAT-on-debits option, the payment data of an e-invoice is queued for the platform.
    */
   markPaid(id: string, by: Author): Promise<Invoice>;
+  /**
+   * A credit note for one order of an issued (or paid) invoice, at the operator's request (a
+   * billing mistake, a goodwill gesture): the order's line taken back, numbered in the year's
+   * credit-note sequence, announced (`credit_note.issued`) and recorded in the audit trail in one
+   * transaction. An order credited already, or not on the invoice, is refused (422).
+   */
+  creditOrder(invoiceId: string, trackingRef: string, by: Author): Promise<StoredCreditNote>;
   json(invoice: Invoice): InvoiceJson;
 }
 
@@ -432,6 +440,39 @@ export function invoiceService(deps: {
     issueMonth,
 
     issueDue: () => issueMonth(previousPeriod(clock()), systemAuthor('invoices_issue_due')),
+
+    async creditOrder(invoiceId: string, trackingRef: string, by: Author): Promise<StoredCreditNote> {
+      const { invoice } = await find(null, invoiceId);
+      if (invoice.creditsInvoice)
+        throw new AppError(
+          'invalid_transition',
+          `${invoice.number} is a credit note: only an invoice is credited.`,
+        );
+      const ref = normaliseTrackingRef(trackingRef);
+      if (!ref) throw invalidField('order', 'must be a tracking reference of the invoice');
+      // Read before the transaction: a connection it holds never waits for another from the pool.
+      const listeners = await outbox.jobsFor(invoice.brandId, 'credit_note.issued');
+      return transact(async (tx) => {
+        const order = await tx.orders.findByRef(ref, invoice.brandId);
+        if (!order) throw invalidField('order', `${ref} is not an order of ${invoice.number}'s brand`);
+        const note = await creditInvoicedOrder(tx, outbox, listeners, order, invoice.id, clock());
+        if (!note)
+          throw new AppError(
+            'invalid_transition',
+            `${ref} is not on invoice ${invoice.number}, or a credit note takes it back already.`,
+          );
+        await tx.audit.record({
+          action: 'credit_note.issued',
+          by,
+          object: { type: 'credit_note', id: note.id },
+          brandId: invoice.brandId,
+          orderRefs: [ref],
+          changes: { number: { before: null, after: note.number } },
+          details: { invoice_id: invoice.id, total_cents: note.totalCents, requested_by: 'operator' },
+        });
+        return note;
+      });
+    },
 
     async markPaid(id: string, by: Author): Promise<Invoice> {
       if (/^inv_[0-9a-f]{16}$/.test(id) && !(await invoices.find(id, null))) await refuseDraft(id);

@@ -51,6 +51,11 @@ export interface GridService {
     source: string | null,
     by: Author,
   ): Promise<GridImport>;
+  /**
+   * What importing the file would do, writing nothing: its rows checked whole (a bad row throws the
+   * same 400 as the import) and the holes it would leave. The console shows this before saving.
+   */
+  previewGrid(text: string, format: GridFileFormat): { rowCount: number; holes: GridHole[] };
   /** Starts watching for imports made by other instances; resolves once the first check is done. */
   startWatching(): Promise<void>;
   stopWatching(): void;
@@ -100,6 +105,11 @@ export function gridService(
 
     gridFor(brandId: string): ActiveGrid | Promise<ActiveGrid> {
       return cache.get(brandId);
+    },
+
+    previewGrid(text: string, format: GridFileFormat) {
+      const rows = parseGridFile(text, format);
+      return { rowCount: rows.length, holes: findGridHoles(indexGrid(rows)) };
     },
 
     async importGrid(

@@ -18,6 +18,7 @@ function withSettings() {
     now: () => ms,
     // The rest is not reached by `listens`.
     store: null as never,
+    audit: null as never,
     facts: null as never,
     optOuts: null as never,
     mailer: null as never,

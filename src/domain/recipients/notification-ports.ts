@@ -47,6 +47,13 @@ export interface NotificationStore {
   retrying(id: string, detail: string): Promise<void>;
   /** An order's notifications, oldest first. */
   ofOrder(orderId: number): Promise<RecipientNotification[]>;
+  /** One notification with its order's tracking reference, or null. */
+  find(id: string): Promise<(RecipientNotification & { trackingRef: string }) | null>;
+  /**
+   * A failed notification taken back to `sending` for a resend; false when it was not failed any
+   * more (another operator resent it meanwhile): one resend at a time, never two messages.
+   */
+  reopen(id: string, detail: string): Promise<boolean>;
 }
 
 /** An outbox event as the notifications read it. */

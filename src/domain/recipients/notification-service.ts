@@ -1,4 +1,9 @@
+import { AppError, invalidField } from '../../errors.ts';
 import type { Locale } from '../../i18n/locales.ts';
+import { validateEmail } from '../accounts/user.ts';
+import type { Author } from '../audit/actor.ts';
+import type { AuditStore } from '../audit/ports.ts';
+import { parsePhone } from '../orders/order-input.ts';
 import type { DeliveryWindow } from './delivery-window.ts';
 import type {
   NotificationFacts,
@@ -51,6 +56,8 @@ export interface NotificationServiceDeps {
    * (or it is on none): "out for delivery" then says the day only.
    */
   arrivalWindow?: (orderId: number) => Promise<DeliveryWindow | null>;
+  /** Where an operator's resend is recorded (`notification.resent`). */
+  audit: Pick<AuditStore, 'record'>;
 }
 
 export interface RecipientNotifications {
@@ -71,11 +78,34 @@ export interface RecipientNotifications {
   notify(eventId: string, options?: { lastAttempt?: boolean }): Promise<string>;
   /** The messages decided for an order (account area, CLI), oldest first. */
   ofOrder(orderId: number): Promise<RecipientNotification[]>;
+  /**
+   * An operator's resend of a bounced message (the console's Exceptions): the same step's message,
+   * to the order's address or to `to`, a corrected one for this message (an e-mail for an e-mail,
+   * a phone number for a text). Refused unless it failed, and for an opted-out address. Recorded
+   * in the audit trail (`notification.resent`, never the address) with what became of it.
+   */
+  resend(id: string, input: { to: string | null }, by: Author): Promise<ResendOutcome>;
+}
+
+interface ResendOutcome {
+  trackingRef: string;
+  channel: Channel;
+  status: 'sent' | 'failed';
+  detail: string | null;
 }
 
 function addressOf(order: NotifiedOrder, channel: Channel): string | null {
   if (channel === 'sms') return order.deliveryPhone;
   return order.deliveryEmail ?? order.customerEmail;
+}
+
+/** The e-mail rule of the accounts, its 400 naming the console's field. */
+function validateEmailFor(field: string, value: string): string {
+  try {
+    return validateEmail(value);
+  } catch {
+    throw invalidField(field, 'must be an e-mail address');
+  }
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
@@ -235,5 +265,54 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
     },
 
     ofOrder: (orderId) => deps.store.ofOrder(orderId),
+
+    async resend(id, input, by) {
+      const found = /^ntf_[0-9a-f]{16}$/.test(id) ? await deps.store.find(id) : null;
+      if (!found) throw new AppError('not_found', `No notification with id "${id}".`);
+      if (found.status !== 'failed' || found.step === 'code' || !found.eventId)
+        throw new AppError(
+          'invalid_transition',
+          `Only a failed notification is resent (this one is ${found.status}).`,
+        );
+      const step = found.step;
+      const event = await deps.facts.event(found.eventId);
+      const order = await deps.facts.order(found.trackingRef);
+      if (!event || !order) throw new AppError('not_found', `No notification with id "${id}".`);
+      const corrected = input.to?.trim() ? input.to.trim() : null;
+      const address = corrected
+        ? found.channel === 'sms'
+          ? parsePhone(corrected, 'to')!
+          : validateEmailFor('to', corrected)
+        : addressOf(order, found.channel);
+      if (!address) throw invalidField('to', 'the order has no address for this channel: give one');
+      if (await deps.optOuts.isOptedOut(found.channel, address))
+        throw new AppError(
+          'invalid_transition',
+          'The recipient opted out of these messages at this address.',
+        );
+      if (!(await deps.store.reopen(found.id, 'resent by an operator')))
+        throw new AppError('invalid_transition', 'This notification is being resent already.');
+      const settings = await deps.settings.get(order.brandId);
+      let outcome: ResendOutcome;
+      try {
+        const { providerId } = await send(found.channel, address, { order, settings, step, at: event.at });
+        await deps.store.settle(found.id, { status: 'sent', providerId });
+        outcome = { trackingRef: order.trackingRef, channel: found.channel, status: 'sent', detail: null };
+      } catch (err) {
+        const detail = messageOf(err);
+        await deps.store.settle(found.id, { status: 'failed', detail });
+        outcome = { trackingRef: order.trackingRef, channel: found.channel, status: 'failed', detail };
+      }
+      await deps.audit.record({
+        action: 'notification.resent',
+        by,
+        object: { type: 'notification', id: found.id },
+        brandId: order.brandId,
+        orderRefs: [order.trackingRef],
+        changes: { status: { before: 'failed', after: outcome.status } },
+        details: { channel: found.channel, step, corrected_address: corrected !== null },
+      });
+      return outcome;
+    },
   };
 }

@@ -83,6 +83,7 @@ ${
 <dt>${t('brands.addresses')}</dt><dd>${brand.defaultPickupAddress ?? '—'}</dd>
 <dt>${t('col.name')}</dt><dd>${brand.legalName ?? '—'} ${brand.siren ? html`(SIREN ${brand.siren})` : ''}</dd>
 </dl>
+<p class="links">${may(ctx, 'grids:read') ? html`<a href="${CONSOLE_PATH}/brands/${brand.id}/grid">${t('brands.grid')}</a> ` : ''}${may(ctx, 'webhooks:read') ? html`<a href="${CONSOLE_PATH}/brands/${brand.id}/webhooks">${t('brands.webhooks')}</a>` : ''}</p>
 <h2>${t('brands.keys')}</h2>
 ${
   keys.length === 0

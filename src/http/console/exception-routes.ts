@@ -1,14 +1,28 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Platform } from '../../connectors/connection.ts';
 import { consoleReadsRepository } from '../../db/repositories/console-reads-repository.ts';
 import { parisToday } from '../../domain/calendar/paris-time.ts';
-import { text } from '../account/form.ts';
+import { isAppError } from '../../errors.ts';
+import { query, text } from '../account/form.ts';
 import { authorOf } from '../shared/author.ts';
 import { html, type SafeHtml } from '../shared/html.ts';
 import { needs, sendPage } from './context.ts';
 import type { ConsoleRouteDeps } from './route-deps.ts';
-import { CONSOLE_PATH, type ConsoleContext, csrfField, layout, may, when } from './views/layout.ts';
+import {
+  CONSOLE_PATH,
+  type ConsoleContext,
+  csrfField,
+  errorNote,
+  layout,
+  may,
+  successNote,
+  when,
+} from './views/layout.ts';
+import { endpointForm } from './webhook-forms.ts';
 
 const LIMIT = 100;
+/** The notes an action's redirect may ask the page to show (`?done=`). */
+const DONE_NOTES = ['resent', 'resendFailed', 'resynced', 'told', 'enable', 'disable'];
 const refParam = (request: FastifyRequest) => (request.params as { ref: string }).ref;
 const orderLink = (ref: string) => html`<a href="${CONSOLE_PATH}/orders/${ref}">${ref}</a>`;
 
@@ -16,8 +30,20 @@ const orderLink = (ref: string) => html`<a href="${CONSOLE_PATH}/orders/${ref}">
 const statusForm = (ctx: ConsoleContext, ref: string, status: string, label: string, tone = '') =>
   html`<form method="post" action="${CONSOLE_PATH}/orders/${ref}/status" class="inline">${csrfField(ctx)}<input type="hidden" name="status" value="${status}"><input type="hidden" name="back" value="exceptions"><button type="submit" class="small ${tone}">${label}</button></form>`;
 
-function section(title: string, id: string, rows: SafeHtml[], head: SafeHtml, none: string) {
-  return html`<section class="panel" aria-labelledby="${id}"><h2 id="${id}">${title} <span class="count">${rows.length}</span></h2>
+/** A bounced message sent again: to the order's address, or to a corrected one typed here. */
+function resendForm(ctx: ConsoleContext, b: { notificationId: string; channel: string }) {
+  const field = `to-${b.notificationId}`;
+  const sms = b.channel === 'sms';
+  return html`<form method="post" action="${CONSOLE_PATH}/notifications/${b.notificationId}/resend" class="inline">${csrfField(ctx)}<label for="${field}" class="visually-hidden">${ctx.t(sms ? 'exceptions.correctPhone' : 'exceptions.correctEmail')}</label><input id="${field}" name="to" type="${sms ? 'tel' : 'email'}" maxlength="254" placeholder="${sms ? '06 12 34 56 78' : 'name@example.com'}"><button type="submit" class="small">${ctx.t('exceptions.resend')}</button></form>`;
+}
+
+/** A shop link's remedy: read the shop again, or tell the brand to link it again. */
+function shopLinkForm(ctx: ConsoleContext, id: string, action: 'resync' | 'tell-brand') {
+  return html`<form method="post" action="${CONSOLE_PATH}/shop-links/${id}/${action}" class="inline">${csrfField(ctx)}<button type="submit" class="small">${ctx.t(action === 'resync' ? 'exceptions.resync' : 'exceptions.tellBrand')}</button></form>`;
+}
+
+function section(title: string, id: string, rows: SafeHtml[], head: SafeHtml, none: string, full = false) {
+  return html`<section class="panel${full ? ' full' : ''}" aria-labelledby="${id}"><h2 id="${id}">${title} <span class="count">${rows.length}</span></h2>
 ${rows.length === 0 ? html`<p>${none}</p>` : html`<table><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`}</section>`;
 }
 
@@ -25,19 +51,16 @@ ${rows.length === 0 ? html`<p>${none}</p>` : html`<table><thead><tr>${head}</tr>
 export function exceptionRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): void {
   const reads = consoleReadsRepository(deps.pool);
 
-  app.get('/exceptions', needs('pickups:read'), async (request, reply) => {
-    const ctx = await deps.context(request, reply);
+  const page = async (ctx: ConsoleContext, note: SafeHtml | string = '') => {
     const { t } = ctx;
     const x = await reads.exceptions(parisToday(deps.clock()), LIMIT);
     const canDecide = may(ctx, 'orders:write');
     const th = (...keys: string[]) => keys.map((k) => html`<th scope="col">${t(k)}</th>`);
     const none = t('exceptions.none');
-    return sendPage(
-      reply,
-      layout(
-        ctx,
-        t('exceptions.title'),
-        html`<div class="panels">
+    return layout(
+      ctx,
+      t('exceptions.title'),
+      html`${note}<div class="panels">
 ${section(
   t('exceptions.failed'),
   'h-failed',
@@ -75,26 +98,96 @@ ${section(
   'h-bounced',
   x.bouncedNotifications.map(
     (b) =>
-      html`<tr><th scope="row">${orderLink(b.trackingRef)}</th><td>${b.channel} · ${b.step}</td><td>${b.detail ?? '—'}</td><td>${when(ctx, b.at)}</td></tr>`,
+      html`<tr><th scope="row">${orderLink(b.trackingRef)}</th><td>${b.channel} · ${b.step}</td><td>${b.detail ?? '—'}</td><td>${when(ctx, b.at)}</td>
+<td>${may(ctx, 'notifications:write') ? resendForm(ctx, b) : ''}</td></tr>`,
   ),
-  html`${th('col.order', 'col.detail', 'col.reason', 'col.when')}`,
+  html`${th('col.order', 'col.detail', 'col.reason', 'col.when', 'col.actions')}`,
   none,
+  true,
 )}
 ${section(
   t('exceptions.webhooks'),
   'h-webhooks',
   x.failingWebhooks.map(
     (w) =>
-      html`<tr><th scope="row"><a href="${CONSOLE_PATH}/brands/${w.brandId}">${w.brandName}</a></th><td><code>${w.url}</code></td><td>${w.status}${w.reason ? html` — ${w.reason}` : ''}</td><td>${when(ctx, w.since)}</td></tr>`,
+      html`<tr><th scope="row"><a href="${CONSOLE_PATH}/brands/${w.brandId}">${w.brandName}</a></th><td><code>${w.url}</code></td><td>${w.status}${w.reason ? html` — ${w.reason}` : ''}</td><td>${when(ctx, w.since)}</td>
+<td>${may(ctx, 'webhooks:write') ? endpointForm(ctx, w.brandId, w.endpointId, w.status === 'disabled' ? 'enable' : 'disable', 'exceptions') : ''}</td></tr>`,
   ),
-  html`${th('col.brand', 'col.address', 'col.status', 'col.when')}`,
+  html`${th('col.brand', 'col.address', 'col.status', 'col.when', 'col.actions')}`,
   none,
+  true,
+)}
+${section(
+  t('exceptions.shopLinks'),
+  'h-shop-links',
+  x.shopLinks.map(
+    (l) =>
+      html`<tr><th scope="row"><a href="${CONSOLE_PATH}/brands/${l.brandId}">${l.brandName}</a></th><td>${l.platform} · <code>${l.shop}</code></td><td><span class="tag">${l.status}</span>${l.reason ? html` — ${l.reason}` : ''}</td><td>${l.problems}</td><td>${when(ctx, l.since)}</td>
+<td>${may(ctx, 'brands:write') ? shopLinkForm(ctx, l.connectionId, l.status === 'active' && deps.resync.supports(l.platform as Platform) ? 'resync' : 'tell-brand') : ''}</td></tr>`,
+  ),
+  html`${th('col.brand', 'exceptions.shop', 'col.status', 'exceptions.problems', 'col.when', 'col.actions')}`,
+  none,
+  true,
 )}
 </div>`,
-        { wide: true },
-      ),
+      { wide: true },
     );
+  };
+
+  app.get('/exceptions', needs('pickups:read'), async (request, reply) => {
+    const ctx = await deps.context(request, reply);
+    // What the last action did (post/redirect/get): one of the known notes, never text from the address.
+    const done = query(request, 'done', 20);
+    const note = DONE_NOTES.includes(done) ? successNote(ctx.t(`exceptions.done.${done}`)) : '';
+    return sendPage(reply, await page(ctx, note));
   });
+
+  /** An action of the page: its refusal shown on the page (with its status), its success after a redirect. */
+  const act =
+    (work: (request: FastifyRequest) => Promise<string>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        const done = await work(request);
+        return reply.redirect(`${CONSOLE_PATH}/exceptions?done=${done}`, 303);
+      } catch (err) {
+        if (!isAppError(err) || err.status >= 500 || err.code === 'not_found') throw err;
+        const ctx = await deps.context(request, reply);
+        return sendPage(reply, await page(ctx, errorNote(err.message)), err.status);
+      }
+    };
+  const idParam = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+  app.post(
+    '/notifications/:id/resend',
+    needs('notifications:write'),
+    act(async (request) => {
+      const to = text(request, 'to', 254);
+      const sent = await deps.recipientNotifications.resend(
+        idParam(request),
+        { to: to.trim() === '' ? null : to },
+        authorOf(request),
+      );
+      return sent.status === 'sent' ? 'resent' : 'resendFailed';
+    }),
+  );
+
+  app.post(
+    '/shop-links/:id/resync',
+    needs('brands:write'),
+    act(async (request) => {
+      await deps.shopLinks.retry(idParam(request), authorOf(request));
+      return 'resynced';
+    }),
+  );
+
+  app.post(
+    '/shop-links/:id/tell-brand',
+    needs('brands:write'),
+    act(async (request) => {
+      await deps.shopLinks.tellBrand(idParam(request), authorOf(request));
+      return 'told';
+    }),
+  );
 
   // An order, whichever brand: its recipient's data is shown, so the read is audited (recipient.read).
   app.get('/orders/:ref', needs('orders:read'), async (request, reply) => {

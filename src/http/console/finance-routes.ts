@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { consoleReadsRepository } from '../../db/repositories/console-reads-repository.ts';
 import { parisToday } from '../../domain/calendar/paris-time.ts';
+import type { ConsoleReads } from '../../domain/console/ports.ts';
+import { normaliseTrackingRef } from '../../domain/orders/tracking-ref.ts';
 import { isAppError } from '../../errors.ts';
 import { query, text } from '../account/form.ts';
 import { authorOf } from '../shared/author.ts';
@@ -27,7 +29,43 @@ function euros(ctx: ConsoleContext, cents: number): string {
   }).format(cents / 100);
 }
 
-/** Finance: the month's invoices and credit notes across brands; issue the month, mark paid. */
+type MonthRow = Awaited<ReturnType<ConsoleReads['monthInvoices']>>[number];
+interface BrandTotals {
+  brandId: string;
+  brandName: string;
+  invoicedCents: number;
+  /** Negative: what the month's credit notes take back. */
+  creditedCents: number;
+}
+
+/** The month per brand: what its invoices ask, what its credit notes take back (negative), the net. */
+function perBrand(rows: readonly MonthRow[]): BrandTotals[] {
+  const byBrand = new Map<string, BrandTotals>();
+  for (const row of rows) {
+    const totals = byBrand.get(row.brandId) ?? {
+      brandId: row.brandId,
+      brandName: row.brandName,
+      invoicedCents: 0,
+      creditedCents: 0,
+    };
+    if (row.type === 'credit_note') totals.creditedCents += row.totalCents;
+    else totals.invoicedCents += row.totalCents;
+    byBrand.set(row.brandId, totals);
+  }
+  return [...byBrand.values()].sort((a, b) => a.brandName.localeCompare(b.brandName));
+}
+
+const sum = (rows: readonly BrandTotals[], key: 'invoicedCents' | 'creditedCents') =>
+  rows.reduce((total, row) => total + row[key], 0);
+
+/** An issued invoice's actions: mark it paid (once), credit one of its orders (paid or not). */
+function invoiceActions(ctx: ConsoleContext, invoice: MonthRow, month: string): SafeHtml {
+  const { t } = ctx;
+  const field = `credit-${invoice.id}`;
+  return html`${invoice.status === 'issued' ? html`<form method="post" action="${CONSOLE_PATH}/finance/invoices/${invoice.id}/paid" class="inline">${csrfField(ctx)}<input type="hidden" name="month" value="${month}"><button type="submit" class="small">${t('finance.markPaid')}</button></form> ` : ''}<form method="post" action="${CONSOLE_PATH}/finance/invoices/${invoice.id}/credit" class="inline">${csrfField(ctx)}<input type="hidden" name="month" value="${month}"><label for="${field}" class="visually-hidden">${t('finance.creditOrder')}</label><input id="${field}" name="order" class="ref" required maxlength="14" placeholder="DLV-…" aria-describedby="h-credit-hint"><button type="submit" class="small secondary">${t('finance.credit')}</button></form>`;
+}
+
+/** Finance: the month's invoices and credit notes across brands and per brand; issue the month, mark paid, credit an order. */
 export function financeRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): void {
   const reads = consoleReadsRepository(deps.pool);
   const thisMonth = () => parisToday(deps.clock()).slice(0, 7);
@@ -41,6 +79,7 @@ export function financeRoutes(app: FastifyInstance, deps: ConsoleRouteDeps): voi
     const invoices = await reads.monthInvoices(month);
     const total = invoices.reduce((sum, i) => sum + i.totalCents, 0);
     const canWrite = may(ctx, 'invoices:write');
+    const brands = perBrand(invoices);
     return layout(
       ctx,
       `${t('finance.title')} — ${month}`,
@@ -60,13 +99,20 @@ ${
 <tbody>${invoices.map(
         (
           i,
-        ) => html`<tr><th scope="row">${i.number ?? '—'}${i.credits ? html` <span class="kind">→ ${i.credits}</span>` : ''}</th><td><a href="${CONSOLE_PATH}/brands/${i.brandId}">${i.brandName}</a></td><td><span class="tag">${i.type === 'credit_note' ? 'credit note' : i.status}</span></td>
+        ) => html`<tr><th scope="row">${i.number ?? '—'}${i.credits ? html` <span class="kind">→ ${i.credits}</span>` : ''}</th><td><a href="${CONSOLE_PATH}/brands/${i.brandId}">${i.brandName}</a></td><td><span class="tag">${i.type === 'credit_note' ? t('finance.creditNote') : i.status}</span></td>
 <td class="num">${euros(ctx, i.totalCents)}</td><td>${when(ctx, i.issuedAt)}</td>
-<td>${canWrite && i.type === 'invoice' && i.status === 'issued' ? html`<form method="post" action="${CONSOLE_PATH}/finance/invoices/${i.id}/paid" class="inline">${csrfField(ctx)}<input type="hidden" name="month" value="${month}"><button type="submit" class="small">${t('finance.markPaid')}</button></form>` : ''}</td></tr>`,
+<td>${canWrite && i.type === 'invoice' ? invoiceActions(ctx, i, month) : ''}</td></tr>`,
       )}</tbody>
-<tfoot><tr><th scope="row" colspan="3">${t('finance.total')}</th><td class="num">${euros(ctx, total)}</td><td colspan="2"></td></tr></tfoot></table>`
+<tfoot><tr><th scope="row" colspan="3">${t('finance.total')}</th><td class="num">${euros(ctx, total)}</td><td colspan="2"></td></tr></tfoot></table>
+<section aria-labelledby="h-per-brand"><h2 id="h-per-brand">${t('finance.perBrand')}</h2>
+<table class="list"><thead><tr><th scope="col">${t('col.brand')}</th><th scope="col" class="num">${t('finance.invoiced')}</th><th scope="col" class="num">${t('finance.creditedTotal')}</th><th scope="col" class="num">${t('finance.net')}</th></tr></thead>
+<tbody>${brands.map(
+        (b) =>
+          html`<tr><th scope="row"><a href="${CONSOLE_PATH}/brands/${b.brandId}">${b.brandName}</a></th><td class="num">${euros(ctx, b.invoicedCents)}</td><td class="num">${euros(ctx, b.creditedCents)}</td><td class="num">${euros(ctx, b.invoicedCents + b.creditedCents)}</td></tr>`,
+      )}</tbody>
+<tfoot><tr><th scope="row">${t('finance.allBrands')}</th><td class="num">${euros(ctx, sum(brands, 'invoicedCents'))}</td><td class="num">${euros(ctx, sum(brands, 'creditedCents'))}</td><td class="num">${euros(ctx, total)}</td></tr></tfoot></table></section>`
 }
-<p class="hint">${t('finance.creditHint')}</p>`,
+<p class="hint" id="h-credit-hint">${t('finance.creditHint')}</p>`,
       { wide: true },
     );
   };
@@ -100,6 +146,28 @@ ${
         reply,
         await page(ctx, month, successNote(ctx.t('finance.paid', { number: invoice.number ?? invoice.id }))),
       );
+    } catch (err) {
+      if (!isAppError(err) || err.status >= 500) throw err;
+      return sendPage(reply, await page(ctx, month, errorNote(err.message)), err.status);
+    }
+  });
+
+  app.post('/finance/invoices/:id/credit', needs('invoices:write'), async (request, reply) => {
+    const ctx = await deps.context(request, reply);
+    const month = monthOf(request, 'body');
+    const order = text(request, 'order', 40);
+    try {
+      const note = await deps.invoices.creditOrder(
+        (request.params as { id: string }).id,
+        order,
+        authorOf(request),
+      );
+      const message = ctx.t('finance.credited', {
+        number: note.number,
+        ref: normaliseTrackingRef(order) ?? order,
+        invoice: note.creditsInvoice.number,
+      });
+      return sendPage(reply, await page(ctx, month, successNote(message)));
     } catch (err) {
       if (!isAppError(err) || err.status >= 500) throw err;
       return sendPage(reply, await page(ctx, month, errorNote(err.message)), err.status);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { consoleBoardRepository } from '../../db/repositories/console-board-repository.ts';
 import { serverSecretsRepository } from '../../db/repositories/server-secrets-repository.ts';
 import { ROLE_SCOPES } from '../../domain/operators/scopes.ts';
 import { AppError, isAppError } from '../../errors.ts';
@@ -14,7 +15,9 @@ import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { authRoutes } from './auth-routes.ts';
 import { boardWatcher } from './board-watcher.ts';
+import { brandGridRoutes, GRID_FORM_LIMIT } from './brand-grid-routes.ts';
 import { brandRoutes } from './brand-routes.ts';
+import { brandWebhookRoutes } from './brand-webhook-routes.ts';
 import { OPEN } from './context.ts';
 import {
   anonymousConsoleCsrf,
@@ -24,6 +27,7 @@ import {
 } from './cookies.ts';
 import { exceptionRoutes } from './exception-routes.ts';
 import { financeRoutes } from './finance-routes.ts';
+import { mapRoutes } from './map-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
 import { planningRoutes } from './planning-routes.ts';
 import type { ConsoleDeps } from './route-deps.ts';
@@ -69,7 +73,7 @@ export function consoleArea(deps: ConsoleDeps) {
   return async (app: FastifyInstance) => {
     const signer = cookieSigner(() => serverSecretsRepository(deps.pool).getOrCreate('console_cookie_key'));
     const baseUrl = deps.config.publicBaseUrl;
-    const watcher = boardWatcher(deps.pool);
+    const watcher = boardWatcher(consoleBoardRepository(deps.pool));
     app.removeAllContentTypeParsers();
     await app.register(fastifyCookie);
     await app.register(fastifyFormbody, { bodyLimit: 16 * 1024 });
@@ -188,12 +192,20 @@ export function consoleArea(deps: ConsoleDeps) {
     const routeDeps = { ...deps, signer, context, watcher };
     authRoutes(app, routeDeps);
     todayRoutes(app, routeDeps);
+    mapRoutes(app, routeDeps);
     exceptionRoutes(app, routeDeps);
     peopleRoutes(app, routeDeps);
     auditRoutes(app, routeDeps);
     brandRoutes(app, routeDeps);
     financeRoutes(app, routeDeps);
     searchRoutes(app, routeDeps);
+    // Brands: webhooks on request; the price grid, whose file is a larger form than any other page's.
+    brandWebhookRoutes(app, routeDeps);
+    await app.register(async (grids) => {
+      grids.removeContentTypeParser('application/x-www-form-urlencoded');
+      await grids.register(fastifyFormbody, { bodyLimit: GRID_FORM_LIMIT });
+      brandGridRoutes(grids, routeDeps);
+    });
     planningRoutes(app, routeDeps);
 
     app.addHook('onClose', async () => watcher.close());

@@ -34,5 +34,7 @@ export function accountMail(mailer: Mailer, baseUrl: string): AccountMail {
       send(to, locale, 'mail.exists.subject', 'mail.exists.body', null),
     inviteClash: (to: string, brandName: string, locale: string) =>
       send(to, locale, 'mail.inviteClash.subject', 'mail.inviteClash.body', null, { brand: brandName }),
+    shopLinkNeedsAttention: (to, link, locale) =>
+      send(to, locale, 'mail.shopLink.subject', 'mail.shopLink.body', `${baseUrl}/account/shops`, link),
   };
 }
