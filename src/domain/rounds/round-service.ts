@@ -136,7 +136,7 @@ interface UnplacedJson {
  * is `no_location` (nowhere to drive), `no_vehicle` (no courier has a shift that day) or
  * `not_planned` (new since the day was planned, or left out by the optimiser: plan again to see why).
  */
-export interface OffRoundJson {
+interface OffRoundJson {
   kind: 'pickup' | 'delivery';
   tracking_ref?: string;
   pickup_id?: string;

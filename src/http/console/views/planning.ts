@@ -32,11 +32,11 @@ export interface PlanningView {
 }
 
 /** How a form names a stop: `o:<tracking ref>` or `p:<pickup id>` (parsed by planning-routes.ts). */
-export const stopValue = (s: Stop): string =>
+const stopValue = (s: Stop): string =>
   s.kind === 'delivery' ? `o:${s.order.tracking_ref}` : `p:${s.pickup.id}`;
 export const stopLabel = (s: Stop): string => (s.kind === 'delivery' ? s.order.tracking_ref : s.pickup.id);
 /** How a "Move to" option names the target round: its id and the version the page showed. */
-export const targetValue = (r: RoundJson): string => `${r.id}@${r.version}`;
+const targetValue = (r: RoundJson): string => `${r.id}@${r.version}`;
 
 function kilometres(ctx: ConsoleContext, metres: number): string {
   return new Intl.NumberFormat(ctx.locale === 'fr' ? 'fr-FR' : 'en-GB', {
