@@ -74,6 +74,10 @@ describe('every console route', () => {
         'POST /console/brands/:id/webhooks/:endpointId/disable',
         'POST /console/brands/:id/keys/:keyId/revoke',
         'POST /console/finance/invoices/:id/credit',
+        'GET /console/planning',
+        'POST /console/planning/plan',
+        'POST /console/planning/rounds/:id/stops',
+        'POST /console/planning/rounds/:id/assign',
       ]),
     );
     const open = consoleRoutes(t.app).filter((r) => r.console === undefined);

@@ -81,16 +81,19 @@ export const roundCommands: CommandSpec[] = [
   command({
     path: 'rounds assign',
     writesNoLinks: true,
-    description: 'give a round to a courier (an enabled one)',
+    description: 'give a round to a courier (an enabled one), and a vehicle with --vehicle',
     args: [
       { name: 'ROUND', description: 'the round (rnd_…)' },
       { name: 'COURIER', description: 'the courier (cou_…) or its e-mail' },
     ],
+    flags: { vehicle: { value: 'VEHICLE', description: 'also give it this vehicle (veh_… or its name)' } },
     async run(ctx) {
       const round = await ctx.deps.rounds.assign(
         requireArg(ctx, 0, 'ROUND'),
         requireArg(ctx, 1, 'COURIER'),
         ctx.by,
+        undefined,
+        typeof ctx.flags.vehicle === 'string' ? ctx.flags.vehicle : undefined,
       );
       ctx.out(`${round.id}  ${round.name}  → ${round.courier_id}`, { round });
     },

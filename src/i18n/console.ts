@@ -12,6 +12,7 @@ const PAIRS = {
   'app.name': ['Delivery Orders — console', 'Delivery Orders — console'],
   'nav.label': ['Console', 'Console'],
   'nav.today': ['Today', 'Aujourd’hui'],
+  'nav.planning': ['Planning', 'Planification'],
   'nav.exceptions': ['Exceptions', 'Exceptions'],
   'nav.brands': ['Brands', 'Marques'],
   'nav.finance': ['Finance', 'Finance'],

@@ -131,6 +131,20 @@ interface UnplacedJson {
   reason: UnplacedReason;
 }
 
+/**
+ * A stop due on the day and on no round, as read later: the optimiser's reason is not kept, so it
+ * is `no_location` (nowhere to drive), `no_vehicle` (no courier has a shift that day) or
+ * `not_planned` (new since the day was planned, or left out by the optimiser: plan again to see why).
+ */
+interface OffRoundJson {
+  kind: 'pickup' | 'delivery';
+  tracking_ref?: string;
+  pickup_id?: string;
+  /** The delivery's postcode, the pickup's address: enough to place it by eye. */
+  where: string | null;
+  reason: 'no_location' | 'no_vehicle' | 'not_planned';
+}
+
 /** An optimised day: its rounds, the stops left out, the totals. */
 interface OptimisedDayJson {
   date: string;
@@ -192,10 +206,20 @@ export interface RoundService {
    */
   planOptimised(input: { date: string }, by: Author): Promise<OptimisedDayJson>;
   /**
-   * Gives the round to a courier (id or e-mail; null leaves it unassigned). `version`: the round's
+   * Gives the round to a courier and/or a vehicle (at least one named). `version`: the round's
    * version the operator saw (an older one is a 409 `round_conflict`, nothing written).
    */
-  assign(roundId: string, courier: string | null, by: Author, version?: number): Promise<RoundJson>;
+  assign(
+    roundId: string,
+    /** The courier (id or e-mail; null: none); absent: the round keeps its own. */
+    courier: string | null | undefined,
+    by: Author,
+    version?: number,
+    /** The vehicle (id or name; null: none); absent: the round keeps its own. */
+    vehicle?: string | null,
+  ): Promise<RoundJson>;
+  /** The day's stops due and on no round, each with why (the planning page's "unplaced"). */
+  offRounds(date: string): Promise<OffRoundJson[]>;
   /** The operator's order of the round's stops (the same set or another, checked whole); pins kept. */
   setStops(roundId: string, stops: StopInput[], by: Author, version?: number): Promise<RoundJson>;
   /** Pins (or unpins) a stop of the round: re-optimising keeps it there. */
@@ -421,6 +445,14 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       throw new AppError('courier_disabled', `${field}: courier ${found.id} is disabled.`, [
         { field, message: 'is a disabled courier' },
       ]);
+    return found.id;
+  }
+
+  async function enabledVehicle(stores: Stores, vehicle: string, field: string): Promise<string> {
+    const key = vehicle.trim();
+    const found = key.length >= 1 && key.length <= 100 ? await stores.fleet.findVehicle(key) : null;
+    if (!found) throw invalidField(field, `no vehicle ${key.slice(0, 100)}`);
+    if (found.disabledAt) throw invalidField(field, `vehicle ${found.name} is disabled`);
     return found.id;
   }
 
@@ -829,20 +861,73 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       });
     },
 
-    async assign(roundId, courier, by, version) {
+    async assign(roundId, courier, by, version, vehicle) {
+      if (courier === undefined && vehicle === undefined)
+        throw invalidField('courier_id', 'give courier_id, vehicle_id or both');
       return transact(async (stores) => {
         const found = await findRound(stores, roundId);
         await stores.rounds.lockDay(found.date);
         const round = (await stores.rounds.find(found.id))!;
         checkVersion(round, version);
-        const courierId = courier === null ? null : await enabledCourier(stores, courier, 'courier_id');
-        await stores.rounds.update(round.id, { courierId });
+        const courierId =
+          courier === undefined
+            ? round.courierId
+            : courier === null
+              ? null
+              : await enabledCourier(stores, courier, 'courier_id');
+        const vehicleId =
+          vehicle === undefined
+            ? round.plan.vehicleId
+            : vehicle === null
+              ? null
+              : await enabledVehicle(stores, vehicle, 'vehicle_id');
+        await stores.rounds.update(round.id, {
+          courierId,
+          // The planned distance and times stay until the day is optimised again with this vehicle.
+          ...(vehicleId !== round.plan.vehicleId && { plan: { ...round.plan, vehicleId } }),
+        });
         const after = await roundJson(stores, round.id);
         await recordChanges(stores, [
-          roundChange('round.assigned', by, { ...after, courier_id: round.courierId }, after),
+          roundChange(
+            'round.assigned',
+            by,
+            { ...after, courier_id: round.courierId, vehicle_id: round.plan.vehicleId },
+            after,
+          ),
         ]);
         return after;
       });
+    },
+
+    async offRounds(date) {
+      checkDate(date);
+      const { rounds, fleet } = deps.stores;
+      const on = new Set((await rounds.roundsOfDay(date)).flatMap((r) => r.stops.map(stopKey)));
+      const due = await rounds.planningStops(date);
+      const anyShift = (await fleet.shiftsOfDay(date)).length > 0;
+      const reason = (placed: boolean): OffRoundJson['reason'] =>
+        !placed ? 'no_location' : anyShift ? 'not_planned' : 'no_vehicle';
+      return [
+        ...due.pickups
+          .filter((p) => !on.has(stopKey({ kind: 'pickup', pickupId: p.pickupId })))
+          .map((p) => {
+            const postcode = extractPostcode(p.address);
+            return {
+              kind: 'pickup' as const,
+              pickup_id: p.pickupId,
+              where: p.address,
+              reason: reason(postcode !== null && postcodePoint(postcode) !== null),
+            };
+          }),
+        ...due.deliveries
+          .filter((d) => !on.has(stopKey({ kind: 'delivery', orderId: d.orderId })))
+          .map((d) => ({
+            kind: 'delivery' as const,
+            tracking_ref: d.trackingRef,
+            where: d.postcode,
+            reason: reason(d.point !== null || (d.postcode !== null && postcodePoint(d.postcode) !== null)),
+          })),
+      ];
     },
 
     async setStops(roundId, inputs, by, version) {

@@ -29,6 +29,7 @@ import { exceptionRoutes } from './exception-routes.ts';
 import { financeRoutes } from './finance-routes.ts';
 import { mapRoutes } from './map-routes.ts';
 import { peopleRoutes } from './people-routes.ts';
+import { planningRoutes } from './planning-routes.ts';
 import type { ConsoleDeps } from './route-deps.ts';
 import { searchRoutes } from './search-routes.ts';
 import { todayRoutes } from './today-routes.ts';
@@ -205,6 +206,7 @@ export function consoleArea(deps: ConsoleDeps) {
       await grids.register(fastifyFormbody, { bodyLimit: GRID_FORM_LIMIT });
       brandGridRoutes(grids, routeDeps);
     });
+    planningRoutes(app, routeDeps);
 
     app.addHook('onClose', async () => watcher.close());
   };

@@ -6,6 +6,8 @@ import type { Pool } from '../../db/pool.ts';
 import type { ApiKeyService } from '../../domain/api-keys/api-key-service.ts';
 import type { AuditLog } from '../../domain/audit/audit-log.ts';
 import type { BrandService } from '../../domain/brands/brand-service.ts';
+import type { CourierService } from '../../domain/couriers/courier-service.ts';
+import type { FleetService } from '../../domain/fleet/fleet-service.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { OperatorService } from '../../domain/operators/operator-service.ts';
 import type { OperatorSessions } from '../../domain/operators/operator-sessions.ts';
@@ -13,6 +15,7 @@ import type { OpsTokenService } from '../../domain/operators/ops-token-service.t
 import type { OrderService } from '../../domain/orders/order-service.ts';
 import type { GridService } from '../../domain/pricing/grid-service.ts';
 import type { RecipientNotifications } from '../../domain/recipients/notification-service.ts';
+import type { RoundService } from '../../domain/rounds/round-service.ts';
 import type { Clock } from '../../domain/shared/clock.ts';
 import type { WebhookRequests } from '../../domain/webhooks/webhook-requests.ts';
 import type { WebhookService } from '../../domain/webhooks/webhook-service.ts';
@@ -40,6 +43,10 @@ export interface ConsoleDeps {
   grids: GridService;
   webhooks: WebhookService;
   webhookRequests: WebhookRequests;
+  // Planning: the day's rounds, the couriers and vehicles they are given to.
+  rounds: RoundService;
+  couriers: CourierService;
+  fleet: FleetService;
 }
 
 /** What each page module of the console is given: the services, the cookie signer, the page context. */

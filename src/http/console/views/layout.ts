@@ -31,6 +31,7 @@ export const may = (ctx: ConsoleContext, scope: OpsScope): boolean =>
 const PAGES: { href: string; key: string; scope: OpsScope }[] = [
   { href: CONSOLE_PATH, key: 'nav.today', scope: 'rounds:read' },
   { href: `${CONSOLE_PATH}/map`, key: 'nav.map', scope: 'rounds:read' },
+  { href: `${CONSOLE_PATH}/planning`, key: 'nav.planning', scope: 'rounds:read' },
   { href: `${CONSOLE_PATH}/exceptions`, key: 'nav.exceptions', scope: 'pickups:read' },
   { href: `${CONSOLE_PATH}/brands`, key: 'nav.brands', scope: 'brands:read' },
   { href: `${CONSOLE_PATH}/finance`, key: 'nav.finance', scope: 'invoices:read' },

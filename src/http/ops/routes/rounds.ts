@@ -165,8 +165,8 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
       config: { auth: { ops: 'rounds:write' } },
       schema: {
         operationId: 'opsAssignRound',
-        summary: 'Give a round to a courier',
-        description: `An unknown courier is a 400 naming \`courier_id\`; a disabled one, 422 \`courier_disabled\`. ${CONFLICT}`,
+        summary: 'Give a round to a courier and a vehicle',
+        description: `\`courier_id\`, \`vehicle_id\` or both (neither is a 400). An unknown courier is a 400 naming \`courier_id\`; a disabled one, 422 \`courier_disabled\`; an unknown or disabled vehicle, a 400 naming \`vehicle_id\`. ${CONFLICT}`,
         tags: TAGS,
         params: RoundIdParams,
         body: AssignBody,
@@ -180,6 +180,7 @@ export function opsRoundRoutes(app: TypedApp, deps: { rounds: RoundService }): v
         request.body.courier_id,
         authorOf(request),
         request.body.version,
+        request.body.vehicle_id,
       ),
     }),
   );

@@ -310,10 +310,20 @@ export const PlanBody = Type.Object(
 
 export const AssignBody = Type.Object(
   {
-    courier_id: NullableString({
-      maxLength: 254,
-      description: 'An enabled courier (id or e-mail); null unassigns.',
-    }),
+    courier_id: Type.Optional(
+      NullableString({
+        maxLength: 254,
+        description:
+          'An enabled courier (id or e-mail); null unassigns; absent: the round keeps its courier.',
+      }),
+    ),
+    vehicle_id: Type.Optional(
+      NullableString({
+        maxLength: 100,
+        description:
+          'An enabled vehicle (id or name); null: none; absent: the round keeps its vehicle. The planned distance and times stay until the day is optimised again.',
+      }),
+    ),
     version: Type.Optional(Version('round’s')),
   },
   { additionalProperties: false },
