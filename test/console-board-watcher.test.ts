@@ -43,8 +43,8 @@ describe('the board watcher', () => {
     );
     expect(watcher.watching()).toBe(5);
     await vi.advanceTimersByTimeAsync(3000);
-    // Three polls for five clients: three reads, not fifteen.
-    expect(reader.reads).toEqual(['2026-11-30', '2026-11-30', '2026-11-30']);
+    // The day's mark at once, then three polls, for five clients: four reads, not twenty.
+    expect(reader.reads).toEqual(['2026-11-30', '2026-11-30', '2026-11-30', '2026-11-30']);
     expect(told).toEqual([0, 0, 0, 0, 0]);
     reader.change('b');
     await vi.advanceTimersByTimeAsync(1000);
@@ -57,8 +57,10 @@ describe('the board watcher', () => {
     expect(reader.reads.length).toBe(before);
     // And starts again with the next board.
     watcher.watch('2026-11-30', () => {});
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(0);
     expect(reader.reads.length).toBe(before + 1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reader.reads.length).toBe(before + 2);
     watcher.close();
   });
 
@@ -78,17 +80,37 @@ describe('the board watcher', () => {
       told++;
     });
     await vi.advanceTimersByTimeAsync(2000);
-    expect(calls).toBe(2);
+    // At once, then once a period: a failing database is not read in a tight loop.
+    expect(calls).toBe(3);
     fail = false;
     await vi.advanceTimersByTimeAsync(1000);
-    expect(calls).toBe(3);
+    expect(calls).toBe(4);
     // The read takes 5 s: no other read starts meanwhile.
     await vi.advanceTimersByTimeAsync(4000);
-    expect(calls).toBe(3);
-    await vi.advanceTimersByTimeAsync(2500);
     expect(calls).toBe(4);
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(calls).toBe(5);
     await vi.advanceTimersByTimeAsync(6000);
     expect(told).toBeGreaterThanOrEqual(1);
+    watcher.close();
+  });
+
+  it('marks a newly opened day at once: a change right after a board connects is told', async () => {
+    const reader = countingReader();
+    const watcher = boardWatcher(reader, { pollMs: 1000 });
+    let told = 0;
+    watcher.watch('2026-11-30', () => {
+      told++;
+    });
+    // The board connected; a courier's scan lands 100 ms later, before a first poll period.
+    await vi.advanceTimersByTimeAsync(100);
+    reader.change('b');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(told).toBe(1);
+    // A second day opened between two polls is marked at once too, not a period later.
+    watcher.watch('2026-12-01', () => {});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reader.reads.filter((d) => d === '2026-12-01')).toHaveLength(1);
     watcher.close();
   });
 });

@@ -33,10 +33,15 @@ export function boardWatcher(
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   let closed = false;
+  /** The last read failed: the next waits a full period (never a tight loop on a database that is down). */
+  let failed = false;
 
   function schedule() {
     if (timer || running || closed || listeners.size === 0) return;
-    timer = setTimeout(tick, pollMs);
+    // A day just opened is read at once: its first read is the mark changes are measured from, and
+    // a change made before it (a scan right after the board connected) would otherwise go unseen.
+    const unmarked = [...listeners.keys()].some((date) => !last.has(date));
+    timer = setTimeout(tick, unmarked && !failed ? 0 : pollMs);
     // An open stream keeps the process alive, not this timer.
     timer.unref();
   }
@@ -53,8 +58,10 @@ export function boardWatcher(
         last.set(date, now);
         if (before !== undefined && before !== now) for (const notify of set) notify();
       }
+      failed = false;
     } catch {
       // The database may be back on the next tick; the boards keep their last state meanwhile.
+      failed = true;
     } finally {
       running = false;
       schedule();
@@ -66,6 +73,11 @@ export function boardWatcher(
       const set = listeners.get(date) ?? new Set<() => void>();
       listeners.set(date, set);
       set.add(onChange);
+      if (!last.has(date) && timer) {
+        // Waiting for the next poll: bring it forward to mark the new day now.
+        clearTimeout(timer);
+        timer = null;
+      }
       schedule();
       return () => {
         set.delete(onChange);
