@@ -172,7 +172,7 @@ describe('CO₂e per delivered order', () => {
     const note = co2eInvoiceNote([{ co2eGrams: 474 }, { co2eGrams: null }, { co2eGrams: 12_345 }]);
     expect(note).toEqual({
       subjectCode: 'AAI',
-      text: expect.stringContaining('12 819 g CO₂e pour les 2 livraison(s)'),
+      text: expect.stringContaining("12 819 g CO₂e (grammes d'équivalent CO₂) pour les 2 livraison(s)"),
     });
     expect(co2eInvoiceNote([{ co2eGrams: null }])).toBeNull();
   });
