@@ -10,6 +10,7 @@ interface LegRow {
   date: string;
   vehicle: string | null;
   distance_m: number | null;
+  distance_source: 'driven' | 'planned' | null;
   order_id: string;
   parcels: number;
   zone: PricingZone | null;
@@ -17,10 +18,13 @@ interface LegRow {
 }
 
 /**
- * The round's own distance and vehicle kind: what the optimised plan stored (docs/planning.md), null
- * for a sort-code round (its share then falls back on the default values, data level 1).
+ * The round's own distance and vehicle kind: the distance driven once the round finished (migration
+ * 0055), else what the optimised plan stored (docs/planning.md); null for a sort-code round (its
+ * share then falls back on the default values, data level 1).
  */
-const ROUND_DISTANCE = 'r.planned_distance_m';
+const ROUND_DISTANCE = 'coalesce(r.driven_distance_m, r.planned_distance_m)';
+const DISTANCE_SOURCE = `CASE WHEN r.driven_distance_m IS NOT NULL THEN 'driven'
+  WHEN r.planned_distance_m IS NOT NULL THEN 'planned' END`;
 const ROUND_VEHICLE = 'v.kind';
 
 /** RoundDistances on the rounds' tables: every round the order was on, with all its deliveries. */
@@ -30,6 +34,7 @@ export function roundDistancesRepository(db: Queryable): RoundDistances {
       const { rows } = await db.query<LegRow>(
         `SELECT r.id AS round_id, to_char(r.round_date, 'YYYY-MM-DD') AS date,
             ${ROUND_VEHICLE} AS vehicle, ${ROUND_DISTANCE} AS distance_m,
+            ${DISTANCE_SOURCE} AS distance_source,
             o.id::text AS order_id, o.quantity AS parcels, o.delivery_zone AS zone, o.service
           FROM round_stops mine
           JOIN rounds r ON r.id = mine.round_id
@@ -50,6 +55,7 @@ export function roundDistancesRepository(db: Queryable): RoundDistances {
             date: row.date,
             vehicle: isVehicleKind(row.vehicle) ? row.vehicle : null,
             distanceM: row.distance_m,
+            distanceSource: row.distance_source,
             deliveries: [],
           };
           byRound.set(row.round_id, current);

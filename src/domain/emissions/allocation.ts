@@ -33,6 +33,8 @@ export interface RoundLeg {
   vehicle: VehicleKind | null;
   /** The round's own distance, hub to hub, metres; null: not known (the default per stop is used). */
   distanceM: number | null;
+  /** Where `distanceM` comes from: driven once the round finished, else planned by the optimiser. */
+  distanceSource: 'driven' | 'planned' | null;
   deliveries: readonly RoundDelivery[];
 }
 
@@ -57,10 +59,15 @@ export function roundDistanceM(leg: RoundLeg): number {
   return leg.deliveries.reduce((sum, d) => sum + defaultStopDistanceM(d.zone, d.service), 0);
 }
 
-/** Level 3: the round's own distance and vehicle; 2: one of them; 1: default values only. */
+/**
+ * The data level (docs/emissions.md, "Data levels"): 1 default values (the default distance by zone
+ * and service, or no vehicle known: the default factor); 2 the round's vehicle and its planned
+ * distance; 3 its vehicle and the distance it was driven; 4 measured consumption (not produced: the
+ * service measures no fuel).
+ */
 export function legDataLevel(leg: RoundLeg): DataLevel {
-  const known = (leg.distanceM !== null ? 1 : 0) + (leg.vehicle !== null ? 1 : 0);
-  return known === 2 ? 3 : known === 1 ? 2 : 1;
+  if (leg.vehicle === null || leg.distanceM === null) return 1;
+  return leg.distanceSource === 'driven' ? 3 : 2;
 }
 
 /**
