@@ -436,6 +436,7 @@ export function createDeps(
     rounds: roundDistancesRepository(pool),
     store: emissionsRepository(pool),
     seller: config.seller,
+    settings: config.emissions,
     driven: { rounds: drivenRoundsRepository(pool), travelTimes, clock },
   });
   const orders = orderService({

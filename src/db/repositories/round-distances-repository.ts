@@ -11,7 +11,11 @@ interface LegRow {
   vehicle: string | null;
   distance_m: number | null;
   distance_source: 'driven' | 'planned' | null;
+  hub_lat: number | null;
+  hub_lng: number | null;
   order_id: string;
+  lat: number | null;
+  lng: number | null;
   parcels: number;
   zone: PricingZone | null;
   service: ServiceCode;
@@ -35,10 +39,12 @@ export function roundDistancesRepository(db: Queryable): RoundDistances {
         `SELECT r.id AS round_id, to_char(r.round_date, 'YYYY-MM-DD') AS date,
             ${ROUND_VEHICLE} AS vehicle, ${ROUND_DISTANCE} AS distance_m,
             ${DISTANCE_SOURCE} AS distance_source,
+            h.lat AS hub_lat, h.lng AS hub_lng, o.delivery_lat AS lat, o.delivery_lng AS lng,
             o.id::text AS order_id, o.quantity AS parcels, o.delivery_zone AS zone, o.service
           FROM round_stops mine
           JOIN rounds r ON r.id = mine.round_id
           LEFT JOIN vehicles v ON v.id = r.vehicle_id
+          LEFT JOIN hubs h ON h.id = v.hub_id
           JOIN round_stops s ON s.round_id = r.id AND s.kind = 'delivery'
           JOIN orders o ON o.id = s.order_id AND o.status <> 'cancelled'
           WHERE mine.order_id = $1
@@ -56,6 +62,7 @@ export function roundDistancesRepository(db: Queryable): RoundDistances {
             vehicle: isVehicleKind(row.vehicle) ? row.vehicle : null,
             distanceM: row.distance_m,
             distanceSource: row.distance_source,
+            hub: row.hub_lat === null || row.hub_lng === null ? null : { lat: row.hub_lat, lng: row.hub_lng },
             deliveries: [],
           };
           byRound.set(row.round_id, current);
@@ -66,6 +73,7 @@ export function roundDistancesRepository(db: Queryable): RoundDistances {
           parcels: row.parcels,
           zone: row.zone,
           service: row.service,
+          point: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
         });
       }
       return legs;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allocate, legDataLevel, orderEmission, type RoundLeg, roundDistanceM } from './allocation.ts';
-import { gramsPerKm } from './emission-factors.ts';
+import { DEFAULT_EMISSION_SETTINGS, gramsPerKm, methodId } from './emission-settings.ts';
 
 const leg = (over: Partial<RoundLeg> = {}): RoundLeg => ({
   roundId: 'rnd_0000000000000001',
@@ -79,5 +79,50 @@ describe('orderEmission', () => {
     expect(gramsPerKm('electric_van')).toBeCloseTo(12, 9);
     expect(gramsPerKm('cargo_bike')).toBeCloseTo(0.72, 9);
     expect(gramsPerKm('on_foot')).toBe(0);
+  });
+
+  it('shares by parcel × direct distance from the hub under the distance rule', () => {
+    const hub = { lat: 48.9, lng: 2.35 };
+    const near = { lat: 48.89, lng: 2.35 }; // ≈ 1.11 km
+    const far = { lat: 48.87, lng: 2.35 }; // ≈ 3.34 km
+    const round = leg({
+      vehicle: 'van',
+      distanceM: 10_000,
+      distanceSource: 'driven',
+      hub,
+      deliveries: [
+        { orderId: '1', parcels: 2, zone: 'paris', service: 'standard', point: near },
+        { orderId: '2', parcels: 1, zone: 'paris', service: 'standard', point: far },
+      ],
+    });
+    const distance = { ...DEFAULT_EMISSION_SETTINGS, allocation: 'distance' as const };
+    // 10 km × 317 = 3170 g; weights 2 × 1.11 and 1 × 3.34 km: 2/5 and 3/5.
+    const one = orderEmission({ orderId: '1', zone: 'paris', service: 'standard' }, [round], distance);
+    const two = orderEmission({ orderId: '2', zone: 'paris', service: 'standard' }, [round], distance);
+    expect([one.grams, two.grams]).toEqual([1268, 1902]);
+    // By parcel (the default): 2/3 and 1/3.
+    const byParcel = orderEmission({ orderId: '1', zone: 'paris', service: 'standard' }, [round]);
+    expect(byParcel.grams).toBe(2113);
+    // A delivery without its place: parcels for the whole round.
+    const unplaced = leg({
+      ...round,
+      deliveries: [round.deliveries[0]!, { ...round.deliveries[1]!, point: null }],
+    });
+    expect(
+      orderEmission({ orderId: '1', zone: 'paris', service: 'standard' }, [unplaced], distance).grams,
+    ).toBe(2113);
+  });
+
+  it("names the operator's factors and rule in the method identifier", () => {
+    expect(methodId()).toBe('info-ges-2017-parcel-v2');
+    const own = {
+      ...DEFAULT_EMISSION_SETTINGS,
+      diesel: { gramsPerLitre: 3100, source: 'Base Carbone, Gazole B7, 2024' },
+    };
+    expect(methodId(own)).toBe('op-d3100-e48-u10_25_1.5-parcel-v2');
+    expect(gramsPerKm('van', own)).toBeCloseTo(310, 9);
+    expect(methodId({ ...DEFAULT_EMISSION_SETTINGS, allocation: 'distance' })).toBe(
+      'info-ges-2017-distance-v2',
+    );
   });
 });

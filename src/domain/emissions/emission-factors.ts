@@ -100,12 +100,6 @@ export const VEHICLE_FACTORS: Readonly<Record<VehicleKind, VehicleFactor>> = {
   on_foot: { energy: 'none', per100Km: 0, source: 'walking: no energy the method counts' },
 };
 
-/** g CO₂e per kilometre of a vehicle kind, well to wheel (unrounded). */
-export function gramsPerKm(kind: VehicleKind): number {
-  const vehicle = VEHICLE_FACTORS[kind];
-  return (vehicle.per100Km / 100) * ENERGY_FACTORS[vehicle.energy].gramsPerUnit;
-}
-
 /**
  * Level-1 defaults (no round, or a round without its own distance): the distance a round drives per
  * delivery stop, by zone and service, in metres. Urban multi-drop rounds in Paris drive 1–2 km

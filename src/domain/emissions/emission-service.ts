@@ -9,7 +9,12 @@ import type { OrderStatus } from '../orders/state-machine.ts';
 import type { GeoPoint } from '../places/location.ts';
 import type { TravelTimes } from '../places/ports.ts';
 import { orderEmission } from './allocation.ts';
-import { EMISSION_METHOD, EMISSION_METHOD_TEXT } from './emission-method.ts';
+import {
+  DEFAULT_EMISSION_SETTINGS,
+  type EmissionSettings,
+  methodId,
+  methodText,
+} from './emission-settings.ts';
 import type {
   DrivenRounds,
   EmissionStatement,
@@ -76,14 +81,18 @@ export function emissionService(deps: {
   rounds: RoundDistances;
   store: EmissionStore;
   seller: Readonly<SellerIdentity>;
+  /** The operator's factors and allocation rule (EMISSION_*); the defaults when absent. */
+  settings?: EmissionSettings;
   /** The finished rounds' driven distances (absent: never computed, the planned distance stays). */
   driven?: { rounds: DrivenRounds; travelTimes: TravelTimes; clock: () => Date };
 }): EmissionService {
   const { rounds, store } = deps;
+  const settings = deps.settings ?? DEFAULT_EMISSION_SETTINGS;
+  const EMISSION_METHOD = methodId(settings);
 
   async function figureOf(order: { id: string; zone: Order['deliveryZone']; service: Order['service'] }) {
     const legs = await rounds.roundsOfOrder(order.id);
-    return orderEmission({ orderId: order.id, zone: order.zone, service: order.service }, legs);
+    return orderEmission({ orderId: order.id, zone: order.zone, service: order.service }, legs, settings);
   }
 
   const checkedPeriod = (period: string) => {
@@ -183,7 +192,7 @@ export function emissionService(deps: {
         totals,
         dataLevels,
         method: EMISSION_METHOD,
-        methodText: EMISSION_METHOD_TEXT,
+        methodText: methodText(settings),
       };
     },
   };

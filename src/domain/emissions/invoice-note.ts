@@ -1,5 +1,4 @@
 import type { EInvoiceNote } from '../einvoicing/french-mentions.ts';
-import { EMISSION_METHOD } from './emission-method.ts';
 
 /**
  * Grams of CO₂e as a French document prints them, the unit always said: "7 489 g CO₂e". Grams, not
@@ -24,13 +23,15 @@ export function linesCo2e(
  * The CO₂e information of a document's transport services (Code des transports L1431-3), as an
  * invoice note (BG-1, subject AAI) the Factur-X XML and its PDF both carry: the sum of the lines'
  * figures. None when no line has one yet (orders not delivered, a credit note's cancelled orders).
+ * It names no method identifier: each order keeps the one it was computed with, and a document may
+ * gather several (before and after a change of settings); the monthly statement lists them.
  */
 export function co2eInvoiceNote(lines: readonly { co2eGrams: number | null }[]): EInvoiceNote | null {
   const sum = linesCo2e(lines);
   if (!sum) return null;
   return {
     subjectCode: 'AAI',
-    text: `Information GES (Code des transports, art. L1431-3) : ${gramsCo2eFr(sum.grams)} (grammes d'équivalent CO₂) pour les ${sum.counted} livraison(s) effectuée(s) de ce document (méthode ${EMISSION_METHOD}, relevé mensuel détaillé disponible).`,
+    text: `Information GES (Code des transports, art. L1431-3) : ${gramsCo2eFr(sum.grams)} (grammes d'équivalent CO₂) pour les ${sum.counted} livraison(s) effectuée(s) de ce document (méthode Code des transports D1431-1 et suivants / ISO 14083 ; méthode, facteurs et niveaux de données de chaque livraison : relevé mensuel).`,
   };
 }
 
