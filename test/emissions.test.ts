@@ -8,11 +8,12 @@ import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBra
 import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 
+const OPS_TOKEN = 'test-ops-token-0123456789abcdefgh';
 // Tuesday 24 November 2026, 10:00 in Paris.
 const NOW = new Date('2026-11-24T09:00:00Z');
 let t: TestApp;
 beforeAll(async () => {
-  t = await buildTestApp({ clock: () => NOW });
+  t = await buildTestApp({ clock: () => NOW, config: { opsToken: OPS_TOKEN } });
 });
 afterAll(() => t.close());
 
@@ -261,6 +262,17 @@ describe('CO₂e per delivered order', () => {
       headers: brand.headers,
     });
     expect(detail.data.order.co2e).toMatchObject({ grams: grams[1], data_level: 3 });
+    // The operator reads it on the round.
+    const listed = await call(t.app, {
+      method: 'GET',
+      url: '/ops/v1/rounds?date=2026-11-24',
+      headers: { authorization: `Bearer ${OPS_TOKEN}` },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.data.rounds.find((r: { id: string }) => r.id === round)).toMatchObject({
+      driven_distance_m: driven,
+      planned_distance_m: 30000,
+    });
     // Once: the next run finds nothing to do.
     expect(await t.deps.emissions.recordDrivenDistances()).toEqual({ rounds: 0, orders: 0 });
   });
