@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocate } from '../src/domain/emissions/allocation.ts';
 import { EMISSION_METHOD } from '../src/domain/emissions/emission-method.ts';
@@ -135,6 +136,11 @@ describe('CO₂e per delivered order', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // Its unit said: the same grams, as kilograms (never grams labelled kg).
+    const text = (await new PDFParse({ data: new Uint8Array(pdf.rawPayload) }).getText()).text;
+    expect(text).toContain('Total : 1,522 kg CO₂e');
+    expect(text).toMatch(/CO₂e \(kg\)/);
+    expect(text).toMatch(/Total 2 4 4,8 1,522/);
   });
 
   it('recomputes a month from the rounds as they are now', async () => {
