@@ -413,3 +413,41 @@ describe('places (GEOCODER_*, OSRM_*)', () => {
     );
   });
 });
+
+describe('emissions (EMISSION_*)', () => {
+  it('defaults to the arrêté of 26 April 2017 and parcel allocation', () => {
+    const { emissions } = loadConfig({});
+    expect(emissions).toMatchObject({
+      allocation: 'parcel',
+      diesel: { gramsPerLitre: 3170, source: expect.stringContaining('Arrêté du 26 avril 2017') },
+      grid: { gramsPerKwh: 48, source: expect.stringContaining('France métropolitaine') },
+      energyUse: { van: 10, electric_van: 25, cargo_bike: 1.5 },
+    });
+  });
+
+  it("takes the operator's factors with their sources, energy uses and rule", () => {
+    const { emissions } = loadConfig({
+      EMISSION_ALLOCATION: 'distance',
+      EMISSION_DIESEL_G_PER_L: '3100',
+      EMISSION_DIESEL_SOURCE: 'Base Carbone, Gazole routier B7, France continentale, 2024',
+      EMISSION_ENERGY_USE: 'van=9.5, cargo_bike=2',
+    });
+    expect(emissions).toEqual({
+      allocation: 'distance',
+      diesel: { gramsPerLitre: 3100, source: 'Base Carbone, Gazole routier B7, France continentale, 2024' },
+      grid: expect.objectContaining({ gramsPerKwh: 48 }),
+      energyUse: { van: 9.5, electric_van: 25, cargo_bike: 2 },
+    });
+  });
+
+  it('refuses a factor without its source, an unknown rule or kind, with what is wrong', () => {
+    expect(() => loadConfig({ EMISSION_GRID_G_PER_KWH: '60' })).toThrow(
+      /EMISSION_GRID_SOURCE must say where/,
+    );
+    expect(() => loadConfig({ EMISSION_ALLOCATION: 'weight' })).toThrow(/EMISSION_ALLOCATION/);
+    expect(() => loadConfig({ EMISSION_ENERGY_USE: 'truck=30' })).toThrow(
+      /EMISSION_ENERGY_USE names "truck"/,
+    );
+    expect(() => loadConfig({ EMISSION_ENERGY_USE: 'van=ten' })).toThrow(/EMISSION_ENERGY_USE/);
+  });
+});

@@ -3,6 +3,12 @@ import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parsePostalAddress } from './domain/einvoicing/postal-address.ts';
+import {
+  ALLOCATION_RULES,
+  DEFAULT_EMISSION_SETTINGS,
+  type EmissionSettings,
+  POWERED_KINDS,
+} from './domain/emissions/emission-settings.ts';
 import { DEFAULT_SELLER, formatSiren, frenchVatKey, type SellerIdentity } from './domain/invoices/seller.ts';
 import { isInIleDeFrance } from './domain/places/region.ts';
 import { isVehicleProfile, VEHICLE_PROFILES, type VehicleProfile } from './domain/places/vehicles.ts';
@@ -161,6 +167,8 @@ export interface Config {
   optimiser: OptimiserConfig;
   /** The console's map (CONSOLE_MAP_*, docs/console.md#map). */
   consoleMap: ConsoleMapConfig;
+  /** The CO₂e's factors with their sources and the allocation rule (EMISSION_*, docs/emissions.md). */
+  emissions: EmissionSettings;
 }
 
 interface ConsoleMapConfig {
@@ -616,6 +624,40 @@ export const ENV_SCHEMA = Type.Object({
   }),
   EINVOICE_PA_CLIENT_ID: Text('AFNOR platform: OAuth client id'),
   EINVOICE_PA_CLIENT_SECRET: Secret('AFNOR platform: OAuth client secret'),
+  EMISSION_ALLOCATION: Type.Union(
+    ALLOCATION_RULES.map((r) => Type.Literal(r)),
+    {
+      default: 'parcel',
+      hint: `must be one of ${ALLOCATION_RULES.join(', ')}`,
+      description:
+        "how a round's CO₂e is shared among its deliveries (ISO 14083): by parcel, or by parcel × direct distance from the hub",
+    },
+  ),
+  EMISSION_DIESEL_G_PER_L: Int(
+    DEFAULT_EMISSION_SETTINGS.diesel.gramsPerLitre,
+    1,
+    10_000,
+    'diesel emission factor, g CO₂e per litre, well to wheel (default: the arrêté of 26 April 2017, gazole routier)',
+  ),
+  EMISSION_DIESEL_SOURCE: Text(
+    'where EMISSION_DIESEL_G_PER_L comes from (required when it is not the default)',
+  ),
+  EMISSION_GRID_G_PER_KWH: Int(
+    DEFAULT_EMISSION_SETTINGS.grid.gramsPerKwh,
+    0,
+    2_000,
+    'French grid electricity emission factor, g CO₂e per kWh, well to wheel (default: the arrêté of 26 April 2017)',
+  ),
+  EMISSION_GRID_SOURCE: Text(
+    'where EMISSION_GRID_G_PER_KWH comes from (required when it is not the default)',
+  ),
+  EMISSION_ENERGY_USE: Text(
+    'energy use per 100 km: "van=10,electric_van=25,cargo_bike=1.5" (litres for the van, kWh at the plug otherwise)',
+    {
+      pattern: '^\\s*[a-z_]+=\\d+(\\.\\d+)?\\s*(,\\s*[a-z_]+=\\d+(\\.\\d+)?\\s*)*$',
+      hint: 'must be kind=number pairs separated by commas, e.g. van=10,electric_van=25,cargo_bike=1.5',
+    },
+  ),
   AUDIT_RETENTION_DAYS: Int(
     365,
     90,
@@ -775,6 +817,37 @@ function einvoicing(env: Env_, dataDir: string, cwd: string): EInvoicingConfig {
 }
 
 /**
+ * The emission settings: each factor the operator sets names its source (the decree requires it
+ * told), and the energy uses name only the kinds that use energy.
+ */
+function emissionSettings(env: Env_): EmissionSettings {
+  const d = DEFAULT_EMISSION_SETTINGS;
+  const diesel = env.EMISSION_DIESEL_G_PER_L;
+  const grid = env.EMISSION_GRID_G_PER_KWH;
+  if (diesel !== d.diesel.gramsPerLitre && !env.EMISSION_DIESEL_SOURCE)
+    throw new ConfigError(
+      'EMISSION_DIESEL_G_PER_L is not the default: EMISSION_DIESEL_SOURCE must say where it comes from',
+    );
+  if (grid !== d.grid.gramsPerKwh && !env.EMISSION_GRID_SOURCE)
+    throw new ConfigError(
+      'EMISSION_GRID_G_PER_KWH is not the default: EMISSION_GRID_SOURCE must say where it comes from',
+    );
+  const energyUse = { ...d.energyUse };
+  for (const pair of (env.EMISSION_ENERGY_USE ?? '').split(',').filter((p) => p.trim() !== '')) {
+    const [kind, value] = pair.split('=').map((x) => x.trim());
+    if (!(POWERED_KINDS as readonly string[]).includes(kind!))
+      throw new ConfigError(`EMISSION_ENERGY_USE names "${kind}": the kinds are ${POWERED_KINDS.join(', ')}`);
+    energyUse[kind as (typeof POWERED_KINDS)[number]] = Number(value);
+  }
+  return {
+    allocation: env.EMISSION_ALLOCATION,
+    diesel: { gramsPerLitre: diesel, source: env.EMISSION_DIESEL_SOURCE ?? d.diesel.source },
+    grid: { gramsPerKwh: grid, source: env.EMISSION_GRID_SOURCE ?? d.grid.source },
+    energyUse,
+  };
+}
+
+/**
  * Development is a deployment not published over https (PUBLIC_BASE_URL unset or http://): there,
  * and only there, shop credentials may be encrypted with a key kept in the database beside them.
  */
@@ -870,6 +943,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       auditDays: e.AUDIT_RETENTION_DAYS,
     },
     einvoicing: einvoicing(e, path.resolve(cwd, e.DATA_DIR), cwd),
+    emissions: emissionSettings(e),
     geocoder: e.GEOCODER_URL
       ? {
           url: e.GEOCODER_URL.replace(/\/+$/, ''),

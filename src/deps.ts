@@ -23,6 +23,7 @@ import { addressPointsRepository } from './db/repositories/address-points-reposi
 import { arrivalsRepository } from './db/repositories/arrivals-repository.ts';
 import { auditRepository } from './db/repositories/audit-repository.ts';
 import { deliveryAttemptsRepository } from './db/repositories/delivery-attempts-repository.ts';
+import { drivenRoundsRepository } from './db/repositories/driven-rounds-repository.ts';
 import { emissionsRepository } from './db/repositories/emissions-repository.ts';
 import { labelsRepository } from './db/repositories/labels-repository.ts';
 import { messageLogsRepository } from './db/repositories/message-logs-repository.ts';
@@ -439,6 +440,8 @@ export function createDeps(
     rounds: roundDistancesRepository(pool),
     store: emissionsRepository(pool),
     seller: config.seller,
+    settings: config.emissions,
+    driven: { rounds: drivenRoundsRepository(pool), travelTimes, clock },
   });
   const orders = orderService({
     stores,

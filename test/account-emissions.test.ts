@@ -42,15 +42,15 @@ describe('emissions page', () => {
       expect(res.status, role).toBe(200);
       expect(res.body).toContain('href="/account/emissions"');
       expect(res.body).toContain('November 2026');
-      // Two orders of 474 g each (no round: Paris's default stop distance, diesel van).
-      expect(res.body).toContain('0.948 kg CO₂e');
+      // Two orders of 476 g each (no round: Paris's default stop distance, diesel van).
+      expect(res.body).toContain('0.952 kg CO₂e');
       expect(res.body).toContain('href="/account/emissions/2026-11/pdf"');
       expect(res.body).toContain('href="/account/emissions/2026-11/csv"');
     }
     const b = await signedIn(brand.brandId);
     const fr = await b.get('/account/emissions?lang=fr');
     expect(fr.body).toContain('novembre 2026');
-    expect(fr.body).toContain('0,948 kg CO₂e');
+    expect(fr.body).toContain('0,952 kg CO₂e');
   });
 
   it('gives the statement as CSV and PDF, the same as the API', async () => {
@@ -62,8 +62,8 @@ describe('emissions page', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toBe('attachment; filename="emissions-2026-11.csv"');
     const statement = await t.deps.emissions.statement(brand.brandId, '2026-11');
-    expect(statement.totals.grams).toBe(474);
-    expect(csv.body).toContain('2026-11,total,,1,1,1500,474,');
+    expect(statement.totals.grams).toBe(476);
+    expect(csv.body).toContain('2026-11,total,,1,1,1500,476,');
     const api = await call(t.app, {
       method: 'GET',
       url: `${API}/emissions?period=2026-11&format=csv`,
@@ -88,7 +88,7 @@ describe('emissions page', () => {
     expect(res.status).toBe(200);
     expect(res.body).not.toContain('November 2026');
     expect(res.body).toContain('No order delivered yet');
-    // The statement is the signed-in person's brand's: empty, not the other's 474 g.
+    // The statement is the signed-in person's brand's: empty, not the other's 476 g.
     const csv = await b.get('/account/emissions/2026-11/csv');
     expect(csv.status).toBe(200);
     expect(csv.body).not.toContain('van');
@@ -103,7 +103,7 @@ describe('emissions page', () => {
     const delivered = await b.get(`/account/orders/${ref}`);
     expect(delivered.status).toBe(200);
     expect(delivered.body).toContain('CO₂e of the transport');
-    expect(delivered.body).toContain('0.474 kg CO₂e');
+    expect(delivered.body).toContain('0.476 kg CO₂e');
     const before = await b.get(`/account/orders/${pending}`);
     expect(before.body).not.toContain('CO₂e of the transport');
   });

@@ -78,10 +78,18 @@ function ciiValues(xml: string) {
   };
 }
 
+async function deliver(trackingRef: string) {
+  for (const status of ['picked_up', 'in_transit', 'out_for_delivery', 'delivered'])
+    await t.deps.orders.setStatus(trackingRef, status, null, testOperator);
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ');
+
 describe('a month with deliveries, a credit note and a paid invoice, as Factur-X', () => {
   let brand: TestBrand;
   let invoiceId: string;
   let creditNoteId: string;
+  let draftPdfText: string;
 
   beforeAll(async () => {
     brand = await createBrandWithKey(t.deps, {
@@ -99,10 +107,15 @@ describe('a month with deliveries, a credit note and a paid invoice, as Factur-X
       testOperator,
     );
     await subscribeToWebhooks(t.pool, brand.brandId);
-    await orderAt(brand, '2026-10-03T08:00:00Z', 'express');
-    await orderAt(brand, '2026-10-09T15:30:00Z', 'standard');
+    // Two delivered in the month: their CO₂e goes on their lines and in the document's note.
+    await deliver(await orderAt(brand, '2026-10-03T08:00:00Z', 'express'));
+    await deliver(await orderAt(brand, '2026-10-09T15:30:00Z', 'standard'));
     const cancelled = await orderAt(brand, '2026-10-20T22:45:00Z', 'economy');
     await orderAt(brand, '2026-10-31T22:59:00Z', 'standard'); // 23:59 in Paris: still October
+    now = new Date('2026-10-31T22:59:30Z'); // still October in Paris
+    const drafts = await call(t.app, { method: 'GET', url: `${API}/invoices`, headers: brand.headers });
+    const draft = drafts.data.invoices.find((i: { status: string }) => i.status === 'draft');
+    draftPdfText = oneLine(await pdfText((await t.deps.invoices.pdf(brand.brandId, draft.id)).pdf));
     now = new Date('2026-11-01T00:05:00Z');
     const { issued } = await t.deps.invoices.issueMonth('2026-10', testOperator);
     invoiceId = issued.find((i) => i.brandId === brand.brandId)!.id;
@@ -166,7 +179,9 @@ describe('a month with deliveries, a credit note and a paid invoice, as Factur-X
       expect(text).toContain(`Total HT ${formatEurosFr(sign * cii.taxBasis)}`);
       expect(text).toContain(`TVA 20 % ${formatEurosFr(sign * cii.vat)}`);
       expect(text).toContain(`Total TTC ${formatEurosFr(sign * cii.grandTotal)}`);
-      for (const note of cii.all('Content')) expect(text.replace(/\s+/g, ' ')).toContain(note);
+      // The document's notes word for word (the lines' CO₂e notes are the table's CO₂e column).
+      for (const note of cii.all('Content').filter((c) => !c.startsWith('CO₂e du transport :')))
+        expect(oneLine(text)).toContain(note);
       // The French mentions: the buyer's SIREN and SIRET, services, VAT due when paid, the deliver-to address.
       expect(cii.all('ID')).toEqual(expect.arrayContaining(['732829320', 'S1', 'urn:cen.eu:en16931:2017']));
       expect(cii.all('GlobalID')).toContain('73282932000017');
@@ -177,6 +192,36 @@ describe('a month with deliveries, a credit note and a paid invoice, as Factur-X
       expect(text).toContain('Maison Lumière & Fils SARL');
       if (kind === 'credit note')
         expect(cii.all('IssuerAssignedID')).toContain(api.data.invoice.credits_invoice.number);
+
+      // CO₂e (Code des transports L1431-3): each delivered line's grams as its note (BT-127), their
+      // sum as a document note (AAI), the PDF's column and total saying the same grams.
+      const delivered = invoice.lines.filter((l: { co2e_grams: number | null }) => l.co2e_grams !== null);
+      const grams = (n: number) => `${String(n).replace(/\B(?=(\d{3})+$)/g, ' ')} g CO₂e`;
+      if (kind === 'invoice') {
+        expect(delivered).toHaveLength(2);
+        expect(invoice.co2e_grams).toBe(
+          delivered.reduce((sum: number, l: { co2e_grams: number }) => sum + l.co2e_grams, 0),
+        );
+        const documentNote = cii.all('Content').find((c) => c.startsWith('Information GES'));
+        expect(documentNote).toContain(`${grams(invoice.co2e_grams)} (grammes d'équivalent CO₂)`);
+        const lineNotes = cii.all('Content').filter((c) => c.startsWith('CO₂e du transport'));
+        expect(lineNotes.sort()).toEqual(
+          delivered.map((l: { co2e_grams: number }) => `CO₂e du transport : ${grams(l.co2e_grams)}`).sort(),
+        );
+        for (const line of delivered) {
+          const figure = grams(line.co2e_grams).replace(' g CO₂e', '');
+          expect(oneLine(text)).toMatch(new RegExp(`${line.tracking_ref} \\S+ \\S+ ${figure} \\d`));
+        }
+        expect(oneLine(text)).toContain(`CO₂e du transport ${grams(invoice.co2e_grams)}`);
+        expect(oneLine(text)).toContain('CO₂e (g)');
+        // The draft printed before issuing says the same (its column, its total, its note).
+        expect(draftPdfText).toContain(`CO₂e du transport ${grams(invoice.co2e_grams)}`);
+        expect(draftPdfText).toContain(documentNote!);
+      } else {
+        // Its one line is a cancelled order: no transport, no CO₂e note.
+        expect(delivered).toHaveLength(0);
+        expect(cii.all('Content').some((c) => c.includes('CO₂e'))).toBe(false);
+      }
     }, 120_000);
   }
 

@@ -19,6 +19,7 @@ import { PURGE_COURIER_POSITIONS } from './purge-courier-positions.ts';
 import { PURGE_MESSAGE_LOGS } from './purge-message-logs.ts';
 import { RECOVER_STALLED_JOBS } from './recover-stalled-jobs.ts';
 import { REFRESH_ORDER_JSON } from './refresh-order-json.ts';
+import { ROUNDS_DRIVEN_DISTANCE } from './rounds-driven-distance.ts';
 import { WEBHOOKS_DELIVER } from './webhooks-deliver.ts';
 import { WEBHOOKS_FAN_OUT } from './webhooks-fan-out.ts';
 import { WEBHOOKS_RECOVER } from './webhooks-recover.ts';
@@ -44,6 +45,7 @@ export const JOBS: readonly Job<any, Deps>[] = [
   EINVOICE_REPORT_PAYMENT,
   PLAY_TEST_SCENARIO,
   EINVOICES_SYNC,
+  ROUNDS_DRIVEN_DISTANCE,
   CHECK_ADDRESSES,
   PURGE_COURIER_POSITIONS,
   AUDIT_PARTITIONS,

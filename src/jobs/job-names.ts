@@ -46,6 +46,11 @@ export const ANONYMISE_RECIPIENT_DATA_SPEC = spec({
   fields: [],
 });
 export const EINVOICES_SYNC_SPEC = spec({ name: 'einvoices_sync', payloadVersion: 1, fields: [] });
+export const ROUNDS_DRIVEN_DISTANCE_SPEC = spec({
+  name: 'rounds_driven_distance',
+  payloadVersion: 1,
+  fields: [],
+});
 export const CHECK_ADDRESSES_SPEC = spec({ name: 'check_addresses', payloadVersion: 1, fields: [] });
 export const AUDIT_PARTITIONS_SPEC = spec({ name: 'audit_partitions', payloadVersion: 1, fields: [] });
 export const PURGE_COURIER_POSITIONS_SPEC = spec({
@@ -112,6 +117,7 @@ export const JOB_SPECS: readonly JobSpec[] = [
   PURGE_MESSAGE_LOGS_SPEC,
   ANONYMISE_RECIPIENT_DATA_SPEC,
   EINVOICES_SYNC_SPEC,
+  ROUNDS_DRIVEN_DISTANCE_SPEC,
   CHECK_ADDRESSES_SPEC,
   AUDIT_PARTITIONS_SPEC,
   PURGE_COURIER_POSITIONS_SPEC,

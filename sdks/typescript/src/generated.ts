@@ -74,9 +74,9 @@ export type Order = {
   promised_date: string | null;
   /** **Extension.** The greenhouse gases the delivery emitted (Code des transports L1431-3): the order's share of its rounds' distance × the vehicle's ADEME factor, allocated by parcel (ISO 14083). Set ... */
   co2e: {
-    /** Grams of CO₂e, well to wheel. */
+    /** Grams (g, not kg) of CO₂e, well to wheel. */
     grams: number;
-    /** The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both ... */
+    /** The data level of the Code des transports (D1431-1 ff.) and ISO 14083: 1 default values (the default distance by zone and service, or no vehicle known); 2 the round's vehicle and planned distance; ... */
     data_level: number;
     /** The method and factor table it was computed with (docs/emissions.md). */
     method: string;
@@ -146,9 +146,9 @@ export type OrderSummary = {
   promised_date: string | null;
   /** **Extension.** The greenhouse gases the delivery emitted (Code des transports L1431-3): the order's share of its rounds' distance × the vehicle's ADEME factor, allocated by parcel (ISO 14083). Set ... */
   co2e: {
-    /** Grams of CO₂e, well to wheel. */
+    /** Grams (g, not kg) of CO₂e, well to wheel. */
     grams: number;
-    /** The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both ... */
+    /** The data level of the Code des transports (D1431-1 ff.) and ISO 14083: 1 default values (the default distance by zone and service, or no vehicle known); 2 the round's vehicle and planned distance; ... */
     data_level: number;
     /** The method and factor table it was computed with (docs/emissions.md). */
     method: string;
@@ -840,19 +840,20 @@ export type GetEmissionStatementResponse = {
       orders: number;
       parcels: number;
       distance_km: number;
+      /** Kilograms (kg) of CO₂e: the orders' grams summed ÷ 1000. */
       co2e_kg: number;
     };
     /** By vehicle kind and data level. */
     by_vehicle: Array<{
       /** `van`: diesel light commercial vehicle; `electric_van`: electric, French grid; `cargo_bike`: electrically assisted, French grid; `on_foot`. */
       vehicle: "van" | "electric_van" | "cargo_bike" | "on_foot";
-      /** The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both ... */
+      /** The data level of the Code des transports (D1431-1 ff.) and ISO 14083: 1 default values (the default distance by zone and service, or no vehicle known); 2 the round's vehicle and planned distance; ... */
       data_level: number;
       orders: number;
       parcels: number;
       /** The orders' share of the distance driven, km (3 decimals). */
       distance_km: number;
-      /** Kilograms of CO₂e (3 decimals: the grams). */
+      /** Kilograms (kg) of CO₂e, 3 decimals: the orders' grams summed ÷ 1000 (the CSV gives the grams). */
       co2e_kg: number;
     }>;
     /** The data levels of the figures. */

@@ -17,6 +17,7 @@ interface RoundRow {
   planned_distance_m: number | null;
   planned_duration_s: number | null;
   planned_by: string | null;
+  driven_distance_m: number | null;
   stops:
     | {
         kind: 'pickup' | 'delivery';
@@ -30,7 +31,7 @@ interface RoundRow {
 }
 
 const ROUND_SELECT = `SELECT r.id, to_char(r.round_date, 'YYYY-MM-DD') AS date, r.name, r.courier_id, r.sort_codes,
-  r.version, r.vehicle_id, r.planned_distance_m, r.planned_duration_s, r.planned_by,
+  r.version, r.vehicle_id, r.planned_distance_m, r.planned_duration_s, r.planned_by, r.driven_distance_m,
   (SELECT json_agg(json_build_object('kind', s.kind, 'pickup_id', s.pickup_id, 'order_id', s.order_id::text,
      'pinned', s.pinned, 'planned_arrival', s.planned_arrival, 'leg_distance_m', s.leg_distance_m)
      ORDER BY s.position) FROM round_stops s WHERE s.round_id = r.id) AS stops
@@ -49,6 +50,7 @@ const toRound = (r: RoundRow): Round => ({
     plannedDurationS: r.planned_duration_s,
     plannedBy: r.planned_by,
   },
+  drivenDistanceM: r.driven_distance_m,
   stops: (r.stops ?? []).map((s) => ({
     ...(s.kind === 'pickup'
       ? { kind: 'pickup' as const, pickupId: s.pickup_id! }

@@ -62,7 +62,10 @@ export function ciiXml(doc: EInvoiceDocument): string {
   const transaction = root.ele(NS.rsm, 'rsm:SupplyChainTradeTransaction');
   for (const line of doc.lines) {
     const item = ram(transaction, 'IncludedSupplyChainTradeLineItem');
-    ram(ram(item, 'AssociatedDocumentLineDocument'), 'LineID', line.id);
+    const lineDocument = ram(item, 'AssociatedDocumentLineDocument');
+    ram(lineDocument, 'LineID', line.id);
+    // BT-127 (EN 16931 allows the line note's content only, no subject code): the order's CO₂e.
+    if (line.note !== null) ram(ram(lineDocument, 'IncludedNote'), 'Content', line.note);
     const product = ram(item, 'SpecifiedTradeProduct');
     ram(product, 'SellerAssignedID', line.trackingRef);
     ram(product, 'Name', line.name);

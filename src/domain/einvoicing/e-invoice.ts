@@ -1,6 +1,6 @@
 import { addDays } from '../calendar/iso-date.ts';
 import { parisToday } from '../calendar/paris-time.ts';
-import { co2eInvoiceNote } from '../emissions/invoice-note.ts';
+import { co2eInvoiceNote, co2eLineNote } from '../emissions/invoice-note.ts';
 import { periodBounds } from '../invoices/billing-period.ts';
 import type { InvoiceLine, InvoiceTotals } from '../invoices/invoice-totals.ts';
 import type { SellerIdentity } from '../invoices/seller.ts';
@@ -67,6 +67,8 @@ interface EInvoiceLine {
   netCents: number;
   vatCents: number;
   ratePercent: number;
+  /** BT-127: the line's CO₂e in grams, said with its unit; null until the order is delivered or returned. */
+  note: string | null;
 }
 
 /** What a document is made from: the stored invoice or credit note, its frozen buyer, the settings. */
@@ -131,6 +133,7 @@ export function eInvoiceDocument(source: EInvoiceSource): EInvoiceDocument {
       netCents: sign * line.priceExclTaxCents,
       vatCents: sign * line.vatCents,
       ratePercent: RATE_PERCENT,
+      note: co2eLineNote(line),
     }),
   );
   const co2eNote = co2eInvoiceNote(source.lines);

@@ -1,20 +1,23 @@
 import type { PricingZone } from '../coverage/zones.ts';
+import { distanceMetres, type GeoPoint } from '../places/location.ts';
 import type { ServiceCode } from '../pricing/services.ts';
 import {
   DEFAULT_STOP_DISTANCE_M,
   DEFAULT_VEHICLE,
   FALLBACK_ZONE,
-  gramsPerKm,
   type VehicleKind,
 } from './emission-factors.ts';
+import { DEFAULT_EMISSION_SETTINGS, type EmissionSettings, gramsPerKm } from './emission-settings.ts';
 
 /**
  * ISO 14083 allocation of a round's emissions to what it carried (docs/emissions.md). A round is
  * one transport operation: its distance × its vehicle's factor is the operation's CO₂e, shared
- * among its deliveries **by parcel** (an order of three parcels takes three shares). By parcel,
- * not by weight: the parcels of an urban round are light and their weights self-declared, the van
- * runs the same distance whatever they weigh, and ISO 14083 allows the count of consignments as
- * the activity unit when mass is not the limiting factor.
+ * among its deliveries by the operator's rule (EMISSION_ALLOCATION): **by parcel** (the default: an
+ * order of three parcels takes three shares) or **by distance** (parcels × the direct distance from
+ * the hub to the delivery, ISO 14083's distance-based allocation with the parcel for the mass). By
+ * parcel, not by weight: the parcels of an urban round are light and their weights self-declared,
+ * the van runs the same distance whatever they weigh, and ISO 14083 allows the count of
+ * consignments as the activity unit when mass is not the limiting factor.
  */
 
 /** A delivery stop of a round, in stop order. */
@@ -23,6 +26,8 @@ export interface RoundDelivery {
   parcels: number;
   zone: PricingZone | null;
   service: ServiceCode;
+  /** Where it was delivered (the distance rule's input); null: not known. */
+  point?: GeoPoint | null;
 }
 
 /** A round an order went out on (RoundDistances): its vehicle and distance when known. */
@@ -33,6 +38,10 @@ export interface RoundLeg {
   vehicle: VehicleKind | null;
   /** The round's own distance, hub to hub, metres; null: not known (the default per stop is used). */
   distanceM: number | null;
+  /** Where `distanceM` comes from: driven once the round finished, else planned by the optimiser. */
+  distanceSource: 'driven' | 'planned' | null;
+  /** The hub it left from (its vehicle's); null: none known (a sort-code round). */
+  hub?: GeoPoint | null;
   deliveries: readonly RoundDelivery[];
 }
 
@@ -57,10 +66,15 @@ export function roundDistanceM(leg: RoundLeg): number {
   return leg.deliveries.reduce((sum, d) => sum + defaultStopDistanceM(d.zone, d.service), 0);
 }
 
-/** Level 3: the round's own distance and vehicle; 2: one of them; 1: default values only. */
+/**
+ * The data level (docs/emissions.md, "Data levels"): 1 default values (the default distance by zone
+ * and service, or no vehicle known: the default factor); 2 the round's vehicle and its planned
+ * distance; 3 its vehicle and the distance it was driven; 4 measured consumption (not produced: the
+ * service measures no fuel).
+ */
 export function legDataLevel(leg: RoundLeg): DataLevel {
-  const known = (leg.distanceM !== null ? 1 : 0) + (leg.vehicle !== null ? 1 : 0);
-  return known === 2 ? 3 : known === 1 ? 2 : 1;
+  if (leg.vehicle === null || leg.distanceM === null) return 1;
+  return leg.distanceSource === 'driven' ? 3 : 2;
 }
 
 /**
@@ -87,8 +101,22 @@ export function allocate(total: number, weights: readonly number[]): number[] {
 }
 
 /** The round's CO₂e, grams, unrounded: distance (km) × the vehicle's factor (g/km). */
-const roundGrams = (leg: RoundLeg): number =>
-  (roundDistanceM(leg) / 1000) * gramsPerKm(leg.vehicle ?? DEFAULT_VEHICLE);
+const roundGrams = (leg: RoundLeg, settings: EmissionSettings): number =>
+  (roundDistanceM(leg) / 1000) * gramsPerKm(leg.vehicle ?? DEFAULT_VEHICLE, settings);
+
+/**
+ * Each delivery's weight in the round: its parcels, or under the distance rule its parcels × the
+ * direct distance from the hub (metres). A round whose hub or any delivery's place is unknown, or
+ * whose deliveries are all at the hub, falls back on parcels: a partial weighting would favour the
+ * deliveries without a place.
+ */
+export function allocationWeights(leg: RoundLeg, rule: EmissionSettings['allocation']): number[] {
+  const parcels = leg.deliveries.map((d) => d.parcels);
+  const hub = leg.hub;
+  if (rule === 'parcel' || !hub || leg.deliveries.some((d) => !d.point)) return parcels;
+  const weights = leg.deliveries.map((d) => d.parcels * distanceMetres(hub, d.point!));
+  return weights.some((w) => w > 0) ? weights : parcels;
+}
 
 /**
  * An order's CO₂e: its share of each round it went out on (a failed attempt's round counts: the
@@ -98,12 +126,13 @@ const roundGrams = (leg: RoundLeg): number =>
 export function orderEmission(
   order: { orderId: string; zone: PricingZone | null; service: ServiceCode },
   legs: readonly RoundLeg[],
+  settings: EmissionSettings = DEFAULT_EMISSION_SETTINGS,
 ): OrderEmission {
   const mine = legs.filter((leg) => leg.deliveries.some((d) => d.orderId === order.orderId));
   if (mine.length === 0) {
     const distanceM = defaultStopDistanceM(order.zone, order.service);
     return {
-      grams: Math.round((distanceM / 1000) * gramsPerKm(DEFAULT_VEHICLE)),
+      grams: Math.round((distanceM / 1000) * gramsPerKm(DEFAULT_VEHICLE, settings)),
       dataLevel: 1,
       vehicle: DEFAULT_VEHICLE,
       distanceM,
@@ -114,9 +143,9 @@ export function orderEmission(
   let dataLevel: DataLevel = 4;
   for (const leg of mine) {
     const index = leg.deliveries.findIndex((d) => d.orderId === order.orderId);
-    const parcels = leg.deliveries.map((d) => d.parcels);
-    grams += allocate(roundGrams(leg), parcels)[index]!;
-    distanceM += allocate(roundDistanceM(leg), parcels)[index]!;
+    const weights = allocationWeights(leg, settings.allocation);
+    grams += allocate(roundGrams(leg, settings), weights)[index]!;
+    distanceM += allocate(roundDistanceM(leg), weights)[index]!;
     dataLevel = Math.min(dataLevel, legDataLevel(leg)) as DataLevel;
   }
   const last = mine[mine.length - 1]!;

@@ -16,31 +16,63 @@ export type VehicleKind = (typeof VEHICLE_KINDS)[number];
 export const isVehicleKind = (value: unknown): value is VehicleKind =>
   (VEHICLE_KINDS as readonly unknown[]).includes(value);
 
-interface EnergyFactor {
+/**
+ * An energy's emission factor with where it comes from: the document and the name of the factor in
+ * it, its unit and year, and its two phases (upstream: extraction, refining or generation,
+ * distribution; use: combustion in the vehicle), so an auditor finds the same number.
+ */
+export interface EnergyFactor {
   unit: 'l' | 'kWh';
-  /** g CO₂e per unit, well to wheel (upstream + use). */
+  /** g CO₂e per unit, well to wheel: upstream + use. */
   gramsPerUnit: number;
+  upstreamGramsPerUnit: number;
+  useGramsPerUnit: number;
+  /** The published name of the factor, as the source spells it. */
+  name: string;
+  /** The document that publishes it, and its year. */
   source: string;
+  year: number;
 }
 
-/** The energies' factors. */
-const ENERGY_FACTORS = {
-  // Gazole routier B7 (7 % biodiesel), upstream 0.66 + combustion 2.50 kg CO₂e/l.
+/**
+ * The energies' factors: those fixed for this very information by the arrêté of 26 April 2017 taken
+ * for the application of décret 2017-639 (its annex, "valeurs des facteurs d'émission des sources
+ * d'énergie"), which the decree's method uses; compared with the ADEME Base Carbone's entries in
+ * docs/emissions.md ("Factors").
+ */
+export const ENERGY_FACTORS = {
   diesel_b7: {
     unit: 'l',
-    gramsPerUnit: 3160,
-    source: 'ADEME Base Carbone, « Gazole routier (B7) », France continentale, 2023',
+    gramsPerUnit: 3170,
+    upstreamGramsPerUnit: 660,
+    useGramsPerUnit: 2510,
+    name: 'Gazole routier',
+    source:
+      "Arrêté du 26 avril 2017 pris pour l'application du décret n° 2017-639 (information GES des prestations de transport), annexe",
+    year: 2017,
   },
-  // The French grid's average consumption mix, generation, imports and losses included.
   electricity_fr: {
     unit: 'kWh',
-    gramsPerUnit: 52,
-    source: 'ADEME Base Carbone, « Électricité – mix moyen – consommation », France, 2022',
+    gramsPerUnit: 48,
+    upstreamGramsPerUnit: 48,
+    useGramsPerUnit: 0,
+    name: 'Électricité consommée en France métropolitaine (hors Corse)',
+    source:
+      "Arrêté du 26 avril 2017 pris pour l'application du décret n° 2017-639 (information GES des prestations de transport), annexe",
+    year: 2017,
   },
-  none: { unit: 'kWh', gramsPerUnit: 0, source: 'no energy used (muscle power is outside the method)' },
+  none: {
+    unit: 'kWh',
+    gramsPerUnit: 0,
+    upstreamGramsPerUnit: 0,
+    useGramsPerUnit: 0,
+    name: 'no energy (muscle power is outside the method)',
+    source: 'Code des transports D1431-1 ff.: only the energy the vehicle uses counts',
+    year: 2017,
+  },
 } as const satisfies Record<string, EnergyFactor>;
 
-interface VehicleFactor {
+export interface VehicleFactor {
   energy: keyof typeof ENERGY_FACTORS;
   /** Energy use per 100 km in urban delivery (litres or kWh; charging losses included). */
   per100Km: number;
@@ -48,12 +80,12 @@ interface VehicleFactor {
 }
 
 /** What each vehicle kind uses per 100 km. */
-const VEHICLE_FACTORS: Readonly<Record<VehicleKind, VehicleFactor>> = {
+export const VEHICLE_FACTORS: Readonly<Record<VehicleKind, VehicleFactor>> = {
   van: {
     energy: 'diesel_b7',
     per100Km: 10,
     source:
-      'assumption: VUL ≤ 3,5 t gazole in urban multi-drop delivery, 10 l/100 km (method: ADEME, Information GES des prestations de transport, 2018)',
+      'assumption: VUL ≤ 3,5 t gazole in urban multi-drop delivery, 10 l/100 km (method: ADEME, Information GES des prestations de transport, guide 2018)',
   },
   electric_van: {
     energy: 'electricity_fr',
@@ -67,12 +99,6 @@ const VEHICLE_FACTORS: Readonly<Record<VehicleKind, VehicleFactor>> = {
   },
   on_foot: { energy: 'none', per100Km: 0, source: 'walking: no energy the method counts' },
 };
-
-/** g CO₂e per kilometre of a vehicle kind, well to wheel (unrounded). */
-export function gramsPerKm(kind: VehicleKind): number {
-  const vehicle = VEHICLE_FACTORS[kind];
-  return (vehicle.per100Km / 100) * ENERGY_FACTORS[vehicle.energy].gramsPerUnit;
-}
 
 /**
  * Level-1 defaults (no round, or a round without its own distance): the distance a round drives per

@@ -1,5 +1,6 @@
 import type { PricingZone } from '../coverage/zones.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
+import type { GeoPoint } from '../places/location.ts';
 import type { ServiceCode } from '../pricing/services.ts';
 import type { DataLevel, RoundLeg } from './allocation.ts';
 import type { VehicleKind } from './emission-factors.ts';
@@ -8,8 +9,9 @@ import type { VehicleKind } from './emission-factors.ts';
  * The rounds an order went out on, with what the CO₂e needs of each: its delivery stops (orders,
  * parcels, zone, service), its vehicle kind and its own distance when stored. The adapter
  * (db/repositories/round-distances-repository.ts) reads the round's stored distance and vehicle
- * where the fleet's columns exist (issue 37: `rounds.planned_distance_m`, `rounds.vehicle_id` →
- * `vehicles.kind`) and gives null otherwise; the allocation then uses the default values.
+ * where the fleet's columns exist (`rounds.driven_distance_m` once finished, else the plan's
+ * `rounds.planned_distance_m`; `rounds.vehicle_id` → `vehicles.kind`) and gives null otherwise; the
+ * allocation then uses the default values.
  */
 export interface RoundDistances {
   /** Oldest first; empty when the order was never on a round. */
@@ -74,4 +76,35 @@ export interface EmissionStatement {
   dataLevels: DataLevel[];
   method: string;
   methodText: string;
+}
+
+/** A finished round whose driven distance is not stored yet: its vehicle, hub and delivered stops. */
+export interface FinishedRound {
+  roundId: string;
+  vehicle: VehicleKind;
+  hub: GeoPoint;
+  /** Its delivery stops with an outcome, in the order they got it (the order they were delivered). */
+  stops: { position: number; orderId: string; point: GeoPoint | null; at: Date }[];
+}
+
+/** Where a round's driven distance is read from and stored (rounds, round_stops: migration 0055). */
+export interface DrivenRounds {
+  /**
+   * Rounds of [since, until] (dates) with a vehicle and no driven distance, every delivery stop of
+   * which has its outcome (delivered, failed attempt or returned that day; a cancelled stop is not
+   * driven to), at most `limit`.
+   */
+  finishedWithoutDistance(since: string, until: string, limit: number): Promise<FinishedRound[]>;
+  /**
+   * Stores the driven distance and each stop's place and leg, once (false: already stored by
+   * another run). `legs` name the stops driven to.
+   */
+  recordDriven(
+    roundId: string,
+    drivenM: number,
+    legs: readonly { position: number; drivenPosition: number; legM: number }[],
+    at: Date,
+  ): Promise<boolean>;
+  /** The round's delivered or returned orders (their figures are computed again with the driven distance). */
+  emittingOrdersOf(roundId: string): Promise<EmittingOrder[]>;
 }

@@ -49,14 +49,24 @@ interface Column {
 }
 
 // Widths add up to the A4 content width (595.28 − 2 × 50), leaving amounts room for "99 999,99 €".
+// The CO₂e column says its unit in its title and prints whole grams, as the XML's line note does.
 const COLUMNS: readonly Column[] = [
-  { title: 'Référence', width: 105, align: 'left', cell: (l) => l.trackingRef },
-  { title: 'Date', width: 62, align: 'left', cell: (l) => formatParisDateFr(l.createdAt) },
-  { title: 'Service', width: 108, align: 'left', cell: (l) => serviceLabel(l.service) },
-  { title: 'HT', width: 74, align: 'right', cell: (l) => formatEurosFr(l.priceExclTaxCents) },
-  { title: 'TVA', width: 66, align: 'right', cell: (l) => formatEurosFr(l.vatCents) },
-  { title: 'TTC', width: 80, align: 'right', cell: (l) => formatEurosFr(l.priceCents) },
+  { title: 'Référence', width: 100, align: 'left', cell: (l) => l.trackingRef },
+  { title: 'Date', width: 56, align: 'left', cell: (l) => formatParisDateFr(l.createdAt) },
+  { title: 'Service', width: 64, align: 'left', cell: (l) => serviceLabel(l.service) },
+  {
+    title: 'CO₂e (g)',
+    width: 60,
+    align: 'right',
+    cell: (l) => (l.co2eGrams === null ? '—' : groupedFr(l.co2eGrams)),
+  },
+  { title: 'HT', width: 72, align: 'right', cell: (l) => formatEurosFr(l.priceExclTaxCents) },
+  { title: 'TVA', width: 65, align: 'right', cell: (l) => formatEurosFr(l.vatCents) },
+  { title: 'TTC', width: 78, align: 'right', cell: (l) => formatEurosFr(l.priceCents) },
 ];
+
+/** 7489 → "7 489" (plain spaces, as formatEurosFr groups). */
+const groupedFr = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
 
 export function contentWidth(doc: Doc): number {
   return doc.page.width - 2 * MARGIN;

@@ -70,16 +70,24 @@ function expectMandatoryMentions(text: string, invoice: InvoicePdfData): void {
 describe('renderInvoicePdf', () => {
   it('renders a short invoice on one page with every mandatory mention', async () => {
     const invoice = invoiceWith(3);
+    // The first delivered (its CO₂e known), the others not yet.
+    invoice.lines[0] = { ...invoice.lines[0]!, co2eGrams: 1264 };
     const pdf = await renderInvoicePdf(invoice);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = await textOf(pdf);
     expectMandatoryMentions(text, invoice);
     expect(text).toContain('Page 1/1');
-    // Line detail: Paris date (23:15 UTC on 2 Nov is already 3 Nov in Paris), service and the three amounts.
+    // Line detail: Paris date (23:15 UTC on 2 Nov is already 3 Nov in Paris), service, CO₂e in
+    // grams ("—" until delivered) and the three amounts.
     const second = invoice.lines[1]!;
     expect(text).toContain(
-      `${second.trackingRef} 03/11/2026 Standard ${formatEurosFr(second.priceExclTaxCents)} ` +
+      `${second.trackingRef} 03/11/2026 Standard — ${formatEurosFr(second.priceExclTaxCents)} ` +
         `${formatEurosFr(second.vatCents)} ${formatEurosFr(second.priceCents)}`,
+    );
+    expect(text).toContain(`${invoice.lines[0]!.trackingRef} 01/11/2026 Express 1 264 `);
+    expect(text).toContain('CO₂e du transport 1 264 g CO₂e');
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      "Information GES (Code des transports, art. L1431-3) : 1 264 g CO₂e (grammes d'équivalent CO₂) pour les 1 livraison(s)",
     );
     expect(text).not.toContain('BROUILLON');
   });
@@ -92,7 +100,7 @@ describe('renderInvoicePdf', () => {
     const pageCount = Number(/Page 1\/(\d+)/.exec(text)?.[1]);
     expect(pageCount).toBeGreaterThanOrEqual(5);
     for (let page = 1; page <= pageCount; page++) expect(text).toContain(`Page ${page}/${pageCount}`);
-    expect(text.match(/Référence Date Service HT TVA TTC/g)).toHaveLength(pageCount);
+    expect(text.match(/Référence Date Service CO₂e \(g\) HT TVA TTC/g)).toHaveLength(pageCount);
     expect(text.match(/\(suite\)/g)).toHaveLength(pageCount - 1);
     // Each line exactly once: none lost or duplicated at a page break.
     for (const line of invoice.lines) expect(text.split(line.trackingRef)).toHaveLength(2);

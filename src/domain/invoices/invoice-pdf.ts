@@ -1,6 +1,7 @@
 import type { EInvoiceDocument } from '../einvoicing/e-invoice.ts';
 import { FACTUR_X_FILE_NAME, facturXXmp, safeForXmp } from '../einvoicing/factur-x-xmp.ts';
 import { frenchMentions } from '../einvoicing/french-mentions.ts';
+import { co2eInvoiceNote, gramsCo2eFr, linesCo2e } from '../emissions/invoice-note.ts';
 import { formatPeriodFr } from './billing-period.ts';
 import { formatDateFr, formatEurosFr, formatParisDateFr } from './format-fr.ts';
 import {
@@ -237,7 +238,8 @@ function drawClosing(doc: Doc, invoice: InvoicePdfData, top: number): void {
   const terms = legalMentions(invoice);
   doc.font(FONT).fontSize(8);
   const termsHeight = terms.reduce((sum, text) => sum + doc.heightOfString(text, { width }) + 4, 0);
-  const needed = 3 * 15 + 16 + termsHeight;
+  const co2e = linesCo2e(invoice.lines);
+  const needed = (co2e ? 4 : 3) * 15 + 16 + termsHeight;
   let y = top;
   // Totals and terms stay together: a lone "Total TTC" on a page of its own reads as a mistake.
   if (y + needed > bottomLimit(doc)) {
@@ -255,6 +257,12 @@ function drawClosing(doc: Doc, invoice: InvoicePdfData, top: number): void {
     const font = strong ? FONT_BOLD : FONT;
     textAt(doc, label, labelX, y, { width: 110, font, size: 10 });
     textAt(doc, formatEurosFr(cents), labelX + 110, y, { width: 120, align: 'right', font, size: 10 });
+    y += 15;
+  }
+  // Information, not money (no currency): the lines' CO₂e summed, in grams as on each line.
+  if (co2e) {
+    textAt(doc, 'CO₂e du transport', labelX, y, { width: 110, size: 9, font: FONT });
+    textAt(doc, gramsCo2eFr(co2e.grams), labelX + 110, y, { width: 120, align: 'right', size: 9 });
     y += 15;
   }
   y += 16;
@@ -279,8 +287,11 @@ function legalMentions(invoice: InvoicePdfData): string[] {
   const account = iban
     ? ` sur le compte IBAN ${iban.replace(/(.{4})(?=.)/g, '$1 ')}${invoice.seller.bic ? ` (BIC ${invoice.seller.bic})` : ''}`
     : '';
+  // A draft (no e-invoice yet) prints the notes the issued document will carry, the CO₂e one included.
+  const co2eNote = co2eInvoiceNote(invoice.lines);
   const notes =
-    invoice.eInvoice?.document.notes ?? frenchMentions({ vatOnDebits: invoice.vatOnDebits ?? false });
+    invoice.eInvoice?.document.notes ??
+    frenchMentions({ vatOnDebits: invoice.vatOnDebits ?? false, extra: co2eNote ? [co2eNote] : [] });
   return [
     credited
       ? `Avoir émis pour des livraisons annulées après l'émission de la facture N° ${credited.invoiceNumber}, qui reste inchangée. ` +

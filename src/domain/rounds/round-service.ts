@@ -102,6 +102,7 @@ export interface RoundJson {
   planned_distance_m: number | null;
   planned_duration_s: number | null;
   planned_by: string | null;
+  driven_distance_m: number | null;
   stops: StopJson[];
 }
 
@@ -348,6 +349,7 @@ async function roundsJson(
     planned_distance_m: r.plan.plannedDistanceM,
     planned_duration_s: r.plan.plannedDurationS,
     planned_by: r.plan.plannedBy,
+    driven_distance_m: r.drivenDistanceM ?? null,
     stops: details.filter((d) => d.roundId === r.id).map((d) => stopJson(table, d, choices)),
   }));
 }

@@ -41,6 +41,11 @@ export interface Round {
   /** Each change of the round adds one: an edit naming an older version is refused (round_conflict). */
   version: number;
   plan: RoundPlan;
+  /**
+   * Metres driven, hub to hub, its stops in the order they were delivered: set once the round
+   * finished (domain/emissions, migration 0055); null before, absent where not read.
+   */
+  drivenDistanceM?: number | null;
 }
 
 /** A round without its version and plan: what the sort-code planning reads. */

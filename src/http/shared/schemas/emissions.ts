@@ -9,7 +9,7 @@ const DataLevelSchema = Type.Integer({
   minimum: 1,
   maximum: 4,
   description:
-    "The data level of the Code des transports (D1431-1 ff.): 1 default values (no round yet, or neither the round's distance nor its vehicle known); 2 the round's distance or its vehicle known; 3 both known; 4 measured consumption (not produced).",
+    "The data level of the Code des transports (D1431-1 ff.) and ISO 14083: 1 default values (the default distance by zone and service, or no vehicle known); 2 the round's vehicle and planned distance; 3 the round's vehicle and the distance it was driven (set when the round finishes); 4 measured consumption (not produced). See docs/emissions.md, Data levels.",
 });
 
 const VehicleKindSchema = StringEnum(VEHICLE_KINDS, {
@@ -23,7 +23,7 @@ const Co2eSchema = Type.Object(
       format: 'int32',
       minimum: 0,
       maximum: 2_147_483_647,
-      description: 'Grams of CO₂e, well to wheel.',
+      description: 'Grams (g, not kg) of CO₂e, well to wheel.',
     }),
     data_level: DataLevelSchema,
     method: Type.String({
@@ -50,7 +50,11 @@ const StatementRowSchema = Type.Object(
       minimum: 0,
       description: "The orders' share of the distance driven, km (3 decimals).",
     }),
-    co2e_kg: Type.Number({ minimum: 0, description: 'Kilograms of CO₂e (3 decimals: the grams).' }),
+    co2e_kg: Type.Number({
+      minimum: 0,
+      description:
+        "Kilograms (kg) of CO₂e, 3 decimals: the orders' grams summed ÷ 1000 (the CSV gives the grams).",
+    }),
   },
   { additionalProperties: false },
 );
@@ -63,7 +67,10 @@ export const EmissionStatementSchema = Type.Object(
         orders: Type.Integer({ format: 'int32', minimum: 0, maximum: 2_147_483_647 }),
         parcels: Type.Integer({ format: 'int32', minimum: 0, maximum: 2_147_483_647 }),
         distance_km: Type.Number({ minimum: 0 }),
-        co2e_kg: Type.Number({ minimum: 0 }),
+        co2e_kg: Type.Number({
+          minimum: 0,
+          description: "Kilograms (kg) of CO₂e: the orders' grams summed ÷ 1000.",
+        }),
       },
       { additionalProperties: false },
     ),

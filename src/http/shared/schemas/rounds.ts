@@ -186,6 +186,13 @@ export const RoundSchema = Type.Object({
     maxLength: 40,
     description: 'The optimiser that planned it (`in-process`, `vroom`); null: by sort code or by hand.',
   }),
+  driven_distance_m: Type.Union(
+    [Type.Integer({ format: 'int32', minimum: 0, maximum: INT32_MAX }), Type.Null()],
+    {
+      description:
+        'Metres driven from the hub back to it, its stops in the order they were delivered (the CO₂e’s input at data level 3, docs/emissions.md); null until every delivery stop has its outcome, and for a round without a vehicle.',
+    },
+  ),
   stops: Type.Array(StopSchema, { maxItems: 1000, description: 'In the order they are made.' }),
 });
 

@@ -181,7 +181,7 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
             ok: true,
             invoice: {
               ...ISSUED,
-              co2e_grams: 474,
+              co2e_grams: 476,
               lines: [
                 {
                   tracking_ref: 'DLV-7K3M9Q2XHP',
@@ -190,7 +190,7 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
                   price_excl_tax_eur: 8.4,
                   vat_eur: 1.68,
                   price_eur: 10.08,
-                  co2e_grams: 474,
+                  co2e_grams: 476,
                 },
               ],
             },
@@ -210,13 +210,13 @@ export const OTHER_EXAMPLES: Record<string, OperationExamples> = {
             ok: true,
             emissions: {
               period: '2026-11',
-              totals: { orders: 3, parcels: 4, distance_km: 25.2, co2e_kg: 7.963 },
+              totals: { orders: 3, parcels: 4, distance_km: 25.2, co2e_kg: 7.989 },
               by_vehicle: [
-                { vehicle: 'van', data_level: 1, orders: 1, parcels: 1, distance_km: 1.5, co2e_kg: 0.474 },
-                { vehicle: 'van', data_level: 3, orders: 2, parcels: 3, distance_km: 23.7, co2e_kg: 7.489 },
+                { vehicle: 'van', data_level: 1, orders: 1, parcels: 1, distance_km: 1.5, co2e_kg: 0.476 },
+                { vehicle: 'van', data_level: 3, orders: 2, parcels: 3, distance_km: 23.7, co2e_kg: 7.513 },
               ],
               data_levels: [1, 3],
-              method: 'ademe-iso14083-parcel-2023',
+              method: 'info-ges-2017-parcel-v2',
               method_text:
                 'Information GES des prestations de transport (Code des transports, art. L1431-3 et D1431-1 à D1431-23) : …',
             },

@@ -22,6 +22,7 @@ const ROUND = {
   planned_distance_m: 18450,
   planned_duration_s: 4320,
   planned_by: 'in-process',
+  driven_distance_m: null,
   stops: [
     {
       position: 1,
