@@ -110,7 +110,7 @@ const roundGrams = (leg: RoundLeg, settings: EmissionSettings): number =>
  * whose deliveries are all at the hub, falls back on parcels: a partial weighting would favour the
  * deliveries without a place.
  */
-export function allocationWeights(leg: RoundLeg, rule: EmissionSettings['allocation']): number[] {
+function allocationWeights(leg: RoundLeg, rule: EmissionSettings['allocation']): number[] {
   const parcels = leg.deliveries.map((d) => d.parcels);
   const hub = leg.hub;
   if (rule === 'parcel' || !hub || leg.deliveries.some((d) => !d.point)) return parcels;

@@ -64,7 +64,7 @@ const DRIVEN_LOOKBACK_DAYS = 7;
  * each leg read from the travel-times port for the vehicle's profile (the road's distance with OSRM,
  * else the estimate). A stop with no known place is left out of the path (its leg null).
  */
-export async function drivenDistance(
+async function drivenDistance(
   round: FinishedRound,
   travelTimes: TravelTimes,
 ): Promise<{ drivenM: number; legs: { position: number; drivenPosition: number; legM: number }[] }> {

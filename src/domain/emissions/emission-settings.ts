@@ -10,7 +10,7 @@ import { ENERGY_FACTORS, VEHICLE_FACTORS, type VehicleKind } from './emission-fa
 
 /** ISO 14083 allocation of a round to its deliveries: by parcel, or by parcel × direct distance from the hub. */
 export const ALLOCATION_RULES = ['parcel', 'distance'] as const;
-export type AllocationRule = (typeof ALLOCATION_RULES)[number];
+type AllocationRule = (typeof ALLOCATION_RULES)[number];
 
 /** The kinds that use energy (walking uses none the method counts). */
 export const POWERED_KINDS = ['van', 'electric_van', 'cargo_bike'] as const;
