@@ -90,6 +90,36 @@ describe('arrival times on a round', () => {
   });
 });
 
+describe('a round planned for a vehicle', () => {
+  it('is timed from its own hub at its vehicle’s speed, not the settings’', async () => {
+    const made = await orders();
+    const refs = made.map((m) => m.ref);
+    const suffix = Date.now().toString(36);
+    // A hub 2 km north of the first stop (Chapelle International's side), and a cargo bike there.
+    const hub = await s.deps.fleet.addHub(
+      { name: `Hub ${suffix}`, address: '20 rue de la Chapelle 75018 Paris', lat: 48.8905, lng: 2.3605 },
+      testOperator,
+    );
+    const bike = await s.deps.fleet.addVehicle(
+      { name: `Bike ${suffix}`, kind: 'cargo_bike', capacityParcels: 30, capacityKg: 100, hub: hub.id },
+      testOperator,
+    );
+    s.setNow('2026-11-27T07:30:00Z');
+    const roundId = await roundOf(s.deps, '2026-11-27', refs);
+    await s.deps.pool.query('UPDATE rounds SET vehicle_id = $2 WHERE id = $1', [roundId, bike.id]);
+    await toTheStreet(s.deps, refs, '2026-11-27', '09:00');
+    const [first] = await arrivalsOf(refs);
+    const legs = async (profile: 'cargo_bike' | 'van') =>
+      (await s.deps.travelTimes.matrix([hub, POINTS[0]!], profile)).durations[0]![1]!;
+    const bikeSeconds = await legs('cargo_bike');
+    // Left 09:00 Paris (08:00 UTC): the first stop after the ride from the bike's hub, at a bike's pace.
+    expect(first!.eta.getTime()).toBe(
+      new Date('2026-11-27T08:00:00Z').getTime() + Math.round(bikeSeconds * 1000),
+    );
+    expect(bikeSeconds).not.toBe(await legs('van'));
+  });
+});
+
 describe('the courier’s way and positions', () => {
   it('gives Navigate links and the distance to the next stop; positions only with consent, once a minute', async () => {
     const made = await orders();
