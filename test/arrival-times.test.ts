@@ -72,7 +72,7 @@ describe('arrival times on a round', () => {
     const page = await s.app.inject({ method: 'GET', url: made[2]!.url.slice(BASE.length) });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('2 arrêts avant le vôtre.');
-    expect(page.body).toMatch(/entre 09:00 et 11:00/);
+    expect(page.body).toMatch(/entre 09h00 et 11h00/);
     for (const p of POINTS) {
       expect(page.body).not.toContain(String(p.lat));
       expect(page.body).not.toContain(String(p.lng));

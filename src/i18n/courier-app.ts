@@ -45,7 +45,7 @@ const COURIER = {
     en: 'Share my position during my rounds (the recipients’ arrival times)',
   },
   sharePositionHint: {
-    fr: 'Au plus une fois par minute, seulement tournée en cours, gardée 48 heures.',
+    fr: 'Au plus une fois par minute, seulement pendant une tournée en cours ; conservée 48 heures.',
     en: 'At most once a minute, only while a round is in progress, kept 48 hours.',
   },
   instructions: { fr: 'Consignes :', en: 'Instructions:' },
