@@ -3,14 +3,15 @@
  * couronne (test/fixtures/addresses, the points of ../shared/bench-data/addresses and five
  * monuments of the 92, 93 and 94), geocoded through the geocoder the deps are given (the fake BAN in
  * tests and in the bench), collected from three brands in their pickup windows, for five couriers
- * — three cargo bikes and two vans, one on a short shift — from one hub. The same day is planned by
+ * — three cargo bikes and two vans, one on a morning shift, the others with a lunch break — from one hub. The same day is planned by
  * sort code (a round per sort code, each from the hub and back, given round-robin to the couriers:
  * what the service did before) and by the optimiser, through the service as an operator does.
  *
  * Both are measured on the same travel times (the service's TravelTimes, by the vehicle's profile),
  * and the optimised rounds are judged here, not by the solver's own numbers: every stop placed once,
  * each round within its vehicle's parcels and kilograms, its pickups inside their windows, the
- * courier out of the hub no earlier than the shift's start and back by its end.
+ * courier out of the hub no earlier than the shift's start and back by its end, with room for the
+ * courier's break.
  */
 import { readFileSync } from 'node:fs';
 import type { Pool } from '../src/db/pool.ts';
@@ -27,12 +28,14 @@ const FIXTURES = new URL('../test/fixtures/addresses/', import.meta.url);
 const SERVICE_SECONDS = { delivery: 180, pickup: 600 } as const;
 const HUB = { name: 'Hub Bercy', address: '48 quai de la Rapée 75012 Paris', lat: 48.8443, lng: 2.3683 };
 const FLEET = [
-  { name: 'Bike 1', kind: 'cargo_bike', parcels: 40, kg: 150, shift: ['08:00', '17:00'] },
-  { name: 'Bike 2', kind: 'cargo_bike', parcels: 40, kg: 150, shift: ['08:00', '17:00'] },
-  { name: 'Bike 3', kind: 'cargo_bike', parcels: 40, kg: 150, shift: ['08:00', '13:00'] },
-  { name: 'Van 1', kind: 'van', parcels: 120, kg: 700, shift: ['08:00', '17:00'] },
-  { name: 'Van 2', kind: 'electric_van', parcels: 120, kg: 700, shift: ['09:00', '18:00'] },
+  { name: 'Bike 1', kind: 'cargo_bike', parcels: 40, kg: 150, shift: ['08:00', '17:00'], lunch: true },
+  { name: 'Bike 2', kind: 'cargo_bike', parcels: 40, kg: 150, shift: ['08:00', '17:00'], lunch: true },
+  { name: 'Bike 3', kind: 'cargo_bike', parcels: 40, kg: 150, shift: ['08:00', '13:00'], lunch: false },
+  { name: 'Van 1', kind: 'van', parcels: 120, kg: 700, shift: ['08:00', '17:00'], lunch: true },
+  { name: 'Van 2', kind: 'electric_van', parcels: 120, kg: 700, shift: ['09:00', '18:00'], lunch: true },
 ] as const;
+/** The full-day couriers' lunch: 45 minutes between noon and two. */
+const LUNCH = { from: '12:00', until: '14:00', minutes: 45 };
 /** The brands whose parcels are collected that day, and when they open their door to the courier. */
 const SHOPS = [
   { name: 'Atelier Oberkampf', address: '5 rue Oberkampf 75011 Paris', window: ['10:00', '12:00'] },
@@ -110,7 +113,14 @@ export async function parisDayRounds(
       by,
     );
     await deps.fleet.setShift(
-      { courier: courier.id, date, startsAt: v.shift[0], endsAt: v.shift[1], vehicle: v.name },
+      {
+        courier: courier.id,
+        date,
+        startsAt: v.shift[0],
+        endsAt: v.shift[1],
+        vehicle: v.name,
+        break: v.lunch ? LUNCH : null,
+      },
       by,
     );
     couriers.push(courier.id);
@@ -248,12 +258,29 @@ export async function parisDayRounds(
     const m = await deps.travelTimes.matrix(path, PROFILE_OF_KIND[vehicle.kind]);
     const start = minutesOf(shift.starts_at)! * 60;
     const end = minutesOf(shift.ends_at)! * 60;
-    // Walk the round on the travel times: never before the planned time, waiting for a window.
+    // The break: its earliest start, its latest start, its length (none: already taken).
+    const pause = shift.break && {
+      from: minutesOf(shift.break.from)! * 60,
+      latest: (minutesOf(shift.break.until)! - shift.break.minutes) * 60,
+      length: shift.break.minutes * 60,
+    };
+    let rested = !pause;
+    // Walk the round on the travel times: never before the planned time, waiting for a window; the
+    // break fits on a leg when, taken on leaving, it still lets the courier arrive as planned.
     let t = start;
     for (let i = 1; i < path.length; i++) {
       optimisedM += m.distances[i - 1]![i]!;
-      t += m.durations[i - 1]![i]!;
+      const travel = m.durations[i - 1]![i]!;
       const stop = arrivals[i - 1];
+      const due = stop ? stop.at : end;
+      if (!rested && pause) {
+        const begins = Math.max(t, pause.from);
+        if (begins <= pause.latest && begins + pause.length + travel <= due + 1) {
+          rested = true;
+          if (!stop) t = begins + pause.length;
+        }
+      }
+      t += travel;
       if (!stop) continue;
       if (Number.isNaN(stop.at)) violations.push(`${r.name}: ${stop.label} has no planned arrival`);
       if (stop.window) {
@@ -266,6 +293,7 @@ export async function parisDayRounds(
     }
     if (t > end + 1)
       violations.push(`${r.name}: back at the hub at ${clock(t)}, after the shift's end ${shift.ends_at}`);
+    if (!rested) violations.push(`${r.name}: no room for the courier's break`);
   }
   for (const ref of refs)
     if ((seen.get(ref) ?? 0) !== 1 && !day.unplaced.some((u) => u.tracking_ref === ref))
@@ -304,6 +332,6 @@ export function formatParisDay(r: ParisDayResult): string[] {
     `Paris day: ${r.orders} orders (${r.geocoded} placed by the geocoder), ${r.pickups} pickups, ${r.couriers} couriers (3 cargo bikes, 2 vans)`,
     `- by sort code: ${r.sortCode.rounds} rounds, ${km(r.sortCode.distanceM)}`,
     `- optimised (${r.optimised.engine}, ${(r.optimised.millis / 1000).toFixed(1)} s): ${r.optimised.rounds} rounds, ${km(r.optimised.distanceM)}, ${r.optimised.unplaced} unplaced`,
-    `- optimised rounds drive ${(r.saving * 100).toFixed(1)} % less (goal ≥ 25 %); constraints: ${r.violations.length === 0 ? 'all hold (capacity, windows, shifts)' : r.violations.join('; ')}`,
+    `- optimised rounds drive ${(r.saving * 100).toFixed(1)} % less (goal ≥ 25 %); constraints: ${r.violations.length === 0 ? 'all hold (capacity, windows, shifts, breaks)' : r.violations.join('; ')}`,
   ];
 }

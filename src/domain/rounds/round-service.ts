@@ -560,6 +560,15 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         hub: hubs.get(vehicle.hubId)!,
         shift: [minutesOf(shift.startsAt)! * 60, minutesOf(shift.endsAt)! * 60],
         pinned,
+        ...(shift.break && {
+          break: {
+            window: [
+              minutesOf(shift.break.from)! * 60,
+              (minutesOf(shift.break.until)! - shift.break.minutes) * 60,
+            ] as const,
+            seconds: shift.break.minutes * 60,
+          },
+        }),
       });
     }
     const planning = new Set(planners.map((p) => p.courierId));
