@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parisToday } from '../../src/domain/calendar/paris-time.ts';
+import { recipientEmail } from '../../src/domain/recipients/recipient-messages.ts';
 import { createBrandWithKey, TEST_PICKUP_ADDRESS } from '../support/app.ts';
 import { testOperator } from '../support/audit.ts';
 import { buildScratchTestApp, type ScratchTestApp } from '../support/scratch-database.ts';
@@ -167,6 +168,35 @@ describe.skipIf(!hasChromium)('an optimised round on the phone (Chromium, 390×8
     await page.screenshot({ path: `${SHOTS}/tracking-stops-before-phone.png`, fullPage: true });
     expect(watch.elsewhere).toEqual([]);
     expect(watch.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the recipient’s e-mail of a moved window reads well on a phone (FR)', async () => {
+    const mail = recipientEmail({
+      step: 'eta_changed',
+      locale: 'fr',
+      brandName: 'Atelier Keller',
+      colour: '#0f766e',
+      hasLogo: false,
+      carrierName: 'Livraison Île-de-France',
+      trackingRef: refs[0]!,
+      trackingUrl: 'https://dlv.example.com/track/abc',
+      changeUrl: 'https://dlv.example.com/track/abc/change',
+      unsubscribeUrl: 'https://dlv.example.com/unsubscribe/xyz',
+      promisedDate: day,
+      window: { from: new Date(`${day}T10:00:00Z`), to: new Date(`${day}T12:00:00Z`) },
+      at: new Date(),
+    });
+    expect(mail.subject).toBe('Atelier Keller : nouvel horaire de livraison');
+    const context = await phoneContext(browser, 'fr-FR');
+    const page = await context.newPage();
+    await page.setContent(mail.html);
+    expect(await page.locator('h1').textContent()).toBe('Votre livraison change d’horaire');
+    expect(await page.locator('body').textContent()).toMatch(
+      /finalement aujourd’hui entre \d\dh\d\d et \d\dh\d\d/,
+    );
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/recipient-email-eta-changed-fr-390.png`, fullPage: true });
     await context.close();
   });
 });
