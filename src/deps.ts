@@ -737,7 +737,7 @@ export function createDeps(
       stores,
       clock,
       recipientChoices: self.choicesForCourier,
-      distances: (points) => arrivals.distances(points),
+      distances: (points, profile) => arrivals.distances(points, profile),
       etas: (refs) => arrivals.etasOf(refs),
       optimiser: roundOptimiser,
       travelTimes,

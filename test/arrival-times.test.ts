@@ -91,17 +91,18 @@ describe('arrival times on a round', () => {
 });
 
 describe('a round planned for a vehicle', () => {
-  it('is timed from its own hub at its vehicle’s speed, not the settings’', async () => {
+  it('is timed from its own hub at its vehicle’s speed, not the settings’, and measured by its roads', async () => {
     const made = await orders();
     const refs = made.map((m) => m.ref);
     const suffix = Date.now().toString(36);
-    // A hub 2 km north of the first stop (Chapelle International's side), and a cargo bike there.
+    // A hub 2 km north of the first stop (Chapelle International's side), and a van there (the
+    // settings' ARRIVAL_VEHICLE is the cargo bike).
     const hub = await s.deps.fleet.addHub(
       { name: `Hub ${suffix}`, address: '20 rue de la Chapelle 75018 Paris', lat: 48.8905, lng: 2.3605 },
       testOperator,
     );
     const bike = await s.deps.fleet.addVehicle(
-      { name: `Bike ${suffix}`, kind: 'cargo_bike', capacityParcels: 30, capacityKg: 100, hub: hub.id },
+      { name: `Bike ${suffix}`, kind: 'van', capacityParcels: 80, capacityKg: 600, hub: hub.id },
       testOperator,
     );
     s.setNow('2026-11-27T07:30:00Z');
@@ -111,12 +112,24 @@ describe('a round planned for a vehicle', () => {
     const [first] = await arrivalsOf(refs);
     const legs = async (profile: 'cargo_bike' | 'van') =>
       (await s.deps.travelTimes.matrix([hub, POINTS[0]!], profile)).durations[0]![1]!;
-    const bikeSeconds = await legs('cargo_bike');
-    // Left 09:00 Paris (08:00 UTC): the first stop after the ride from the bike's hub, at a bike's pace.
+    const vanSeconds = await legs('van');
+    // Left 09:00 Paris (08:00 UTC): the first stop after the drive from the van's hub, at a van's pace.
     expect(first!.eta.getTime()).toBe(
-      new Date('2026-11-27T08:00:00Z').getTime() + Math.round(bikeSeconds * 1000),
+      new Date('2026-11-27T08:00:00Z').getTime() + Math.round(vanSeconds * 1000),
     );
-    expect(bikeSeconds).not.toBe(await legs('van'));
+    expect(vanSeconds).not.toBe(await legs('cargo_bike'));
+    // The courier's app gives the distance to the next stop by the van's roads too.
+    const { courier } = await s.deps.couriers.add(
+      { email: `van-${suffix}@example.com`, name: 'Van Courier' },
+      testOperator,
+    );
+    await s.deps.pool.query('UPDATE rounds SET courier_id = $2 WHERE id = $1', [roundId, courier.id]);
+    const day = await s.deps.rounds.courierDay(courier.id, '2026-11-27');
+    const firstStop = day.rounds[0]!.stops[0] as unknown as { next_stop_distance_m: number };
+    const metres = async (profile: 'cargo_bike' | 'van') =>
+      (await s.deps.travelTimes.matrix([POINTS[0]!, POINTS[1]!], profile)).distances[0]![1]!;
+    expect(firstStop.next_stop_distance_m).toBe(Math.round(await metres('van')));
+    expect(firstStop.next_stop_distance_m).not.toBe(Math.round(await metres('cargo_bike')));
   });
 });
 

@@ -47,8 +47,8 @@ export interface ArrivalTimes {
   arrivalOf(orderId: string | number, options?: { estimate?: boolean }): Promise<StoredArrival | null>;
   /** The estimated arrivals (RFC 3339) of these orders still out for delivery on today's rounds. */
   etasOf(trackingRefs: readonly string[]): Promise<Map<string, string>>;
-  /** Metres between the points (the rounds' vehicle; by road with a router, else estimated). */
-  distances(points: readonly GeoPoint[]): Promise<number[][]>;
+  /** Metres between the points for `profile` (default: ARRIVAL_VEHICLE); by road with a router, else estimated. */
+  distances(points: readonly GeoPoint[], profile?: VehicleProfile): Promise<number[][]>;
   /** Whether the courier shares their position during rounds, since when. */
   sharing(courierId: string): Promise<{ sharing: boolean; since: string | null }>;
   setSharing(courierId: string, sharing: boolean): Promise<{ sharing: boolean; since: string | null }>;
@@ -278,8 +278,8 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
       return new Map([...etas].map(([ref, eta]) => [ref, iso(eta)]));
     },
 
-    async distances(points) {
-      return (await deps.travelTimes.matrix(points, settings.vehicle)).distances;
+    async distances(points, profile) {
+      return (await deps.travelTimes.matrix(points, profile ?? settings.vehicle)).distances;
     },
 
     async sharing(courierId) {
