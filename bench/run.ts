@@ -2,9 +2,11 @@
  * `npm run bench`: starts what it needs (PostgreSQL from DATABASE_URL, else an embedded one in a
  * temp dir), runs every scenario next to its reference(s) in the same run, and prints a table, then
  * the per-route breakdown (also written to bench/last-breakdown.md). BENCH_SECONDS (default 8) sets
- * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,scans,proof,console,webhooks,breakdown,startup,routes filters groups.
+ * each load's duration; BENCH_ONLY=rates,shopify,orders,minimal,sustained,noisy,labels,scans,proof,console,webhooks,breakdown,startup,routes,paris-day filters groups.
  * `npm run bench -- routes [options]` (or BENCH_ONLY=routes) runs only the route-quality bench
- * (bench/routes/bench-routes.ts), which needs no database.
+ * (bench/routes/bench-routes.ts), which needs no database. `npm run bench -- paris-day` (or
+ * BENCH_ONLY=paris-day) runs only issue 37's day of 150 orders, sort code against optimised
+ * (bench/paris-day-run.ts), on a database of its own.
  */
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -174,6 +176,13 @@ const wants = (group: string) => !only || only.includes(group);
 if (process.argv[2] === 'routes' || process.env.BENCH_ONLY === 'routes') {
   const { benchRoutes } = await import('./routes/bench-routes.ts');
   process.exit(await benchRoutes(process.argv.slice(process.argv[2] === 'routes' ? 3 : 2)));
+}
+
+if (process.argv[2] === 'paris-day' || process.env.BENCH_ONLY === 'paris-day') {
+  const { benchParisDay } = await import('./paris-day-run.ts');
+  const { lines, ok } = await benchParisDay();
+  console.log(lines.join('\n'));
+  process.exit(ok ? 0 : 1);
 }
 
 const db = await prepareDatabase();
@@ -388,6 +397,10 @@ if (breakdown.length > 0) {
   await writeFile(new URL('last-breakdown.md', import.meta.url), `${text}\n`);
 }
 // CPU-bound: last, with the servers and the database stopped.
+if (wants('paris-day')) {
+  const { benchParisDay } = await import('./paris-day-run.ts');
+  console.log(`\n${(await benchParisDay()).lines.join('\n')}`);
+}
 if (wants('routes')) {
   const { benchRoutes } = await import('./routes/bench-routes.ts');
   console.log('');

@@ -100,6 +100,7 @@ import { type Unsubscribes, unsubscribes } from './domain/recipients/unsubscribe
 import { unsubscribeTokens } from './domain/recipients/unsubscribe-token.ts';
 import { type RoundService, roundService } from './domain/rounds/round-service.ts';
 import { createInProcessOptimiser } from './domain/routing/in-process-optimiser.ts';
+import type { RoutingObserver } from './domain/routing/ports.ts';
 import type { DoorAttempt, ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
 import { testOutbox } from './domain/test-mode/magic-values.ts';
@@ -285,7 +286,12 @@ export function createDeps(
     mailer?: Mailer;
     log?: (message: string) => void;
     /** What the metrics watch from inside the services (src/observability.ts); nothing by default. */
-    observers?: { webhookDeliveries?: DeliveryObserver; scans?: ScanObserver; places?: PlacesObserver };
+    observers?: {
+      webhookDeliveries?: DeliveryObserver;
+      scans?: ScanObserver;
+      places?: PlacesObserver;
+      routing?: RoutingObserver;
+    };
     /** The recipients' SMS provider (tests: one recording what it is given); else chosen by config. */
     smsSender?: SmsSender;
     /** Where test orders' messages go (tests watch it); else files under DATA_DIR. */
@@ -463,6 +469,7 @@ export function createDeps(
         timeoutMs: config.optimiser.timeoutMs,
         fallback: inProcess,
         log,
+        onFallback: (reason) => options.observers?.routing?.optimiserFallback(reason),
       })
     : inProcess;
   const pickups = pickupService({ stores, transact, orders, outbox: events, clock });
@@ -738,7 +745,7 @@ export function createDeps(
       stores,
       clock,
       recipientChoices: self.choicesForCourier,
-      distances: (points) => arrivals.distances(points),
+      distances: (points, profile) => arrivals.distances(points, profile),
       etas: (refs) => arrivals.etasOf(refs),
       optimiser: roundOptimiser,
       travelTimes,

@@ -16,6 +16,7 @@ export interface Observability {
     webhookDeliveries: ServiceMetrics['webhookDeliveries'];
     scans: ServiceMetrics['scans'];
     places: ServiceMetrics['places'];
+    routing: ServiceMetrics['routing'];
   };
   /** startWorker's `jobObserver`. */
   jobObserver: ServiceMetrics['jobs'];
@@ -74,7 +75,12 @@ export async function startObservability(
         });
   return {
     metrics,
-    observers: { webhookDeliveries: metrics.webhookDeliveries, scans: metrics.scans, places: metrics.places },
+    observers: {
+      webhookDeliveries: metrics.webhookDeliveries,
+      scans: metrics.scans,
+      places: metrics.places,
+      routing: metrics.routing,
+    },
     jobObserver: metrics.jobs,
     http: { sink: metrics, token: config.metricsToken },
     exposition: metrics.exposition,

@@ -181,7 +181,7 @@ describe('/account/notifications', () => {
     expect(res.status).toBe(400);
     expect(res.body).toContain('Nothing was saved');
     expect(res.body).toContain(
-      'E-mail steps: must be among confirmed, out_for_delivery, delivered, failed_attempt',
+      'E-mail steps: must be among confirmed, out_for_delivery, eta_changed, delivered, failed_attempt',
     );
     expect(res.body).toContain('Sender name: must be 1 to 60 characters');
     expect(res.body).toContain('Colour: must be a colour written #rrggbb, such as #1a73e8');

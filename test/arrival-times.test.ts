@@ -72,7 +72,7 @@ describe('arrival times on a round', () => {
     const page = await s.app.inject({ method: 'GET', url: made[2]!.url.slice(BASE.length) });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('2 arrêts avant le vôtre.');
-    expect(page.body).toMatch(/entre 09:00 et 11:00/);
+    expect(page.body).toMatch(/entre 09h00 et 11h00/);
     for (const p of POINTS) {
       expect(page.body).not.toContain(String(p.lat));
       expect(page.body).not.toContain(String(p.lng));
@@ -87,6 +87,49 @@ describe('arrival times on a round', () => {
     expect(after[0]!.window_start.getTime()).toBeGreaterThan(first[1]!.window_start.getTime());
     const moved = await s.app.inject({ method: 'GET', url: made[2]!.url.slice(BASE.length) });
     expect(moved.body).toContain('1 arrêt avant le vôtre.');
+  });
+});
+
+describe('a round planned for a vehicle', () => {
+  it('is timed from its own hub at its vehicle’s speed, not the settings’, and measured by its roads', async () => {
+    const made = await orders();
+    const refs = made.map((m) => m.ref);
+    const suffix = Date.now().toString(36);
+    // A hub 2 km north of the first stop (Chapelle International's side), and a van there (the
+    // settings' ARRIVAL_VEHICLE is the cargo bike).
+    const hub = await s.deps.fleet.addHub(
+      { name: `Hub ${suffix}`, address: '20 rue de la Chapelle 75018 Paris', lat: 48.8905, lng: 2.3605 },
+      testOperator,
+    );
+    const bike = await s.deps.fleet.addVehicle(
+      { name: `Bike ${suffix}`, kind: 'van', capacityParcels: 80, capacityKg: 600, hub: hub.id },
+      testOperator,
+    );
+    s.setNow('2026-11-27T07:30:00Z');
+    const roundId = await roundOf(s.deps, '2026-11-27', refs);
+    await s.deps.pool.query('UPDATE rounds SET vehicle_id = $2 WHERE id = $1', [roundId, bike.id]);
+    await toTheStreet(s.deps, refs, '2026-11-27', '09:00');
+    const [first] = await arrivalsOf(refs);
+    const legs = async (profile: 'cargo_bike' | 'van') =>
+      (await s.deps.travelTimes.matrix([hub, POINTS[0]!], profile)).durations[0]![1]!;
+    const vanSeconds = await legs('van');
+    // Left 09:00 Paris (08:00 UTC): the first stop after the drive from the van's hub, at a van's pace.
+    expect(first!.eta.getTime()).toBe(
+      new Date('2026-11-27T08:00:00Z').getTime() + Math.round(vanSeconds * 1000),
+    );
+    expect(vanSeconds).not.toBe(await legs('cargo_bike'));
+    // The courier's app gives the distance to the next stop by the van's roads too.
+    const { courier } = await s.deps.couriers.add(
+      { email: `van-${suffix}@example.com`, name: 'Van Courier' },
+      testOperator,
+    );
+    await s.deps.pool.query('UPDATE rounds SET courier_id = $2 WHERE id = $1', [roundId, courier.id]);
+    const day = await s.deps.rounds.courierDay(courier.id, '2026-11-27');
+    const firstStop = day.rounds[0]!.stops[0] as unknown as { next_stop_distance_m: number };
+    const metres = async (profile: 'cargo_bike' | 'van') =>
+      (await s.deps.travelTimes.matrix([POINTS[0]!, POINTS[1]!], profile)).distances[0]![1]!;
+    expect(firstStop.next_stop_distance_m).toBe(Math.round(await metres('van')));
+    expect(firstStop.next_stop_distance_m).not.toBe(Math.round(await metres('cargo_bike')));
   });
 });
 

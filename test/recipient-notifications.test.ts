@@ -392,6 +392,87 @@ describe('recipient e-mails', () => {
   });
 });
 
+describe('a moved arrival window (order.eta_changed)', () => {
+  // Three real addresses of the 11th (test/fixtures/addresses/paris.csv), given as the brand's points.
+  const POINTS = [
+    { address: '5 Rue Keller', lat: 48.85459, lng: 2.376377 },
+    { address: '46 Rue de la Folie-Méricourt', lat: 48.864441, lng: 2.371098 },
+    { address: '19 Rue de la Roquette', lat: 48.854437, lng: 2.372542 },
+  ];
+
+  /** A round of three leaving at 09:00, then its first delivery at 11:20: the last window moves. */
+  async function lateRound(brand: TestBrand, day: string, email: string, phone: string) {
+    const refs = [];
+    for (const [i, p] of POINTS.entries())
+      refs.push(
+        await orderFor(brand, i === 2 ? email : uniqueRecipient(), {
+          delivery_address: `${p.address} 75011 Paris`,
+          delivery_lat: p.lat,
+          delivery_lng: p.lng,
+          delivery_phone: i === 2 ? phone : '06 12 34 56 78',
+        }),
+      );
+    s.setNow(`${day}T07:30:00Z`);
+    await roundOf(s.deps, day, refs);
+    await toTheStreet(s.deps, refs, day, '09:00');
+    await runNotifications(s.deps, brand.brandId);
+    s.setNow(`${day}T10:21:00Z`);
+    await atTheDoor(s.deps, refs[0]!, `${day}T11:20:00+01:00`, 'delivered');
+    await runNotifications(s.deps, brand.brandId);
+    return refs[2]!;
+  }
+
+  it('tells the recipient the new window when the brand chose that step (e-mail and SMS, in French)', async () => {
+    const brand = await createBrandWithKey(s.deps, { name: 'Café Keller' });
+    await setRecipientSettings(s.deps, brand.brandId, {
+      emailSteps: ['out_for_delivery', 'eta_changed'],
+      smsSteps: ['eta_changed'],
+      locale: 'fr',
+    });
+    const to = uniqueRecipient();
+    const phone = `+3361${String(Date.now()).slice(-7)}`;
+    const ref = await lateRound(brand, '2026-11-30', to, phone);
+
+    const moved = (await eventsOf(s.deps, brand.brandId)).filter((e) => e.type === 'order.eta_changed');
+    expect(moved.length).toBeGreaterThanOrEqual(1);
+    const mails = await mailsTo(s, to);
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Café Keller : votre colis arrive aujourd’hui',
+      'Café Keller : nouvel horaire de livraison',
+    ]);
+    const [told, now] = [mails[0]!.text!, mails[1]!.text!].map((t) =>
+      t.match(/entre (\d\dh\d\d) et (\d\dh\d\d)/),
+    );
+    expect(now, mails[1]!.text).not.toBeNull();
+    // The new window is the one the event announced: later than the first by 30 minutes or more.
+    const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+    expect(minutes(now![1]!) - minutes(told![1]!)).toBeGreaterThanOrEqual(30);
+    expect(mails[1]!.text).toContain('Notre livreur passera finalement aujourd’hui entre');
+    expect(mails[1]!.html).toContain('Votre livraison change d’horaire');
+    const sms = s.sms.sent.filter((m) => m.to === phone);
+    expect(sms).toHaveLength(1);
+    expect(sms[0]!.text).toMatch(
+      /^Café Keller : votre colis arrivera finalement aujourd'hui entre \d\dh\d\d et \d\dh\d\d\. Suivi : https:/,
+    );
+    const rows = await notificationsOf(s.deps, ref);
+    expect(rows.filter((r) => r.step === 'eta_changed').map((r) => [r.channel, r.status])).toEqual([
+      ['email', 'sent'],
+      ['sms', 'sent'],
+    ]);
+  });
+
+  it('tells nobody when the brand left the step off (the default): no job, the webhook event only', async () => {
+    const brand = await createBrandWithKey(s.deps, { name: 'Sans Horaire' });
+    const to = uniqueRecipient();
+    const ref = await lateRound(brand, '2026-12-01', to, `+3362${String(Date.now()).slice(-7)}`);
+    expect((await mailsTo(s, to)).map((m) => m.subject)).toEqual([
+      'Sans Horaire : votre colis arrive aujourd’hui',
+    ]);
+    expect((await notificationsOf(s.deps, ref)).some((r) => r.step === 'eta_changed')).toBe(false);
+    expect(await queuedNotifications(s.deps, brand.brandId)).toBe(0);
+  });
+});
+
 describe('SMTP refusals (RFC 5321 §4.2.1: 5yz permanent, 4yz transient)', () => {
   /** The brand's e-mail confirmation to `to`, and its event (whose job has not run). */
   async function confirmationTo(to: string) {

@@ -4,6 +4,7 @@ import { PASSWORD, uniqueEmail } from './support/account-browser.ts';
 import { call, createBrandWithKey, type TestBrand } from './support/app.ts';
 import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
+import { runDlv } from './support/run-cli.ts';
 import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 
 /**
@@ -124,14 +125,76 @@ describe('the fleet', () => {
     const backwards = await shift(couriers.bike!, 'Bike 1', '12:00', '08:00');
     expect(backwards.statusCode).toBe(400);
     expect(backwards.data.details[0].field).toBe('ends_at');
+    // A break outside the shift, too short a window for its minutes, or of no length: each a 400 naming it.
+    const withBreak = (b: object) =>
+      ops('PUT', '/shifts', {
+        courier_id: couriers.bike,
+        date: DAY,
+        starts_at: '08:00',
+        ends_at: '12:00',
+        vehicle_id: 'Bike 1',
+        break: b,
+      });
+    for (const [b, field] of [
+      [{ from: '11:30', until: '12:30', minutes: 30 }, 'break.until'],
+      [{ from: '07:00', until: '09:00', minutes: 30 }, 'break.from'],
+      [{ from: '10:00', until: '10:20', minutes: 30 }, 'break.until'],
+      [{ from: '10:00', until: '11:00', minutes: 2 }, 'break.minutes'],
+      [{ from: '10h00', until: '11:00', minutes: 30 }, 'break.from'],
+    ] as const) {
+      const res = await withBreak(b);
+      expect(res.statusCode, JSON.stringify(b)).toBe(400);
+      expect(res.data.details[0].field).toBe(field);
+    }
+    expect(Number((await t.pool.query('SELECT count(*) FROM courier_shifts')).rows[0].count)).toBe(0);
     expect((await shift(couriers.bike!, 'Bike 1', '08:00', '12:00')).statusCode).toBe(200);
-    expect((await shift(couriers.van!, 'Van 1', '08:00', '13:00')).statusCode).toBe(200);
+    // The van's courier takes half an hour between 10:00 and 12:00, set as an operator does.
+    const cli = await runDlv(
+      [
+        'shifts',
+        'set',
+        couriers.van!,
+        '--date',
+        DAY,
+        '--start',
+        '08:00',
+        '--end',
+        '13:00',
+        '--vehicle',
+        'Van 1',
+        '--break',
+        '10:00-12:00/30',
+        '--json',
+      ],
+      { DATABASE_URL: t.databaseUrl },
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout).shift.break).toEqual({ from: '10:00', until: '12:00', minutes: 30 });
+    const badCli = await runDlv(
+      ['shifts', 'set', couriers.van!, '--date', DAY, '--start', '08:00', '--end', '13:00'].concat([
+        '--vehicle',
+        'Van 1',
+        '--break',
+        'lunch',
+      ]),
+      { DATABASE_URL: t.databaseUrl },
+    );
+    expect(badCli.code).not.toBe(0);
+    expect(badCli.stderr).toContain('break');
     // Half an hour on a small bike: the shift, not the bike, limits it.
     expect((await shift(couriers.short!, 'Bike 2', '09:00', '09:30')).statusCode).toBe(200);
     const taken = await shift(couriers.short!, 'Van 1', '09:00', '09:30');
     expect(taken.statusCode).toBe(400);
     expect(taken.data.details[0].field).toBe('vehicle_id');
-    expect((await ops('GET', `/shifts?date=${DAY}`)).data.shifts).toHaveLength(3);
+    const shifts = (await ops('GET', `/shifts?date=${DAY}`)).data.shifts;
+    expect(shifts).toHaveLength(3);
+    expect(shifts.map((s: { courier_id: string; break: unknown }) => [s.courier_id, s.break]).sort()).toEqual(
+      [
+        [couriers.bike, null],
+        [couriers.short, null],
+        [couriers.van, { from: '10:00', until: '12:00', minutes: 30 }],
+      ].sort(),
+    );
     expect(await auditCount('hub.added')).toBe(1);
     expect(await auditCount('vehicle.added')).toBe(3);
     expect(await auditCount('shift.set')).toBe(3);
@@ -182,6 +245,13 @@ describe('optimised planning', () => {
           `${at} in ${shift.starts_at}–${shift.ends_at}`,
         ).toBe(true);
       }
+    }
+    // The van's courier gets their half hour between 10:00 and 12:00: a gap in the planned times.
+    const van = rounds.find((r) => r.courier_id === couriers.van);
+    if (van && van.stops.length > 1) {
+      const times = van.stops.map((s: any) => new Date(s.planned_arrival).getTime() / 1000);
+      const gaps = times.slice(1).map((t: number, i: number) => t - times[i] - 180);
+      expect(Math.max(...gaps)).toBeGreaterThanOrEqual(30 * 60);
     }
     expect(await auditCount('round.planned')).toBe(rounds.length);
   }, 60_000);

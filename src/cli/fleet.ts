@@ -1,4 +1,5 @@
 import type { HubJson, ShiftJson, VehicleJson } from '../domain/fleet/fleet.ts';
+import { invalidField } from '../errors.ts';
 import { type CommandSpec, command, requireArg, requireFlag, table } from './context.ts';
 
 const number = (ctx: Parameters<CommandSpec['run']>[0], name: string): number => {
@@ -34,8 +35,15 @@ const shiftsTable = (shifts: ShiftJson[]) =>
   shifts.length === 0
     ? 'No shift that day.'
     : table([
-        ['COURIER', 'DATE', 'FROM', 'TO', 'VEHICLE'],
-        ...shifts.map((s) => [s.courier_id, s.date, s.starts_at, s.ends_at, s.vehicle_id]),
+        ['COURIER', 'DATE', 'FROM', 'TO', 'VEHICLE', 'BREAK'],
+        ...shifts.map((s) => [
+          s.courier_id,
+          s.date,
+          s.starts_at,
+          s.ends_at,
+          s.vehicle_id,
+          s.break ? `${s.break.minutes} min, ${s.break.from}–${s.break.until}` : '—',
+        ]),
       ]);
 
 export const hubCommands: CommandSpec[] = [
@@ -135,6 +143,10 @@ export const shiftCommands: CommandSpec[] = [
       start: { value: 'HH:MM', description: 'when it starts (Paris time)', required: true },
       end: { value: 'HH:MM', description: 'when it ends (Paris time), after the start', required: true },
       vehicle: { value: 'VEHICLE', description: 'the vehicle they drive (id or name)', required: true },
+      break: {
+        value: 'HH:MM-HH:MM/MIN',
+        description: 'a break of MIN minutes taken between the two times, e.g. 12:00-14:00/30',
+      },
     },
     async run(ctx) {
       const shift = await ctx.deps.fleet.setShift(
@@ -144,6 +156,7 @@ export const shiftCommands: CommandSpec[] = [
           startsAt: requireFlag(ctx, 'start'),
           endsAt: requireFlag(ctx, 'end'),
           vehicle: requireFlag(ctx, 'vehicle'),
+          break: parseBreak(ctx.flags.break),
         },
         ctx.by,
       );
@@ -161,3 +174,11 @@ export const shiftCommands: CommandSpec[] = [
     },
   }),
 ];
+
+/** `--break 12:00-14:00/30`: the break's window and minutes; a malformed one is a 400 naming it. */
+function parseBreak(value: unknown): { from: string; until: string; minutes: number } | null {
+  if (value === undefined || value === null || value === false) return null;
+  const m = /^(\d{2}:\d{2})-(\d{2}:\d{2})\/(\d{1,3})$/.exec(String(value).trim());
+  if (!m) throw invalidField('break', 'must be HH:MM-HH:MM/MINUTES, e.g. 12:00-14:00/30');
+  return { from: m[1]!, until: m[2]!, minutes: Number(m[3]) };
+}

@@ -1899,6 +1899,10 @@ const ACCOUNT = {
     en: 'Out for delivery, with a 2-hour window',
     fr: 'En cours de livraison, avec un créneau de 2 heures',
   },
+  'notifications.step.eta_changed': {
+    en: 'Delivery window moved by 30 minutes or more, with the new window',
+    fr: 'Créneau de livraison décalé de 30 minutes ou plus, avec le nouveau créneau',
+  },
   'notifications.step.delivered': { en: 'Delivered', fr: 'Livré' },
   'notifications.step.failed_attempt': {
     en: 'Delivery attempt failed, with a link to choose another day',

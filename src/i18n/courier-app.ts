@@ -38,14 +38,14 @@ const COURIER = {
   call: { fr: 'Appeler {phone}', en: 'Call {phone}' },
   navigate: { fr: 'Y aller', en: 'Navigate' },
   navigateMapApp: { fr: 'Appli de cartes', en: 'Map app' },
-  eta: { fr: 'Arrivée estimée {time}', en: 'Estimated arrival {time}' },
+  eta: { fr: 'Arrivée estimée à {time}', en: 'Estimated arrival {time}' },
   nextStop: { fr: '{distance} jusqu’à l’arrêt suivant', en: '{distance} to the next stop' },
   sharePosition: {
-    fr: 'Partager ma position pendant mes tournées (heures d’arrivée des clients)',
+    fr: 'Partager ma position pendant mes tournées (heures d’arrivée des destinataires)',
     en: 'Share my position during my rounds (the recipients’ arrival times)',
   },
   sharePositionHint: {
-    fr: 'Au plus une fois par minute, seulement tournée en cours, gardée 48 heures.',
+    fr: 'Au plus une fois par minute, seulement pendant une tournée en cours ; conservée 48 heures.',
     en: 'At most once a minute, only while a round is in progress, kept 48 hours.',
   },
   instructions: { fr: 'Consignes :', en: 'Instructions:' },

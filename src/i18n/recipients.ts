@@ -17,6 +17,10 @@ const RECIPIENTS = {
     fr: '{brand} : votre colis arrive aujourd’hui',
     en: '{brand}: your parcel arrives today',
   },
+  'subject.eta_changed': {
+    fr: '{brand} : nouvel horaire de livraison',
+    en: '{brand}: a new delivery time',
+  },
   'subject.delivered': {
     fr: '{brand} : votre colis a été livré',
     en: '{brand}: your parcel has been delivered',
@@ -27,6 +31,7 @@ const RECIPIENTS = {
   },
   'heading.confirmed': { fr: 'Votre livraison est confirmée', en: 'Your delivery is confirmed' },
   'heading.out_for_delivery': { fr: 'Votre colis arrive aujourd’hui', en: 'Your parcel arrives today' },
+  'heading.eta_changed': { fr: 'Votre livraison change d’horaire', en: 'Your delivery time has changed' },
   'heading.delivered': { fr: 'Votre colis a été livré', en: 'Your parcel has been delivered' },
   'heading.failed_attempt': { fr: 'Livraison manquée', en: 'We missed you' },
   'body.confirmed': {
@@ -40,6 +45,14 @@ const RECIPIENTS = {
   'body.out_for_delivery.day': {
     fr: 'Notre livreur est en route : votre colis {brand} arrive aujourd’hui.',
     en: 'Our courier is on the way: your {brand} parcel arrives today.',
+  },
+  'body.eta_changed.window': {
+    fr: 'Notre livreur passera finalement aujourd’hui entre {from} et {to}.',
+    en: 'Our courier will now come today between {from} and {to}.',
+  },
+  'body.eta_changed.day': {
+    fr: 'L’horaire de passage de notre livreur a changé : votre colis {brand} arrive toujours aujourd’hui.',
+    en: 'Our courier’s time has changed: your {brand} parcel still arrives today.',
   },
   'body.delivered': {
     fr: 'Votre colis {brand} a été remis le {date} à {time}.',
@@ -76,6 +89,14 @@ const RECIPIENTS = {
   'sms.out_for_delivery.day': {
     fr: "votre colis arrive aujourd'hui. Suivi :",
     en: 'your parcel arrives today. Track:',
+  },
+  'sms.eta_changed.window': {
+    fr: "votre colis arrivera finalement aujourd'hui entre {from} et {to}. Suivi :",
+    en: 'your parcel will now arrive today between {from} and {to}. Track:',
+  },
+  'sms.eta_changed.day': {
+    fr: "l'horaire de votre livraison a change, elle a toujours lieu aujourd'hui. Suivi :",
+    en: 'your delivery time has changed, it is still today. Track:',
   },
   'sms.delivered': {
     fr: 'votre colis a ete livre. Details :',
@@ -130,6 +151,7 @@ const RECIPIENTS = {
   'account.status': { fr: 'État', en: 'Status' },
   'step.confirmed': { fr: 'Livraison confirmée', en: 'Delivery confirmed' },
   'step.out_for_delivery': { fr: 'En cours de livraison', en: 'Out for delivery' },
+  'step.eta_changed': { fr: 'Horaire modifié', en: 'Time changed' },
   'step.delivered': { fr: 'Livré', en: 'Delivered' },
   'step.failed_attempt': { fr: 'Tentative échouée', en: 'Failed attempt' },
   'step.code': { fr: 'Code de vérification', en: 'Verification code' },

@@ -1,4 +1,5 @@
 import type { ArrivalStore, RoundFacts, StoredArrival } from '../../domain/arrivals/ports.ts';
+import { isVehicleKind } from '../../domain/fleet/fleet.ts';
 import { keyedOutboxCtes } from '../outbox-sql.ts';
 import type { Queryable } from '../pool.ts';
 
@@ -37,14 +38,19 @@ export function arrivalsRepository(db: Queryable): ArrivalStore {
         date: string;
         courier_id: string | null;
         departure: Date | null;
+        vehicle_kind: string | null;
+        hub_lat: number | null;
+        hub_lng: number | null;
       }>({
         name: 'arrivals.round',
         text: `SELECT r.id, r.round_date::text AS date, r.courier_id,
+            v.kind AS vehicle_kind, h.lat AS hub_lat, h.lng AS hub_lng,
             (SELECT max(sc.happened_at) FROM round_stops s JOIN scans sc ON sc.order_id = s.order_id
               WHERE s.round_id = r.id AND s.kind = 'delivery' AND sc.context = 'loading'
                 AND sc.result = 'applied' AND sc.happened_at >= ${DAY_START} AND sc.happened_at < ${DAY_END}
             ) AS departure
-          FROM rounds r WHERE r.id = $1`,
+          FROM rounds r LEFT JOIN vehicles v ON v.id = r.vehicle_id LEFT JOIN hubs h ON h.id = v.hub_id
+          WHERE r.id = $1`,
         values: [roundId],
       });
       const round = rows[0];
@@ -83,6 +89,11 @@ export function arrivalsRepository(db: Queryable): ArrivalStore {
         date: round.date,
         courierId: round.courier_id,
         departure: round.departure,
+        vehicleKind: isVehicleKind(round.vehicle_kind) ? round.vehicle_kind : null,
+        hub:
+          round.hub_lat !== null && round.hub_lng !== null
+            ? { lat: round.hub_lat, lng: round.hub_lng }
+            : null,
         stops: stops.rows.map((s) => ({
           orderId: String(s.order_id),
           brandId: s.brand_id,

@@ -83,9 +83,13 @@ export function fleetRepository(db: Queryable): FleetStore {
         starts_at: string;
         ends_at: string;
         vehicle_id: string;
+        break_from: string | null;
+        break_until: string | null;
+        break_minutes: number | null;
       }>(
         `SELECT courier_id, to_char(shift_date, 'YYYY-MM-DD') AS date, to_char(starts_at, 'HH24:MI') AS starts_at,
-                to_char(ends_at, 'HH24:MI') AS ends_at, vehicle_id
+                to_char(ends_at, 'HH24:MI') AS ends_at, vehicle_id, to_char(break_from, 'HH24:MI') AS break_from,
+                to_char(break_until, 'HH24:MI') AS break_until, break_minutes
            FROM courier_shifts WHERE shift_date = $1 ORDER BY starts_at, courier_id`,
         [date],
       );
@@ -96,15 +100,32 @@ export function fleetRepository(db: Queryable): FleetStore {
           startsAt: r.starts_at,
           endsAt: r.ends_at,
           vehicleId: r.vehicle_id,
+          break:
+            r.break_from !== null && r.break_until !== null && r.break_minutes !== null
+              ? { from: r.break_from, until: r.break_until, minutes: r.break_minutes }
+              : null,
         }),
       );
     },
     async upsertShift(s) {
       await db.query(
-        `INSERT INTO courier_shifts (courier_id, shift_date, starts_at, ends_at, vehicle_id) VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO courier_shifts (courier_id, shift_date, starts_at, ends_at, vehicle_id, break_from, break_until,
+                                     break_minutes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (courier_id, shift_date) DO UPDATE
-           SET starts_at = excluded.starts_at, ends_at = excluded.ends_at, vehicle_id = excluded.vehicle_id, updated_at = now()`,
-        [s.courierId, s.date, s.startsAt, s.endsAt, s.vehicleId],
+           SET starts_at = excluded.starts_at, ends_at = excluded.ends_at, vehicle_id = excluded.vehicle_id,
+               break_from = excluded.break_from, break_until = excluded.break_until,
+               break_minutes = excluded.break_minutes, updated_at = now()`,
+        [
+          s.courierId,
+          s.date,
+          s.startsAt,
+          s.endsAt,
+          s.vehicleId,
+          s.break?.from ?? null,
+          s.break?.until ?? null,
+          s.break?.minutes ?? null,
+        ],
       );
     },
     async deleteShift(courierId, date) {

@@ -1,6 +1,7 @@
 import { AppError, type ErrorDetail } from '../../errors.ts';
 import type { Outbox, OutboxEvent } from '../../events/outbox.ts';
 import { parisToday } from '../calendar/paris-time.ts';
+import { PROFILE_OF_KIND } from '../fleet/fleet.ts';
 import { type OrderLinks, orderJson } from '../orders/order-json.ts';
 import type { OrderStore } from '../orders/ports.ts';
 import { distanceMetres, type GeoPoint, roundCoordinate } from '../places/location.ts';
@@ -46,8 +47,8 @@ export interface ArrivalTimes {
   arrivalOf(orderId: string | number, options?: { estimate?: boolean }): Promise<StoredArrival | null>;
   /** The estimated arrivals (RFC 3339) of these orders still out for delivery on today's rounds. */
   etasOf(trackingRefs: readonly string[]): Promise<Map<string, string>>;
-  /** Metres between the points (the rounds' vehicle; by road with a router, else estimated). */
-  distances(points: readonly GeoPoint[]): Promise<number[][]>;
+  /** Metres between the points for `profile` (default: ARRIVAL_VEHICLE); by road with a router, else estimated. */
+  distances(points: readonly GeoPoint[], profile?: VehicleProfile): Promise<number[][]>;
   /** Whether the courier shares their position during rounds, since when. */
   sharing(courierId: string): Promise<{ sharing: boolean; since: string | null }>;
   setSharing(courierId: string, sharing: boolean): Promise<{ sharing: boolean; since: string | null }>;
@@ -125,8 +126,19 @@ function parsePosition(input: unknown): { point: GeoPoint; accuracyM: number | n
 export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
   const { store, settings } = deps;
 
+  /**
+   * Where the round starts and how it moves: a planned round's own hub and vehicle (a cargo bike is
+   * timed as a cargo bike, from the hub it loads at), else the settings' (ARRIVAL_HUB,
+   * ARRIVAL_VEHICLE) for a round made by sort code or by hand.
+   */
+  const originOf = (facts: RoundFacts): { hub: GeoPoint | null; profile: VehicleProfile } => ({
+    hub: facts.hub ?? settings.hub,
+    profile: facts.vehicleKind ? PROFILE_OF_KIND[facts.vehicleKind] : settings.vehicle,
+  });
+
   /** The round's legs: one matrix over its points (hub, stops, position), read by point. */
   async function legOf(facts: RoundFacts): Promise<Leg> {
+    const { hub, profile } = originOf(facts);
     const points: GeoPoint[] = [];
     const index = new Map<string, number>();
     const add = (p: GeoPoint | null) => {
@@ -137,10 +149,10 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
         points.push(p);
       }
     };
-    add(settings.hub);
+    add(hub);
     for (const s of facts.stops) add(s.point);
     add(facts.position?.point ?? null);
-    const matrix = points.length > 1 ? await deps.travelTimes.matrix(points, settings.vehicle) : null;
+    const matrix = points.length > 1 ? await deps.travelTimes.matrix(points, profile) : null;
     return (from, to) => {
       const i = index.get(`${from.lat},${from.lng}`);
       const j = index.get(`${to.lat},${to.lng}`);
@@ -164,7 +176,7 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
     const estimates = estimateArrivals(
       {
         departure,
-        hub: settings.hub,
+        hub: originOf(facts).hub,
         stops,
         position: facts.position,
         serviceSeconds: settings.serviceSeconds,
@@ -266,8 +278,8 @@ export function arrivalTimes(deps: ArrivalTimesDeps): ArrivalTimes {
       return new Map([...etas].map(([ref, eta]) => [ref, iso(eta)]));
     },
 
-    async distances(points) {
-      return (await deps.travelTimes.matrix(points, settings.vehicle)).distances;
+    async distances(points, profile) {
+      return (await deps.travelTimes.matrix(points, profile ?? settings.vehicle)).distances;
     },
 
     async sharing(courierId) {

@@ -1,4 +1,5 @@
 import type { OutboxEvent } from '../../events/outbox.ts';
+import type { VehicleKind } from '../fleet/fleet.ts';
 import type { GeoPoint } from '../places/location.ts';
 import type { ScheduledStop } from './schedule.ts';
 
@@ -9,6 +10,10 @@ export interface RoundFacts {
   courierId: string | null;
   /** The round's last applied loading scan; null: not left yet (no estimate). */
   departure: Date | null;
+  /** The vehicle the optimiser planned it for (its kind: how it moves); null: by sort code or by hand. */
+  vehicleKind: VehicleKind | null;
+  /** Where that vehicle's round starts: its hub; null when the round has no vehicle. */
+  hub: GeoPoint | null;
   /** Its delivery stops in the round's order; `brandId` for the events. */
   stops: Array<ScheduledStop & { brandId: string; trackingRef: string; finished: boolean }>;
   /** The courier's last position shared on this round after the departure. */

@@ -13,6 +13,7 @@ import {
   isVehicleKind,
   minutesOf,
   type Shift,
+  type ShiftBreak,
   type ShiftJson,
   shiftJson,
   VEHICLE_KINDS,
@@ -51,7 +52,12 @@ interface ShiftInput {
   endsAt: string;
   /** The vehicle's id or name. */
   vehicle: string;
+  /** The courier's break (none when absent or null). */
+  break?: ShiftBreak | null;
 }
+
+/** A break lasts 5 minutes to 4 hours. */
+const BREAK_MINUTES = [5, 240] as const;
 
 /**
  * The operator's fleet (issue 37): each change recorded in the audit trail with `by`, in its own
@@ -209,9 +215,22 @@ export function fleetService(deps: FleetServiceDeps): FleetService {
         endsAt: () => time(input.endsAt, 'ends_at'),
         vehicle: () => name(input.vehicle, 'vehicle_id'),
         courier: () => name(input.courier, 'courier_id'),
+        breakFrom: () => (input.break ? time(input.break.from, 'break.from') : null),
+        breakUntil: () => (input.break ? time(input.break.until, 'break.until') : null),
+        breakMinutes: () => {
+          if (!input.break) return null;
+          const m = input.break.minutes;
+          if (!Number.isInteger(m) || m < BREAK_MINUTES[0] || m > BREAK_MINUTES[1])
+            throw invalidField(
+              'break.minutes',
+              `must be a whole number of minutes from ${BREAK_MINUTES[0]} to ${BREAK_MINUTES[1]}`,
+            );
+          return m;
+        },
       });
       if (minutesOf(checked.endsAt)! <= minutesOf(checked.startsAt)!)
         throw invalidField('ends_at', `must be after starts_at (${checked.startsAt})`);
+      const shiftBreak = checkedBreak(checked);
       return transact(async (stores) => {
         const key = checked.courier;
         const courier = /^cou_[0-9a-f]{16}$/.test(key)
@@ -240,6 +259,7 @@ export function fleetService(deps: FleetServiceDeps): FleetService {
           startsAt: checked.startsAt,
           endsAt: checked.endsAt,
           vehicleId: vehicle.id,
+          break: shiftBreak,
         };
         await stores.fleet.upsertShift(shift);
         const changes = changedFields(
@@ -264,4 +284,27 @@ export function fleetService(deps: FleetServiceDeps): FleetService {
       return (await deps.stores.fleet.shiftsOfDay(date)).map(shiftJson);
     },
   };
+}
+
+/** The break, within the shift and long enough for its minutes; null when the shift has none. */
+function checkedBreak(c: {
+  startsAt: string;
+  endsAt: string;
+  breakFrom: string | null;
+  breakUntil: string | null;
+  breakMinutes: number | null;
+}): ShiftBreak | null {
+  if (c.breakFrom === null || c.breakUntil === null || c.breakMinutes === null) return null;
+  const from = minutesOf(c.breakFrom)!;
+  const until = minutesOf(c.breakUntil)!;
+  if (from < minutesOf(c.startsAt)!)
+    throw invalidField('break.from', `must be within the shift (${c.startsAt}–${c.endsAt})`);
+  if (until > minutesOf(c.endsAt)!)
+    throw invalidField('break.until', `must be within the shift (${c.startsAt}–${c.endsAt})`);
+  if (until - from < c.breakMinutes)
+    throw invalidField(
+      'break.until',
+      `must leave room for the ${c.breakMinutes}-minute break after break.from (${c.breakFrom})`,
+    );
+  return { from: c.breakFrom, until: c.breakUntil, minutes: c.breakMinutes };
 }

@@ -39,13 +39,24 @@ export interface Vehicle {
   createdAt: Date;
 }
 
-/** A courier's day: from `startsAt` to `endsAt` (Paris wall clock, HH:MM), driving `vehicleId`. */
+/** A break of `minutes`, taken whole between `from` and `until` (Paris wall clock, HH:MM). */
+export interface ShiftBreak {
+  from: string;
+  until: string;
+  minutes: number;
+}
+
+/**
+ * A courier's day: from `startsAt` to `endsAt` (Paris wall clock, HH:MM), driving `vehicleId`,
+ * with its break (null: none), which the optimiser plans around.
+ */
 export interface Shift {
   courierId: string;
   date: string;
   startsAt: string;
   endsAt: string;
   vehicleId: string;
+  break: ShiftBreak | null;
 }
 
 /** `HH:MM` (00:00–23:59) to minutes since midnight; null when not one. */
@@ -83,6 +94,7 @@ export type ShiftJson = {
   starts_at: string;
   ends_at: string;
   vehicle_id: string;
+  break: ShiftBreak | null;
 };
 
 export const hubJson = (h: Hub): HubJson => ({
@@ -111,4 +123,5 @@ export const shiftJson = (s: Shift): ShiftJson => ({
   starts_at: s.startsAt,
   ends_at: s.endsAt,
   vehicle_id: s.vehicleId,
+  break: s.break,
 });

@@ -12,7 +12,7 @@ import type {
   RecipientNotification,
   SkipReason,
 } from './notification-ports.ts';
-import { NOTIFYING_EVENT_TYPES, stepOf } from './notification-step.ts';
+import { announcedWindow, NOTIFYING_EVENT_TYPES, stepOf } from './notification-step.ts';
 import {
   CHANNELS,
   type Channel,
@@ -134,14 +134,24 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
   async function send(
     channel: Channel,
     address: string,
-    context: { order: NotifiedOrder; settings: RecipientSettings; step: NotificationStep; at: Date },
+    context: {
+      order: NotifiedOrder;
+      settings: RecipientSettings;
+      step: NotificationStep;
+      at: Date;
+      /** The window the event announced (`eta_changed`): what was decided then, not a later one. */
+      announced: DeliveryWindow | null;
+    },
   ): Promise<{ providerId: string }> {
     const { order, settings, step } = context;
     const outbox = order.livemode ? deps : deps.testOutbox;
     if (!outbox) throw new MailError('test mode: no development outbox for a test order', true);
     const brandName = await deps.facts.brandName(order.brandId);
     const window =
-      step === 'out_for_delivery' && deps.arrivalWindow ? await deps.arrivalWindow(order.id) : null;
+      context.announced ??
+      ((step === 'out_for_delivery' || step === 'eta_changed') && deps.arrivalWindow
+        ? await deps.arrivalWindow(order.id)
+        : null);
     const url = trackingUrl(order);
     const facts = {
       step,
@@ -192,8 +202,11 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
         listening.set(brandId, cached);
       }
       const steps = await cached.steps;
-      // A creation can only confirm: with the confirmation off (the default), it writes nothing.
-      return type === 'order.created' ? steps.has('confirmed') : steps.size > 0;
+      // A creation can only confirm, a moved window only tell it: with that step off (the
+      // default), nothing is written.
+      if (type === 'order.created') return steps.has('confirmed');
+      if (type === 'order.eta_changed') return steps.has('eta_changed');
+      return steps.size > 0;
     },
 
     forget(brandId) {
@@ -237,7 +250,13 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
           continue;
         }
         try {
-          const { providerId } = await send(channel, address!, { order, settings, step, at: event.at });
+          const { providerId } = await send(channel, address!, {
+            order,
+            settings,
+            step,
+            at: event.at,
+            announced: step === 'eta_changed' ? announcedWindow(event.data) : null,
+          });
           await deps.store.settle(notification.id, { status: 'sent', providerId });
           outcomes.push(`${channel}: sent`);
         } catch (err) {

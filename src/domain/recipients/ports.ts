@@ -4,7 +4,17 @@
  */
 
 /** The steps a recipient can be told about (SPEC §10). */
-export const NOTIFICATION_STEPS = ['confirmed', 'out_for_delivery', 'delivered', 'failed_attempt'] as const;
+/**
+ * The steps a brand may tell its recipients of, in the order a parcel meets them. `eta_changed`: the
+ * arrival window announced moved by 30 minutes or more (`order.eta_changed`, docs/arrival-times.md).
+ */
+export const NOTIFICATION_STEPS = [
+  'confirmed',
+  'out_for_delivery',
+  'eta_changed',
+  'delivered',
+  'failed_attempt',
+] as const;
 export type NotificationStep = (typeof NOTIFICATION_STEPS)[number];
 
 export const CHANNELS = ['email', 'sms'] as const;

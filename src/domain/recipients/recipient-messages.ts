@@ -24,7 +24,7 @@ export interface MessageFacts {
   /** The e-mail's unsubscribe link (also its List-Unsubscribe header). */
   unsubscribeUrl: string;
   promisedDate: string | null;
-  /** Out for delivery: the 2-hour window, when the round gave one. */
+  /** Out for delivery, or its window moved: the 2-hour window, when the round gave one. */
   window: DeliveryWindow | null;
   /** When the order moved (delivered: the time of the delivery). */
   at: Date;
@@ -99,6 +99,17 @@ function content(facts: MessageFacts) {
               to: timeOf(facts.locale, facts.window.to),
             })
           : t('body.out_for_delivery.day', { brand }),
+        button: t('button.track'),
+        url: facts.trackingUrl,
+      };
+    case 'eta_changed':
+      return {
+        sentence: facts.window
+          ? t('body.eta_changed.window', {
+              from: timeOf(facts.locale, facts.window.from),
+              to: timeOf(facts.locale, facts.window.to),
+            })
+          : t('body.eta_changed.day', { brand }),
         button: t('button.track'),
         url: facts.trackingUrl,
       };
@@ -196,13 +207,13 @@ export function recipientSms(facts: Omit<MessageFacts, 'colour' | 'hasLogo' | 'u
   const message =
     facts.step === 'confirmed'
       ? t('sms.confirmed', { date: facts.promisedDate ? dayOf(facts.locale, facts.promisedDate) : '' })
-      : facts.step === 'out_for_delivery'
+      : facts.step === 'out_for_delivery' || facts.step === 'eta_changed'
         ? facts.window
-          ? t('sms.out_for_delivery.window', {
+          ? t(`sms.${facts.step}.window`, {
               from: timeOf(facts.locale, facts.window.from),
               to: timeOf(facts.locale, facts.window.to),
             })
-          : t('sms.out_for_delivery.day')
+          : t(`sms.${facts.step}.day`)
         : t(`sms.${facts.step}`);
   return composeSms({
     brand: facts.brandName,

@@ -6,8 +6,9 @@
  * The problem's clock is seconds since midnight, Paris time, on the planned day. Each stop is a
  * VROOM-style job: a delivery's parcels and grams are on board from the hub (`delivery`), a
  * pickup's from the brand back to the hub (`pickup`, within the pickup's window). Each courier's
- * shift is a vehicle starting and ending at its hub, carrying its capacity `[parcels, grams]`;
- * the stops the operator pinned to the courier's round are its `fixedSteps`, in their order.
+ * shift is a vehicle starting and ending at its hub, carrying its capacity `[parcels, grams]`,
+ * with the courier's break (VROOM's `breaks`); the stops the operator pinned to the courier's round
+ * are its `fixedSteps`, in their order.
  */
 import { type Hub, PROFILE_OF_KIND, type Vehicle } from '../fleet/fleet.ts';
 import type { GeoPoint } from '../places/location.ts';
@@ -44,6 +45,11 @@ export interface PlanningVehicle {
   shift: readonly [number, number];
   /** The stops pinned to this courier's round, in their order. */
   pinned: readonly StopRef[];
+  /**
+   * The courier's break: `seconds` long, starting within `window` (seconds since midnight; its end
+   * is the break's latest end less its length), taken where the courier is.
+   */
+  break?: { window: readonly [number, number]; seconds: number };
 }
 
 /** Why a stop is not on any round: the optimiser's reason, or that it has no place at all. */
@@ -117,6 +123,7 @@ export async function buildProblem(
       end: hub,
       capacity: [v.vehicle.capacityParcels, Math.round(v.vehicle.capacityKg * 1000)],
       timeWindow: v.shift,
+      ...(v.break && { breaks: [{ id: 'break', service: v.break.seconds, timeWindows: [v.break.window] }] }),
       ...(fixed.length > 0 && { fixedSteps: fixed.map((s) => ({ type: 'job' as const, id: stopKey(s) })) }),
     };
   });

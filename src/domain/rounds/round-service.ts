@@ -7,7 +7,7 @@ import { parisToday } from '../calendar/paris-time.ts';
 import { extractPostcode } from '../coverage/extract-postcode.ts';
 import { lookupPostcode } from '../coverage/postcodes.ts';
 import type { PricingZone } from '../coverage/zones.ts';
-import { minutesOf } from '../fleet/fleet.ts';
+import { minutesOf, PROFILE_OF_KIND, type Vehicle } from '../fleet/fleet.ts';
 import { prefixedId } from '../ids.ts';
 import { type SortCodeTable, sortCodeTable } from '../labels/sort-codes.ts';
 import type { OrderStatus } from '../orders/state-machine.ts';
@@ -15,6 +15,7 @@ import type { DeliveryLocation, GeoPoint } from '../places/location.ts';
 import { type NavigationLinks, navigationLinks } from '../places/navigation.ts';
 import type { TravelTimes } from '../places/ports.ts';
 import { postcodePoint } from '../places/region.ts';
+import type { VehicleProfile } from '../places/vehicles.ts';
 import type { RecipientChoices } from '../recipients/ports.ts';
 import type { RoundOptimiser, SolveOptions } from '../routing/ports.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -167,8 +168,11 @@ export interface RoundServiceDeps {
    * the courier's day (their stops only) and the operator's rounds (docs/recipients.md, who sees them).
    */
   recipientChoices?: (orderIds: readonly string[]) => Promise<ReadonlyMap<string, RecipientChoices>>;
-  /** Metres between consecutive points of a round (domain/places' TravelTimes), for the courier's day. */
-  distances?: (points: readonly GeoPoint[]) => Promise<number[][]>;
+  /**
+   * Metres between the points of a round (domain/places' TravelTimes), for the courier's day: by the
+   * round's own vehicle when it has one, else the arrivals' vehicle (ARRIVAL_VEHICLE).
+   */
+  distances?: (points: readonly GeoPoint[], profile?: VehicleProfile) => Promise<number[][]>;
   /** The estimated arrivals of these orders (tracking refs → RFC 3339), for the courier's day. */
   etas?: (trackingRefs: readonly string[]) => Promise<ReadonlyMap<string, string>>;
   /** The optimiser of `planOptimised` (the in-process solver by default, VROOM when configured). */
@@ -594,6 +598,15 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         hub: hubs.get(vehicle.hubId)!,
         shift: [minutesOf(shift.startsAt)! * 60, minutesOf(shift.endsAt)! * 60],
         pinned,
+        ...(shift.break && {
+          break: {
+            window: [
+              minutesOf(shift.break.from)! * 60,
+              (minutesOf(shift.break.until)! - shift.break.minutes) * 60,
+            ] as const,
+            seconds: shift.break.minutes * 60,
+          },
+        }),
       });
     }
     const planning = new Set(planners.map((p) => p.courierId));
@@ -1041,9 +1054,15 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       const json = await roundsJson(deps.stores, rounds, deps.recipientChoices);
       const refs = json.flatMap(deliveryRefs);
       const etas = deps.etas && refs.length > 0 ? await deps.etas(refs) : new Map<string, string>();
+      const vehicles = json.some((r) => r.vehicle_id)
+        ? new Map((await deps.stores.fleet.vehicles()).map((v) => [v.id, v]))
+        : new Map<string, Vehicle>();
       const withWay = [];
-      for (const { id, name, sort_codes, stops } of json)
-        withWay.push({ id, name, sort_codes, stops: await courierStops(stops, etas) });
+      for (const { id, name, sort_codes, stops, vehicle_id } of json) {
+        const kind = vehicle_id ? vehicles.get(vehicle_id)?.kind : undefined;
+        const profile = kind ? PROFILE_OF_KIND[kind] : undefined;
+        withWay.push({ id, name, sort_codes, stops: await courierStops(stops, etas, profile) });
+      }
       return { date: day, rounds: withWay };
     },
 
@@ -1054,10 +1073,11 @@ export function roundService(deps: RoundServiceDeps): RoundService {
   async function courierStops(
     stops: readonly StopJson[],
     etas: ReadonlyMap<string, string>,
+    profile: VehicleProfile | undefined,
   ): Promise<CourierStopJson[]> {
     const deliveries = stops.flatMap((s) => (s.kind === 'delivery' ? [s] : []));
     const points = deliveries.flatMap((s) => (s.order.delivery_location ? [s.order.delivery_location] : []));
-    const matrix = deps.distances && points.length > 1 ? await deps.distances(points) : null;
+    const matrix = deps.distances && points.length > 1 ? await deps.distances(points, profile) : null;
     const indexOf = new Map(points.map((p, i) => [p, i]));
     return stops.map((stop) => {
       if (stop.kind !== 'delivery') return stop;

@@ -202,3 +202,12 @@ export interface RoundOptimiser {
   readonly engine: string;
   solve(problem: RoutingProblem, options?: SolveOptions): Promise<RoutingSolution>;
 }
+
+/**
+ * What the round planning tells the metrics (infra/metrics): each time an outside optimiser (VROOM)
+ * gave no usable answer and the in-process solver planned the day instead, with the reason
+ * (`timeout`, `unreachable`, `HTTP 503 code 1`, `malformed answer`…).
+ */
+export interface RoutingObserver {
+  optimiserFallback(reason: string): void;
+}

@@ -6,6 +6,7 @@ import { jobRunMetrics, queueDepthMetrics } from './job-metrics.ts';
 import { PREFIX } from './names.ts';
 import { placesMetrics } from './places-metrics.ts';
 import { poolMetrics } from './pool-metrics.ts';
+import { routingMetrics } from './routing-metrics.ts';
 import { scanMetrics } from './scan-metrics.ts';
 import { scrapeCache } from './scrape-cache.ts';
 import { sourceReads } from './source-reads.ts';
@@ -58,6 +59,7 @@ export function createServiceMetrics(sources: MetricsSources = {}, options: { so
     webhookDeliveries: webhookMetrics(registry),
     scans: scanMetrics(registry),
     places: placesMetrics(registry),
+    routing: routingMetrics(registry),
     /** Watches a PostgreSQL pool of the process under `name` (`api`, `worker`). */
     observePool: pools.observe,
     /** The exposition, for `/metrics` wherever it is served (API port, metrics port, worker's health server). */

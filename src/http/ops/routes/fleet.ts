@@ -178,6 +178,7 @@ export function opsFleetRoutes(app: TypedApp, deps: { fleet: FleetService }): vo
           startsAt: b.starts_at,
           endsAt: b.ends_at,
           vehicle: b.vehicle_id,
+          break: b.break ?? null,
         },
         authorOf(request),
       );

@@ -72,6 +72,29 @@ export const VehicleIdParams = Type.Object({
   vehicleId: Type.String({ maxLength: 100, description: 'The vehicle id (`veh_…`) or its name.' }),
 });
 
+const ShiftBreakSchema = Type.Object(
+  {
+    from: Type.String({
+      maxLength: 5,
+      description: 'Paris wall-clock time, `HH:MM`: the break starts no earlier.',
+    }),
+    until: Type.String({
+      maxLength: 5,
+      description: 'Paris wall-clock time, `HH:MM`: the break ends no later (within the shift).',
+    }),
+    minutes: Type.Integer({
+      minimum: 5,
+      maximum: 240,
+      description: 'How long the break lasts, taken whole.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The courier’s break, which the optimiser plans around (e.g. 30 minutes between 12:00 and 14:00).',
+  },
+);
+
 export const ShiftSchema = Type.Object(
   {
     courier_id: PrefixedId('cou', 16),
@@ -79,6 +102,7 @@ export const ShiftSchema = Type.Object(
     starts_at: Time,
     ends_at: Time,
     vehicle_id: PrefixedId('veh', 16),
+    break: Type.Union([ShiftBreakSchema, Type.Null()]),
   },
   { additionalProperties: false },
 );
@@ -93,6 +117,7 @@ export const ShiftBody = Type.Object(
       maxLength: 100,
       description: 'The vehicle (`veh_…` or its name) they drive that day.',
     }),
+    break: Type.Optional(Type.Union([ShiftBreakSchema, Type.Null()])),
   },
   { additionalProperties: false },
 );

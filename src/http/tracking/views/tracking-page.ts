@@ -55,10 +55,15 @@ const formatInstant = (lang: Locale, at: Date) =>
     timeZone: PARIS,
   }).format(at);
 
-const formatTime = (lang: Locale, at: Date) =>
-  new Intl.DateTimeFormat(INTL_LOCALE[lang], { hour: '2-digit', minute: '2-digit', timeZone: PARIS }).format(
-    at,
-  );
+/** A time of day as each language writes it, and as the recipient's messages do: 10h15, 10:15. */
+const formatTime = (lang: Locale, at: Date) => {
+  const time = new Intl.DateTimeFormat(INTL_LOCALE[lang], {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: PARIS,
+  }).format(at);
+  return lang === 'fr' ? time.replace(':', 'h') : time;
+};
 
 function arrivalFact(lang: Locale, arrival: NonNullable<TrackingView['arrival']>): Html {
   const t = trackingWording(lang);

@@ -134,6 +134,7 @@ const SHIFT = {
   starts_at: '08:00',
   ends_at: '16:00',
   vehicle_id: VEHICLE.id,
+  break: { from: '12:00', until: '14:00', minutes: 30 },
 };
 const NEW_HUB = { name: HUB.name, address: HUB.address, lat: HUB.lat, lng: HUB.lng };
 const NEW_VEHICLE = {
@@ -297,13 +298,14 @@ export const OPS_ROUND_EXAMPLES: Record<string, OperationExamples> = {
   opsSetShift: {
     request: {
       shift: {
-        summary: 'Léa drives Van 1 from 8 to 16',
+        summary: 'Léa drives Van 1 from 8 to 16, with 30 minutes’ lunch between 12 and 14',
         value: {
           courier_id: 'cou_5b1e0c9d3a7f2e64',
           date: '2026-11-24',
           starts_at: '08:00',
           ends_at: '16:00',
           vehicle_id: 'Van 1',
+          break: { from: '12:00', until: '14:00', minutes: 30 },
         },
       },
     },
