@@ -63,7 +63,7 @@ function readAddresses(file: string): FixtureAddress[] {
 }
 
 /** `count` addresses: the petite couronne's five, and Paris's spread evenly over its file. */
-export function dayAddresses(count: number): FixtureAddress[] {
+function dayAddresses(count: number): FixtureAddress[] {
   const suburbs = readAddresses('petite-couronne.csv');
   const paris = readAddresses('paris.csv');
   const wanted = count - suburbs.length;

@@ -314,7 +314,14 @@ export function recipientNotifications(deps: NotificationServiceDeps): Recipient
       const settings = await deps.settings.get(order.brandId);
       let outcome: ResendOutcome;
       try {
-        const { providerId } = await send(found.channel, address, { order, settings, step, at: event.at });
+        const { providerId } = await send(found.channel, address, {
+          order,
+          settings,
+          step,
+          at: event.at,
+          // A resent window is the one its event announced, as in the first sending.
+          announced: step === 'eta_changed' ? announcedWindow(event.data) : null,
+        });
         await deps.store.settle(found.id, { status: 'sent', providerId });
         outcome = { trackingRef: order.trackingRef, channel: found.channel, status: 'sent', detail: null };
       } catch (err) {
