@@ -28,6 +28,9 @@ end
 return 1
 `;
 
+/** How long the first request waits for Redis at start-up before failing open. */
+const CONNECT_WAIT_MS = 1000;
+
 /**
  * Shares the limits between every API instance through Redis. If Redis cannot be reached the
  * request is let through (fail open): rate limiting protects the service, it must not take it down.
@@ -41,7 +44,14 @@ export function redisRateLimiter(url: string, policy: BucketPolicy, health?: Red
     redis.on('ready', () => health?.answered());
     redis.defineCommand('dlvTakeToken', { numberOfKeys: 1, lua: TAKE });
     redis.defineCommand('dlvRefundToken', { numberOfKeys: 1, lua: REFUND });
-    return redis;
+    // Without an offline queue a command sent before the connection is up fails (and the limiter
+    // lets it through): a fresh instance's first requests would go uncounted, a burst of guesses
+    // among them. The first take waits for the connection, at most CONNECT_WAIT_MS; later ones never.
+    return new Promise<typeof redis>((resolve) => {
+      const done = () => resolve(redis);
+      redis.once('ready', done);
+      setTimeout(done, CONNECT_WAIT_MS).unref();
+    });
   });
   return {
     async take(key): Promise<Decision> {
