@@ -64,6 +64,9 @@ describe('every console route', () => {
         'POST /console/notifications/:id/resend',
         'POST /console/shop-links/:id/resync',
         'POST /console/shop-links/:id/tell-brand',
+        // A flagged address corrected, a missing parcel found or cancelled (through the status form).
+        'POST /console/orders/:ref/address',
+        'POST /console/orders/:ref/status',
         'GET /console/brands/:id/grid',
         'POST /console/brands/:id/grid/preview',
         'POST /console/brands/:id/grid',

@@ -210,6 +210,17 @@ const PAIRS = {
     'The brand’s people were e-mailed to link the shop again.',
     'Les personnes de la marque ont reçu un e-mail pour relier la boutique à nouveau.',
   ],
+  'exceptions.found': ['Found: collected', 'Retrouvé : enlevé'],
+  'exceptions.notHandedOver': ['Cancel: not handed over', 'Annuler : non remis'],
+  'exceptions.correctAddress': ['Correct the address', 'Corriger l’adresse'],
+  'exceptions.done.found': [
+    'The parcel is recorded as collected (the brand is told as for a pickup).',
+    'Le colis est enregistré comme enlevé (la marque est prévenue comme pour un enlèvement).',
+  ],
+  'exceptions.done.notHandedOver': [
+    'The order is cancelled as not handed over (the brand is told).',
+    'La commande est annulée, colis non remis (la marque est prévenue).',
+  ],
   'exceptions.done.enable': ['The endpoint was enabled again.', 'Le point de terminaison a été réactivé.'],
   'exceptions.done.disable': ['The endpoint was disabled.', 'Le point de terminaison a été désactivé.'],
   'brands.title': ['Brands', 'Marques'],
@@ -321,6 +332,25 @@ const PAIRS = {
   ],
   'search.none': ['No order matches.', 'Aucune commande ne correspond.'],
   'order.title': ['Order {ref}', 'Commande {ref}'],
+  'order.warnings': ['Address warnings', 'Alertes d’adresse'],
+  'order.address.field': [
+    'Delivery address (street, postcode, city)',
+    'Adresse de livraison (rue, code postal, ville)',
+  ],
+  'order.address.submit': ['Correct the address', 'Corriger l’adresse'],
+  'order.address.help': [
+    'Checked and placed again as when the brand corrects it; the brand hears of it as then.',
+    'Vérifiée et placée à nouveau comme quand la marque la corrige ; la marque en est informée de même.',
+  ],
+  'order.address.done': ['The address was corrected.', 'L’adresse a été corrigée.'],
+  'order.address.stillFlagged': [
+    'The address was corrected, and is still flagged: {warnings}.',
+    'L’adresse a été corrigée, et reste signalée : {warnings}.',
+  ],
+  'order.address.locked': [
+    'The address can be corrected only while the order is pending or awaiting its address.',
+    'L’adresse ne peut être corrigée que tant que la commande est en attente.',
+  ],
   'order.history': ['History', 'Historique'],
   'order.recipient': ['Recipient', 'Destinataire'],
   'form.submit': ['Save', 'Enregistrer'],

@@ -22,10 +22,16 @@ export function consoleReadsRepository(db: Queryable): ConsoleReads {
           [limit],
         ),
         db.query(
-          `SELECT p.id, b.name AS brand_name, p.pickup_date::text AS date, p.missing_refs
-             FROM pickups p JOIN brands b ON b.id = p.brand_id
-            WHERE cardinality(p.missing_refs) > 0 AND p.pickup_date >= $1::date - 7
-            ORDER BY p.pickup_date DESC, p.id LIMIT $2`,
+          // Only the parcels still missing: one found since (collected) or cancelled is resolved.
+          `SELECT * FROM (
+             SELECT p.id, b.name AS brand_name, p.pickup_date::text AS date,
+                    ARRAY(SELECT o.tracking_ref FROM orders o
+                           WHERE o.tracking_ref = ANY (p.missing_refs) AND o.status = 'pending'
+                           ORDER BY o.tracking_ref)::text[] AS missing_refs
+               FROM pickups p JOIN brands b ON b.id = p.brand_id
+              WHERE cardinality(p.missing_refs) > 0 AND p.pickup_date >= $1::date - 7) m
+            WHERE cardinality(m.missing_refs) > 0
+            ORDER BY m.date DESC, m.id LIMIT $2`,
           [today, limit],
         ),
         db.query(

@@ -5,6 +5,8 @@
  */
 export const AUDIT_ACTIONS = [
   'order.status_changed',
+  // A delivery address corrected by the operator (the console's Exceptions, a flagged address).
+  'order.address_corrected',
   'round.planned',
   'round.created',
   'round.stops_set',

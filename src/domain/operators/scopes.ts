@@ -27,6 +27,8 @@ export const OPS_SCOPES = [
   'recipients:read',
   /** A recipient notification sent again. */
   'notifications:write',
+  /** A delivery address corrected for the brand (a flagged address, the console's Exceptions). */
+  'addresses:write',
   'audit:read',
   /** The operators and machine tokens: people only (a token cannot hold it). */
   'operators:read',
@@ -46,7 +48,7 @@ const READS = OPS_SCOPES.filter((s) => s.endsWith(':read'));
  * What each role may do. `admin`: everything (people, tokens, settings); `dispatcher`: the street
  * (rounds, couriers, scans, orders' statuses, pickups); `finance`: money (invoices, credit notes,
  * grids); `support`: reads everything, answers brands (their webhook requests) and sends a
- * recipient's notification again.
+ * recipient's notification again; dispatchers and support correct a flagged delivery address.
  */
 export const ROLE_SCOPES: Readonly<Record<OperatorRole, readonly OpsScope[]>> = {
   admin: OPS_SCOPES,
@@ -62,9 +64,10 @@ export const ROLE_SCOPES: Readonly<Record<OperatorRole, readonly OpsScope[]>> = 
     'pickups:write',
     'brands:read',
     'recipients:read',
+    'addresses:write',
   ],
   finance: ['orders:read', 'invoices:read', 'invoices:write', 'grids:read', 'grids:write', 'brands:read'],
-  support: [...READS, 'webhooks:write', 'notifications:write'],
+  support: [...READS, 'webhooks:write', 'notifications:write', 'addresses:write'],
 };
 
 /** The roles that hold `scope`, for a refusal that says whom to ask. */

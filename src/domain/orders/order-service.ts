@@ -2,6 +2,7 @@ import { AppError, fieldProblem, invalidField, validateAll } from '../../errors.
 import { STATUS_EVENTS } from '../../events/catalogue.ts';
 import type { Outbox, OutboxEvent } from '../../events/outbox.ts';
 import type { Author } from '../audit/actor.ts';
+import { changedFields } from '../audit/changes.ts';
 import type { AuditEntry } from '../audit/ports.ts';
 import { promisedDate } from '../calendar/promised-date.ts';
 import type { Place } from '../coverage/locate-address.ts';
@@ -215,6 +216,17 @@ export interface OrderService {
    * order awaiting it makes it `pending`.
    */
   update(brandId: string, trackingRef: string, patch: OrderPatch): Promise<OrderWithEvents>;
+  /**
+   * The operator correcting any brand's delivery address (the console's Exceptions, a flagged
+   * address): `update`'s own checks, placing and events, so the brand hears what it would hear had
+   * it corrected the address itself, and the same refusals (an invalid address, an order past
+   * `pending`); written with its audit row (`order.address_corrected`, `by`) in one transaction.
+   */
+  correctAddress(
+    trackingRef: string,
+    patch: Pick<OrderPatch, 'delivery_address'>,
+    by: Author,
+  ): Promise<OrderWithEvents>;
 }
 
 export function orderService(deps: {
@@ -682,6 +694,18 @@ export function orderService(deps: {
       return service.applyChange(await service.prepareUpdate(brandId, trackingRef, patch));
     },
 
+    async correctAddress(trackingRef, patch, by) {
+      const order = await find(trackingRef, null);
+      const prepared = await service.prepareUpdate(order.brandId, order.trackingRef, {
+        delivery_address: patch.delivery_address,
+      });
+      return transact(async (stores) => {
+        const corrected = await service.applyChange(prepared, stores);
+        await stores.audit.record(addressCorrected(order, corrected, by));
+        return corrected;
+      });
+    },
+
     async prepareUpdate(brandId: string, trackingRef: string, patch: OrderPatch): Promise<PreparedChange> {
       const order = await find(trackingRef, brandId);
       if (!EDITABLE_STATUSES.includes(order.status)) {
@@ -823,6 +847,26 @@ function statusChanged(order: Order, to: OrderStatus, by: Author): AuditEntry {
     brandId: order.brandId,
     orderRefs: [order.trackingRef],
     changes: { status: { before: order.status, after: to } },
+  };
+}
+
+/** What an address's correction changed: the address itself as "changed" (a person's data), the rest before/after. */
+function addressCorrected(before: Order, after: Order, by: Author): AuditEntry {
+  const fields = (o: Order) => ({
+    delivery_address: o.deliveryAddress,
+    delivery_postcode: o.deliveryPostcode,
+    delivery_city: o.deliveryCity,
+    delivery_zone: o.deliveryZone,
+    price_cents: o.priceCents,
+    address_warnings: o.addressWarnings.map((w) => w.code),
+  });
+  return {
+    action: 'order.address_corrected',
+    by,
+    object: { type: 'order', id: before.trackingRef },
+    brandId: before.brandId,
+    orderRefs: [before.trackingRef],
+    changes: changedFields(fields(before), fields(after)),
   };
 }
 

@@ -22,13 +22,49 @@ import { endpointForm } from './webhook-forms.ts';
 
 const LIMIT = 100;
 /** The notes an action's redirect may ask the page to show (`?done=`). */
-const DONE_NOTES = ['resent', 'resendFailed', 'resynced', 'told', 'enable', 'disable'];
+const DONE_NOTES = [
+  'resent',
+  'resendFailed',
+  'resynced',
+  'told',
+  'enable',
+  'disable',
+  'found',
+  'notHandedOver',
+];
+/**
+ * A parcel missing at its pickup, resolved (`why`, a hidden field): found afterwards (collected), or
+ * cancelled as never handed over. The order's history note says which; the status change is the
+ * operations API's, audited, with its webhooks (SPEC §10: it already waits in the next pickup).
+ */
+const MISSING_OUTCOMES: Record<string, { status: string; note: string; done: string }> = {
+  found: { status: 'picked_up', note: 'Found after its pickup', done: 'found' },
+  not_handed_over: { status: 'cancelled', note: 'Not handed over at its pickup', done: 'notHandedOver' },
+};
+/** The statuses in which the brand could still change the address (PATCH /orders/{ref}). */
+const ADDRESS_EDITABLE = ['awaiting_address', 'pending'];
 const refParam = (request: FastifyRequest) => (request.params as { ref: string }).ref;
 const orderLink = (ref: string) => html`<a href="${CONSOLE_PATH}/orders/${ref}">${ref}</a>`;
 
 /** A status change through the operations API's service, from a console form. */
 const statusForm = (ctx: ConsoleContext, ref: string, status: string, label: string, tone = '') =>
   html`<form method="post" action="${CONSOLE_PATH}/orders/${ref}/status" class="inline">${csrfField(ctx)}<input type="hidden" name="status" value="${status}"><input type="hidden" name="back" value="exceptions"><button type="submit" class="small ${tone}">${label}</button></form>`;
+
+/** A parcel missing at its pickup: found (collected) or cancelled as not handed over. */
+const missingForm = (ctx: ConsoleContext, ref: string, why: keyof typeof MISSING_OUTCOMES, label: string) =>
+  html`<form method="post" action="${CONSOLE_PATH}/orders/${ref}/status" class="inline">${csrfField(ctx)}<input type="hidden" name="why" value="${why}"><input type="hidden" name="back" value="exceptions"><button type="submit" class="small${why === 'found' ? '' : ' secondary'}">${label}</button></form>`;
+
+/** The order page's correction of its delivery address, closed once the brand could not change it. */
+function addressForm(ctx: ConsoleContext, ref: string, open: boolean, value: string) {
+  const { t } = ctx;
+  if (!open)
+    return html`<h2 id="address">${t('order.address.submit')}</h2><p>${t('order.address.locked')}</p>`;
+  return html`<h2 id="address">${t('order.address.submit')}</h2>
+<form method="post" action="${CONSOLE_PATH}/orders/${ref}/address">${csrfField(ctx)}<label for="delivery_address">${t('order.address.field')}</label>
+<input id="delivery_address" name="delivery_address" type="text" maxlength="500" required value="${value}" aria-describedby="address-help">
+<p id="address-help" class="hint">${t('order.address.help')}</p>
+<button type="submit">${t('order.address.submit')}</button></form>`;
+}
 
 /** A bounced message sent again: to the order's address, or to a corrected one typed here. */
 function resendForm(ctx: ConsoleContext, b: { notificationId: string; channel: string }) {
@@ -78,7 +114,10 @@ ${section(
   'h-missing',
   x.missingParcels.map(
     (m) =>
-      html`<tr><th scope="row">${m.brandName}</th><td>${m.date}</td><td>${m.missingRefs.map((r) => html`${orderLink(r)} `)}</td></tr>`,
+      html`<tr><th scope="row">${m.brandName}</th><td>${m.date}</td><td>${m.missingRefs.map(
+        (r) =>
+          html`<div>${orderLink(r)} ${canDecide ? html`${missingForm(ctx, r, 'found', t('exceptions.found'))} ${missingForm(ctx, r, 'not_handed_over', t('exceptions.notHandedOver'))}` : ''}</div>`,
+      )}</td></tr>`,
   ),
   html`${th('col.brand', 'col.when', 'col.missing')}`,
   none,
@@ -88,9 +127,10 @@ ${section(
   'h-flagged',
   x.flaggedAddresses.map(
     (f) =>
-      html`<tr><th scope="row">${orderLink(f.trackingRef)}</th><td>${f.brandName}</td><td>${f.warnings.join(', ')}</td></tr>`,
+      html`<tr><th scope="row">${orderLink(f.trackingRef)}</th><td>${f.brandName}</td><td>${f.warnings.join(', ')}</td>
+<td>${may(ctx, 'addresses:write') ? html`<a href="${CONSOLE_PATH}/orders/${f.trackingRef}#address">${t('exceptions.correctAddress')}</a>` : ''}</td></tr>`,
   ),
-  html`${th('col.order', 'col.brand', 'col.reason')}`,
+  html`${th('col.order', 'col.brand', 'col.reason', 'col.actions')}`,
   none,
 )}
 ${section(
@@ -189,8 +229,17 @@ ${section(
     }),
   );
 
-  // An order, whichever brand: its recipient's data is shown, so the read is audited (recipient.read).
-  app.get('/orders/:ref', needs('orders:read'), async (request, reply) => {
+  /**
+   * The order page. `note`: a refusal to show, or 'corrected' after an address's correction (said
+   * with the warnings the order has now, never text from the address bar); `typed`: the address the
+   * operator typed, kept on a refusal.
+   */
+  const orderPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    note: SafeHtml | 'corrected' | '' = '',
+    typed?: string,
+  ) => {
     const ctx = await deps.context(request, reply);
     const { t } = ctx;
     const order = await deps.orders.getAnyBrand(refParam(request), authorOf(request));
@@ -201,31 +250,66 @@ ${section(
       failed_attempt: ['out_for_delivery', 'returned'],
     };
     const moves = may(ctx, 'orders:write') ? (next[order.status] ?? []) : [];
-    return sendPage(
-      reply,
-      layout(
-        ctx,
-        t('order.title', { ref: order.trackingRef }),
-        html`<dl class="facts">
+    const warnings = order.addressWarnings.map((w) => w.code);
+    const shown =
+      note !== 'corrected'
+        ? note
+        : successNote(
+            warnings.length > 0
+              ? t('order.address.stillFlagged', { warnings: warnings.join(', ') })
+              : t('order.address.done'),
+          );
+    return layout(
+      ctx,
+      t('order.title', { ref: order.trackingRef }),
+      html`${shown}<dl class="facts">
 <dt>${t('col.status')}</dt><dd><span class="tag">${order.status}</span></dd>
 <dt>${t('col.brand')}</dt><dd><a href="${CONSOLE_PATH}/brands/${order.brandId}">${order.brandId}</a></dd>
 <dt>${t('col.order')}</dt><dd>${order.reference ?? '—'}</dd>
 <dt>${t('order.recipient')}</dt><dd>${order.deliveryRecipient ?? '—'} ${order.deliveryPhone ?? ''} ${order.deliveryEmail ?? ''}</dd>
 <dt>${t('col.address')}</dt><dd>${[order.deliveryAddress, order.deliveryPostcode, order.deliveryCity].filter(Boolean).join(', ') || '—'}</dd>
+<dt>${t('order.warnings')}</dt><dd>${warnings.length > 0 ? warnings.map((w) => html`<span class="tag">${w}</span> `) : '—'}</dd>
 </dl>
 ${moves.length > 0 ? html`<p>${moves.map((s) => html`${statusForm(ctx, order.trackingRef, s, s)} `)}</p>` : ''}
+${may(ctx, 'addresses:write') ? addressForm(ctx, order.trackingRef, ADDRESS_EDITABLE.includes(order.status), typed ?? order.deliveryAddress ?? '') : ''}
 <h2>${t('order.history')}</h2>
 <ol class="history">${order.events.map((h) => html`<li><code>${h.status}</code> — ${when(ctx, h.at)}${h.note ? html` — ${h.note}` : ''}</li>`)}</ol>`,
-      ),
     );
+  };
+
+  // An order, whichever brand: its recipient's data is shown, so the read is audited (recipient.read).
+  app.get('/orders/:ref', needs('orders:read'), async (request, reply) => {
+    const done = query(request, 'done', 20);
+    return sendPage(reply, await orderPage(request, reply, done === 'address' ? 'corrected' : ''));
+  });
+
+  // A flagged address corrected as the brand would with PATCH /orders/{ref}: the same checks,
+  // placing and events, the operator its author (order.address_corrected). A refusal (an address
+  // not in the area, an order already collected) is shown on the order page, nothing written.
+  app.post('/orders/:ref/address', needs('addresses:write'), async (request, reply) => {
+    const typed = text(request, 'delivery_address', 500);
+    try {
+      const order = await deps.orders.correctAddress(
+        refParam(request),
+        { delivery_address: typed },
+        authorOf(request),
+      );
+      return reply.redirect(`${CONSOLE_PATH}/orders/${order.trackingRef}?done=address`, 303);
+    } catch (err) {
+      if (!isAppError(err) || err.status >= 500 || err.code === 'not_found') throw err;
+      return sendPage(reply, await orderPage(request, reply, errorNote(err.message), typed), err.status);
+    }
   });
 
   app.post('/orders/:ref/status', needs('orders:write'), async (request, reply) => {
     const ref = refParam(request);
-    await deps.orders.setStatus(ref, text(request, 'status', 40), null, authorOf(request));
+    // A missing parcel's outcome names its status and note; otherwise the status given.
+    const outcome = MISSING_OUTCOMES[text(request, 'why', 20)];
+    const status = outcome?.status ?? text(request, 'status', 40);
+    await deps.orders.setStatus(ref, status, outcome?.note ?? null, authorOf(request));
     const back =
       text(request, 'back', 20) === 'exceptions'
-        ? `${CONSOLE_PATH}/exceptions`
+        ? `${CONSOLE_PATH}/exceptions${outcome ? `?done=${outcome.done}` : ''}`
         : `${CONSOLE_PATH}/orders/${ref}`;
     return reply.redirect(back, 303);
   });
