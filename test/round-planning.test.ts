@@ -322,3 +322,94 @@ describe('optimised planning', () => {
     expect(await auditCount('round.stop_moved')).toBe(2);
   }, 60_000);
 });
+
+describe('same-day parcels as pickup → delivery pairs', () => {
+  // A day of its own: the brands' pickups are on it, with same-day (express) parcels still at the brand.
+  // The day before DAY: the earlier tests' parcels, promised on DAY, are not due yet.
+  const SAME_DAY = '2026-12-01';
+  const addresses = parisAddresses().slice(10, 16);
+
+  /** An order of `b`, moved onto SAME_DAY as the test needs it; its tracking reference. */
+  async function dayOrder(
+    b: TestBrand,
+    a: { address: string; lat: number; lng: number },
+    set: { service: string; status: string },
+  ) {
+    const res = await createOrder(t.app, b, { ...VALID_ORDER, delivery_address: a.address });
+    expect(res.statusCode, res.body).toBe(200);
+    const ref = res.data.order.tracking_ref as string;
+    await t.pool.query(
+      `UPDATE orders SET service = $2, status = $3, promised_date = $4, delivery_lat = $5, delivery_lng = $6,
+              delivery_location_precision = 'rooftop', delivery_location_source = 'geocoder',
+              quantity = 1, unit_weight_grams = 2000
+        WHERE tracking_ref = $1`,
+      [ref, set.service, set.status, SAME_DAY, a.lat, a.lng],
+    );
+    return ref;
+  }
+  /** The brand's pickup moved onto SAME_DAY with this window; its id. */
+  async function pickupOn(ref: string, window: [string, string]) {
+    const { rows } = await t.pool.query(
+      `UPDATE pickups p SET pickup_date = $2, window_start = $3, window_end = $4
+         FROM orders o WHERE o.tracking_ref = $1 AND p.id = o.pickup_id RETURNING p.id`,
+      [ref, SAME_DAY, ...window],
+    );
+    return rows[0].id as string;
+  }
+
+  it('collects an express parcel at the brand and delivers it on the same round, the pickup first; late pairs are listed with their reason', async () => {
+    for (const [who, vehicle, ends] of [
+      [couriers.bike!, 'Bike 1', '12:00'],
+      [couriers.van!, 'Van 1', '13:00'],
+    ] as const) {
+      const res = await ops('PUT', '/shifts', {
+        courier_id: who,
+        date: SAME_DAY,
+        starts_at: '08:00',
+        ends_at: ends,
+        vehicle_id: vehicle,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // At the brand: two same-day parcels and one for the hub (standard), collected 09:00–10:30.
+    const express1 = await dayOrder(brand, addresses[0]!, { service: 'express', status: 'pending' });
+    const express2 = await dayOrder(brand, addresses[1]!, { service: 'express', status: 'pending' });
+    const toHub = await dayOrder(brand, addresses[2]!, { service: 'standard', status: 'pending' });
+    const pickupId = await pickupOn(express1, ['09:00', '10:30']);
+    // Already at the hub: a plain delivery, express or not.
+    const atHub = await dayOrder(brand, addresses[3]!, { service: 'express', status: 'picked_up' });
+    // Another brand whose pickup opens after every shift: its same-day parcel cannot be placed.
+    const late = await createBrandWithKey(t.deps, { pickupAddress: '20 rue de Rivoli 75004 Paris' });
+    const lateRef = await dayOrder(late, addresses[4]!, { service: 'express', status: 'pending' });
+    const latePickup = await pickupOn(lateRef, ['16:00', '18:00']);
+
+    const res = await ops('POST', '/rounds/plan', { date: SAME_DAY, optimise: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rounds, unplaced } = res.data;
+    const key = (s: any) => (s.kind === 'pickup' ? s.pickup.id : s.order.tracking_ref);
+    const holding = rounds.filter((r: any) => r.stops.some((s: any) => key(s) === pickupId));
+    // One stop for the pickup (its hub-bound parcel and its pairs collected at once), on one round.
+    expect(holding).toHaveLength(1);
+    const stops = holding[0].stops.map(key);
+    expect(stops.filter((k: string) => k === pickupId)).toHaveLength(1);
+    for (const ref of [express1, express2]) {
+      // Same vehicle: on the pickup's round, after the pickup, and on no other round.
+      expect(stops.indexOf(ref), ref).toBeGreaterThan(stops.indexOf(pickupId));
+      expect(rounds.filter((r: any) => r.stops.some((s: any) => key(s) === ref))).toHaveLength(1);
+      const at = (k: string) =>
+        new Date(holding[0].stops.find((s: any) => key(s) === k).planned_arrival).getTime();
+      expect(at(ref)).toBeGreaterThan(at(pickupId));
+    }
+    // The hub-bound parcel is not delivered today; the parcel at the hub is a plain delivery.
+    const placed = rounds.flatMap((r: any) => r.stops.map(key));
+    expect(placed).not.toContain(toHub);
+    expect(placed).toContain(atHub);
+    // The late brand's pickup and its pair: listed with the optimiser's reason, not on a round.
+    expect(placed).not.toContain(lateRef);
+    expect(placed).not.toContain(latePickup);
+    const pair = unplaced.find((u: any) => u.tracking_ref === lateRef);
+    expect(pair?.kind).toBe('delivery');
+    expect(['time_window', 'shift']).toContain(pair?.reason);
+    expect(unplaced.find((u: any) => u.pickup_id === latePickup)?.reason).toBeDefined();
+  }, 60_000);
+});

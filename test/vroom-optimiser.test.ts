@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProblem, type PlanningStop, readSolution } from '../src/domain/rounds/optimised-plan.ts';
 import { createInProcessOptimiser } from '../src/domain/routing/in-process-optimiser.ts';
 import { checkPlan } from '../src/domain/routing/plan-check.ts';
 import type { RoutingProblem } from '../src/domain/routing/ports.ts';
@@ -156,5 +157,117 @@ describe('the VROOM adapter', () => {
       adapter().solve({ ...PROBLEM, vehicles: [{ ...PROBLEM.vehicles[0]!, timeWindow: [10, 0] }] }),
     ).rejects.toMatchObject({ code: 'invalid_request' });
     expect(fake.requests.length).toBe(sent);
+  });
+
+  it('sends a same-day parcel as a VROOM shipment (pickup at the brand in its window, delivery at the recipient) and reads it back as one round, the pickup first', async () => {
+    // The planner's problem (domain/rounds/optimised-plan.ts): a hub, the brand's pickup (with a
+    // parcel for the hub), a same-day parcel collected there, and a plain delivery from the hub.
+    const at = (lat: number, lng: number) => ({ lat, lng });
+    const hub = { ...at(48.8541, 2.3722), id: 'hub_1', name: 'Hub', address: 'Hub', createdAt: new Date() };
+    const pickup: PlanningStop = {
+      stop: { kind: 'pickup', pickupId: 'pck_0123456789abcdef' },
+      label: 'pck_0123456789abcdef',
+      point: at(48.8647, 2.3795),
+      parcels: 1,
+      grams: 1000,
+      window: [9 * 3600, 10.5 * 3600],
+    };
+    const plain: PlanningStop = {
+      stop: { kind: 'delivery', orderId: '1' },
+      label: 'DLV-PLAIN',
+      point: at(48.8462, 2.3464),
+      parcels: 1,
+      grams: 500,
+    };
+    const sameDay: PlanningStop = {
+      stop: { kind: 'delivery', orderId: '2' },
+      label: 'DLV-SAMEDAY',
+      point: at(48.8867, 2.3431),
+      parcels: 2,
+      grams: 3000,
+    };
+    const vehicles = [
+      {
+        courierId: 'cou_1',
+        vehicle: {
+          id: 'veh_1',
+          name: 'Van 1',
+          kind: 'van' as const,
+          capacityParcels: 10,
+          capacityKg: 50,
+          hubId: hub.id,
+          disabledAt: null,
+          createdAt: new Date(),
+        },
+        hub,
+        shift: [8 * 3600, 13 * 3600] as const,
+        pinned: [],
+      },
+    ];
+    // Straight lines at 5 m/s: enough for the shape.
+    const matrix = async (points: readonly { lat: number; lng: number }[]) => {
+      const m = points.map((a) =>
+        points.map((b) => Math.round(Math.hypot((a.lat - b.lat) * 111_000, (a.lng - b.lng) * 73_000))),
+      );
+      return {
+        distances: m,
+        durations: m.map((r) => r.map((d) => Math.round(d / 5))),
+        source: 'estimate' as const,
+      };
+    };
+    const meta = await buildProblem([pickup, plain], vehicles, matrix, [
+      { pickup: { ...pickup, parcels: 2, grams: 3000 }, delivery: sameDay },
+    ]);
+    const sent = fake.requests.length;
+    fallbacks.length = 0;
+    const solution = await adapter().solve(meta.problem);
+    expect(fallbacks).toEqual([]);
+    expect(solution.search.engine).toBe('vroom');
+    expect(fake.requests.length).toBe(sent + 1);
+    const body = fake.requests.at(-1);
+    // VROOM's API: shipments of {amount, pickup: {id, location_index, time_windows, service}, delivery: {…}}.
+    expect(body.jobs.map((j: any) => j.description).sort()).toEqual([
+      'delivery:1',
+      'pickup:pck_0123456789abcdef',
+    ]);
+    expect(body.shipments).toHaveLength(1);
+    const [shipment] = body.shipments;
+    const locations = (id: string) => meta.problem.shipments!.find((s) => s.id === id)!;
+    expect(shipment).toMatchObject({
+      amount: [2, 3000],
+      pickup: {
+        id: expect.any(Number),
+        location_index: locations('delivery:2').pickup.location,
+        time_windows: [[9 * 3600, 10.5 * 3600]],
+        // The pickup's 600 s are on its job: this parcel adds its loading only.
+        service: 60,
+      },
+      delivery: {
+        id: expect.any(Number),
+        location_index: locations('delivery:2').delivery.location,
+        service: 180,
+      },
+    });
+    expect(shipment.delivery.time_windows).toBeUndefined();
+    // The pair's pickup end is at the brand's pickup, the same location as the pickup's job.
+    expect(shipment.pickup.location_index).toBe(
+      body.jobs.find((j: any) => j.description === 'pickup:pck_0123456789abcdef').location_index,
+    );
+    // Read back: both ends on the same vehicle, the pickup first, within the window.
+    const route = solution.routes.find((r) => r.steps.some((s) => s.id === 'delivery:2'))!;
+    const types = route.steps.filter((s) => s.id === 'delivery:2').map((s) => s.type);
+    expect(types).toEqual(['pickup', 'delivery']);
+    const pickedAt = route.steps.find((s) => s.type === 'pickup')!;
+    expect(pickedAt.arrival + pickedAt.waitingTime).toBeGreaterThanOrEqual(9 * 3600);
+    expect(pickedAt.arrival + pickedAt.waitingTime).toBeLessThanOrEqual(10.5 * 3600);
+    expect(checkPlan(meta.problem, solution)).toEqual([]);
+    const { rounds, unplaced } = readSolution(meta, vehicles, solution);
+    expect(unplaced).toEqual([]);
+    expect(rounds).toHaveLength(1);
+    const order = rounds[0]!.stops.map((s) => (s.stop.kind === 'pickup' ? s.stop.pickupId : s.stop.orderId));
+    // One stop for the pickup (its job and the pair's pickup end), then the same-day delivery.
+    expect(order.filter((k) => k === 'pck_0123456789abcdef')).toHaveLength(1);
+    expect(order.indexOf('2')).toBeGreaterThan(order.indexOf('pck_0123456789abcdef'));
+    expect(order.sort()).toEqual(['1', '2', 'pck_0123456789abcdef']);
   });
 });

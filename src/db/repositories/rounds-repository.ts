@@ -161,11 +161,43 @@ export function roundsRepository(db: Queryable): RoundStore {
         `SELECT p.id, p.pickup_address, p.window_start, p.window_end,
                 count(o.id)::int AS parcels, coalesce(sum(o.quantity * o.unit_weight_grams), 0)::text AS grams
            FROM pickups p LEFT JOIN orders o ON o.pickup_id = p.id AND o.status <> 'cancelled'
+                AND NOT (o.service = 'express' AND o.status = 'pending' AND o.promised_date <= $1)
           WHERE p.pickup_date = $1 AND p.status = 'planned'
           GROUP BY p.id ORDER BY p.id`,
         [date],
       );
+      // Same-day parcels still at the brand (SPEC §11): express, not picked up, on a pickup of the day.
+      const sameDay = await db.query<{
+        id: string;
+        tracking_ref: string;
+        delivery_postcode: string | null;
+        delivery_lat: number | null;
+        delivery_lng: number | null;
+        quantity: number;
+        unit_weight_grams: number;
+        pickup_id: string;
+      }>(
+        `SELECT o.id::text, o.tracking_ref, o.delivery_postcode, o.delivery_lat, o.delivery_lng, o.quantity,
+                o.unit_weight_grams, o.pickup_id
+           FROM orders o JOIN pickups p ON p.id = o.pickup_id
+          WHERE o.service = 'express' AND o.status = 'pending' AND o.promised_date <= $1
+            AND p.pickup_date = $1 AND p.status = 'planned'
+          ORDER BY o.id`,
+        [date],
+      );
       return {
+        sameDay: sameDay.rows.map((r) => ({
+          orderId: r.id,
+          trackingRef: r.tracking_ref,
+          postcode: r.delivery_postcode,
+          point:
+            r.delivery_lat !== null && r.delivery_lng !== null
+              ? { lat: r.delivery_lat, lng: r.delivery_lng }
+              : null,
+          parcels: r.quantity,
+          grams: r.quantity * r.unit_weight_grams,
+          pickupId: r.pickup_id,
+        })),
         deliveries: deliveries.rows.map((r) => ({
           orderId: r.id,
           trackingRef: r.tracking_ref,

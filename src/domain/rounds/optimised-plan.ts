@@ -9,6 +9,13 @@
  * shift is a vehicle starting and ending at its hub, carrying its capacity `[parcels, grams]`,
  * with the courier's break (VROOM's `breaks`); the stops the operator pinned to the courier's round
  * are its `fixedSteps`, in their order.
+ *
+ * A same-day parcel still at the brand (SPEC §11: an `express` order due that day, collected by one
+ * of the day's pickups) is a VROOM-style shipment instead: picked up at the brand within the
+ * pickup's window and delivered to the recipient by the same vehicle, the pickup first. Its pickup
+ * end is the round's stop of that pickup, so all the tasks of one pickup (its job, the hub-bound
+ * parcels, and its pairs) must ride one vehicle: `tieSplitPickups` pins them when an answer splits
+ * them, for a second solve.
  */
 import { type Hub, PROFILE_OF_KIND, type Vehicle } from '../fleet/fleet.ts';
 import type { GeoPoint } from '../places/location.ts';
@@ -17,6 +24,7 @@ import type { VehicleProfile } from '../places/vehicles.ts';
 import type {
   RoutingJob,
   RoutingProblem,
+  RoutingShipment,
   RoutingSolution,
   RoutingVehicle,
   UnassignedReason,
@@ -35,6 +43,15 @@ export interface PlanningStop {
   grams: number;
   /** When service may start, seconds since midnight (a pickup's window); none: any time in the shift. */
   window?: readonly [number, number];
+}
+
+/**
+ * A same-day parcel: collected at its pickup (the pickup's stop, point and window; its parcels and
+ * grams are this order's) and delivered to the recipient (the order's stop) on the same round.
+ */
+export interface PlanningPair {
+  pickup: PlanningStop;
+  delivery: PlanningStop;
 }
 
 export interface PlanningVehicle {
@@ -66,8 +83,17 @@ export interface OptimisedRound {
 
 export interface ProblemMeta {
   problem: RoutingProblem;
+  /** Jobs by id (the stop's key). */
   stopsByKey: Map<string, PlanningStop>;
+  /** Shipments by id (the delivery stop's key). */
+  pairsByKey: Map<string, PlanningPair>;
 }
+
+/**
+ * The pickup's 600 s are counted on its job (or, when all its parcels are same-day, on its first
+ * pair); each further pair adds the time to scan and load one more parcel at the same door.
+ */
+const PAIRED_LOAD_SECONDS = 60;
 
 const pointKey = (p: GeoPoint) => `${p.lat.toFixed(6)},${p.lng.toFixed(6)}`;
 
@@ -79,6 +105,7 @@ export async function buildProblem(
   stops: readonly PlanningStop[],
   vehicles: readonly PlanningVehicle[],
   matrix: (points: readonly GeoPoint[], profile: VehicleProfile) => Promise<TravelMatrix>,
+  pairs: readonly PlanningPair[] = [],
 ): Promise<ProblemMeta> {
   const points: GeoPoint[] = [];
   const indexOf = new Map<string, number>();
@@ -104,6 +131,34 @@ export async function buildProblem(
       ...(s.window && { timeWindows: [s.window] }),
     };
   });
+  const pairsByKey = new Map(pairs.map((p) => [stopKey(p.delivery.stop), p]));
+  // The courier is at the pickup's door already when its job (or an earlier pair) brought them there.
+  const visited = new Set(stops.filter((s) => s.stop.kind === 'pickup').map((s) => stopKey(s.stop)));
+  // A pin on either end of a pair keeps the whole pair on the pinning courier's round (a pickup
+  // pinned takes its pairs along), the solver choosing the positions.
+  const pinnedTo = new Map<string, string>();
+  for (const v of vehicles) for (const s of v.pinned) pinnedTo.set(stopKey(s), v.courierId);
+  const shipments: RoutingShipment[] = pairs.map((p) => {
+    const pickupKey = stopKey(p.pickup.stop);
+    const first = !visited.has(pickupKey);
+    visited.add(pickupKey);
+    const vehicle = pinnedTo.get(stopKey(p.delivery.stop)) ?? pinnedTo.get(pickupKey);
+    return {
+      id: stopKey(p.delivery.stop),
+      amount: [p.delivery.parcels, p.delivery.grams],
+      pickup: {
+        location: locate(p.pickup.point),
+        service: first ? SERVICE_SECONDS.pickup : PAIRED_LOAD_SECONDS,
+        ...(p.pickup.window && { timeWindows: [p.pickup.window] }),
+      },
+      delivery: {
+        location: locate(p.delivery.point),
+        service: SERVICE_SECONDS.delivery,
+        ...(p.delivery.window && { timeWindows: [p.delivery.window] }),
+      },
+      ...(vehicle !== undefined && { vehicle }),
+    };
+  });
   const profiles = [...new Set(vehicles.map((v) => PROFILE_OF_KIND[v.vehicle.kind]))];
   const matrices: RoutingProblem['matrices'] = Object.fromEntries(
     await Promise.all(
@@ -127,7 +182,49 @@ export async function buildProblem(
       ...(fixed.length > 0 && { fixedSteps: fixed.map((s) => ({ type: 'job' as const, id: stopKey(s) })) }),
     };
   });
-  return { problem: { matrices, jobs, vehicles: routingVehicles }, stopsByKey };
+  return {
+    problem: { matrices, jobs, ...(shipments.length > 0 && { shipments }), vehicles: routingVehicles },
+    stopsByKey,
+    pairsByKey,
+  };
+}
+
+/**
+ * The pickups whose tasks (its job and its pairs' pickup ends) the answer put on more than one
+ * vehicle, tied to one: the vehicle of its job, else of its first pair. A pickup is one stop on one
+ * round (the courier collects every parcel at once), so a split answer is solved again with these
+ * pins. Null when nothing is split.
+ */
+export function tieSplitPickups(meta: ProblemMeta, solution: RoutingSolution): RoutingProblem | null {
+  const vehiclesOf = new Map<string, string[]>();
+  for (const route of solution.routes)
+    for (const step of route.steps) {
+      if (step.id === undefined) continue;
+      const key =
+        step.type === 'job' && meta.stopsByKey.get(step.id)?.stop.kind === 'pickup'
+          ? step.id
+          : step.type === 'pickup'
+            ? meta.pairsByKey.get(step.id) && stopKey(meta.pairsByKey.get(step.id)!.pickup.stop)
+            : undefined;
+      if (!key) continue;
+      const list = vehiclesOf.get(key) ?? [];
+      // The job's vehicle first: it decides.
+      if (step.type === 'job') list.unshift(route.vehicle);
+      else list.push(route.vehicle);
+      vehiclesOf.set(key, list);
+    }
+  const tie = new Map<string, string>();
+  for (const [key, list] of vehiclesOf) if (new Set(list).size > 1) tie.set(key, list[0]!);
+  if (tie.size === 0) return null;
+  const { problem } = meta;
+  return {
+    ...problem,
+    jobs: (problem.jobs ?? []).map((j) => (tie.has(j.id) ? { ...j, vehicle: tie.get(j.id)! } : j)),
+    shipments: (problem.shipments ?? []).map((s) => {
+      const to = tie.get(stopKey(meta.pairsByKey.get(s.id)!.pickup.stop));
+      return to !== undefined && s.vehicle === undefined ? { ...s, vehicle: to } : s;
+    }),
+  };
 }
 
 /** The optimiser's routes as rounds, and the stops it left out with its reasons. */
@@ -136,6 +233,7 @@ export function readSolution(
   vehicles: readonly PlanningVehicle[],
   solution: RoutingSolution,
 ): { rounds: OptimisedRound[]; unplaced: { stop: PlanningStop; reason: UnplacedReason }[] } {
+  const onRounds = new Set<string>();
   const byCourier = new Map(vehicles.map((v) => [v.courierId, v]));
   const rounds: OptimisedRound[] = [];
   for (const route of solution.routes) {
@@ -146,14 +244,30 @@ export function readSolution(
     let distanceSoFar = 0;
     for (const step of route.steps) {
       if (step.type === 'start') distanceSoFar = step.distance;
-      if (step.type !== 'job' || step.id === undefined) continue;
-      const planned = meta.stopsByKey.get(step.id);
+      if (step.id === undefined) continue;
+      // A job is its stop; a pair's ends are its pickup's stop and its order's.
+      const pair = meta.pairsByKey.get(step.id);
+      const planned =
+        step.type === 'job'
+          ? meta.stopsByKey.get(step.id)
+          : step.type === 'pickup'
+            ? pair?.pickup
+            : step.type === 'delivery'
+              ? pair?.delivery
+              : undefined;
       if (!planned) continue;
+      const key = stopKey(planned.stop);
+      // One stop per pickup: the parcels of its later tasks are collected at its first visit.
+      if (onRounds.has(key)) {
+        distanceSoFar = step.distance;
+        continue;
+      }
+      onRounds.add(key);
       stops.push({
         stop: planned.stop,
         arrival: step.arrival + step.waitingTime,
         legDistanceM: Math.max(0, Math.round(step.distance - distanceSoFar)),
-        pinned: pinned.has(step.id),
+        pinned: pinned.has(key),
       });
       distanceSoFar = step.distance;
     }
@@ -167,8 +281,9 @@ export function readSolution(
     });
   }
   const unplaced = solution.unassigned.flatMap((u) => {
-    const stop = meta.stopsByKey.get(u.id);
-    return stop ? [{ stop, reason: u.reason as UnplacedReason }] : [];
+    // An unplaced pair is its order's; a pickup whose pairs took it onto a round is not unplaced.
+    const stop = u.type === 'shipment' ? meta.pairsByKey.get(u.id)?.delivery : meta.stopsByKey.get(u.id);
+    return stop && !onRounds.has(stopKey(stop.stop)) ? [{ stop, reason: u.reason as UnplacedReason }] : [];
   });
   return { rounds, unplaced };
 }

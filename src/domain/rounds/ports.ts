@@ -36,6 +36,20 @@ interface PlanningStops {
     parcels: number;
     grams: number;
   }[];
+  /**
+   * Same-day parcels still at the brand: `express` orders due on the day (or before), `pending`,
+   * collected by one of the day's planned pickups. The pickups' `parcels` and `grams` leave them out:
+   * they go from the brand to the recipient, not to the hub.
+   */
+  sameDay: {
+    orderId: string;
+    trackingRef: string;
+    postcode: string | null;
+    point: GeoPoint | null;
+    parcels: number;
+    grams: number;
+    pickupId: string;
+  }[];
   pickups: {
     pickupId: string;
     address: string;

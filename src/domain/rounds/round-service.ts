@@ -23,10 +23,12 @@ import type { Stores, Transact } from '../shared/stores.ts';
 import {
   buildProblem,
   type OptimisedRound,
+  type PlanningPair,
   type PlanningStop,
   type PlanningVehicle,
   parisInstant,
   readSolution,
+  tieSplitPickups,
   type UnplacedReason,
 } from './optimised-plan.ts';
 import type { StopDetail } from './ports.ts';
@@ -646,21 +648,58 @@ export function roundService(deps: RoundServiceDeps): RoundService {
         });
     }
 
+    // Same-day parcels still at the brand: collected at their pickup and delivered on the same
+    // round. One whose pickup is already on a started round (or held by a pin) follows it there.
+    const pickupStops = new Map(
+      stops.filter((s) => s.stop.kind === 'pickup').map((s) => [stopKey(s.stop), s]),
+    );
+    const pairs: PlanningPair[] = [];
+    for (const d of due.sameDay) {
+      const stop: StopRef = { kind: 'delivery', orderId: d.orderId };
+      const pickupKey = stopKey({ kind: 'pickup', pickupId: d.pickupId });
+      if ([stopKey(stop), pickupKey].some((k) => onStarted.has(k) || heldPins.has(k))) continue;
+      const at = pickupStops.get(pickupKey);
+      const point = d.point ?? (d.postcode ? postcodePoint(d.postcode) : null);
+      if (!at || !point) {
+        unplaced.push({ kind: 'delivery', tracking_ref: d.trackingRef, reason: 'no_location' });
+        continue;
+      }
+      pairs.push({
+        pickup: { ...at, parcels: d.parcels, grams: d.grams },
+        delivery: { stop, label: d.trackingRef, point, parcels: d.parcels, grams: d.grams },
+      });
+    }
+    // A pickup whose every parcel is same-day is visited through its pairs alone.
+    const paired = new Set(pairs.map((p) => stopKey(p.pickup.stop)));
+    const jobs = stops.filter(
+      (s) => !(s.stop.kind === 'pickup' && s.parcels === 0 && paired.has(stopKey(s.stop))),
+    );
+
     const labelOf = (s: PlanningStop): UnplacedJson =>
       s.stop.kind === 'delivery'
         ? { kind: 'delivery', tracking_ref: s.label, reason: 'no_vehicle' }
         : { kind: 'pickup', pickup_id: s.label, reason: 'no_vehicle' };
     let engine = optimiser.engine;
     let planned: OptimisedRound[] = [];
-    if (planners.length === 0 || stops.length === 0) {
-      unplaced.push(...stops.map(labelOf));
+    if (planners.length === 0 || jobs.length + pairs.length === 0) {
+      unplaced.push(...jobs.map(labelOf), ...pairs.map((p) => labelOf(p.delivery)));
     } else {
-      const meta = await buildProblem(stops, planners, (points, profile) =>
-        travelTimes.matrix(points, profile),
+      const meta = await buildProblem(
+        jobs,
+        planners,
+        (points, profile) => travelTimes.matrix(points, profile),
+        pairs,
       );
       let solution: Awaited<ReturnType<RoundOptimiser['solve']>>;
       try {
         solution = await optimiser.solve(meta.problem, deps.solveOptions);
+        // A pickup is one stop on one round: an answer splitting its tasks is solved again with
+        // them tied to one courier.
+        const tied = tieSplitPickups(meta, solution);
+        if (tied) {
+          meta.problem = tied;
+          solution = await optimiser.solve(tied, deps.solveOptions);
+        }
       } catch (err) {
         if (err instanceof AppError && err.code === 'invalid_request')
           throw new AppError(
@@ -674,6 +713,15 @@ export function roundService(deps: RoundServiceDeps): RoundService {
       const read = readSolution(meta, planners, solution);
       planned = read.rounds;
       unplaced.push(...read.unplaced.map(({ stop, reason }) => ({ ...labelOf(stop), reason })));
+    }
+
+    // A pickup visited through its pairs alone, none placed: listed too, with its first pair's reason.
+    const placedKeys = new Set(planned.flatMap((r) => r.stops.map((x) => stopKey(x.stop))));
+    for (const s of stops) {
+      if (jobs.includes(s) || placedKeys.has(stopKey(s.stop))) continue;
+      const first = pairs.find((p) => stopKey(p.pickup.stop) === stopKey(s.stop))!;
+      const reason = unplaced.find((u) => u.tracking_ref === first.delivery.label)?.reason ?? 'no_vehicle';
+      unplaced.push({ ...labelOf(s), reason });
     }
 
     // The open rounds are emptied first: a stop is on one round a day, and may change rounds.
@@ -934,7 +982,8 @@ export function roundService(deps: RoundServiceDeps): RoundService {
               reason: reason(postcode !== null && postcodePoint(postcode) !== null),
             };
           }),
-        ...due.deliveries
+        // Same-day parcels still at the brand too: the optimised plan pairs them with their pickup.
+        ...[...due.deliveries, ...due.sameDay]
           .filter((d) => !on.has(stopKey({ kind: 'delivery', orderId: d.orderId })))
           .map((d) => ({
             kind: 'delivery' as const,
