@@ -83,6 +83,7 @@ const ShiftBreakSchema = Type.Object(
       description: 'Paris wall-clock time, `HH:MM`: the break ends no later (within the shift).',
     }),
     minutes: Type.Integer({
+      format: 'int32',
       minimum: 5,
       maximum: 240,
       description: 'How long the break lasts, taken whole.',
