@@ -21,7 +21,10 @@ import { validateVrptw } from './vrptw-validator.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TARGET_GAP = 5;
-const DAY_LIMIT_S = 10;
+/** The issue's target for the 400-stop day, end to end. */
+const DAY_TARGET_S = 10;
+/** The search's own limit: the target less what building the problem's matrices and checking take. */
+const DAY_LIMIT_S = 9.5;
 
 interface Options {
   instances: string;
@@ -155,7 +158,7 @@ function benchDay(options: Options): { lines: string[]; failed: boolean } {
       (n, r) => n + r.steps.filter((s) => s.id && s.type !== 'break').length,
       0,
     );
-    failed ||= faults.length > 0 || (limit === DAY_LIMIT_S && seconds > DAY_LIMIT_S + 0.5);
+    failed ||= faults.length > 0 || (limit === DAY_LIMIT_S && seconds > DAY_TARGET_S);
     lines.push(
       `- Paris day, ${stops} stops, ${problem.vehicles.length} couriers, limit ${limit} s: solved in ${seconds.toFixed(2)} s ` +
         `(${solution.search.iterations} iterations, best at ${((solution.search.bestMillis ?? 0) / 1000).toFixed(2)} s), ${served}/${stops} stops served on ${solution.routes.length} rounds, ` +
