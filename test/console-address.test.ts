@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleBoardRepository } from '../src/db/repositories/console-board-repository.ts';
 import { pickupKeyFor } from '../src/domain/pickups/pickup-day.ts';
 import { csrfOf } from './support/account-browser.ts';
 import { buildTestApp, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
@@ -196,6 +197,10 @@ describe('parcels missing at a pickup', () => {
     } finally {
       clock = real;
     }
+    // The Today board counts them as the list does: missing until found or cancelled.
+    const board = () => consoleBoardRepository(t.pool).board(date, new Date(`${date}T15:00:00Z`));
+    const before = await board();
+    expect(before.pickups.find((p) => p.id === id)?.missing).toBe(2);
     const page = await dispatcher.b.get('/console/exceptions');
     for (const ref of [found.trackingRef, lost.trackingRef]) {
       expect(page.body).toContain(`/console/orders/${ref}"`);
@@ -226,7 +231,10 @@ describe('parcels missing at a pickup', () => {
       order_refs: [found.trackingRef],
       changes: { status: { before: 'pending', after: 'picked_up' } },
     });
-    // Resolved: off the list.
+    // Resolved: off the list, and off the board's counts.
+    const resolved = await board();
+    expect(resolved.pickups.find((p) => p.id === id)?.missing).toBe(0);
+    expect(resolved.counters.missingParcels).toBe(before.counters.missingParcels - 2);
     const after = await dispatcher.b.get(wasFound.location!);
     expect(after.body).toContain('recorded as collected');
     expect(after.body).not.toContain(`/console/orders/${found.trackingRef}"`);

@@ -20,7 +20,8 @@ export function consoleBoardRepository(db: Queryable): BoardReader {
         db.query(
           `SELECT p.id, b.name AS brand_name, p.window_start, p.window_end, p.status,
                   (SELECT count(*)::int FROM orders o WHERE o.pickup_id = p.id) AS parcels,
-                  cardinality(p.missing_refs) AS missing
+                  (SELECT count(*)::int FROM orders o
+                    WHERE o.tracking_ref = ANY (p.missing_refs) AND o.status = 'pending') AS missing
              FROM pickups p JOIN brands b ON b.id = p.brand_id
             WHERE p.pickup_date = $1
             ORDER BY p.window_start, b.name, p.id`,
@@ -64,7 +65,10 @@ export function consoleBoardRepository(db: Queryable): BoardReader {
                WHERE s.round_date = $1 AND o.status = 'failed_attempt') AS failed_attempts,
              (SELECT count(*)::int FROM pickups WHERE pickup_date = $1 AND status <> 'planned') AS pickups_closed,
              (SELECT count(*)::int FROM pickups WHERE pickup_date = $1) AS pickups,
-             (SELECT coalesce(sum(cardinality(missing_refs)), 0)::int FROM pickups WHERE pickup_date = $1) AS missing,
+             -- Still missing only (as the Exceptions list): one found since (collected) or cancelled is resolved.
+             (SELECT count(*)::int FROM pickups p JOIN orders o
+                 ON o.tracking_ref = ANY (p.missing_refs) AND o.status = 'pending'
+               WHERE p.pickup_date = $1) AS missing,
              (SELECT count(*)::int FROM scans s
                WHERE s.courier_id IN (SELECT courier_id FROM rounds WHERE round_date = $1)
                  AND s.received_at >= ($1::date)::timestamp AT TIME ZONE 'Europe/Paris') AS scans`,
