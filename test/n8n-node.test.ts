@@ -311,7 +311,16 @@ describe('action node', () => {
       additionalFields: { unit_type: 'parcel', unit_weight: '2.5kg' },
     })) as [[{ json: any }]];
     expect(rates.json.available).toBe(true);
+    expect(rates.json.reason).toBeNull();
     expect(rates.json.cheapest).toEqual(rates.json.rates[0]);
+    const [[lyon]] = (await run({
+      resource: 'rate',
+      operation: 'get',
+      delivery_zip: '69002',
+      delivery_address: '',
+      additionalFields: {},
+    })) as [[{ json: any }]];
+    expect(lyon.json).toEqual({ available: false, reason: 'out_of_zone', rates: [], cheapest: null });
   });
 
   it("fails with the API's explanation, or reports it per item with continueOnFail", async () => {

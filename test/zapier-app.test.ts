@@ -306,13 +306,14 @@ describe('Get Delivery Rates', () => {
       inputData: { delivery_zip: '75011', quantity: 2, unit_type: '' },
     });
     expect(rates.available).toBe(true);
+    expect(rates.reason).toBeNull();
     expect(rates.rates.length).toBeGreaterThan(0);
     expect(rates.cheapest).toEqual(rates.rates[0]);
     const lyon = await appTester(App.creates.get_rates.operation.perform, {
       authData,
       inputData: { delivery_zip: '69002' },
     });
-    expect(lyon).toEqual({ available: false, rates: [], cheapest: null });
+    expect(lyon).toEqual({ available: false, reason: 'out_of_zone', rates: [], cheapest: null });
   });
 });
 

@@ -40,7 +40,13 @@ module.exports = {
         body: filledFields(bundle.inputData, RATE_KEYS),
       });
       // `cheapest` saves a Zap a lookup step: most workflows only want the lowest price.
-      return { available: data.available, rates: data.rates, cheapest: data.rates[0] || null };
+      // `reason` (out_of_zone, unknown_postcode, incomplete_grid) says why nothing is available.
+      return {
+        available: data.available,
+        reason: data.reason || null,
+        rates: data.rates,
+        cheapest: data.rates[0] || null,
+      };
     },
     sample: SAMPLE_RATES,
   },

@@ -49,6 +49,7 @@ const SAMPLE_INVOICE = {
 
 const SAMPLE_RATES = {
   available: true,
+  reason: null,
   rates: [
     {
       service: 'economy',

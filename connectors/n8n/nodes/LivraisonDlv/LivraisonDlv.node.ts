@@ -65,7 +65,10 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
       const data = await apiRequest.call(this, { method: 'POST', path: '/rates', body });
       const rates = data!.rates as IDataObject[];
       // `cheapest` spares a workflow a sort: most only want the lowest price.
-      return [{ available: data!.available, rates, cheapest: rates[0] ?? null }];
+      // `reason` (out_of_zone, unknown_postcode, incomplete_grid) says why nothing is available.
+      return [
+        { available: data!.available, reason: data!.reason ?? null, rates, cheapest: rates[0] ?? null },
+      ];
     },
   },
 };
