@@ -6,6 +6,31 @@ import type { RoundStore, StopDetail } from '../../domain/rounds/ports.ts';
 import { NO_PLAN, type Round, type StopRef, stopKey } from '../../domain/rounds/round.ts';
 import type { Queryable } from '../pool.ts';
 
+/** An order the planner places, as both of its queries read it (at the hub, or same-day at the brand). */
+interface DeliveryRow {
+  id: string;
+  tracking_ref: string;
+  delivery_postcode: string | null;
+  delivery_lat: number | null;
+  delivery_lng: number | null;
+  quantity: number;
+  unit_weight_grams: number;
+}
+
+function plannedDelivery(r: DeliveryRow) {
+  return {
+    orderId: r.id,
+    trackingRef: r.tracking_ref,
+    postcode: r.delivery_postcode,
+    point:
+      r.delivery_lat !== null && r.delivery_lng !== null
+        ? { lat: r.delivery_lat, lng: r.delivery_lng }
+        : null,
+    parcels: r.quantity,
+    grams: r.quantity * r.unit_weight_grams,
+  };
+}
+
 interface RoundRow {
   id: string;
   date: string;
@@ -135,15 +160,7 @@ export function roundsRepository(db: Queryable): RoundStore {
       return new Set(rows.map((r) => r.id));
     },
     async planningStops(date) {
-      const deliveries = await db.query<{
-        id: string;
-        tracking_ref: string;
-        delivery_postcode: string | null;
-        delivery_lat: number | null;
-        delivery_lng: number | null;
-        quantity: number;
-        unit_weight_grams: number;
-      }>(
+      const deliveries = await db.query<DeliveryRow>(
         `SELECT id::text, tracking_ref, delivery_postcode, delivery_lat, delivery_lng, quantity, unit_weight_grams
            FROM orders
           WHERE status IN ('picked_up', 'in_transit', 'failed_attempt') AND promised_date <= $1
@@ -167,16 +184,7 @@ export function roundsRepository(db: Queryable): RoundStore {
         [date],
       );
       // Same-day parcels still at the brand (SPEC §11): express, not picked up, on a pickup of the day.
-      const sameDay = await db.query<{
-        id: string;
-        tracking_ref: string;
-        delivery_postcode: string | null;
-        delivery_lat: number | null;
-        delivery_lng: number | null;
-        quantity: number;
-        unit_weight_grams: number;
-        pickup_id: string;
-      }>(
+      const sameDay = await db.query<DeliveryRow & { pickup_id: string }>(
         `SELECT o.id::text, o.tracking_ref, o.delivery_postcode, o.delivery_lat, o.delivery_lng, o.quantity,
                 o.unit_weight_grams, o.pickup_id
            FROM orders o JOIN pickups p ON p.id = o.pickup_id
@@ -186,29 +194,8 @@ export function roundsRepository(db: Queryable): RoundStore {
         [date],
       );
       return {
-        sameDay: sameDay.rows.map((r) => ({
-          orderId: r.id,
-          trackingRef: r.tracking_ref,
-          postcode: r.delivery_postcode,
-          point:
-            r.delivery_lat !== null && r.delivery_lng !== null
-              ? { lat: r.delivery_lat, lng: r.delivery_lng }
-              : null,
-          parcels: r.quantity,
-          grams: r.quantity * r.unit_weight_grams,
-          pickupId: r.pickup_id,
-        })),
-        deliveries: deliveries.rows.map((r) => ({
-          orderId: r.id,
-          trackingRef: r.tracking_ref,
-          postcode: r.delivery_postcode,
-          point:
-            r.delivery_lat !== null && r.delivery_lng !== null
-              ? { lat: r.delivery_lat, lng: r.delivery_lng }
-              : null,
-          parcels: r.quantity,
-          grams: r.quantity * r.unit_weight_grams,
-        })),
+        sameDay: sameDay.rows.map((r) => ({ ...plannedDelivery(r), pickupId: r.pickup_id })),
+        deliveries: deliveries.rows.map(plannedDelivery),
         pickups: pickups.rows.map((r) => ({
           pickupId: r.id,
           address: r.pickup_address,
