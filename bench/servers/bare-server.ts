@@ -8,3 +8,4 @@ app.get('/bare', async () => body);
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 const address = app.server.address();
 console.log(`READY ${typeof address === 'object' && address ? address.port : 0}`);
+process.on('SIGTERM', () => process.exit(0));

@@ -109,7 +109,9 @@ export function apiKeyAuthenticator(keys: ApiKeyStore, options: AuthenticatorOpt
       touch(principal);
       return principal;
     },
-    authenticateCached: (presented: string | null): KeyIdentity | null => cached(checkKeyFormat(presented)),
+    // Only well-formed tokens are ever cached, so a hit needs no format check (a regex per request).
+    authenticateCached: (presented: string | null): KeyIdentity | null =>
+      (presented !== null && cached(presented)) || cached(checkKeyFormat(presented)),
     forget(keyId: string): void {
       for (const [token, entry] of cache) if (entry.principal.key.id === keyId) cache.delete(token);
     },

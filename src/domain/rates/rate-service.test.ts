@@ -48,4 +48,31 @@ describe('rate service quote cache', () => {
     const after = await rates.quote('brd_a', REQUEST);
     expect(after.rates[0]!.price_excl_tax_eur).toBeGreaterThan(before.rates[0]!.price_excl_tax_eur);
   });
+
+  it('answers a question asked again from memory, never an invalid one', async () => {
+    const rows = loadDefaultGrid();
+    const grid: ActiveGrid = { source: 'shipped_default', rows, index: indexGrid(rows), importedAt: null };
+    // A grid held in memory, as the service keeps it: the quote comes back without a promise.
+    const rates = rateService(
+      { gridFor: () => grid } as unknown as GridService,
+      () => new Date('2026-11-23T09:00:10Z'),
+    );
+    const first = rates.quote('brd_a', REQUEST);
+    expect(first).not.toBeInstanceOf(Promise);
+    expect(rates.quote('brd_a', { ...REQUEST })).toBe(first);
+    expect(() => rates.quote('brd_a', { ...REQUEST, quantity: 0 })).toThrow(/quantity/);
+    const byAddress = { delivery_address: '12 rue Oberkampf 75011 Paris', unit_weight: '2kg' };
+    expect(rates.quote('brd_a', byAddress)).toMatchObject({ available: true });
+  });
+
+  it('answers out of zone without waiting for a grid', async () => {
+    const rates = rateService(
+      { gridFor: () => new Promise(() => {}) } as unknown as GridService,
+      () => new Date('2026-11-23T09:00:10Z'),
+    );
+    expect(await rates.quote('brd_a', { ...REQUEST, delivery_zip: '13001' })).toMatchObject({
+      available: false,
+      reason: 'out_of_zone',
+    });
+  });
 });

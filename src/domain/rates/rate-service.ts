@@ -1,7 +1,7 @@
 import { fieldProblem, validateFields } from '../../errors.ts';
 import { hasDestination, resolveDestination } from '../coverage/destination.ts';
 import type { GridIndex } from '../pricing/grid.ts';
-import type { GridService } from '../pricing/grid-service.ts';
+import type { ActiveGrid, GridService } from '../pricing/grid-service.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
 import type { Clock } from '../shared/clock.ts';
 import { quoteRates, type RatesQuote, unavailable } from './quote-rates.ts';
@@ -40,8 +40,44 @@ const UNKNOWN_POSTCODE: RatesQuote = deepFreeze(unavailable('unknown_postcode'))
  * are kept per grid. An imported grid is a new object, so its quotes start afresh; the old ones go
  * with it. Quotes are frozen, since callers share them.
  */
-const cachedQuotes = new WeakMap<GridIndex, { minute: number; quotes: Map<string, RatesQuote> }>();
+interface MinuteQuotes {
+  minute: number;
+  /** By the question as resolved (zone, unit, grams, quantity). */
+  quotes: Map<string, RatesQuote>;
+  /**
+   * By the question as asked (the request's fields, verbatim): a repeated question skips parsing and
+   * resolving its destination. Only answers are kept here; an invalid request is checked every time.
+   */
+  asked: Map<string, RatesQuote>;
+}
+const cachedQuotes = new WeakMap<GridIndex, MinuteQuotes>();
 const MAX_CACHED_QUOTES = 10_000;
+
+/** One field of the request in the `asked` key: its type and length are part of it, so no two requests share a key. */
+function keyPart(value: unknown): string {
+  if (typeof value === 'string') return `s${value.length}:${value}`;
+  if (typeof value === 'number') return `n${value};`;
+  return value === undefined ? 'u;' : `j${JSON.stringify(value)};`;
+}
+
+function askedKey(request: RateRequest): string {
+  return (
+    keyPart(request.delivery_zip) +
+    keyPart(request.delivery_address) +
+    keyPart(request.unit_type) +
+    keyPart(request.unit_weight) +
+    keyPart(request.quantity)
+  );
+}
+
+function minuteQuotes(index: GridIndex, minute: number): MinuteQuotes {
+  let cache = cachedQuotes.get(index);
+  if (cache?.minute !== minute) {
+    cache = { minute, quotes: new Map(), asked: new Map() };
+    cachedQuotes.set(index, cache);
+  }
+  return cache;
+}
 
 function deepFreeze(quote: RatesQuote): RatesQuote {
   for (const rate of quote.rates) Object.freeze(rate);
@@ -51,31 +87,49 @@ function deepFreeze(quote: RatesQuote): RatesQuote {
 
 /** `POST /rates`: which services, prices and dates the brand's grid offers for a destination. */
 export interface RateService {
-  quote(brandId: string, request: RateRequest): Promise<RatesQuote>;
+  quote(brandId: string, request: RateRequest): RatesQuote | Promise<RatesQuote>;
 }
 
 export function rateService(grids: GridService, clock: Clock): RateService {
   return {
-    async quote(brandId: string, request: RateRequest): Promise<RatesQuote> {
-      const input = validateFields(request, RATE_CHECKS);
-      // Out of zone or unknown postcode is an answer, not an error: no grid needed for it.
-      if (input.destination.kind === 'out_of_zone') return OUT_OF_ZONE;
-      if (input.destination.kind === 'unknown_postcode') return UNKNOWN_POSTCODE;
-      const { index } = await grids.gridFor(brandId);
-      const now = clock();
-      const minute = Math.floor(now.getTime() / 60_000);
-      let cache = cachedQuotes.get(index);
-      if (cache?.minute !== minute) {
-        cache = { minute, quotes: new Map() };
-        cachedQuotes.set(index, cache);
+    quote(brandId: string, request: RateRequest): RatesQuote | Promise<RatesQuote> {
+      const active = grids.gridFor(brandId);
+      // The common case, a grid in memory and a question asked this minute, answers without a promise.
+      if (!(active instanceof Promise)) {
+        const now = clock();
+        const cache = minuteQuotes(active.index, Math.floor(now.getTime() / 60_000));
+        const key = askedKey(request);
+        return cache.asked.get(key) ?? answer(active.index, cache, key, request, now);
       }
-      const key = `${input.destination.zone}|${input.unitType}|${input.weightGrams}|${input.quantity}`;
-      let quote = cache.quotes.get(key);
-      if (quote === undefined) {
-        quote = deepFreeze(quoteRates({ grid: index, ...input, now }));
-        if (cache.quotes.size < MAX_CACHED_QUOTES) cache.quotes.set(key, quote);
-      }
-      return quote;
+      return quoteOnceLoaded(active, request);
     },
   };
+
+  async function quoteOnceLoaded(loading: Promise<ActiveGrid>, request: RateRequest): Promise<RatesQuote> {
+    // Checked before waiting for the grid: an invalid request is a 400 whatever the grid, and a
+    // destination out of zone or unknown needs none.
+    const { destination } = validateFields(request, RATE_CHECKS);
+    if (destination.kind === 'out_of_zone') return OUT_OF_ZONE;
+    if (destination.kind === 'unknown_postcode') return UNKNOWN_POSTCODE;
+    const { index } = await loading;
+    const now = clock();
+    const cache = minuteQuotes(index, Math.floor(now.getTime() / 60_000));
+    return answer(index, cache, askedKey(request), request, now);
+  }
+
+  function answer(index: GridIndex, cache: MinuteQuotes, asked: string, request: RateRequest, now: Date) {
+    const input = validateFields(request, RATE_CHECKS);
+    let quote: RatesQuote;
+    // Out of zone or unknown postcode is an answer, not an error: the grid does not price it.
+    if (input.destination.kind === 'out_of_zone') quote = OUT_OF_ZONE;
+    else if (input.destination.kind === 'unknown_postcode') quote = UNKNOWN_POSTCODE;
+    else {
+      const key = `${input.destination.zone}|${input.unitType}|${input.weightGrams}|${input.quantity}`;
+      const known = cache.quotes.get(key);
+      quote = known ?? deepFreeze(quoteRates({ grid: index, ...input, now }));
+      if (known === undefined && cache.quotes.size < MAX_CACHED_QUOTES) cache.quotes.set(key, quote);
+    }
+    if (cache.asked.size < MAX_CACHED_QUOTES) cache.asked.set(asked, quote);
+    return quote;
+  }
 }
