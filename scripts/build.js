@@ -119,6 +119,15 @@ process.stdout.write(JSON.stringify(postcodeTable()));`;
   writeFileSync(path.join(coverage, 'postcodes-table.json'), res.stdout);
 }
 
+/** dist/service.js, the program every process runs, bundled (scripts/bundle-service.js). */
+function bundleService(out) {
+  const res = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-service.js'), out], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (res.status !== 0) throw new Error(`bundling dist/service.js failed (exit ${res.status ?? res.signal})`);
+}
+
 /**
  * Compiles into a directory of its own, then swaps it for dist/: a process starting meanwhile finds
  * the previous build whole, never half of one. Throws when tsc fails.
@@ -142,6 +151,7 @@ export function build() {
     copyAssets(SRC, out);
     copyRedoc(out);
     writePostcodeTable(out);
+    bundleService(out);
     writeFileSync(path.join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
     rmSync(DIST, { recursive: true, force: true });
     renameSync(out, DIST);

@@ -184,9 +184,16 @@ export async function startWorker(deps: Deps, options: WorkerOptions = {}): Prom
 
   // Caches the jobs' services read (who listens to which event) must follow other instances' changes.
   await Promise.all(deps.watchers.map((w) => w.startWatching()));
-  await launch();
-  await beat();
+  // Started before the runner: the first fan-outs of a backlog wake it as they commit; started
+  // after, it missed them and the first delivery waited for a later fan-out or its poll (~0.3 s).
   dispatcher.start();
+  try {
+    await launch();
+  } catch (err) {
+    await dispatcher.stop(0);
+    throw err;
+  }
+  await beat();
   return {
     get events() {
       return current!.runner.events;
