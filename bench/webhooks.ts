@@ -8,7 +8,8 @@
  *     the same receiver, as many at a time as the workers may have in flight;
  * then the isolation run: one endpoint answering in 500 ms, the others' throughput compared with
  * the first run. BENCH_WEBHOOK_SECONDS (default BENCH_SECONDS, 8), BENCH_WEBHOOK_ENDPOINTS (8),
- * BENCH_WEBHOOK_WORKERS (1) tune it; BENCH_WEBHOOK_PROFILE=<dir> profiles the workers (--cpu-prof).
+ * BENCH_WEBHOOK_WORKERS (1) tune it; BENCH_WEBHOOK_PROFILE=<dir> profiles the workers (--cpu-prof);
+ * BENCH_WORKER_LOG_LEVEL=debug prints the worker's log up to its first deliveries.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -192,9 +193,12 @@ export async function benchWebhookDelivery(
       (Math.max(...arrivals.map((p) => p.last)) - Math.min(...arrivals.map((p) => p.first))) / 1000;
     const drainRate = backlog / drainSeconds;
     // From the workers' spawn (issue 36, item 24): what a backlog waits for when a worker is started.
-    // Where the start-up went, as the worker logs it ("worker started", phases in ms since its spawn).
+    // BENCH_WORKER_LOG_LEVEL=debug: the worker's log up to its first deliveries, to see where they waited.
     if (process.env.BENCH_WORKER_LOG_LEVEL)
-      console.error(`worker spawned at ${drainStarted}; first arrival at ${Math.min(...Object.values(drained.paths).map((p) => p.first))}\n${workers[0]?.output().slice(0, 20000)}`);
+      console.error(
+        `worker spawned at ${drainStarted}; first arrival at ${Math.min(...Object.values(drained.paths).map((p) => p.first))}\n${workers[0]?.output().slice(0, 20000)}`,
+      );
+    // Where the start-up went, as the worker logs it ("worker started", phases in ms since its spawn).
     const startPhases = /"phases":(\{[^}]*\})/.exec(workers[0]?.output() ?? '')?.[1] ?? 'not logged';
     const firstAfterSpawn = (Math.min(...arrivals.map((p) => p.first)) - drainStarted) / 1000;
     const drainFromSpawn = backlog / ((Math.max(...arrivals.map((p) => p.last)) - drainStarted) / 1000);
