@@ -90,7 +90,11 @@ describe.skipIf(!hasChromium || !POPPLER)('courier app front end (Chromium, fake
     const courier = await newCourier(t.deps);
     await signInCourier(page, origin, courier);
     // The worker is installed (shell and files cached) and controls the page once it has claimed it.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // A function, not a string: the page's CSP (no 'unsafe-eval') refuses a string once polling starts.
+    type InPage = { navigator: { serviceWorker: { controller: unknown } } };
+    await page.waitForFunction(
+      () => (globalThis as unknown as InPage).navigator.serviceWorker.controller !== null,
+    );
     await context.setOffline(true);
     await page.reload();
     await expect.poll(() => page.locator('#courier-config').count()).toBe(1);
