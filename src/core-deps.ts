@@ -9,7 +9,7 @@ import type { OperatorAudit } from './domain/operators/acting.ts';
 import { type OperatorService, operatorService } from './domain/operators/operator-service.ts';
 import { type OpsTokenService, opsTokenService } from './domain/operators/ops-token-service.ts';
 import { type GridService, gridService } from './domain/pricing/grid-service.ts';
-import type { Clock } from './domain/shared/clock.ts';
+import { type Clock, millisOf, systemClock } from './domain/shared/clock.ts';
 import type { DestinationGuard } from './domain/webhooks/outbound.ts';
 import { type WebhookListeners, webhookListeners } from './domain/webhooks/webhook-listeners.ts';
 import { type WebhookRequests, webhookRequests } from './domain/webhooks/webhook-requests.ts';
@@ -49,14 +49,14 @@ export interface CoreWiring extends CoreDeps {
   operatorAudit: OperatorAudit;
 }
 
-export function createCoreDeps(config: Config, pool: Pool, clock: Clock = () => new Date()): CoreWiring {
+export function createCoreDeps(config: Config, pool: Pool, clock: Clock = systemClock): CoreWiring {
   const stores = storesOn(pool);
   const transact = transactOn(pool);
   const destinations = destinationGuard({ allowInsecure: config.webhooksAllowInsecure });
   const brands = brandService({ brands: stores.brands, transact });
   const authenticator = apiKeyAuthenticator(stores.apiKeys, {
     ttlMs: config.authCacheTtlMs,
-    now: () => clock().getTime(),
+    now: millisOf(clock),
   });
   const apiKeys = apiKeyService(stores.apiKeys, transact, brands, (keyId) => authenticator.forget(keyId));
   const grids = gridService(stores.priceGrids, brands, transact);

@@ -103,6 +103,7 @@ import { createInProcessOptimiser } from './domain/routing/in-process-optimiser.
 import type { RoutingObserver } from './domain/routing/ports.ts';
 import type { DoorAttempt, ScanObserver } from './domain/scans/ports.ts';
 import { type ScanService, scanService } from './domain/scans/scan-service.ts';
+import { type Clock, systemClock } from './domain/shared/clock.ts';
 import { testOutbox } from './domain/test-mode/magic-values.ts';
 import { type SimulationService, simulationService } from './domain/test-mode/simulation.ts';
 import { type TestData, testDataService } from './domain/test-mode/test-data.ts';
@@ -148,7 +149,7 @@ const INVITATION_POLICY: BucketPolicy = { burst: 20, perSecond: 20 / 86_400 };
 /** Invitations of one address by one brand: 3 at once, then 3 an hour. */
 const INVITED_ADDRESS_POLICY: BucketPolicy = { burst: 3, perSecond: 3 / 3600 };
 
-export type Clock = () => Date;
+export type { Clock };
 
 /** Upkeep of the job queue that the worker's periodic jobs run. */
 interface JobQueueUpkeep {
@@ -281,7 +282,7 @@ export interface Deps extends CoreDeps, WiredConnectors {
 export function createDeps(
   config: Config,
   pool: Pool,
-  clock: Clock = () => new Date(),
+  clock: Clock = systemClock,
   options: {
     mailer?: Mailer;
     log?: (message: string) => void;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { ACCOUNT_PATH } from '../../http/account/session-cookies.ts';
+import { routeConfig } from '../../http/shared/route-config.ts';
 import { CONNECTION_ID_PATTERN } from '../connection.ts';
 import type { ReceiverContext } from '../connector.ts';
 import type { WooCommerceConnector } from './woocommerce-connector.ts';
@@ -30,7 +31,7 @@ export function wooCommerceRoutes(woo: WooCommerceConnector, deps: ReceiverConte
       { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT },
       (request, body, done) => {
         const text = typeof body === 'string' ? body : body.toString('utf8');
-        if (request.routeOptions.config.rawBody) request.rawBody = Buffer.from(text, 'utf8');
+        if (routeConfig(request).rawBody) request.rawBody = Buffer.from(text, 'utf8');
         done(null, text);
       },
     );

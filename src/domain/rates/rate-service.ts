@@ -3,7 +3,7 @@ import { hasDestination, resolveDestination } from '../coverage/destination.ts';
 import type { GridIndex } from '../pricing/grid.ts';
 import type { ActiveGrid, GridService } from '../pricing/grid-service.ts';
 import { DEFAULT_UNIT_TYPE, parseQuantity, parseUnitType, parseWeightGrams } from '../pricing/units.ts';
-import type { Clock } from '../shared/clock.ts';
+import { type Clock, millisOf } from '../shared/clock.ts';
 import { quoteRates, type RatesQuote, unavailable } from './quote-rates.ts';
 
 export interface RateRequest {
@@ -29,6 +29,9 @@ const RATE_CHECKS = {
   weightGrams: (request: RateRequest) => parseWeightGrams(request.unit_weight ?? DEFAULT_UNIT_WEIGHT),
   quantity: (request: RateRequest) => parseQuantity(request.quantity ?? 1),
 };
+
+/** A request's fields once checked. */
+type RateInput = { [K in keyof typeof RATE_CHECKS]: ReturnType<(typeof RATE_CHECKS)[K]> };
 
 // Shared by every caller, hence frozen: out of zone and unknown postcodes need no grid.
 const OUT_OF_ZONE: RatesQuote = deepFreeze(unavailable('out_of_zone'));
@@ -91,13 +94,14 @@ export interface RateService {
 }
 
 export function rateService(grids: GridService, clock: Clock): RateService {
+  const millis = millisOf(clock);
   return {
     quote(brandId: string, request: RateRequest): RatesQuote | Promise<RatesQuote> {
       const active = grids.gridFor(brandId);
       // The common case, a grid in memory and a question asked this minute, answers without a promise.
       if (!(active instanceof Promise)) {
-        const now = clock();
-        const cache = minuteQuotes(active.index, Math.floor(now.getTime() / 60_000));
+        const now = millis();
+        const cache = minuteQuotes(active.index, Math.floor(now / 60_000));
         const key = askedKey(request);
         return cache.asked.get(key) ?? answer(active.index, cache, key, request, now);
       }
@@ -108,17 +112,24 @@ export function rateService(grids: GridService, clock: Clock): RateService {
   async function quoteOnceLoaded(loading: Promise<ActiveGrid>, request: RateRequest): Promise<RatesQuote> {
     // Checked before waiting for the grid: an invalid request is a 400 whatever the grid, and a
     // destination out of zone or unknown needs none.
-    const { destination } = validateFields(request, RATE_CHECKS);
-    if (destination.kind === 'out_of_zone') return OUT_OF_ZONE;
-    if (destination.kind === 'unknown_postcode') return UNKNOWN_POSTCODE;
+    const input = validateFields(request, RATE_CHECKS);
+    if (input.destination.kind === 'out_of_zone') return OUT_OF_ZONE;
+    if (input.destination.kind === 'unknown_postcode') return UNKNOWN_POSTCODE;
     const { index } = await loading;
-    const now = clock();
-    const cache = minuteQuotes(index, Math.floor(now.getTime() / 60_000));
-    return answer(index, cache, askedKey(request), request, now);
+    const now = millis();
+    const cache = minuteQuotes(index, Math.floor(now / 60_000));
+    return answer(index, cache, askedKey(request), input, now);
   }
 
-  function answer(index: GridIndex, cache: MinuteQuotes, asked: string, request: RateRequest, now: Date) {
-    const input = validateFields(request, RATE_CHECKS);
+  /** `checked`: the request, or its fields once validated (then not validated again). */
+  function answer(
+    index: GridIndex,
+    cache: MinuteQuotes,
+    asked: string,
+    checked: RateRequest | RateInput,
+    now: number,
+  ) {
+    const input = 'destination' in checked ? checked : validateFields(checked, RATE_CHECKS);
     let quote: RatesQuote;
     // Out of zone or unknown postcode is an answer, not an error: the grid does not price it.
     if (input.destination.kind === 'out_of_zone') quote = OUT_OF_ZONE;
@@ -126,7 +137,7 @@ export function rateService(grids: GridService, clock: Clock): RateService {
     else {
       const key = `${input.destination.zone}|${input.unitType}|${input.weightGrams}|${input.quantity}`;
       const known = cache.quotes.get(key);
-      quote = known ?? deepFreeze(quoteRates({ grid: index, ...input, now }));
+      quote = known ?? deepFreeze(quoteRates({ grid: index, ...input, now: new Date(now) }));
       if (known === undefined && cache.quotes.size < MAX_CACHED_QUOTES) cache.quotes.set(key, quote);
     }
     if (cache.asked.size < MAX_CACHED_QUOTES) cache.asked.set(asked, quote);

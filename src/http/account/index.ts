@@ -29,6 +29,7 @@ import type { WebhookSubscriptions } from '../../domain/webhooks/webhook-subscri
 import { isAppError } from '../../errors.ts';
 import { isLocale, type Locale, negotiateLocale } from '../../i18n/locales.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
+import { routeConfig } from '../shared/route-config.ts';
 import { authRoutes } from './auth-routes.ts';
 import { companyRoutes } from './company-routes.ts';
 import { emissionRoutes } from './emission-routes.ts';
@@ -135,7 +136,7 @@ export function accountArea(deps: AccountAreaContext) {
       const token = await signer.unsign(request.cookies[SESSION_COOKIE]);
       const session = token ? await deps.accounts.resume(token) : null;
       if (session) request.principal = { kind: 'user', session };
-      else if (request.routeOptions.config.auth === 'session') {
+      else if (routeConfig(request).auth === 'session') {
         if (token || request.cookies[SESSION_COOKIE])
           reply.clearCookie(SESSION_COOKIE, { path: ACCOUNT_PATH });
         return reply.redirect(`${ACCOUNT_PATH}/sign-in`, 303);

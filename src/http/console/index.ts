@@ -12,6 +12,7 @@ import { text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import type { ConsoleRequirement } from '../shared/plugins/auth.ts';
 import { UNUSABLE_TEXT_MESSAGE } from '../shared/plugins/text-inputs.ts';
+import { routeConfig } from '../shared/route-config.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { authRoutes } from './auth-routes.ts';
 import { boardWatcher } from './board-watcher.ts';
@@ -58,7 +59,7 @@ const STATIC: Record<string, { type: string; body: Buffer }> = {
 class ConsoleCsrfError extends Error {}
 
 const requirementOf = (request: FastifyRequest): ConsoleRequirement | null => {
-  const auth = request.routeOptions.config.auth;
+  const auth = routeConfig(request).auth;
   return typeof auth === 'object' && 'console' in auth ? auth.console : null;
 };
 

@@ -17,6 +17,7 @@ import { clientIp, text } from '../account/form.ts';
 import { cookieSigner, safeEqual } from '../account/session-cookies.ts';
 import { errorHandler, sendError } from '../shared/errors.ts';
 import { courierOf } from '../shared/principal.ts';
+import { routeConfig } from '../shared/route-config.ts';
 import { courierStylesheet } from './app-shell.ts';
 import { courierDeliveryRoutes } from './deliveries.ts';
 import { type CourierPage, messagePage, passwordPage, signInPage } from './pages.ts';
@@ -82,13 +83,13 @@ export function courierArea(deps: CourierAreaContext) {
         const { id, name, locale } = session.courier;
         request.principal = { kind: 'courier', courier: { id, name, locale } };
         // A session opened with a one-time password chooses the courier's own, and does nothing else.
-        if (!session.record.passwordChangeOnly || request.routeOptions.config.auth !== 'courier') return;
+        if (!session.record.passwordChangeOnly || routeConfig(request).auth !== 'courier') return;
         if (PASSWORD_CHANGE_ROUTES.has(request.routeOptions.url ?? '')) return;
         if (isApiCall(request))
           throw new AppError('unauthorized', `Choose your own password first (${COURIER_PATH}/password).`);
         return reply.redirect(`${COURIER_PATH}/password`, 303);
       }
-      if (request.routeOptions.config.auth !== 'courier') return;
+      if (routeConfig(request).auth !== 'courier') return;
       if (request.cookies[COURIER_SESSION_COOKIE])
         reply.clearCookie(COURIER_SESSION_COOKIE, { path: COURIER_PATH });
       if (isApiCall(request)) throw new AppError('unauthorized', 'Sign in as a courier first.');

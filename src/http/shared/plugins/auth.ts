@@ -8,6 +8,7 @@ import { type FailedAttemptLimit, isTooManyAttempts, type TooManyAttempts } from
 import { OPS_UNAUTHORIZED_MESSAGE, type OperatorAccess } from '../operator-access.ts';
 import { type OperatorRequirement, operatorRefusal } from '../operator-requirements.ts';
 import { type ApiKeyPrincipal, principalOf } from '../principal.ts';
+import { routeConfig } from '../route-config.ts';
 
 export { principalOf };
 
@@ -124,7 +125,7 @@ export function registerAuth(
   // Both hooks are callback-style and finish synchronously in the common case (a key this instance
   // knows, no brand feature to read): a promise per hook and request is measurable on hot routes.
   app.addHook('onRequest', (request, reply, done) => {
-    const auth = request.routeOptions.config.auth;
+    const auth = routeConfig(request).auth;
     if (auth === undefined || auth === 'none' || auth === 'session' || auth === 'courier') return done();
     // The console resolves its own cookie (src/http/console).
     if (typeof auth === 'object' && 'console' in auth) return done();
@@ -179,7 +180,7 @@ export function registerAuth(
   // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
   // still counts against its rate limit (and gets the RateLimit headers), yet before the body is read.
   app.addHook('preParsing', (request, _reply, payload, done) => {
-    const auth = request.routeOptions.config.auth;
+    const auth = routeConfig(request).auth;
     // A 'session' route registered outside the account area (whose hook sets the user) stays shut.
     if (auth === 'session') {
       if (request.principal?.kind !== 'user') return done(new AppError('unauthorized', 'Sign in first.'));
@@ -208,8 +209,7 @@ export function registerAuth(
     // Unreachable after the onRequest hook above, which refuses without a valid key; fail closed anyway.
     if (principal?.kind !== 'apiKey')
       return done(new AppError('unauthorized', 'A valid API key is required.'));
-    if (request.routeOptions.config.brandFeature !== 'webhooks')
-      return done(scopeError(principal, auth), payload);
+    if (routeConfig(request).brandFeature !== 'webhooks') return done(scopeError(principal, auth), payload);
     features
       .webhooksAllowed(principal.brand.id)
       .then(

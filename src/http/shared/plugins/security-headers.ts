@@ -40,10 +40,11 @@ const UNSUBSCRIBE_HEADERS = {
 };
 const UNSUBSCRIBE_PATH = /^\/unsubscribe(\/|\?|$)/;
 
+// The paths' first letters spare the patterns on every other request (the API's, the hot ones).
 const headersFor = (url: string) =>
-  TRACKING_PATH.test(url)
+  url.startsWith('/t') && TRACKING_PATH.test(url)
     ? TRACKING_HEADERS
-    : UNSUBSCRIBE_PATH.test(url)
+    : url.startsWith('/u') && UNSUBSCRIBE_PATH.test(url)
       ? UNSUBSCRIBE_HEADERS
       : url.includes('/docs')
         ? DOCS_HEADERS

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppError, invalidField } from '../../../errors.ts';
+import { routeConfig } from '../route-config.ts';
 
 /**
  * C0 control characters but tab, line feed and carriage return (which a form's text area sends),
@@ -93,18 +94,19 @@ export function refuseUnusableText(app: FastifyInstance): void {
   // Callback-style and cheap when there is nothing to look at: it runs on every request.
   app.addHook('preValidation', (request, _reply, done) => {
     const mayCarry = MAY_CARRY_ONE.test(request.url);
+    const form = isForm(request.headers['content-type']);
+    // The common case (a URL without percent-encoding, a JSON or empty body): nothing to look at.
+    if (!mayCarry && !form) return done();
     const param = mayCarry ? fieldMatching(request.params, '', UNUSABLE) : null;
     if (param !== null) return done(invalidField(param || 'path', UNUSABLE_TEXT_MESSAGE));
-    if (request.routeOptions.config?.unusableText === 'mark') {
+    if (routeConfig(request)?.unusableText === 'mark') {
       const query = mayCarry ? namesMatching(request.query, UNUSABLE) : new Set<string>();
-      const body = isForm(request.headers['content-type'])
-        ? namesMatching(request.body, UNUSABLE)
-        : new Set<string>();
+      const body = form ? namesMatching(request.body, UNUSABLE) : new Set<string>();
       if (query.size > 0 || body.size > 0) request.unusableInputs = { query, body };
       return done();
     }
     let field = mayCarry ? fieldMatching(request.query, '', UNUSABLE) : null;
-    if (field === null && isForm(request.headers['content-type'])) {
+    if (field === null && form) {
       field = fieldMatching(request.body, '', UNUSABLE);
     }
     done(field === null ? undefined : invalidField(field || 'body', UNUSABLE_TEXT_MESSAGE));
