@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, preParsingHookHandler } from 'fastify';
 import type { ApiKeyAuthenticator, KeyIdentity } from '../../../domain/api-keys/authenticator.ts';
 import type { Scope } from '../../../domain/api-keys/keys.ts';
 import type { OpsScope } from '../../../domain/operators/scopes.ts';
@@ -109,6 +109,11 @@ export function registerAuth(
       route.config = { ...route.config, auth: 'none' };
     }
     const auth = route.config.auth!;
+    if (auth !== 'none' && auth !== 'any') {
+      // Fastify makes a GET's HEAD route from the GET's options, hook included: added once.
+      const hooks = [route.preParsing ?? []].flat();
+      if (!hooks.includes(checkAccess)) route.preParsing = [...hooks, checkAccess];
+    }
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
       catalog.push(
@@ -179,7 +184,9 @@ export function registerAuth(
 
   // The scope is checked once every onRequest hook has run, so a valid key refused for its scope
   // still counts against its rate limit (and gets the RateLimit headers), yet before the body is read.
-  app.addHook('preParsing', (request, _reply, payload, done) => {
+  // A hook of the routes that have something to check (see the onRoute hook above): a route open
+  // to anyone or to any key (`'none'`, `'any'`: the quotes, the hot route) goes without the phase.
+  const checkAccess: preParsingHookHandler = (request, _reply, payload, done) => {
     const auth = routeConfig(request).auth;
     // A 'session' route registered outside the account area (whose hook sets the user) stays shut.
     if (auth === 'session') {
@@ -219,7 +226,7 @@ export function registerAuth(
             : done(new AppError('webhooks_not_enabled', WEBHOOKS_NOT_ENABLED_MESSAGE)),
         done,
       );
-  });
+  };
 }
 
 function withRetryAfter(reply: FastifyReply, err: TooManyAttempts): AppError {
