@@ -103,7 +103,10 @@ export function rateService(grids: GridService, clock: Clock): RateService {
         const now = millis();
         const cache = minuteQuotes(active.index, Math.floor(now / 60_000));
         const key = askedKey(request);
-        return cache.asked.get(key) ?? answer(active.index, cache, key, request, now);
+        // Validated only when the question is new this minute: a remembered answer was valid.
+        return (
+          cache.asked.get(key) ?? answer(active.index, cache, key, validateFields(request, RATE_CHECKS), now)
+        );
       }
       return quoteOnceLoaded(active, request);
     },
@@ -121,15 +124,7 @@ export function rateService(grids: GridService, clock: Clock): RateService {
     return answer(index, cache, askedKey(request), input, now);
   }
 
-  /** `checked`: the request, or its fields once validated (then not validated again). */
-  function answer(
-    index: GridIndex,
-    cache: MinuteQuotes,
-    asked: string,
-    checked: RateRequest | RateInput,
-    now: number,
-  ) {
-    const input = 'destination' in checked ? checked : validateFields(checked, RATE_CHECKS);
+  function answer(index: GridIndex, cache: MinuteQuotes, asked: string, input: RateInput, now: number) {
     let quote: RatesQuote;
     // Out of zone or unknown postcode is an answer, not an error: the grid does not price it.
     if (input.destination.kind === 'out_of_zone') quote = OUT_OF_ZONE;

@@ -9,7 +9,10 @@ declare module 'fastify' {
   }
 }
 
-/** Declared at the root, so every request starts with the same shape (a field added later would change it). */
+/**
+ * Declared at the root, so every request starts with the same shape (a field added later would
+ * change it).
+ */
 export function registerRouteConfig(app: FastifyInstance): void {
   app.decorateRequest('routeConfigRead', null);
 }
@@ -19,7 +22,8 @@ export function registerRouteConfig(app: FastifyInstance): void {
  * new twelve-field object and asks the router about versions on every read; the hooks every request
  * passes (authentication, scope, body parser, text check) read the config several times, so the
  * first read is kept on the request. (A handler's `reply.callNotFound()` moves the request to the
- * 404 handler, whose config this no longer follows: none of the hooks reading it runs after a handler.)
+ * 404 handler, whose config this no longer follows: none of the hooks reading it runs after a
+ * handler.)
  */
 export function routeConfig(request: FastifyRequest): RouteConfig {
   let config = request.routeConfigRead;
