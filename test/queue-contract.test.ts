@@ -74,7 +74,11 @@ describe('the job queue (graphile-worker)', () => {
   it("enqueues a statement's jobs: rolled back, none; no row, none; committed, one per row, with a queue or not", async () => {
     const task = uniqueTask();
     const queue = jobQueueOn(t.pool);
-    const enqueue = (client: Parameters<typeof jobQueueOn>[0], refs: string[], queued: boolean) => {
+    // Other test files share the database and enqueue jobs of their own: the notifications that count
+    // are the ones sent by the connections this test committed on.
+    const ours = new Set<number>();
+    const enqueue = async (client: Parameters<typeof jobQueueOn>[0], refs: string[], queued: boolean) => {
+      ours.add((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
       const jobs = enqueueJobsSql(
         'jobs',
         {
@@ -91,8 +95,8 @@ describe('the job queue (graphile-worker)', () => {
       );
     };
     const listener = await t.pool.connect();
-    const heard: string[] = [];
-    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    const heard: { pid: number; payload: string }[] = [];
+    listener.on('notification', (m) => heard.push({ pid: m.processId, payload: m.payload ?? '' }));
     await listener.query('LISTEN "jobs:insert"');
     try {
       await expect(
@@ -129,7 +133,14 @@ describe('the job queue (graphile-worker)', () => {
       ]);
       // Due now, as add_jobs makes them; and the workers are told, as add_jobs tells them.
       expect(jobs.every((j) => Math.abs(j.runAt.getTime() - Date.now()) < 60_000)).toBe(true);
-      await vi.waitFor(() => expect(heard.map((p) => JSON.parse(p).count).sort()).toEqual([1, 2, 2]));
+      await vi.waitFor(() =>
+        expect(
+          heard
+            .filter((n) => ours.has(n.pid))
+            .map((n) => JSON.parse(n.payload).count)
+            .sort(),
+        ).toEqual([1, 2, 2]),
+      );
     } finally {
       await listener.query('UNLISTEN "jobs:insert"');
       listener.release();

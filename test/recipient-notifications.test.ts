@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SmsError } from '../src/domain/recipients/ports.ts';
 import { Browser, createUser, PASSWORD } from './support/account-browser.ts';
-import { createBrandWithKey, type TestBrand, testDatabaseUrl } from './support/app.ts';
+import { createBrandWithKey, type TestBrand } from './support/app.ts';
 import { testOperator } from './support/audit.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
@@ -360,7 +360,9 @@ describe('recipient e-mails', () => {
     const ref = await orderFor(brand, to);
     const [event] = await eventsOf(s.deps, brand.brandId);
     // The same job where the SMTP server does not answer: it throws (the queue retries), the row waits.
-    const down = await recipientsStage({ config: { smtpUrl: 'smtp://127.0.0.1:9' } });
+    const down = await recipientsStage({
+      config: { databaseUrl: s.databaseUrl, smtpUrl: 'smtp://127.0.0.1:9' },
+    });
     try {
       await expect(runNotifyJob(down.deps, event!.id)).rejects.toThrow();
     } finally {
@@ -382,7 +384,9 @@ describe('recipient e-mails', () => {
     const last = uniqueRecipient();
     const lastRef = await orderFor(brand, last);
     const lastEvent = (await eventsOf(s.deps, brand.brandId)).at(-1)!;
-    const dead = await recipientsStage({ config: { smtpUrl: 'smtp://127.0.0.1:9' } });
+    const dead = await recipientsStage({
+      config: { databaseUrl: s.databaseUrl, smtpUrl: 'smtp://127.0.0.1:9' },
+    });
     try {
       await runNotifyJob(dead.deps, lastEvent.id, { attempts: 25, max_attempts: 25 });
     } finally {
@@ -517,7 +521,7 @@ describe('SMTP refusals (RFC 5321 §4.2.1: 5yz permanent, 4yz transient)', () =>
     expect(section).not.toContain(to);
 
     const cli = await runDlv(['recipients', 'notifications', ref, '--json'], {
-      DATABASE_URL: testDatabaseUrl(),
+      DATABASE_URL: s.databaseUrl,
       LOG_LEVEL: 'silent',
     });
     expect(cli.code, cli.stderr).toBe(0);

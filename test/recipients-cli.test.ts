@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBrandWithKey, testDatabaseUrl } from './support/app.ts';
+import { createBrandWithKey } from './support/app.ts';
 import { createOrder, VALID_ORDER } from './support/orders.ts';
 import {
   optOutSource,
@@ -15,7 +15,7 @@ let s: RecipientsStage;
 let env: Record<string, string>;
 beforeAll(async () => {
   s = await recipientsStage();
-  env = { DATABASE_URL: testDatabaseUrl(), LOG_LEVEL: 'silent' };
+  env = { DATABASE_URL: s.databaseUrl, LOG_LEVEL: 'silent' };
 });
 afterAll(() => s.close());
 

@@ -19,6 +19,7 @@ import { NOTIFY_RECIPIENT_SPEC } from '../../src/jobs/job-names.ts';
 import { testConfig } from './app.ts';
 import { testOperator } from './audit.ts';
 import { queuedJobs, runQueuedJobs } from './queued-jobs.ts';
+import { createScratchDatabase } from './scratch-database.ts';
 import { startSmtpReceiver } from './smtp-receiver.ts';
 
 export const BASE = 'https://dlv.example.com';
@@ -54,20 +55,28 @@ export type RecipientsStage = Awaited<ReturnType<typeof recipientsStage>>;
 /**
  * The app with a real SMTP receiver of its own on loopback, an in-test SMS sender and a clock the
  * test moves; the links on https://dlv.example.com.
+ *
+ * On a scratch database of its own unless `config.databaseUrl` names one (a second stage on the
+ * first one's data): test files that run a real worker on the shared database would otherwise
+ * claim this stage's notification jobs and send them through their own SMTP receiver, and the
+ * jobs the test runs by hand would be gone.
  */
 export async function recipientsStage(options: { config?: Partial<Config>; start?: string } = {}) {
+  const scratch = options.config?.databaseUrl === undefined ? await createScratchDatabase() : null;
   const smtp = await startSmtpReceiver();
   const sms = recordingSmsSender();
   let now = new Date(options.start ?? '2026-11-24T09:00:00Z');
   const clock: Clock = () => now;
   const config = testConfig({
+    ...(scratch && { databaseUrl: scratch.url }),
     smtpUrl: smtp.url,
     publicBaseUrl: BASE,
     opsToken: 'ops-secret-token-0123456789abcdef',
     smsFrom: '+33757000000',
     ...options.config,
   });
-  const pool = createPool(config.databaseUrl!, 5);
+  const databaseUrl = config.databaseUrl!;
+  const pool = createPool(databaseUrl, 5);
   const deps = createDeps(config, pool, clock, { smsSender: sms.sender });
   const app: FastifyInstance = await buildApp(deps);
   await app.ready();
@@ -77,6 +86,7 @@ export async function recipientsStage(options: { config?: Partial<Config>; start
     pool,
     smtp,
     sms,
+    databaseUrl,
     setNow(iso: string) {
       now = new Date(iso);
     },
@@ -84,6 +94,7 @@ export async function recipientsStage(options: { config?: Partial<Config>; start
       await app.close();
       await pool.end();
       await smtp.close();
+      await scratch?.drop();
     },
   };
 }
