@@ -102,7 +102,10 @@ export async function benchWebhookDelivery(
           LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'info',
           MIGRATE_ON_START: '0',
         },
-        ['--max-semi-space-size=4', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+        [
+          ...(process.env.BENCH_WORKER_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean),
+          ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+        ],
         { compiled: true, args: ['worker'], ready: /"msg":"worker started"/ },
       ),
     );

@@ -78,7 +78,7 @@ describe('the job queue (graphile-worker)', () => {
     // are the ones sent by the connections this test committed on.
     const ours = new Set<number>();
     const enqueue = async (client: Parameters<typeof jobQueueOn>[0], refs: string[], queued: boolean) => {
-      ours.add((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+      ours.add((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
       const jobs = enqueueJobsSql(
         'jobs',
         {
