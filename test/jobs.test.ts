@@ -4,14 +4,16 @@ import { CLEANUP_IDEMPOTENCY_KEYS } from '../src/jobs/cleanup-idempotency-keys.t
 import { JOBS } from '../src/jobs/index.ts';
 import { JOB_SPECS } from '../src/jobs/job-names.ts';
 import { startWorker } from '../src/worker.ts';
-import { buildTestApp, createBrandWithKey, type TestApp } from './support/app.ts';
+import { createBrandWithKey } from './support/app.ts';
 import { holdAsDeadWorker } from './support/queued-jobs.ts';
-import { buildScratchTestApp } from './support/scratch-database.ts';
+import { buildScratchTestApp, type ScratchTestApp } from './support/scratch-database.ts';
 import { eventually } from './support/webhook-receiver.ts';
 
-let t: TestApp;
+// A database of its own: a worker on the shared one would run other test files' jobs (their
+// recipients' messages, their reset mails), which those files run by hand and would not find.
+let t: ScratchTestApp;
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildScratchTestApp();
 });
 afterAll(() => t.close());
 
@@ -36,8 +38,7 @@ describe('job runner', () => {
             brand.brandId,
           ])
         ).rows.map((r) => r.key);
-        // The test database's queue is shared with the other test files: on a busy machine the job
-        // may wait behind theirs, so the deadline is generous (the loop ends as soon as it has run).
+        // A generous deadline for a busy machine (the loop ends as soon as the job has run).
       } while (keys.length > 1 && Date.now() - started < 50_000);
       expect(keys).toEqual(['new']);
     } finally {

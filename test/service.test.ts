@@ -177,12 +177,16 @@ describe('a port already in use', () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const taken = String((holder.address() as AddressInfo).port);
+    // The worker's runner starts before its probes listen: on the shared database it could take
+    // another test file's jobs in that moment and die holding them.
+    const own = await createScratchDatabase();
+    cleanups.push(() => own.drop());
     try {
       const cases: { mode: string; env: Record<string, string>; says: string }[] = [
         { mode: 'api', env: { PORT: taken }, says: `port ${taken} (PORT) is already in use on 127.0.0.1` },
         {
           mode: 'worker',
-          env: { PORT: taken, ...WORKER_ENV },
+          env: { PORT: taken, ...WORKER_ENV, DATABASE_URL: own.url },
           says: `port ${taken} (PORT) is already in use on 127.0.0.1`,
         },
         {
