@@ -15,7 +15,7 @@ async function packagesLoadedBy(args: string[], env: Record<string, string> = {}
 function loadedBy(
   args: string[],
   env: Record<string, string> = {},
-): Promise<{ packages: string[]; modules: string[] }> {
+): Promise<{ packages: string[]; modules: string[]; node: { fetch: boolean; navigator: boolean } }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PROBE, ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
@@ -30,11 +30,13 @@ function loadedBy(
       const line = (prefix: string) => stderr.split('\n').find((l) => l.startsWith(prefix));
       const packages = line('LOADED ');
       const modules = line('MODULES ');
-      if (!packages || !modules) reject(new Error(`no LOADED or MODULES line: ${stderr}`));
+      const node = line('NODE ');
+      if (!packages || !modules || !node) reject(new Error(`no LOADED, MODULES or NODE line: ${stderr}`));
       else
         resolve({
           packages: JSON.parse(packages.slice('LOADED '.length)),
           modules: JSON.parse(modules.slice('MODULES '.length)),
+          node: JSON.parse(node.slice('NODE '.length)),
         });
     });
   });
@@ -94,6 +96,9 @@ describe('dlv help and completion (issue #24)', () => {
     // A core command (brands, keys, grids, webhooks): the core services, not the whole bag.
     const core = await loadedBy(['brands', 'list', '--json'], env);
     expect(core.packages).toContain('pg');
+    // Nor Node's fetch implementation, which pg's Cloudflare check loads on Node 20 (src/db/pg.ts),
+    // and no global navigator left from that check's answer.
+    expect(core.node).toEqual({ fetch: false, navigator: false });
     expect(core.packages.filter((p) => heavy(p) || p.startsWith('@fastify/'))).toEqual([]);
     expect(core.modules).toContain('core-deps.js');
     expect(core.modules).not.toContain('deps.js');

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import pg from './pg.ts';
 import { isConnectionError } from './pool.ts';
 
 export interface CoalescedStatements<I, O> {

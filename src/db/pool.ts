@@ -1,9 +1,10 @@
-import pg from 'pg';
+import type * as Pg from 'pg';
+import pg from './pg.ts';
 
-export type Pool = pg.Pool;
-export type PoolClient = pg.PoolClient;
+export type Pool = Pg.Pool;
+export type PoolClient = Pg.PoolClient;
 /** Anything a repository can run a query on: the pool, or a client inside a transaction. */
-export type Queryable = pg.Pool | pg.PoolClient;
+export type Queryable = Pg.Pool | Pg.PoolClient;
 
 // timestamptz arrives as Date (pg's default); int8 (counts) as number, since ours stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import pg from './pg.ts';
 
 /**
  * A new, empty database on the server of `serverUrl`, for a test run or a benchmark, and the way to

@@ -36,4 +36,12 @@ const own = new Set(
 );
 process.stderr.write(`\nLOADED ${JSON.stringify([...packages].sort())}\n`);
 process.stderr.write(`MODULES ${JSON.stringify([...own].sort())}\n`);
+// Node's own fetch implementation (its bundled undici: ~40 ms to load), and whether a global
+// `navigator` was left behind (src/db/pg.ts lends one to pg while it loads).
+process.stderr.write(
+  `NODE ${JSON.stringify({
+    fetch: process.moduleLoadList.includes('NativeModule internal/deps/undici/undici'),
+    navigator: 'navigator' in globalThis,
+  })}\n`,
+);
 process.exit(code);
