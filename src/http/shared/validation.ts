@@ -1,6 +1,6 @@
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
 
 // ajv and ajv-formats are CommonJS; under ESM their constructor sits on `default`.
 const Ajv = (AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule;
@@ -27,20 +27,6 @@ function makeAjv(coerceTypes: boolean) {
 // parameters are text by nature, so they are coerced ("50" → 50) before their schema applies.
 const strict = makeAjv(false);
 const coercing = makeAjv(true);
-
-/**
- * Marks the body schema of an operation that needs no body (schemas/shared.ts `NoBody`): the
- * OpenAPI document then says the body is optional. Its route reads a missing body as `{}`
- * (`absentBodyIsEmpty`), so a body sent is checked like any other: a field is a 400 there too
- * rather than silently dropped, and so is a body that is not an object (`null`).
- */
-export const OPTIONAL_BODY = 'x-optional-body';
-
-/** preValidation of a route whose body is `NoBody`: no body at all is the empty object. */
-export function absentBodyIsEmpty(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  if (request.body === undefined) request.body = {};
-  done();
-}
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? strict : coercing).compile(schema as object) as ReturnType<

@@ -8,6 +8,7 @@ import { invoiceJson, invoiceLineJson, linesCo2eGrams } from '../../../domain/in
 import type { InvoiceService } from '../../../domain/invoices/invoice-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
 import { authorOf } from '../../shared/author.ts';
+import { absentBodyIsEmpty } from '../../shared/optional-body.ts';
 import {
   CompanyResponse,
   CompanyUpdate,
@@ -22,7 +23,6 @@ import {
   PERIOD_PATTERN,
 } from '../../shared/schemas/invoices.ts';
 import { errorResponses, NoBody, PrefixedId } from '../../shared/schemas/shared.ts';
-import { absentBodyIsEmpty } from '../../shared/validation.ts';
 import { BrandIdParams } from './brands.ts';
 
 const TAGS = ['Invoices and grids'];

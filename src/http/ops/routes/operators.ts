@@ -4,6 +4,7 @@ import { operatorJson } from '../../../domain/operators/operator.ts';
 import type { OperatorService } from '../../../domain/operators/operator-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
 import { actedBy, requireOperator } from '../../shared/operator-requirements.ts';
+import { absentBodyIsEmpty } from '../../shared/optional-body.ts';
 import {
   NewOperatorBody,
   OperatorIdParams,
@@ -13,7 +14,6 @@ import {
   RoleBody,
 } from '../../shared/schemas/operators.ts';
 import { errorResponses, NoBody } from '../../shared/schemas/shared.ts';
-import { absentBodyIsEmpty } from '../../shared/validation.ts';
 
 const TAGS = ['People and tokens'];
 /** Who acts: the admin (or token, or OPS_TOKEN) the route let through. */

@@ -11,6 +11,7 @@ import { opsTokenJson } from '../../../domain/operators/ops-token-json.ts';
 import type { OpsTokenService } from '../../../domain/operators/ops-token-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
 import { requireOperator, scopesOf } from '../../shared/operator-requirements.ts';
+import { absentBodyIsEmpty } from '../../shared/optional-body.ts';
 import {
   CodeBody,
   EnrolledResponse,
@@ -22,7 +23,6 @@ import {
   SignInBody,
 } from '../../shared/schemas/operators.ts';
 import { errorResponses, NoBody } from '../../shared/schemas/shared.ts';
-import { absentBodyIsEmpty } from '../../shared/validation.ts';
 
 const TAGS = ['People and tokens'];
 const IDLE_SECONDS = OPERATOR_SESSION_IDLE_MS / 1000;

@@ -3,6 +3,7 @@ import { opsTokenJson } from '../../../domain/operators/ops-token-json.ts';
 import type { OpsTokenService } from '../../../domain/operators/ops-token-service.ts';
 import type { TypedApp } from '../../shared/app-types.ts';
 import { actedBy, requireOperator } from '../../shared/operator-requirements.ts';
+import { absentBodyIsEmpty } from '../../shared/optional-body.ts';
 import {
   CreatedTokenResponse,
   NewTokenBody,
@@ -10,7 +11,6 @@ import {
   TokenIdParams,
 } from '../../shared/schemas/operators.ts';
 import { errorResponses, NoBody } from '../../shared/schemas/shared.ts';
-import { absentBodyIsEmpty } from '../../shared/validation.ts';
 
 const TAGS = ['People and tokens'];
 

@@ -2,8 +2,8 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { rolesGranting } from '../../../domain/operators/scopes.ts';
 import { sendJsonText } from '../json-text.ts';
+import { OPTIONAL_BODY } from '../optional-body.ts';
 import { errorResponses, REQUEST_ID_PATTERN } from '../schemas/shared.ts';
-import { OPTIONAL_BODY } from '../validation.ts';
 import { describeExamples, type ExampleCatalogue } from './openapi-examples.ts';
 import { registerReferencePage } from './reference-page.ts';
 

@@ -1,7 +1,7 @@
 import { type TArray, type TLiteral, type TSchema, Type } from '@sinclair/typebox';
 import { TRACKING_REF_PATTERN } from '../../../domain/orders/tracking-ref.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../../errors.ts';
-import { OPTIONAL_BODY } from '../validation.ts';
+import { OPTIONAL_BODY } from '../optional-body.ts';
 
 /**
  * Bounds of the error envelope. Error bodies can echo what a caller sent (a field name, an URL), so

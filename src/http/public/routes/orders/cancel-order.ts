@@ -1,10 +1,10 @@
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import { normaliseTrackingRef } from '../../../../domain/orders/tracking-ref.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import { absentBodyIsEmpty } from '../../../shared/optional-body.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { IdempotencyHeaders, OrderResponse, TrackingRefParams } from '../../../shared/schemas/orders.ts';
 import { errorResponses, NoBody } from '../../../shared/schemas/shared.ts';
-import { absentBodyIsEmpty } from '../../../shared/validation.ts';
 import { idempotencyScope, markReplayed } from '../../idempotency-key.ts';
 import type { IdempotentRequests } from '../../idempotent-requests.ts';
 

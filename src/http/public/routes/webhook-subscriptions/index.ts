@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { WebhookSubscriptions } from '../../../../domain/webhooks/webhook-subscriptions.ts';
 import { MAX_SUBSCRIPTIONS, subscriptionJson } from '../../../../domain/webhooks/webhook-subscriptions.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
+import { absentBodyIsEmpty } from '../../../shared/optional-body.ts';
 import { principalOf } from '../../../shared/plugins/auth.ts';
 import { IdempotencyHeaders } from '../../../shared/schemas/orders.ts';
 import { errorResponses, NoBody } from '../../../shared/schemas/shared.ts';
@@ -13,7 +14,6 @@ import {
   SubscriptionListResponse,
   SubscriptionResponse,
 } from '../../../shared/schemas/webhook-subscriptions.ts';
-import { absentBodyIsEmpty } from '../../../shared/validation.ts';
 import { idempotencyScope, markReplayed } from '../../idempotency-key.ts';
 import type { IdempotentRequests } from '../../idempotent-requests.ts';
 
