@@ -61,6 +61,9 @@ async function runMigrate(config: Config): Promise<void> {
   process.exit(0);
 }
 
+/** How long after its runner a worker starts its probe server (see runWorkerProcess). */
+const PROBES_AFTER_RUNNER_MS = 500;
+
 async function runWorkerProcess(config: Config): Promise<void> {
   // Where a fresh worker's time goes before its first job, in the "worker started" line (ms since
   // the process started): a backlog waits on every phase of it.
@@ -75,9 +78,10 @@ async function runWorkerProcess(config: Config): Promise<void> {
   phase('imported');
   const observability = await startObservability(config, { worker: database.pool });
   const readiness = createReadiness({ pool: database.pool, redis: null });
-  // The probes (a Fastify server: ~0.3 s to load) start once the runner runs, or at once when the
-  // database keeps the worker waiting: a backlog's first job does not wait for them. Until they
-  // exist, their logger's twin writes the same JSON lines.
+  // The probes (a Fastify server: ~0.2–0.3 s to load, holding the event loop meanwhile) start a
+  // moment after the runner runs, or at once when the database keeps the worker waiting: a
+  // backlog's first jobs are taken and sent before. Until they exist, their logger's twin writes
+  // the same JSON lines.
   const log: FastifyBaseLogger = processLogger(config.logLevel);
   const probes = lazyProbes(config, readiness, observability?.handleMetricsRequest);
   let worker: { stop(): Promise<void> } | undefined;
@@ -122,6 +126,9 @@ async function runWorkerProcess(config: Config): Promise<void> {
     log: (level, message, meta) => log[pinoLevel(level)](meta ?? {}, message),
   });
   phase('running');
+  // The orchestrator's probes allow far longer than this (liveness: three failures 10 s apart).
+  await new Promise((resolve) => setTimeout(resolve, PROBES_AFTER_RUNNER_MS));
+  if (shutdown.started()) return;
   await probes.start();
   phase('probes');
   log.info({ concurrency: config.workerConcurrency, poolSize, phases }, 'worker started');

@@ -1,8 +1,9 @@
 import { createServer as createHttpServer } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackCounter, startLoopbackCounter } from '../../../test/support/loopback-counter.ts';
-import { DestinationRefused, outboundClient } from './outbound-client.ts';
+import { DestinationRefused, outboundClient, undiciAgentClass } from './outbound-client.ts';
 
 let loopback: LoopbackCounter;
 beforeAll(async () => {
@@ -29,6 +30,11 @@ const attempt = (client: ReturnType<typeof outboundClient>, url: string) =>
     });
 
 describe('outboundClient', () => {
+  it("takes undici's Agent from its own module: the class the package exports (an upgrade that moves it fails here)", () => {
+    const undici = createRequire(import.meta.url)('undici') as typeof import('undici');
+    expect(undiciAgentClass()).toBe(undici.Agent);
+  });
+
   it('connects to the address its guard checked: a DNS answer changed since never reaches loopback', async () => {
     const before = loopback.connections;
     const { asked, lookup } = rebinding();
