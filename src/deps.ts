@@ -39,7 +39,7 @@ import { serverSecretsRepository } from './db/repositories/server-secrets-reposi
 import { smsDeliveryReportsRepository } from './db/repositories/sms-delivery-reports-repository.ts';
 import { smsOptInsRepository } from './db/repositories/sms-opt-ins-repository.ts';
 import { selfServiceStoresOn, selfServiceTransact } from './db/self-service-stores.ts';
-import { transactWith } from './db/stores.ts';
+import { type Transact, transactWith } from './db/stores.ts';
 import { type AccountService, accountService } from './domain/accounts/account-service.ts';
 import { type KeyManagement, keyManagement } from './domain/accounts/key-management.ts';
 import { type TeamManagement, teamManagement } from './domain/accounts/team.ts';
@@ -173,6 +173,8 @@ interface Watcher {
  */
 /** Each platform's connector is there too, under its identifier (`deps.<platform>`; null when off). */
 export interface Deps extends CoreDeps, WiredConnectors {
+  /** One transaction on the stores: the public API's writes that go with a key or a test scenario. */
+  transact: Transact;
   /** The account area's test-data switch and its "delete all test data" (test mode). */
   testData: TestData;
   accounts: AccountService;
@@ -530,8 +532,8 @@ export function createDeps(
     doorEventMembers,
     cancelByCarrier: (ref, note) =>
       orders.setStatus(ref, 'cancelled', note, systemAuthor(PLAY_TEST_SCENARIO_SPEC.name)),
-    enqueueStep: async (p, runAt) => {
-      await jobQueueOn(pool).add(
+    enqueueStep: async (p, runAt, queue = jobQueueOn(pool)) => {
+      await queue.add(
         PLAY_TEST_SCENARIO_SPEC.name,
         {
           v: PLAY_TEST_SCENARIO_SPEC.payloadVersion,
@@ -720,6 +722,7 @@ export function createDeps(
     config,
     pool,
     clock,
+    transact,
     brands,
     apiKeys,
     authenticator,

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoicesRepository } from '../src/db/repositories/invoices-repository.ts';
 import { roundsRepository } from '../src/db/repositories/rounds-repository.ts';
 import { SCOPES } from '../src/domain/api-keys/keys.ts';
+import { QUEUED_JOBS } from '../src/infra/queue/queue-sql.ts';
+import { PLAY_TEST_SCENARIO_SPEC } from '../src/jobs/job-names.ts';
 import { type Runner, startWorker } from '../src/worker.ts';
 import { API, buildTestApp, call, createBrandWithKey, type TestApp, type TestBrand } from './support/app.ts';
 import { testOperator } from './support/audit.ts';
@@ -276,6 +278,69 @@ describe('test mode', () => {
     expect(typesOf(failing.data.trackingRef)).toEqual(
       expect.arrayContaining(['order.delivery_failed', 'order.delivered']),
     );
+  });
+
+  it('writes a test order and its scenario together: a scenario that cannot be queued leaves no order, with or without Idempotency-Key', async () => {
+    const { test } = await brandWithTestKey();
+    const ordersOf = async () =>
+      (await t.pool.query('SELECT 1 FROM orders WHERE brand_id = $1', [test.brandId])).rowCount;
+    const scenarioJobs = async () =>
+      (
+        await t.pool.query(
+          `SELECT 1 FROM ${QUEUED_JOBS} j WHERE j.task = '${PLAY_TEST_SCENARIO_SPEC.name}' AND j.payload->>'brand_id' = $1`,
+          [test.brandId],
+        )
+      ).rowCount;
+    // The queue refuses the scenario's job (as a queue that fails at that moment would).
+    await t.pool.query(`CREATE FUNCTION refuse_scenario_jobs() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${PLAY_TEST_SCENARIO_SPEC.name}') THEN
+          RAISE EXCEPTION 'the queue is away';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.pool.query(`CREATE TRIGGER refuse_scenario_jobs BEFORE INSERT ON graphile_worker._private_jobs
+      FOR EACH ROW EXECUTE FUNCTION refuse_scenario_jobs()`);
+    const key = randomUUID();
+    try {
+      const plain = await createOrder(t.app, test, { ...VALID_ORDER, test_scenario: 'happy_path' });
+      expect(plain.statusCode).toBe(500);
+      const keyed = await call(t.app, {
+        method: 'POST',
+        url: `${API}/orders`,
+        headers: { ...test.headers, 'idempotency-key': key },
+        payload: { ...VALID_ORDER, test_scenario: 'happy_path' },
+      });
+      expect(keyed.statusCode).toBe(500);
+      expect(await ordersOf()).toBe(0);
+      // Without a scenario, the queue has nothing to refuse.
+      expect((await createOrder(t.app, test)).statusCode).toBe(200);
+      expect(await ordersOf()).toBe(1);
+    } finally {
+      await t.pool.query('DROP TRIGGER refuse_scenario_jobs ON graphile_worker._private_jobs');
+      await t.pool.query('DROP FUNCTION refuse_scenario_jobs()');
+    }
+    // The key stored nothing: the same request again creates the order, with its scenario's job.
+    const again = await call(t.app, {
+      method: 'POST',
+      url: `${API}/orders`,
+      headers: { ...test.headers, 'idempotency-key': key },
+      payload: { ...VALID_ORDER, test_scenario: 'happy_path' },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(await ordersOf()).toBe(2);
+    // Queued (or already taken by this file's worker, which then moved the order on).
+    const moved = async () =>
+      (await scenarioJobs()) === 1 ||
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: `${API}/orders/${again.data.trackingRef}`,
+          headers: test.headers,
+        })
+      ).data.order.status !== 'pending';
+    expect(await eventually(moved, 20_000)).toBe(true);
   });
 
   it('creates an address_flagged test order with its address flagged and order.address_flagged written', async () => {

@@ -38,8 +38,15 @@ export interface SimulationService {
     trackingRef: string,
     input: { to: string; reason?: string | null },
   ): Promise<OrderWithEvents>;
-  /** Enqueues a new test order's scenario: its first step TEST_MODE_STEP_MS from now. */
-  startScenario(order: { trackingRef: string; brandId: string }, scenario: Scenario): Promise<void>;
+  /**
+   * Enqueues a new test order's scenario: its first step TEST_MODE_STEP_MS from now; on `queue`,
+   * the order's transaction's, so that the order and its scenario commit together or not at all.
+   */
+  startScenario(
+    order: { trackingRef: string; brandId: string },
+    scenario: Scenario,
+    queue?: StepQueue,
+  ): Promise<void>;
   /**
    * Plays step `step` of the order's scenario (the `test_scenario_step` job); the next step and
    * when it is due, or null when the scenario is over (or the order was moved meanwhile).
@@ -52,6 +59,11 @@ export interface SimulationService {
   }): Promise<{ step: number; runAt: Date } | null>;
 }
 
+/** A job queue, bound to a transaction or not: where a scenario's steps are added. */
+export interface StepQueue {
+  add(task: string, payload: Record<string, unknown>, options: { runAt: Date }): Promise<unknown>;
+}
+
 export function simulationService(deps: {
   orders: Pick<OrderService, 'get' | 'moveByCourier'>;
   /** The door's attempt, written by the move's own statement (the scans' repository builds it). */
@@ -60,22 +72,24 @@ export function simulationService(deps: {
   doorEventMembers?: (orderId: number, attempt: DoorAttempt) => Promise<Record<string, unknown>>;
   /** The operator's cancellation (`cancelled_by_carrier`), recorded as made by the scenario's job. */
   cancelByCarrier: (trackingRef: string, note: string) => Promise<unknown>;
-  /** Adds the `test_scenario_step` job for `step`, due at `runAt`. */
+  /** Adds the `test_scenario_step` job for `step`, due at `runAt` (on `queue` when given). */
   enqueueStep: (
     payload: { trackingRef: string; brandId: string; scenario: Scenario; step: number },
     runAt: Date,
+    queue?: StepQueue,
   ) => Promise<void>;
   /** TEST_MODE_STEP_MS: the accelerated clock's tick. */
   stepMs: number;
   clock: Clock;
 }): SimulationService {
   return {
-    async startScenario(order, scenario) {
+    async startScenario(order, scenario, queue) {
       // A scenario played at creation only (address_flagged) has no step to enqueue.
       if (SCENARIOS[scenario].length === 0) return;
       await deps.enqueueStep(
         { trackingRef: order.trackingRef, brandId: order.brandId, scenario, step: 0 },
         new Date(deps.clock().getTime() + deps.stepMs),
+        queue,
       );
     },
     async playScenarioStep({ trackingRef, brandId, scenario, step }) {

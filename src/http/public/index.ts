@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { Transact } from '../../db/stores.ts';
 import type { EmissionService } from '../../domain/emissions/emission-service.ts';
 import type { InvoiceService } from '../../domain/invoices/invoice-service.ts';
 import type { LabelService } from '../../domain/labels/label-service.ts';
@@ -45,6 +46,8 @@ interface PublicApiContext {
   simulation: SimulationService;
   pickups: PickupService;
   idempotentRequests: IdempotentRequests;
+  /** A test order and its scenario's first step, in one transaction. */
+  transact: Transact;
   invoices: InvoiceService;
   emissions: EmissionService;
   labels: LabelService;

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import type { Stores, Transact } from '../../../../db/stores.ts';
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import { checkScenario } from '../../../../domain/test-mode/scenarios.ts';
 import type { SimulationService } from '../../../../domain/test-mode/simulation.ts';
@@ -22,6 +23,7 @@ interface CreateOrderContext {
   orders: OrderService;
   simulation: Pick<SimulationService, 'startScenario'>;
   idempotentRequests: IdempotentRequests;
+  transact: Transact;
 }
 
 export function createOrderRoute(app: TypedApp, deps: CreateOrderContext): void {
@@ -60,22 +62,27 @@ export function createOrderRoute(app: TypedApp, deps: CreateOrderContext): void 
         scope,
         () => deps.orders.prepare(principal.brand, request.body),
         async (tx, prepared) => {
-          // JSON text, from what the insert stored: the response schema's serializer would walk
-          // the order again.
-          const { order, json } = await deps.orders.insertRendered(prepared, tx?.orders);
-          return {
-            statusCode: 200,
-            body: `{"ok":true,"trackingRef":"${order.trackingRef}","order":${json}}`,
+          // A test order's scenario is queued in the order's own transaction (the key's, or one
+          // of its own): both are written, or neither.
+          const write = async (stores: Stores | null) => {
+            // JSON text, from what the insert stored: the response schema's serializer would walk
+            // the order again.
+            const { order, json } = await deps.orders.insertRendered(prepared, stores?.orders);
+            if (scenario && stores)
+              await deps.simulation.startScenario(
+                { trackingRef: order.trackingRef, brandId: principal.brand.id },
+                scenario,
+                stores.jobQueue,
+              );
+            return {
+              statusCode: 200,
+              body: `{"ok":true,"trackingRef":"${order.trackingRef}","order":${json}}`,
+            };
           };
+          return tx || !scenario ? write(tx) : deps.transact(write);
         },
       );
       if (result.replayed) reply.header('idempotent-replayed', 'true');
-      else if (scenario) {
-        const trackingRef =
-          typeof result.body === 'string' ? /"trackingRef":"([^"]+)"/.exec(result.body)?.[1] : null;
-        if (trackingRef)
-          await deps.simulation.startScenario({ trackingRef, brandId: principal.brand.id }, scenario);
-      }
       // A replay sends back exactly what the first request received (stored as JSON, read back parsed).
       if (typeof result.body === 'string') return sendJsonText(reply.status(200), result.body);
       return reply.status(200).send(result.body as Static<typeof OrderCreatedResponse>);

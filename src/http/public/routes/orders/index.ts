@@ -1,3 +1,4 @@
+import type { Transact } from '../../../../db/stores.ts';
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
 import type { ProofService } from '../../../../domain/proofs/proof-service.ts';
 import type { SimulationService } from '../../../../domain/test-mode/simulation.ts';
@@ -16,6 +17,7 @@ interface OrdersRouteContext {
   proofs: Pick<ProofService, 'forOrder'>;
   simulation: SimulationService;
   idempotentRequests: IdempotentRequests;
+  transact: Transact;
 }
 
 /** Orders: create, list, track, complete, cancel (in the OpenAPI document's order). */
