@@ -1,3 +1,4 @@
+import { systemClock } from '../../domain/shared/clock.ts';
 import {
   type JsonRequest,
   type JsonRequester,
@@ -56,7 +57,7 @@ const HEADROOM_POINTS = 50;
  * tells the caller (a job) when to try again.
  */
 export function shopifyAdminClient(options: AdminClientOptions) {
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxInlineWaitMs = options.maxInlineWaitMs ?? 3000;
   const { request } = options;

@@ -4,7 +4,7 @@ import { assertScopesGrantable, generateApiKey, isTestKey, parseScopes } from '.
 import type { ApiKeyRecord, ApiKeyStore, KeyEvent, ListedKey } from '../api-keys/ports.ts';
 import type { Author, RequestOrigin } from '../audit/actor.ts';
 import { prefixedId } from '../ids.ts';
-import type { Clock } from '../shared/clock.ts';
+import { type Clock, systemClock } from '../shared/clock.ts';
 import type { Transact } from '../shared/stores.ts';
 import { canManageKeys, type User } from './user.ts';
 
@@ -60,7 +60,7 @@ export function keyManagement(deps: {
   onRevoked: (keyId: string) => void;
   clock?: Clock;
 }): KeyManagement {
-  const clock = deps.clock ?? (() => new Date());
+  const clock = deps.clock ?? systemClock;
   function mayManage(user: User): void {
     if (!canManageKeys(user.role))
       throw new AppError('insufficient_scope', 'Your role cannot manage API keys.');

@@ -7,6 +7,7 @@ import {
   type StatusUpdate,
   type SubmissionReceipt,
 } from '../../domain/einvoicing/ports.ts';
+import { systemClock } from '../../domain/shared/clock.ts';
 import { paymentCdar, readLifecycleCdar } from './cdar.ts';
 
 /**
@@ -58,7 +59,7 @@ export function afnorFlowPlatform(
   options: { fetch?: Fetch; clock?: () => Date } = {},
 ): EInvoicePlatform {
   const doFetch = options.fetch ?? fetch;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   let token: { value: string; expiresAt: number } | null = null;
 
   async function send(url: string, init: RequestInit): Promise<Response> {

@@ -9,6 +9,7 @@ import type {
   StatusUpdate,
   SubmissionReceipt,
 } from '../../domain/einvoicing/ports.ts';
+import { systemClock } from '../../domain/shared/clock.ts';
 
 /**
  * The default platform, without an approved platform's account (development, a demo, a deployment
@@ -35,7 +36,7 @@ export function directoryPlatform(options: {
   clock?: () => Date;
   log?: (message: string) => void;
 }): EInvoicePlatform {
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const file = (name: string) => path.join(options.dir, name);
 
   /** Written whole or not at all: a reader never sees half a status. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OutgoingSms, SmsSender } from '../../domain/recipients/ports.ts';
+import { systemClock } from '../../domain/shared/clock.ts';
 
 export interface FileSmsSenderOptions {
   /** `DATA_DIR/sms`. */
@@ -17,7 +18,7 @@ export interface FileSmsSenderOptions {
  * the file's name: no delivery report ever names it.
  */
 export function fileSmsSender(options: FileSmsSenderOptions): SmsSender {
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   return {
     async send(sms: OutgoingSms) {
       const now = clock();

@@ -1,5 +1,6 @@
 import type { OptOuts, OutgoingSms, SmsSender } from '../../domain/recipients/ports.ts';
 import { SmsError } from '../../domain/recipients/ports.ts';
+import { systemClock } from '../../domain/shared/clock.ts';
 import { type JsonRequester, NetworkError, retryAfterMs } from '../http/json-request.ts';
 import { DestinationRefused } from '../http/outbound-client.ts';
 import { twilioRefusal } from './twilio-errors.ts';
@@ -36,7 +37,7 @@ const UNSUBSCRIBED = '21610';
 export function twilioSmsSender(options: TwilioSmsSenderOptions): SmsSender {
   const url = `${options.apiBase}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${options.accountSid}:${options.authToken}`).toString('base64')}`;
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   return {
     async send(sms: OutgoingSms) {
       const form = new URLSearchParams({
