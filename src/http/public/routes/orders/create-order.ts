@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Stores, Transact } from '../../../../db/stores.ts';
 import type { OrderService } from '../../../../domain/orders/order-service.ts';
-import { checkScenario } from '../../../../domain/test-mode/scenarios.ts';
+import { checkScenario, type Scenario } from '../../../../domain/test-mode/scenarios.ts';
 import type { SimulationService } from '../../../../domain/test-mode/simulation.ts';
 import type { TypedApp } from '../../../shared/app-types.ts';
 import { sendJsonText } from '../../../shared/json-text.ts';
@@ -17,6 +17,27 @@ import type { IdempotentRequests } from '../../idempotent-requests.ts';
 
 // Returned anonymous: a closure named per request costs a defineProperty under tsx (keepNames).
 const fingerprintOf = (body: unknown) => () => requestFingerprint('POST /orders', body);
+
+/**
+ * The order as the response carries it, its scenario (a test order's) queued on `stores`: the
+ * transaction's, which a scenario always has. A module function, not a closure made per request.
+ */
+async function insertOrder(
+  deps: CreateOrderContext,
+  prepared: Awaited<ReturnType<OrderService['prepare']>>,
+  stores: Stores | null,
+  scenario: Scenario | null,
+) {
+  // JSON text, from what the insert stored: the response schema's serializer would walk the order again.
+  const { order, json } = await deps.orders.insertRendered(prepared, stores?.orders);
+  if (scenario && stores)
+    await deps.simulation.startScenario(
+      { trackingRef: order.trackingRef, brandId: order.brandId },
+      scenario,
+      stores.jobQueue,
+    );
+  return { statusCode: 200, body: `{"ok":true,"trackingRef":"${order.trackingRef}","order":${json}}` };
+}
 
 /** What the route uses. */
 interface CreateOrderContext {
@@ -61,26 +82,12 @@ export function createOrderRoute(app: TypedApp, deps: CreateOrderContext): void 
       const result = await deps.idempotentRequests.run(
         scope,
         () => deps.orders.prepare(principal.brand, request.body),
-        async (tx, prepared) => {
+        (tx, prepared) =>
           // A test order's scenario is queued in the order's own transaction (the key's, or one
           // of its own): both are written, or neither.
-          const write = async (stores: Stores | null) => {
-            // JSON text, from what the insert stored: the response schema's serializer would walk
-            // the order again.
-            const { order, json } = await deps.orders.insertRendered(prepared, stores?.orders);
-            if (scenario && stores)
-              await deps.simulation.startScenario(
-                { trackingRef: order.trackingRef, brandId: principal.brand.id },
-                scenario,
-                stores.jobQueue,
-              );
-            return {
-              statusCode: 200,
-              body: `{"ok":true,"trackingRef":"${order.trackingRef}","order":${json}}`,
-            };
-          };
-          return tx || !scenario ? write(tx) : deps.transact(write);
-        },
+          tx || !scenario
+            ? insertOrder(deps, prepared, tx, scenario)
+            : deps.transact((stores) => insertOrder(deps, prepared, stores, scenario)),
       );
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       // A replay sends back exactly what the first request received (stored as JSON, read back parsed).
